@@ -1,0 +1,30 @@
+"""Entry point: `modu-desktop [sandbox|docs|locks|images|--self-test|GUI flags…]`."""
+
+from __future__ import annotations
+
+import sys
+
+ADMIN_COMMANDS = ("docs", "locks", "images")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "sandbox":
+        from modu_desktop.sandbox.cli import main as sandbox_main
+
+        return sandbox_main(args[1:])
+    if args and args[0] in ADMIN_COMMANDS:
+        from modu_desktop.cli import main as admin_main
+
+        return admin_main(args)
+    if "--self-test" in args:
+        from modu_desktop.selftest import main as selftest_main
+
+        return selftest_main([a for a in args if a != "--self-test"])
+    from modu_desktop.ui.app import main as gui_main
+
+    return gui_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

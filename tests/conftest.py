@@ -1,0 +1,108 @@
+"""Shared fixtures: offscreen Qt, a qasync loop per test, a loopback sandbox, in-memory keyrings."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Must happen before any QApplication exists; without it a display-less machine aborts the process.
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+
+EDITOR1 = ("editor1", "tok-editor1")
+EDITOR2 = ("editor2", "tok-editor2")
+VIEWER = ("viewer", "tok-viewer")
+
+FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "pnu-modu"
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Iterator[object]:
+    """A started sandbox on 127.0.0.1 seeded with the sample brochure, two editors and a viewer."""
+    from modu_desktop.sandbox import Sandbox, SandboxUser
+
+    sb = Sandbox(
+        tmp_path / "sandbox-repo",
+        users=[
+            SandboxUser(*EDITOR1, push=True),
+            SandboxUser(*EDITOR2, push=True),
+            SandboxUser(*VIEWER, push=False),
+        ],
+        seed="sample",
+    )
+    sb.start()
+    try:
+        yield sb
+    finally:
+        sb.stop()
+
+
+@pytest.fixture
+def event_loop_qt(qapp: object) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop set as the *running* loop without run_forever (see qt-toolchain-notes.md)."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    asyncio.events._set_running_loop(loop)
+    try:
+        yield loop
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        from PySide6.QtCore import QCoreApplication, QDeadlineTimer
+
+        deadline = QDeadlineTimer(3000)
+        while any(not t.done() for t in pending) and not deadline.hasExpired():
+            QCoreApplication.processEvents()
+        asyncio.events._set_running_loop(None)
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
+    import keyring
+    from keyring.backend import KeyringBackend
+    from keyring.errors import PasswordDeleteError
+
+    store: dict[tuple[str, str], str] = {}
+
+    class MemoryKeyring(KeyringBackend):
+        priority = 1  # type: ignore[assignment]
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return store.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            store[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            if (service, username) not in store:
+                raise PasswordDeleteError("not found")
+            del store[(service, username)]
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    try:
+        yield store
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def no_keyring() -> Iterator[None]:
+    import keyring
+    from keyring.backends.fail import Keyring as FailKeyring
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(FailKeyring())
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
