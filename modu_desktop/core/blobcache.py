@@ -1,0 +1,94 @@
+"""Content-addressed on-disk cache of git blobs, keyed by the git blob sha.
+
+A blob addressed by its sha never changes, so entries live forever. Writes are atomic
+(temp file + fsync + rename); reads re-hash the bytes and discard a corrupt file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import re
+import tempfile
+from pathlib import Path
+
+__all__ = ["BlobCache", "git_blob_sha"]
+
+log = logging.getLogger(__name__)
+
+_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+
+
+def git_blob_sha(data: bytes) -> str:
+    """The git object id of `data` as a blob: sha1(b"blob <len>\\0" + data)."""
+    h = hashlib.sha1(usedforsecurity=False)
+    h.update(b"blob %d\0" % len(data))
+    h.update(data)
+    return h.hexdigest()
+
+
+class BlobCache:
+    """`get(sha) -> bytes | None`, `put(data) -> sha`; files at `dir/ab/cdef…`."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.dir = Path(directory)
+
+    def __repr__(self) -> str:
+        return f"BlobCache({str(self.dir)!r})"
+
+    def _path(self, sha: str) -> Path:
+        sha = sha.lower()
+        if not _SHA_RE.match(sha):
+            raise ValueError(f"not a git sha: {sha!r}")
+        return self.dir / sha[:2] / sha[2:]
+
+    def __contains__(self, sha: object) -> bool:
+        return isinstance(sha, str) and self.get(sha) is not None
+
+    def get(self, sha: str) -> bytes | None:
+        """The bytes of blob `sha`, or None if absent or corrupt (a corrupt file is removed)."""
+        try:
+            path = self._path(sha)
+        except ValueError:
+            return None
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            log.warning("blob cache: cannot read %s: %s", path, exc)
+            return None
+        if git_blob_sha(data) != sha.lower():
+            log.warning("blob cache: discarding corrupt entry %s", sha)
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return None
+        return data
+
+    def put(self, data: bytes, sha: str | None = None) -> str:
+        """Store `data`; returns its blob sha. If `sha` is given it must match the data."""
+        actual = git_blob_sha(data)
+        if sha is not None and sha.lower() != actual:
+            raise ValueError(f"blob sha mismatch: expected {sha}, data hashes to {actual}")
+        path = self._path(actual)
+        if path.exists() and self.get(actual) is not None:
+            return actual
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        return actual
+
+    def discard(self, sha: str) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._path(sha).unlink()

@@ -1,0 +1,849 @@
+"""Async GitHub REST client (httpx) for the PNU-Modu repository.
+
+- Works against github.com, GitHub Enterprise (`https://HOST/api/v3`) and the loopback sandbox.
+- TLS through the OS trust store (`truststore`) for https.
+- Typed errors (`modu_desktop.core.errors`, re-exported here) with `.user_message(lang)`.
+- Reads retry with jittered exponential backoff on 5xx, network errors and rate limits
+  (honouring `retry-after` / `x-ratelimit-reset`), bounded in attempts and total waiting.
+- Writes (`put_file`, `delete_file`) are never repeated blindly: after a timeout, a dropped
+  connection or a 5xx the file is read back through the git database (ref → commit → tree) and
+  its blob sha decides whether the write happened.
+- Every response's `Date` header feeds a `ServerClock`.
+- The token is held in a `Secret` that never shows itself in repr/str/logs/exceptions.
+
+Loop affinity: an instance owns an `httpx.AsyncClient`, which is bound to the event loop that
+first uses it. Create one client per event loop (e.g. per `asyncio.run`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import logging
+import random
+import ssl
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import quote
+
+import httpx
+
+from modu_desktop import __version__
+from modu_desktop.core.blobcache import git_blob_sha
+from modu_desktop.core.clock import ServerClock, parse_http_date
+from modu_desktop.core.errors import (
+    BadCredentials,
+    Conflict,
+    GitHubError,
+    NetworkError,
+    NotFound,
+    PermissionDenied,
+    RateLimited,
+    RepositoryEmpty,
+    ServerError,
+    ShaMissing,
+    ValidationFailed,
+    WriteUncertain,
+)
+
+__all__ = [
+    "API_VERSION",
+    "DEFAULT_API_URL",
+    "BadCredentials",
+    "Commit",
+    "Conflict",
+    "ContentFile",
+    "GitHubClient",
+    "GitHubError",
+    "NetworkError",
+    "NotFound",
+    "PermissionDenied",
+    "RateLimited",
+    "RepoInfo",
+    "RepoRef",
+    "RepositoryEmpty",
+    "RetryPolicy",
+    "Secret",
+    "ServerClock",
+    "ServerError",
+    "ShaMissing",
+    "Tree",
+    "TreeEntry",
+    "User",
+    "ValidationFailed",
+    "WorkflowRun",
+    "WriteResult",
+    "WriteUncertain",
+    "encode_path",
+    "git_blob_sha",
+]
+
+log = logging.getLogger(__name__)
+
+API_VERSION = "2022-11-28"
+DEFAULT_API_URL = "https://api.github.com"
+EMPTY_TREE_SHA = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+# --------------------------------------------------------------------------- value types
+
+
+class Secret:
+    """A string that does not reveal itself in repr/str/format. `.reveal()` gives the value."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return "***"
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __reduce__(self) -> Any:
+        raise TypeError("Secret cannot be pickled")
+
+
+@dataclass(frozen=True)
+class RepoRef:
+    owner: str
+    name: str
+    branch: str = "main"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+    @classmethod
+    def parse(cls, text: str, branch: str = "main") -> RepoRef:
+        """'owner/name' (optionally 'owner/name@branch') → RepoRef."""
+        spec, _, br = text.partition("@")
+        owner, sep, name = spec.strip().strip("/").partition("/")
+        if not sep or not owner or not name or "/" in name:
+            raise ValueError(f"expected OWNER/NAME, got {text!r}")
+        return cls(owner, name, br or branch)
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One entry of a git tree (paths are full paths from the root for recursive listings)."""
+
+    path: str
+    sha: str
+    mode: str = "100644"
+    type: str = "blob"
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class Tree:
+    sha: str
+    entries: tuple[TreeEntry, ...]
+    truncated: bool = False
+    etag: str | None = None
+    not_modified: bool = False  # True when served from a 304 answer
+
+    def find(self, path: str) -> TreeEntry | None:
+        for e in self.entries:
+            if e.path == path:
+                return e
+        return None
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    content_sha: str | None  # the new blob sha (None for deletes)
+    commit_sha: str
+    recovered: bool = False  # True when confirmed by reading back after an unclear failure
+
+
+@dataclass(frozen=True)
+class User:
+    login: str
+    id: int | None = None
+    name: str | None = None
+    email: str | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class RepoInfo:
+    full_name: str
+    default_branch: str
+    private: bool
+    permissions: Mapping[str, bool]
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def can_push(self) -> bool:
+        return bool(self.permissions.get("push") or self.permissions.get("admin")
+                    or self.permissions.get("maintain"))
+
+    @property
+    def can_pull(self) -> bool:
+        return bool(self.permissions.get("pull") or self.can_push)
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    message: str
+    tree_sha: str | None
+    parents: tuple[str, ...]
+    author_name: str | None = None
+    author_email: str | None = None
+    author_date: str | None = None
+    committer_date: str | None = None
+    author_login: str | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def subject(self) -> str:
+        return self.message.split("\n", 1)[0]
+
+
+@dataclass(frozen=True)
+class ContentFile:
+    """A Contents API answer. For a directory `type == "dir"`, `content == b""` and `entries`."""
+
+    path: str
+    sha: str
+    type: str
+    content: bytes
+    size: int | None = None
+    entries: tuple[Mapping[str, Any], ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class WorkflowRun:
+    id: int
+    name: str | None
+    status: str | None
+    conclusion: str | None
+    head_sha: str | None
+    html_url: str | None
+    event: str | None = None
+    created_at: str | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Retry bounds for reads (and for writes that provably did not happen)."""
+
+    max_attempts: int = 5
+    base_delay: float = 0.5
+    max_delay: float = 20.0
+    max_total: float = 90.0  # most time spent sleeping between attempts, seconds
+    secondary_wait: float = 60.0  # secondary limit without retry-after: wait at least this
+
+
+OrgMembership = Literal["member", "not_member", "no_scope"]
+
+
+def encode_path(path: str) -> str:
+    """URL-encode each segment of a repository path (Hangul, spaces, '#', '?', '%' ...)."""
+    return "/".join(quote(seg, safe="") for seg in path.strip("/").split("/"))
+
+
+def _b64decode(text: str) -> bytes:
+    try:
+        return base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise GitHubError(None, f"invalid base64 content from server: {exc}") from None
+
+
+# --------------------------------------------------------------------------- the client
+
+
+class GitHubClient:
+    """Async client for one repository. Use `async with GitHubClient(...) as gh:` or `aclose()`."""
+
+    def __init__(
+        self,
+        api_url: str,
+        token: str | Secret | None,
+        repo: RepoRef,
+        *,
+        user_agent: str = f"ModuDesktop/{__version__}",
+        timeout: float | httpx.Timeout = 20.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: ServerClock | None = None,
+        retry: RetryPolicy | None = None,
+        sleep: Sleep | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.api_url = api_url.rstrip("/")
+        self.repo = repo
+        self.clock = clock if clock is not None else ServerClock()
+        self.retry = retry if retry is not None else RetryPolicy()
+        self._sleep: Sleep = sleep if sleep is not None else asyncio.sleep
+        self._rng = rng if rng is not None else random.Random()
+        self._token = token if isinstance(token, Secret) else Secret(token or "")
+        self._tree_cache: dict[str, Tree] = {}
+        self.last_rate: dict[str, str] = {}
+        self.request_count = 0
+        self._me: User | None = None
+
+        headers = {
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": API_VERSION,
+            "User-Agent": user_agent,
+        }
+        if isinstance(timeout, (int, float)):
+            timeout = httpx.Timeout(float(timeout), connect=min(10.0, float(timeout)))
+        verify: ssl.SSLContext | bool = True
+        if transport is None and self.api_url.startswith("https://"):
+            import truststore
+
+            verify = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        self._http = httpx.AsyncClient(
+            base_url=self.api_url,
+            headers=headers,
+            timeout=timeout,
+            transport=transport,
+            verify=verify,
+            follow_redirects=True,
+            auth=_BearerAuth(self._token),
+        )
+
+    def __repr__(self) -> str:
+        return f"GitHubClient({self.api_url!r}, repo={self.repo!r}, token=***)"
+
+    async def __aenter__(self) -> GitHubClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # ------------------------------------------------------------------ low level
+
+    @property
+    def _repo_path(self) -> str:
+        return f"/repos/{quote(self.repo.owner, safe='')}/{quote(self.repo.name, safe='')}"
+
+    def _scrub(self, text: str) -> str:
+        tok = self._token.reveal()
+        if tok and tok in text:
+            text = text.replace(tok, "***")
+        return text
+
+    async def _send_once(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+        follow_redirects: bool = True,
+    ) -> httpx.Response:
+        """One HTTP exchange. Transport failures become NetworkError; no status mapping."""
+        sent = self.clock.local_now()
+        self.request_count += 1
+        try:
+            resp = await self._http.request(
+                method, url, params=params, json=json, headers=headers,
+                follow_redirects=follow_redirects,
+            )
+        except httpx.TimeoutException as exc:
+            not_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
+            log.debug("%s %s: timeout (%s)", method, url, type(exc).__name__)
+            raise NetworkError(
+                f"timed out ({type(exc).__name__})", kind="timeout", sent=not not_sent,
+                method=method, path=url,
+            ) from None
+        except httpx.TransportError as exc:
+            not_sent = isinstance(exc, httpx.ConnectError)
+            detail = self._scrub(str(exc)) or type(exc).__name__
+            log.debug("%s %s: transport error %s", method, url, type(exc).__name__)
+            raise NetworkError(
+                f"connection failed ({type(exc).__name__}: {detail})", kind="connection",
+                sent=not not_sent, method=method, path=url,
+            ) from None
+        received = self.clock.local_now()
+        self.clock.observe(resp.headers.get("date"), sent, received)
+        for h in ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
+                  "x-ratelimit-resource"):
+            if h in resp.headers:
+                self.last_rate[h] = resp.headers[h]
+        log.debug("%s %s -> %s", method, url, resp.status_code)
+        return resp
+
+    def _error_for(self, resp: httpx.Response, method: str, url: str) -> GitHubError:
+        status = resp.status_code
+        body: Any = None
+        message = ""
+        try:
+            body = resp.json()
+        except ValueError:
+            body = None
+        if isinstance(body, dict) and isinstance(body.get("message"), str):
+            message = body["message"]
+        elif resp.text:
+            message = resp.text[:300]
+        else:
+            message = resp.reason_phrase or f"HTTP {status}"
+        message = self._scrub(message)
+        kw: dict[str, Any] = {
+            "request_id": resp.headers.get("x-github-request-id"),
+            "method": method,
+            "path": url,
+            "body": body,
+        }
+        low = message.lower()
+        remaining = resp.headers.get("x-ratelimit-remaining")
+        retry_after = resp.headers.get("retry-after")
+        if status in (403, 429) and (
+            remaining == "0" or retry_after is not None or "rate limit" in low or status == 429
+        ):
+            secondary = remaining != "0" or "secondary" in low
+            retry_at: float | None = None
+            if retry_after is not None:
+                retry_at = self._retry_after_to_local(retry_after)
+            if retry_at is None and remaining == "0":
+                reset = resp.headers.get("x-ratelimit-reset")
+                if reset and reset.strip().isdigit():
+                    retry_at = self.clock.to_local(float(reset))
+            return RateLimited(status, message, retry_at=retry_at, secondary=secondary, **kw)
+        if status == 401:
+            return BadCredentials(status, message, **kw)
+        if status == 403:
+            return PermissionDenied(status, message, **kw)
+        if status == 404:
+            return NotFound(status, message, **kw)
+        if status == 409:
+            if "is empty" in low:
+                return RepositoryEmpty(status, message, **kw)
+            return Conflict(status, message, **kw)
+        if status == 422:
+            if "sha" in low and ("wasn't supplied" in low or "weren't supplied" in low):
+                return ShaMissing(status, message, **kw)
+            return ValidationFailed(status, message, **kw)
+        if status >= 500:
+            return ServerError(status, message, **kw)
+        return GitHubError(status, message, **kw)
+
+    def _retry_after_to_local(self, value: str) -> float | None:
+        value = value.strip()
+        now = self.clock.local_now()
+        try:
+            return now + max(0.0, float(value))
+        except ValueError:
+            pass
+        ts = parse_http_date(value)
+        return None if ts is None else self.clock.to_local(ts)
+
+    def _backoff(self, attempt: int) -> float:
+        d = min(self.retry.max_delay, self.retry.base_delay * (2 ** (attempt - 1)))
+        return d / 2 + self._rng.uniform(0, d / 2)
+
+    def _delay_for(self, err: GitHubError, attempt: int) -> float | None:
+        """Seconds to wait before retrying after `err`, or None if it must not be retried."""
+        if isinstance(err, RateLimited):
+            wait = err.retry_in(self.clock.local_now())
+            if wait is None:
+                if not err.secondary:
+                    return None
+                wait = max(self.retry.secondary_wait, self._backoff(attempt))
+            return wait + self._rng.uniform(0, min(1.0, self.retry.base_delay))
+        if isinstance(err, (ServerError, NetworkError)):
+            return self._backoff(attempt)
+        return None
+
+    async def _request(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        ok: tuple[int, ...] = (),
+        follow_redirects: bool = True,
+    ) -> httpx.Response:
+        """A read with retries. Returns 2xx responses and any status listed in `ok`."""
+        attempt = 0
+        slept = 0.0
+        while True:
+            attempt += 1
+            err: GitHubError
+            try:
+                resp = await self._send_once(
+                    method, url, params=params, headers=headers,
+                    follow_redirects=follow_redirects,
+                )
+            except NetworkError as exc:
+                err = exc
+            else:
+                if 200 <= resp.status_code < 300 or resp.status_code in ok:
+                    return resp
+                err = self._error_for(resp, method, url)
+            delay = self._delay_for(err, attempt)
+            if (
+                delay is None
+                or attempt >= self.retry.max_attempts
+                or slept + delay > self.retry.max_total
+            ):
+                raise err
+            log.info("retrying %s %s in %.1fs after %r (attempt %d)", method, url, delay, err,
+                     attempt)
+            slept += delay
+            await self._sleep(delay)
+
+    async def _get_json(self, url: str, params: Mapping[str, Any] | None = None) -> Any:
+        resp = await self._request("GET", url, params=params)
+        try:
+            return resp.json()
+        except ValueError:
+            raise GitHubError(resp.status_code, "the server's answer was not JSON",
+                              method="GET", path=url) from None
+
+    # ------------------------------------------------------------------ identity
+
+    async def get_user(self) -> User:
+        d = await self._get_json("/user")
+        user = User(login=d["login"], id=d.get("id"), name=d.get("name"), email=d.get("email"),
+                    raw=d)
+        self._me = user
+        return user
+
+    async def get_repo(self) -> RepoInfo:
+        d = await self._get_json(self._repo_path)
+        perms = d.get("permissions") or {}
+        return RepoInfo(
+            full_name=d.get("full_name") or self.repo.full_name,
+            default_branch=d.get("default_branch") or self.repo.branch,
+            private=bool(d.get("private")),
+            permissions={k: bool(v) for k, v in perms.items()},
+            raw=d,
+        )
+
+    async def org_membership(self, org: str, login: str) -> OrgMembership:
+        """204 → "member"; 404 → "not_member"; 302 (requester cannot see the org's members,
+        e.g. not a member itself or a token without `read:org`) or 403 → "no_scope"."""
+        url = f"/orgs/{quote(org, safe='')}/members/{quote(login, safe='')}"
+        try:
+            resp = await self._request("GET", url, ok=(302, 301, 307), follow_redirects=False)
+        except NotFound:
+            return "not_member"
+        except PermissionDenied:
+            return "no_scope"
+        if resp.status_code == 204:
+            return "member"
+        if resp.status_code in (301, 302, 307):
+            return "no_scope"
+        return "member" if resp.status_code == 200 else "no_scope"
+
+    # ------------------------------------------------------------------ git database
+
+    async def get_ref(self, branch: str | None = None) -> str:
+        """The commit sha at `heads/{branch}` (default: the repo's branch)."""
+        br = branch or self.repo.branch
+        d = await self._get_json(f"{self._repo_path}/git/ref/heads/{quote(br, safe='/')}")
+        if isinstance(d, list):  # some servers answer a prefix match with a list
+            for item in d:
+                if item.get("ref") == f"refs/heads/{br}":
+                    return str(item["object"]["sha"])
+            raise NotFound(404, f"no branch {br}")
+        return str(d["object"]["sha"])
+
+    async def get_commit(self, sha: str) -> Commit:
+        d = await self._get_json(f"{self._repo_path}/git/commits/{quote(sha, safe='')}")
+        return _commit_from_git(d)
+
+    async def get_tree(self, ref: str | None = None, recursive: bool = True) -> Tree:
+        """A tree by sha or branch name. Conditional: an unchanged tree is a free 304 (one
+        request) answered from the last result, with `not_modified=True`."""
+        r = ref or self.repo.branch
+        url = f"{self._repo_path}/git/trees/{quote(r, safe='')}"
+        params = {"recursive": "1"} if recursive else None
+        key = f"{url}?r={int(recursive)}"
+        cached = self._tree_cache.get(key)
+        headers = {"If-None-Match": cached.etag} if cached and cached.etag else None
+        resp = await self._request("GET", url, params=params, headers=headers, ok=(304,))
+        if resp.status_code == 304 and cached is not None:
+            return Tree(cached.sha, cached.entries, cached.truncated, cached.etag, True)
+        d = resp.json()
+        entries = tuple(
+            TreeEntry(
+                path=str(e["path"]), sha=str(e["sha"]), mode=str(e.get("mode", "")),
+                type=str(e.get("type", "")), size=e.get("size"),
+            )
+            for e in d.get("tree", [])
+        )
+        tree = Tree(str(d["sha"]), entries, bool(d.get("truncated")), resp.headers.get("etag"))
+        if tree.etag:
+            self._tree_cache.pop(key, None)
+            self._tree_cache[key] = tree
+            while len(self._tree_cache) > 64:  # oldest first
+                self._tree_cache.pop(next(iter(self._tree_cache)))
+        return tree
+
+    async def get_blob(self, sha: str) -> bytes:
+        """Blob bytes by sha (immutable, never stale). Verified against the sha."""
+        d = await self._get_json(f"{self._repo_path}/git/blobs/{quote(sha, safe='')}")
+        enc = d.get("encoding", "base64")
+        content = d.get("content") or ""
+        data = _b64decode(content) if enc == "base64" else str(content).encode("utf-8")
+        if git_blob_sha(data) != sha.lower():
+            raise GitHubError(None, f"blob {sha} content does not match its sha")
+        return data
+
+    async def list_commits(
+        self, path: str | None = None, sha: str | None = None, per_page: int = 30
+    ) -> list[Commit]:
+        params: dict[str, Any] = {"per_page": per_page}
+        if path:
+            params["path"] = path
+        params["sha"] = sha or self.repo.branch
+        d = await self._get_json(f"{self._repo_path}/commits", params=params)
+        return [_commit_from_rest(c) for c in d]
+
+    async def workflow_runs(self, head_sha: str) -> list[WorkflowRun]:
+        d = await self._get_json(f"{self._repo_path}/actions/runs", params={"head_sha": head_sha})
+        runs = []
+        for r in d.get("workflow_runs", []):
+            runs.append(WorkflowRun(
+                id=int(r.get("id", 0)), name=r.get("name"), status=r.get("status"),
+                conclusion=r.get("conclusion"), head_sha=r.get("head_sha"),
+                html_url=r.get("html_url"), event=r.get("event"), created_at=r.get("created_at"),
+                raw=r,
+            ))
+        return runs
+
+    async def entry_at(self, path: str, branch: str | None = None) -> tuple[str, TreeEntry | None]:
+        """(head commit sha, the tree entry at `path` or None) read through the git database:
+        ref → commit → walk the tree one directory at a time. Never stale."""
+        head = await self.get_ref(branch)
+        commit = await self.get_commit(head)
+        tree_sha = commit.tree_sha
+        parts = path.strip("/").split("/")
+        for i, part in enumerate(parts):
+            if tree_sha is None:
+                return head, None
+            tree = await self.get_tree(tree_sha, recursive=False)
+            hit = next((e for e in tree.entries if e.path == part), None)
+            if hit is None:
+                return head, None
+            if i == len(parts) - 1:
+                return head, TreeEntry("/".join(parts), hit.sha, hit.mode, hit.type, hit.size)
+            if hit.type != "tree":
+                return head, None
+            tree_sha = hit.sha
+        return head, None
+
+    # ------------------------------------------------------------------ contents API
+
+    async def get_contents(self, path: str, ref: str | None = None) -> ContentFile:
+        """Contents API read (may be served from a cache right after a write; prefer the git
+        database). Kept for compatibility tests and for emulating the web admin."""
+        params = {"ref": ref} if ref else None
+        d = await self._get_json(f"{self._repo_path}/contents/{encode_path(path)}", params)
+        if isinstance(d, list):
+            return ContentFile(path=path.strip("/"), sha="", type="dir", content=b"",
+                               entries=tuple(d), raw={"entries": d})
+        content = b""
+        if d.get("encoding") == "base64" and d.get("content") is not None:
+            content = _b64decode(d["content"])
+        return ContentFile(path=str(d.get("path", path)), sha=str(d.get("sha", "")),
+                           type=str(d.get("type", "file")), content=content,
+                           size=d.get("size"), raw=d)
+
+    async def put_file(
+        self,
+        path: str,
+        content: bytes,
+        message: str,
+        sha: str | None = None,
+        branch: str | None = None,
+    ) -> WriteResult:
+        """Create (sha=None) or update (sha = the blob sha being replaced) a file.
+
+        Raises Conflict (409, or ShaMissing 422) when the file changed/exists, and
+        WriteUncertain when neither the answer nor a read-back can tell whether it happened.
+        """
+        br = branch or self.repo.branch
+        body: dict[str, Any] = {
+            "message": message,
+            "content": base64.b64encode(content).decode("ascii"),
+            "branch": br,
+        }
+        if sha:
+            body["sha"] = sha
+        expected = git_blob_sha(content)
+        resp = await self._write("PUT", path, body, br, base_sha=sha, expected_sha=expected)
+        if isinstance(resp, WriteResult):
+            return resp
+        d = resp.json()
+        c_sha = (d.get("content") or {}).get("sha") or expected
+        return WriteResult(content_sha=str(c_sha), commit_sha=str(d["commit"]["sha"]))
+
+    async def delete_file(
+        self, path: str, sha: str, message: str, branch: str | None = None
+    ) -> str:
+        """Delete a file whose current blob sha is `sha`; returns the commit sha."""
+        br = branch or self.repo.branch
+        body = {"message": message, "sha": sha, "branch": br}
+        resp = await self._write("DELETE", path, body, br, base_sha=sha, expected_sha=None)
+        if isinstance(resp, WriteResult):
+            return resp.commit_sha
+        return str(resp.json()["commit"]["sha"])
+
+    async def _write(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any],
+        branch: str,
+        *,
+        base_sha: str | None,
+        expected_sha: str | None,
+    ) -> httpx.Response | WriteResult:
+        """Send a write; on an unclear outcome read back and decide. `expected_sha` is the blob
+        sha after success (None = file absent, for deletes); `base_sha` the one before."""
+        url = f"{self._repo_path}/contents/{encode_path(path)}"
+        attempt = 0
+        slept = 0.0
+        uncertain = False  # an earlier attempt may have been applied
+        while True:
+            attempt += 1
+            err: GitHubError
+            try:
+                resp = await self._send_once(method, url, json=body)
+            except NetworkError as exc:
+                err = exc
+            else:
+                if 200 <= resp.status_code < 300:
+                    return resp
+                err = self._error_for(resp, method, url)
+            if isinstance(err, NetworkError) and not err.sent:
+                pass  # provably never reached the server: safe to send again
+            elif isinstance(err, (NetworkError, ServerError)) or (
+                uncertain and isinstance(err, (Conflict, NotFound))
+            ):
+                # Unclear (or a conflict that our own earlier attempt may have caused).
+                outcome = await self._read_back(path, branch, base_sha, expected_sha, err,
+                                                body["message"])
+                if isinstance(outcome, WriteResult):
+                    return outcome
+                if outcome == "changed":
+                    if isinstance(err, Conflict):
+                        raise err
+                    raise Conflict(409, f"{path} changed while the write was in flight",
+                                   method=method, path=url)
+                uncertain = True  # "unchanged": not applied (yet) — retry below
+            else:
+                raise err
+            delay = self._backoff(attempt)
+            if attempt >= self.retry.max_attempts or slept + delay > self.retry.max_total:
+                if uncertain:
+                    raise WriteUncertain(f"{method} {path}: gave up after {attempt} attempts "
+                                         f"({err})", cause=err, method=method, path=url)
+                raise err
+            log.info("write %s %s not applied after %r; retrying in %.1fs", method, path,
+                     err, delay)
+            slept += delay
+            await self._sleep(delay)
+
+    async def _read_back(
+        self,
+        path: str,
+        branch: str,
+        base_sha: str | None,
+        expected_sha: str | None,
+        cause: GitHubError,
+        message: str,
+    ) -> WriteResult | Literal["unchanged", "changed"]:
+        try:
+            head, entry = await self.entry_at(path, branch)
+        except GitHubError as exc:
+            raise WriteUncertain(
+                f"could not read {path} back after {cause!r}: {exc!r}", cause=cause
+            ) from None
+        current = entry.sha if entry is not None else None
+        if current == expected_sha:
+            commit_sha = await self._find_commit(head, path, message)
+            return WriteResult(content_sha=expected_sha, commit_sha=commit_sha, recovered=True)
+        if current == base_sha:
+            return "unchanged"
+        return "changed"
+
+    async def _find_commit(self, head: str, path: str, message: str) -> str:
+        """The commit that made our write: the head if its message is ours, else the newest
+        commit touching `path` with our message, else the head."""
+        try:
+            commit = await self.get_commit(head)
+            if commit.message == message:
+                return head
+            for c in await self.list_commits(path=path, sha=head, per_page=10):
+                if c.message == message:
+                    return c.sha
+        except GitHubError as exc:
+            log.debug("could not identify the write's commit: %r", exc)
+        return head
+
+
+class _BearerAuth(httpx.Auth):
+    def __init__(self, token: Secret) -> None:
+        self._token = token
+
+    def __repr__(self) -> str:
+        return "_BearerAuth(***)"
+
+    def auth_flow(self, request: httpx.Request) -> Any:
+        if self._token:
+            request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
+        yield request
+
+
+def _commit_from_git(d: Mapping[str, Any]) -> Commit:
+    author = d.get("author") or {}
+    committer = d.get("committer") or {}
+    return Commit(
+        sha=str(d["sha"]),
+        message=str(d.get("message", "")),
+        tree_sha=(d.get("tree") or {}).get("sha"),
+        parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
+        author_name=author.get("name"),
+        author_email=author.get("email"),
+        author_date=author.get("date"),
+        committer_date=committer.get("date"),
+        raw=d,
+    )
+
+
+def _commit_from_rest(d: Mapping[str, Any]) -> Commit:
+    inner = d.get("commit") or {}
+    author = inner.get("author") or {}
+    committer = inner.get("committer") or {}
+    login = (d.get("author") or {}).get("login") if isinstance(d.get("author"), dict) else None
+    return Commit(
+        sha=str(d["sha"]),
+        message=str(inner.get("message", "")),
+        tree_sha=(inner.get("tree") or {}).get("sha"),
+        parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
+        author_name=author.get("name"),
+        author_email=author.get("email"),
+        author_date=author.get("date"),
+        committer_date=committer.get("date"),
+        author_login=login,
+        raw=d,
+    )
