@@ -1,0 +1,436 @@
+"""Unit tests of the lock format, parsing, classification and manager flows (in-memory fake)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from modu_desktop.core.github import NetworkError
+from modu_desktop.core.locks import (
+    UNKNOWN_HOLDER,
+    AcquireOutcome,
+    HeartbeatOutcome,
+    InvalidDocId,
+    LockManager,
+    LockStatus,
+    ReleaseOutcome,
+    acquire_message,
+    classify,
+    doc_id_from_lock_path,
+    format_age,
+    git_blob_sha,
+    heartbeat_message,
+    lock_path,
+    parse_lock,
+    release_message,
+    render_lock,
+    validate_doc_id,
+)
+from tests.core.test_locks_fakes import FakeClient, FakeRepo
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pnu-modu"
+T0 = 1_790_000_000
+
+
+# ----------------------------------------------------------------------------- format
+
+
+def test_render_matches_the_web_admin_fixture_byte_for_byte() -> None:
+    sample = (FIXTURES / "lock-sample.json").read_bytes()
+    fields = json.loads(sample)
+    assert list(fields) == ["docId", "editingBy", "startedAt", "lastHeartbeat"]
+    assert render_lock(fields) == sample.rstrip(b"\n") or render_lock(fields) == sample
+    assert not render_lock(fields).endswith(b"\n")
+    assert render_lock(fields).startswith(b'{\n  "docId": "01-intro",\n  "editingBy"')
+
+
+def test_acquire_and_heartbeat_bodies_use_the_web_admin_key_orders() -> None:
+    mgr = LockManager(
+        FakeClient(FakeRepo(now=lambda: T0), "editor1"),
+        "editor1",
+        "sess1",
+        lambda: T0,
+        host="pc1",
+        client_version="9.9",
+    )
+    body = mgr.acquire_body("소개 문서", T0)
+    assert (
+        body
+        == (
+            '{\n  "docId": "소개 문서",\n  "editingBy": "editor1",\n  "startedAt": 1790000000,\n'
+            '  "lastHeartbeat": 1790000000,\n  "client": "ModuDesktop",\n  "clientVersion": "9.9",\n'
+            '  "sessionId": "sess1",\n  "host": "pc1"\n}'
+        ).encode()
+    )
+    beat = json.loads(mgr.heartbeat_body("x", T0, T0 + 5))
+    assert list(beat)[:4] == ["docId", "editingBy", "lastHeartbeat", "startedAt"]
+    assert beat["startedAt"] == T0 and beat["lastHeartbeat"] == T0 + 5
+
+
+def test_commit_messages_are_the_web_admins() -> None:
+    assert acquire_message("01-intro", "editor1") == (
+        "system: acquire lock for 01-intro by @editor1 [skip ci]"
+    )
+    assert heartbeat_message("01-intro") == "system: heartbeat for 01-intro [skip ci]"
+    assert release_message("01-intro") == "system: release lock for 01-intro [skip ci]"
+    log = (FIXTURES / "commit-log.tsv").read_text(encoding="utf-8")
+    subjects = {line.split("\t")[2] for line in log.splitlines()[1:] if line.count("\t") >= 2}
+    assert acquire_message("01-intro", "editor1") in subjects
+    assert release_message("01-intro") in subjects
+
+
+# ----------------------------------------------------------------------------- doc ids
+
+
+@pytest.mark.parametrize(
+    "doc_id", ["01-intro", "bootcamp/00-overview", "소개", "한글 문서/개요 1", "a.b"]
+)
+def test_valid_doc_ids(doc_id: str) -> None:
+    assert validate_doc_id(doc_id) == doc_id
+    assert doc_id_from_lock_path(lock_path(doc_id)) == doc_id
+
+
+@pytest.mark.parametrize(
+    ("doc_id", "words"),
+    [
+        ("", "empty"),
+        ("../etc/passwd", "'..'"),
+        ("a/../b", "'..'"),
+        ("./a", "'.'"),
+        ("/abs", "absolute"),
+        ("C:/x", "absolute"),
+        ("a\\b", "backslash"),
+        ("a//b", "empty path segment"),
+        ("a/", "empty path segment"),
+        ("a\nb", "control"),
+        (" a", "space"),
+    ],
+)
+def test_invalid_doc_ids_are_rejected_with_a_reason(doc_id: str, words: str) -> None:
+    with pytest.raises(InvalidDocId, match=words.replace(".", r"\.")):
+        validate_doc_id(doc_id)
+
+
+def test_doc_id_from_lock_path_ignores_other_files() -> None:
+    assert doc_id_from_lock_path(".locks/.gitkeep") is None
+    assert doc_id_from_lock_path("docs/01-intro.md") is None
+    assert doc_id_from_lock_path(".locks/a/b.lock.json") == "a/b"
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def test_parse_the_fixture() -> None:
+    rec = parse_lock((FIXTURES / "lock-sample.json").read_bytes(), "01-intro")
+    assert rec.malformed is None
+    assert (rec.editing_by, rec.started_at, rec.last_heartbeat) == (
+        "editor1",
+        1779179716,
+        1779179716,
+    )
+    assert rec.session_id is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b"", "empty"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"[1, 2]", "JSON list"),
+        (b'{"docId": "d", "editingBy": "x", "startedAt": 1}', "missing key(s): lastHeartbeat"),
+        (
+            b'{"docId": "d", "editingBy": "x", "startedAt": 1779179716000, '
+            b'"lastHeartbeat": 1779179716000}',
+            "milliseconds",
+        ),
+        (
+            b'{"docId": "other", "editingBy": "x", "startedAt": 1, "lastHeartbeat": 1}',
+            "does not match",
+        ),
+        (
+            b'{"docId": "d", "editingBy": 7, "startedAt": 1, "lastHeartbeat": 1}',
+            "editingBy is not a login",
+        ),
+        (
+            b'{"docId": "d", "editingBy": "x", "startedAt": "1", "lastHeartbeat": 1}',
+            "startedAt is a str",
+        ),
+        (
+            b'{"docId": "d", "editingBy": "x", "startedAt": 1, "lastHeartbeat": true}',
+            "lastHeartbeat is a bool",
+        ),
+        (
+            b'{"docId": "d", "editingBy": "x", "startedAt": 1, "lastHeartbeat": 1.5}',
+            "lastHeartbeat is a float",
+        ),
+        (b'{"docId": 3, "editingBy": "x", "startedAt": 1, "lastHeartbeat": 1}', "docId is a int"),
+        (b"[" * 100_000, "not valid JSON"),
+    ],
+)
+def test_malformed_locks_are_held_by_unknown_with_a_reason(raw: bytes, reason: str) -> None:
+    rec = parse_lock(raw, "d")
+    assert rec.malformed is not None and reason in rec.malformed
+    assert rec.editing_by == UNKNOWN_HOLDER
+
+
+def test_millisecond_lock_keeps_a_usable_time_and_the_claimed_holder() -> None:
+    raw = b'{"docId": "d", "editingBy": "bob", "startedAt": 1779179716000, "lastHeartbeat": 1779179716123}'
+    rec = parse_lock(raw, "d")
+    assert rec.claimed_by == "bob" and rec.last_heartbeat == 1779179716
+    view = classify(
+        "d", "sha", rec, login="me", session_id="s", server_now=1779179716 + 60, stale_s=900
+    )
+    assert view.status is LockStatus.MALFORMED
+    assert "unknown" in view.describe() and "@bob" in view.describe()
+
+
+def test_unknown_keys_are_ignored_and_kept() -> None:
+    raw = b'{"docId": "d", "editingBy": "x", "startedAt": 5, "lastHeartbeat": 6, "tabId": "t"}'
+    rec = parse_lock(raw, "d")
+    assert rec.malformed is None and rec.extra == {"tabId": "t"}
+
+
+# ----------------------------------------------------------------------------- classify
+
+
+def _rec(by: str, beat: int, session: str | None = None) -> bytes:
+    fields: dict[str, object] = {
+        "docId": "d",
+        "editingBy": by,
+        "startedAt": beat,
+        "lastHeartbeat": beat,
+    }
+    if session:
+        fields["sessionId"] = session
+    return render_lock(fields)
+
+
+@pytest.mark.parametrize(
+    ("by", "session", "age", "expected"),
+    [
+        ("me", "s1", 10, LockStatus.MINE_THIS_SESSION),
+        ("ME", "s1", 10, LockStatus.MINE_THIS_SESSION),
+        ("me", "s2", 10, LockStatus.MINE_OTHER_SESSION),
+        ("me", None, 10, LockStatus.MINE_OTHER_SESSION),
+        ("me", "s2", 900, LockStatus.STALE),
+        ("bob", None, 899, LockStatus.HELD),
+        ("bob", None, 900, LockStatus.STALE),
+        ("bob", None, -300, LockStatus.HELD),
+    ],
+)
+def test_classification(by: str, session: str | None, age: int, expected: LockStatus) -> None:
+    rec = parse_lock(_rec(by, T0 - age, session), "d")
+    view = classify("d", "sha", rec, login="me", session_id="s1", server_now=T0, stale_s=900)
+    assert view.status is expected
+    assert view.describe()
+
+
+def test_free_and_age_formatting() -> None:
+    view = classify("d", None, None, login="me", session_id="s", server_now=T0, stale_s=900)
+    assert view.status is LockStatus.FREE and view.holder is None
+    assert (
+        format_age(59) == "59 s" and format_age(61) == "1 min" and format_age(3700) == "1 h 1 min"
+    )
+
+
+# ----------------------------------------------------------------------------- manager
+
+
+class Env:
+    def __init__(self) -> None:
+        self.t = float(T0)
+        self.repo = FakeRepo(now=lambda: self.t)
+
+    def manager(self, login: str, session: str, **kw: object) -> LockManager:
+        client = FakeClient(self.repo, login)
+        return LockManager(
+            client, login, session, lambda: self.t, heartbeat_s=300, stale_s=900, host="h", **kw
+        )  # type: ignore[arg-type]
+
+
+def test_acquire_heartbeat_release_flow() -> None:
+    env = Env()
+    a = env.manager("editor1", "s1")
+
+    async def run() -> None:
+        res = await a.acquire("01-intro")
+        assert res.outcome is AcquireOutcome.ACQUIRED and res.held is not None
+        held = res.held
+        assert env.repo.commits[-1].message == acquire_message("01-intro", "editor1")
+        env.t += 300
+        before = env.repo.total_requests
+        hb = await a.heartbeat(held)
+        assert hb.outcome is HeartbeatOutcome.OK
+        assert env.repo.total_requests - before == 1  # exactly one PUT
+        body = json.loads(env.repo.read(".locks/01-intro.lock.json") or b"")
+        assert body["lastHeartbeat"] == T0 + 300 and body["startedAt"] == T0
+        assert (await a.verify(held)).ok
+        again = await a.acquire("01-intro")
+        assert again.outcome is AcquireOutcome.REUSED
+        rel = await a.release(held)
+        assert rel.outcome is ReleaseOutcome.RELEASED
+        assert env.repo.read(".locks/01-intro.lock.json") is None
+
+    asyncio.run(run())
+
+
+def test_steal_and_the_robbed_learns_at_next_heartbeat() -> None:
+    env = Env()
+    a = env.manager("editor1", "s1")
+    b = env.manager("editor2", "s2")
+
+    async def run() -> None:
+        held_a = (await a.acquire("d")).held
+        assert held_a is not None
+        blocked = await b.acquire("d")
+        assert blocked.outcome is AcquireOutcome.BLOCKED and blocked.view is not None
+        assert blocked.view.status is LockStatus.HELD and blocked.view.holder == "editor1"
+        env.t += 30
+        stolen = await b.steal(blocked.view)
+        assert stolen.outcome is AcquireOutcome.TOOK_OVER
+        v = await a.verify(held_a)
+        assert not v.ok and "editor2" in v.reason
+        hb = await a.heartbeat(held_a)
+        assert hb.outcome is HeartbeatOutcome.LOST and "@editor2" in hb.message
+        rel = await a.release(held_a)
+        assert rel.outcome is ReleaseOutcome.NOT_OURS
+        assert env.repo.read(".locks/d.lock.json") is not None  # left alone
+
+    asyncio.run(run())
+
+
+def test_losing_a_steal_race_is_reported_not_retried() -> None:
+    env = Env()
+    a, b, c = env.manager("editor1", "s1"), env.manager("editor2", "s2"), env.manager("x", "s3")
+
+    async def run() -> None:
+        assert (await a.acquire("d")).ok
+        view_b = (await b.acquire("d")).view
+        view_c = (await c.acquire("d")).view
+        assert view_b is not None and view_c is not None
+        assert (await b.steal(view_b)).outcome is AcquireOutcome.TOOK_OVER
+        writes = len(env.repo.commits)
+        lost = await c.steal(view_c)
+        assert lost.outcome is AcquireOutcome.LOST_RACE and "editor2" in lost.message
+        assert len(env.repo.commits) == writes
+
+    asyncio.run(run())
+
+
+def test_stale_takeover_and_same_login_other_session() -> None:
+    env = Env()
+    a = env.manager("editor1", "s1")
+    a2 = env.manager("editor1", "s9")
+    b = env.manager("editor2", "s2")
+
+    async def run() -> None:
+        held = (await a.acquire("d")).held
+        assert held is not None
+        other = await a2.acquire("d")
+        assert other.outcome is AcquireOutcome.BLOCKED
+        assert other.view is not None and other.view.status is LockStatus.MINE_OTHER_SESSION
+        env.t += 899
+        assert (await b.acquire("d")).outcome is AcquireOutcome.BLOCKED
+        env.t += 1
+        took = await b.acquire("d")
+        assert took.outcome is AcquireOutcome.TOOK_OVER
+        hb = await a.heartbeat(held)
+        assert hb.outcome is HeartbeatOutcome.LOST
+
+    asyncio.run(run())
+
+
+def test_heartbeat_network_failures_are_counted() -> None:
+    env = Env()
+    a = env.manager("editor1", "s1")
+
+    async def run() -> None:
+        held = (await a.acquire("d")).held
+        assert held is not None
+        client = a.client
+        assert isinstance(client, FakeClient)
+        client.fault_rate = 1.0
+        client.rng.random = lambda: 0.5  # type: ignore[method-assign]
+        env.t += 300
+        r1 = await a.heartbeat(held)
+        env.t += 300
+        r2 = await a.heartbeat(held)
+        assert r1.outcome is r2.outcome is HeartbeatOutcome.MISSED
+        assert r2.misses == 2 and "expires in 5 minutes" in r2.message
+        assert isinstance(r2.error, NetworkError)
+        client.fault_rate = 0.0
+        env.t += 60
+        ok = await a.heartbeat(held)
+        assert ok.outcome is HeartbeatOutcome.OK and held.misses == 0
+
+    asyncio.run(run())
+
+
+def test_released_by_someone_is_reported() -> None:
+    env = Env()
+    a = env.manager("editor1", "s1")
+
+    async def run() -> None:
+        held = (await a.acquire("d")).held
+        assert held is not None
+        env.repo.commit(".locks/d.lock.json", None, "admin release", "admin")
+        hb = await a.heartbeat(held)
+        # The fake (like GitHub) ignores the sha of a missing path and creates the file; without
+        # a "created" flag from the client this is only noticed by verify.
+        assert hb.outcome in (HeartbeatOutcome.OK, HeartbeatOutcome.RELEASED)
+
+    asyncio.run(run())
+
+
+def test_malformed_lock_can_be_stolen() -> None:
+    env = Env()
+    env.repo.seed_file(".locks/d.lock.json", b"{oops")
+    b = env.manager("editor2", "s2")
+
+    async def run() -> None:
+        res = await b.acquire("d")
+        assert res.outcome is AcquireOutcome.BLOCKED and res.view is not None
+        assert res.view.status is LockStatus.MALFORMED and res.view.holder == "unknown"
+        took = await b.steal(res.view)
+        assert took.outcome is AcquireOutcome.TOOK_OVER
+
+    asyncio.run(run())
+
+
+def test_lost_write_response_is_recovered_by_sha() -> None:
+    env = Env()
+    a = env.manager("editor1", "s1")
+
+    async def run() -> None:
+        client = a.client
+        assert isinstance(client, FakeClient)
+        calls = iter([0.9, 0.01] + [0.9] * 10)  # no fault before; lost response after
+        client.fault_rate = 0.1
+        client.rng.random = lambda: next(calls)  # type: ignore[method-assign]
+        res = await a.acquire("d")
+        client.fault_rate = 0.0
+        assert res.outcome is AcquireOutcome.ACQUIRED and res.held is not None
+        assert res.held.sha == git_blob_sha(env.repo.read(".locks/d.lock.json") or b"")
+
+    asyncio.run(run())
+
+
+def test_list_locks() -> None:
+    env = Env()
+    env.repo.seed_file(".locks/bad.lock.json", b"[]")
+    env.repo.seed_file(".locks/.gitkeep", b"")
+    a = env.manager("editor1", "s1")
+
+    async def run() -> None:
+        await a.acquire("한글 문서")
+        views = await a.list_locks()
+        assert [(v.doc_id, v.status) for v in views] == [
+            ("bad", LockStatus.MALFORMED),
+            ("한글 문서", LockStatus.MINE_THIS_SESSION),
+        ]
+
+    asyncio.run(run())
