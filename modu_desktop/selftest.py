@@ -1,0 +1,483 @@
+"""`modu-desktop --self-test`: prove that this installation (a checkout or a frozen bundle) works.
+
+Prints one line per check (``ok   name: detail``, ``warn name: detail`` or ``FAIL name: detail``)
+and returns 0 only if no check failed. A warning is something a user would notice but that does
+not break the app (no Korean font on a Linux test box). Runs offscreen unless ``--display`` is
+given, touches nothing outside a temporary directory, and takes a few seconds.
+
+Options: ``--display`` (use the real display), ``--report FILE`` (also write the lines to FILE:
+the Windows bundle is a GUI-subsystem program without a console, so CI reads this file),
+``--timeout SECONDS`` (abort with a traceback if a check hangs; default 60).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import faulthandler
+import importlib
+import os
+import sys
+import tempfile
+import time
+import traceback
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+OK, WARN, FAIL = "ok", "warn", "FAIL"
+
+KOREAN_SAMPLE = "모두 데스크톱 자체 점검 — 한글 표시 확인"
+# Image formats the editor shows (uploads, brochure images, icons).
+REQUIRED_IMAGE_FORMATS = ("png", "jpeg", "gif", "webp", "svg")
+APP_ICON = "modu-desktop-256.png"
+
+
+class CheckWarning(Exception):
+    """Raised by a check for a non-fatal problem: reported as ``warn``."""
+
+
+@dataclass
+class Result:
+    name: str
+    status: str
+    detail: str
+    seconds: float
+
+    def line(self) -> str:
+        return f"{self.status:<4} {self.name}: {self.detail}"
+
+
+class Reporter:
+    """Writes result lines to stdout (when there is one) and to the optional report file."""
+
+    def __init__(self, report: Path | None) -> None:
+        self.streams: list[IO[str]] = []
+        out = _console_stdout()
+        if out is not None:
+            self.streams.append(out)
+        self._file: IO[str] | None = None
+        if report is not None:
+            report.parent.mkdir(parents=True, exist_ok=True)
+            self._file = report.open("w", encoding="utf-8")
+            self.streams.append(self._file)
+
+    def emit(self, text: str) -> None:
+        for stream in self.streams:
+            try:
+                stream.write(text + "\n")
+                stream.flush()
+            except (OSError, ValueError, UnicodeEncodeError):
+                with contextlib.suppress(Exception):
+                    stream.write(text.encode("ascii", "replace").decode("ascii") + "\n")
+
+    def fault_stream(self) -> IO[str] | None:
+        """A real file for faulthandler (needs a file descriptor)."""
+        for stream in (self._file, sys.stderr):
+            if stream is None:
+                continue
+            try:
+                stream.fileno()
+            except (OSError, ValueError, AttributeError):
+                continue
+            return stream
+        return None
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+def _console_stdout() -> IO[str] | None:
+    """stdout; for a windowed Windows bundle, the console it was started from (if any)."""
+    if sys.stdout is not None:
+        with contextlib.suppress(Exception):
+            sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+        return sys.stdout
+    if sys.platform == "win32":
+        try:
+            import ctypes
+
+            attach_parent_process = -1
+            if ctypes.windll.kernel32.AttachConsole(attach_parent_process):  # type: ignore[attr-defined]
+                return open("CONOUT$", "w", encoding="utf-8", errors="replace")  # noqa: SIM115
+        except Exception:
+            return None
+    return None
+
+
+# --------------------------------------------------------------------------------- locating
+
+
+def is_frozen() -> bool:
+    return bool(getattr(sys, "frozen", False)) and hasattr(sys, "_MEIPASS")
+
+
+def resources_dir() -> Path | None:
+    """The resources/ folder: inside a PyInstaller bundle (sys._MEIPASS) or next to the package."""
+    candidates: list[Path] = []
+    meipass = getattr(sys, "_MEIPASS", None)
+    if meipass:
+        candidates.append(Path(meipass) / "resources")
+    try:
+        from modu_desktop.core.paths import resources_dir as core_resources_dir
+
+        candidates.append(core_resources_dir())
+    except ImportError:
+        pass
+    package_dir = Path(__file__).resolve().parent
+    candidates += [package_dir.parent / "resources", package_dir / "resources"]
+    for cand in candidates:
+        if cand.is_dir():
+            return cand
+    return None
+
+
+# ------------------------------------------------------------------------------------ checks
+
+
+def check_qt(state: dict[str, Any]) -> str:
+    from PySide6 import __version__ as pyside_version
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication, QImageReader
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "modu-desktop"])
+    state["app"] = app
+    label = QLabel(KOREAN_SAMPLE)
+    label.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    label.resize(480, 48)
+    label.show()
+    QApplication.processEvents()
+    image = label.grab().toImage()
+    label.close()
+    if image.isNull() or image.width() < 100:
+        raise RuntimeError("the widget could not be painted")
+    colours = {image.pixel(x, y) for y in range(0, image.height(), 2)
+               for x in range(0, image.width(), 2)}
+    if len(colours) < 2:
+        raise RuntimeError("the painted widget is blank: no text was drawn")
+    formats = {bytes(f.data()).decode("ascii", "replace").lower()
+               for f in QImageReader.supportedImageFormats()}
+    missing = [f for f in REQUIRED_IMAGE_FORMATS if f not in formats]
+    if missing:
+        raise RuntimeError("image format plugins missing: " + ", ".join(missing))
+    platform = QGuiApplication.platformName()
+    return (f"PySide6 {pyside_version}, {platform} window painted, "
+            f"image formats {'/'.join(REQUIRED_IMAGE_FORMATS)}")
+
+
+def check_korean_font(state: dict[str, Any]) -> str:
+    from PySide6.QtGui import QFontDatabase
+
+    families = QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
+    if not families:
+        message = "no font with Korean glyphs: Hangul is drawn as boxes"
+        if sys.platform.startswith("linux"):
+            raise CheckWarning(message + " (install fonts-nanum or fonts-noto-cjk)")
+        raise RuntimeError(message)
+    return f"{len(families)} Korean font families, e.g. {families[0]}"
+
+
+def check_resources(state: dict[str, Any]) -> str:
+    from PySide6.QtCore import QLibraryInfo, QTranslator
+    from PySide6.QtGui import QImage
+
+    res = resources_dir()
+    if res is None:
+        raise RuntimeError("resources/ folder not found (sys._MEIPASS or next to the package)")
+    icon = res / "icons" / APP_ICON
+    if QImage(str(icon)).isNull():
+        raise RuntimeError(f"app icon missing or unreadable: {icon}")
+    styles = sorted((res / "styles").glob("*.qss")) if (res / "styles").is_dir() else []
+    for qss in styles:
+        qss.read_text(encoding="utf-8")
+    tr_dir = res / "translations"
+    qms = sorted(tr_dir.glob("*.qm")) if tr_dir.is_dir() else []
+    for qm in qms:
+        if not QTranslator().load(str(qm)):
+            raise RuntimeError(f"translation does not load: {qm.name}")
+    sources = sorted(tr_dir.glob("*.ts")) if tr_dir.is_dir() else []
+    unbuilt = [ts.name for ts in sources if not ts.with_suffix(".qm").exists()]
+    qt_tr = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+    if not QTranslator().load("qtbase_ko", str(qt_tr)):
+        raise RuntimeError(f"Qt's Korean catalogue qtbase_ko.qm not found in {qt_tr}")
+    where = "bundle" if is_frozen() else "source tree"
+    detail = (f"{where} {res}: app icon, {len(styles)} styles, {len(qms)} translations"
+              f" + Qt's qtbase_ko")
+    if unbuilt and not is_frozen():
+        raise CheckWarning(detail + f"; not compiled yet: {', '.join(unbuilt)} (run lrelease)")
+    return detail
+
+
+def _practice_user() -> Any:
+    import modu_desktop.sandbox as sandbox_pkg
+
+    user = getattr(sandbox_pkg, "PRACTICE_USER", None)
+    if user is None:
+        user = sandbox_pkg.SandboxUser("practice", "practice-token", push=True)
+    return user
+
+
+def check_sandbox(state: dict[str, Any]) -> str:
+    from modu_desktop.sandbox import Sandbox
+
+    tmp = Path(state["tmp"])
+    user = _practice_user()
+    sb = Sandbox(tmp / "practice-repo", users=[user], seed="sample", host="127.0.0.1", port=0)
+    state["sandbox_obj"] = sb
+    sb.start()
+    url = str(sb.api_url)
+    if not url.startswith("http://127.0.0.1:"):
+        raise RuntimeError(f"sandbox is not on loopback: {url}")
+    state["sandbox"] = sb
+    state["user"] = user
+    return f"practice sandbox on {url} (user {user.login})"
+
+
+def _repo_ref(sb: Any) -> Any:
+    from modu_desktop.core.github import RepoRef
+
+    owner = getattr(sb, "owner", "pnuai")
+    name = getattr(sb, "name", "PNU-Modu")
+    branch = getattr(sb, "branch", "main")
+    return RepoRef(owner, name, branch)
+
+
+def _doc_list(snapshot: Any) -> list[Any]:
+    docs = snapshot.docs
+    if isinstance(docs, dict):
+        return list(docs.values())
+    return list(docs)
+
+
+async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
+    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.core.github import GitHubClient
+    from modu_desktop.core.locks import LockManager
+
+    sb = state["sandbox"]
+    user = state["user"]
+    tmp = Path(state["tmp"])
+    async with GitHubClient(sb.api_url, user.token, _repo_ref(sb), timeout=10.0) as client:
+        store = DocumentStore(client, tmp / "cache")
+        snapshot = await store.refresh()
+        docs = _doc_list(snapshot)
+        if not docs:
+            raise RuntimeError("the practice repository lists no documents")
+        first = sorted(docs, key=lambda d: str(d.doc_id))[0]
+        loaded = await store.load(first.doc_id)
+        if not loaded.text.strip():
+            raise RuntimeError(f"{first.doc_id} loaded empty")
+        docs_detail = (f"{len(docs)} documents listed through the core, "
+                       f"{first.doc_id} loaded ({len(loaded.text)} chars)")
+
+        manager = LockManager(client, user.login, f"selftest-{uuid.uuid4().hex[:8]}", client.clock)
+        acquired = await manager.acquire(first.doc_id)
+        if not acquired.ok or acquired.held is None:
+            raise RuntimeError(f"acquire failed: {acquired.message}")
+        held = acquired.held
+        lock_path = held.path
+        if sb.read_file(lock_path) is None:
+            raise RuntimeError(f"{lock_path} not in the repository after acquire")
+        released = await manager.release(held)
+        if str(getattr(released.outcome, "value", released.outcome)) != "released":
+            raise RuntimeError(f"release failed: {released.message}")
+        if sb.read_file(lock_path) is not None:
+            raise RuntimeError(f"{lock_path} still in the repository after release")
+        lock_detail = f"acquired and released {lock_path}"
+    return docs_detail, lock_detail
+
+
+def check_documents(state: dict[str, Any]) -> str:
+    if "sandbox" not in state:
+        raise RuntimeError("skipped: the sandbox did not start")
+    docs_detail, lock_detail = asyncio.run(
+        asyncio.wait_for(_documents_and_lock(state), timeout=30)
+    )
+    state["lock_detail"] = lock_detail
+    return docs_detail
+
+
+def check_lock(state: dict[str, Any]) -> str:
+    if "lock_detail" not in state:
+        raise RuntimeError("skipped: listing documents failed")
+    return str(state["lock_detail"])
+
+
+def check_keyring(state: dict[str, Any]) -> str:
+    from importlib.metadata import entry_points
+
+    import keyring
+    import keyring.backends.macOS
+    import keyring.backends.Windows  # noqa: F401
+
+    names = {ep.name for ep in entry_points(group="keyring.backends")}
+    missing = [n for n in ("Windows", "macOS") if n not in names]
+    if missing:
+        raise RuntimeError("keyring entry points missing (metadata not bundled): "
+                           + ", ".join(missing))
+    backend = keyring.get_keyring()
+    kind = f"{type(backend).__module__}.{type(backend).__name__}"
+    if "fail" in type(backend).__module__ and sys.platform in ("win32", "darwin"):
+        raise RuntimeError(f"no usable keyring backend on this OS ({kind})")
+    note = " (no Secret Service here: tokens stay in memory)" if "fail" in kind else ""
+    return f"Windows and macOS backends importable, active backend {kind}{note}"
+
+
+def check_tls(state: dict[str, Any]) -> str:
+    import ssl
+
+    import truststore
+
+    truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    detail = f"truststore {truststore.__version__}"
+    try:
+        import certifi
+    except ImportError:
+        return detail + " (certifi not installed)"
+    where = Path(certifi.where())
+    if not where.is_file():
+        raise RuntimeError(f"certifi bundle missing: {where}")
+    return detail + f", certifi CA bundle {where.name}"
+
+
+def check_markdown(state: dict[str, Any]) -> str:
+    sample = "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
+    try:
+        from modu_desktop.core.render import render_preview
+    except ImportError:
+        render_preview = None
+    if render_preview is not None:
+        html = render_preview(sample)
+        source = "core.render"
+    else:
+        import markdown
+
+        html = markdown.markdown(sample, extensions=["tables", "fenced_code", "attr_list"])
+        source = "markdown"
+    if "<table" not in html or "제목" not in html:
+        raise RuntimeError("tables extension did not render")
+    return f"{source} renders tables and fenced code"
+
+
+def check_ui(state: dict[str, Any]) -> str:
+    module = importlib.import_module("modu_desktop.ui.app")
+    if not callable(getattr(module, "main", None)):
+        raise RuntimeError("modu_desktop.ui.app has no main()")
+    return "modu_desktop.ui.app imports"
+
+
+CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("qt", check_qt),
+    ("font", check_korean_font),
+    ("resources", check_resources),
+    ("sandbox", check_sandbox),
+    ("documents", check_documents),
+    ("lock", check_lock),
+    ("keyring", check_keyring),
+    ("tls", check_tls),
+    ("markdown", check_markdown),
+    ("ui", check_ui),
+)
+CHECK_NAMES = tuple(name for name, _ in CHECKS)
+
+
+def run_check(name: str, func: Callable[[dict[str, Any]], str], state: dict[str, Any]) -> Result:
+    started = time.perf_counter()
+    try:
+        detail = func(state)
+        status = OK
+    except CheckWarning as exc:
+        detail, status = str(exc), WARN
+    except Exception as exc:
+        status = FAIL
+        detail = f"{type(exc).__name__}: {exc}".strip()
+        if os.environ.get("MODU_SELFTEST_TRACEBACK"):
+            detail += "\n" + traceback.format_exc()
+    return Result(name, status, detail.replace("\n", "\n     "), time.perf_counter() - started)
+
+
+@contextlib.contextmanager
+def _environment(display: bool) -> Iterator[None]:
+    """Offscreen Qt unless a display is requested; quiet Qt platform chatter."""
+    saved = {k: os.environ.get(k) for k in ("QT_QPA_PLATFORM", "QT_LOGGING_RULES")}
+    if not display:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="modu-desktop --self-test", add_help=True)
+    parser.add_argument("--display", action="store_true",
+                        help="use the real display instead of offscreen Qt")
+    parser.add_argument("--report", type=Path, default=None,
+                        help="also write the result lines to this file")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="abort (with a traceback) after this many seconds")
+    args, _unknown = parser.parse_known_args(argv)  # GUI flags passed along are ignored
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    reporter = Reporter(args.report)
+    fault_stream = reporter.fault_stream()
+    if fault_stream is not None and args.timeout > 0:
+        faulthandler.dump_traceback_later(args.timeout, exit=True, file=fault_stream)
+    from modu_desktop import __version__
+
+    started = time.perf_counter()
+    mode = "bundle" if is_frozen() else "source"
+    reporter.emit(f"Modu Desktop {__version__} self-test ({mode}, Python "
+                  f"{sys.version.split()[0]}, {sys.platform})")
+    results: list[Result] = []
+    state: dict[str, Any] = {}
+    try:
+        with _environment(args.display), tempfile.TemporaryDirectory(
+            prefix="modu-selftest-"
+        ) as tmp:
+            state["tmp"] = tmp
+            try:
+                for name, func in CHECKS:
+                    result = run_check(name, func, state)
+                    results.append(result)
+                    reporter.emit(result.line())
+            finally:
+                sb = state.get("sandbox_obj")
+                if sb is not None:
+                    with contextlib.suppress(Exception):
+                        sb.stop()
+    except Exception as exc:  # never let a windowed bundle show a traceback dialog
+        reporter.emit(f"FAIL self-test: {type(exc).__name__}: {exc}")
+        results.append(Result("self-test", FAIL, str(exc), 0.0))
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    failed = [r.name for r in results if r.status == FAIL]
+    warned = [r.name for r in results if r.status == WARN]
+    elapsed = time.perf_counter() - started
+    summary = (f"self-test {'FAILED' if failed else 'passed'}: "
+               f"{len(results) - len(failed) - len(warned)} ok, {len(warned)} warnings, "
+               f"{len(failed)} failed in {elapsed:.1f} s")
+    if failed:
+        summary += " (" + ", ".join(failed) + ")"
+    reporter.emit(summary)
+    reporter.close()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
