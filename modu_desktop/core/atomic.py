@@ -20,6 +20,7 @@ import os
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,16 @@ def read_sealed(path: Path, kind: str, version: int) -> tuple[dict[str, Any] | N
     if problem is not None:
         return None, problem
     return unseal(value, kind, version)
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    """A damaged file found while scanning; ``moved_to`` is where it was kept (None if it
+    could not be moved)."""
+
+    path: Path
+    problem: str
+    moved_to: Path | None = None
 
 
 def move_aside(path: Path, dest_dir: Path | None = None, *, suffix: str = ".broken") -> Path | None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.atomic import (
+    FileProblem,
     is_temp_name,
     move_aside,
     read_sealed,
@@ -35,6 +36,8 @@ from modu_desktop.core.atomic import (
 )
 
 log = logging.getLogger(__name__)
+
+__all__ = ["Draft", "DraftJournal", "DraftKey", "DraftScan", "DraftStore", "FileProblem"]
 
 DRAFT_KIND = "modu-draft"
 DRAFT_VERSION = 1
@@ -122,16 +125,6 @@ class Draft:
         if title is not None and not isinstance(title, str):
             raise ValueError("title must be a string or null")
         return cls(key, text, base_sha, doc_path, float(saved_at), session_id, title)
-
-
-@dataclass(frozen=True)
-class FileProblem:
-    """A damaged file found while scanning; ``moved_to`` is where it was kept (None if it
-    could not be moved)."""
-
-    path: Path
-    problem: str
-    moved_to: Path | None = None
 
 
 @dataclass

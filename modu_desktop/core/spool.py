@@ -1,0 +1,738 @@
+"""A durable save queue ("spool") that commits every save exactly once (Qt-free).
+
+Layout: ``{root}/pending|sending|done|failed/{id}.json`` (sealed JSON, written atomically) and
+``{root}/broken/`` for damaged files, which are moved aside and reported, never deleted and
+never allowed to hide other items. A state transition rewrites the item in its current
+directory and then ``os.replace``-s it into the next one, so a crash leaves every item in exactly
+one directory with a complete body.
+
+Exactly once
+------------
+Every write carries a precondition: the blob sha the text was based on (or "absent" for a new
+file), which GitHub enforces. On top of that, whenever a previous attempt *may* have reached the
+server (``Uncertain``, a sender exception, or an item found in ``sending/`` at start after a crash)
+the item is marked ``verify_first`` and the ``reader`` is asked for the file's current blob sha
+before anything is sent again:
+
+* server sha == git blob sha of our bytes  -> it was written: done (commit sha unknown);
+* server sha == ``base_sha`` (or one of ``accept_shas``, see below) -> not written: send;
+* anything else (someone else's change, or the file was deleted) -> failed as a conflict.
+
+A ``Conflict(their_sha)`` reported by the sender is judged the same way, so even a sender that
+misreports an applied write as ``Retryable`` cannot cause a second commit: the retry conflicts with
+our own earlier write, and ``their_sha == our blob sha`` turns that into done.
+
+Supersede
+---------
+At most one *pending* item exists per target (API host, repo, branch, path). A newer save
+replaces an older pending one: the newest text wins. Its base is chosen so the write still
+applies to what is really on the server: if the newer save's ``base_sha`` belongs to the older
+item's chain (the older base, the blob of the older text -- an editor that optimistically assumed
+the older save landed -- or anything the older one already accepted), the merged item keeps the
+*oldest* base, because nothing of the chain may have reached the server, and records the rest of
+the chain in ``accept_shas`` (server states that are our own, possibly landed, earlier writes; if
+the server is found at one of them the item is rebased onto it). If the newer base is unrelated,
+the editor has seen the server move on (reload, conflict resolved), so the newer base is
+authoritative and the older chain is dropped. An item being sent at that moment is never touched;
+the new pending item inherits its chain the same way and is sent after it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import dataclasses
+import itertools
+import logging
+import random
+import re
+import threading
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from modu_desktop.core.atomic import (
+    FileProblem,
+    git_blob_sha,
+    is_temp_name,
+    move_aside,
+    read_sealed,
+    replace_durably,
+    seal,
+    unlink_durably,
+    write_atomic,
+)
+
+log = logging.getLogger(__name__)
+
+SPOOL_KIND = "modu-spool-item"
+SPOOL_VERSION = 1
+PENDING, SENDING, DONE, FAILED = "pending", "sending", "done", "failed"
+STATES = (PENDING, SENDING, DONE, FAILED)
+BROKEN = "broken"
+_ID_RE = re.compile(r"^\d{13}-\d{4}-[0-9a-f]{8}$")
+_MAX_REBASES = 3
+_MAX_RETRY_AFTER_S = 3600.0
+
+# -- outcomes ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Committed:
+    """The write was applied; ``new_sha`` is the file's new blob sha."""
+
+    new_sha: str
+    commit_sha: str | None = None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """The server's file is not at our base (``their_sha`` None: the file is absent)."""
+
+    their_sha: str | None
+
+
+@dataclass(frozen=True)
+class Retryable:
+    """Definitely not applied (offline before sending, rate limit, 5xx known to be harmless)."""
+
+    reason: str
+    retry_after: float | None = None
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """May or may not have been applied (timeout or reset after the request went out)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Fatal:
+    """Will never succeed as is (no permission, validation error)."""
+
+    reason: str
+
+
+SendOutcome = Committed | Conflict | Retryable | Uncertain | Fatal
+
+# -- items ------------------------------------------------------------------------------------
+
+_STR_FIELDS = ("id", "api_host", "repo", "branch", "path", "doc_id", "text", "message", "login")
+_OPT_STR_FIELDS = (
+    "base_sha",
+    "last_error",
+    "result_sha",
+    "commit_sha",
+    "their_sha",
+    "failure",
+)
+
+
+@dataclass
+class SpoolItem:
+    """One queued save. ``state`` is the directory the item was read from (not stored)."""
+
+    id: str
+    api_host: str
+    repo: str
+    branch: str
+    path: str
+    doc_id: str
+    text: str
+    base_sha: str | None
+    message: str
+    login: str
+    created_at: float
+    attempts: int = 0
+    last_error: str | None = None
+    next_attempt_at: float = 0.0
+    verify_first: bool = False
+    accept_shas: list[str] = field(default_factory=list)
+    supersedes: list[str] = field(default_factory=list)
+    result_sha: str | None = None
+    commit_sha: str | None = None
+    their_sha: str | None = None
+    failure: str | None = None  # "conflict" | "exhausted" | "fatal"
+    finished_at: float | None = None
+    state: str = PENDING
+
+    @property
+    def target(self) -> tuple[str, str, str, str]:
+        return (self.api_host, self.repo, self.branch, self.path)
+
+    def content_bytes(self) -> bytes:
+        """The exact bytes to send (UTF-8 of ``text``); the sender must send these."""
+        return self.text.encode("utf-8")
+
+    def blob_sha(self) -> str:
+        """Git blob sha of :meth:`content_bytes` (the server's sha once written)."""
+        return git_blob_sha(self.content_bytes())
+
+    def to_json(self) -> dict[str, Any]:
+        body = dataclasses.asdict(self)
+        body.pop("state")
+        return body
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any], state: str) -> SpoolItem:
+        for name in _STR_FIELDS:
+            if not isinstance(body.get(name), str):
+                raise ValueError(f"{name} must be a string")
+        for name in _OPT_STR_FIELDS:
+            if body.get(name) is not None and not isinstance(body.get(name), str):
+                raise ValueError(f"{name} must be a string or null")
+        for name in ("created_at", "next_attempt_at"):
+            if not _is_number(body.get(name)):
+                raise ValueError(f"{name} must be a number")
+        if body.get("finished_at") is not None and not _is_number(body.get("finished_at")):
+            raise ValueError("finished_at must be a number or null")
+        attempts = body.get("attempts")
+        if not isinstance(attempts, int) or isinstance(attempts, bool) or attempts < 0:
+            raise ValueError("attempts must be a non-negative integer")
+        if not isinstance(body.get("verify_first"), bool):
+            raise ValueError("verify_first must be a boolean")
+        for name in ("accept_shas", "supersedes"):
+            value = body.get(name)
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"{name} must be a list of strings")
+        if not _ID_RE.match(body["id"]):
+            raise ValueError("malformed id")
+        names = {f.name for f in dataclasses.fields(cls)} - {"state"}
+        known = {k: v for k, v in body.items() if k in names}
+        return cls(**known, state=state)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _unique(values: list[str | None], exclude: str | None) -> list[str]:
+    seen: list[str] = []
+    for v in values:
+        if v is not None and v != exclude and v not in seen:
+            seen.append(v)
+    return seen
+
+
+def merge_superseded(older: SpoolItem, newer: SpoolItem) -> SpoolItem:
+    """The item that replaces ``older`` when ``newer`` (same target) is saved after it.
+
+    Newest text always wins. See the module docstring for the choice of base."""
+    chain: list[str | None] = [older.base_sha, *older.accept_shas, older.blob_sha()]
+    if newer.base_sha in chain:
+        base = older.base_sha
+        accept = _unique([*chain, newer.base_sha, *newer.accept_shas], exclude=base)
+        verify = older.verify_first or newer.verify_first
+    else:
+        base, accept, verify = newer.base_sha, list(newer.accept_shas), newer.verify_first
+    supersedes = _unique([*older.supersedes, older.id, *newer.supersedes], exclude=None)
+    return dataclasses.replace(
+        newer, base_sha=base, accept_shas=accept, verify_first=verify, supersedes=supersedes
+    )
+
+
+# -- verdicts ---------------------------------------------------------------------------------
+
+_DONE, _SEND, _CONFLICT = "done", "send", "conflict"
+
+
+def judge(item: SpoolItem, server_sha: str | None) -> str:
+    """Compare the server's current blob sha with the item: "done", "send" or "conflict"."""
+    if server_sha is not None and server_sha == item.blob_sha():
+        return _DONE
+    if server_sha == item.base_sha:
+        return _SEND
+    if server_sha is not None and server_sha in item.accept_shas:
+        return _SEND
+    return _CONFLICT
+
+
+# -- backoff ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Backoff:
+    """Exponential backoff, capped, with jitter that only shortens: ``base * factor**(n-1)``
+    capped at ``cap_s``, times ``1 - jitter * rng()``."""
+
+    base_s: float = 5.0
+    factor: float = 2.0
+    cap_s: float = 300.0
+    jitter: float = 0.25
+    rng: Callable[[], float] = random.random
+
+    def delay(self, attempt: int) -> float:
+        exponent = min(max(attempt - 1, 0), 64)
+        raw = min(self.cap_s, self.base_s * self.factor**exponent)
+        return raw * (1.0 - self.jitter * self.rng())
+
+
+# -- the spool --------------------------------------------------------------------------------
+
+Sender = Callable[[SpoolItem], Awaitable[SendOutcome]]
+Reader = Callable[[SpoolItem], Awaitable[str | None]]
+
+
+@dataclass
+class RunReport:
+    committed: list[SpoolItem] = field(default_factory=list)
+    failed: list[SpoolItem] = field(default_factory=list)
+    rescheduled: list[SpoolItem] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+
+
+class SaveSpool:
+    """The durable save queue. ``sender``/``reader`` are async callables (see module doc);
+    ``clock`` returns Unix seconds (persisted, so it must be wall time)."""
+
+    def __init__(
+        self,
+        root: str | Path,
+        sender: Sender,
+        reader: Reader,
+        *,
+        max_attempts: int = 8,
+        backoff: Backoff | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.root = Path(root)
+        self.sender = sender
+        self.reader = reader
+        self.max_attempts = max_attempts
+        self.backoff = backoff or Backoff()
+        self.clock = clock
+        self.problems: list[FileProblem] = []
+        self._lock = threading.RLock()
+        self._seq = itertools.count()
+        self._recovered = False
+        self._running = False
+        for state in STATES:
+            (self.root / state).mkdir(parents=True, exist_ok=True)
+
+    # -- public API --------------------------------------------------------------------------
+
+    def enqueue(
+        self,
+        *,
+        api_host: str,
+        repo: str,
+        branch: str,
+        path: str,
+        doc_id: str,
+        text: str,
+        base_sha: str | None,
+        message: str,
+        login: str,
+    ) -> SpoolItem:
+        """Queue a save; the item is on disk (fsynced) when this returns. A pending item for the
+        same target is superseded (merged into this one)."""
+        text.encode("utf-8")  # raises UnicodeEncodeError early for unencodable text
+        now = self.clock()
+        item = SpoolItem(
+            id=self._new_id(now),
+            api_host=api_host.rstrip("/"),
+            repo=repo,
+            branch=branch,
+            path=path,
+            doc_id=doc_id,
+            text=text,
+            base_sha=base_sha,
+            message=message,
+            login=login,
+            created_at=now,
+            next_attempt_at=now,
+        )
+        with self._lock:
+            older = [i for i in self._items(PENDING, SENDING) if i.target == item.target]
+            for old in older:
+                item = merge_superseded(old, item)
+            self._write(item, PENDING)
+            for old in older:
+                if old.state == PENDING:
+                    unlink_durably(self._path(old.id, PENDING))
+        return item
+
+    def recover(self) -> list[FileProblem]:
+        """Start-up repair (idempotent): set damaged and temp files aside, finish interrupted
+        transitions, and mark items stuck in ``sending/`` as uncertain (verified before any
+        resend). Called automatically by the first :meth:`run_once`."""
+        with self._lock:
+            before = len(self.problems)
+            self._set_aside_temp_files()
+            seen: dict[str, str] = {}
+            for state in (DONE, FAILED, SENDING, PENDING):  # most final first
+                for item in self._items(state):
+                    if item.id in seen:
+                        self._report(
+                            self._path(item.id, state), f"duplicate of {seen[item.id]}/{item.id}"
+                        )
+                        continue
+                    seen[item.id] = state
+            for item in self._items(SENDING):
+                if item.result_sha is not None:
+                    self._transition(item, SENDING, DONE)
+                else:
+                    item.verify_first = True
+                    item.next_attempt_at = self.clock()
+                    item.last_error = item.last_error or "interrupted while sending"
+                    self._return_to_pending(item, SENDING)
+            self._collapse_pending()
+            self._recovered = True
+            return self.problems[before:]
+
+    async def run_once(self) -> RunReport:
+        """Process every due pending item once, oldest first, one at a time."""
+        report = RunReport()
+        if self._running:
+            return report
+        self._running = True
+        try:
+            if not self._recovered:
+                report.problems.extend(self.recover())
+            before = len(self.problems)
+            with self._lock:
+                due = [i for i in self._items(PENDING) if self._is_due(i)]
+            for item in due:
+                await self._process(item, report)
+            report.problems.extend(self.problems[before:])
+        except BaseException:
+            self._recovered = False  # cancelled mid-send: the next run re-verifies "sending/"
+            raise
+        finally:
+            self._running = False
+        return report
+
+    def retry_now(self, item_id: str) -> bool:
+        """Make a pending item due now, or put a failed one back into the queue."""
+        if not _ID_RE.match(item_id):
+            return False
+        with self._lock:
+            item = self._read_one(item_id, PENDING)
+            if item is not None:
+                item.next_attempt_at = self.clock()
+                self._write(item, PENDING)
+                return True
+            item = self._read_one(item_id, FAILED)
+            if item is None:
+                return False
+            item.attempts = 0
+            item.failure = None
+            item.next_attempt_at = self.clock()
+            self._return_to_pending(item, FAILED)
+            return True
+
+    def discard(self, item_id: str) -> bool:
+        """Drop a pending or failed item (never one being sent)."""
+        if not _ID_RE.match(item_id):
+            return False
+        with self._lock:
+            return unlink_durably(self._path(item_id, PENDING)) or unlink_durably(
+                self._path(item_id, FAILED)
+            )
+
+    def get(self, item_id: str) -> SpoolItem | None:
+        if not _ID_RE.match(item_id):
+            return None
+        with self._lock:
+            for state in STATES:
+                item = self._read_one(item_id, state)
+                if item is not None:
+                    return item
+        return None
+
+    def pending_count(self) -> int:
+        """Items waiting to be saved (pending + being sent): the "waiting to save (N)" badge."""
+        with self._lock:
+            return len(self._items(PENDING, SENDING))
+
+    def pending_items(self) -> builtins.list[SpoolItem]:
+        with self._lock:
+            return self._items(PENDING, SENDING)
+
+    def failed_items(self) -> builtins.list[SpoolItem]:
+        with self._lock:
+            return self._items(FAILED)
+
+    def done_items(self) -> builtins.list[SpoolItem]:
+        with self._lock:
+            return self._items(DONE)
+
+    def next_due_in(self) -> float | None:
+        """Seconds until the next pending item is due (0 if one is due); None if none pending."""
+        with self._lock:
+            items = self._items(PENDING)
+        if not items:
+            return None
+        now = self.clock()
+        return max(0.0, min(0.0 if self._is_due(i) else i.next_attempt_at - now for i in items))
+
+    def prune_done(self, older_than_s: float) -> int:
+        """Delete done items finished more than ``older_than_s`` ago; returns how many."""
+        limit = self.clock() - older_than_s
+        removed = 0
+        with self._lock:
+            for item in self._items(DONE):
+                if (item.finished_at or 0.0) < limit:
+                    removed += unlink_durably(self._path(item.id, DONE))
+        return removed
+
+    # -- processing --------------------------------------------------------------------------
+
+    async def _process(self, queued: SpoolItem, report: RunReport) -> None:
+        with self._lock:  # re-read: an earlier item may have rebased or superseded this one
+            item = self._read_one(queued.id, PENDING)
+        if item is None or not self._is_due(item):
+            return
+        if item.verify_first:
+            try:
+                server_sha = await self.reader(dataclasses.replace(item))
+            except Exception as exc:  # offline: try again later, still unverified
+                item.attempts += 1
+                self._reschedule(item, PENDING, f"could not verify: {exc!r}", report)
+                return
+            verdict = judge(item, server_sha)
+            if verdict == _DONE:
+                self._finish_done(item, PENDING, item.blob_sha(), None, report)
+                return
+            if verdict == _CONFLICT:
+                self._finish_failed(
+                    item, PENDING, "conflict", "changed on the server", report, their_sha=server_sha
+                )
+                return
+            item.base_sha = server_sha
+            item.verify_first = False
+        item.attempts += 1
+        with self._lock:
+            if not self._path(item.id, PENDING).exists():
+                return  # superseded or discarded meanwhile
+            self._transition(item, PENDING, SENDING)
+        await self._send(item, report)
+
+    async def _send(self, item: SpoolItem, report: RunReport) -> None:
+        for _ in range(_MAX_REBASES + 1):
+            try:
+                outcome = await self.sender(dataclasses.replace(item))
+            except Exception as exc:
+                outcome = Uncertain(f"sender raised {exc!r}")
+            if isinstance(outcome, Committed):
+                self._finish_done(item, SENDING, outcome.new_sha, outcome.commit_sha, report)
+            elif isinstance(outcome, Conflict):
+                verdict = judge(item, outcome.their_sha)
+                if verdict == _DONE:
+                    self._finish_done(item, SENDING, item.blob_sha(), None, report)
+                elif verdict == _SEND and outcome.their_sha != item.base_sha:
+                    item.base_sha = outcome.their_sha  # our own earlier write landed: rebase
+                    with self._lock:
+                        self._write(item, SENDING)
+                    continue
+                else:
+                    self._finish_failed(
+                        item,
+                        SENDING,
+                        "conflict",
+                        "changed on the server",
+                        report,
+                        their_sha=outcome.their_sha,
+                    )
+            elif isinstance(outcome, Retryable):
+                self._reschedule(item, SENDING, outcome.reason, report, outcome.retry_after)
+            elif isinstance(outcome, Uncertain):
+                await self._after_uncertain(item, outcome.reason, report)
+            else:
+                self._finish_failed(item, SENDING, "fatal", outcome.reason, report)
+            return
+        self._finish_failed(
+            item, SENDING, "conflict", "file keeps changing", report, their_sha=item.base_sha
+        )
+
+    async def _after_uncertain(self, item: SpoolItem, reason: str, report: RunReport) -> None:
+        item.verify_first = True
+        try:
+            server_sha = await self.reader(dataclasses.replace(item))
+        except Exception as exc:
+            self._reschedule(item, SENDING, f"{reason}; could not verify: {exc!r}", report)
+            return
+        verdict = judge(item, server_sha)
+        if verdict == _DONE:
+            self._finish_done(item, SENDING, item.blob_sha(), None, report)
+        elif verdict == _CONFLICT:
+            self._finish_failed(
+                item, SENDING, "conflict", "changed on the server", report, their_sha=server_sha
+            )
+        else:
+            item.base_sha = server_sha
+            self._reschedule(item, SENDING, reason, report)
+
+    def _reschedule(
+        self,
+        item: SpoolItem,
+        source: str,
+        reason: str,
+        report: RunReport,
+        retry_after: float | None = None,
+    ) -> None:
+        if item.attempts >= self.max_attempts:
+            self._finish_failed(item, source, "exhausted", reason, report)
+            return
+        delay = self.backoff.delay(item.attempts)
+        if retry_after is not None:
+            delay = max(delay, min(retry_after, _MAX_RETRY_AFTER_S))
+        item.last_error = reason
+        item.next_attempt_at = self.clock() + delay
+        with self._lock:
+            merged = self._return_to_pending(item, source)
+        report.rescheduled.append(merged)
+
+    def _finish_done(
+        self,
+        item: SpoolItem,
+        source: str,
+        new_sha: str,
+        commit_sha: str | None,
+        report: RunReport,
+    ) -> None:
+        item.result_sha, item.commit_sha = new_sha, commit_sha
+        item.finished_at, item.last_error = self.clock(), None
+        with self._lock:
+            if not self._path(item.id, source).exists():
+                return
+            self._transition(item, source, DONE)
+            for other in self._items(PENDING):
+                if other.target == item.target and new_sha in other.accept_shas:
+                    other.base_sha = new_sha  # its base chain just landed: build on it
+                    self._write(other, PENDING)
+        report.committed.append(item)
+
+    def _finish_failed(
+        self,
+        item: SpoolItem,
+        source: str,
+        failure: str,
+        reason: str,
+        report: RunReport,
+        *,
+        their_sha: str | None = None,
+    ) -> None:
+        item.failure, item.last_error = failure, reason
+        item.their_sha = their_sha
+        item.finished_at = self.clock()
+        with self._lock:
+            if not self._path(item.id, source).exists():
+                return
+            self._transition(item, source, FAILED)
+        report.failed.append(item)
+
+    # -- file plumbing (call with the lock held) ---------------------------------------------
+
+    def _new_id(self, now: float) -> str:
+        ms = min(max(int(now * 1000), 0), 10**13 - 1)
+        return f"{ms:013d}-{next(self._seq) % 10000:04d}-{uuid.uuid4().hex[:8]}"
+
+    def _path(self, item_id: str, state: str) -> Path:
+        if not _ID_RE.match(item_id):
+            raise ValueError(f"not a spool item id: {item_id!r}")
+        return self.root / state / f"{item_id}.json"
+
+    def _write(self, item: SpoolItem, state: str) -> None:
+        write_atomic(self._path(item.id, state), seal(SPOOL_KIND, SPOOL_VERSION, item.to_json()))
+        item.state = state
+
+    def _transition(self, item: SpoolItem, source: str, dest: str) -> None:
+        """Rewrite the item where it is, then move it: one directory at any instant."""
+        self._write(item, source)
+        replace_durably(self._path(item.id, source), self._path(item.id, dest))
+        item.state = dest
+
+    def _return_to_pending(self, item: SpoolItem, source: str) -> SpoolItem:
+        """Move ``item`` back to pending, merging it into a newer pending item of its target."""
+        newer = [i for i in self._items(PENDING) if i.target == item.target and i.id != item.id]
+        if not newer:
+            self._transition(item, source, PENDING)
+            return item
+        merged = newer[-1]
+        merged = merge_superseded(item, merged)
+        self._write(merged, PENDING)
+        unlink_durably(self._path(item.id, source))
+        return merged
+
+    def _collapse_pending(self) -> None:
+        by_target: dict[tuple[str, str, str, str], list[SpoolItem]] = {}
+        for item in self._items(PENDING):
+            by_target.setdefault(item.target, []).append(item)
+        for items in by_target.values():
+            if len(items) < 2:
+                continue
+            newest = items[-1]
+            for old in items[:-1]:
+                if old.id not in newest.supersedes:
+                    newest = merge_superseded(old, newest)
+            self._write(newest, PENDING)
+            for old in items[:-1]:
+                unlink_durably(self._path(old.id, PENDING))
+
+    def _is_due(self, item: SpoolItem) -> bool:
+        now = self.clock()
+        if item.next_attempt_at <= now:
+            return True
+        # A clock that jumped backwards must not park an item for days.
+        horizon = 2 * max(self.backoff.cap_s, _MAX_RETRY_AFTER_S)
+        return item.next_attempt_at - now > horizon
+
+    def _read_one(self, item_id: str, state: str) -> SpoolItem | None:
+        path = self._path(item_id, state)
+        item, problem = self._load(path, state)
+        if problem is not None:
+            self._report(path, problem)
+        return item
+
+    def _items(self, *states: str) -> builtins.list[SpoolItem]:
+        """Readable items of ``states``, oldest first; damaged files are set aside."""
+        found: list[SpoolItem] = []
+        for state in states:
+            try:
+                paths = sorted((self.root / state).iterdir())
+            except FileNotFoundError:
+                continue
+            for path in paths:
+                if is_temp_name(path.name) or not path.name.endswith(".json"):
+                    continue
+                item, problem = self._load(path, state)
+                if problem is not None:
+                    self._report(path, problem)
+                elif item is not None:
+                    found.append(item)
+        found.sort(key=lambda i: (i.created_at, i.id))
+        return found
+
+    def _load(self, path: Path, state: str) -> tuple[SpoolItem | None, str | None]:
+        body, problem = read_sealed(path, SPOOL_KIND, SPOOL_VERSION)
+        if problem is not None or body is None:
+            return None, problem
+        try:
+            item = SpoolItem.from_json(body, state)
+        except (ValueError, TypeError) as exc:
+            return None, f"invalid spool item ({exc})"
+        if path.name != f"{item.id}.json":
+            return None, "id does not match file name"
+        return item, None
+
+    def _report(self, path: Path, problem: str) -> None:
+        moved = move_aside(path, self.root / BROKEN)
+        if moved is None and not path.exists():
+            return  # someone else already moved it
+        log.warning("damaged spool file %s: %s (kept as %s)", path, problem, moved)
+        self.problems.append(FileProblem(path, problem, moved))
+
+    def _set_aside_temp_files(self) -> None:
+        """Temp files of interrupted writes: the previous version (if any) is intact and the
+        write never returned, so they carry nothing promised; keep them aside anyway."""
+        for state in STATES:
+            with contextlib.suppress(FileNotFoundError):
+                for path in (self.root / state).iterdir():
+                    if is_temp_name(path.name):
+                        moved = move_aside(path, self.root / BROKEN, suffix=".tmp-leftover")
+                        log.info("interrupted write %s kept as %s", path, moved)
