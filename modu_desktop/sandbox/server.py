@@ -1,0 +1,478 @@
+"""The sandbox server: GitHub-compatible HTTP on loopback, in a background thread."""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import hashlib
+import logging
+import random
+import socket
+import struct
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from . import payloads as P
+from .actions import DeployWorkflow
+from .api import ROUTES, GitHubApi, Handler
+from .faults import FaultInjector, Faults, RateInfo
+from .gitstore import GitStore
+from .http_types import ApiError, ApiRequest, ApiResponse, not_found
+from .router import Match
+from .seed import seed_repository
+from .stats import RequestStats
+from .users import PRACTICE_USER, SandboxUser
+
+log = logging.getLogger("modu_desktop.sandbox")
+
+API_VERSIONS = ("2022-11-28", "2026-03-10")
+DEFAULT_API_VERSION = "2022-11-28"
+MAX_BODY = 150 * 1024 * 1024  # a 100 MB file is ~134 MB as base64 JSON
+PUBLIC_TEMPLATES = {"/raw/{owner}/{repo}/{branch}/{path}"}
+UNCHARGED_TEMPLATES = {"/rate_limit"}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.open_sockets: set[socket.socket] = set()
+        self.sockets_lock = threading.Lock()
+        super().__init__(address, _RequestHandler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.sockets_lock:
+            self.open_sockets.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.sockets_lock:
+            self.open_sockets.discard(request)
+        super().shutdown_request(request)
+
+    def close_open_connections(self) -> None:
+        with self.sockets_lock:
+            sockets = list(self.open_sockets)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+
+class Sandbox:
+    """A GitHub-compatible API over a dulwich repository. See DESIGN.md for the contract."""
+
+    def __init__(
+        self,
+        repo_dir: Path | str,
+        *,
+        owner: str = "pnuai",
+        name: str = "PNU-Modu",
+        branch: str = "main",
+        users: list[SandboxUser] | None = None,
+        seed: str | Path = "sample",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        org: str | None = None,
+        faults: Faults | None = None,
+        deploy_queue_seconds: float = 2.0,
+        deploy_run_seconds: float = 5.0,
+    ) -> None:
+        self.repo_dir = Path(repo_dir)
+        self.owner, self.name, self.branch = owner, name, branch
+        self.users = list(users) if users is not None else [PRACTICE_USER]
+        self.seed = seed
+        self.host, self.port = host, port
+        self.org = org
+        self._faults = faults or Faults()
+        self.injector = FaultInjector(self._faults)
+        self.workflow = DeployWorkflow(deploy_queue_seconds, deploy_run_seconds)
+        self._stats = RequestStats()
+        self._stopping = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._store: GitStore | None = None
+        self._api: GitHubApi | None = None
+        self._ids = random.Random()
+
+    # ----- lifecycle -----------------------------------------------------------------------
+
+    def start(self) -> Sandbox:
+        """Open (or create and seed) the repository and listen; returns once listening."""
+        if self._server is not None:
+            return self
+        self._store = GitStore(self.repo_dir)
+        if self._store.is_empty():
+            seed_repository(self._store, self.branch, self.seed)
+        self._api = GitHubApi(
+            self._store, owner=self.owner, name=self.name, branch=self.branch,
+            users=self.users, org=self.org, faults=self._faults, workflow=self.workflow,
+            clock=self.server_time,
+        )
+        self._stopping.clear()
+        self._server = _Server((self.host, self.port), self)
+        self.port = self._server.server_address[1]
+        self._api.urls = P.Urls(self.api_url, self.owner, self.name)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
+            name=f"modu-sandbox-{self.port}", daemon=True,
+        )
+        self._thread.start()
+        log.info("sandbox listening on %s (repo %s)", self.api_url, self.repo_dir)
+        return self
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is None:
+            return
+        self._stopping.set()  # wakes requests hanging in latency/timeout faults
+        server.shutdown()
+        server.close_open_connections()
+        server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self._store is not None:
+            self._store.close()
+
+    def __enter__(self) -> Sandbox:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def api_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def faults(self) -> Faults:
+        return self._faults
+
+    @faults.setter
+    def faults(self, value: Faults) -> None:
+        # Replace the values in place so every component keeps seeing the same object.
+        self._faults.update(**{k: getattr(value, k) for k in _fault_fields()})
+
+    @property
+    def store(self) -> GitStore:
+        if self._store is None:
+            raise RuntimeError("sandbox not started")
+        return self._store
+
+    @property
+    def api(self) -> GitHubApi:
+        if self._api is None:
+            raise RuntimeError("sandbox not started")
+        return self._api
+
+    def server_time(self) -> float:
+        """The sandbox's wall clock: real time plus the clock-offset fault."""
+        return time.time() + self._faults.clock_offset_seconds
+
+    # ----- helpers for tests and tools ------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        return self._stats.snapshot()
+
+    def reset_stats(self) -> None:
+        self._stats.reset()
+
+    def read_file(self, path: str, ref: str | None = None) -> bytes | None:
+        with self.api.lock:
+            commit = self.store.resolve_commit(ref or self.branch)
+            return self.store.read_file(commit, path.lstrip("/")) if commit else None
+
+    def commits(self, path: str | None = None) -> list[dict[str, Any]]:
+        """Newest first: sha, message, author{name,email,date}, committer, parents, login."""
+        with self.api.lock:
+            head = self.store.branch_head(self.branch)
+            infos = self.store.log(head, path=path) if head else []
+        return [
+            {
+                "sha": i.sha, "message": i.message, "author": P.signature_json(i.author),
+                "committer": P.signature_json(i.committer), "parents": list(i.parents),
+                "login": (u.login if (u := self.api.user_by_email(i.author.email)) else None),
+            }
+            for i in infos
+        ]
+
+    # ----- request pipeline (called from handler threads) ----------------------------------
+
+    def sleep(self, seconds: float) -> bool:
+        """Sleep unless the sandbox stops; True if it is stopping."""
+        return self._stopping.wait(seconds) if seconds > 0 else self._stopping.is_set()
+
+    def count(self, method: str, template: str) -> None:
+        self._stats.count(method, template)
+
+    def count_outcome(self, outcome: str) -> None:
+        self._stats.count_outcome(outcome)
+
+    def request_id(self) -> str:
+        r = self._ids
+        return (f"{r.getrandbits(16):04X}:{r.getrandbits(16):04X}:{r.getrandbits(24):06X}:"
+                f"{r.getrandbits(28):07X}:{int(time.time()):08X}")
+
+    def respond(self, request: ApiRequest, match: Match[Handler], faults: Faults) -> ApiResponse:
+        """Auth → routing → rate limits → handler → conditional request; plus GitHub headers."""
+        login = ""
+        rate: RateInfo | None = None
+        try:
+            request.user = self._authenticate(request, match)
+            login = request.user.login if request.user else ""
+            self._check_api_version(request)
+            if match.route is None:
+                raise not_found()
+            request.params = {k: unquote(v) if k != "path" else v
+                              for k, v in match.params.items()}
+            charged = match.template not in UNCHARGED_TEMPLATES
+            if charged:
+                self._check_limits(login, faults, request.method)
+            response = self._call(match, request, faults, login)
+            response = self._conditional(request, response)
+            if charged and response.status != 304:
+                self.injector.charge(login, faults)
+        except ApiError as error:
+            response = error.response()
+            if error.status not in (401, 403, 429):
+                self.injector.charge(login, faults)
+        rate = self.injector.rate_info(login, faults, self.server_time())
+        self._add_headers(request, response, rate)
+        return response
+
+    def _call(self, match: Match[Handler], request: ApiRequest, faults: Faults,
+              login: str) -> ApiResponse:
+        if match.template == "/rate_limit":
+            return self._rate_limit_response(login, faults)
+        assert match.route is not None
+        return self.api.handle(match.route.handler, request)
+
+    def _authenticate(self, request: ApiRequest, match: Match[Handler]) -> SandboxUser | None:
+        token = _token_from(request.headers.get("authorization", ""))
+        if token is None:
+            if match.route is None or match.template in PUBLIC_TEMPLATES:
+                return None
+            # Deviation noted in the README: GitHub gives 404 for an anonymous read of a
+            # private repo; the sandbox says 401 so a missing token is obvious (issue 2).
+            raise ApiError(401, "Requires authentication")
+        user = self.api.user_for_token(token)
+        if user is None:
+            raise ApiError(401, "Bad credentials")
+        return user
+
+    @staticmethod
+    def _check_api_version(request: ApiRequest) -> None:
+        version = request.headers.get("x-github-api-version")
+        if version is not None and version not in API_VERSIONS:
+            raise ApiError(400, f"API version {version} is not supported.")
+
+    def _check_limits(self, login: str, faults: Faults, method: str) -> None:
+        rejection = self.injector.check_limits(
+            login, faults, method in ("PUT", "DELETE", "POST", "PATCH"), self.server_time()
+        )
+        if rejection is None:
+            return
+        headers = {}
+        if rejection.retry_after is not None:
+            headers["Retry-After"] = str(rejection.retry_after)
+        raise ApiError(rejection.status, rejection.message, headers)
+
+    def _rate_limit_response(self, login: str, faults: Faults) -> ApiResponse:
+        info = self.injector.rate_info(login, faults, self.server_time())
+        core = {"limit": info.limit, "remaining": info.remaining, "reset": info.reset_epoch,
+                "used": info.used, "resource": "core"}
+        return ApiResponse(200, {"resources": {"core": core}, "rate": core})
+
+    @staticmethod
+    def _conditional(request: ApiRequest, response: ApiResponse) -> ApiResponse:
+        if not (response.cacheable and response.status == 200):
+            return response
+        etag = 'W/"' + hashlib.sha256(response.encoded()).hexdigest()[:40] + '"'
+        response.headers["ETag"] = etag
+        response.headers["Cache-Control"] = "private, max-age=60, s-maxage=60"
+        wanted = request.headers.get("if-none-match", "")
+        if wanted and _etag_matches(wanted, etag):
+            return ApiResponse(304, None, response.headers, response.content_type)
+        return response
+
+    def _add_headers(self, request: ApiRequest, response: ApiResponse, rate: RateInfo) -> None:
+        version = request.headers.get("x-github-api-version") or DEFAULT_API_VERSION
+        h = response.headers
+        h.setdefault("Cache-Control", "private, max-age=60, s-maxage=60"
+                     if request.method == "GET" else "no-cache")
+        h["Vary"] = "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding"
+        h["X-GitHub-Media-Type"] = "github.v3; format=json"
+        h["X-GitHub-Api-Version-Selected"] = version if version in API_VERSIONS \
+            else DEFAULT_API_VERSION
+        h["X-GitHub-Request-Id"] = self.request_id()
+        if request.user is not None:
+            h["X-OAuth-Scopes"] = "repo, workflow, read:org"
+            h["X-Accepted-OAuth-Scopes"] = "repo"
+        h["X-RateLimit-Limit"] = str(rate.limit)
+        h["X-RateLimit-Remaining"] = str(rate.remaining)
+        h["X-RateLimit-Used"] = str(rate.used)
+        h["X-RateLimit-Reset"] = str(rate.reset_epoch)
+        h["X-RateLimit-Resource"] = "core"
+
+
+def _fault_fields() -> list[str]:
+    import dataclasses
+
+    return [f.name for f in dataclasses.fields(Faults) if f.init]
+
+
+def _token_from(header: str) -> str | None:
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() in ("token", "bearer") and value.strip():
+        return value.strip()
+    if scheme.lower() == "basic" and value.strip():
+        import base64
+
+        with contextlib.suppress(ValueError):
+            return base64.b64decode(value).decode("utf-8").partition(":")[2] or None
+        return ""
+    return None if not header.strip() else ""
+
+
+def _etag_matches(header: str, etag: str) -> bool:
+    def bare(tag: str) -> str:
+        tag = tag.strip()
+        return tag[2:] if tag.startswith("W/") else tag
+
+    return header.strip() == "*" or any(bare(t) == bare(etag) for t in header.split(","))
+
+
+class _RequestHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, like api.github.com
+    server_version = "GitHub.com"
+    sys_version = ""
+    timeout = 120  # idle keep-alive connections are closed after this
+    server: _Server
+
+    def version_string(self) -> str:
+        return "GitHub.com"
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        # The Date header follows the sandbox clock, so the clock-offset fault shows up here.
+        return email.utils.formatdate(self.server.sandbox.server_time(), usegmt=True)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def do_GET(self) -> None:
+        self._dispatch()
+
+    do_PUT = do_DELETE = do_POST = do_PATCH = do_HEAD = do_GET
+
+    def _dispatch(self) -> None:
+        sandbox = self.server.sandbox
+        url = urlsplit(self.path)
+        if url.path.startswith("/_sandbox/"):
+            self._meta(url.path)
+            return
+        match = ROUTES.match(self.command, url.path)
+        sandbox.count(self.command, match.template)
+        body = self._read_body()
+        if body is None:
+            return
+        faults = sandbox.injector.snapshot()
+        if sandbox.sleep(faults.latency_ms / 1000):
+            self._reset("stopping")
+            return
+        failure = sandbox.injector.pick_failure(faults)
+        if failure in ("reset", "timeout"):
+            self._network_failure(failure, faults)
+            return
+        request = ApiRequest(
+            self.command, url.path, parse_qs(url.query, keep_blank_values=True),
+            {k.lower(): v for k, v in self.headers.items()}, body,
+        )
+        if failure == "5xx":
+            response = ApiError(502, "Server Error").response()
+            sandbox._add_headers(request, response, sandbox.injector.rate_info(
+                "", faults, sandbox.server_time()))
+        else:
+            response = sandbox.respond(request, match, faults)
+        if failure == "lost_response":
+            self._reset("lost_response")  # the request took effect; the answer never arrives
+            return
+        sandbox.count_outcome(str(response.status))
+        self._send(response)
+
+    def _network_failure(self, failure: str, faults: Faults) -> None:
+        if failure == "timeout":
+            # Hang longer than any sane client timeout, but bounded so threads end.
+            self.server.sandbox.sleep(faults.timeout_hang_seconds)
+        self._reset(failure)
+
+    def _reset(self, outcome: str) -> None:
+        """Abort the connection with a TCP RST instead of an orderly close."""
+        self.server.sandbox.count_outcome(outcome)
+        self.close_connection = True
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                       struct.pack("ii", 1, 0))
+            self.connection.close()
+
+    def _read_body(self) -> bytes | None:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            return self._read_chunked()
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY:
+            self._send(ApiError(413, "Request body too large").response())
+            self.close_connection = True
+            return None
+        return self.rfile.read(length) if length else b""
+
+    def _read_chunked(self) -> bytes | None:
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                self.rfile.readline()
+                return b"".join(chunks)
+            total += size
+            if total > MAX_BODY:
+                self.close_connection = True
+                self._send(ApiError(413, "Request body too large").response())
+                return None
+            chunks.append(self.rfile.read(size))
+            self.rfile.readline()
+
+    def _send(self, response: ApiResponse) -> None:
+        data = response.encoded() if response.status not in (204, 304) else b""
+        self.send_response(response.status)
+        for name, value in response.headers.items():
+            self.send_header(name, value)
+        if response.status not in (204, 304):
+            self.send_header("Content-Type", response.content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD" and data:
+            self.wfile.write(data)
+
+    def _meta(self, path: str) -> None:
+        """/_sandbox/… : test hooks. Not counted in stats, no auth, no faults."""
+        sandbox = self.server.sandbox
+        self._read_body()
+        if path == "/_sandbox/stats" and self.command == "GET":
+            self._send(ApiResponse(200, sandbox.stats()))
+        elif path == "/_sandbox/stats/reset" and self.command == "POST":
+            sandbox.reset_stats()
+            self._send(ApiResponse(204))
+        elif path == "/_sandbox/health" and self.command == "GET":
+            self._send(ApiResponse(200, {"ok": True, "repo": f"{sandbox.owner}/{sandbox.name}"}))
+        else:
+            self._send(ApiResponse(404, P.error_body(404, "Not Found")))
+
+
+__all__ = ["Sandbox"]

@@ -1,0 +1,48 @@
+"""Sandbox accounts: a login, its token, and whether it may push."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SandboxUser:
+    login: str
+    token: str
+    push: bool = True
+    name: str | None = None
+    email: str | None = None
+    orgs: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> int:
+        """Stable across restarts, so clients may cache it like a GitHub user id."""
+        return stable_id("user", self.login.lower())
+
+    @property
+    def commit_name(self) -> str:
+        return self.name or self.login
+
+    @property
+    def commit_email(self) -> str:
+        # GitHub's default for users who keep their address private.
+        return self.email or f"{self.id}+{self.login}@users.noreply.github.com"
+
+
+PRACTICE_USER = SandboxUser("practice", "practice-token", push=True)
+
+
+def stable_id(kind: str, key: str) -> int:
+    digest = hashlib.sha256(f"{kind}:{key}".encode()).digest()
+    return 10_000_000 + int.from_bytes(digest[:4], "big") % 90_000_000
+
+
+def parse_user_spec(spec: str) -> SandboxUser:
+    """`LOGIN:TOKEN` or `LOGIN:TOKEN:ro` (read-only) — the CLI's --user value."""
+    parts = spec.split(":")
+    if len(parts) not in (2, 3) or not parts[0] or not parts[1]:
+        raise ValueError(f"--user expects LOGIN:TOKEN[:ro], got {spec!r}")
+    if len(parts) == 3 and parts[2] not in ("ro", "rw"):
+        raise ValueError(f"--user flag must be 'ro' or 'rw', got {parts[2]!r}")
+    return SandboxUser(parts[0], parts[1], push=not (len(parts) == 3 and parts[2] == "ro"))
