@@ -1,0 +1,509 @@
+"""The document store: list, load and save brochure documents through the git database.
+
+- `refresh()` costs one `GET git/trees/{branch}?recursive=1` when nothing changed (blobs are
+  cached on disk by sha; a 304 or an identical tree sha re-uses the parsed summaries).
+- Lock files (`.locks/**.lock.json`) come from the same tree listing.
+- `load()` reads tree + blob (never the Contents API, which can be stale after a write).
+- `save()` PUTs with the base sha the user started from and the web admin's commit message;
+  a 409 returns a `SaveConflict` with the current version read from the git database.
+
+Texts are decoded as UTF-8 with the BOM and line endings kept exactly; bytes that are not UTF-8
+are kept through `surrogateescape` (so saving an untouched document writes identical bytes) and
+flagged with `LoadedDoc.decode_problem`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from modu_desktop.core import frontmatter
+from modu_desktop.core.blobcache import BlobCache, git_blob_sha
+from modu_desktop.core.errors import Conflict, GitHubError, NotFound, RepositoryEmpty
+from modu_desktop.core.github import GitHubClient, Tree, TreeEntry
+
+__all__ = [
+    "DOCS_DIR",
+    "LOCKS_DIR",
+    "DocSummary",
+    "DocumentStore",
+    "LoadedDoc",
+    "RepoSnapshot",
+    "SaveConflict",
+    "SaveResult",
+    "TreeEntry",
+    "create_message",
+    "decode_text",
+    "delete_message",
+    "doc_id_for_path",
+    "encode_text",
+    "lock_doc_id_for_path",
+    "new_doc_path",
+    "path_for_doc_id",
+    "update_message",
+]
+
+log = logging.getLogger(__name__)
+
+DOCS_DIR = "docs"
+LOCKS_DIR = ".locks"
+LOCK_SUFFIX = ".lock.json"
+_SYMLINK_MODE = "120000"
+
+
+# --------------------------------------------------------------------------- naming
+
+
+def doc_id_for_path(path: str) -> str | None:
+    """`docs/bootcamp/00-overview.md` → `bootcamp/00-overview`; None for non-documents."""
+    if not path.startswith(DOCS_DIR + "/") or not path.endswith(".md"):
+        return None
+    doc_id = path[len(DOCS_DIR) + 1: -len(".md")]
+    return doc_id or None
+
+
+def path_for_doc_id(doc_id: str) -> str:
+    return f"{DOCS_DIR}/{doc_id}.md"
+
+
+def lock_doc_id_for_path(path: str) -> str | None:
+    """`.locks/01-intro.lock.json` → `01-intro`; None for anything else."""
+    if not path.startswith(LOCKS_DIR + "/") or not path.endswith(LOCK_SUFFIX):
+        return None
+    doc_id = path[len(LOCKS_DIR) + 1: -len(LOCK_SUFFIX)]
+    return doc_id or None
+
+
+def _file_name(path: str) -> str:
+    return posixpath.basename(path)
+
+
+def update_message(path: str, login: str) -> str:
+    """The web admin's edit message; `{file}` is the file's base name (see commit-log.tsv)."""
+    return f"docs(edit): update {_file_name(path)} by @{login}"
+
+
+def create_message(path: str, login: str) -> str:
+    return f"feat(docs): create {_file_name(path)} by @{login}"
+
+
+def delete_message(path: str, login: str) -> str:
+    return f"docs(delete): remove {_file_name(path)} by @{login}"
+
+
+_ID_RE = re.compile(r"[^0-9A-Za-z\uac00-\ud7a3_-]+")
+
+
+def new_doc_path(doc_id: str, position: int | None = None) -> str:
+    """The web admin's naming for new files: `docs/{NN}-{id}.md` (NN = two-digit position)."""
+    slug = _ID_RE.sub("-", doc_id.strip()).strip("-") or "doc"
+    if position is not None:
+        return f"{DOCS_DIR}/{position:02d}-{slug}.md"
+    return f"{DOCS_DIR}/{slug}.md"
+
+
+def decode_text(data: bytes) -> tuple[str, str | None]:
+    """UTF-8 bytes → (text, problem). The BOM and CRLF stay in the text. Invalid bytes are kept
+    as surrogate escapes so `encode_text` gives the same bytes back."""
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return data.decode("utf-8", "surrogateescape"), f"not valid UTF-8 at byte {exc.start}"
+
+
+def encode_text(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+# --------------------------------------------------------------------------- value types
+
+
+@dataclass(frozen=True)
+class DocSummary:
+    doc_id: str
+    path: str
+    sha: str
+    title: str
+    nav_label: str | None = None
+    position: int | float | None = None
+    theme: str | None = None
+    layout: str | None = None
+    hide_title: bool | None = None
+    description: str | None = None
+    front_id: str | None = None  # the `id:` key (Docusaurus id), which may differ from doc_id
+    size: int | None = None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def file_name(self) -> str:
+        return _file_name(self.path)
+
+    @property
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.position is None, self.position or 0, self.file_name, self.path)
+
+
+@dataclass(frozen=True)
+class RepoSnapshot:
+    tree_sha: str
+    docs: tuple[DocSummary, ...]
+    locks: dict[str, TreeEntry]  # doc_id → the lock file's entry (path, sha)
+    branch: str = "main"
+    fetched_at: float = 0.0  # server time (Unix seconds) of the listing
+    not_modified: bool = False  # the tree had not changed since the previous refresh
+    walked: bool = False  # the recursive listing was truncated and subtrees were walked
+    images: tuple[TreeEntry, ...] = ()  # other files under docs/ (pictures...)
+
+    def doc(self, doc_id: str) -> DocSummary | None:
+        for d in self.docs:
+            if d.doc_id == doc_id:
+                return d
+        return None
+
+    @property
+    def doc_ids(self) -> list[str]:
+        return [d.doc_id for d in self.docs]
+
+
+@dataclass(frozen=True)
+class LoadedDoc:
+    doc_id: str
+    path: str
+    text: str
+    sha: str
+    decode_problem: str | None = None
+
+    @property
+    def front_matter(self) -> frontmatter.FrontMatter:
+        return frontmatter.parse(self.text)
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    doc_id: str
+    path: str
+    sha: str  # the new blob sha (= the base for the next save)
+    commit_sha: str | None  # None when nothing changed and no commit was made
+    recovered: bool = False  # confirmed by reading back after an unclear network failure
+    unchanged: bool = False
+
+
+@dataclass(frozen=True)
+class SaveConflict:
+    """The file changed on GitHub since `base_sha`. `theirs` is None if it was deleted."""
+
+    doc_id: str
+    path: str
+    mine: str
+    base_sha: str | None
+    theirs: str | None
+    their_sha: str | None
+    reason: str = ""
+
+    # The names used in the task description.
+    @property
+    def theirs_text(self) -> str | None:
+        return self.theirs
+
+    @property
+    def deleted(self) -> bool:
+        return self.their_sha is None
+
+
+@dataclass
+class _Parsed:
+    summary: DocSummary
+    problems: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class DocumentStore:
+    """Documents of one repository branch, over a `GitHubClient` and a `BlobCache`."""
+
+    def __init__(
+        self,
+        client: GitHubClient,
+        cache: BlobCache | str | os.PathLike[str],
+        *,
+        concurrency: int = 8,
+        branch: str | None = None,
+    ) -> None:
+        self.client = client
+        self.cache = cache if isinstance(cache, BlobCache) else BlobCache(Path(cache))
+        self.concurrency = max(1, concurrency)
+        self.branch = branch or client.repo.branch
+        self.snapshot: RepoSnapshot | None = None
+        self._summaries: dict[tuple[str, str], DocSummary] = {}  # (path, sha) → summary
+
+    def __repr__(self) -> str:
+        return f"DocumentStore({self.client.repo.full_name}@{self.branch}, cache={self.cache!r})"
+
+    # -------------------------------------------------------------- listing
+
+    async def refresh(self) -> RepoSnapshot:
+        """List documents and locks. Unchanged repository + warm cache → exactly one request."""
+        try:
+            tree = await self.client.get_tree(self.branch, recursive=True)
+        except RepositoryEmpty:
+            snap = RepoSnapshot("", (), {}, self.branch, self.client.clock.now())
+            self.snapshot = snap
+            return snap
+        prev = self.snapshot
+        if prev is not None and prev.tree_sha == tree.sha:
+            snap = RepoSnapshot(prev.tree_sha, prev.docs, dict(prev.locks), self.branch,
+                                self.client.clock.now(), True, prev.walked, prev.images)
+            self.snapshot = snap
+            return snap
+        walked = False
+        if tree.truncated:
+            entries = await self._walk_truncated(tree)
+            walked = True
+        else:
+            entries = list(tree.entries)
+        docs_entries: list[TreeEntry] = []
+        images: list[TreeEntry] = []
+        locks: dict[str, TreeEntry] = {}
+        for e in entries:
+            if e.type != "blob" or e.mode == _SYMLINK_MODE:
+                continue
+            doc_id = doc_id_for_path(e.path)
+            if doc_id is not None:
+                docs_entries.append(e)
+                continue
+            lock_id = lock_doc_id_for_path(e.path)
+            if lock_id is not None:
+                locks[lock_id] = e
+                continue
+            if e.path.startswith(DOCS_DIR + "/"):
+                images.append(e)
+        blobs = await self.fetch_blobs(e.sha for e in docs_entries
+                                       if (e.path, e.sha) not in self._summaries)
+        docs: list[DocSummary] = []
+        for e in docs_entries:
+            key = (e.path, e.sha)
+            summary = self._summaries.get(key)
+            if summary is None:
+                summary = summarize(e, blobs[e.sha])
+                self._summaries[key] = summary
+            docs.append(summary)
+        docs.sort(key=lambda d: d.sort_key)
+        live = {(d.path, d.sha) for d in docs}
+        for key in [k for k in self._summaries if k not in live]:
+            del self._summaries[key]
+        snap = RepoSnapshot(tree.sha, tuple(docs), locks, self.branch, self.client.clock.now(),
+                            False, walked, tuple(images))
+        self.snapshot = snap
+        return snap
+
+    async def _walk_truncated(self, tree: Tree) -> list[TreeEntry]:
+        """The recursive listing hit GitHub's limit: list only docs/ and .locks/ subtree by
+        subtree (recursive per subtree, non-recursive below any that is truncated too)."""
+        root = await self.client.get_tree(tree.sha, recursive=False)
+        out: list[TreeEntry] = []
+        for e in root.entries:
+            if e.type == "tree" and e.path in (DOCS_DIR, LOCKS_DIR):
+                out.extend(await self._walk(e.path, e.sha))
+        return out
+
+    async def _walk(self, prefix: str, sha: str) -> list[TreeEntry]:
+        sub = await self.client.get_tree(sha, recursive=True)
+        if not sub.truncated:
+            return [_prefixed(prefix, e) for e in sub.entries]
+        level = await self.client.get_tree(sha, recursive=False)
+        out: list[TreeEntry] = []
+        for e in level.entries:
+            out.append(_prefixed(prefix, e))
+            if e.type == "tree":
+                out.extend(await self._walk(f"{prefix}/{e.path}", e.sha))
+        return out
+
+    async def fetch_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
+        """Blobs by sha: from the disk cache, else fetched with bounded concurrency and cached.
+        All fetches are attempted; the first failure is raised afterwards."""
+        wanted = list(dict.fromkeys(shas))
+        out: dict[str, bytes] = {}
+        missing: list[str] = []
+        for sha in wanted:
+            data = self.cache.get(sha)
+            if data is None:
+                missing.append(sha)
+            else:
+                out[sha] = data
+        if not missing:
+            return out
+        sem = asyncio.Semaphore(self.concurrency)
+
+        async def one(sha: str) -> None:
+            async with sem:
+                data = await self.client.get_blob(sha)
+            try:
+                self.cache.put(data, sha)
+            except OSError as exc:
+                log.warning("blob cache write failed for %s: %s", sha, exc)
+            out[sha] = data
+
+        results = await asyncio.gather(*(one(s) for s in missing), return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException):
+                raise r
+        return out
+
+    async def read_blob(self, sha: str) -> bytes:
+        return (await self.fetch_blobs([sha]))[sha]
+
+    # -------------------------------------------------------------- reading one
+
+    async def current_entry(self, path: str) -> TreeEntry | None:
+        """The current tree entry of `path` on the branch, from the git database."""
+        try:
+            tree = await self.client.get_tree(self.branch, recursive=True)
+        except RepositoryEmpty:
+            return None
+        if not tree.truncated:
+            return tree.find(path)
+        _, entry = await self.client.entry_at(path, self.branch)
+        return entry
+
+    async def load(self, doc_id: str) -> LoadedDoc:
+        """The current text and blob sha of a document (tree + blob). NotFound if absent."""
+        path = self._path_of(doc_id)
+        entry = await self.current_entry(path)
+        if entry is None:
+            raise NotFound(404, f"{path} is not in {self.branch}")
+        data = await self.read_blob(entry.sha)
+        text, problem = decode_text(data)
+        return LoadedDoc(doc_id_for_path(path) or doc_id, path, text, entry.sha, problem)
+
+    # -------------------------------------------------------------- writing
+
+    async def save(
+        self,
+        doc: str | DocSummary | LoadedDoc,
+        text: str,
+        base_sha: str,
+        login: str,
+        message: str | None = None,
+    ) -> SaveResult | SaveConflict:
+        """PUT `text` over the version `base_sha`. A conflict is returned, not raised.
+        Other failures raise (`WriteUncertain` when the outcome could not be confirmed)."""
+        path = self._path_of(doc)
+        doc_id = doc_id_for_path(path) or path
+        data = encode_text(text)
+        new_sha = git_blob_sha(data)
+        if new_sha == base_sha:
+            return SaveResult(doc_id, path, base_sha, None, unchanged=True)
+        msg = message or update_message(path, login)
+        try:
+            res = await self.client.put_file(path, data, msg, sha=base_sha, branch=self.branch)
+        except Conflict as exc:
+            return await self._conflict(doc_id, path, text, base_sha, exc)
+        except NotFound as exc:
+            # The file (or the branch) is gone; report deletions as conflicts too.
+            entry = await self.current_entry(path)
+            if entry is None:
+                return SaveConflict(doc_id, path, text, base_sha, None, None, exc.message)
+            raise
+        self._remember(path, data)
+        return SaveResult(doc_id, path, res.content_sha or new_sha, res.commit_sha, res.recovered)
+
+    async def create(
+        self,
+        doc: str,
+        text: str,
+        login: str,
+        message: str | None = None,
+    ) -> SaveResult | SaveConflict:
+        """Create a new document (`doc` = doc id or `docs/…md` path). If a file with that path
+        appeared meanwhile, a `SaveConflict` (base_sha None) is returned."""
+        path = self._path_of(doc)
+        doc_id = doc_id_for_path(path) or path
+        data = encode_text(text)
+        msg = message or create_message(path, login)
+        try:
+            res = await self.client.put_file(path, data, msg, sha=None, branch=self.branch)
+        except Conflict as exc:
+            return await self._conflict(doc_id, path, text, None, exc)
+        self._remember(path, data)
+        return SaveResult(doc_id, path, res.content_sha or git_blob_sha(data), res.commit_sha,
+                          res.recovered)
+
+    async def delete(
+        self,
+        doc: str | DocSummary | LoadedDoc,
+        sha: str,
+        login: str,
+        message: str | None = None,
+    ) -> str:
+        """Delete a document at version `sha`; returns the commit sha. Raises Conflict if it
+        changed meanwhile."""
+        path = self._path_of(doc)
+        return await self.client.delete_file(path, sha, message or delete_message(path, login),
+                                             branch=self.branch)
+
+    async def _conflict(
+        self, doc_id: str, path: str, mine: str, base_sha: str | None, exc: GitHubError
+    ) -> SaveConflict:
+        _, entry = await self.client.entry_at(path, self.branch)
+        if entry is None:
+            return SaveConflict(doc_id, path, mine, base_sha, None, None, exc.message)
+        theirs, _problem = decode_text(await self.read_blob(entry.sha))
+        return SaveConflict(doc_id, path, mine, base_sha, theirs, entry.sha, exc.message)
+
+    def _remember(self, path: str, data: bytes) -> None:
+        try:
+            self.cache.put(data)
+        except OSError as exc:  # the cache is an optimisation only
+            log.warning("blob cache write failed for %s: %s", path, exc)
+
+    def _path_of(self, doc: str | DocSummary | LoadedDoc) -> str:
+        if isinstance(doc, (DocSummary, LoadedDoc)):
+            return doc.path
+        if doc.startswith(DOCS_DIR + "/") and doc.endswith(".md"):
+            return doc
+        return path_for_doc_id(doc)
+
+
+def _prefixed(prefix: str, e: TreeEntry) -> TreeEntry:
+    return TreeEntry(f"{prefix}/{e.path}", e.sha, e.mode, e.type, e.size)
+
+
+def summarize(entry: TreeEntry, data: bytes) -> DocSummary:
+    """A `DocSummary` from a document's bytes (never raises)."""
+    doc_id = doc_id_for_path(entry.path) or entry.path
+    text, problem = decode_text(data)
+    fm = frontmatter.parse(text)
+    problems: list[str] = list(fm.problems)
+    if problem:
+        problems.append(problem)
+    title = fm.get("title") or fm.get("nav_label") or _file_name(doc_id)
+    theme = fm.get("theme") or None
+    layout = fm.get("layout") or None
+    return DocSummary(
+        doc_id=doc_id,
+        path=entry.path,
+        sha=entry.sha,
+        title=title,
+        nav_label=fm.get("nav_label") or None,
+        position=fm.get_number("sidebar_position"),
+        theme=theme,
+        layout=layout,
+        hide_title=fm.get_bool("hide_title"),
+        description=fm.get("description") or None,
+        front_id=fm.get("id") or None,
+        size=entry.size if entry.size is not None else len(data),
+        problems=tuple(problems),
+    )
+
+
+def sort_docs(docs: Sequence[DocSummary]) -> list[DocSummary]:
+    """sidebar_position ascending (missing last), then file name."""
+    return sorted(docs, key=lambda d: d.sort_key)
