@@ -160,6 +160,7 @@ class DraftStore:
         """The draft for ``key``, or None. A damaged file is moved aside and reported in
         :attr:`last_problems`."""
         with self._lock:
+            self.last_problems = []
             path = self.path_for(key)
             draft, problem = self._read(path)
             if problem is not None:

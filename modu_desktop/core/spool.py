@@ -283,6 +283,7 @@ class RunReport:
     failed: list[SpoolItem] = field(default_factory=list)
     rescheduled: list[SpoolItem] = field(default_factory=list)
     problems: list[FileProblem] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
 
 class SaveSpool:
@@ -309,6 +310,7 @@ class SaveSpool:
         self._lock = threading.RLock()
         self._seq = itertools.count()
         self._recovered = False
+        self._recovered_done: list[SpoolItem] = []
         self._running = False
         for state in STATES:
             (self.root / state).mkdir(parents=True, exist_ok=True)
@@ -359,7 +361,8 @@ class SaveSpool:
     def recover(self) -> list[FileProblem]:
         """Start-up repair (idempotent): set damaged and temp files aside, finish interrupted
         transitions, and mark items stuck in ``sending/`` as uncertain (verified before any
-        resend). Called automatically by the first :meth:`run_once`."""
+        resend). Called automatically by the first :meth:`run_once`; items found committed
+        here are reported in the ``committed`` list of the next :meth:`run_once`."""
         with self._lock:
             before = len(self.problems)
             self._set_aside_temp_files()
@@ -373,8 +376,9 @@ class SaveSpool:
                         continue
                     seen[item.id] = state
             for item in self._items(SENDING):
-                if item.result_sha is not None:
+                if item.result_sha is not None:  # committed; only the move was interrupted
                     self._transition(item, SENDING, DONE)
+                    self._recovered_done.append(item)
                 else:
                     item.verify_first = True
                     item.next_attempt_at = self.clock()
@@ -393,11 +397,18 @@ class SaveSpool:
         try:
             if not self._recovered:
                 report.problems.extend(self.recover())
+            report.committed.extend(self._recovered_done)
+            self._recovered_done = []
             before = len(self.problems)
             with self._lock:
                 due = [i for i in self._items(PENDING) if self._is_due(i)]
             for item in due:
-                await self._process(item, report)
+                try:
+                    await self._process(item, report)
+                except OSError as exc:  # disk full, permissions: keep going, re-verify later
+                    log.error("spool I/O error on %s: %s", item.id, exc)
+                    report.errors.append(f"{item.id}: {exc}")
+                    self._recovered = False
             report.problems.extend(self.problems[before:])
         except BaseException:
             self._recovered = False  # cancelled mid-send: the next run re-verifies "sending/"
@@ -648,7 +659,10 @@ class SaveSpool:
         item.state = dest
 
     def _return_to_pending(self, item: SpoolItem, source: str) -> SpoolItem:
-        """Move ``item`` back to pending, merging it into a newer pending item of its target."""
+        """Move ``item`` back to pending, merging it into a newer pending item of its target.
+        An item whose file is gone was superseded meanwhile: nothing to do."""
+        if not self._path(item.id, source).exists():
+            return item
         newer = [i for i in self._items(PENDING) if i.target == item.target and i.id != item.id]
         if not newer:
             self._transition(item, source, PENDING)
@@ -724,6 +738,8 @@ class SaveSpool:
         moved = move_aside(path, self.root / BROKEN)
         if moved is None and not path.exists():
             return  # someone else already moved it
+        if moved is None and any(p.path == path for p in self.problems):
+            return  # could not move it; already reported
         log.warning("damaged spool file %s: %s (kept as %s)", path, problem, moved)
         self.problems.append(FileProblem(path, problem, moved))
 

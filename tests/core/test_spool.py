@@ -78,6 +78,7 @@ class Remote:
         self.sent: list[SpoolItem] = []
         self.reads = 0
         self.during_send: list[Callable[[], object]] = []
+        self.during_read: list[Callable[[], object]] = []
 
     async def sender(self, item: SpoolItem) -> SendOutcome:
         self.sent.append(item)
@@ -109,6 +110,9 @@ class Remote:
 
     async def reader(self, item: SpoolItem) -> str | None:
         self.reads += 1
+        for hook in self.during_read:
+            hook()
+        self.during_read.clear()
         mode = self.read_script.pop(0) if self.read_script else "ok"
         if mode == "raise":
             raise OSError("offline")
@@ -592,3 +596,50 @@ def test_unencodable_text_is_rejected(tmp_path: Path, env: Env) -> None:
     server, remote, clock = env
     with pytest.raises(UnicodeEncodeError):
         enqueue(make(tmp_path, remote, clock), "lone \ud800")
+
+
+@pytest.mark.parametrize("read_mode", ["raise", "ok"])
+def test_superseded_while_verifying_is_not_resurrected(
+    tmp_path: Path, env: Env, read_mode: str
+) -> None:
+    server, remote, clock = env
+    spool = make(tmp_path, remote, clock)
+    enqueue(spool, "v1")
+    remote.send_script = ["uncertain-lost"]
+    remote.read_script = ["ok"]
+    run(spool)  # v1 sent, lost, verified: pending again, verify_first
+    assert spool.pending_items()[0].verify_first
+    clock.now += 1000
+    remote.read_script = [read_mode]
+    remote.during_read.append(lambda: enqueue(spool, "v2"))  # saved while v1 is being verified
+    run(spool)
+    clock.now += 1000
+    run(spool)
+    assert server.commits_for() == [b"v2"]
+    assert spool.pending_count() == 0 and spool.failed_items() == []
+
+
+def test_io_error_during_run_is_reported_and_recovered(
+    tmp_path: Path, env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, remote, clock = env
+    spool = make(tmp_path, remote, clock)
+    enqueue(spool, "v1")
+    import modu_desktop.core.spool as spool_mod
+
+    real = spool_mod.replace_durably
+    calls = {"n": 0}
+
+    def flaky(src: Path, dst: Path) -> None:
+        calls["n"] += 1
+        if dst.parent.name == "done":
+            raise OSError(28, "No space left on device")
+        real(src, dst)
+
+    monkeypatch.setattr(spool_mod, "replace_durably", flaky)
+    report = run(spool)  # committed on the server, but "done" cannot be recorded
+    assert report.errors and report.committed == []
+    monkeypatch.undo()
+    report = run(spool)  # re-verifies the item left in sending/: done, no second commit
+    assert len(report.committed) == 1
+    assert server.commits_for() == [b"v1"] and len(remote.sent) == 1
