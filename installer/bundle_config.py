@@ -271,3 +271,35 @@ def target_platform() -> str:
     if sys.platform == "darwin":
         return "macos"
     return "linux"
+
+
+def macos_sign_identity() -> str | None:
+    """Developer ID identity for PyInstaller's codesign (hardened runtime), from the environment."""
+    import os
+
+    return os.environ.get("MACOS_SIGN_IDENTITY") or None
+
+
+ENTITLEMENTS = ROOT / "installer" / "macos" / "entitlements.plist"
+
+
+def _cli(argv: list[str]) -> int:
+    """`python installer/bundle_config.py version|windows-version|exe-name|app-name` for scripts."""
+    what = argv[0] if argv else "version"
+    version = read_version()
+    values = {
+        "version": version,
+        "windows-version": ".".join(str(n) for n in windows_version_tuple(version)),
+        "exe-name": EXE_NAME,
+        "app-name": APP_NAME,
+        "bundle-id": BUNDLE_ID,
+    }
+    if what not in values:
+        print(f"unknown key {what!r}; one of {', '.join(values)}", file=sys.stderr)
+        return 2
+    print(values[what])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_cli(sys.argv[1:]))

@@ -164,8 +164,10 @@ def dib_bytes(img: QImage) -> bytes:
 
 
 def write_ico(path: Path, images: dict[int, QImage]) -> None:
-    payloads = [(size, png_bytes(images[size]) if size >= 256 else dib_bytes(images[size]))
-                for size in ICO_SIZES]
+    payloads = [
+        (size, png_bytes(images[size]) if size >= 256 else dib_bytes(images[size]))
+        for size in ICO_SIZES
+    ]
     out = bytearray(struct.pack("<HHH", 0, 1, len(payloads)))
     offset = 6 + 16 * len(payloads)
     for size, data in payloads:

@@ -158,18 +158,23 @@ def check_qt(state: dict[str, Any]) -> str:
     label.close()
     if image.isNull() or image.width() < 100:
         raise RuntimeError("the widget could not be painted")
-    colours = {image.pixel(x, y) for y in range(0, image.height(), 2)
-               for x in range(0, image.width(), 2)}
+    colours = {
+        image.pixel(x, y) for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
+    }
     if len(colours) < 2:
         raise RuntimeError("the painted widget is blank: no text was drawn")
-    formats = {bytes(f.data()).decode("ascii", "replace").lower()
-               for f in QImageReader.supportedImageFormats()}
+    formats = {
+        bytes(f.data()).decode("ascii", "replace").lower()
+        for f in QImageReader.supportedImageFormats()
+    }
     missing = [f for f in REQUIRED_IMAGE_FORMATS if f not in formats]
     if missing:
         raise RuntimeError("image format plugins missing: " + ", ".join(missing))
     platform = QGuiApplication.platformName()
-    return (f"PySide6 {pyside_version}, {platform} window painted, "
-            f"image formats {'/'.join(REQUIRED_IMAGE_FORMATS)}")
+    return (
+        f"PySide6 {pyside_version}, {platform} window painted, "
+        f"image formats {'/'.join(REQUIRED_IMAGE_FORMATS)}"
+    )
 
 
 def check_korean_font(state: dict[str, Any]) -> str:
@@ -208,27 +213,19 @@ def check_resources(state: dict[str, Any]) -> str:
     if not QTranslator().load("qtbase_ko", str(qt_tr)):
         raise RuntimeError(f"Qt's Korean catalogue qtbase_ko.qm not found in {qt_tr}")
     where = "bundle" if is_frozen() else "source tree"
-    detail = (f"{where} {res}: app icon, {len(styles)} styles, {len(qms)} translations"
-              f" + Qt's qtbase_ko")
+    detail = (
+        f"{where} {res}: app icon, {len(styles)} styles, {len(qms)} translations + Qt's qtbase_ko"
+    )
     if unbuilt and not is_frozen():
         raise CheckWarning(detail + f"; not compiled yet: {', '.join(unbuilt)} (run lrelease)")
     return detail
 
 
-def _practice_user() -> Any:
-    import modu_desktop.sandbox as sandbox_pkg
-
-    user = getattr(sandbox_pkg, "PRACTICE_USER", None)
-    if user is None:
-        user = sandbox_pkg.SandboxUser("practice", "practice-token", push=True)
-    return user
-
-
 def check_sandbox(state: dict[str, Any]) -> str:
-    from modu_desktop.sandbox import Sandbox
+    from modu_desktop.sandbox import PRACTICE_USER, Sandbox
 
     tmp = Path(state["tmp"])
-    user = _practice_user()
+    user = PRACTICE_USER
     sb = Sandbox(tmp / "practice-repo", users=[user], seed="sample", host="127.0.0.1", port=0)
     state["sandbox_obj"] = sb
     sb.start()
@@ -243,17 +240,7 @@ def check_sandbox(state: dict[str, Any]) -> str:
 def _repo_ref(sb: Any) -> Any:
     from modu_desktop.core.github import RepoRef
 
-    owner = getattr(sb, "owner", "pnuai")
-    name = getattr(sb, "name", "PNU-Modu")
-    branch = getattr(sb, "branch", "main")
-    return RepoRef(owner, name, branch)
-
-
-def _doc_list(snapshot: Any) -> list[Any]:
-    docs = snapshot.docs
-    if isinstance(docs, dict):
-        return list(docs.values())
-    return list(docs)
+    return RepoRef(sb.owner, sb.name, sb.branch)
 
 
 async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
@@ -267,15 +254,17 @@ async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
     async with GitHubClient(sb.api_url, user.token, _repo_ref(sb), timeout=10.0) as client:
         store = DocumentStore(client, tmp / "cache")
         snapshot = await store.refresh()
-        docs = _doc_list(snapshot)
+        docs = list(snapshot.docs)
         if not docs:
             raise RuntimeError("the practice repository lists no documents")
         first = sorted(docs, key=lambda d: str(d.doc_id))[0]
         loaded = await store.load(first.doc_id)
         if not loaded.text.strip():
             raise RuntimeError(f"{first.doc_id} loaded empty")
-        docs_detail = (f"{len(docs)} documents listed through the core, "
-                       f"{first.doc_id} loaded ({len(loaded.text)} chars)")
+        docs_detail = (
+            f"{len(docs)} documents listed through the core, "
+            f"{first.doc_id} loaded ({len(loaded.text)} chars)"
+        )
 
         manager = LockManager(client, user.login, f"selftest-{uuid.uuid4().hex[:8]}", client.clock)
         acquired = await manager.acquire(first.doc_id)
@@ -297,9 +286,7 @@ async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
 def check_documents(state: dict[str, Any]) -> str:
     if "sandbox" not in state:
         raise RuntimeError("skipped: the sandbox did not start")
-    docs_detail, lock_detail = asyncio.run(
-        asyncio.wait_for(_documents_and_lock(state), timeout=30)
-    )
+    docs_detail, lock_detail = asyncio.run(asyncio.wait_for(_documents_and_lock(state), timeout=30))
     state["lock_detail"] = lock_detail
     return docs_detail
 
@@ -320,8 +307,9 @@ def check_keyring(state: dict[str, Any]) -> str:
     names = {ep.name for ep in entry_points(group="keyring.backends")}
     missing = [n for n in ("Windows", "macOS") if n not in names]
     if missing:
-        raise RuntimeError("keyring entry points missing (metadata not bundled): "
-                           + ", ".join(missing))
+        raise RuntimeError(
+            "keyring entry points missing (metadata not bundled): " + ", ".join(missing)
+        )
     backend = keyring.get_keyring()
     kind = f"{type(backend).__module__}.{type(backend).__name__}"
     if "fail" in type(backend).__module__ and sys.platform in ("win32", "darwin"):
@@ -349,14 +337,12 @@ def check_tls(state: dict[str, Any]) -> str:
 
 def check_markdown(state: dict[str, Any]) -> str:
     sample = "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
+    source = "core.render"
     try:
         from modu_desktop.core.render import render_preview
-    except ImportError:
-        render_preview = None
-    if render_preview is not None:
+
         html = render_preview(sample)
-        source = "core.render"
-    else:
+    except ImportError:
         import markdown
 
         html = markdown.markdown(sample, extensions=["tables", "fenced_code", "attr_list"])
@@ -422,12 +408,18 @@ def _environment(display: bool) -> Iterator[None]:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="modu-desktop --self-test", add_help=True)
-    parser.add_argument("--display", action="store_true",
-                        help="use the real display instead of offscreen Qt")
-    parser.add_argument("--report", type=Path, default=None,
-                        help="also write the result lines to this file")
-    parser.add_argument("--timeout", type=float, default=60.0,
-                        help="abort (with a traceback) after this many seconds")
+    parser.add_argument(
+        "--display", action="store_true", help="use the real display instead of offscreen Qt"
+    )
+    parser.add_argument(
+        "--report", type=Path, default=None, help="also write the result lines to this file"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="abort (with a traceback) after this many seconds",
+    )
     args, _unknown = parser.parse_known_args(argv)  # GUI flags passed along are ignored
     return args
 
@@ -442,14 +434,17 @@ def main(argv: list[str]) -> int:
 
     started = time.perf_counter()
     mode = "bundle" if is_frozen() else "source"
-    reporter.emit(f"Modu Desktop {__version__} self-test ({mode}, Python "
-                  f"{sys.version.split()[0]}, {sys.platform})")
+    reporter.emit(
+        f"Modu Desktop {__version__} self-test ({mode}, Python "
+        f"{sys.version.split()[0]}, {sys.platform})"
+    )
     results: list[Result] = []
     state: dict[str, Any] = {}
     try:
-        with _environment(args.display), tempfile.TemporaryDirectory(
-            prefix="modu-selftest-"
-        ) as tmp:
+        with (
+            _environment(args.display),
+            tempfile.TemporaryDirectory(prefix="modu-selftest-") as tmp,
+        ):
             state["tmp"] = tmp
             try:
                 for name, func in CHECKS:
@@ -469,9 +464,11 @@ def main(argv: list[str]) -> int:
     failed = [r.name for r in results if r.status == FAIL]
     warned = [r.name for r in results if r.status == WARN]
     elapsed = time.perf_counter() - started
-    summary = (f"self-test {'FAILED' if failed else 'passed'}: "
-               f"{len(results) - len(failed) - len(warned)} ok, {len(warned)} warnings, "
-               f"{len(failed)} failed in {elapsed:.1f} s")
+    summary = (
+        f"self-test {'FAILED' if failed else 'passed'}: "
+        f"{len(results) - len(failed) - len(warned)} ok, {len(warned)} warnings, "
+        f"{len(failed)} failed in {elapsed:.1f} s"
+    )
     if failed:
         summary += " (" + ", ".join(failed) + ")"
     reporter.emit(summary)
