@@ -167,3 +167,68 @@ def test_invalid_record_is_reported(tmp_path: Path, bad: dict[str, object]) -> N
     path.write_bytes(seal("modu-held-locks", 1, {"records": [{**good, **bad}]}))
     reg = HeldLockRegistry(tmp_path)
     assert reg.records() == [] and len(reg.problems) == 1
+
+
+# -- single instance (modu_desktop.core.instance) ---------------------------------------------
+
+
+def test_instance_lock_is_exclusive_and_released(tmp_path: Path) -> None:
+    from modu_desktop.core.instance import InstanceLock, server_name
+
+    name = server_name("modu-desktop", tmp_path)
+    assert name == server_name("modu-desktop", tmp_path / ".")
+    assert name != server_name("modu-desktop", tmp_path / "other") and len(name) < 40
+    first, second = (
+        InstanceLock(tmp_path / "instance.lock"),
+        InstanceLock(tmp_path / "instance.lock"),
+    )
+    assert first.acquire(server=name) and first.acquire()
+    assert not second.acquire()
+    owner = second.owner()
+    assert owner is not None and owner["pid"] == os.getpid() and owner["server"] == name
+    first.release()
+    with second:
+        assert second.acquire() and second.held
+    assert not second.held
+
+
+def test_instance_lock_freed_when_holder_is_killed(tmp_path: Path) -> None:
+    from modu_desktop.core.instance import InstanceLock
+
+    lock_path = tmp_path / "instance.lock"
+    code = (
+        "import sys, time\n"
+        "from modu_desktop.core.instance import InstanceLock\n"
+        f"lock = InstanceLock({str(lock_path)!r})\n"
+        "assert lock.acquire(server='x')\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == b"ready"
+        mine = InstanceLock(lock_path)
+        assert not mine.acquire()
+        assert (mine.owner() or {}).get("pid") == child.pid
+        child.kill()  # SIGKILL: no cleanup code runs
+        child.wait()
+        assert mine.acquire()
+        mine.release()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+def test_requests_round_trip_and_reject_garbage() -> None:
+    from modu_desktop.core.instance import decode_request, encode_request
+
+    line = encode_request("open", doc_id="bootcamp/한글 문서", repo="pnuai/PNU-Modu")
+    assert line.endswith(b"\n")
+    assert decode_request(line) == {
+        "action": "open",
+        "doc_id": "bootcamp/한글 문서",
+        "repo": "pnuai/PNU-Modu",
+    }
+    for garbage in (b"", b"\xff", b"[1]", b'{"action": 3}', b"{" * 10, b"x" * 70000):
+        assert decode_request(garbage) is None
