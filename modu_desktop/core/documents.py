@@ -160,6 +160,7 @@ class RepoSnapshot:
     not_modified: bool = False  # the tree had not changed since the previous refresh
     walked: bool = False  # the recursive listing was truncated and subtrees were walked
     images: tuple[TreeEntry, ...] = ()  # other files under docs/ (pictures...)
+    incomplete: bool = False  # even a one-level listing was truncated: some files are missing
 
     def doc(self, doc_id: str) -> DocSummary | None:
         for d in self.docs:
@@ -243,6 +244,7 @@ class DocumentStore:
         self.branch = branch or client.repo.branch
         self.snapshot: RepoSnapshot | None = None
         self._summaries: dict[tuple[str, str], DocSummary] = {}  # (path, sha) → summary
+        self._incomplete = False
 
     def __repr__(self) -> str:
         return f"DocumentStore({self.client.repo.full_name}@{self.branch}, cache={self.cache!r})"
@@ -260,10 +262,12 @@ class DocumentStore:
         prev = self.snapshot
         if prev is not None and prev.tree_sha == tree.sha:
             snap = RepoSnapshot(prev.tree_sha, prev.docs, dict(prev.locks), self.branch,
-                                self.client.clock.now(), True, prev.walked, prev.images)
+                                self.client.clock.now(), True, prev.walked, prev.images,
+                                prev.incomplete)
             self.snapshot = snap
             return snap
         walked = False
+        self._incomplete = False
         if tree.truncated:
             entries = await self._walk_truncated(tree)
             walked = True
@@ -300,7 +304,7 @@ class DocumentStore:
         for key in [k for k in self._summaries if k not in live]:
             del self._summaries[key]
         snap = RepoSnapshot(tree.sha, tuple(docs), locks, self.branch, self.client.clock.now(),
-                            False, walked, tuple(images))
+                            False, walked, tuple(images), self._incomplete)
         self.snapshot = snap
         return snap
 
@@ -308,6 +312,9 @@ class DocumentStore:
         """The recursive listing hit GitHub's limit: list only docs/ and .locks/ subtree by
         subtree (recursive per subtree, non-recursive below any that is truncated too)."""
         root = await self.client.get_tree(tree.sha, recursive=False)
+        if root.truncated:
+            self._incomplete = True
+            log.warning("the repository root listing is truncated; some documents are missing")
         out: list[TreeEntry] = []
         for e in root.entries:
             if e.type == "tree" and e.path in (DOCS_DIR, LOCKS_DIR):
@@ -319,6 +326,9 @@ class DocumentStore:
         if not sub.truncated:
             return [_prefixed(prefix, e) for e in sub.entries]
         level = await self.client.get_tree(sha, recursive=False)
+        if level.truncated:
+            self._incomplete = True
+            log.warning("the listing of %s is truncated; some documents are missing", prefix)
         out: list[TreeEntry] = []
         for e in level.entries:
             out.append(_prefixed(prefix, e))

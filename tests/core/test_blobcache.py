@@ -22,8 +22,9 @@ def test_git_blob_sha_matches_git_binary_if_available(tmp_path: Path) -> None:
     f = tmp_path / "x.md"
     f.write_bytes("\ufeff---\r\ntitle: 제목\r\n---\r\n".encode())
     try:
-        out = subprocess.run(["git", "hash-object", str(f)], capture_output=True, text=True,
-                             check=True).stdout.strip()
+        out = subprocess.run(
+            ["git", "hash-object", str(f)], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("git not available")
     assert git_blob_sha(f.read_bytes()) == out

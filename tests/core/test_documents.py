@@ -57,11 +57,11 @@ class FakeGitHub:
             else:
                 sha = git_blob_sha(data)
                 self.objects[sha] = data
-                entries.append({"path": head, "mode": "100644", "type": "blob", "sha": sha,
-                                "size": len(data)})
+                entries.append(
+                    {"path": head, "mode": "100644", "type": "blob", "sha": sha, "size": len(data)}
+                )
         for name, sub in dirs.items():
-            entries.append({"path": name, "mode": "040000", "type": "tree",
-                            "sha": self._tree(sub)})
+            entries.append({"path": name, "mode": "040000", "type": "tree", "sha": self._tree(sub)})
         entries.sort(key=lambda e: str(e["path"]))
         sha = hashlib.sha1(json.dumps(entries).encode()).hexdigest()
         self.objects[sha] = entries
@@ -71,8 +71,12 @@ class FakeGitHub:
         tree = self._tree(self.files)
         parent = [self.commits[-1]["sha"]] if self.commits else []
         sha = hashlib.sha1(f"{tree}{parent}{message}{len(self.commits)}".encode()).hexdigest()
-        c = {"sha": sha, "message": message, "tree": {"sha": tree},
-             "parents": [{"sha": p} for p in parent]}
+        c = {
+            "sha": sha,
+            "message": message,
+            "tree": {"sha": tree},
+            "parents": [{"sha": p} for p in parent],
+        }
         self.commits.append(c)
         self.objects[sha] = c
         return sha
@@ -94,13 +98,13 @@ class FakeGitHub:
     def __call__(self, req: httpx.Request) -> httpx.Response:
         path = unquote(req.url.raw_path.decode().split("?")[0])
         assert path.startswith(BASE), path
-        rest = path[len(BASE):]
+        rest = path[len(BASE) :]
         route = f"{req.method} {rest.split('/')[1] if rest.count('/') >= 1 else rest}"
         if rest.startswith("/git/"):
             route = f"{req.method} /git/{rest.split('/')[2]}"
         self.routes[route] += 1
         if req.method == "GET" and rest.startswith("/git/trees/"):
-            ref = rest[len("/git/trees/"):]
+            ref = rest[len("/git/trees/") :]
             tree_sha = self.head["tree"]["sha"] if ref == "main" else ref
             if tree_sha not in self.objects:
                 return httpx.Response(404, json={"message": "Not Found"})
@@ -110,18 +114,23 @@ class FakeGitHub:
             if "recursive" in req.url.params:
                 entries = self._flat(tree_sha)
                 truncated = False
-                if (self.truncate_recursive_over is not None
-                        and len(entries) > self.truncate_recursive_over):
+                if (
+                    self.truncate_recursive_over is not None
+                    and len(entries) > self.truncate_recursive_over
+                ):
                     entries = entries[: self.truncate_recursive_over]
                     truncated = True
             else:
                 entries = list(self.objects[tree_sha])
                 truncated = False
             headers = {"etag": etag} if self.use_etag else {}
-            return httpx.Response(200, json={"sha": tree_sha, "tree": entries,
-                                             "truncated": truncated}, headers=headers)
+            return httpx.Response(
+                200,
+                json={"sha": tree_sha, "tree": entries, "truncated": truncated},
+                headers=headers,
+            )
         if req.method == "GET" and rest.startswith("/git/blobs/"):
-            sha = rest[len("/git/blobs/"):]
+            sha = rest[len("/git/blobs/") :]
             if sha in self.fail_blob_once:
                 self.fail_blob_once.discard(sha)
                 return httpx.Response(502, json={"message": "Bad Gateway"})
@@ -129,18 +138,23 @@ class FakeGitHub:
             if not isinstance(data, bytes):
                 return httpx.Response(404, json={"message": "Not Found"})
             b64 = base64.b64encode(data).decode()
-            wrapped = "\n".join(b64[i:i + 60] for i in range(0, len(b64), 60)) + "\n"
-            return httpx.Response(200, json={"sha": sha, "encoding": "base64",
-                                             "content": wrapped, "size": len(data)})
+            wrapped = "\n".join(b64[i : i + 60] for i in range(0, len(b64), 60)) + "\n"
+            return httpx.Response(
+                200, json={"sha": sha, "encoding": "base64", "content": wrapped, "size": len(data)}
+            )
         if req.method == "GET" and rest == "/git/ref/heads/main":
-            return httpx.Response(200, json={"ref": "refs/heads/main",
-                                             "object": {"type": "commit",
-                                                        "sha": self.head["sha"]}})
+            return httpx.Response(
+                200,
+                json={
+                    "ref": "refs/heads/main",
+                    "object": {"type": "commit", "sha": self.head["sha"]},
+                },
+            )
         if req.method == "GET" and rest.startswith("/git/commits/"):
-            c = self.objects.get(rest[len("/git/commits/"):])
+            c = self.objects.get(rest[len("/git/commits/") :])
             return httpx.Response(200 if c else 404, json=c or {"message": "Not Found"})
         if rest.startswith("/contents/"):
-            file_path = rest[len("/contents/"):]
+            file_path = rest[len("/contents/") :]
             if req.method == "GET":
                 raise AssertionError("the document store must not use the Contents API")
             body = json.loads(req.content)
@@ -148,23 +162,30 @@ class FakeGitHub:
             cur_sha = git_blob_sha(current) if current is not None else None
             if req.method == "PUT":
                 if cur_sha is not None and "sha" not in body:
-                    return httpx.Response(422, json={
-                        "message": "Invalid request.\n\n\"sha\" wasn't supplied."})
+                    return httpx.Response(
+                        422, json={"message": 'Invalid request.\n\n"sha" wasn\'t supplied.'}
+                    )
                 if cur_sha is not None and body["sha"] != cur_sha:
-                    return httpx.Response(409, json={
-                        "message": f"{file_path} does not match {body['sha']}"})
+                    return httpx.Response(
+                        409, json={"message": f"{file_path} does not match {body['sha']}"}
+                    )
                 data = base64.b64decode(body["content"])
                 self.files[file_path] = data
                 c = self._commit(body["message"])
-                return httpx.Response(201 if cur_sha is None else 200, json={
-                    "content": {"path": file_path, "sha": git_blob_sha(data)},
-                    "commit": {"sha": c}})
+                return httpx.Response(
+                    201 if cur_sha is None else 200,
+                    json={
+                        "content": {"path": file_path, "sha": git_blob_sha(data)},
+                        "commit": {"sha": c},
+                    },
+                )
             if req.method == "DELETE":
                 if cur_sha is None:
                     return httpx.Response(404, json={"message": "Not Found"})
                 if body["sha"] != cur_sha:
-                    return httpx.Response(409, json={
-                        "message": f"{file_path} does not match {body['sha']}"})
+                    return httpx.Response(
+                        409, json={"message": f"{file_path} does not match {body['sha']}"}
+                    )
                 del self.files[file_path]
                 c = self._commit(body["message"])
                 return httpx.Response(200, json={"content": None, "commit": {"sha": c}})
@@ -194,9 +215,14 @@ def make(fake: FakeGitHub) -> GitHubClient:
     async def no_sleep(_: float) -> None:
         return None
 
-    return GitHubClient("https://api.example.test", "tok", RepoRef("pnuai", "PNU-Modu"),
-                        transport=httpx.MockTransport(fake), sleep=no_sleep,
-                        retry=RetryPolicy(max_attempts=3))
+    return GitHubClient(
+        "https://api.example.test",
+        "tok",
+        RepoRef("pnuai", "PNU-Modu"),
+        transport=httpx.MockTransport(fake),
+        sleep=no_sleep,
+        retry=RetryPolicy(max_attempts=3),
+    )
 
 
 def run(coro: Any) -> Any:
@@ -213,13 +239,13 @@ def test_naming_helpers() -> None:
     assert lock_doc_id_for_path(".locks/readme.txt") is None
     assert new_doc_path("news", 3) == "docs/03-news.md"
     assert update_message("docs/08-part-8.md", "editor1") == (
-        "docs(edit): update 08-part-8.md by @editor1")
+        "docs(edit): update 08-part-8.md by @editor1"
+    )
     log = (FIXTURES / "commit-log.tsv").read_text("utf-8")
     assert "docs(edit): update 08-part-8.md by @editor1" in log
 
 
-def test_refresh_lists_docs_locks_in_order_and_warm_refresh_is_one_request(
-        tmp_path: Path) -> None:
+def test_refresh_lists_docs_locks_in_order_and_warm_refresh_is_one_request(tmp_path: Path) -> None:
     fake = FakeGitHub(fixture_files())
 
     async def go() -> None:
@@ -227,8 +253,17 @@ def test_refresh_lists_docs_locks_in_order_and_warm_refresh_is_one_request(
             store = DocumentStore(client, BlobCache(tmp_path / "c"))
             snap = await store.refresh()
             ids = snap.doc_ids
-            assert ids[:9] == ["01-intro", "02-part-2", "03-part-3", "04-part-4", "05-part-5",
-                               "06-part-6", "07-part-7", "08-part-8", "99-template"]
+            assert ids[:9] == [
+                "01-intro",
+                "02-part-2",
+                "03-part-3",
+                "04-part-4",
+                "05-part-5",
+                "06-part-6",
+                "07-part-7",
+                "08-part-8",
+                "99-template",
+            ]
             # Missing positions last, by file name.
             assert ids[9:] == ["bootcamp/00-overview", "aa-no-front-matter", "zz-no-position"]
             assert set(snap.locks) == {"01-intro", "bootcamp/00-overview"}
@@ -265,7 +300,8 @@ def test_refresh_after_change_fetches_only_changed_blob(tmp_path: Path) -> None:
             store = DocumentStore(client, tmp_path / "c")
             await store.refresh()
             fake.files["docs/02-part-2.md"] = fake.files["docs/02-part-2.md"].replace(
-                b"sidebar_position: 2", b"sidebar_position: 100")
+                b"sidebar_position: 2", b"sidebar_position: 100"
+            )
             fake._commit("edit")
             fake.routes.clear()
             snap = await store.refresh()
@@ -284,8 +320,7 @@ def test_truncated_tree_is_walked(tmp_path: Path) -> None:
             store = DocumentStore(client, tmp_path / "c")
             snap = await store.refresh()
             assert snap.walked
-            assert len(snap.docs) == 12 and set(snap.locks) == {"01-intro",
-                                                                "bootcamp/00-overview"}
+            assert len(snap.docs) == 12 and set(snap.locks) == {"01-intro", "bootcamp/00-overview"}
             loaded = await store.load("bootcamp/00-overview")
             assert loaded.text.startswith("---\ntitle: 부트캠프")
 
@@ -312,8 +347,13 @@ def test_blob_fetch_retries_and_concurrency_is_bounded(tmp_path: Path) -> None:
         async def no_sleep(_: float) -> None:
             return None
 
-        client = GitHubClient("https://api.example.test", "tok", RepoRef("pnuai", "PNU-Modu"),
-                              transport=Slow(), sleep=no_sleep)
+        client = GitHubClient(
+            "https://api.example.test",
+            "tok",
+            RepoRef("pnuai", "PNU-Modu"),
+            transport=Slow(),
+            sleep=no_sleep,
+        )
         async with client:
             store = DocumentStore(client, tmp_path / "c", concurrency=3)
             snap = await store.refresh()
@@ -352,8 +392,7 @@ def test_load_and_save_and_conflict(tmp_path: Path) -> None:
             fake._commit("docs(edit): update crlf.md by @editor2")
             conflict = await store.save("crlf", mine + "more", res.sha, "editor1")
             assert isinstance(conflict, SaveConflict)
-            assert conflict.theirs == theirs and conflict.their_sha == git_blob_sha(
-                theirs.encode())
+            assert conflict.theirs == theirs and conflict.their_sha == git_blob_sha(theirs.encode())
             assert conflict.mine == mine + "more" and conflict.base_sha == res.sha
 
             with pytest.raises(NotFound):
@@ -399,8 +438,12 @@ def test_empty_repository(tmp_path: Path) -> None:
         return httpx.Response(409, json={"message": "Git Repository is empty."})
 
     async def go() -> None:
-        client = GitHubClient("https://api.example.test", "tok", RepoRef("o", "r"),
-                              transport=httpx.MockTransport(handler))
+        client = GitHubClient(
+            "https://api.example.test",
+            "tok",
+            RepoRef("o", "r"),
+            transport=httpx.MockTransport(handler),
+        )
         async with client:
             snap = await DocumentStore(client, tmp_path).refresh()
             assert snap.docs == () and snap.locks == {}

@@ -40,8 +40,15 @@ def test_fixture_values(doc: Path) -> None:
     assert fm.get("id")
     assert fm.get("title")
     assert isinstance(fm.get_int("sidebar_position"), int)
-    assert fm.get("theme") in {"public-blue", "teal-green", "royal-purple", "burgundy-gold",
-                               "ocean-cyan", "startup-gradient", "minimal-light"}
+    assert fm.get("theme") in {
+        "public-blue",
+        "teal-green",
+        "royal-purple",
+        "burgundy-gold",
+        "ocean-cyan",
+        "startup-gradient",
+        "minimal-light",
+    }
     assert fm.get_bool("hide_title") is True
     assert fm.body.lstrip().startswith(":::hero") or fm.body.strip()
 
@@ -168,12 +175,12 @@ def test_document_without_front_matter_gets_one_on_set() -> None:
         "---\n---\n",
         "---\r\n---",
         "---\n  indented: first\ntitle: ok\n---\n",
-        "---\ntitle: \"unterminated\n---\nbody",
+        '---\ntitle: "unterminated\n---\nbody',
         "---\ntitle: 'x' junk\n---\n",
         "---\n: no key\njust words\n---\n",
         "--- \ntitle: a\n... \nbody",
         "\x00\x01---\n\ud800\n",
-        "---\ntitle: \"bad \\q escape\"\n---\n",
+        '---\ntitle: "bad \\q escape"\n---\n',
         "---\ntitle: a\ntitle: b\n---\n",
     ],
 )
@@ -189,15 +196,34 @@ def test_garbage_never_crashes_and_round_trips(text: str) -> None:
 
 def test_malformed_reports_reasons() -> None:
     assert parse("---\ntitle: no end\n").problems
-    fm = parse("---\ntitle: \"open\nnav_label: x\n---\n")
+    fm = parse('---\ntitle: "open\nnav_label: x\n---\n')
     assert fm.problems and fm.get("nav_label") == "x"
     assert parse("---\ntitle: a\ntitle: b\n---\n").get("title") == "a"
 
 
 def test_random_fuzz_round_trip() -> None:
     rng = random.Random(1234)
-    alphabet = ["---", "\n", "\r\n", "\r", ":", " ", "#", '"', "'", "-", "title", "id", "\ufeff",
-                "가", "\t", "|", "  ", "\\", "x"]
+    alphabet = [
+        "---",
+        "\n",
+        "\r\n",
+        "\r",
+        ":",
+        " ",
+        "#",
+        '"',
+        "'",
+        "-",
+        "title",
+        "id",
+        "\ufeff",
+        "가",
+        "\t",
+        "|",
+        "  ",
+        "\\",
+        "x",
+    ]
     for _ in range(2000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         fm = parse(text)

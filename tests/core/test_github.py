@@ -47,10 +47,17 @@ class Sleeps(list[float]):
 
 def make_client(handler: Handler, **kw: Any) -> tuple[GitHubClient, Sleeps]:
     sleeps = Sleeps()
-    kw.setdefault("retry", RetryPolicy(max_attempts=4, base_delay=0.5, max_delay=8.0,
-                                       max_total=120.0))
-    client = GitHubClient("https://api.example.test", TOKEN, REPO,
-                          transport=httpx.MockTransport(handler), sleep=sleeps, **kw)
+    kw.setdefault(
+        "retry", RetryPolicy(max_attempts=4, base_delay=0.5, max_delay=8.0, max_total=120.0)
+    )
+    client = GitHubClient(
+        "https://api.example.test",
+        TOKEN,
+        REPO,
+        transport=httpx.MockTransport(handler),
+        sleep=sleeps,
+        **kw,
+    )
     return client, sleeps
 
 
@@ -95,8 +102,9 @@ def test_base_url_with_path_prefix_for_enterprise() -> None:
         return jr(200, {"login": "x"})
 
     async def go() -> None:
-        client = GitHubClient("https://ghe.example.test/api/v3/", TOKEN, REPO,
-                              transport=httpx.MockTransport(handler))
+        client = GitHubClient(
+            "https://ghe.example.test/api/v3/", TOKEN, REPO, transport=httpx.MockTransport(handler)
+        )
         async with client:
             await client.get_user()
 
@@ -142,20 +150,31 @@ def test_token_never_in_repr_or_errors_or_logs(caplog: pytest.LogCaptureFixture)
     ("status", "body", "headers", "cls"),
     [
         (401, {"message": "Bad credentials"}, {}, BadCredentials),
-        (403, {"message": "Resource not accessible by personal access token"}, {},
-         PermissionDenied),
+        (
+            403,
+            {"message": "Resource not accessible by personal access token"},
+            {},
+            PermissionDenied,
+        ),
         (404, {"message": "Not Found"}, {}, NotFound),
         (409, {"message": "docs/a.md does not match 5717457c"}, {}, Conflict),
         (409, {"message": "Git Repository is empty."}, {}, RepositoryEmpty),
-        (422, {"message": "Invalid request.\n\n\"sha\" wasn't supplied."}, {}, ShaMissing),
-        (422, {"message": "path cannot start with a slash",
-               "errors": [{"resource": "Commit", "field": "path", "code": "invalid"}]}, {},
-         ValidationFailed),
+        (422, {"message": 'Invalid request.\n\n"sha" wasn\'t supplied.'}, {}, ShaMissing),
+        (
+            422,
+            {
+                "message": "path cannot start with a slash",
+                "errors": [{"resource": "Commit", "field": "path", "code": "invalid"}],
+            },
+            {},
+            ValidationFailed,
+        ),
         (400, {"message": "Problems parsing JSON"}, {}, GitHubError),
     ],
 )
-def test_error_mapping_without_retry(status: int, body: Any, headers: dict[str, str],
-                                     cls: type[GitHubError]) -> None:
+def test_error_mapping_without_retry(
+    status: int, body: Any, headers: dict[str, str], cls: type[GitHubError]
+) -> None:
     calls = []
 
     def handler(req: httpx.Request) -> httpx.Response:
@@ -183,12 +202,19 @@ def test_sha_missing_is_a_conflict_and_validation_errors_exposed() -> None:
 
 def test_user_messages_are_one_plain_sentence() -> None:
     samples = [
-        GitHubError(400, "x"), BadCredentials(401, "x"), PermissionDenied(403, "x"),
-        NotFound(404, "x"), Conflict(409, "x"), ShaMissing(422, "x"),
-        RepositoryEmpty(409, "x"), ValidationFailed(422, "x"),
+        GitHubError(400, "x"),
+        BadCredentials(401, "x"),
+        PermissionDenied(403, "x"),
+        NotFound(404, "x"),
+        Conflict(409, "x"),
+        ShaMissing(422, "x"),
+        RepositoryEmpty(409, "x"),
+        ValidationFailed(422, "x"),
         RateLimited(403, "x", retry_at=None, secondary=True),
-        RateLimited(403, "x", retry_at=1e12, secondary=False), ServerError(502, "x"),
-        NetworkError("x", kind="timeout"), NetworkError("x", kind="connection"),
+        RateLimited(403, "x", retry_at=1e12, secondary=False),
+        ServerError(502, "x"),
+        NetworkError("x", kind="timeout"),
+        NetworkError("x", kind="connection"),
         WriteUncertain("x"),
     ]
     for e in samples:
@@ -206,9 +232,15 @@ def test_primary_rate_limit_not_retried_when_reset_is_far() -> None:
 
     def handler(req: httpx.Request) -> httpx.Response:
         calls.append(req)
-        return jr(403, {"message": "API rate limit exceeded for user ID 1."},
-                  {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(server_now + 3600),
-                   "date": formatdate(server_now, usegmt=True)})
+        return jr(
+            403,
+            {"message": "API rate limit exceeded for user ID 1."},
+            {
+                "x-ratelimit-remaining": "0",
+                "x-ratelimit-reset": str(server_now + 3600),
+                "date": formatdate(server_now, usegmt=True),
+            },
+        )
 
     local = [server_now - 3600.0]
     clock = ServerClock(lambda: local[0])
@@ -230,9 +262,14 @@ def test_primary_rate_limit_not_retried_when_reset_is_far() -> None:
 
 def test_secondary_rate_limit_honours_retry_after_then_succeeds() -> None:
     answers = [
-        jr(403, {"message": "You have exceeded a secondary rate limit. Please wait a few minutes "
-                            "before you try again."},
-           {"retry-after": "7", "x-ratelimit-remaining": "4000"}),
+        jr(
+            403,
+            {
+                "message": "You have exceeded a secondary rate limit. Please wait a few minutes "
+                "before you try again."
+            },
+            {"retry-after": "7", "x-ratelimit-remaining": "4000"},
+        ),
         jr(429, {"message": "too many"}, {"retry-after": "2"}),
         jr(200, {"login": "ok"}),
     ]
@@ -267,8 +304,12 @@ def test_secondary_rate_limit_without_retry_after_waits_a_minute_or_gives_up() -
 
 
 def test_reads_retry_5xx_with_jittered_exponential_backoff() -> None:
-    answers = [jr(502, {"message": "Bad Gateway"}), jr(503, {"message": "x"}),
-               jr(500, {"message": "x"}), jr(200, {"login": "ok"})]
+    answers = [
+        jr(502, {"message": "Bad Gateway"}),
+        jr(503, {"message": "x"}),
+        jr(500, {"message": "x"}),
+        jr(200, {"login": "ok"}),
+    ]
 
     async def go() -> None:
         client, sleeps = make_client(lambda req: answers.pop(0))
@@ -306,7 +347,8 @@ def test_reads_bounded_total_wait() -> None:
 
     async def go() -> None:
         client, sleeps = make_client(
-            handler, retry=RetryPolicy(max_attempts=100, base_delay=1, max_delay=4, max_total=10))
+            handler, retry=RetryPolicy(max_attempts=100, base_delay=1, max_delay=4, max_total=10)
+        )
         async with client:
             with pytest.raises(ServerError):
                 await client.get_user()
@@ -357,8 +399,7 @@ def test_server_clock_from_date_header() -> None:
 
     def handler(req: httpx.Request) -> httpx.Response:
         local[0] += 0.05  # each exchange takes 50 ms of local time
-        return jr(200, {"login": "x"},
-                  {"date": formatdate(int(local[0] + offset), usegmt=True)})
+        return jr(200, {"login": "x"}, {"date": formatdate(int(local[0] + offset), usegmt=True)})
 
     clock = ServerClock(lambda: local[0])
     assert not clock.synced and clock.now() == local[0]
@@ -401,9 +442,23 @@ def test_get_tree_conditional_304_is_one_request() -> None:
         seen.append(req)
         if req.headers.get("if-none-match") == 'W/"abc"':
             return httpx.Response(304, headers={"etag": 'W/"abc"'})
-        return jr(200, {"sha": "t" * 40, "truncated": False, "tree": [
-            {"path": "docs/01-intro.md", "mode": "100644", "type": "blob", "sha": "a" * 40,
-             "size": 3}]}, {"etag": 'W/"abc"'})
+        return jr(
+            200,
+            {
+                "sha": "t" * 40,
+                "truncated": False,
+                "tree": [
+                    {
+                        "path": "docs/01-intro.md",
+                        "mode": "100644",
+                        "type": "blob",
+                        "sha": "a" * 40,
+                        "size": 3,
+                    }
+                ],
+            },
+            {"etag": 'W/"abc"'},
+        )
 
     async def go() -> None:
         client, _ = make_client(handler)
@@ -423,7 +478,7 @@ def test_get_blob_decodes_wrapped_base64_and_verifies() -> None:
     data = ("한글 본문\r\n" * 40).encode("utf-8")
     sha = git_blob_sha(data)
     b64 = base64.b64encode(data).decode()
-    wrapped = "\n".join(b64[i:i + 60] for i in range(0, len(b64), 60)) + "\n"
+    wrapped = "\n".join(b64[i : i + 60] for i in range(0, len(b64), 60)) + "\n"
 
     def handler(req: httpx.Request) -> httpx.Response:
         if req.url.path.endswith(sha):
@@ -441,14 +496,21 @@ def test_get_blob_decodes_wrapped_base64_and_verifies() -> None:
 
 
 def test_encode_path_hangul_and_spaces() -> None:
-    assert encode_path("docs/새 문서 #1.md") == (
-        "docs/%EC%83%88%20%EB%AC%B8%EC%84%9C%20%231.md")
+    assert encode_path("docs/새 문서 #1.md") == ("docs/%EC%83%88%20%EB%AC%B8%EC%84%9C%20%231.md")
     seen: list[str] = []
 
     def handler(req: httpx.Request) -> httpx.Response:
         seen.append(req.url.raw_path.decode())
-        return jr(200, {"type": "file", "path": "docs/새 문서.md", "sha": "c" * 40,
-                        "encoding": "base64", "content": base64.b64encode(b"hi").decode()})
+        return jr(
+            200,
+            {
+                "type": "file",
+                "path": "docs/새 문서.md",
+                "sha": "c" * 40,
+                "encoding": "base64",
+                "content": base64.b64encode(b"hi").decode(),
+            },
+        )
 
     async def go() -> None:
         client, _ = make_client(handler)
@@ -457,18 +519,24 @@ def test_encode_path_hangul_and_spaces() -> None:
         assert f.content == b"hi" and f.sha == "c" * 40
 
     run(go())
-    assert seen[0] == ("/repos/pnuai/PNU-Modu/contents/docs/%EC%83%88%20%EB%AC%B8%EC%84%9C.md"
-                       "?ref=main")
+    assert seen[0] == (
+        "/repos/pnuai/PNU-Modu/contents/docs/%EC%83%88%20%EB%AC%B8%EC%84%9C.md?ref=main"
+    )
 
 
-@pytest.mark.parametrize(("status", "expected"),
-                         [(204, "member"), (404, "not_member"), (302, "no_scope")])
+@pytest.mark.parametrize(
+    ("status", "expected"), [(204, "member"), (404, "not_member"), (302, "no_scope")]
+)
 def test_org_membership(status: int, expected: str) -> None:
     def handler(req: httpx.Request) -> httpx.Response:
         if req.url.path == "/orgs/pnuai/members/editor1":
             if status == 302:
-                return httpx.Response(302, headers={
-                    "location": "https://api.example.test/orgs/pnuai/public_members/editor1"})
+                return httpx.Response(
+                    302,
+                    headers={
+                        "location": "https://api.example.test/orgs/pnuai/public_members/editor1"
+                    },
+                )
             if status == 204:
                 return httpx.Response(204)
             return jr(404, {"message": "Not Found"})
@@ -504,17 +572,36 @@ class FakeRepo:
             assert "/contents/" in p
             return self.on_write(req)
         if p == f"{base}/git/ref/heads/main":
-            return jr(200, {"ref": "refs/heads/main", "object": {"type": "commit",
-                                                                  "sha": self.HEAD}})
+            return jr(
+                200, {"ref": "refs/heads/main", "object": {"type": "commit", "sha": self.HEAD}}
+            )
         if p == f"{base}/git/commits/{self.HEAD}":
-            return jr(200, {"sha": self.HEAD, "message": self.message,
-                            "tree": {"sha": "1" * 40}, "parents": []})
+            return jr(
+                200,
+                {
+                    "sha": self.HEAD,
+                    "message": self.message,
+                    "tree": {"sha": "1" * 40},
+                    "parents": [],
+                },
+            )
         if p == f"{base}/git/trees/{'1' * 40}":
-            return jr(200, {"sha": "1" * 40, "truncated": False, "tree": [
-                {"path": "docs", "type": "tree", "mode": "040000", "sha": "2" * 40}]})
+            return jr(
+                200,
+                {
+                    "sha": "1" * 40,
+                    "truncated": False,
+                    "tree": [{"path": "docs", "type": "tree", "mode": "040000", "sha": "2" * 40}],
+                },
+            )
         if p == f"{base}/git/trees/{'2' * 40}":
-            tree = [] if self.blob is None else [
-                {"path": "a.md", "type": "blob", "mode": "100644", "sha": self.blob, "size": 1}]
+            tree = (
+                []
+                if self.blob is None
+                else [
+                    {"path": "a.md", "type": "blob", "mode": "100644", "sha": self.blob, "size": 1}
+                ]
+            )
             return jr(200, {"sha": "2" * 40, "truncated": False, "tree": tree})
         if p == f"{base}/commits":
             return jr(200, [])
@@ -541,8 +628,13 @@ def test_put_file_success_body() -> None:
         assert not r.recovered
 
     run(go())
-    assert bodies == [{"message": "feat(docs): create a.md by @e1",
-                       "content": base64.b64encode(b"x").decode(), "branch": "main"}]
+    assert bodies == [
+        {
+            "message": "feat(docs): create a.md by @e1",
+            "content": base64.b64encode(b"x").decode(),
+            "branch": "main",
+        }
+    ]
 
 
 def test_put_conflict_is_not_retried() -> None:
@@ -574,8 +666,9 @@ def test_put_timeout_but_write_happened_is_recovered_from_git_database() -> None
     async def go() -> None:
         client, _ = make_client(repo)
         async with client:
-            r = await client.put_file("docs/a.md", new, "docs(edit): update a.md by @e1",
-                                      sha="e" * 40)
+            r = await client.put_file(
+                "docs/a.md", new, "docs(edit): update a.md by @e1", sha="e" * 40
+            )
         assert r.recovered and r.content_sha == git_blob_sha(new)
         assert r.commit_sha == FakeRepo.HEAD
 
@@ -586,8 +679,10 @@ def test_put_timeout_but_write_happened_is_recovered_from_git_database() -> None
 def test_put_5xx_not_applied_is_retried_after_read_back() -> None:
     new = b"new content"
     repo = FakeRepo("e" * 40)
-    answers = [jr(502, {"message": "Bad Gateway"}),
-               jr(200, {"content": {"sha": git_blob_sha(new)}, "commit": {"sha": "9" * 40}})]
+    answers = [
+        jr(502, {"message": "Bad Gateway"}),
+        jr(200, {"content": {"sha": git_blob_sha(new)}, "commit": {"sha": "9" * 40}}),
+    ]
     repo.on_write = lambda req: answers.pop(0)
 
     async def go() -> None:
@@ -682,8 +777,9 @@ def test_put_connect_error_is_resent_without_read_back() -> None:
 
 def test_put_rate_limited_is_not_retried() -> None:
     repo = FakeRepo(None)
-    repo.on_write = lambda req: jr(403, {"message": "You have exceeded a secondary rate limit"},
-                                   {"retry-after": "30"})
+    repo.on_write = lambda req: jr(
+        403, {"message": "You have exceeded a secondary rate limit"}, {"retry-after": "30"}
+    )
 
     async def go() -> None:
         client, sleeps = make_client(repo)
