@@ -1,0 +1,263 @@
+"""The GitHub token: where it comes from, where it is kept, and what it allows (Qt-free).
+
+- ``MODU_TOKEN`` in the environment wins; it is used as is and never stored.
+- Otherwise the OS keyring: service ``modu-desktop``, account = the API host
+  (``api.github.com``, or the GitHub Enterprise host, or ``127.0.0.1:PORT`` for a sandbox).
+- With no usable keyring (headless Linux without Secret Service…) the token is kept in memory for
+  this session only and the user is told so.
+The token is never written to disk by this module and never logged
+(``TokenStore.__repr__`` hides it).
+``keyring`` is imported lazily: it costs ~0.2 s at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+KEYRING_SERVICE = "modu-desktop"
+TOKEN_ENV = "MODU_TOKEN"
+
+
+class TokenSource(Enum):
+    NONE = "none"
+    ENV = "env"  # MODU_TOKEN: used, never stored
+    KEYRING = "keyring"  # kept in the OS keyring
+    SESSION = "session"  # kept in memory only (no usable keyring, or practice mode)
+
+
+class TokenStore:
+    """Token storage for one API host."""
+
+    def __init__(self, account: str, *, service: str = KEYRING_SERVICE, use_env: bool = True):
+        self.account = account
+        self.service = service
+        self.use_env = use_env
+        self._session_token: str | None = None
+        self.source = TokenSource.NONE
+        self.keyring_error: str | None = None  # last keyring failure, for the UI (no secrets)
+
+    def __repr__(self) -> str:  # never show the token
+        return f"TokenStore(account={self.account!r}, source={self.source.value})"
+
+    # --- keyring, every call guarded: KeyringError can come from get as well as set ---
+    def _keyring(self) -> Any | None:
+        try:
+            import keyring
+        except Exception as exc:  # pragma: no cover - keyring is a dependency
+            self.keyring_error = type(exc).__name__
+            return None
+        return keyring
+
+    def keyring_available(self) -> bool:
+        """True if the OS keyring looks usable (not the 'fail' backend)."""
+        kr = self._keyring()
+        if kr is None:
+            return False
+        try:
+            backend = kr.get_keyring()
+        except Exception as exc:
+            self.keyring_error = type(exc).__name__
+            return False
+        module = type(backend).__module__
+        if module.startswith("keyring.backends.fail"):
+            return False
+        return not (module.endswith("chainer") and not getattr(backend, "backends", None))
+
+    def load(self) -> str | None:
+        """The token to use now: env, then the session copy, then the keyring."""
+        if self.use_env:
+            env = os.environ.get(TOKEN_ENV, "").strip()
+            if env:
+                self.source = TokenSource.ENV
+                return env
+        if self._session_token:
+            self.source = TokenSource.SESSION
+            return self._session_token
+        kr = self._keyring()
+        if kr is None:
+            return None
+        try:
+            token = kr.get_password(self.service, self.account)
+        except Exception as exc:  # keyring.errors.KeyringError and backend-specific failures
+            self.keyring_error = type(exc).__name__
+            log.info("keyring read failed: %s", type(exc).__name__)
+            return None
+        if token:
+            self.source = TokenSource.KEYRING
+            return str(token)
+        return None
+
+    def save(self, token: str) -> TokenSource:
+        """Keep the token: in the keyring if possible, else for this session only.
+
+        Returns where it went (``KEYRING`` or ``SESSION``); the caller tells the user.
+        """
+        token = token.strip()
+        if self.use_env and os.environ.get(TOKEN_ENV, "").strip() == token and token:
+            self.source = TokenSource.ENV
+            return self.source
+        kr = self._keyring()
+        if kr is not None:
+            try:
+                kr.set_password(self.service, self.account, token)
+            except Exception as exc:
+                self.keyring_error = type(exc).__name__
+                log.info(
+                    "keyring write failed: %s; token kept for this session", type(exc).__name__
+                )
+            else:
+                self._session_token = None
+                self.source = TokenSource.KEYRING
+                return self.source
+        self._session_token = token
+        self.source = TokenSource.SESSION
+        return self.source
+
+    def remember_for_session(self, token: str) -> None:
+        """Keep a token in memory only (practice mode, MODU_TOKEN)."""
+        self._session_token = token
+        self.source = TokenSource.SESSION
+
+    def clear(self) -> None:
+        """Sign out: forget the session copy and delete the keyring entry."""
+        self._session_token = None
+        self.source = TokenSource.NONE
+        kr = self._keyring()
+        if kr is None:
+            return
+        try:
+            kr.delete_password(self.service, self.account)
+        except Exception as exc:  # PasswordDeleteError (absent) or KeyringError
+            log.debug("keyring delete: %s", type(exc).__name__)
+
+
+@dataclass(frozen=True)
+class SignInResult:
+    """What a token allows on the brochure repository."""
+
+    ok: bool
+    login: str | None = None
+    can_push: bool = False
+    repo_full_name: str | None = None
+    error_kind: str | None = None  # "bad_token" | "no_repo" | "not_member" | "network" | "other"
+    message: str | None = None  # one plain sentence for the user
+
+    @property
+    def viewer_only(self) -> bool:
+        return self.ok and not self.can_push
+
+
+def _field(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+async def check_token(
+    client: Any, *, required_org: str | None = None, lang: str = "en"
+) -> SignInResult:
+    """Ask GitHub who the token belongs to and whether it can push to the repository.
+
+    ``client`` is a ``core.github.GitHubClient`` (anything with ``get_user``/``get_repo`` and, if an
+    org is required, ``org_membership``). Two or three requests, no writes.
+    """
+    try:
+        from modu_desktop.core import github as gh
+    except ImportError:  # pragma: no cover - github.py is part of the core
+        gh = None  # type: ignore[assignment]
+
+    def msg(exc: BaseException, ko: str, en: str) -> str:
+        um = getattr(exc, "user_message", None)
+        if callable(um):
+            try:
+                text = um(lang)
+                if text:
+                    return str(text)
+            except Exception:
+                pass
+        return ko if lang == "ko" else en
+
+    try:
+        user = await client.get_user()
+    except Exception as exc:
+        if gh is not None and isinstance(exc, getattr(gh, "BadCredentials", ())):
+            return SignInResult(
+                False,
+                error_kind="bad_token",
+                message=(
+                    "토큰이 올바르지 않거나 만료되었습니다. 새 토큰을 만들어 붙여 넣으세요."
+                    if lang == "ko"
+                    else "This token is not valid or has expired; create a new one and paste it."
+                ),
+            )
+        if gh is not None and isinstance(exc, getattr(gh, "GitHubError", ())):
+            return SignInResult(
+                False,
+                error_kind="other",
+                message=msg(exc, "GitHub 오류가 발생했습니다.", "GitHub returned an error."),
+            )
+        return SignInResult(
+            False,
+            error_kind="network",
+            message=msg(
+                exc,
+                "GitHub에 연결할 수 없습니다. 인터넷 연결을 확인하세요.",
+                "Cannot reach GitHub; check the internet connection.",
+            ),
+        )
+    login = str(_field(user, "login", "") or "")
+    try:
+        repo = await client.get_repo()
+    except Exception as exc:
+        not_found = gh is not None and isinstance(
+            exc, (getattr(gh, "NotFound", ()), getattr(gh, "PermissionDenied", ()))
+        )
+        if not_found:
+            return SignInResult(
+                False,
+                login=login,
+                error_kind="no_repo",
+                message=(
+                    "이 토큰으로는 브로슈어 저장소를 볼 수 없습니다. "
+                    "토큰에 저장소 권한을 추가하세요."
+                    if lang == "ko"
+                    else "This token cannot see the brochure repository; "
+                    "give it access to the repository."
+                ),
+            )
+        return SignInResult(
+            False,
+            login=login,
+            error_kind="network",
+            message=msg(exc, "GitHub에 연결할 수 없습니다.", "Cannot reach GitHub."),
+        )
+    perms = _field(repo, "permissions", None) or {}
+    can_push = bool(
+        _field(perms, "push", False)
+        or _field(perms, "admin", False)
+        or _field(perms, "maintain", False)
+    )
+    full_name = _field(repo, "full_name", None)
+    if required_org:
+        try:
+            membership = await client.org_membership(required_org, login)
+        except Exception:
+            membership = "no_scope"
+        if membership == "not_member":
+            return SignInResult(
+                False,
+                login=login,
+                error_kind="not_member",
+                message=(
+                    f"{login} 계정은 {required_org} 조직의 구성원이 아닙니다."
+                    if lang == "ko"
+                    else f"The account {login} is not a member of the {required_org} organization."
+                ),
+            )
+    return SignInResult(True, login=login, can_push=can_push, repo_full_name=full_name)

@@ -1,0 +1,144 @@
+"""User settings (Qt-free): which repository, which API, which language.
+
+Stored as JSON in the per-user config dir, written atomically (temp file, fsync, rename).
+A corrupt or unreadable file never stops the app: it is set aside as ``settings.json.corrupt``
+and defaults are used. Unknown keys are kept so newer versions' settings survive a round trip.
+No secret is ever stored here (the token lives in the keyring, see ``auth.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+log = logging.getLogger(__name__)
+
+DEFAULT_API_URL = "https://api.github.com"
+DEFAULT_OWNER = "pnuai"
+DEFAULT_NAME = "PNU-Modu"
+DEFAULT_BRANCH = "main"
+LANGUAGES = ("ko", "en")
+
+
+@dataclass
+class Settings:
+    api_url: str = DEFAULT_API_URL
+    owner: str = DEFAULT_OWNER
+    name: str = DEFAULT_NAME
+    branch: str = DEFAULT_BRANCH
+    language: str | None = None  # "ko" | "en" | None = follow the OS
+    required_org: str | None = None  # sign-in requires membership of this org, if set
+    oauth_client_id: str | None = None  # enables "sign in with the browser" when set
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def repo_full_name(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+    @property
+    def api_host(self) -> str:
+        """Host (and port) of the API; the keyring account name."""
+        parts = urlsplit(self.api_url)
+        return parts.netloc or self.api_url
+
+    @property
+    def is_github_com(self) -> bool:
+        return self.api_host.lower() == "api.github.com"
+
+    @property
+    def web_url(self) -> str:
+        """The web UI matching the API: github.com, or a GitHub Enterprise Server host."""
+        return web_url_for_api(self.api_url)
+
+    def set_repo(self, full_name: str) -> None:
+        owner, sep, name = full_name.strip().partition("/")
+        if not sep or not owner or not name or "/" in name:
+            raise ValueError(f"repository must look like OWNER/NAME, got {full_name!r}")
+        self.owner, self.name = owner, name
+
+
+def web_url_for_api(api_url: str) -> str:
+    parts = urlsplit(api_url.rstrip("/"))
+    host = parts.netloc
+    if host.lower() == "api.github.com":
+        return "https://github.com"
+    if host.lower().startswith("api.") and host.lower().endswith(".ghe.com"):
+        return f"{parts.scheme}://{host[4:]}"  # GHE.com data residency: api.X.ghe.com → X.ghe.com
+    path = parts.path
+    if path.endswith("/api/v3"):
+        path = path[: -len("/api/v3")]
+    return f"{parts.scheme}://{host}{path}"
+
+
+def _coerce(data: dict[str, Any]) -> Settings:
+    s = Settings()
+    known = {f.name for f in fields(Settings)} - {"extra"}
+    for key, value in data.items():
+        if key in known:
+            if key in ("api_url", "owner", "name", "branch"):
+                if isinstance(value, str) and value.strip():
+                    setattr(s, key, value.strip())
+            elif key == "language":
+                s.language = value if value in LANGUAGES else None
+            elif key in ("required_org", "oauth_client_id"):
+                s.__setattr__(
+                    key, value.strip() if isinstance(value, str) and value.strip() else None
+                )
+        else:
+            s.extra[key] = value
+    return s
+
+
+def load_settings(path: Path) -> Settings:
+    """Read settings; missing → defaults; corrupt → defaults and the bad file set aside."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as exc:
+        log.warning("settings unreadable (%s); using defaults", exc)
+        return Settings()
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+        if not isinstance(data, dict):
+            raise ValueError("settings is not a JSON object")
+    except (ValueError, UnicodeDecodeError) as exc:
+        log.warning("settings file %s is corrupt (%s); using defaults", path, exc)
+        with contextlib.suppress(OSError):
+            os.replace(path, path.with_name(path.name + ".corrupt"))
+        return Settings()
+    return _coerce(data)
+
+
+def save_settings(settings: Settings, path: Path) -> None:
+    """Write settings atomically: a crash leaves the old file or the new one, never half of one."""
+    data = asdict(settings)
+    extra = data.pop("extra", {}) or {}
+    merged = {**extra, **data}
+    payload = (json.dumps(merged, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if hasattr(os, "O_DIRECTORY"):
+        with contextlib.suppress(OSError):
+            dfd = os.open(path.parent, os.O_DIRECTORY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)

@@ -1,0 +1,164 @@
+"""Side-by-side "your version / the version on the site" for save conflicts and comparisons."""
+
+from __future__ import annotations
+
+import difflib
+from enum import Enum
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class ConflictChoice(Enum):
+    KEEP_MINE = "keep_mine"
+    TAKE_THEIRS = "take_theirs"
+    SAVE_AS_NEW = "save_as_new"
+    CANCEL = "cancel"
+
+
+def _changed_lines(a: list[str], b: list[str]) -> tuple[set[int], set[int]]:
+    sm = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    ca: set[int] = set()
+    cb: set[int] = set()
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag != "equal":
+            ca.update(range(i1, i2))
+            cb.update(range(j1, j2))
+    return ca, cb
+
+
+def _highlight(view: QPlainTextEdit, lines: set[int], color: str) -> None:
+    sels = []
+    doc = view.document()
+    for n in sorted(lines):
+        block = doc.findBlockByNumber(n)
+        if not block.isValid():
+            continue
+        sel = QTextEdit.ExtraSelection()
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor(color))
+        fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        sel.format = fmt
+        cur = QTextCursor(block)
+        sel.cursor = cur
+        sels.append(sel)
+    view.setExtraSelections(sels)
+
+
+class ConflictDialog(QDialog):
+    """``compare_only`` hides keep/take (used by "compare with the current version")."""
+
+    def __init__(
+        self,
+        doc_id: str,
+        mine: str,
+        theirs: str,
+        *,
+        theirs_by: str | None = None,
+        compare_only: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("conflictDialog" if not compare_only else "compareDialog")
+        self.choice = ConflictChoice.CANCEL
+        self.setWindowTitle(
+            self.tr("Compare versions")
+            if compare_only
+            else self.tr("Someone else saved this document")
+        )
+        self.setAccessibleName(self.windowTitle())
+        lay = QVBoxLayout(self)
+        if compare_only:
+            msg = self.tr(
+                "Your text (left) and the current version on the site (right) of “{doc}”."
+            )
+        else:
+            msg = self.tr(
+                "While you were editing “{doc}”, a newer version was saved{by}. "
+                "Nothing has been overwritten. Choose what to keep."
+            )
+        by = self.tr(" by {who}").format(who=theirs_by) if theirs_by else ""
+        head = QLabel(msg.format(doc=doc_id, by=by))
+        head.setWordWrap(True)
+        head.setObjectName("conflictHeadline")
+        lay.addWidget(head)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.mine_view = self._pane(split, self.tr("Your version"), mine, "mineText")
+        self.theirs_view = self._pane(
+            split, self.tr("Current version on the site"), theirs, "theirsText"
+        )
+        lay.addWidget(split, 1)
+        ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
+        _highlight(self.mine_view, ca, "#fff3c4")
+        _highlight(self.theirs_view, cb, "#dceeff")
+        self.summary = QLabel(
+            self.tr("The two versions are identical.")
+            if mine == theirs
+            else self.tr("Changed lines are highlighted.")
+        )
+        lay.addWidget(self.summary)
+
+        row = QHBoxLayout()
+        self.keep_mine_button = QPushButton(self.tr("&Keep mine (overwrite theirs)"))
+        self.keep_mine_button.setObjectName("keepMineButton")
+        self.take_theirs_button = QPushButton(self.tr("&Take theirs (discard mine)"))
+        self.take_theirs_button.setObjectName("takeTheirsButton")
+        self.save_new_button = QPushButton(self.tr("Save mine as a &new document"))
+        self.save_new_button.setObjectName("saveAsNewButton")
+        self.cancel_button = QPushButton(self.tr("&Close") if compare_only else self.tr("&Cancel"))
+        self.cancel_button.setObjectName("cancelButton")
+        for b in (
+            self.keep_mine_button,
+            self.take_theirs_button,
+            self.save_new_button,
+            self.cancel_button,
+        ):
+            b.setAccessibleName(b.text().replace("&", ""))
+        if compare_only:
+            self.keep_mine_button.hide()
+            self.take_theirs_button.hide()
+        row.addWidget(self.keep_mine_button)
+        row.addWidget(self.take_theirs_button)
+        row.addWidget(self.save_new_button)
+        row.addStretch(1)
+        row.addWidget(self.cancel_button)
+        lay.addLayout(row)
+        self.keep_mine_button.clicked.connect(lambda: self._done(ConflictChoice.KEEP_MINE))
+        self.take_theirs_button.clicked.connect(lambda: self._done(ConflictChoice.TAKE_THEIRS))
+        self.save_new_button.clicked.connect(lambda: self._done(ConflictChoice.SAVE_AS_NEW))
+        self.cancel_button.clicked.connect(lambda: self._done(ConflictChoice.CANCEL))
+        self.resize(1000, 620)
+
+    def _pane(self, split: QSplitter, title: str, text: str, name: str) -> QPlainTextEdit:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        v.setContentsMargins(0, 0, 0, 0)
+        label = QLabel(f"<b>{title}</b>")
+        v.addWidget(label)
+        view = QPlainTextEdit()
+        view.setObjectName(name)
+        view.setReadOnly(True)
+        view.setPlainText(text)
+        view.setAccessibleName(title)
+        v.addWidget(view, 1)
+        split.addWidget(w)
+        return view
+
+    def _done(self, choice: ConflictChoice) -> None:
+        self.choice = choice
+        if choice is ConflictChoice.CANCEL:
+            self.reject()
+        else:
+            self.accept()

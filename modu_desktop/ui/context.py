@@ -1,0 +1,100 @@
+"""Everything a signed-in window needs: the client, the stores, the lock manager, who we are.
+
+Qt-free glue between the app and the core (it lives in ``ui/`` because it decides what the UI
+uses). Widgets receive an ``AppContext`` and call the core through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from modu_desktop.core.auth import TokenStore
+from modu_desktop.core.paths import AppPaths
+from modu_desktop.core.session import new_session_id
+from modu_desktop.core.settings import Settings
+
+
+@dataclass
+class AppOptions:
+    """Command line options that change behaviour (see ``app.py``)."""
+
+    lang: str = "en"
+    practice: bool = False
+    force_viewer: bool = False
+    heartbeat_s: float = 300.0
+    stale_s: float = 900.0
+    open_doc: str | None = None
+    refresh_s: float = 60.0
+    deploy_poll_s: float = 5.0
+    release_timeout_s: float = 10.0
+
+
+@dataclass
+class AppContext:
+    settings: Settings
+    paths: AppPaths
+    options: AppOptions
+    client: Any  # core.github.GitHubClient
+    login: str
+    can_push: bool
+    token_store: TokenStore | None = None
+    session_id: str = field(default_factory=new_session_id)
+    store: Any = None  # core.documents.DocumentStore
+    locks: Any = None  # core.locks.LockManager
+    sandbox: Any = None  # in-process practice sandbox (modu_desktop.sandbox.Sandbox)
+
+    @property
+    def lang(self) -> str:
+        return self.options.lang
+
+    @property
+    def viewer(self) -> bool:
+        """No lock traffic and no writes: --viewer, or a token without push permission."""
+        return self.options.force_viewer or not self.can_push
+
+    @property
+    def practice(self) -> bool:
+        return self.options.practice
+
+    def server_now(self) -> float:
+        clock = getattr(self.client, "clock", None)
+        if clock is not None:
+            return float(clock.now())
+        import time
+
+        return time.time()
+
+    def build(self) -> AppContext:
+        """Create the document store and the lock manager on top of the client."""
+        from modu_desktop.core.documents import DocumentStore
+        from modu_desktop.core.locks import LockManager
+
+        cache = self.paths.cache_dir / "blobs"
+        cache.mkdir(parents=True, exist_ok=True)
+        self.store = DocumentStore(self.client, cache)
+        self.locks = LockManager(
+            self.client,
+            self.login,
+            self.session_id,
+            self.client.clock,
+            heartbeat_s=self.options.heartbeat_s,
+            stale_s=self.options.stale_s,
+        )
+        return self
+
+    async def aclose(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
+
+
+def make_client(api_url: str, token: str, settings: Settings) -> Any:
+    from modu_desktop.core.github import GitHubClient, RepoRef
+
+    return GitHubClient(api_url, token, RepoRef(settings.owner, settings.name, settings.branch))
+
+
+def repo_dir_for_practice(paths: AppPaths) -> Path:
+    return paths.sandbox_repo_dir

@@ -1,0 +1,174 @@
+"""Find / replace bar under the editor (Ctrl+F, Ctrl+H, F3 / Shift+F3, Esc closes)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor, QTextDocument
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QWidget,
+)
+
+
+class FindBar(QWidget):
+    closed = Signal()
+
+    def __init__(self, editor: QPlainTextEdit, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("findBar")
+        self._editor = editor
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+
+        self.find_label = QLabel(self.tr("F&ind:"))
+        self.find_edit = QLineEdit()
+        self.find_edit.setObjectName("findEdit")
+        self.find_edit.setAccessibleName(self.tr("Text to find"))
+        self.find_label.setBuddy(self.find_edit)
+        self.replace_label = QLabel(self.tr("Re&place with:"))
+        self.replace_edit = QLineEdit()
+        self.replace_edit.setObjectName("replaceEdit")
+        self.replace_edit.setAccessibleName(self.tr("Replacement text"))
+        self.replace_label.setBuddy(self.replace_edit)
+        self.case_box = QCheckBox(self.tr("&Match case"))
+        self.case_box.setAccessibleName(self.tr("Match case"))
+        self.prev_button = QPushButton(self.tr("Previous"))
+        self.prev_button.setAccessibleName(self.tr("Find previous"))
+        self.prev_button.setToolTip(self.tr("Find previous (Shift+F3)"))
+        self.next_button = QPushButton(self.tr("&Next"))
+        self.next_button.setAccessibleName(self.tr("Find next"))
+        self.next_button.setToolTip(self.tr("Find next (F3)"))
+        self.replace_button = QPushButton(self.tr("&Replace"))
+        self.replace_button.setObjectName("replaceButton")
+        self.replace_button.setAccessibleName(self.tr("Replace"))
+        self.replace_all_button = QPushButton(self.tr("Replace &all"))
+        self.replace_all_button.setObjectName("replaceAllButton")
+        self.replace_all_button.setAccessibleName(self.tr("Replace all"))
+        self.status = QLabel("")
+        self.status.setObjectName("findStatus")
+        self.close_button = QPushButton(self.tr("Close"))
+        self.close_button.setAccessibleName(self.tr("Close find bar"))
+        self.close_button.setToolTip(self.tr("Close (Esc)"))
+
+        for w in (
+            self.find_label,
+            self.find_edit,
+            self.prev_button,
+            self.next_button,
+            self.replace_label,
+            self.replace_edit,
+            self.replace_button,
+            self.replace_all_button,
+            self.case_box,
+            self.status,
+            self.close_button,
+        ):
+            lay.addWidget(w)
+        lay.setStretch(1, 2)
+        lay.setStretch(5, 2)
+
+        self.find_edit.returnPressed.connect(self.find_next)
+        self.replace_edit.returnPressed.connect(self.replace_one)
+        self.next_button.clicked.connect(self.find_next)
+        self.prev_button.clicked.connect(self.find_previous)
+        self.replace_button.clicked.connect(self.replace_one)
+        self.replace_all_button.clicked.connect(self.replace_all)
+        self.close_button.clicked.connect(self.close_bar)
+        esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        esc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        esc.activated.connect(self.close_bar)
+        self.hide()
+
+    def set_read_only(self, read_only: bool) -> None:
+        for w in (
+            self.replace_label,
+            self.replace_edit,
+            self.replace_button,
+            self.replace_all_button,
+        ):
+            w.setVisible(not read_only)
+
+    def open_find(self, replace: bool = False) -> None:
+        self.show()
+        sel = self._editor.textCursor().selectedText()
+        if sel and "\u2029" not in sel:
+            self.find_edit.setText(sel)
+        target = self.replace_edit if replace and self.replace_edit.isVisible() else self.find_edit
+        target.setFocus()
+        target.selectAll()
+
+    def close_bar(self) -> None:
+        self.hide()
+        self.status.clear()
+        self._editor.setFocus()
+        self.closed.emit()
+
+    def _flags(self, backward: bool = False) -> QTextDocument.FindFlag:
+        flags = QTextDocument.FindFlag(0)
+        if self.case_box.isChecked():
+            flags |= QTextDocument.FindFlag.FindCaseSensitively
+        if backward:
+            flags |= QTextDocument.FindFlag.FindBackward
+        return flags
+
+    def _find(self, backward: bool) -> bool:
+        needle = self.find_edit.text()
+        if not needle:
+            return False
+        if self._editor.find(needle, self._flags(backward)):
+            self.status.clear()
+            return True
+        # wrap around
+        cur = self._editor.textCursor()
+        cur.movePosition(
+            QTextCursor.MoveOperation.End if backward else QTextCursor.MoveOperation.Start
+        )
+        self._editor.setTextCursor(cur)
+        if self._editor.find(needle, self._flags(backward)):
+            self.status.setText(self.tr("Wrapped around"))
+            return True
+        self.status.setText(self.tr("Not found"))
+        return False
+
+    def find_next(self) -> bool:
+        return self._find(False)
+
+    def find_previous(self) -> bool:
+        return self._find(True)
+
+    def _matches(self, text: str) -> bool:
+        needle = self.find_edit.text()
+        if self.case_box.isChecked():
+            return text == needle
+        return text.casefold() == needle.casefold()
+
+    def replace_one(self) -> None:
+        if self._editor.isReadOnly() or not self.find_edit.text():
+            return
+        cur = self._editor.textCursor()
+        if cur.hasSelection() and self._matches(cur.selectedText()):
+            cur.insertText(self.replace_edit.text())
+        self.find_next()
+
+    def replace_all(self) -> int:
+        if self._editor.isReadOnly() or not self.find_edit.text():
+            return 0
+        doc = self._editor.document()
+        cursor = QTextCursor(doc)
+        count = 0
+        edit = QTextCursor(doc)
+        edit.beginEditBlock()
+        while True:
+            cursor = doc.find(self.find_edit.text(), cursor, self._flags())
+            if cursor.isNull():
+                break
+            cursor.insertText(self.replace_edit.text())
+            count += 1
+        edit.endEditBlock()
+        self.status.setText(self.tr("%n replaced", "", count))
+        return count

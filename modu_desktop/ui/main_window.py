@@ -1,0 +1,1012 @@
+"""The main window: document list, editor with preview, lock banner, status bar.
+
+Protocol decisions live in the core (``LockManager``, ``DocumentStore``); this window sequences
+them (open → lock → load → heartbeat → save → release) and shows what happened in plain words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modu_desktop.ui.asyncutil import ask, run_dialog, spawn
+from modu_desktop.ui.banners import Banner
+from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
+from modu_desktop.ui.context import AppContext
+from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.editor import EditorPane
+from modu_desktop.ui.lock_dialog import LockChoice, LockHolderInfo, choose_lock_action, format_when
+from modu_desktop.ui.new_doc_dialog import NewDocDialog, suggest_doc_id
+
+log = logging.getLogger(__name__)
+
+MODE_EDIT = "edit"
+MODE_READ_ONLY = "read_only"  # someone else holds the lock; we chose to look only
+MODE_VIEWER = "viewer"  # viewer mode: never any writes
+
+
+def err_text(exc: BaseException, lang: str) -> str:
+    um = getattr(exc, "user_message", None)
+    if callable(um):
+        with contextlib.suppress(Exception):
+            text = um(lang)
+            if text:
+                return str(text)
+    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
+        return QCoreApplication.translate("MainWindow", "GitHub did not answer in time.")
+    return str(exc) or type(exc).__name__
+
+
+@dataclass
+class OpenDoc:
+    doc_id: str
+    path: str
+    base_sha: str
+    mode: str
+    title: str = ""
+    held: Any = None  # core.locks.HeldLock while we hold the lock
+    lost: bool = False
+    lost_view: Any = None
+    heartbeat: asyncio.Task[None] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    saving: bool = False
+
+    @property
+    def editable(self) -> bool:
+        return self.mode == MODE_EDIT and not self.lost and self.held is not None
+
+
+class MainWindow(QMainWindow):
+    signOutRequested = Signal()
+    finished = Signal()  # the window closed and every lock it held was released (or timed out)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.doc: OpenDoc | None = None
+        self._refreshing = False
+        self._last_refresh = 0.0
+        self._closing = False
+        self._closed_ok = False
+        self._deploy_task: asyncio.Task[None] | None = None
+        self._busy_open = False
+        self.setObjectName("mainWindow")
+        self.resize(1280, 800)
+        self._build_ui()
+        self._build_actions()
+        self._update_title()
+        self._update_actions()
+
+        self._idle_timer = QTimer(self)
+        self._idle_timer.setInterval(int(ctx.options.refresh_s * 1000))
+        self._idle_timer.timeout.connect(self._idle_refresh)
+        self._idle_timer.start()
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.applicationStateChanged.connect(self._app_state_changed)
+
+    # ------------------------------------------------------------------ building
+    def _build_ui(self) -> None:
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+
+        self.practice_banner = Banner("practiceBanner", "practice")
+        self.practice_banner.set_text(
+            self.tr("Practice mode — nothing you do here reaches the real site")
+        )
+        self.practice_banner.setVisible(self.ctx.practice)
+        outer.addWidget(self.practice_banner)
+
+        self.viewer_banner = Banner("viewerBanner", "info")
+        if self.ctx.options.force_viewer:
+            self.viewer_banner.set_text(
+                self.tr("Viewer mode: you can read documents but not change them.")
+            )
+        else:
+            self.viewer_banner.set_text(
+                self.tr(
+                    "Viewer mode: your account ({login}) can read this repository "
+                    "but not change it, "
+                    "so documents open read-only."
+                ).format(login=self.ctx.login)
+            )
+        self.viewer_banner.setVisible(self.ctx.viewer)
+        outer.addWidget(self.viewer_banner)
+
+        self.notice = Banner("noticeBar", "info")
+        close_notice = self.notice.add_button("noticeCloseButton", self.tr("Dismiss"))
+        close_notice.clicked.connect(self.notice.hide)
+        self.notice.hide()
+        outer.addWidget(self.notice)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.doc_list = DocListPanel()
+        self.doc_list.openRequested.connect(lambda d: spawn(self.open_document(d)))
+        self.doc_list.refreshRequested.connect(lambda: spawn(self.refresh_list()))
+        self.splitter.addWidget(self.doc_list)
+
+        self.right = QStackedWidget()
+        placeholder = QLabel(
+            self.tr("Choose a document on the left and press Enter (or double-click) to open it.")
+        )
+        placeholder.setObjectName("placeholder")
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        placeholder.setWordWrap(True)
+        self.right.addWidget(placeholder)
+
+        area = QWidget()
+        area_lay = QVBoxLayout(area)
+        area_lay.setContentsMargins(4, 4, 4, 4)
+        self.doc_header = QLabel("")
+        self.doc_header.setObjectName("docHeader")
+        area_lay.addWidget(self.doc_header)
+
+        self.lock_banner = Banner("lockBanner", "error")
+        b = self.lock_banner.add_button("copyTextButton", self.tr("&Copy my text"))
+        b.clicked.connect(self.copy_text)
+        b = self.lock_banner.add_button("saveAsNewButton", self.tr("Save as &new document"))
+        b.clicked.connect(lambda: spawn(self.save_as_new_document()))
+        b = self.lock_banner.add_button("compareButton", self.tr("Co&mpare with current version"))
+        b.clicked.connect(lambda: spawn(self.compare_with_current()))
+        self.lock_banner.hide()
+        area_lay.addWidget(self.lock_banner)
+
+        self.readonly_banner = Banner("readOnlyBanner", "info")
+        self.readonly_banner.hide()
+        area_lay.addWidget(self.readonly_banner)
+
+        self.editor_pane = EditorPane()
+        self.editor_pane.textEdited.connect(self._update_title)
+        self.editor_pane.editor.document().modificationChanged.connect(
+            lambda _m: self._update_title()
+        )
+        area_lay.addWidget(self.editor_pane, 1)
+        self.right.addWidget(area)
+        self.splitter.addWidget(self.right)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([470, 810])
+        outer.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+
+        sb = self.statusBar()
+        self.status_lock = QLabel("")
+        self.status_lock.setObjectName("statusLock")
+        self.status_lock.setAccessibleName(self.tr("Lock state"))
+        self.status_deploy = QLabel("")
+        self.status_deploy.setObjectName("statusDeploy")
+        self.status_deploy.setAccessibleName(self.tr("Publishing state"))
+        self.status_conn = QLabel("")
+        self.status_conn.setObjectName("statusConnection")
+        self.status_conn.setAccessibleName(self.tr("Connection"))
+        who = QLabel(
+            self.tr("{login} · {repo}").format(
+                login=self.ctx.login, repo=self.ctx.settings.repo_full_name
+            )
+        )
+        who.setObjectName("statusAccount")
+        sb.addWidget(self.status_lock, 1)
+        sb.addPermanentWidget(self.status_deploy)
+        sb.addPermanentWidget(self.status_conn)
+        sb.addPermanentWidget(who)
+        self._set_connection(True)
+
+    def _build_actions(self) -> None:
+        mb = self.menuBar()
+        m_file = mb.addMenu(self.tr("&File"))
+        self.act_open = self._action(
+            self.tr("&Open selected document"), "Ctrl+O", self._open_selected
+        )
+        self.act_save = self._action(
+            self.tr("&Save"), QKeySequence.StandardKey.Save, lambda: spawn(self.save())
+        )
+        self.act_save_new = self._action(
+            self.tr("Save as &new document…"), None, lambda: spawn(self.save_as_new_document())
+        )
+        self.act_close = self._action(
+            self.tr("&Close document"), "Ctrl+W", lambda: spawn(self.close_document())
+        )
+        self.act_refresh = self._action(
+            self.tr("&Refresh list"), "F5", lambda: spawn(self.refresh_list())
+        )
+        self.act_signout = self._action(self.tr("Sign &out"), None, lambda: spawn(self.sign_out()))
+        self.act_quit = self._action(self.tr("&Quit"), "Ctrl+Q", self.request_quit)
+        for a in (
+            self.act_open,
+            self.act_save,
+            self.act_save_new,
+            self.act_close,
+            self.act_refresh,
+        ):
+            m_file.addAction(a)
+        m_file.addSeparator()
+        if not self.ctx.practice:
+            m_file.addAction(self.act_signout)
+        m_file.addAction(self.act_quit)
+
+        ed = self.editor_pane.editor
+        m_edit = mb.addMenu(self.tr("&Edit"))
+        self.act_undo = self._action(self.tr("&Undo"), QKeySequence.StandardKey.Undo, ed.undo)
+        self.act_redo = self._action(self.tr("&Redo"), QKeySequence.StandardKey.Redo, ed.redo)
+        ed.undoAvailable.connect(lambda ok: self.act_undo.setEnabled(ok and not ed.isReadOnly()))
+        ed.redoAvailable.connect(lambda ok: self.act_redo.setEnabled(ok and not ed.isReadOnly()))
+        self.act_undo.setEnabled(False)
+        self.act_redo.setEnabled(False)
+        fb = self.editor_pane.find_bar
+        self.act_find = self._action(
+            self.tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
+        )
+        self.act_replace = self._action(self.tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
+        self.act_find_next = self._action(self.tr("Find &next"), "F3", fb.find_next)
+        self.act_find_prev = self._action(self.tr("Find &previous"), "Shift+F3", fb.find_previous)
+        for a in (self.act_undo, self.act_redo):
+            m_edit.addAction(a)
+        m_edit.addSeparator()
+        for a in (self.act_find, self.act_replace, self.act_find_next, self.act_find_prev):
+            m_edit.addAction(a)
+
+        m_go = mb.addMenu(self.tr("&Go"))
+        m_go.addAction(
+            self._action(self.tr("Document &list"), "Ctrl+L", self.doc_list.tree.setFocus)
+        )
+        m_go.addAction(
+            self._action(self.tr("&Filter"), "Ctrl+K", self.doc_list.filter_edit.setFocus)
+        )
+        m_go.addAction(self._action(self.tr("&Editor"), "Ctrl+E", ed.setFocus))
+        m_go.addAction(
+            self._action(
+                self.tr("&Page settings"), "Ctrl+T", self.editor_pane.form.title_edit.setFocus
+            )
+        )
+
+    def _action(self, text: str, shortcut: Any, slot: Any) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.triggered.connect(lambda _checked=False: slot())
+        self.addAction(a)
+        return a
+
+    # ------------------------------------------------------------------ small state helpers
+    def _set_connection(self, ok: bool, message: str | None = None) -> None:
+        if ok:
+            self.status_conn.setText(self.tr("● Connected"))
+            self.status_conn.setProperty("kind", "ok")
+            self.status_conn.setToolTip(self.ctx.settings.api_url)
+        else:
+            self.status_conn.setText(self.tr("⚠ Connection problem"))
+            self.status_conn.setProperty("kind", "error")
+            self.status_conn.setToolTip(message or "")
+        self.status_conn.style().unpolish(self.status_conn)
+        self.status_conn.style().polish(self.status_conn)
+
+    def _set_lock_status(self, text: str, kind: str = "info") -> None:
+        self.status_lock.setText(text)
+        self.status_lock.setProperty("kind", kind)
+        self.status_lock.style().unpolish(self.status_lock)
+        self.status_lock.style().polish(self.status_lock)
+
+    def show_notice(self, text: str, kind: str = "info") -> None:
+        self.notice.set_text(text)
+        self.notice.set_kind(kind)
+        self.notice.show()
+
+    def _update_title(self) -> None:
+        app = self.tr("Modu Desktop")
+        if self.ctx.practice:
+            app = self.tr("Modu Desktop (practice)")
+        if self.doc is None:
+            self.setWindowTitle(app)
+            self.setWindowModified(False)
+            return
+        name = self.doc.title or self.doc.doc_id
+        suffix = ""
+        if self.doc.mode != MODE_EDIT:
+            suffix = self.tr(" (read-only)")
+        elif self.doc.lost:
+            suffix = self.tr(" (lock lost)")
+        self.setWindowTitle(f"{name}[*]{suffix} — {app}")
+        self.setWindowModified(self.editor_pane.is_modified())
+
+    def _update_actions(self) -> None:
+        d = self.doc
+        self.act_save.setEnabled(bool(d and d.editable))
+        self.act_close.setEnabled(d is not None)
+        self.act_save_new.setEnabled(bool(d and not self.ctx.viewer))
+        self.act_replace.setEnabled(bool(d and d.editable))
+
+    def _lock_badges(self, views: list[Any]) -> dict[str, LockBadge]:
+        from modu_desktop.core.locks import LockStatus
+
+        out: dict[str, LockBadge] = {}
+        for v in views:
+            if v.status is LockStatus.FREE:
+                continue
+            rec = v.record
+            holder = v.holder or "?"
+            if rec is not None and rec.malformed and rec.claimed_by:
+                holder = rec.claimed_by
+            out[v.doc_id] = LockBadge(
+                holder=holder,
+                started_at=v.started_at,
+                last_heartbeat=v.last_heartbeat,
+                stale=v.status is LockStatus.STALE,
+                mine=v.status is LockStatus.MINE_THIS_SESSION,
+                same_user_elsewhere=v.status is LockStatus.MINE_OTHER_SESSION,
+                malformed=v.status is LockStatus.MALFORMED,
+            )
+        return out
+
+    # ------------------------------------------------------------------ list
+    def _app_state_changed(self, state: Qt.ApplicationState) -> None:
+        if (
+            state == Qt.ApplicationState.ApplicationActive
+            and time.monotonic() - self._last_refresh > 5
+        ):
+            spawn(self.refresh_list())
+
+    def _idle_refresh(self) -> None:
+        if not self._refreshing and not self._closing:
+            spawn(self.refresh_list())
+
+    async def refresh_list(self) -> bool:
+        """Re-read the document list (one request when nothing changed)."""
+        if self._refreshing or self._closing:
+            return False
+        self._refreshing = True
+        first = not self.doc_list.rows
+        if first:
+            self.doc_list.set_loading(True)
+        else:
+            self.doc_list.refresh_button.setEnabled(False)
+        try:
+            snap = await self.ctx.store.refresh()
+            locks = getattr(snap, "locks", {}) or {}
+            views = await self.ctx.locks.list_locks(locks) if locks else []
+        except Exception as exc:
+            log.info("refresh failed: %s", exc)
+            self.doc_list.set_loading(False)
+            self.doc_list.set_error(err_text(exc, self.ctx.lang))
+            self._set_connection(False, err_text(exc, self.ctx.lang))
+            return False
+        finally:
+            self._refreshing = False
+            self._last_refresh = time.monotonic()
+            self.doc_list.refresh_button.setEnabled(True)
+        badges = self._lock_badges(views)
+        rows = [
+            DocRow(
+                doc_id=d.doc_id,
+                path=d.path,
+                title=d.title or d.nav_label or d.doc_id,
+                position=d.position if isinstance(d.position, int) else None,
+                lock=badges.get(d.doc_id),
+            )
+            for d in snap.docs
+        ]
+        self.doc_list.set_loading(False)
+        self.doc_list.set_rows(rows, self.ctx.server_now())
+        self._set_connection(True)
+        # Our lock changed on the server (stolen or released): check now, not at the next beat.
+        doc = self.doc
+        if doc is not None and doc.held is not None and not doc.lost:
+            entry = locks.get(doc.doc_id)
+            sha = getattr(entry, "sha", entry) if entry is not None else None
+            if sha != doc.held.sha:
+                doc.wake.set()
+        return True
+
+    def _open_selected(self) -> None:
+        d = self.doc_list.selected_doc_id()
+        if d:
+            spawn(self.open_document(d))
+
+    # ------------------------------------------------------------------ open
+    async def open_document(self, doc_id: str) -> bool:
+        """Open a document: lock it (asking when someone else has it), load it, show it."""
+        if self._busy_open or self._closing:
+            return False
+        if self.doc is not None and self.doc.doc_id == doc_id:
+            self.editor_pane.editor.setFocus()
+            return True
+        self._busy_open = True
+        try:
+            if self.doc is not None and not await self.close_document():
+                return False
+            return await self._open(doc_id)
+        finally:
+            self._busy_open = False
+
+    async def _open(self, doc_id: str) -> bool:
+        from modu_desktop.core.locks import AcquireOutcome, LockStatus
+
+        lang = self.ctx.lang
+        self.notice.hide()
+        if self.ctx.viewer:
+            return await self._load_and_show(doc_id, MODE_VIEWER, None)
+
+        self._set_lock_status(
+            self.tr("Checking whether someone is editing “{doc}”…").format(doc=doc_id)
+        )
+        held = None
+        stale_notice: str | None = None
+        for _attempt in range(3):
+            try:
+                res = await self.ctx.locks.acquire(doc_id, take_stale=True)
+            except Exception as exc:
+                self._fail_open(doc_id, exc)
+                return False
+            if res.outcome in (AcquireOutcome.ACQUIRED, AcquireOutcome.REUSED):
+                held = res.held
+                break
+            if res.outcome is AcquireOutcome.TOOK_OVER:
+                held = res.held
+                v = res.view
+                stale_notice = self.tr(
+                    "{who} had left “{doc}” without a sign of life since {beat}, "
+                    "so you have taken over "
+                    "editing."
+                ).format(
+                    who=(v.holder if v else "?"),
+                    doc=doc_id,
+                    beat=format_when(v.last_heartbeat if v else None, self.ctx.server_now()),
+                )
+                break
+            if res.outcome is AcquireOutcome.FAILED:
+                self._fail_open(doc_id, res.error or RuntimeError(res.message))
+                return False
+            if res.outcome is AcquireOutcome.LOST_RACE:
+                continue  # look again
+            # BLOCKED: ask
+            view = res.view
+            assert view is not None
+            rec = view.record
+            info = LockHolderInfo(
+                doc_id=doc_id,
+                holder=(rec.claimed_by or None)
+                if rec is not None and rec.malformed
+                else view.holder,
+                started_at=view.started_at,
+                last_heartbeat=view.last_heartbeat,
+                now=view.server_now,
+                same_user=view.status is LockStatus.MINE_OTHER_SESSION,
+                malformed=view.status is LockStatus.MALFORMED,
+            )
+            self._set_lock_status(self.tr("“{doc}” is in use").format(doc=doc_id), "warning")
+            choice = await choose_lock_action(self, info)
+            if choice is LockChoice.CANCEL:
+                self._set_lock_status("")
+                return False
+            if choice is LockChoice.READ_ONLY:
+                return await self._load_and_show(doc_id, MODE_READ_ONLY, None, holder_info=info)
+            try:
+                res2 = await self.ctx.locks.steal(view)
+            except Exception as exc:
+                self._fail_open(doc_id, exc)
+                return False
+            if res2.held is not None:
+                held = res2.held
+                break
+            if res2.outcome is AcquireOutcome.FAILED:
+                self._fail_open(doc_id, res2.error or RuntimeError(res2.message))
+                return False
+            # lost the race: someone else took it first; loop shows the new holder
+            self.show_notice(
+                self.tr("Someone else took “{doc}” at the same moment.").format(doc=doc_id),
+                "warning",
+            )
+        if held is None:
+            self.show_notice(
+                self.tr(
+                    "Could not start editing “{doc}”: others keep changing its lock. Try again."
+                ).format(doc=doc_id),
+                "error",
+            )
+            self._set_lock_status("")
+            return False
+        ok = await self._load_and_show(doc_id, MODE_EDIT, held)
+        if not ok:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    self.ctx.locks.release(held), self.ctx.options.release_timeout_s
+                )
+            return False
+        if stale_notice:
+            self.show_notice(stale_notice, "warning")
+        del lang
+        return True
+
+    def _fail_open(self, doc_id: str, exc: BaseException) -> None:
+        self._set_lock_status("")
+        self.show_notice(
+            self.tr("Could not open “{doc}”: {msg}").format(
+                doc=doc_id, msg=err_text(exc, self.ctx.lang)
+            ),
+            "error",
+        )
+
+    async def _load_and_show(
+        self, doc_id: str, mode: str, held: Any, holder_info: LockHolderInfo | None = None
+    ) -> bool:
+        try:
+            loaded = await self.ctx.store.load(doc_id)
+        except Exception as exc:
+            self._fail_open(doc_id, exc)
+            return False
+        row = self.doc_list.row(doc_id)
+        doc = OpenDoc(
+            doc_id=doc_id,
+            path=getattr(loaded, "path", f"docs/{doc_id}.md"),
+            base_sha=loaded.sha,
+            mode=mode,
+            title=row.title if row else doc_id,
+            held=held,
+        )
+        self.doc = doc
+        self.lock_banner.hide()
+        self.editor_pane.load_text(loaded.text, read_only=mode != MODE_EDIT)
+        self.editor_pane.find_bar.hide()
+        self.right.setCurrentIndex(1)
+        self.doc_list.select(doc_id)
+        self.doc_header.setText(f"<b>{_esc(doc.title)}</b> &nbsp; <span>{_esc(doc.path)}</span>")
+        if mode == MODE_EDIT:
+            self.readonly_banner.hide()
+            self._set_lock_status(self.tr("You are editing “{doc}”").format(doc=doc_id), "ok")
+            doc.heartbeat = spawn(self._heartbeat_loop(doc), name=f"heartbeat:{doc_id}")
+            self.editor_pane.editor.setFocus()
+        elif mode == MODE_READ_ONLY:
+            who = holder_info.holder if holder_info and holder_info.holder else "?"
+            self.readonly_banner.set_text(
+                self.tr(
+                    "Read-only: {who} is editing this document. You can read and copy, not change."
+                ).format(who=who)
+            )
+            self.readonly_banner.show()
+            self._set_lock_status(self.tr("Read-only"), "info")
+            self.editor_pane.editor.setFocus()
+        else:
+            self.readonly_banner.hide()
+            self._set_lock_status(self.tr("Viewer mode — read-only"), "info")
+            self.editor_pane.editor.setFocus()
+        self._update_title()
+        self._update_actions()
+        self._set_connection(True)
+        return True
+
+    # ------------------------------------------------------------------ heartbeat
+    async def _heartbeat_loop(self, doc: OpenDoc) -> None:
+        from modu_desktop.core.locks import HeartbeatOutcome
+
+        interval = self.ctx.options.heartbeat_s
+        while self.doc is doc and doc.held is not None and not doc.lost:
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                await asyncio.wait_for(doc.wake.wait(), timeout=interval)
+            doc.wake.clear()
+            if self.doc is not doc or doc.held is None or doc.lost:
+                return
+            try:
+                res = await self.ctx.locks.heartbeat(doc.held)
+            except Exception as exc:  # the manager reports errors; be safe anyway
+                self._set_connection(False, err_text(exc, self.ctx.lang))
+                continue
+            if self.doc is not doc or doc.lost:
+                return
+            if res.outcome is HeartbeatOutcome.OK:
+                self._set_connection(True)
+                stamp = format_when(self.ctx.server_now(), self.ctx.server_now()).split(" ")[0]
+                self._set_lock_status(
+                    self.tr("You are editing “{doc}” · lock renewed at {time}").format(
+                        doc=doc.doc_id, time=stamp
+                    ),
+                    "ok",
+                )
+            elif res.outcome is HeartbeatOutcome.MISSED:
+                left = res.expires_in_s
+                mins = max(0, int((left or 0) // 60))
+                msg = self.tr(
+                    "Cannot reach GitHub to renew your lock ({n} missed). "
+                    "It expires in {m} min unless "
+                    "the connection comes back; keep your text."
+                ).format(n=res.misses, m=mins)
+                self._set_connection(
+                    False, err_text(res.error, self.ctx.lang) if res.error else msg
+                )
+                self._set_lock_status(msg, "warning")
+            else:
+                self._lock_lost(doc, res.view, released=res.outcome is HeartbeatOutcome.RELEASED)
+                return
+
+    def _lock_lost(self, doc: OpenDoc, view: Any, *, released: bool) -> None:
+        """The lock is gone: read-only now, banner with who/when, text untouched."""
+        if doc.lost:
+            return
+        doc.lost = True
+        doc.lost_view = view
+        doc.held = None
+        self.editor_pane.set_read_only(True)
+        now = self.ctx.server_now()
+        if released or view is None or view.record is None:
+            text = self.tr(
+                "Someone released your lock on this document, so it is read-only now. "
+                "Your text is still here: copy it, save it as a new document, or compare it."
+            )
+        else:
+            rec = view.record
+            who = rec.claimed_by if rec.malformed and rec.claimed_by else view.holder
+            if rec.editing_by.casefold() == self.ctx.login.casefold() and not rec.malformed:
+                who = self.tr("you ({login}) in another window").format(login=rec.editing_by)
+            text = self.tr(
+                "{who} took over editing at {when}, so this document is read-only now. "
+                "Your text is still here: copy it, save it as a new document, or compare it."
+            ).format(who=who, when=format_when(rec.started_at, now))
+        self.lock_banner.set_text(text)
+        self.lock_banner.show()
+        self._set_lock_status(self.tr("Lock lost — read-only"), "error")
+        self._update_title()
+        self._update_actions()
+
+    # ------------------------------------------------------------------ save
+    async def save(self) -> bool:
+        from modu_desktop.core.locks import LockStatus
+
+        doc = self.doc
+        if doc is None or not doc.editable or doc.saving:
+            return False
+        doc.saving = True
+        try:
+            self._set_lock_status(self.tr("Saving…"), "info")
+            try:
+                ver = await self.ctx.locks.verify(doc.held)
+            except Exception as exc:
+                self._save_failed(exc)
+                return False
+            if not ver.ok:
+                if ver.retryable:
+                    self._save_failed(RuntimeError(self.tr("could not check the lock; try again")))
+                    return False
+                view = ver.view
+                self._lock_lost(doc, view, released=view is None or view.status is LockStatus.FREE)
+                self.show_notice(
+                    self.tr("Not saved: you no longer hold the lock on this document."), "error"
+                )
+                return False
+            text = self.editor_pane.text()
+            return await self._commit(doc, text, doc.base_sha)
+        finally:
+            doc.saving = False
+
+    async def _commit(self, doc: OpenDoc, text: str, base_sha: str) -> bool:
+        try:
+            res = await self.ctx.store.save(doc.doc_id, text, base_sha, self.ctx.login)
+        except Exception as exc:
+            self._save_failed(exc)
+            return False
+        if _is_conflict(res):
+            return await self._resolve_conflict(doc, text, res)
+        new_sha = getattr(res, "sha", None) or getattr(res, "content_sha", None) or base_sha
+        commit = getattr(res, "commit_sha", None)
+        doc.base_sha = new_sha
+        if self.editor_pane.text() == text:
+            self.editor_pane.set_modified(False)
+        self._set_connection(True)
+        self._set_lock_status(self.tr("✔ Saved “{doc}”").format(doc=doc.doc_id), "ok")
+        self._update_title()
+        if commit:
+            self._watch_deploy(str(commit))
+        spawn(self.refresh_list())
+        return True
+
+    def _save_failed(self, exc: BaseException) -> None:
+        msg = err_text(exc, self.ctx.lang)
+        self._set_lock_status(self.tr("Not saved: {msg}").format(msg=msg), "error")
+        self.show_notice(
+            self.tr("Not saved: {msg} Your text is still here.").format(msg=msg), "error"
+        )
+
+    async def _resolve_conflict(self, doc: OpenDoc, mine: str, conflict: Any) -> bool:
+        theirs = getattr(conflict, "theirs", "")
+        their_sha = getattr(conflict, "their_sha", None)
+        dlg = ConflictDialog(
+            doc.doc_id, mine, theirs, theirs_by=getattr(conflict, "their_author", None), parent=self
+        )
+        await run_dialog(dlg)
+        choice = dlg.choice
+        dlg.deleteLater()
+        if choice is ConflictChoice.KEEP_MINE and their_sha:
+            return await self._commit(doc, mine, their_sha)
+        if choice is ConflictChoice.TAKE_THEIRS and their_sha is not None:
+            doc.base_sha = their_sha
+            self.editor_pane.replace_all_text(theirs, modified=False)
+            self._set_lock_status(
+                self.tr("Showing the current version of “{doc}”").format(doc=doc.doc_id), "ok"
+            )
+            self._update_title()
+            return True
+        if choice is ConflictChoice.SAVE_AS_NEW:
+            new_id = await self._create_new_document(doc.doc_id, mine)
+            if new_id and their_sha is not None:
+                doc.base_sha = their_sha
+                self.editor_pane.replace_all_text(theirs, modified=False)
+                self.show_notice(
+                    self.tr(
+                        "Your text was saved as “{new}”. This window now shows the current “{doc}”."
+                    ).format(new=new_id, doc=doc.doc_id),
+                    "info",
+                )
+                self._update_title()
+            return new_id is not None
+        self._set_lock_status(self.tr("Not saved (conflict): your text is still here."), "warning")
+        return False
+
+    # ------------------------------------------------------------------ deploy status
+    def _watch_deploy(self, commit_sha: str) -> None:
+        if self._deploy_task is not None and not self._deploy_task.done():
+            self._deploy_task.cancel()
+        self._deploy_task = spawn(self._deploy_loop(commit_sha), name="deploy-status")
+
+    async def _deploy_loop(self, commit_sha: str) -> None:
+        from modu_desktop.core import errors
+
+        poll = self.ctx.options.deploy_poll_s
+        label = self.status_deploy
+        label.setText(self.tr("Publishing: waiting to start"))
+        label.setProperty("kind", "info")
+        started = time.monotonic()
+        while not self._closing:
+            try:
+                runs = await self.ctx.client.workflow_runs(commit_sha)
+            except (errors.PermissionDenied, errors.NotFound):
+                label.setText(self.tr("Publishing status not available"))
+                return
+            except Exception:
+                runs = None
+            if runs:
+                run = runs[0]
+                if run.status == "completed":
+                    if run.conclusion == "success":
+                        label.setText(self.tr("✔ Published"))
+                        label.setProperty("kind", "ok")
+                    elif run.conclusion in ("skipped", "cancelled", "neutral"):
+                        label.setText(self.tr("Publishing skipped"))
+                    else:
+                        label.setText(self.tr("✖ Publishing failed"))
+                        label.setProperty("kind", "error")
+                    label.style().unpolish(label)
+                    label.style().polish(label)
+                    return
+                if run.status in ("queued", "waiting", "pending", "requested"):
+                    label.setText(self.tr("Publishing: queued"))
+                else:
+                    label.setText(self.tr("Publishing: building…"))
+            elif time.monotonic() - started > 180:
+                label.setText(self.tr("No publishing run found for this save"))
+                return
+            await asyncio.sleep(poll)
+
+    # ------------------------------------------------------------------ lost-lock actions
+    def copy_text(self) -> None:
+        QApplication.clipboard().setText(self.editor_pane.text())
+        self.show_notice(self.tr("Your text is on the clipboard."), "info")
+
+    async def compare_with_current(self) -> None:
+        doc = self.doc
+        if doc is None:
+            return
+        try:
+            current = await self.ctx.store.load(doc.doc_id)
+        except Exception as exc:
+            self.show_notice(err_text(exc, self.ctx.lang), "error")
+            return
+        dlg = ConflictDialog(
+            doc.doc_id, self.editor_pane.text(), current.text, compare_only=True, parent=self
+        )
+        await run_dialog(dlg)
+        choice = dlg.choice
+        dlg.deleteLater()
+        if choice is ConflictChoice.SAVE_AS_NEW:
+            await self.save_as_new_document()
+
+    async def save_as_new_document(self) -> str | None:
+        doc = self.doc
+        if doc is None or self.ctx.viewer:
+            return None
+        new_id = await self._create_new_document(doc.doc_id, self.editor_pane.text())
+        if new_id:
+            if doc.lost or doc.mode != MODE_EDIT:
+                self.editor_pane.set_modified(False)
+            self.show_notice(
+                self.tr("Saved your text as the new document “{new}”.").format(new=new_id), "info"
+            )
+            self._update_title()
+        return new_id
+
+    async def _create_new_document(self, from_doc: str, text: str) -> str | None:
+        from modu_desktop.ui import fmsync
+
+        existing = set(self.doc_list.doc_ids())
+        dlg = NewDocDialog(suggest_doc_id(from_doc, existing), existing, self)
+        result = await run_dialog(dlg)
+        new_id = dlg.doc_id()
+        dlg.deleteLater()
+        if result != 1:
+            return None
+        if fmsync.read_id(text) is not None:
+            text = fmsync.write_field(text, "id", new_id.rsplit("/", 1)[-1])
+        try:
+            await create_document(self.ctx, new_id, text)
+        except Exception as exc:
+            self.show_notice(
+                self.tr("Could not create “{new}”: {msg} Your text is still here.").format(
+                    new=new_id, msg=err_text(exc, self.ctx.lang)
+                ),
+                "error",
+            )
+            return None
+        spawn(self.refresh_list())
+        return new_id
+
+    # ------------------------------------------------------------------ close / quit
+    async def close_document(self, *, interactive: bool = True) -> bool:
+        """Ask about unsaved changes (if interactive), stop the heartbeat, release the lock."""
+        doc = self.doc
+        if doc is None:
+            return True
+        if interactive and self.editor_pane.is_modified() and doc.mode == MODE_EDIT:
+            if doc.editable:
+                key = await ask(
+                    self,
+                    self.tr("Unsaved changes"),
+                    self.tr("“{doc}” has changes that are not saved.").format(doc=doc.doc_id),
+                    [
+                        ("save", QMessageBox.ButtonRole.AcceptRole, self.tr("&Save")),
+                        (
+                            "discard",
+                            QMessageBox.ButtonRole.DestructiveRole,
+                            self.tr("&Discard changes"),
+                        ),
+                        ("cancel", QMessageBox.ButtonRole.RejectRole, self.tr("&Cancel")),
+                    ],
+                    object_name="unsavedDialog",
+                    icon=QMessageBox.Icon.Warning,
+                    default="save",
+                )
+                if key == "save":
+                    if not await self.save():
+                        return False
+                elif key != "discard":
+                    return False
+            else:
+                key = await ask(
+                    self,
+                    self.tr("Unsaved changes"),
+                    self.tr(
+                        "Your changes to “{doc}” are not saved and you no longer hold its lock."
+                    ).format(doc=doc.doc_id),
+                    [
+                        (
+                            "saveNew",
+                            QMessageBox.ButtonRole.AcceptRole,
+                            self.tr("Save as &new document"),
+                        ),
+                        (
+                            "discard",
+                            QMessageBox.ButtonRole.DestructiveRole,
+                            self.tr("&Discard changes"),
+                        ),
+                        ("cancel", QMessageBox.ButtonRole.RejectRole, self.tr("&Cancel")),
+                    ],
+                    object_name="unsavedDialog",
+                    icon=QMessageBox.Icon.Warning,
+                )
+                if key == "saveNew":
+                    if not await self.save_as_new_document():
+                        return False
+                elif key != "discard":
+                    return False
+        await self._release(doc)
+        if self.doc is doc:
+            self.doc = None
+            self.lock_banner.hide()
+            self.readonly_banner.hide()
+            self.editor_pane.load_text("", read_only=True)
+            self.right.setCurrentIndex(0)
+            self._set_lock_status("")
+            self._update_title()
+            self._update_actions()
+        return True
+
+    async def _release(self, doc: OpenDoc) -> None:
+        held = doc.held
+        doc.held = None
+        if doc.heartbeat is not None and not doc.heartbeat.done():
+            doc.heartbeat.cancel()
+            with contextlib.suppress(BaseException):
+                await doc.heartbeat
+        if held is None or self.ctx.viewer:
+            return
+        self._set_lock_status(self.tr("Releasing the lock on “{doc}”…").format(doc=doc.doc_id))
+        try:
+            await asyncio.wait_for(self.ctx.locks.release(held), self.ctx.options.release_timeout_s)
+        except Exception as exc:
+            log.warning("release of %s failed: %s", doc.doc_id, exc)
+
+    async def shutdown(self, *, interactive: bool) -> bool:
+        """Close the document (asking if interactive) and release every lock (bounded)."""
+        if self._closed_ok:
+            return True
+        if self.doc is not None:
+            ok = await self.close_document(interactive=interactive)
+            if not ok:
+                return False
+        self._closing = True
+        self._idle_timer.stop()
+        if self._deploy_task is not None and not self._deploy_task.done():
+            self._deploy_task.cancel()
+        self._closed_ok = True
+        return True
+
+    def request_quit(self, interactive: bool = True) -> None:
+        """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""
+        spawn(self._quit(interactive))
+
+    async def _quit(self, interactive: bool) -> None:
+        if self._closing and not self._closed_ok:
+            return
+        if await self.shutdown(interactive=interactive):
+            self.hide()
+            self.finished.emit()
+
+    async def sign_out(self) -> None:
+        if await self.shutdown(interactive=True):
+            if self.ctx.token_store is not None:
+                self.ctx.token_store.clear()
+            self.hide()
+            self.signOutRequested.emit()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        if self._closed_ok:
+            event.accept()
+            return
+        event.ignore()
+        self.request_quit(True)
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _is_conflict(res: Any) -> bool:
+    return type(res).__name__ == "SaveConflict" or hasattr(res, "their_sha")
+
+
+async def create_document(ctx: AppContext, doc_id: str, text: str) -> Any:
+    """Create ``docs/{doc_id}.md`` with the web admin's commit message (adapter over the core)."""
+    store = ctx.store
+    for name in ("create", "create_document"):
+        fn = getattr(store, name, None)
+        if callable(fn):
+            return await fn(doc_id, text, ctx.login)
+    path = f"docs/{doc_id}.md"
+    file = path.rsplit("/", 1)[-1]
+    return await ctx.client.put_file(
+        path, text.encode("utf-8"), f"feat(docs): create {file} by @{ctx.login}", sha=None
+    )

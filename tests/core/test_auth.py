@@ -1,0 +1,100 @@
+"""Token storage with a working keyring, with none, and MODU_TOKEN; the token never reaches disk."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from modu_desktop.core.auth import KEYRING_SERVICE, TokenSource, TokenStore, check_token
+
+
+def test_keyring_round_trip(memory_keyring: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MODU_TOKEN", raising=False)
+    store = TokenStore("api.github.com")
+    assert store.keyring_available()
+    assert store.load() is None
+    assert store.save("ghp_secret") is TokenSource.KEYRING
+    assert memory_keyring[(KEYRING_SERVICE, "api.github.com")] == "ghp_secret"
+    fresh = TokenStore("api.github.com")
+    assert fresh.load() == "ghp_secret" and fresh.source is TokenSource.KEYRING
+    assert "ghp_secret" not in repr(fresh)
+    fresh.clear()
+    assert memory_keyring == {}
+    assert TokenStore("api.github.com").load() is None
+    fresh.clear()  # deleting twice is fine
+
+
+def test_no_keyring_is_session_only(
+    no_keyring: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("MODU_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    store = TokenStore("127.0.0.1:1234")
+    assert not store.keyring_available()
+    assert store.load() is None  # the fail backend raises on reads too: caught
+    assert store.save("tok-xyz") is TokenSource.SESSION
+    assert store.keyring_error
+    assert store.load() == "tok-xyz" and store.source is TokenSource.SESSION
+    assert TokenStore("127.0.0.1:1234").load() is None  # nothing persisted
+    assert not list(tmp_path.rglob("*"))  # and nothing on disk
+    store.clear()
+    assert store.load() is None
+
+
+def test_env_token_wins_and_is_never_stored(
+    memory_keyring: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MODU_TOKEN", "env-token")
+    store = TokenStore("api.github.com")
+    assert store.load() == "env-token" and store.source is TokenSource.ENV
+    assert store.save("env-token") is TokenSource.ENV
+    assert memory_keyring == {}
+
+
+class _FakeClient:
+    def __init__(self, user: object, repo: object, membership: str = "member") -> None:
+        self.user, self.repo, self.membership = user, repo, membership
+
+    async def get_user(self) -> object:
+        if isinstance(self.user, Exception):
+            raise self.user
+        return self.user
+
+    async def get_repo(self) -> object:
+        if isinstance(self.repo, Exception):
+            raise self.repo
+        return self.repo
+
+    async def org_membership(self, org: str, login: str) -> str:
+        return self.membership
+
+
+def _run(coro):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro)
+
+
+def test_check_token_push_and_viewer() -> None:
+    ok = _run(
+        check_token(
+            _FakeClient({"login": "a"}, {"full_name": "o/r", "permissions": {"push": True}})
+        )
+    )
+    assert ok.ok and ok.can_push and ok.login == "a" and not ok.viewer_only
+    ro = _run(
+        check_token(_FakeClient({"login": "v"}, {"permissions": {"push": False, "pull": True}}))
+    )
+    assert ro.ok and ro.viewer_only
+    nm = _run(
+        check_token(
+            _FakeClient({"login": "v"}, {"permissions": {"push": True}}, "not_member"),
+            required_org="pnuai",
+        )
+    )
+    assert not nm.ok and nm.error_kind == "not_member"
+
+
+def test_check_token_network_error() -> None:
+    res = _run(check_token(_FakeClient(OSError("down"), {}), lang="ko"))
+    assert not res.ok and res.error_kind == "network" and res.message
