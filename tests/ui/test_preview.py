@@ -39,7 +39,7 @@ def _png_bytes() -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    img.save(buf, "PNG")
+    img.save(buf, b"PNG")
     buf.close()
     return bytes(data.data())
 
@@ -115,7 +115,7 @@ def test_remote_image_is_never_requested(qtbot: object) -> None:
         requested.append(url.toString() if isinstance(url, QUrl) else url)
         return original(kind, url)
 
-    pane.loadResource = spy  # type: ignore[method-assign]
+    pane.loadResource = spy  # type: ignore[method-assign,assignment]
     pixel = base64.b64encode(_png_bytes()).decode()
     pane.render_now(
         f"![점](data:image/png;base64,{pixel})\n\n"
