@@ -46,6 +46,8 @@ __all__ = [
     "encode_text",
     "lock_doc_id_for_path",
     "new_doc_path",
+    "new_document_text",
+    "swap_message",
     "path_for_doc_id",
     "update_message",
 ]
@@ -96,6 +98,44 @@ def create_message(path: str, login: str) -> str:
 
 def delete_message(path: str, login: str) -> str:
     return f"docs(delete): remove {_file_name(path)} by @{login}"
+
+
+def swap_message(path: str, position: int | float, login: str) -> str:
+    """The web admin's reorder message (one commit per file of the swapped pair)."""
+    return f"chore(docs): swap order position of {_file_name(path)} to {position} by @{login}"
+
+
+def new_document_text(
+    front_id: str,
+    title: str,
+    *,
+    position: int | None = None,
+    nav_label: str | None = None,
+    theme: str | None = "public-blue",
+    layout: str | None = None,
+    hide_title: bool | None = None,
+    description: str | None = None,
+    body: str = "",
+) -> str:
+    """A new document in the key order the brochure files use (id, title, sidebar_position,
+    nav_label, theme, layout, hide_title, description)."""
+    fm = frontmatter.parse("")
+    fm.set("id", front_id)
+    fm.set("title", title)
+    if position is not None:
+        fm.set("sidebar_position", position)
+    if nav_label:
+        fm.set("nav_label", nav_label)
+    if theme:
+        fm.set("theme", theme)
+    if layout:
+        fm.set("layout", layout)
+    if hide_title is not None:
+        fm.set("hide_title", hide_title)
+    if description:
+        fm.set("description", description)
+    fm.body = body if not body or body.startswith("\n") else "\n" + body
+    return fm.render()
 
 
 _ID_RE = re.compile(r"[^0-9A-Za-z\uac00-\ud7a3_-]+")
@@ -458,6 +498,34 @@ class DocumentStore:
         path = self._path_of(doc)
         return await self.client.delete_file(path, sha, message or delete_message(path, login),
                                              branch=self.branch)
+
+    async def swap_positions(
+        self,
+        a: str | DocSummary,
+        b: str | DocSummary,
+        login: str,
+    ) -> list[SaveResult | SaveConflict]:
+        """Swap the `sidebar_position` of two documents like the web admin: two commits.
+        Stops after the first conflict (the returned list then has one or two items, the last
+        one a `SaveConflict`). Raises ValueError if either has no position."""
+        docs = [await self.load(self._doc_id_of(x)) for x in (a, b)]
+        fms = [frontmatter.parse(d.text) for d in docs]
+        positions = [fm.get_number("sidebar_position") for fm in fms]
+        if positions[0] is None or positions[1] is None:
+            raise ValueError("both documents need a sidebar_position to swap")
+        results: list[SaveResult | SaveConflict] = []
+        for doc, fm, new_pos in ((docs[0], fms[0], positions[1]), (docs[1], fms[1], positions[0])):
+            fm.set("sidebar_position", new_pos)
+            res = await self.save(doc, fm.render(), doc.sha, login,
+                                  message=swap_message(doc.path, new_pos, login))
+            results.append(res)
+            if isinstance(res, SaveConflict):
+                break
+        return results
+
+    def _doc_id_of(self, doc: str | DocSummary | LoadedDoc) -> str:
+        path = self._path_of(doc)
+        return doc_id_for_path(path) or path
 
     async def _conflict(
         self, doc_id: str, path: str, mine: str, base_sha: str | None, exc: GitHubError

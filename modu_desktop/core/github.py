@@ -754,7 +754,9 @@ class GitHubClient:
                 raise err
             delay = self._backoff(attempt)
             if attempt >= self.retry.max_attempts or slept + delay > self.retry.max_total:
-                if uncertain:
+                # A clear refusal (5xx) after a read-back that found nothing applied is a plain
+                # failure; a request that may still be in flight (timeout, reset) is uncertain.
+                if uncertain and isinstance(err, NetworkError) and err.sent:
                     raise WriteUncertain(f"{method} {path}: gave up after {attempt} attempts "
                                          f"({err})", cause=err, method=method, path=url)
                 raise err

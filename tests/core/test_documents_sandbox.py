@@ -203,3 +203,39 @@ def test_save_survives_lost_response(sandbox: Any, tmp_path: Path) -> None:
             assert sandbox.commits()[0]["sha"] == res.commit_sha
 
     run(go())
+
+
+def test_swap_positions_and_new_document_text(sandbox: Any, tmp_path: Path) -> None:
+    from modu_desktop.core.documents import new_document_text
+
+    text = new_document_text("news", "새 소식", position=7, nav_label="소식", body="본문\n")
+    assert text == ("---\nid: news\ntitle: 새 소식\nsidebar_position: 7\nnav_label: 소식\n"
+                    "theme: public-blue\n---\n\n본문\n")
+
+    async def go() -> None:
+        async with client_for(sandbox) as gh:
+            store = DocumentStore(gh, tmp_path / "c")
+            results = await store.swap_positions("02-programs", "03-strategy", "editor1")
+            assert all(isinstance(r, SaveResult) for r in results) and len(results) == 2
+            assert [c["message"] for c in sandbox.commits()[:2]] == [
+                "chore(docs): swap order position of 03-strategy.md to 2 by @editor1",
+                "chore(docs): swap order position of 02-programs.md to 3 by @editor1"]
+            snap = await store.refresh()
+            assert snap.doc_ids[:3] == ["01-welcome", "03-strategy", "02-programs"]
+
+    run(go())
+
+
+def test_token_never_written_to_cache_files(sandbox: Any, tmp_path: Path) -> None:
+    async def go() -> None:
+        async with client_for(sandbox) as gh:
+            store = DocumentStore(gh, tmp_path / "cache")
+            await store.refresh()
+            doc = await store.load("01-welcome")
+            await store.save(doc, doc.text + "\n", doc.sha, "editor1")
+
+    run(go())
+    files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert files
+    for p in files:
+        assert b"tok-editor1" not in p.read_bytes()

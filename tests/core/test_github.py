@@ -808,3 +808,36 @@ def test_delete_timeout_but_deleted_is_recovered() -> None:
             assert await client.delete_file("docs/a.md", "e" * 40, "rm") == FakeRepo.HEAD
 
     run(go())
+
+
+def test_put_always_5xx_not_applied_is_a_plain_server_error() -> None:
+    repo = FakeRepo("e" * 40)
+    repo.on_write = lambda req: jr(502, {"message": "Server Error"})
+
+    async def go() -> None:
+        client, sleeps = make_client(repo)
+        async with client:
+            with pytest.raises(ServerError):
+                await client.put_file("docs/a.md", b"mine", "m", sha="e" * 40)
+        assert len(sleeps) == 3
+
+    run(go())
+    assert [m for m, _ in repo.requests].count("PUT") == 4
+
+
+def test_put_always_timing_out_is_uncertain_after_bounded_attempts() -> None:
+    repo = FakeRepo("e" * 40)
+
+    def write(req: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("slow", request=req)
+
+    repo.on_write = write
+
+    async def go() -> None:
+        client, _ = make_client(repo)
+        async with client:
+            with pytest.raises(WriteUncertain):
+                await client.put_file("docs/a.md", b"mine", "m", sha="e" * 40)
+
+    run(go())
+    assert [m for m, _ in repo.requests].count("PUT") == 4
