@@ -490,6 +490,12 @@ class LockClient(Protocol):
 
     async def delete_file(self, path: str, sha: str, message: str) -> Any: ...
 
+    async def list_commits(
+        self, path: str | None = None, sha: str | None = None, per_page: int = 30
+    ) -> Any: ...
+
+    async def get_commit(self, sha: str) -> Any: ...
+
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
     if isinstance(obj, Mapping):
@@ -767,14 +773,29 @@ class LockManager:
             return None, exc, False
         return HeldLock(doc_id, _written_sha(result, body), now, now), None, False
 
+    async def _sync_clock(self, doc_id: str) -> AcquireResult | None:
+        """Our timestamps are server time: before the first write, learn the clock offset from
+        one cheap read. If that read fails, do not write a lock stamped with the local clock."""
+        if getattr(self._clock, "synced", True) is not False:
+            return None
+        try:
+            await self.read_lock_shas()
+        except Exception as exc:
+            return AcquireResult(
+                AcquireOutcome.FAILED,
+                doc_id,
+                error=exc,
+                message=f"Could not lock {doc_id}: {_err_text(exc)}",
+            )
+        return None
+
     async def acquire(self, doc_id: str, *, take_stale: bool = True) -> AcquireResult:
         """Create the lock (no sha). If one exists, classify it: reuse ours, take over a stale one
         (``take_stale``), otherwise return BLOCKED with the view so the UI can ask the user."""
         validate_doc_id(doc_id)
-        if getattr(self._clock, "synced", True) is False:
-            # Our timestamps are server time: learn the offset from one cheap read first.
-            with contextlib.suppress(Exception):
-                await self.read_lock_shas()
+        unsynced = await self._sync_clock(doc_id)
+        if unsynced is not None:
+            return unsynced
         held, err, conflict = await self._write_lock(doc_id, None)
         if held is not None:
             return AcquireResult(
@@ -816,10 +837,17 @@ class LockManager:
                 else f"Could not lock {doc_id}: {_err_text(err) if err else 'unknown error'}",
             )
         if view.status is LockStatus.MINE_THIS_SESSION:
+            # Ours from earlier in this session (e.g. a release that failed): renew and reuse it.
+            held = self._held_from_view(view)
+            beat = await self.heartbeat(held)
+            if beat.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
+                return AcquireResult(
+                    AcquireOutcome.LOST_RACE, doc_id, view=beat.view, message=beat.message
+                )
             return AcquireResult(
                 AcquireOutcome.REUSED,
                 doc_id,
-                held=self._held_from_view(view),
+                held=held,
                 view=view,
                 message=f"You already hold the lock on {doc_id}.",
             )
@@ -831,6 +859,9 @@ class LockManager:
         """Take the lock over, sending the sha we saw. If the lock changed since, report that
         someone else took it first (never retry blindly)."""
         doc_id = validate_doc_id(view.doc_id)
+        unsynced = await self._sync_clock(doc_id)
+        if unsynced is not None:
+            return unsynced
         held, err, conflict = await self._write_lock(doc_id, view.sha)
         if held is not None:
             if view.status is LockStatus.FREE:
@@ -939,9 +970,26 @@ class LockManager:
         except Exception as read_exc:
             return self._missed(held, read_exc)
         if view.status is LockStatus.MINE_THIS_SESSION:
-            # Still ours (an earlier write landed although its answer was lost): adopt its sha
-            # and renew once.
+            # Our session's body with another sha: an earlier write of ours landed although its
+            # answer was lost. Adopt it only if that write *updated* our previous lock; if it
+            # re-created a lock someone had taken or released meanwhile, we did lose it.
             assert view.sha is not None
+            try:
+                continuous = await self._continuous(held, view.sha)
+            except Exception as hist_exc:
+                return self._missed(held, hist_exc)
+            if not continuous:
+                with contextlib.suppress(Exception):
+                    await self.client.delete_file(held.path, view.sha, release_message(held.doc_id))
+                return HeartbeatResult(
+                    HeartbeatOutcome.RELEASED,
+                    held,
+                    view=view,
+                    misses=held.misses,
+                    error=exc,
+                    message=f"Your lock on {held.doc_id} was taken over or released by someone "
+                    "else while the connection was failing; the document is read-only now.",
+                )
             held.sha = view.sha
             if view.record is not None and view.record.last_heartbeat:
                 held.last_heartbeat = view.record.last_heartbeat
@@ -994,6 +1042,25 @@ class LockManager:
             message=f"Your lock on {held.doc_id} was taken over by {who} at {since}; "
             "the document is read-only now.",
         )
+
+    async def _continuous(self, held: HeldLock, current_sha: str) -> bool:
+        """Was the lock blob ``current_sha`` (our session's) written over ``held.sha``? Reads the
+        newest commit touching the lock and the lock in its parent commit (rare: only after a
+        write whose answer was lost). Raises on network errors."""
+        commits = await self.client.list_commits(path=held.path, sha=self.branch, per_page=1)
+        if not commits:
+            return False
+        parents = _get(commits[0], "parents") or ()
+        if not parents:
+            return False
+        parent = parents[0] if isinstance(parents[0], str) else _get(parents[0], "sha")
+        commit = await self.client.get_commit(parent)
+        tree_sha = _get(commit, "tree_sha")
+        if not isinstance(tree_sha, str):
+            return False
+        entries, _ = tree_entries(await self.client.get_tree(tree_sha, recursive=True))
+        before = next((sha for path, _k, sha in entries if path == held.path), None)
+        return before == held.sha
 
     async def release(self, held: HeldLock, *, _again: bool = True) -> ReleaseResult:
         """DELETE with our sha. If the lock is someone else's now, leave it alone."""
@@ -1068,8 +1135,24 @@ class LockManager:
                 retryable=True,
             )
         if view.status is LockStatus.MINE_THIS_SESSION and view.sha:
-            held.sha = view.sha
-            return VerifyResult(True, "The lock is still yours.", view=view)
+            try:
+                continuous = await self._continuous(held, view.sha)
+            except Exception as exc:
+                return VerifyResult(
+                    False,
+                    f"Could not check the lock on {held.doc_id}: {_err_text(exc)}",
+                    view=view,
+                    retryable=True,
+                )
+            if continuous:
+                held.sha = view.sha
+                return VerifyResult(True, "The lock is still yours.", view=view)
+            return VerifyResult(
+                False,
+                f"Not saved: your lock on {held.doc_id} was taken over or released by someone "
+                "else while the connection was failing.",
+                view=view,
+            )
         if view.status is LockStatus.FREE:
             reason = f"Not saved: your lock on {held.doc_id} was released by someone else."
         elif view.status is LockStatus.MALFORMED:

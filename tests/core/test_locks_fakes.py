@@ -19,8 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from modu_desktop.core.github import (
-    ContentFile,
+    Commit,
     Conflict,
+    ContentFile,
     NetworkError,
     NotFound,
     ServerError,
@@ -33,6 +34,13 @@ from modu_desktop.core.github import (
 from modu_desktop.core.locks import git_blob_sha
 
 
+@dataclass(frozen=True)
+class CreatedWriteResult(WriteResult):
+    """WriteResult plus whether the PUT created the file (HTTP 201) - see the report/DESIGN."""
+
+    created: bool = False
+
+
 @dataclass
 class FakeCommit:
     sha: str
@@ -43,6 +51,7 @@ class FakeCommit:
     old_blob: str | None
     new_blob: str | None
     time: float
+    files: dict[str, str] = field(default_factory=dict)  # snapshot after this commit
 
 
 @dataclass
@@ -87,11 +96,16 @@ class FakeRepo:
             self.files.pop(path, None)
         else:
             self.files[path] = new_blob
+        self.commits[-1].files = dict(self.files)
         return sha
 
-    def tree(self) -> Tree:
+    def find_commit(self, sha: str) -> FakeCommit | None:
+        return next((c for c in reversed(self.commits) if c.sha == sha), None)
+
+    def tree(self, files: dict[str, str] | None = None) -> Tree:
+        files = self.files if files is None else files
         entries: dict[str, TreeEntry] = {}
-        for path, sha in sorted(self.files.items()):
+        for path, sha in sorted(files.items()):
             parts = path.split("/")
             for i in range(1, len(parts)):
                 d = "/".join(parts[:i])
@@ -148,7 +162,35 @@ class FakeClient:
     async def get_tree(self, ref: str | None = None, recursive: bool = True) -> Tree:
         self._maybe_fail_before("GET tree")
         self._answered()
+        if ref is not None and ref.startswith("tree-"):
+            commit = self.repo.find_commit(ref[5:])
+            if commit is None:
+                raise NotFound(404, "Not Found")
+            return self.repo.tree(commit.files)
         return self.repo.tree()
+
+    async def list_commits(
+        self, path: str | None = None, sha: str | None = None, per_page: int = 30
+    ) -> list[Commit]:
+        self._maybe_fail_before("GET commits")
+        self._answered()
+        out: list[Commit] = []
+        for c in reversed(self.repo.commits):
+            if path is None or c.path == path:
+                out.append(
+                    Commit(c.sha, c.message, f"tree-{c.sha}", (c.parent,) if c.parent else ())
+                )
+            if len(out) >= per_page:
+                break
+        return out
+
+    async def get_commit(self, sha: str) -> Commit:
+        self._maybe_fail_before("GET commit")
+        c = self.repo.find_commit(sha)
+        if c is None:
+            raise NotFound(404, "Not Found")
+        self._answered()
+        return Commit(c.sha, c.message, f"tree-{c.sha}", (c.parent,) if c.parent else ())
 
     async def get_blob(self, sha: str) -> bytes:
         self._maybe_fail_before("GET blob")
@@ -184,7 +226,7 @@ class FakeClient:
         commit = self.repo.commit(path, new, message, self.login)
         self._maybe_fail_after()
         self._answered()
-        return WriteResult(content_sha=new, commit_sha=commit)
+        return CreatedWriteResult(content_sha=new, commit_sha=commit, created=current is None)
 
     async def delete_file(self, path: str, sha: str, message: str) -> str:
         self._maybe_fail_before("DELETE contents")

@@ -61,7 +61,8 @@ def test_acquire_and_heartbeat_bodies_use_the_web_admin_key_orders() -> None:
         body
         == (
             '{\n  "docId": "소개 문서",\n  "editingBy": "editor1",\n  "startedAt": 1790000000,\n'
-            '  "lastHeartbeat": 1790000000,\n  "client": "ModuDesktop",\n  "clientVersion": "9.9",\n'
+            '  "lastHeartbeat": 1790000000,\n  "client": "ModuDesktop",\n'
+            '  "clientVersion": "9.9",\n'
             '  "sessionId": "sess1",\n  "host": "pc1"\n}'
         ).encode()
     )
@@ -178,7 +179,10 @@ def test_malformed_locks_are_held_by_unknown_with_a_reason(raw: bytes, reason: s
 
 
 def test_millisecond_lock_keeps_a_usable_time_and_the_claimed_holder() -> None:
-    raw = b'{"docId": "d", "editingBy": "bob", "startedAt": 1779179716000, "lastHeartbeat": 1779179716123}'
+    raw = (
+        b'{"docId": "d", "editingBy": "bob", "startedAt": 1779179716000, '
+        b'"lastHeartbeat": 1779179716123}'
+    )
     rec = parse_lock(raw, "d")
     assert rec.claimed_by == "bob" and rec.last_heartbeat == 1779179716
     view = classify(
@@ -379,9 +383,11 @@ def test_released_by_someone_is_reported() -> None:
         assert held is not None
         env.repo.commit(".locks/d.lock.json", None, "admin release", "admin")
         hb = await a.heartbeat(held)
-        # The fake (like GitHub) ignores the sha of a missing path and creates the file; without
-        # a "created" flag from the client this is only noticed by verify.
-        assert hb.outcome in (HeartbeatOutcome.OK, HeartbeatOutcome.RELEASED)
+        # The fake (like GitHub) ignores the sha of a missing path and creates the file (201);
+        # the manager notices from WriteResult.created, removes it again and reports it.
+        assert hb.outcome is HeartbeatOutcome.RELEASED
+        assert env.repo.read(".locks/d.lock.json") is None
+        assert not (await a.verify(held)).ok
 
     asyncio.run(run())
 
