@@ -39,7 +39,7 @@ def _png_bytes() -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    img.save(buf, b"PNG")
+    img.save(buf, "PNG")  # type: ignore[call-overload]
     buf.close()
     return bytes(data.data())
 
