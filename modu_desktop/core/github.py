@@ -287,8 +287,15 @@ class GitHubClient:
         retry: RetryPolicy | None = None,
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
+        allow_insecure_http: bool = False,
     ) -> None:
         self.api_url = api_url.rstrip("/")
+        url = httpx.URL(self.api_url)
+        if url.scheme not in ("http", "https") or not url.host:
+            raise ValueError(f"not an API URL: {self.api_url!r}")
+        if url.scheme == "http" and not _is_loopback(url.host) and not allow_insecure_http:
+            raise ValueError("refusing to send a GitHub token over plain http to "
+                             f"{url.host}; use https (plain http is for the local sandbox)")
         self.repo = repo
         self.clock = clock if clock is not None else ServerClock()
         self.retry = retry if retry is not None else RetryPolicy()
@@ -579,7 +586,9 @@ class GitHubClient:
         cached = self._tree_cache.get(key)
         headers = {"If-None-Match": cached.etag} if cached and cached.etag else None
         resp = await self._request("GET", url, params=params, headers=headers, ok=(304,))
-        if resp.status_code == 304 and cached is not None:
+        if resp.status_code == 304:
+            if cached is None:
+                raise GitHubError(304, "unexpected 304 Not Modified", method="GET", path=url)
             return Tree(cached.sha, cached.entries, cached.truncated, cached.etag, True)
         d = resp.json()
         entries = tuple(
@@ -801,6 +810,11 @@ class GitHubClient:
         except GitHubError as exc:
             log.debug("could not identify the write's commit: %r", exc)
         return head
+
+
+def _is_loopback(host: str) -> bool:
+    host = host.strip("[]").lower()
+    return host in ("localhost", "::1") or host.startswith("127.")
 
 
 class _BearerAuth(httpx.Auth):

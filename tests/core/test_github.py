@@ -841,3 +841,14 @@ def test_put_always_timing_out_is_uncertain_after_bounded_attempts() -> None:
 
     run(go())
     assert [m for m, _ in repo.requests].count("PUT") == 4
+
+
+def test_plain_http_only_for_loopback() -> None:
+    for url in ("http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9"):
+        GitHubClient(url, TOKEN, REPO)
+    with pytest.raises(ValueError) as ei:
+        GitHubClient("http://ghe.example.test/api/v3", TOKEN, REPO)
+    assert TOKEN not in str(ei.value)
+    GitHubClient("http://ghe.example.test/api/v3", TOKEN, REPO, allow_insecure_http=True)
+    with pytest.raises(ValueError):
+        GitHubClient("ftp://x", TOKEN, REPO)
