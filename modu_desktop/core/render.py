@@ -19,6 +19,8 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable
 from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote
 
 import markdown
 
@@ -33,6 +35,8 @@ __all__ = [
     "MISSING_IMAGE_PLACEHOLDER",
     "render_preview",
     "render_body",
+    "directory_image_resolver",
+    "resolve_image",
 ]
 
 REMOTE_IMAGE_PLACEHOLDER = "외부 이미지는 미리보기에 표시하지 않습니다"
@@ -176,6 +180,38 @@ def resolve_image(src: str, resolver: ImageResolver | None) -> tuple[str | None,
     if url.startswith("file:") or _DATA_IMAGE_RE.match(url):
         return url, "ok"
     return None, "missing"
+
+
+def directory_image_resolver(static_root: Path, *, base_url: str = "/") -> ImageResolver:
+    """A resolver for a local copy of the site's ``static/`` folder.
+
+    Maps the site paths the web admin writes (``{base_url}img/uploads/x.png``, ``/img/x.png``,
+    ``img/x.png``, ``../static/img/x.png``) to ``file:`` URLs of existing files under
+    ``static_root``; anything that would leave ``static_root`` or does not exist gives None.
+    """
+    root = static_root.resolve()
+    prefixes = sorted({base_url if base_url.endswith("/") else base_url + "/", "/"}, key=len)
+
+    def resolve(src: str) -> str | None:
+        path = src.split("#", 1)[0].split("?", 1)[0].strip()
+        path = unquote(path)
+        if path.startswith("../static/"):
+            rel = path[len("../static/") :]
+        else:
+            rel = path
+            for prefix in reversed(prefixes):  # longest first
+                if rel.startswith(prefix):
+                    rel = rel[len(prefix) :]
+                    break
+            rel = rel[2:] if rel.startswith("./") else rel
+        if not rel or rel.startswith("/"):
+            return None
+        candidate = (root / rel).resolve()
+        if root not in candidate.parents or not candidate.is_file():
+            return None
+        return candidate.as_uri()
+
+    return resolve
 
 
 def _image_placeholder(src: str, alt: str, reason: str, pal: Palette) -> str:
@@ -772,15 +808,14 @@ def _header_bar(header: str, sub: str, ctx: _Ctx) -> str:
     p = ctx.p
     if not header and not sub:
         return ""
+    sub_color = _mix(p.primary, "#ffffff", 0.72)
     sub_html = (
-        f'&nbsp;&nbsp;<span style="font-size:11px; color:{p.hero_muted};">{_inline(sub, ctx)}'
-        "</span>"
+        f'&nbsp;&nbsp;<span style="font-size:11px; color:{sub_color};">{_inline(sub, ctx)}</span>'
         if sub
         else ""
     )
-    bar_bg = p.primary if p.name != "minimal-light" else p.primary
     return (
-        f'<table width="100%" cellspacing="0" cellpadding="12" bgcolor="{bar_bg}">'
+        f'<table width="100%" cellspacing="0" cellpadding="12" bgcolor="{p.primary}">'
         f'<tr><td><span style="font-size:17px; font-weight:bold; color:#ffffff;">'
         f"{_inline(header, ctx)}</span>{sub_html}</td></tr></table>"
     )

@@ -403,3 +403,28 @@ def test_render_module_is_qt_free() -> None:
         "bad=[m for m in sys.modules if m.startswith('PySide6')]; assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+
+
+def test_directory_image_resolver(tmp_path: Path) -> None:
+    from modu_desktop.core.render import directory_image_resolver
+
+    static = tmp_path / "static"
+    (static / "img" / "uploads").mkdir(parents=True)
+    png = static / "img" / "uploads" / "upload_1.png"
+    png.write_bytes(b"\x89PNG")
+    (tmp_path / "secret.png").write_bytes(b"x")
+    resolve = directory_image_resolver(static, base_url="/PNU-Modu/")
+    uri = png.resolve().as_uri()
+    for src in (
+        "/PNU-Modu/img/uploads/upload_1.png",
+        "/img/uploads/upload_1.png",
+        "img/uploads/upload_1.png",
+        "./img/uploads/upload_1.png",
+        "../static/img/uploads/upload_1.png",
+        "/img/uploads/upload_1.png?v=2",
+    ):
+        assert resolve(src) == uri, src
+    for src in ("/img/missing.png", "../secret.png", "/../secret.png", "img/../../secret.png", ""):
+        assert resolve(src) is None, src
+    html = render_preview("![u](/PNU-Modu/img/uploads/upload_1.png)", image_resolver=resolve)
+    assert f'<img src="{uri}"' in html
