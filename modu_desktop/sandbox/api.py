@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlencode
 
 from . import payloads as P
 from .actions import WORKFLOW_PATH, DeployWorkflow, paths_ignore_from_workflow, should_run
@@ -264,7 +264,7 @@ def _page_args(req: ApiRequest, default: int = 30) -> tuple[int, int]:
 def _link_header(api: GitHubApi, req: ApiRequest, page: int, more: bool) -> dict[str, str]:
     if not more:
         return {}
-    query = "&".join(f"{k}={v[-1]}" for k, v in req.query.items() if k != "page")
+    query = urlencode({k: v[-1] for k, v in req.query.items() if k != "page"})
     base = f"{api.urls.api}{req.raw_path}?{query + '&' if query else ''}page="
     return {"Link": f'<{base}{page + 1}>; rel="next"'}
 

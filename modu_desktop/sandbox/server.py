@@ -119,7 +119,7 @@ class Sandbox:
         self.port = self._server.server_address[1]
         self._api.urls = P.Urls(self.api_url, self.owner, self.name)
         self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
             name=f"modu-sandbox-{self.port}", daemon=True,
         )
         self._thread.start()
@@ -375,7 +375,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
         if url.path.startswith("/_sandbox/"):
             self._meta(url.path)
             return
-        match = ROUTES.match(self.command, url.path)
+        # HEAD is answered like GET without a body, as GitHub does.
+        match = ROUTES.match("GET" if self.command == "HEAD" else self.command, url.path)
         sandbox.count(self.command, match.template)
         body = self._read_body()
         if body is None:

@@ -1,0 +1,72 @@
+"""The fake Deploy workflow: queued → in_progress → completed, skipped like the real one."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+from modu_desktop.sandbox import Sandbox
+from modu_desktop.sandbox.actions import glob_to_regex, paths_ignore_from_workflow, should_run
+
+from .conftest import REPO_PATH, b64
+
+RUNS = f"{REPO_PATH}/actions/runs"
+
+
+def _put(editor: httpx.Client, path: str, message: str) -> str:
+    r = editor.put(f"{REPO_PATH}/contents/{path}", json={"message": message, "content": b64("x")})
+    assert r.status_code == 201, r.text
+    return str(r.json()["commit"]["sha"])
+
+
+def _runs(editor: httpx.Client, sha: str) -> list[dict[str, Any]]:
+    body = editor.get(RUNS, params={"head_sha": sha}).json()
+    assert body["total_count"] == len(body["workflow_runs"])
+    return list(body["workflow_runs"])
+
+
+def test_content_commit_deploys(sb: Sandbox, editor: httpx.Client) -> None:
+    sha = _put(editor, "docs/07-new.md", "feat(docs): create 07-new.md by @editor1")
+    runs = _runs(editor, sha)
+    assert len(runs) == 1
+    run = runs[0]
+    assert (run["status"], run["conclusion"]) == ("queued", None)
+    assert run["head_sha"] == sha and run["event"] == "push" and run["head_branch"] == "main"
+    assert run["path"] == ".github/workflows/deploy.yml@main"
+    time.sleep(0.25)
+    assert _runs(editor, sha)[0]["status"] == "in_progress"
+    time.sleep(0.35)
+    done = _runs(editor, sha)[0]
+    assert (done["status"], done["conclusion"]) == ("completed", "success")
+    single = editor.get(f"{RUNS}/{run['id']}").json()
+    assert single["id"] == run["id"]
+
+
+def test_skip_ci_and_lock_only_pushes_have_no_run(sb: Sandbox, editor: httpx.Client) -> None:
+    skipped = _put(editor, "docs/08-x.md", "docs(edit): update 08-x.md [skip ci]")
+    lock = _put(editor, ".locks/01-welcome.lock.json",
+                "system: acquire lock for 01-welcome by @editor1")
+    for sha in (skipped, lock):
+        assert _runs(editor, sha) == []
+    assert editor.get(RUNS).json()["total_count"] == 0
+
+
+def test_failed_deploy_for_practice(sb: Sandbox, editor: httpx.Client) -> None:
+    sb.workflow.fail_next = True
+    sha = _put(editor, "docs/09-x.md", "docs: x")
+    time.sleep(0.6)
+    assert _runs(editor, sha)[0]["conclusion"] == "failure"
+
+
+def test_filter_rules() -> None:
+    assert glob_to_regex(".locks/**").match(".locks/a/b.json")
+    assert not glob_to_regex("docs/*.md").match("docs/a/b.md")
+    assert paths_ignore_from_workflow('on:\n  push:\n    paths-ignore:\n      - ".locks/**"\n'
+                                      "  workflow_dispatch:\n") == (".locks/**",)
+    assert should_run("x", [".locks/a.json", "docs/a.md"], (".locks/**",))
+    assert not should_run("x", [".locks/a.json"], (".locks/**",))
+    assert not should_run("x\n\nskip-checks: true", ["docs/a.md"], ())
+    assert not should_run("[CI SKIP] x", ["docs/a.md"], ())
+    assert not should_run("x", [], ())
