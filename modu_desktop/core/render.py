@@ -17,6 +17,7 @@ import html
 import re
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from html.parser import HTMLParser
 from pathlib import Path
@@ -35,6 +36,7 @@ __all__ = [
     "MISSING_IMAGE_PLACEHOLDER",
     "render_preview",
     "render_body",
+    "clear_render_cache",
     "directory_image_resolver",
     "resolve_image",
 ]
@@ -755,9 +757,40 @@ def _separate_tables(text: str) -> str:
     return "\n".join(out)
 
 
+_CACHE_MAX = 512
+_cache: OrderedDict[tuple[str, str], str] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def clear_render_cache() -> None:
+    """Forget cached Markdown fragments (they are keyed by text and theme)."""
+    with _cache_lock:
+        _cache.clear()
+
+
 def _render_markdown(text: str, ctx: _Ctx) -> str:
+    """Markdown → sanitized HTML. Image-free fragments are cached: while typing, only the
+    edited part of a document is converted again."""
     if not text.strip():
         return ""
+    cacheable = "![" not in text and "<img" not in text.lower()
+    key = (text, ctx.p.name)
+    if cacheable:
+        with _cache_lock:
+            hit = _cache.get(key)
+            if hit is not None:
+                _cache.move_to_end(key)
+                return hit
+    out = _convert_markdown(text, ctx)
+    if cacheable:
+        with _cache_lock:
+            _cache[key] = out
+            while len(_cache) > _CACHE_MAX:
+                _cache.popitem(last=False)
+    return out
+
+
+def _convert_markdown(text: str, ctx: _Ctx) -> str:
     text = _separate_tables(text)
     text, placeholders = _preprocess_mdx(text, ctx)
     md = _markdown()
