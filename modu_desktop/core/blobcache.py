@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 
 __all__ = ["BlobCache", "git_blob_sha"]
@@ -88,6 +89,30 @@ class BlobCache:
                 os.unlink(tmp)
             raise
         return actual
+
+    def prune(self, keep: set[str]) -> int:
+        """Delete every entry (and stray temp file) whose sha is not in `keep`; returns the
+        number of files removed. Safe to call while other code reads the cache."""
+        keep = {k.lower() for k in keep}
+        removed = 0
+        if not self.dir.is_dir():
+            return 0
+        for sub in self.dir.iterdir():
+            if not sub.is_dir() or len(sub.name) != 2:
+                continue
+            for f in sub.iterdir():
+                if f.name.startswith(".tmp-"):
+                    # Another writer may be busy with a fresh temp file: only old leftovers.
+                    with contextlib.suppress(OSError):
+                        if time.time() - f.stat().st_mtime > 600:
+                            f.unlink()
+                            removed += 1
+                    continue
+                if (sub.name + f.name) not in keep:
+                    with contextlib.suppress(OSError):
+                        f.unlink()
+                        removed += 1
+        return removed
 
     def discard(self, sha: str) -> None:
         with contextlib.suppress(OSError, ValueError):

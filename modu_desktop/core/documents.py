@@ -407,6 +407,13 @@ class DocumentStore:
                 raise r
         return out
 
+    def prune_cache(self) -> int:
+        """Drop cached blobs that the last snapshot no longer lists (old versions)."""
+        if self.snapshot is None:
+            return 0
+        keep = {d.sha for d in self.snapshot.docs}
+        return self.cache.prune(keep)
+
     async def read_blob(self, sha: str) -> bytes:
         return (await self.fetch_blobs([sha]))[sha]
 

@@ -72,3 +72,20 @@ def test_put_over_corrupt_entry_rewrites_it(tmp_path: Path) -> None:
     (tmp_path / sha[:2] / sha[2:]).write_bytes(b"zzz")
     cache.put(b"abc")
     assert cache.get(sha) == b"abc"
+
+
+def test_prune_keeps_only_wanted(tmp_path: Path) -> None:
+    cache = BlobCache(tmp_path)
+    a, b = cache.put(b"a"), cache.put(b"b")
+    import os
+    import time
+
+    stray = tmp_path / a[:2] / ".tmp-stray"
+    fresh = tmp_path / a[:2] / ".tmp-fresh"
+    stray.write_bytes(b"x")
+    fresh.write_bytes(b"y")
+    os.utime(stray, (time.time() - 3600, time.time() - 3600))
+    assert cache.prune({a}) == 2
+    assert fresh.exists() and not stray.exists()
+    assert cache.get(a) == b"a" and cache.get(b) is None
+    assert BlobCache(tmp_path / "missing").prune(set()) == 0
