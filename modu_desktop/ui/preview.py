@@ -58,6 +58,7 @@ class PreviewPane(QTextBrowser):
         self._theme = theme
         self._pending: str | None = None
         self._last_text: str | None = None
+        self._last_html: str | None = None
         self.render_count = 0
         self.refused_urls: list[str] = []
         self._timer = QTimer(self)
@@ -68,6 +69,7 @@ class PreviewPane(QTextBrowser):
     # -- configuration -------------------------------------------------------------------------
     def set_image_resolver(self, resolver: ImageResolver | None) -> None:
         self._resolver = resolver
+        self._last_html = None  # images may resolve differently now
 
     def set_theme(self, theme: str | None) -> None:
         """Force a theme (None: use the document's front matter)."""
@@ -98,16 +100,21 @@ class PreviewPane(QTextBrowser):
 
     def _render(self, text: str) -> None:
         html = render_preview(text, theme=self._theme, image_resolver=self._resolver)
+        self._last_text = text
+        self.render_count += 1
+        if html == self._last_html:
+            # Nothing visible changed (e.g. trailing spaces): skip Qt's parse and layout.
+            self.rendered.emit()
+            return
         bar = self.verticalScrollBar()
         maximum = bar.maximum()
         ratio = bar.value() / maximum if maximum > 0 else 0.0
         self.setHtml(html)
-        # Force layout so the new maximum is known, then restore the relative position.
-        self.document().documentLayout().documentSize()
+        self._last_html = html
         if ratio > 0:
+            # Force layout so the new maximum is known, then restore the relative position.
+            self.document().documentLayout().documentSize()
             bar.setValue(round(ratio * bar.maximum()))
-        self._last_text = text
-        self.render_count += 1
         self.rendered.emit()
 
     # -- resources -----------------------------------------------------------------------------

@@ -81,6 +81,17 @@ def test_render_now_is_immediate_and_cancels_pending(qtbot: object) -> None:
     assert pane.render_count == 1 and "예약" not in pane.toPlainText()
 
 
+def test_identical_output_skips_qt_relayout(qtbot: object) -> None:
+    pane = _pane(qtbot)
+    pane.render_now("# 제목\n\n본문\n")
+    revision = pane.document().revision()
+    pane.render_now("# 제목\n\n\n본문\n\n\n")  # extra blank lines: same HTML
+    assert pane.document().revision() == revision
+    pane.render_now("# 제목\n\n다른 본문\n")
+    assert pane.document().revision() != revision
+    assert pane.render_count == 3
+
+
 def test_load_resource_refuses_remote(qtbot: object, tmp_path: Path) -> None:
     pane = _pane(qtbot)
     for url in (
