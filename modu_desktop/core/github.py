@@ -169,6 +169,9 @@ class WriteResult:
     content_sha: str | None  # the new blob sha (None for deletes)
     commit_sha: str
     recovered: bool = False  # True when confirmed by reading back after an unclear failure
+    # True when GitHub answered 201 (the path did not exist: GitHub ignores a `sha` sent for a
+    # missing path and creates the file). For a recovered write: True if no base sha was sent.
+    created: bool = False
 
 
 @dataclass(frozen=True)
@@ -703,7 +706,8 @@ class GitHubClient:
             return resp
         d = resp.json()
         c_sha = (d.get("content") or {}).get("sha") or expected
-        return WriteResult(content_sha=str(c_sha), commit_sha=str(d["commit"]["sha"]))
+        return WriteResult(content_sha=str(c_sha), commit_sha=str(d["commit"]["sha"]),
+                           created=resp.status_code == 201)
 
     async def delete_file(
         self, path: str, sha: str, message: str, branch: str | None = None
@@ -792,7 +796,8 @@ class GitHubClient:
         current = entry.sha if entry is not None else None
         if current == expected_sha:
             commit_sha = await self._find_commit(head, path, message)
-            return WriteResult(content_sha=expected_sha, commit_sha=commit_sha, recovered=True)
+            return WriteResult(content_sha=expected_sha, commit_sha=commit_sha, recovered=True,
+                               created=expected_sha is not None and base_sha is None)
         if current == base_sha:
             return "unchanged"
         return "changed"

@@ -92,7 +92,7 @@ def test_put_update_delete_and_errors(sandbox: Any) -> None:
     async def go() -> None:
         async with client_for(sandbox) as gh:
             created = await gh.put_file(path, body, "feat(docs): create 새 문서 #1.md by @editor1")
-            assert created.content_sha == git_blob_sha(body)
+            assert created.content_sha == git_blob_sha(body) and created.created
             assert sandbox.read_file(path) == body
             assert sandbox.commits()[0]["sha"] == created.commit_sha
             assert sandbox.commits()[0]["message"] == (
@@ -106,6 +106,7 @@ def test_put_update_delete_and_errors(sandbox: Any) -> None:
             with pytest.raises(Conflict):
                 await gh.put_file(path, b"x", "stale sha", sha=git_blob_sha(b"other"))
             updated = await gh.put_file(path, b"v2", "update", sha=created.content_sha)
+            assert not updated.created
             assert sandbox.read_file(path) == b"v2"
             with pytest.raises(Conflict):
                 await gh.delete_file(path, created.content_sha, "stale delete")
