@@ -910,7 +910,7 @@ def _p(
 def _bullets(values: Iterable[str], ctx: _Ctx, *, color: str, bullet: str) -> str:
     return "".join(
         f'<p style="margin-top:2px; margin-bottom:0; font-size:12px; color:{color};">'
-        f'<span style="color:{bullet};">•</span> {_inline(v, ctx)}</p>'
+        f'<span style="color:{bullet};">•</span>&nbsp;{_inline(v, ctx)}</p>'
         for v in values
     )
 
@@ -1049,9 +1049,11 @@ def _render_stepper(b: Block, ctx: _Ctx) -> str:
         if not chunk:
             break
         tds: list[str] = []
-        width = (100 - 3 * (len(chunk) - 1)) // len(chunk)
+        # Arrow columns only when there is room for them (Qt squeezes the last column).
+        arrows = len(chunk) <= 3
+        width = (100 - (3 * (len(chunk) - 1) if arrows else 0)) // len(chunk)
         for idx, it in enumerate(chunk):
-            if idx:
+            if idx and arrows:
                 tds.append(
                     f'<td width="3%" align="center" valign="middle" style="color:'
                     f'{p.primary_light}; font-size:20px; font-weight:bold;">›</td>'
@@ -1080,8 +1082,9 @@ def _render_stepper(b: Block, ctx: _Ctx) -> str:
                 f'<td width="{width}%" valign="top" bgcolor="{p.card_bg}" style="border: 1px'
                 f' solid {p.border}; border-top: 3px solid {p.primary_mid};">{cell}</td>'
             )
+        pad = 12 if len(chunk) <= 3 else 9
         rows_html += (
-            '<table width="100%" cellspacing="6" cellpadding="12"><tr>'
+            f'<table width="100%" cellspacing="6" cellpadding="{pad}"><tr>'
             + "".join(tds)
             + "</tr></table>"
         )
