@@ -128,7 +128,6 @@ DROP_PATTERNS = (
     "*/plugins/designer/*",
     "*/plugins/qmltooling/*",
     "*/plugins/sqldrivers/*",
-    "*/plugins/printsupport/*",
     "*/plugins/vectorimageformats/*",  # Lottie: pulls in QtQml/QtQuick
     "*/plugins/platformthemes/*gtk3*",  # Linux: would mix bundled cairo/gdk with the host's GTK
     "*qt6pdf*",
