@@ -34,7 +34,10 @@ the chain in ``accept_shas`` (server states that are our own, possibly landed, e
 the server is found at one of them the item is rebased onto it). If the newer base is unrelated,
 the editor has seen the server move on (reload, conflict resolved), so the newer base is
 authoritative and the older chain is dropped. An item being sent at that moment is never touched;
-the new pending item inherits its chain the same way and is sent after it.
+the new pending item inherits its chain the same way and is sent after it. Likewise a save whose
+base is in the chain of one of our own *done* items is rebased onto that commit
+(:func:`rebase_on_done`): the editor may enqueue before it has heard that its previous save
+landed, and our own commit must not be reported back to us as a conflict.
 """
 
 from __future__ import annotations
@@ -235,6 +238,29 @@ def merge_superseded(older: SpoolItem, newer: SpoolItem) -> SpoolItem:
     )
 
 
+def rebase_on_done(done: SpoolItem, newer: SpoolItem) -> SpoolItem:
+    """A save based on a state that one of our own committed saves replaced is rebased onto
+    that commit (the editor may not have heard of it yet): its text descends from ours."""
+    if done.result_sha is None or newer.base_sha == done.result_sha:
+        return newer
+    chain: list[str | None] = [done.base_sha, *done.accept_shas, done.blob_sha()]
+    if newer.base_sha not in chain:
+        return newer
+    accept = _unique([*chain, *newer.accept_shas], exclude=None)
+    rebased = dataclasses.replace(newer, accept_shas=accept)
+    rebase(rebased, done.result_sha)
+    return rebased
+
+
+def rebase(item: SpoolItem, new_base: str | None) -> None:
+    """Point ``item`` at a newer base of its own chain; the old base stays in the chain
+    (``accept_shas``) so later saves based on it are still recognised as ours."""
+    if new_base == item.base_sha:
+        return
+    item.accept_shas = _unique([item.base_sha, *item.accept_shas], exclude=new_base)
+    item.base_sha = new_base
+
+
 # -- verdicts ---------------------------------------------------------------------------------
 
 _DONE, _SEND, _CONFLICT = "done", "send", "conflict"
@@ -349,9 +375,14 @@ class SaveSpool:
             next_attempt_at=now,
         )
         with self._lock:
+            for done in self._items(DONE):
+                if done.target == item.target:
+                    item = rebase_on_done(done, item)
             older = [i for i in self._items(PENDING, SENDING) if i.target == item.target]
             for old in older:
                 item = merge_superseded(old, item)
+                if old.state == SENDING:  # inherits its chain, but does not replace it
+                    item.supersedes = [i for i in item.supersedes if i != old.id]
             self._write(item, PENDING)
             for old in older:
                 if old.state == PENDING:
@@ -362,7 +393,13 @@ class SaveSpool:
         """Start-up repair (idempotent): set damaged and temp files aside, finish interrupted
         transitions, and mark items stuck in ``sending/`` as uncertain (verified before any
         resend). Called automatically by the first :meth:`run_once`; items found committed
-        here are reported in the ``committed`` list of the next :meth:`run_once`."""
+        here are reported in the ``committed`` list of the next :meth:`run_once`. Does nothing
+        while :meth:`run_once` is running (an item in ``sending/`` is then really in flight)."""
+        if self._running:
+            return []
+        return self._recover()
+
+    def _recover(self) -> list[FileProblem]:
         with self._lock:
             before = len(self.problems)
             self._set_aside_temp_files()
@@ -396,7 +433,7 @@ class SaveSpool:
         self._running = True
         try:
             if not self._recovered:
-                report.problems.extend(self.recover())
+                report.problems.extend(self._recover())
             report.committed.extend(self._recovered_done)
             self._recovered_done = []
             before = len(self.problems)
@@ -514,7 +551,7 @@ class SaveSpool:
                     item, PENDING, "conflict", "changed on the server", report, their_sha=server_sha
                 )
                 return
-            item.base_sha = server_sha
+            rebase(item, server_sha)
             item.verify_first = False
         item.attempts += 1
         with self._lock:
@@ -536,7 +573,7 @@ class SaveSpool:
                 if verdict == _DONE:
                     self._finish_done(item, SENDING, item.blob_sha(), None, report)
                 elif verdict == _SEND and outcome.their_sha != item.base_sha:
-                    item.base_sha = outcome.their_sha  # our own earlier write landed: rebase
+                    rebase(item, outcome.their_sha)  # our own earlier write landed
                     with self._lock:
                         self._write(item, SENDING)
                     continue
@@ -551,10 +588,11 @@ class SaveSpool:
                     )
             elif isinstance(outcome, Retryable):
                 self._reschedule(item, SENDING, outcome.reason, report, outcome.retry_after)
-            elif isinstance(outcome, Uncertain):
-                await self._after_uncertain(item, outcome.reason, report)
-            else:
+            elif isinstance(outcome, Fatal):
                 self._finish_failed(item, SENDING, "fatal", outcome.reason, report)
+            else:
+                reason = getattr(outcome, "reason", f"unexpected sender result {outcome!r}")
+                await self._after_uncertain(item, str(reason), report)
             return
         self._finish_failed(
             item, SENDING, "conflict", "file keeps changing", report, their_sha=item.base_sha
@@ -575,7 +613,7 @@ class SaveSpool:
                 item, SENDING, "conflict", "changed on the server", report, their_sha=server_sha
             )
         else:
-            item.base_sha = server_sha
+            rebase(item, server_sha)
             self._reschedule(item, SENDING, reason, report)
 
     def _reschedule(
@@ -611,10 +649,11 @@ class SaveSpool:
         with self._lock:
             if not self._path(item.id, source).exists():
                 return
+            self._absorb_older_failed(item)
             self._transition(item, source, DONE)
             for other in self._items(PENDING):
                 if other.target == item.target and new_sha in other.accept_shas:
-                    other.base_sha = new_sha  # its base chain just landed: build on it
+                    rebase(other, new_sha)  # its base chain just landed: build on it
                     self._write(other, PENDING)
         report.committed.append(item)
 
@@ -634,6 +673,7 @@ class SaveSpool:
         with self._lock:
             if not self._path(item.id, source).exists():
                 return
+            self._absorb_older_failed(item)
             self._transition(item, source, FAILED)
         report.failed.append(item)
 
@@ -672,6 +712,20 @@ class SaveSpool:
         self._write(merged, PENDING)
         unlink_durably(self._path(item.id, source))
         return merged
+
+    def _absorb_older_failed(self, item: SpoolItem) -> None:
+        """Failed items of the same target, saved before ``item`` and in its lineage (sharing
+        its base chain), are superseded by it: drop them, so the user sees one conflict per
+        document. A failed item of another lineage (e.g. a conflict the user has not looked at
+        before reloading) is kept. Their ids go to ``item.supersedes``; the caller writes it."""
+        lineage: set[str | None] = {item.base_sha, *item.accept_shas}
+        for old in self._items(FAILED):
+            if old.target != item.target or old.id == item.id:
+                continue
+            related = old.base_sha in lineage or old.blob_sha() in lineage
+            if related and (old.created_at, old.id) < (item.created_at, item.id):
+                item.supersedes = _unique([*item.supersedes, *old.supersedes, old.id], None)
+                unlink_durably(self._path(old.id, FAILED))
 
     def _collapse_pending(self) -> None:
         by_target: dict[tuple[str, str, str, str], list[SpoolItem]] = {}

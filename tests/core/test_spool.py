@@ -643,3 +643,129 @@ def test_io_error_during_run_is_reported_and_recovered(
     report = run(spool)  # re-verifies the item left in sending/: done, no second commit
     assert len(report.committed) == 1
     assert server.commits_for() == [b"v1"] and len(remote.sent) == 1
+
+
+# -- randomized fault schedules ---------------------------------------------------------------
+
+SEND_MODES = [
+    "ok",
+    "retry",
+    "uncertain-applied",
+    "uncertain-lost",
+    "raise-applied",
+    "raise-lost",
+    "lie-retry-applied",
+    "crash-applied",
+    "crash-lost",
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_faults_commit_each_save_at_most_once_and_the_last_one_wins(
+    tmp_path: Path, seed: int
+) -> None:
+    import random
+
+    rng = random.Random(seed)
+    server, clock = FakeServer(), FakeClock()
+    remote = Remote(server)
+    remote.send_script = [rng.choice(SEND_MODES) for _ in range(rng.randint(0, 8))]
+    remote.read_script = [rng.choice(["ok", "ok", "raise"]) for _ in range(rng.randint(0, 4))]
+    texts: list[str] = []
+    spool = make(tmp_path, remote, clock, max_attempts=1000)
+
+    def save() -> None:
+        text = f"v{len(texts) + 1} {NASTY}"
+        # an editor that never hears about commits: base is the opened sha or optimistic
+        base = S0 if not texts or rng.random() < 0.5 else git_blob_sha(texts[-1].encode())
+        texts.append(text)
+        enqueue(spool, text, base=base)
+
+    save()
+    for _ in range(rng.randint(0, 3)):
+        if rng.random() < 0.5:
+            remote.during_send.append(save)
+        else:
+            save()
+    for _ in range(60):
+        try:
+            run(spool)
+        except Crash:
+            spool = make(tmp_path, remote, clock, max_attempts=1000)  # restart
+        if rng.random() < 0.3:
+            remote.during_send.append(save) if len(texts) < 6 else None
+        clock.now += 1000
+        if spool.pending_count() == 0 and not remote.during_send:
+            break
+    commits = server.commits_for()
+    assert spool.failed_items() == [], [f.last_error for f in spool.failed_items()]
+    assert spool.pending_count() == 0
+    assert server.files[PATH] == texts[-1].encode()
+    assert len(commits) == len(set(commits)), "a save was committed twice"
+    order = [texts.index(c.decode()) for c in commits]
+    assert order == sorted(order), "an older text was committed after a newer one"
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_random_faults_never_overwrite_a_foreign_change(tmp_path: Path, seed: int) -> None:
+    import random
+
+    rng = random.Random(1000 + seed)
+    server, clock = FakeServer(), FakeClock()
+    remote = Remote(server)
+    remote.send_script = [rng.choice(SEND_MODES) for _ in range(rng.randint(0, 6))]
+    spool = make(tmp_path, remote, clock, max_attempts=1000)
+    texts: list[str] = []
+    foreign_at = rng.randint(0, 4)
+
+    def save() -> None:
+        texts.append(f"v{len(texts) + 1}")
+        enqueue(spool, texts[-1], base=S0)
+
+    save()
+    for step in range(30):
+        if step == foreign_at:
+            server.put(PATH, b"foreign", server.sha(PATH))
+        if rng.random() < 0.3 and len(texts) < 4:
+            remote.during_send.append(save)
+        try:
+            run(spool)
+        except Crash:
+            spool = make(tmp_path, remote, clock, max_attempts=1000)
+        clock.now += 1000
+    ours = [data for _, data in server.commits if data != b"foreign"]
+    assert len(ours) == len(set(ours))
+    assert server.files[PATH] == b"foreign" or server.commits[-1][1] != b"foreign"
+    after = [d for _, d in server.commits[server.commits.index((PATH, b"foreign")) + 1 :]]
+    assert after == [], "a foreign change was overwritten"
+    assert server.files[PATH] == b"foreign"
+    failed = spool.failed_items()
+    assert spool.pending_count() == 0
+    if texts[-1].encode() not in ours:  # the newest text is never lost
+        assert [f.text for f in failed] == [texts[-1]]
+        assert failed[0].failure == "conflict" and failed[0].their_sha == git_blob_sha(b"foreign")
+
+
+def test_failed_item_of_another_lineage_is_kept(tmp_path: Path, env: Env) -> None:
+    server, remote, clock = env
+    spool = make(tmp_path, remote, clock)
+    enqueue(spool, "mine")
+    server.put(PATH, b"theirs", S0)
+    run(spool)  # conflict: the user has not resolved it yet
+    enqueue(spool, "after reload", base=git_blob_sha(b"theirs"))
+    run(spool)
+    assert server.files[PATH] == b"after reload"
+    assert [f.text for f in spool.failed_items()] == ["mine"]  # never dropped silently
+
+
+def test_older_failed_item_of_same_lineage_is_absorbed(tmp_path: Path, env: Env) -> None:
+    server, remote, clock = env
+    spool = make(tmp_path, remote, clock, max_attempts=1)
+    old = enqueue(spool, "v1")
+    remote.send_script = ["retry"]
+    run(spool)
+    assert [f.text for f in spool.failed_items()] == ["v1"]
+    enqueue(spool, "v2")  # same base: the editor kept typing
+    report = run(spool)
+    assert server.commits_for() == [b"v2"] and spool.failed_items() == []
+    assert old.id in report.committed[0].supersedes
