@@ -195,12 +195,25 @@ def resource_datas(root: Path = ROOT) -> list[tuple[str, str]]:
         if not src.is_dir():
             continue
         if name == "translations":
-            out += [(str(qm), "resources/translations") for qm in sorted(src.glob("*.qm"))]
+            # Stale .qm files (older than their .ts) are left out: compile_translations() makes
+            # fresh ones into the build folder instead.
+            fresh = [
+                qm for qm in sorted(src.glob("*.qm")) if not _needs_compile(qm.with_suffix(".ts"))
+            ]
+            out += [(str(qm), "resources/translations") for qm in fresh]
             continue
         files = [f for f in src.rglob("*") if f.is_file() and not f.name.startswith(".")]
         if files:
             out.append((str(src), f"resources/{name}"))
     return out
+
+
+def _needs_compile(ts: Path) -> bool:
+    """True if `ts` exists and has no .qm next to it at least as new as itself."""
+    if not ts.is_file():
+        return False
+    qm = ts.with_suffix(".qm")
+    return not qm.is_file() or qm.stat().st_mtime < ts.stat().st_mtime
 
 
 def lrelease_path() -> Path | None:
@@ -228,11 +241,7 @@ def compile_translations(out_dir: Path, root: Path = ROOT) -> list[tuple[str, st
     src = root / "resources" / "translations"
     if not src.is_dir():
         return []
-    todo = []
-    for ts in sorted(src.glob("*.ts")):
-        qm = ts.with_suffix(".qm")
-        if not qm.exists() or qm.stat().st_mtime < ts.stat().st_mtime:
-            todo.append(ts)
+    todo = [ts for ts in sorted(src.glob("*.ts")) if _needs_compile(ts)]
     if not todo:
         return []
     tool = lrelease_path()

@@ -363,3 +363,26 @@ def test_bundle_config_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.strip() == modu_desktop.__version__
     assert cfg._cli(["exe-name"]) == 0
     assert capsys.readouterr().out.strip() == cfg.EXE_NAME
+
+
+def test_translations_ship_as_fresh_qm_only(tmp_path: Path) -> None:
+    """A .ts without an up-to-date .qm is compiled at build time, never shipped stale."""
+    if cfg.lrelease_path() is None:
+        pytest.skip("lrelease not available")
+    tr = tmp_path / "resources" / "translations"
+    tr.mkdir(parents=True)
+    (tr / "modu_ko.ts").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="ko_KR">'
+        "<context><name>X</name><message><source>Open</source><translation>열기</translation>"
+        "</message></context></TS>\n",
+        encoding="utf-8",
+    )
+    assert cfg.resource_datas(tmp_path) == []
+    compiled = cfg.compile_translations(tmp_path / "build", root=tmp_path)
+    assert [Path(src).name for src, _ in compiled] == ["modu_ko.qm"]
+    assert compiled[0][1] == "resources/translations"
+    assert Path(compiled[0][0]).stat().st_size > 0
+    # Once an up-to-date .qm sits next to the .ts, it is shipped as is.
+    (tr / "modu_ko.qm").write_bytes(Path(compiled[0][0]).read_bytes())
+    assert [Path(src).name for src, _ in cfg.resource_datas(tmp_path)] == ["modu_ko.qm"]
+    assert cfg.compile_translations(tmp_path / "build2", root=tmp_path) == []
