@@ -136,3 +136,18 @@ def test_write_atomic_unwritable_dir_raises_cleanly(tmp_path: Path) -> None:
             write_atomic(ro / "x", b"data")
     finally:
         ro.chmod(0o700)
+
+
+def test_write_atomic_fsyncs_file_and_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+    real = os.fsync
+
+    def counting(fd: int) -> None:
+        calls.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(atomic.os, "fsync", counting)
+    write_atomic(tmp_path / "x", b"data")
+    assert len(calls) >= (1 if os.name == "nt" else 2)  # the file, then its directory

@@ -15,6 +15,14 @@ from modu_desktop.core.drafts import (
 )
 
 HOST = "https://api.github.com"
+
+
+@pytest.fixture(autouse=True)
+def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skip fsync (a busy shared disk makes it slow); test_atomic checks it is normally done."""
+    monkeypatch.setattr("modu_desktop.core.atomic.DURABLE", False)
+
+
 NASTY_TEXT = (
     "\ufeff---\r\ntitle: 부산대 안내 😀\r\n---\r\n\r\n:::hero\n  title: 'x'\r\n:::\n"
     "tab\tnul\x00 lone\ud800 cr\r only \u2028 end"

@@ -23,6 +23,12 @@ from modu_desktop.core.heldlocks import (
 HOST = "https://api.github.com"
 
 
+@pytest.fixture(autouse=True)
+def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skip fsync (a busy shared disk makes it slow); test_atomic checks it is normally done."""
+    monkeypatch.setattr("modu_desktop.core.atomic.DURABLE", False)
+
+
 def rec(doc_id: str, session: str, pid: int | None = None, sha: str = "s1") -> HeldLockRecord:
     record = HeldLockRecord(
         HOST, "pnuai/PNU-Modu", "main", doc_id, sha, session, 1000.0, login="editor1"

@@ -28,6 +28,14 @@ from modu_desktop.core.spool import (
 )
 
 HOST = "https://api.github.com"
+
+
+@pytest.fixture(autouse=True)
+def _no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skip fsync (a busy shared disk makes it slow); test_atomic checks it is normally done."""
+    monkeypatch.setattr("modu_desktop.core.atomic.DURABLE", False)
+
+
 PATH = "docs/01-intro.md"
 BASE_TEXT = b"---\ntitle: Intro\n---\n"
 S0 = git_blob_sha(BASE_TEXT)
