@@ -1114,6 +1114,61 @@ class LockManager:
             ReleaseOutcome.RELEASED, doc_id, message=f"Released the lock on {doc_id}."
         )
 
+    async def release_view(self, view: LockView) -> ReleaseResult:
+        """Delete the lock exactly as seen in ``view`` (admin release, or cleaning up our own
+        leftover from a crashed session). If it changed since, nothing is deleted."""
+        doc_id = validate_doc_id(view.doc_id)
+        if view.sha is None:
+            return ReleaseResult(
+                ReleaseOutcome.ALREADY_GONE, doc_id, view=view, message=f"{doc_id} is not locked."
+            )
+        try:
+            await self.client.delete_file(view.path, view.sha, release_message(doc_id))
+        except Exception as exc:
+            if _is_not_found(exc):
+                return ReleaseResult(
+                    ReleaseOutcome.ALREADY_GONE,
+                    doc_id,
+                    view=view,
+                    error=exc,
+                    message=f"{doc_id} was not locked any more.",
+                )
+            if _is_conflict(exc):
+                try:
+                    now_view: LockView | None = await self.inspect(doc_id)
+                except Exception:
+                    now_view = None
+                if now_view is not None and now_view.status is LockStatus.FREE:
+                    return ReleaseResult(
+                        ReleaseOutcome.ALREADY_GONE,
+                        doc_id,
+                        view=now_view,
+                        message=f"{doc_id} was released meanwhile.",
+                    )
+                what = now_view.describe() if now_view is not None else "it changed"
+                return ReleaseResult(
+                    ReleaseOutcome.NOT_OURS,
+                    doc_id,
+                    view=now_view,
+                    error=exc,
+                    message=f"The lock on {doc_id} changed while releasing it ({what}); "
+                    "nothing was deleted.",
+                )
+            return ReleaseResult(
+                ReleaseOutcome.FAILED,
+                doc_id,
+                view=view,
+                error=exc,
+                message=f"Could not release the lock on {doc_id}: {_err_text(exc)}",
+            )
+        who = f" held by @{view.holder}" if view.holder else ""
+        return ReleaseResult(
+            ReleaseOutcome.RELEASED,
+            doc_id,
+            view=view,
+            message=f"Released the lock on {doc_id}{who}.",
+        )
+
     async def verify(self, held: HeldLock) -> VerifyResult:
         """Before a save: is the lock still ours? One tree request when it is unchanged."""
         try:

@@ -1,0 +1,355 @@
+"""Admin CLI on the core: ``modu-desktop docs …``, ``locks …`` (and later ``images …``).
+
+    modu-desktop docs list [--json]
+    modu-desktop locks list [--json]
+    modu-desktop locks release DOC_ID [--force]
+
+Connection flags (on every command): ``--api-url`` (default https://api.github.com, or a GitHub
+Enterprise ``https://HOST/api/v3``, or a sandbox), ``--repo OWNER/NAME`` (default
+pnuai/PNU-Modu), ``--branch`` (default main). The token comes from ``MODU_TOKEN`` or the OS
+keyring (service ``modu-desktop``, account = the API host, as the app stores it).
+
+Exit status: 0 success, 1 failure (one line on stderr, never a traceback, never the token),
+2 usage error.
+
+Adding a command: write ``_add_<group>_<name>(subparsers)`` that registers a parser with
+``parents=[_conn_parser()]`` and ``set_defaults(run=<async function(args, ctx) -> int>)``, and call
+it from :func:`build_parser` (``docs new/delete/move/import`` and ``images add`` go there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import unicodedata
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from modu_desktop.core.locks import InvalidDocId, validate_doc_id
+
+DEFAULT_API_URL = "https://api.github.com"
+DEFAULT_REPO = "pnuai/PNU-Modu"
+DEFAULT_BRANCH = "main"
+
+Runner = Callable[[argparse.Namespace, "Context"], Awaitable[int]]
+
+
+class CliFailure(Exception):
+    """A failure to report as one line with exit status 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits 2 on usage errors (the default) and never prints a traceback."""
+
+
+# --------------------------------------------------------------------------------------------
+# Parsers
+
+
+def _conn_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("connection")
+    g.add_argument("--api-url", default=DEFAULT_API_URL, help=f"API base URL ({DEFAULT_API_URL})")
+    g.add_argument("--repo", default=DEFAULT_REPO, help=f"OWNER/NAME ({DEFAULT_REPO})")
+    g.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
+    return p
+
+
+def _doc_id_arg(text: str) -> str:
+    try:
+        return validate_doc_id(text)
+    except InvalidDocId as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_docs_list(sub: Any) -> None:
+    p = sub.add_parser("list", parents=[_conn_parser()], help="list the documents")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=_docs_list)
+
+
+def _add_locks_list(sub: Any) -> None:
+    p = sub.add_parser("list", parents=[_conn_parser()], help="list the edit locks")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=_locks_list)
+
+
+def _add_locks_release(sub: Any) -> None:
+    p = sub.add_parser(
+        "release",
+        parents=[_conn_parser()],
+        help="delete a lock (stale or unreadable; a fresh one only with --force)",
+    )
+    p.add_argument("doc_id", metavar="DOC_ID", type=_doc_id_arg, help="e.g. 01-intro")
+    p.add_argument(
+        "--force", action="store_true", help="also release a fresh lock someone is using"
+    )
+    p.set_defaults(run=_locks_release)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="modu-desktop", description="Modu Desktop admin commands.")
+    groups = parser.add_subparsers(dest="group", metavar="{docs,locks,images}", required=True)
+
+    docs = groups.add_parser("docs", help="documents")
+    docs_sub = docs.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_docs_list(docs_sub)
+    # room for: docs new / delete / move / import
+
+    locks = groups.add_parser("locks", help="edit locks")
+    locks_sub = locks.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_locks_list(locks_sub)
+    _add_locks_release(locks_sub)
+
+    images = groups.add_parser("images", help="pictures (no commands yet)")
+    images.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    # room for: images add
+    return parser
+
+
+# --------------------------------------------------------------------------------------------
+# Context: client, token, output
+
+
+@dataclass
+class Context:
+    client: Any
+    token: str
+    out: TextIO
+
+    async def login(self) -> str:
+        user = await self.client.get_user()
+        return str(user.login)
+
+
+def api_account(api_url: str) -> str:
+    """The keyring account for an API URL: its host (with port, if any)."""
+    return urlsplit(api_url).netloc or api_url
+
+
+def load_token(api_url: str) -> str:
+    from modu_desktop.core.auth import TokenStore
+
+    store = TokenStore(api_account(api_url))
+    token = store.load()
+    if not token:
+        extra = f" (keyring: {store.keyring_error})" if store.keyring_error else ""
+        raise CliFailure(
+            "no GitHub token: set MODU_TOKEN, or sign in once with the app so the token is in "
+            f"the keyring (service modu-desktop, account {api_account(api_url)}){extra}"
+        )
+    return token
+
+
+def _fmt_ts(ts: float | None) -> str:
+    if ts is None:
+        return "-"
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _width(text: str) -> int:
+    """Terminal columns: Hangul and other East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
+    if not rows:
+        return
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        cells = [c + " " * (w - _width(c)) for c, w in zip(r, widths, strict=True)]
+        out.write("  ".join(cells).rstrip() + "\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+
+
+def _lock_manager(ctx: Context, login: str) -> Any:
+    from modu_desktop.core.locks import LockManager
+    from modu_desktop.core.session import new_session_id
+
+    return LockManager(
+        ctx.client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
+    )
+
+
+async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
+    import tempfile
+
+    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.core.paths import app_paths
+
+    try:
+        cache_dir = app_paths().ensure().blob_cache_dir
+    except OSError:
+        cache_dir = None
+    with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
+        store = DocumentStore(ctx.client, cache_dir or tmp, branch=args.branch)
+        snap = await store.refresh()
+        login = await ctx.login()
+        views = {v.doc_id: v for v in await _lock_manager(ctx, login).list_locks(snap.locks)}
+    docs: list[dict[str, Any]] = []
+    for d in snap.docs:
+        v = views.get(d.doc_id)
+        docs.append(
+            {
+                "docId": d.doc_id,
+                "path": d.path,
+                "sha": d.sha,
+                "title": d.title,
+                "navLabel": d.nav_label,
+                "position": d.position,
+                "theme": d.theme,
+                "layout": d.layout,
+                "lockedBy": v.holder if v else None,
+                "lockStatus": v.status.value if v else "free",
+            }
+        )
+    if args.json:
+        ctx.out.write(json.dumps(docs, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    rows = [["DOC ID", "POS", "TITLE", "THEME", "LAYOUT", "LOCK"]]
+    for row in docs:
+        lock = "-"
+        if row["lockedBy"]:
+            lock = f"@{row['lockedBy']} ({row['lockStatus'].replace('_', ' ')})"
+        rows.append(
+            [
+                str(row["docId"]),
+                "-" if row["position"] is None else str(row["position"]),
+                str(row["title"] or ""),
+                str(row["theme"] or "-"),
+                str(row["layout"] or "-"),
+                lock,
+            ]
+        )
+    _table(rows, ctx.out)
+    ctx.out.write(f"{len(docs)} document(s) on {args.repo}@{args.branch}\n")
+    return 0
+
+
+async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
+    from modu_desktop.core.locks import LockStatus, format_age, view_to_json
+
+    login = await ctx.login()
+    views = await _lock_manager(ctx, login).list_locks()
+    if args.json:
+        ctx.out.write(
+            json.dumps([view_to_json(v) for v in views], ensure_ascii=False, indent=2) + "\n"
+        )
+        return 0
+    if not views:
+        ctx.out.write(f"No locks on {args.repo}@{args.branch}.\n")
+        return 0
+    rows = [["DOC ID", "HOLDER", "STARTED (UTC)", "LAST HEARTBEAT (UTC)", "AGE", "STATE"]]
+    for v in views:
+        if v.status is LockStatus.MALFORMED:
+            state = f"malformed: {v.malformed_reason}"
+            if v.record is not None and v.record.claimed_by:
+                state += f" (names @{v.record.claimed_by})"
+        elif v.is_stale:
+            state = "stale"
+        else:
+            state = "fresh"
+        rows.append(
+            [
+                v.doc_id,
+                v.holder or "-",
+                _fmt_ts(v.started_at),
+                _fmt_ts(v.last_heartbeat),
+                format_age(v.age_s),
+                state,
+            ]
+        )
+    _table(rows, ctx.out)
+    return 0
+
+
+async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
+    from modu_desktop.core.locks import LockStatus, ReleaseOutcome, format_age
+
+    login = await ctx.login()
+    mgr = _lock_manager(ctx, login)
+    view = await mgr.inspect(args.doc_id)
+    if view.status is LockStatus.FREE:
+        ctx.out.write(f"{args.doc_id} is not locked; nothing to release.\n")
+        return 0
+    fresh = not view.is_stale and not (view.status is LockStatus.MALFORMED and view.age_s is None)
+    if fresh and not args.force:
+        holder = view.holder or "unknown"
+        raise CliFailure(
+            f"{args.doc_id} is locked by @{holder} (last heartbeat {format_age(view.age_s)} ago) "
+            "and the lock is fresh; use --force to release it anyway"
+        )
+    result = await mgr.release_view(view)
+    if result.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE):
+        ctx.out.write(result.message + "\n")
+        return 0
+    raise CliFailure(result.message)
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+
+
+def _one_line(text: str, token: str | None) -> str:
+    text = " ".join(str(text).split())
+    if token:
+        text = text.replace(token, "***")
+    return text or "unknown error"
+
+
+async def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
+
+    try:
+        repo = RepoRef.parse(args.repo, branch=args.branch)
+    except Exception as exc:
+        raise CliFailure(f"--repo must be OWNER/NAME ({exc})") from None
+    token = load_token(args.api_url)
+    retry = RetryPolicy(max_attempts=3, base_delay=0.5, max_delay=4.0, max_total=15.0)
+    async with GitHubClient(args.api_url, token, repo, retry=retry) as client:
+        runner: Runner = args.run
+        return await runner(args, Context(client, token, out))
+
+
+def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
+    """Run an admin command; ``argv`` starts with the group (``["locks", "list", "--json"]``)."""
+    out = out if out is not None else sys.stdout
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:  # usage error (2) or --help (0)
+        return int(exc.code) if isinstance(exc.code, int) else 2
+    token: str | None = None
+    try:
+        return asyncio.run(_run(args, out))
+    except CliFailure as exc:
+        message = str(exc)
+    except KeyboardInterrupt:
+        message = "interrupted"
+    except Exception as exc:
+        um = getattr(exc, "user_message", None)
+        if callable(um):
+            message = str(um("en"))
+            detail = getattr(exc, "message", None)
+            if isinstance(detail, str) and detail and detail not in message:
+                message = f"{message} ({detail})"
+        else:
+            message = f"unexpected error: {type(exc).__name__}: {exc}"
+    try:
+        token = load_token(args.api_url)
+    except Exception:
+        token = None
+    sys.stderr.write(f"error: {_one_line(message, token)}\n")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""The admin CLI, in-process against the sandbox (and once as a real subprocess)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modu_desktop.cli import main
+from modu_desktop.core.github import GitHubClient, RepoRef
+from modu_desktop.core.locks import LockManager, lock_path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cli_env(sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    monkeypatch.setenv("MODU_DATA_DIR", str(tmp_path / "data"))
+    return sandbox
+
+
+def cli(sb: Any, *args: str) -> list[str]:
+    return [*args, "--api-url", sb.api_url]
+
+
+def lock_as(sb: Any, login: str, doc: str, *, body: bytes | None = None) -> None:
+    async def go() -> None:
+        async with GitHubClient(sb.api_url, f"tok-{login}", RepoRef("pnuai", "PNU-Modu")) as c:
+            if body is not None:
+                await c.put_file(lock_path(doc), body, "test lock")
+                return
+            await c.get_user()
+            res = await LockManager(c, login, "s-test", c.clock, host="h").acquire(doc)
+            assert res.held is not None
+
+    asyncio.run(go())
+
+
+def test_docs_list_text_and_json(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    sb = cli_env
+    lock_as(sb, "editor2", "02-programs")
+    assert main(cli(sb, "docs", "list")) == 0
+    out = capsys.readouterr().out
+    assert "01-welcome" in out and "@editor2 (held)" in out and "document(s)" in out
+    assert main(cli(sb, "docs", "list", "--json")) == 0
+    docs = json.loads(capsys.readouterr().out)
+    ids = [d["docId"] for d in docs]
+    assert ids[0] == "01-welcome" and "99-template" in ids
+    locked = {d["docId"]: d["lockedBy"] for d in docs if d["lockedBy"]}
+    assert locked == {"02-programs": "editor2"}
+
+
+def test_locks_list(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    sb = cli_env
+    assert main(cli(sb, "locks", "list", "--json")) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(cli(sb, "locks", "list")) == 0
+    assert "No locks" in capsys.readouterr().out
+
+    lock_as(sb, "editor2", "01-welcome")
+    lock_as(
+        sb,
+        "editor2",
+        "02-programs",
+        body=b'{"docId": "02-programs", "editingBy": "x", '
+        b'"startedAt": 1779179716000, "lastHeartbeat": 1779179716000}',
+    )
+    assert main(cli(sb, "locks", "list", "--json")) == 0
+    rows = {r["docId"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["01-welcome"]["holder"] == "editor2"
+    assert rows["01-welcome"]["stale"] is False and rows["01-welcome"]["malformed"] is False
+    assert rows["01-welcome"]["ageSeconds"] < 60
+    assert rows["02-programs"]["holder"] == "unknown" and rows["02-programs"]["malformed"]
+    assert "milliseconds" in rows["02-programs"]["malformedReason"]
+
+    assert main(cli(sb, "locks", "list")) == 0
+    out = capsys.readouterr().out
+    assert "HOLDER" in out and "LAST HEARTBEAT" in out
+    assert "fresh" in out and "malformed: " in out and "(names @x)" in out
+
+    sb.faults.clock_offset_seconds = 1000
+    assert main(cli(sb, "locks", "list", "--json")) == 0
+    rows = {r["docId"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["01-welcome"]["stale"] is True and rows["01-welcome"]["status"] == "stale"
+
+
+def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    sb = cli_env
+    assert main(cli(sb, "locks", "release", "01-welcome")) == 0
+    assert "not locked" in capsys.readouterr().out
+
+    lock_as(sb, "editor2", "01-welcome")
+    assert main(cli(sb, "locks", "release", "01-welcome")) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "@editor2" in err and "--force" in err
+    assert sb.read_file(lock_path("01-welcome")) is not None
+
+    assert main(cli(sb, "locks", "release", "01-welcome", "--force")) == 0
+    assert "Released the lock on 01-welcome held by @editor2" in capsys.readouterr().out
+    assert sb.read_file(lock_path("01-welcome")) is None
+    assert sb.commits(lock_path("01-welcome"))[0]["message"] == (
+        "system: release lock for 01-welcome [skip ci]"
+    )
+
+    # stale and unreadable locks need no --force
+    lock_as(sb, "editor2", "02-programs")
+    lock_as(sb, "editor2", "03-strategy", body=b"{garbage")
+    assert main(cli(sb, "locks", "release", "03-strategy")) == 0
+    sb.faults.clock_offset_seconds = 901
+    assert main(cli(sb, "locks", "release", "02-programs")) == 0
+    assert sb.read_file(lock_path("02-programs")) is None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["locks"],
+        ["locks", "frobnicate"],
+        ["locks", "release"],
+        ["locks", "release", "../etc/passwd"],
+        ["locks", "release", "a\\b"],
+        ["images"],
+        ["docs", "list", "--bogus"],
+    ],
+)
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["locks", "--help"]) == 0
+    assert "release" in capsys.readouterr().out
+
+
+def test_failures_are_one_line_without_token(
+    sandbox: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    no_keyring: None,
+) -> None:
+    monkeypatch.delenv("MODU_TOKEN", raising=False)
+    assert main(cli(sandbox, "locks", "list")) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: no GitHub token") and err.count("\n") == 1
+
+    monkeypatch.setenv("MODU_TOKEN", "ghp_secret-wrong-token")
+    assert main(cli(sandbox, "locks", "list")) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert "ghp_secret" not in captured.err + captured.out
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    assert main(["locks", "list", "--api-url", f"http://127.0.0.1:{port}"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "reach" in err.lower()
+
+    assert main(cli(sandbox, "locks", "list", "--repo", "nonsense")) == 1
+    assert "OWNER/NAME" in capsys.readouterr().err
+
+
+def test_token_from_keyring(
+    sandbox: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    memory_keyring: dict[tuple[str, str], str],
+    tmp_path: Path,
+) -> None:
+    monkeypatch.delenv("MODU_TOKEN", raising=False)
+    monkeypatch.setenv("MODU_DATA_DIR", str(tmp_path))
+    host = sandbox.api_url.split("://", 1)[1]
+    memory_keyring[("modu-desktop", host)] = "tok-editor1"
+    assert main(cli(sandbox, "locks", "list", "--json")) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_cli_as_a_subprocess(sandbox: Any, tmp_path: Path) -> None:
+    lock_as(sandbox, "editor2", "01-welcome")
+    env = dict(os.environ, MODU_TOKEN="tok-editor1", MODU_DATA_DIR=str(tmp_path))
+    proc = subprocess.run(
+        [sys.executable, "-m", "modu_desktop", "locks", "list", "--json",
+         "--api-url", sandbox.api_url],
+        capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)
+    assert [(r["docId"], r["holder"]) for r in rows] == [("01-welcome", "editor2")]
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "modu_desktop", "locks", "release", "01-welcome",
+         "--api-url", sandbox.api_url],
+        capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: 01-welcome is locked by @editor2")
+    assert "Traceback" not in proc.stderr and "tok-editor1" not in proc.stderr
