@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from dulwich.errors import NotTreeError
+from dulwich.errors import NotGitRepository, NotTreeError
 from dulwich.object_store import tree_lookup_path
 from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree
 from dulwich.refs import Ref
@@ -121,7 +121,10 @@ class GitStore:
     def _open_or_init(path: Path) -> Repo:
         if path.exists() and any(path.iterdir()):
             # Reuse: practice work must survive restarts (bare or non-bare both work).
-            return Repo(str(path))
+            try:
+                return Repo(str(path))
+            except NotGitRepository as exc:
+                raise ValueError(f"{path} exists but is not a git repository") from exc
         path.mkdir(parents=True, exist_ok=True)
         return Repo.init_bare(str(path), default_branch=b"main")
 

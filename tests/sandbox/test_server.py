@@ -317,3 +317,11 @@ def test_commits_pagination_link(sb: Sandbox, editor: httpx.Client) -> None:
 def test_head_request(editor: httpx.Client) -> None:
     r = editor.head(f"{REPO_PATH}/contents/docs/01-welcome.md")
     assert r.status_code == 200 and r.content == b"" and int(r.headers["Content-Length"]) > 0
+
+
+def test_refuses_a_folder_that_is_not_a_repository(tmp_path: Path) -> None:
+    (tmp_path / "stuff").mkdir()
+    (tmp_path / "stuff" / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="not a git repository"):
+        Sandbox(tmp_path / "stuff").start()
+    assert (tmp_path / "stuff" / "notes.txt").read_text() == "mine"
