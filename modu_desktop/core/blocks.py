@@ -45,6 +45,18 @@ BLOCK_TYPES: tuple[str, ...] = (
 
 ALIASES = {"chapterheader": "chapter-header"}
 
+ADMONITIONS: tuple[str, ...] = (
+    "note",
+    "tip",
+    "info",
+    "warning",
+    "caution",
+    "danger",
+    "important",
+    "success",
+)
+"""Docusaurus admonitions: ``:::tip[Title]`` … ``:::`` with Markdown inside."""
+
 _OPENER = re.compile(r"^\s{0,3}:::\s*([A-Za-z][\w-]*)(.*)$")
 _CLOSER = re.compile(r"^\s{0,3}:::+\s*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -73,6 +85,7 @@ class Block:
     raw: str = ""  # body text between the fences
     closed: bool = True
     line: int = 0  # 0-based line number of the opening fence
+    label: str = ""  # text after the name on the opening line (admonition title)
 
 
 Segment = str | Block
@@ -165,13 +178,25 @@ def _parse_meta(lines: list[str], props: dict[str, str], extra: list[str]) -> No
             extra.append(line)
 
 
-def parse_block(name: str, body_lines: list[str], *, closed: bool = True, line: int = 0) -> Block:
+def parse_block(
+    name: str, body_lines: list[str], *, closed: bool = True, line: int = 0, label: str = ""
+) -> Block:
     """Parse the body of one ``:::name`` block."""
     lname = name.lower()
     canonical = ALIASES.get(lname, lname)
-    kind = canonical if canonical in BLOCK_TYPES else ""
-    block = Block(name=lname, kind=kind, raw="\n".join(body_lines), closed=closed, line=line)
-    if not kind:
+    if canonical in BLOCK_TYPES:
+        kind = canonical
+    elif canonical in ADMONITIONS:
+        kind = "admonition"
+    else:
+        kind = ""
+    label = label.strip()
+    if label.startswith("[") and label.endswith("]"):
+        label = label[1:-1].strip()
+    block = Block(
+        name=lname, kind=kind, raw="\n".join(body_lines), closed=closed, line=line, label=label
+    )
+    if kind in ("", "admonition"):
         return block
     if kind == "split":
         meta: list[str] = []
@@ -256,11 +281,15 @@ def split_segments(body: str) -> list[Segment]:
         while j < n and not _CLOSER.match(lines[j]) and not _OPENER.match(lines[j]):
             j += 1
         closed = j < n and bool(_CLOSER.match(lines[j]))
-        end = j if closed else _unclosed_end(lines, i + 1, j)
+        # An admonition holds Markdown: unclosed, it runs to the next fence.
+        admonition = name.lower() in ADMONITIONS
+        end = j if closed or admonition else _unclosed_end(lines, i + 1, j)
         if md:
             out.append("\n".join(md))
             md = []
-        out.append(parse_block(name, lines[i + 1 : end], closed=closed, line=i))
+        out.append(
+            parse_block(name, lines[i + 1 : end], closed=closed, line=i, label=m_open.group(2))
+        )
         i = j + 1 if closed else end
     if md:
         out.append("\n".join(md))

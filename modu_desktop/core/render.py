@@ -1541,6 +1541,32 @@ def _raw_box(title: str, raw: str, *, kind: str) -> str:
     )
 
 
+_ADMONITION_STYLE = {
+    "note": ("#f3f4f6", "#4b5563", "✎", "참고"),
+    "tip": ("#e7f6ec", "#1a7f43", "✔", "팁"),
+    "success": ("#e7f6ec", "#1a7f43", "✔", "성공"),
+    "info": ("#e8f1fd", "#1d63c9", "ℹ", "정보"),
+    "important": ("#e8f1fd", "#1d63c9", "ℹ", "중요"),
+    "warning": ("#fff4e0", "#b45309", "⚠", "주의"),
+    "caution": ("#fff4e0", "#b45309", "⚠", "주의"),
+    "danger": ("#fde8e8", "#c0262d", "✖", "위험"),
+}
+
+
+def _render_admonition(block: Block, ctx: _Ctx) -> str:
+    bg, fg, icon, default_title = _ADMONITION_STYLE.get(block.name, _ADMONITION_STYLE["note"])
+    title = block.label or default_title
+    body = _render_markdown(block.raw, ctx)
+    return (
+        '<table class="block block-admonition" width="100%" cellspacing="0" cellpadding="0"'
+        ' style="margin-top:8px; margin-bottom:8px;"><tr>'
+        f'<td width="5" bgcolor="{fg}"></td>'
+        f'<td bgcolor="{bg}" style="padding:10px; color:#1f2937;">'
+        f'<p style="margin:0; color:{fg}; font-weight:bold;">{icon} {_esc(title)}</p>'
+        f"{body}</td></tr></table>"
+    )
+
+
 def _render_block(block: Block, ctx: _Ctx) -> str:
     warning = ""
     if not block.closed:
@@ -1549,6 +1575,8 @@ def _render_block(block: Block, ctx: _Ctx) -> str:
             f"⚠ ‘:::{_esc(block.name)}’ 블록이 ‘:::’ 줄로 닫히지 않았습니다"
             " (unclosed block).</p>"
         )
+    if block.kind == "admonition":
+        return warning + _render_admonition(block, ctx)
     renderer = _RENDERERS.get(block.kind)
     if renderer is None:
         return warning + _raw_box(

@@ -15,12 +15,13 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from modu_desktop.core.blocks import ALIASES, BLOCK_TYPES
+from modu_desktop.core.blocks import ADMONITIONS, ALIASES, BLOCK_TYPES
 
 # Block states (QTextBlock.userState). -1 (Qt's default) and NORMAL mean "plain Markdown".
 NORMAL = 0
 FRONT_MATTER = 1
 DIRECTIVE = 2
+ADMONITION = 3  # inside :::note … ::: (Markdown content)
 FENCE_BACKTICK = 100  # + fence length
 FENCE_TILDE = 200  # + fence length
 
@@ -50,7 +51,7 @@ _COLORS: dict[str, tuple[str, str]] = {
     "string": ("#15803d", "#86efac"),
 }
 
-_KNOWN = set(BLOCK_TYPES) | set(ALIASES)
+_KNOWN = set(BLOCK_TYPES) | set(ALIASES) | set(ADMONITIONS)
 
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _OPEN_RE = re.compile(r"^(\s{0,3}:::\s*)([A-Za-z][\w-]*)(.*)$")
@@ -190,14 +191,17 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             else:
                 self.setCurrentBlockState(prev)
             return
-        if prev == DIRECTIVE:
+        if prev in (DIRECTIVE, ADMONITION):
             if _CLOSE_RE.match(text):
                 self._fmt(0, len(text), "directive")
                 self.setCurrentBlockState(NORMAL)
                 return
             if not _OPEN_RE.match(text):
-                self._directive_line(text)
-                self.setCurrentBlockState(DIRECTIVE)
+                if prev == DIRECTIVE:
+                    self._directive_line(text)
+                else:
+                    self._markdown_line(text)
+                self.setCurrentBlockState(prev)
                 return
         # Plain Markdown (or a new ::: opener).
         m_open = _OPEN_RE.match(text)
@@ -208,7 +212,7 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             self._fmt(
                 m_open.start(2), len(m_open.group(2)), "directive" if known else "directive_unknown"
             )
-            self.setCurrentBlockState(DIRECTIVE)
+            self.setCurrentBlockState(ADMONITION if name in ADMONITIONS else DIRECTIVE)
             return
         if _CLOSE_RE.match(text):
             self._fmt(0, len(text), "directive")

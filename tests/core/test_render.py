@@ -453,3 +453,18 @@ def test_directory_image_resolver(tmp_path: Path) -> None:
         assert resolve(src) is None, src
     html = render_preview("![u](/PNU-Modu/img/uploads/upload_1.png)", image_resolver=resolve)
     assert f'<img src="{uri}"' in html
+
+
+def test_docusaurus_admonitions_render_markdown_inside() -> None:
+    html = render_preview(
+        ":::tip[알아두기]\n**굵게** 와 [링크](/docs/intro)\n\n- 하나\n:::\n\n끝\n"
+    )
+    assert "block-admonition" in html and "알아두기" in html
+    assert "<strong>굵게</strong>" in html and "<li>하나</li>" in html
+    assert "block-unknown" not in html and "끝" in html
+    plain = render_preview(":::warning\n조심하세요\n:::\n")
+    assert "주의" in plain and "조심하세요" in plain
+    # Unclosed admonition: the rest of the document stays visible inside it.
+    unclosed = render_preview(":::note\n첫 줄\n\n## 제목\n\n본문\n")
+    assert "닫히지 않았습니다" in unclosed and "<h2>제목</h2>" in unclosed
+    assert "<script" not in render_preview(":::info\n<script>x</script>\n:::\n")

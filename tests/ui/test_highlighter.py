@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from modu_desktop.ui.highlighter import (
     _COLORS,
+    ADMONITION,
     DIRECTIVE,
     FENCE_BACKTICK,
     FENCE_TILDE,
@@ -230,3 +231,15 @@ def test_colours_are_readable_on_both_bases() -> None:
             continue  # punctuation: deliberately subdued
         assert contrast(light, "#ffffff") >= 3.0, (name, light)
         assert contrast(dark, "#1e1e1e") >= 3.0, (name, dark)
+
+
+def test_admonition_content_is_markdown(qapp: object) -> None:
+    document = QTextDocument()
+    document.setPlainText(":::tip[제목]\n# 안쪽 제목\nkey: not a block key\n:::\n")
+    hl = MarkdownHighlighter(document, dark=False)
+    hl.rehighlight()
+    assert _is(document, ":::tip[제목]", 3, 3, "directive")
+    assert document.findBlockByNumber(0).userState() == ADMONITION
+    assert _is(document, "# 안쪽 제목", 2, 5, "heading")
+    assert _fmt_at(document, "key: not a block key", 0, 1)[0] == QColor()
+    assert document.findBlockByNumber(3).userState() == NORMAL
