@@ -22,8 +22,14 @@ security unlock-keychain -p "$keychain_password" "$keychain"
 security import "$p12" -k "$keychain" -P "$MACOS_CERTIFICATE_PASSWORD" \
   -T /usr/bin/codesign -T /usr/bin/security
 security set-key-partition-list -S apple-tool:,apple:,codesign: -s -k "$keychain_password" "$keychain" >/dev/null
-# Put it first in the search list, keep the login keychain after it.
-security list-keychains -d user -s "$keychain" $(security list-keychains -d user | tr -d '"')
+# Put it first in the search list, keep the existing keychains (login…) after it.
+existing=()
+while IFS= read -r line; do
+  line="${line//\"/}"
+  line="${line#"${line%%[![:space:]]*}"}"
+  if [ -n "$line" ]; then existing+=("$line"); fi
+done < <(security list-keychains -d user)
+security list-keychains -d user -s "$keychain" "${existing[@]}"
 rm -f "$p12"
 echo "imported signing certificate into $keychain:"
 security find-identity -v -p codesigning "$keychain"
