@@ -135,6 +135,12 @@ DROP_PATTERNS = (
     "*qt6quick*",
     "*qt6designer*",
     "*qt6virtualkeyboard*",
+    # the same libraries as macOS frameworks (PySide6/Qt/lib/QtPdf.framework/...)
+    "*/qtpdf.framework/*",
+    "*/qtqml*.framework/*",
+    "*/qtquick*.framework/*",
+    "*/qtdesigner*.framework/*",
+    "*/qtvirtualkeyboard*.framework/*",
 )
 # Qt's own translations: keep only the languages the app speaks (~2 MB saved).
 QT_TRANSLATION_LANGS = ("ko", "en")
