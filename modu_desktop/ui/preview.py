@@ -16,6 +16,20 @@ DEBOUNCE_MS = 150
 _DATA_URL = re.compile(r"^data:(image/[A-Za-z0-9.+-]+)?(;base64)?,(.*)$", re.S)
 
 
+_WARM_UP_TEXT = (
+    "---\ntitle: t\n---\n# h\n\n**b** `c` [l](/x)\n\n- a\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+    "```\ncode\n```\n\n:::hero\ntitle: t\n:::\n"
+)
+_warmed = False
+
+
+def _warm_up() -> None:
+    global _warmed
+    if not _warmed:
+        _warmed = True
+        render_preview(_WARM_UP_TEXT)
+
+
 def _korean() -> bool:
     return QLocale().language() == QLocale.Language.Korean
 
@@ -65,6 +79,8 @@ class PreviewPane(QTextBrowser):
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._render_pending)
+        # The first conversion pays for Markdown's set-up (~0.1 s): do it while idle.
+        QTimer.singleShot(0, _warm_up)
 
     # -- configuration -------------------------------------------------------------------------
     def set_image_resolver(self, resolver: ImageResolver | None) -> None:
