@@ -348,7 +348,10 @@ def get_run(api: GitHubApi, req: ApiRequest) -> ApiResponse:
 
 def clean_path(raw: str, *, for_write: bool) -> str:
     """Percent-decode and refuse anything that could escape or damage the tree."""
-    path = unquote(raw, errors="strict") if raw else ""
+    try:
+        path = unquote(raw, errors="strict") if raw else ""
+    except UnicodeDecodeError as exc:
+        raise not_found() from exc
     if path.startswith("/") and for_write:
         raise ApiError(
             422, "path cannot start with a slash",
@@ -391,24 +394,45 @@ def get_contents(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return _contents_response(api, req, commit, entry, ref)
 
 
+ONE_MB = 1024 * 1024
+TOO_LARGE = (
+    "This API returns blobs up to 1 MB in size. The requested blob is too large to fetch via "
+    "the API, but you can use the Git Data API to request blobs up to 100 MB in size."
+)
+
+
 def _contents_response(
     api: GitHubApi, req: ApiRequest, commit: str, entry: Entry, ref: str
 ) -> ApiResponse:
     if entry.kind == "tree":
-        children = [
-            P.content_entry_json(
-                Entry(f"{entry.path}/{c.path}" if entry.path else c.path, c.mode, c.sha, c.size),
-                ref, api.urls,
-            )
-            for c in api.store.walk_tree(entry.sha, recursive=False)
-        ]
-        return ApiResponse(200, children[:1000], cacheable=True)
-    data = api.store.blob(entry.sha) if entry.kind == "blob" else b""
+        return _directory_response(api, req, entry, ref)
+    data = (api.store.blob(entry.sha) if entry.kind == "blob" else b"") or b""
     if req.wants_raw():
-        return ApiResponse(200, data or b"", content_type="application/vnd.github.raw",
-                           cacheable=True)
-    return ApiResponse(200, P.content_file_json(entry, data or b"", ref, api.urls),
-                       cacheable=True)
+        return ApiResponse(200, data, content_type="application/vnd.github.raw", cacheable=True)
+    if len(data) > ONE_MB:
+        # 1–100 MB: only raw or object media types work; object gives content "" (notes §2.1).
+        if not req.wants_object():
+            raise ApiError(403, TOO_LARGE,
+                           errors=[{"resource": "Blob", "field": "data", "code": "too_large"}])
+        body = P.content_file_json(entry, b"", ref, api.urls)
+        body["encoding"] = "none"
+        return ApiResponse(200, body, cacheable=True)
+    return ApiResponse(200, P.content_file_json(entry, data, ref, api.urls), cacheable=True)
+
+
+def _directory_response(api: GitHubApi, req: ApiRequest, entry: Entry, ref: str) -> ApiResponse:
+    children = [
+        P.content_entry_json(
+            Entry(f"{entry.path}/{c.path}" if entry.path else c.path, c.mode, c.sha, c.size),
+            ref, api.urls,
+        )
+        for c in api.store.walk_tree(entry.sha, recursive=False)
+    ][:1000]  # GitHub stops a listing at 1,000 entries
+    if req.wants_object():
+        body = P.content_entry_json(entry, ref, api.urls)
+        body["entries"] = children
+        return ApiResponse(200, body, cacheable=True)
+    return ApiResponse(200, children, cacheable=True)
 
 
 @route("GET", "/raw/{owner}/{repo}/{branch}/{path}")

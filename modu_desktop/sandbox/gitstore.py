@@ -115,6 +115,7 @@ class GitStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._write_lock = threading.Lock()
+        self._sizes: dict[bytes, int] = {}  # blob sizes by SHA (immutable, so cache forever)
         self.repo = self._open_or_init(path)
 
     @staticmethod
@@ -208,8 +209,7 @@ class GitStore:
             path = prefix + item.path.decode("utf-8", "surrogateescape")
             size = None
             if not stat.S_ISDIR(item.mode) and item.mode != SUBMODULE_MODE:
-                blob = self.repo.object_store[item.sha]
-                size = len(blob.as_raw_string())
+                size = self.blob_size(item.sha)
             yield Entry(path, item.mode, item.sha.decode(), size)
             if recursive and stat.S_ISDIR(item.mode):
                 sub = self.repo.object_store[item.sha]
@@ -231,8 +231,14 @@ class GitStore:
             return None
         size = None
         if not stat.S_ISDIR(mode) and mode != SUBMODULE_MODE:
-            size = len(self.repo.object_store[sha].as_raw_string())
+            size = self.blob_size(sha)
         return Entry(path, mode, sha.decode(), size)
+
+    def blob_size(self, sha: bytes) -> int:
+        size = self._sizes.get(sha)
+        if size is None:
+            size = self._sizes[sha] = len(self.repo.object_store[_oid(sha)].as_raw_string())
+        return size
 
     def read_file(self, commit_sha: str, path: str) -> bytes | None:
         entry = self.lookup(commit_sha, path)

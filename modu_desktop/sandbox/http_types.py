@@ -30,6 +30,9 @@ class ApiRequest:
     def wants_raw(self) -> bool:
         return "application/vnd.github.raw" in self.headers.get("accept", "")
 
+    def wants_object(self) -> bool:
+        return "application/vnd.github.object" in self.headers.get("accept", "")
+
     def json_object(self) -> dict[str, Any]:
         """The body as a JSON object; GitHub answers 400 for unparsable or non-object JSON."""
         if not self.body.strip():
@@ -56,7 +59,7 @@ class ApiResponse:
             return b""
         if isinstance(self.body, bytes):
             return self.body
-        return json.dumps(self.body, ensure_ascii=False, indent=2).encode("utf-8")
+        return json.dumps(self.body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 class ApiError(Exception):

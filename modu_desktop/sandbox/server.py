@@ -241,6 +241,9 @@ class Sandbox:
             response = error.response()
             if error.status not in (401, 403, 429):
                 self.injector.charge(login, faults)
+        except Exception:  # a sandbox bug must answer 500, never kill the connection silently
+            log.exception("sandbox handler failed for %s %s", request.method, request.raw_path)
+            response = ApiError(500, "Server Error").response()
         rate = self.injector.rate_info(login, faults, self.server_time())
         self._add_headers(request, response, rate)
         return response

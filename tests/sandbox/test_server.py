@@ -325,3 +325,31 @@ def test_refuses_a_folder_that_is_not_a_repository(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a git repository"):
         Sandbox(tmp_path / "stuff").start()
     assert (tmp_path / "stuff" / "notes.txt").read_text() == "mine"
+
+
+def test_large_file_needs_raw_or_object(sb: Sandbox, editor: httpx.Client) -> None:
+    big = bytes(range(256)) * (5 * 1024)  # 1.25 MB
+    url = f"{REPO_PATH}/contents/static/img/big.bin"
+    put = editor.put(url, json={"message": "big", "content": b64(big)})
+    assert put.status_code == 201
+    r = editor.get(url)
+    assert r.status_code == 403 and r.json()["errors"][0]["code"] == "too_large"
+    obj = editor.get(url, headers={"Accept": "application/vnd.github.object+json"}).json()
+    assert (obj["content"], obj["encoding"], obj["size"]) == ("", "none", len(big))
+    raw = editor.get(url, headers={"Accept": "application/vnd.github.raw+json"})
+    assert raw.content == big
+    blob = editor.get(f"{REPO_PATH}/git/blobs/{put.json()['content']['sha']}").json()
+    assert blob["size"] == len(big)
+
+
+def test_object_media_type_on_a_directory(editor: httpx.Client) -> None:
+    r = editor.get(f"{REPO_PATH}/contents/docs",
+                   headers={"Accept": "application/vnd.github.object+json"}).json()
+    assert r["type"] == "dir" and any(e["name"] == "01-welcome.md" for e in r["entries"])
+
+
+def test_root_listing_and_bad_percent_encoding(sb: Sandbox, editor: httpx.Client) -> None:
+    root = editor.get(f"{REPO_PATH}/contents").json()
+    assert {"docs", "static", ".github"} <= {e["name"] for e in root}
+    status, _ = _raw_request(sb, "GET", f"{REPO_PATH}/contents/docs/%FF%FE.md")
+    assert status == 404
