@@ -18,9 +18,18 @@ before anything is sent again:
 * server sha == ``base_sha`` (or one of ``accept_shas``, see below) -> not written: send;
 * anything else (someone else's change, or the file was deleted) -> failed as a conflict.
 
-A ``Conflict(their_sha)`` reported by the sender is judged the same way, so even a sender that
-misreports an applied write as ``Retryable`` cannot cause a second commit: the retry conflicts with
-our own earlier write, and ``their_sha == our blob sha`` turns that into done.
+A ``Conflict`` reported by the sender is read back with the reader and judged the same way, so
+even a sender that misreports an applied write as ``Retryable`` cannot cause a second commit: the
+retry conflicts with our own earlier write, and "server sha == our blob sha" turns that into done.
+
+Sender contract: send exactly ``item.content_bytes()`` to ``item.path`` on ``item.branch`` with
+``sha=item.base_sha`` (no sha when it is None: create) and ``item.message``; map 2xx to
+``Committed(content sha, commit sha)``; a sha mismatch (409, or 422 "sha wasn't supplied") to
+``Conflict(current sha or None)``; failures known to happen before the request was sent
+(connection refused, DNS) and rate limits to ``Retryable`` (with ``retry_after``); timeouts,
+resets and 5xx after sending to ``Uncertain``; 401/403/404/422-validation to ``Fatal``. An
+exception from the sender counts as ``Uncertain``. The reader returns the file's current blob sha
+from the Git database (tree of the branch head, not the cached Contents API), None if absent.
 
 Supersede
 ---------
@@ -569,11 +578,12 @@ class SaveSpool:
             if isinstance(outcome, Committed):
                 self._finish_done(item, SENDING, outcome.new_sha, outcome.commit_sha, report)
             elif isinstance(outcome, Conflict):
-                verdict = judge(item, outcome.their_sha)
+                their_sha = await self._confirm_conflict(item, outcome.their_sha)
+                verdict = judge(item, their_sha)
                 if verdict == _DONE:
                     self._finish_done(item, SENDING, item.blob_sha(), None, report)
-                elif verdict == _SEND and outcome.their_sha != item.base_sha:
-                    rebase(item, outcome.their_sha)  # our own earlier write landed
+                elif verdict == _SEND and their_sha != item.base_sha:
+                    rebase(item, their_sha)  # our own earlier write landed
                     with self._lock:
                         self._write(item, SENDING)
                     continue
@@ -584,7 +594,7 @@ class SaveSpool:
                         "conflict",
                         "changed on the server",
                         report,
-                        their_sha=outcome.their_sha,
+                        their_sha=their_sha,
                     )
             elif isinstance(outcome, Retryable):
                 self._reschedule(item, SENDING, outcome.reason, report, outcome.retry_after)
@@ -597,6 +607,18 @@ class SaveSpool:
         self._finish_failed(
             item, SENDING, "conflict", "file keeps changing", report, their_sha=item.base_sha
         )
+
+    async def _confirm_conflict(self, item: SpoolItem, reported: str | None) -> str | None:
+        """The server's sha after a rejected write: read it back (GitHub's 409/422 bodies do not
+        carry it, so a sender may report ``Conflict(None)``); keep the reported sha if the read
+        fails or contradicts the rejection (a stale read still showing our base)."""
+        try:
+            current = await self.reader(dataclasses.replace(item))
+        except Exception:
+            return reported
+        if current == item.base_sha and reported != item.base_sha:
+            return reported
+        return current
 
     async def _after_uncertain(self, item: SpoolItem, reason: str, report: RunReport) -> None:
         item.verify_first = True

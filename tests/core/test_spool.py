@@ -777,3 +777,23 @@ def test_older_failed_item_of_same_lineage_is_absorbed(tmp_path: Path, env: Env)
     report = run(spool)
     assert server.commits_for() == [b"v2"] and spool.failed_items() == []
     assert old.id in report.committed[0].supersedes
+
+
+def test_sender_may_report_conflict_without_sha(tmp_path: Path, env: Env) -> None:
+    server, remote, clock = env
+
+    async def sender(item: SpoolItem) -> SendOutcome:
+        outcome = server.put(item.path, item.content_bytes(), item.base_sha)
+        return Conflict(None) if isinstance(outcome, Conflict) else outcome
+
+    spool = SaveSpool(tmp_path / "s", sender, remote.reader, clock=clock)
+    enqueue(spool, "v1")
+    server.put(PATH, b"theirs", S0)
+    report = asyncio.run(spool.run_once())
+    assert report.failed[0].their_sha == git_blob_sha(b"theirs")  # read back by the spool
+    # our own earlier write, reported as a bare conflict, is still recognised: done
+    enqueue(spool, "v2", base=git_blob_sha(b"theirs"))
+    server.put(PATH, b"v2", git_blob_sha(b"theirs"))
+    report = asyncio.run(spool.run_once())
+    assert len(report.committed) == 1 and server.commits_for()[-1] == b"v2"
+    assert server.commits_for().count(b"v2") == 1
