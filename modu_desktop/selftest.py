@@ -143,7 +143,7 @@ def check_qt(state: dict[str, Any]) -> str:
     from PySide6 import __version__ as pyside_version
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QGuiApplication, QImageReader
-    from PySide6.QtWidgets import QApplication, QLabel
+    from PySide6.QtWidgets import QApplication, QLabel, QStyleFactory
 
     app = QApplication.instance()
     if app is None:
@@ -171,10 +171,15 @@ def check_qt(state: dict[str, Any]) -> str:
     if missing:
         raise RuntimeError("image format plugins missing: " + ", ".join(missing))
     platform = QGuiApplication.platformName()
-    return (
+    style = app.style().name() if isinstance(app, QApplication) else "?"
+    detail = (
         f"PySide6 {pyside_version}, {platform} window painted, "
-        f"image formats {'/'.join(REQUIRED_IMAGE_FORMATS)}"
+        f"image formats {'/'.join(REQUIRED_IMAGE_FORMATS)}, style {style}"
     )
+    style_keys = {str(k).lower() for k in QStyleFactory.keys()}  # noqa: SIM118 - not a dict
+    if sys.platform == "win32" and not {"windows11", "windowsvista"} & style_keys:
+        raise CheckWarning(detail + "; the native Windows style plugin is missing")
+    return detail
 
 
 def check_korean_font(state: dict[str, Any]) -> str:
