@@ -41,7 +41,11 @@ LAYOUTS = ("cinema", "poster", "standard", "compact", "slim")
 
 def _make_preview(parent: QWidget) -> QTextBrowser:
     """The preview engineer's PreviewPane if it is there, else a plain QTextBrowser placeholder."""
+    import os
+
     try:
+        if os.environ.get("MODU_NO_PREVIEW"):
+            raise ImportError("preview disabled")
         from modu_desktop.ui.preview import PreviewPane
 
         pane: QTextBrowser = PreviewPane(parent)
@@ -79,6 +83,10 @@ class _PlainPreview(QTextBrowser):
 
 
 def _attach_highlighter(editor: QPlainTextEdit) -> Any:
+    import os
+
+    if os.environ.get("MODU_NO_HIGHLIGHTER"):
+        return None
     try:
         from modu_desktop.ui.highlighter import MarkdownHighlighter
 

@@ -437,7 +437,7 @@ class MainWindow(QMainWindow):
             self._busy_open = False
 
     async def _open(self, doc_id: str) -> bool:
-        from modu_desktop.core.locks import AcquireOutcome, LockStatus
+        from modu_desktop.core.locks import AcquireOutcome, AcquireResult, LockStatus
 
         lang = self.ctx.lang
         self.notice.hide()
@@ -451,7 +451,17 @@ class MainWindow(QMainWindow):
         stale_notice: str | None = None
         for _attempt in range(3):
             try:
-                res = await self.ctx.locks.acquire(doc_id, take_stale=True)
+                # Look first (reads only): a fresh foreign lock goes straight to the question,
+                # without a doomed write attempt.
+                seen = await self.ctx.locks.inspect(doc_id)
+                if seen.status in (
+                    LockStatus.HELD,
+                    LockStatus.MINE_OTHER_SESSION,
+                    LockStatus.MALFORMED,
+                ):
+                    res = AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=seen)
+                else:
+                    res = await self.ctx.locks.acquire(doc_id, take_stale=True)
             except Exception as exc:
                 self._fail_open(doc_id, exc)
                 return False

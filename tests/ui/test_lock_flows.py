@@ -1,0 +1,142 @@
+"""Opening a document with the lock protocol: free, held (three outcomes), same login, stale;
+the robbed editor turns read-only at its next heartbeat with its text intact."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication
+
+from tests.ui.conftest import lock_json, writes
+
+DOC = "02-programs"
+
+
+def test_uncontended_open_acquires_and_focuses_editor(make_window: Any, sandbox: Any, ui: Any) -> None:
+    win = make_window()
+    assert ui.run(win.open_document(DOC))
+    lock = lock_json(sandbox, DOC)
+    assert lock is not None and lock["editingBy"] == "editor1"
+    assert not win.editor_pane.editor.isReadOnly()
+    assert QApplication.focusWidget() is win.editor_pane.editor or win.editor_pane.editor.hasFocus()
+    assert "editing" in win.status_lock.text().lower()
+    assert win.findChild(type(win.lock_banner), "lockBanner").isHidden()
+
+
+def _peer_holds(ui: Any, peer: Any, doc: str = DOC) -> Any:
+    res = ui.run(peer.locks.acquire(doc))
+    assert res.held is not None
+    return res.held
+
+
+def test_locked_dialog_read_only(make_window: Any, peer: Any, sandbox: Any, ui: Any) -> None:
+    p = peer()
+    _peer_holds(ui, p)
+    win = make_window()
+    before = writes(sandbox)
+    task = ui.start(win.open_document(DOC))
+    dlg = ui.dialog("lockDialog")
+    assert "editor2" in dlg.head_label.text()
+    assert "Last sign of life" in dlg.details_label.text()
+    ui.click(dlg, "readOnlyButton")
+    assert ui.wait_task(task) is True
+    assert win.editor_pane.editor.isReadOnly()
+    assert win.readonly_banner.isVisible() and "editor2" in win.readonly_banner.label.text()
+    assert writes(sandbox) == before  # opening read-only writes nothing
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor2"
+    assert not win.act_save.isEnabled()
+
+
+def test_locked_dialog_cancel(make_window: Any, peer: Any, sandbox: Any, ui: Any) -> None:
+    p = peer()
+    _peer_holds(ui, p)
+    win = make_window()
+    task = ui.start(win.open_document(DOC))
+    dlg = ui.dialog("lockDialog")
+    ui.click(dlg, "cancelButton")
+    assert ui.wait_task(task) is False
+    assert win.doc is None
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor2"
+
+
+def test_steal_needs_confirmation_and_victim_turns_read_only(
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    # The victim is a real window with a 1 s heartbeat; the thief is the second window.
+    victim = make_window("editor2", "tok-editor2", heartbeat_s=1)
+    assert ui.run(victim.open_document(DOC))
+    victim.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(victim.editor_pane.editor, " typed ")
+    victim.editor_pane.editor.insertPlainText("내가 쓰던 문장")  # Hangul arrives via the IME
+    typed = victim.editor_pane.text()
+
+    thief = make_window("editor1", "tok-editor1")
+    task = ui.start(thief.open_document(DOC))
+    dlg = ui.dialog("lockDialog")
+    ui.click(dlg, "stealButton")
+    confirm = ui.dialog("stealConfirmDialog")
+    assert "read-only" in confirm.text()
+    assert "editor2" in confirm.text()
+    ui.click(confirm, "cancelStealButton")  # no → back to the three choices
+    dlg = ui.dialog("lockDialog")
+    ui.click(dlg, "stealButton")
+    confirm = ui.dialog("stealConfirmDialog")
+    ui.click(confirm, "confirmStealButton")
+    assert ui.wait_task(task) is True
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor1"
+    assert not thief.editor_pane.editor.isReadOnly()
+
+    # The victim finds out at its next heartbeat: read-only, banner naming the thief, text kept.
+    qtbot.waitUntil(lambda: victim.lock_banner.isVisible(), timeout=10000)
+    assert victim.editor_pane.editor.isReadOnly()
+    assert "editor1" in victim.lock_banner.label.text()
+    assert victim.editor_pane.text() == typed
+    assert victim.editor_pane.is_modified()
+    assert "lost" in victim.status_lock.text().lower()
+    assert not victim.act_save.isEnabled()
+    for name in ("copyTextButton", "saveAsNewButton", "compareButton"):
+        assert victim.lock_banner.buttons[name].isVisible()
+    victim.lock_banner.buttons["copyTextButton"].click()
+    assert QApplication.clipboard().text() == typed
+    # Closing the victim never deletes the thief's lock.
+    assert ui.run(victim.close_document(interactive=False))
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor1"
+
+
+def test_same_login_other_session_asks(make_window: Any, peer: Any, sandbox: Any, ui: Any) -> None:
+    p = peer("editor1", "tok-editor1", session_id="other-window")
+    _peer_holds(ui, p)
+    win = make_window()
+    task = ui.start(win.open_document(DOC))
+    dlg = ui.dialog("lockDialog")
+    assert dlg.info.same_user
+    assert "another window" in dlg.head_label.text()
+    ui.click(dlg, "cancelButton")
+    assert ui.wait_task(task) is False
+
+
+def test_stale_lock_taken_over_with_notice(make_window: Any, peer: Any, sandbox: Any, ui: Any, qtbot: Any) -> None:
+    p = peer(stale_s=2)
+    _peer_holds(ui, p)
+    win = make_window(stale_s=2)
+    qtbot.wait(3100)
+    assert ui.run(win.open_document(DOC))
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor1"
+    assert win.notice.isVisible() and "editor2" in win.notice.label.text()
+    assert not win.editor_pane.editor.isReadOnly()
+
+
+def test_list_shows_lock_badge(make_window: Any, peer: Any, ui: Any) -> None:
+    p = peer()
+    _peer_holds(ui, p, "03-strategy")
+    win = make_window()
+    row = win.doc_list.row("03-strategy")
+    assert row is not None and row.lock is not None and row.lock.holder == "editor2"
+    item = next(
+        win.doc_list.tree.topLevelItem(i)
+        for i in range(win.doc_list.tree.topLevelItemCount())
+        if win.doc_list.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "03-strategy"
+    )
+    assert "editor2" in item.text(3)
