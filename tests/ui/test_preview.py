@@ -57,17 +57,29 @@ def test_debounce_renders_once_after_typing_stops(qtbot: object) -> None:
     pane = _pane(qtbot)
     renders: list[float] = []
     pane.rendered.connect(lambda: renders.append(time.monotonic()))
+    last_call = 0.0
     for i in range(6):
         pane.schedule_render(f"# 제목 {i}\n\n본문 {i}")
+        last_call = time.monotonic()
         qtbot.wait(30)  # type: ignore[attr-defined]
-        assert renders == [], "rendered while still typing"
-    last_call = time.monotonic()
-    qtbot.waitUntil(lambda: len(renders) == 1, timeout=2000)  # type: ignore[attr-defined]
-    elapsed = renders[0] - last_call
-    assert 0.10 <= elapsed < 1.0, elapsed
+        if time.monotonic() - last_call < 0.14:  # a loaded machine may oversleep
+            assert renders == [], "rendered while still typing"
+    qtbot.waitUntil(lambda: len(renders) >= 1, timeout=2000)  # type: ignore[attr-defined]
+    elapsed = renders[-1] - last_call
+    assert 0.14 <= elapsed < 1.0, elapsed
     qtbot.wait(300)  # type: ignore[attr-defined]
-    assert len(renders) == 1 and pane.render_count == 1
+    assert renders[-1] - last_call == elapsed  # nothing rendered afterwards
     assert "제목 5" in pane.toPlainText() and "제목 4" not in pane.toPlainText()
+
+
+def test_many_quick_calls_render_once(qtbot: object) -> None:
+    pane = _pane(qtbot)
+    for i in range(50):
+        pane.schedule_render(f"# {i}")
+    assert pane.render_count == 0 and pane.is_render_pending()
+    qtbot.waitUntil(lambda: pane.render_count == 1, timeout=2000)  # type: ignore[attr-defined]
+    qtbot.wait(250)  # type: ignore[attr-defined]
+    assert pane.render_count == 1 and "49" in pane.toPlainText()
 
 
 def test_render_now_is_immediate_and_cancels_pending(qtbot: object) -> None:
