@@ -7,6 +7,10 @@ import stat
 import time
 from pathlib import Path
 
+from dulwich.object_store import iter_tree_contents
+from dulwich.objects import Commit
+from dulwich.repo import Repo
+
 from .gitstore import EXEC_MODE, FILE_MODE, GitStore, Signature
 
 SAMPLE_DIR = Path(__file__).resolve().parent / "seed_data"
@@ -31,6 +35,28 @@ def collect_files(root: Path) -> dict[str, tuple[bytes, int]]:
     return files
 
 
+def is_bare_repository(root: Path) -> bool:
+    return (root / "HEAD").is_file() and (root / "objects").is_dir() and (root / "refs").is_dir()
+
+
+def files_from_bare(root: Path) -> dict[str, tuple[bytes, int]]:
+    """The files of HEAD's commit in a bare repository (it has no working files to copy)."""
+    repo = Repo(str(root))
+    try:
+        commit = repo[repo.head()]
+        assert isinstance(commit, Commit)
+        files: dict[str, tuple[bytes, int]] = {}
+        for entry in iter_tree_contents(repo.object_store, commit.tree):
+            if entry.mode in (FILE_MODE, EXEC_MODE) and entry.path and entry.sha:
+                blob = repo.object_store[entry.sha]
+                files[entry.path.decode("utf-8", "surrogateescape")] = (
+                    blob.as_raw_string(), entry.mode,
+                )
+        return files
+    finally:
+        repo.close()
+
+
 def seed_files(seed: str | Path) -> dict[str, tuple[bytes, int]]:
     if isinstance(seed, str) and seed == "empty":
         return {}
@@ -39,6 +65,8 @@ def seed_files(seed: str | Path) -> dict[str, tuple[bytes, int]]:
     root = Path(seed)
     if not root.is_dir():
         raise FileNotFoundError(f"seed folder not found: {root}")
+    if is_bare_repository(root):
+        return files_from_bare(root)
     return collect_files(root)
 
 

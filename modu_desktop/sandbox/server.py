@@ -9,6 +9,7 @@ import logging
 import random
 import socket
 import struct
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -419,8 +420,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self.server.sandbox.count_outcome(outcome)
         self.close_connection = True
         with contextlib.suppress(OSError):
-            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                       struct.pack("ii", 1, 0))
+            # struct linger is two ints on POSIX, two u_shorts on Windows.
+            linger = struct.pack("HH" if sys.platform == "win32" else "ii", 1, 0)
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
             self.connection.close()
 
     def _read_body(self) -> bytes | None:

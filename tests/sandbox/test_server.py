@@ -353,3 +353,13 @@ def test_root_listing_and_bad_percent_encoding(sb: Sandbox, editor: httpx.Client
     assert {"docs", "static", ".github"} <= {e["name"] for e in root}
     status, _ = _raw_request(sb, "GET", f"{REPO_PATH}/contents/docs/%FF%FE.md")
     assert status == 404
+
+
+def test_seed_from_a_bare_repository(tmp_path: Path, make_sandbox: SandboxFactory) -> None:
+    first = make_sandbox("origin")
+    with client_for(first) as c:
+        c.put(f"{REPO_PATH}/contents/docs/extra.md", json={"message": "m", "content": b64("e")})
+    copy = make_sandbox("copy", seed=first.repo_dir)
+    assert copy.read_file("docs/extra.md") == b"e"
+    assert copy.read_file("docs/01-welcome.md") == first.read_file("docs/01-welcome.md")
+    assert copy.read_file("HEAD") is None
