@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -363,3 +364,12 @@ def test_seed_from_a_bare_repository(tmp_path: Path, make_sandbox: SandboxFactor
     assert copy.read_file("docs/extra.md") == b"e"
     assert copy.read_file("docs/01-welcome.md") == first.read_file("docs/01-welcome.md")
     assert copy.read_file("HEAD") is None
+
+
+def test_keep_alive_requests_are_fast(editor: httpx.Client) -> None:
+    editor.get("/user")
+    started = time.monotonic()
+    for _ in range(30):
+        editor.get("/user")
+    # ~1 ms each; 40+ ms each would mean Nagle/delayed-ACK stalls are back.
+    assert time.monotonic() - started < 1.0

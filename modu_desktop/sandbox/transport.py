@@ -1,0 +1,196 @@
+"""HTTP plumbing: the threaded loopback server and its request handler.
+
+The handler does I/O and network-level faults (latency, resets, hangs); everything GitHub-shaped
+happens in `Sandbox.respond`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import logging
+import socket
+import struct
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
+
+from . import payloads as P
+from .api import load_routes
+from .faults import Faults
+from .http_types import ApiError, ApiRequest, ApiResponse
+
+if TYPE_CHECKING:
+    from .server import Sandbox
+
+log = logging.getLogger("modu_desktop.sandbox")
+ROUTES = load_routes()
+MAX_BODY = 150 * 1024 * 1024  # a 100 MB file is ~134 MB as base64 JSON
+
+
+class LoopbackServer(ThreadingHTTPServer):
+    daemon_threads = True
+    # On Windows SO_REUSEADDR would let a second server steal a fixed port.
+    allow_reuse_address = sys.platform != "win32"
+
+    def __init__(self, address: tuple[str, int], sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.open_sockets: set[socket.socket] = set()
+        self.sockets_lock = threading.Lock()
+        super().__init__(address, RequestHandler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.sockets_lock:
+            self.open_sockets.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.sockets_lock:
+            self.open_sockets.discard(request)
+        super().shutdown_request(request)
+
+    def close_open_connections(self) -> None:
+        with self.sockets_lock:
+            sockets = list(self.open_sockets)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+
+class RequestHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, like api.github.com
+    server_version = "GitHub.com"
+    sys_version = ""
+    timeout = 120  # idle keep-alive connections are closed after this
+    server: LoopbackServer
+
+    def setup(self) -> None:
+        super().setup()
+        # Headers and body go out in separate writes; without this, Nagle + delayed ACK add
+        # ~40 ms to every keep-alive response.
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def version_string(self) -> str:
+        return "GitHub.com"
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        # The Date header follows the sandbox clock, so the clock-offset fault shows up here.
+        return email.utils.formatdate(self.server.sandbox.server_time(), usegmt=True)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def do_GET(self) -> None:
+        self._dispatch()
+
+    do_PUT = do_DELETE = do_POST = do_PATCH = do_HEAD = do_GET
+
+    def _dispatch(self) -> None:
+        sandbox = self.server.sandbox
+        url = urlsplit(self.path)
+        if url.path.startswith("/_sandbox/"):
+            self._meta(url.path)
+            return
+        # HEAD is answered like GET without a body, as GitHub does.
+        match = ROUTES.match("GET" if self.command == "HEAD" else self.command, url.path)
+        sandbox.count(self.command, match.template)
+        body = self._read_body()
+        if body is None:
+            return
+        faults = sandbox.injector.snapshot()
+        if sandbox.sleep(faults.latency_ms / 1000):
+            self._reset("stopping")
+            return
+        failure = sandbox.injector.pick_failure(faults)
+        if failure in ("reset", "timeout"):
+            self._network_failure(failure, faults)
+            return
+        request = ApiRequest(
+            self.command, url.path, parse_qs(url.query, keep_blank_values=True),
+            {k.lower(): v for k, v in self.headers.items()}, body,
+        )
+        if failure == "5xx":
+            response = ApiError(502, "Server Error").response()
+            sandbox.add_headers(request, response, sandbox.injector.rate_info(
+                "", faults, sandbox.server_time()))
+        else:
+            response = sandbox.respond(request, match, faults)
+        if failure == "lost_response":
+            self._reset("lost_response")  # the request took effect; the answer never arrives
+            return
+        sandbox.count_outcome(str(response.status))
+        self._send(response)
+
+    def _network_failure(self, failure: str, faults: Faults) -> None:
+        if failure == "timeout":
+            # Hang longer than any sane client timeout, but bounded so threads end.
+            self.server.sandbox.sleep(faults.timeout_hang_seconds)
+        self._reset(failure)
+
+    def _reset(self, outcome: str) -> None:
+        """Abort the connection with a TCP RST instead of an orderly close."""
+        self.server.sandbox.count_outcome(outcome)
+        self.close_connection = True
+        with contextlib.suppress(OSError):
+            # struct linger is two ints on POSIX, two u_shorts on Windows.
+            linger = struct.pack("HH" if sys.platform == "win32" else "ii", 1, 0)
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+            self.connection.close()
+
+    def _read_body(self) -> bytes | None:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            return self._read_chunked()
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY:
+            self._send(ApiError(413, "Request body too large").response())
+            self.close_connection = True
+            return None
+        return self.rfile.read(length) if length else b""
+
+    def _read_chunked(self) -> bytes | None:
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                self.rfile.readline()
+                return b"".join(chunks)
+            total += size
+            if total > MAX_BODY:
+                self.close_connection = True
+                self._send(ApiError(413, "Request body too large").response())
+                return None
+            chunks.append(self.rfile.read(size))
+            self.rfile.readline()
+
+    def _send(self, response: ApiResponse) -> None:
+        data = response.encoded() if response.status not in (204, 304) else b""
+        self.send_response(response.status)
+        for name, value in response.headers.items():
+            self.send_header(name, value)
+        if response.status not in (204, 304):
+            self.send_header("Content-Type", response.content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD" and data:
+            self.wfile.write(data)
+
+    def _meta(self, path: str) -> None:
+        """/_sandbox/… : test hooks. Not counted in stats, no auth, no faults."""
+        sandbox = self.server.sandbox
+        self._read_body()
+        if path == "/_sandbox/stats" and self.command == "GET":
+            self._send(ApiResponse(200, sandbox.stats()))
+        elif path == "/_sandbox/stats/reset" and self.command == "POST":
+            sandbox.reset_stats()
+            self._send(ApiResponse(204))
+        elif path == "/_sandbox/health" and self.command == "GET":
+            self._send(ApiResponse(200, {"ok": True, "repo": f"{sandbox.owner}/{sandbox.name}"}))
+        else:
+            self._send(ApiResponse(404, P.error_body(404, "Not Found")))
