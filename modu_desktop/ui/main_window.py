@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self._closed_ok = False
         self._deploy_task: asyncio.Task[None] | None = None
         self._busy_open = False
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
         self._build_ui()
@@ -101,6 +102,22 @@ class MainWindow(QMainWindow):
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
             app.applicationStateChanged.connect(self._app_state_changed)
+
+    def _spawn(self, coro: Any, name: str | None = None) -> asyncio.Task[Any]:
+        """A background task owned by this window: cancelled when the window shuts down."""
+        task = spawn(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _cancel_tasks(self) -> None:
+        me = asyncio.current_task()
+        pending = [t for t in self._tasks if t is not me and not t.done()]
+        for t in pending:
+            t.cancel()
+        for t in pending:
+            with contextlib.suppress(BaseException):
+                await t
 
     # ------------------------------------------------------------------ building
     def _build_ui(self) -> None:
@@ -140,8 +157,8 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.doc_list = DocListPanel()
-        self.doc_list.openRequested.connect(lambda d: spawn(self.open_document(d)))
-        self.doc_list.refreshRequested.connect(lambda: spawn(self.refresh_list()))
+        self.doc_list.openRequested.connect(lambda d: self._spawn(self.open_document(d)))
+        self.doc_list.refreshRequested.connect(lambda: self._spawn(self.refresh_list()))
         self.splitter.addWidget(self.doc_list)
 
         self.right = QStackedWidget()
@@ -164,9 +181,9 @@ class MainWindow(QMainWindow):
         b = self.lock_banner.add_button("copyTextButton", self.tr("&Copy my text"))
         b.clicked.connect(self.copy_text)
         b = self.lock_banner.add_button("saveAsNewButton", self.tr("Save as &new document"))
-        b.clicked.connect(lambda: spawn(self.save_as_new_document()))
+        b.clicked.connect(lambda: self._spawn(self.save_as_new_document()))
         b = self.lock_banner.add_button("compareButton", self.tr("Co&mpare with current version"))
-        b.clicked.connect(lambda: spawn(self.compare_with_current()))
+        b.clicked.connect(lambda: self._spawn(self.compare_with_current()))
         self.lock_banner.hide()
         area_lay.addWidget(self.lock_banner)
 
@@ -217,18 +234,18 @@ class MainWindow(QMainWindow):
             self.tr("&Open selected document"), "Ctrl+O", self._open_selected
         )
         self.act_save = self._action(
-            self.tr("&Save"), QKeySequence.StandardKey.Save, lambda: spawn(self.save())
+            self.tr("&Save"), QKeySequence.StandardKey.Save, lambda: self._spawn(self.save())
         )
         self.act_save_new = self._action(
-            self.tr("Save as &new document…"), None, lambda: spawn(self.save_as_new_document())
+            self.tr("Save as &new document…"), None, lambda: self._spawn(self.save_as_new_document())
         )
         self.act_close = self._action(
-            self.tr("&Close document"), "Ctrl+W", lambda: spawn(self.close_document())
+            self.tr("&Close document"), "Ctrl+W", lambda: self._spawn(self.close_document())
         )
         self.act_refresh = self._action(
-            self.tr("&Refresh list"), "F5", lambda: spawn(self.refresh_list())
+            self.tr("&Refresh list"), "F5", lambda: self._spawn(self.refresh_list())
         )
-        self.act_signout = self._action(self.tr("Sign &out"), None, lambda: spawn(self.sign_out()))
+        self.act_signout = self._action(self.tr("Sign &out"), None, lambda: self._spawn(self.sign_out()))
         self.act_quit = self._action(self.tr("&Quit"), "Ctrl+Q", self.request_quit)
         for a in (
             self.act_open,
@@ -362,11 +379,11 @@ class MainWindow(QMainWindow):
             state == Qt.ApplicationState.ApplicationActive
             and time.monotonic() - self._last_refresh > 5
         ):
-            spawn(self.refresh_list())
+            self._spawn(self.refresh_list())
 
     def _idle_refresh(self) -> None:
         if not self._refreshing and not self._closing:
-            spawn(self.refresh_list())
+            self._spawn(self.refresh_list())
 
     async def refresh_list(self) -> bool:
         """Re-read the document list (one request when nothing changed)."""
@@ -391,7 +408,8 @@ class MainWindow(QMainWindow):
         finally:
             self._refreshing = False
             self._last_refresh = time.monotonic()
-            self.doc_list.refresh_button.setEnabled(True)
+            if not self._closed_ok:
+                self.doc_list.refresh_button.setEnabled(True)
         badges = self._lock_badges(views)
         rows = [
             DocRow(
@@ -418,7 +436,7 @@ class MainWindow(QMainWindow):
     def _open_selected(self) -> None:
         d = self.doc_list.selected_doc_id()
         if d:
-            spawn(self.open_document(d))
+            self._spawn(self.open_document(d))
 
     # ------------------------------------------------------------------ open
     async def open_document(self, doc_id: str) -> bool:
@@ -581,7 +599,7 @@ class MainWindow(QMainWindow):
         if mode == MODE_EDIT:
             self.readonly_banner.hide()
             self._set_lock_status(self.tr("You are editing “{doc}”").format(doc=doc_id), "ok")
-            doc.heartbeat = spawn(self._heartbeat_loop(doc), name=f"heartbeat:{doc_id}")
+            doc.heartbeat = self._spawn(self._heartbeat_loop(doc), name=f"heartbeat:{doc_id}")
             self.editor_pane.editor.setFocus()
         elif mode == MODE_READ_ONLY:
             who = holder_info.holder if holder_info and holder_info.holder else "?"
@@ -722,7 +740,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         if commit:
             self._watch_deploy(str(commit))
-        spawn(self.refresh_list())
+        self._spawn(self.refresh_list())
         return True
 
     def _save_failed(self, exc: BaseException) -> None:
@@ -771,7 +789,7 @@ class MainWindow(QMainWindow):
     def _watch_deploy(self, commit_sha: str) -> None:
         if self._deploy_task is not None and not self._deploy_task.done():
             self._deploy_task.cancel()
-        self._deploy_task = spawn(self._deploy_loop(commit_sha), name="deploy-status")
+        self._deploy_task = self._spawn(self._deploy_loop(commit_sha), name="deploy-status")
 
     async def _deploy_loop(self, commit_sha: str) -> None:
         from modu_desktop.core import errors
@@ -871,7 +889,7 @@ class MainWindow(QMainWindow):
                 "error",
             )
             return None
-        spawn(self.refresh_list())
+        self._spawn(self.refresh_list())
         return new_id
 
     # ------------------------------------------------------------------ close / quit
@@ -969,8 +987,7 @@ class MainWindow(QMainWindow):
                 return False
         self._closing = True
         self._idle_timer.stop()
-        if self._deploy_task is not None and not self._deploy_task.done():
-            self._deploy_task.cancel()
+        await self._cancel_tasks()
         self._closed_ok = True
         return True
 

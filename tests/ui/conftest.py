@@ -12,6 +12,22 @@ import pytest
 import modu_desktop.ui  # noqa: F401  (pins None: see modu_desktop/ui/__init__.py)
 
 
+@pytest.fixture(autouse=True)
+def _collect_qt_garbage() -> Iterator[None]:
+    """Collect each test's garbage (closed qasync loops, deleted windows) right after the test,
+    at a quiet moment — not later inside a Qt timer dispatch, where a collected loop's timer
+    object can be freed while Qt is still delivering to it (seen as a segfault in
+    QApplication::notify)."""
+    yield
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    QCoreApplication.processEvents()
+
+
 class UiHelper:
     def __init__(self, qtbot: Any, loop: asyncio.AbstractEventLoop) -> None:
         self.qtbot = qtbot
