@@ -63,6 +63,7 @@ class FakeRepo:
     blobs: dict[str, bytes] = field(default_factory=dict)
     commits: list[FakeCommit] = field(default_factory=list)
     requests: dict[str, int] = field(default_factory=dict)
+    faults: int = 0  # injected faults, all clients together
 
     def count(self, route: str) -> None:
         self.requests[route] = self.requests.get(route, 0) + 1
@@ -141,6 +142,7 @@ class FakeClient:
         self.repo.count(route)
         if self.fault_rate and self.rng.random() < self.fault_rate:
             self.faults_seen += 1
+            self.repo.faults += 1
             if route.startswith("GET") and self.rng.random() < 0.3:
                 raise ServerError(502, "Server Error")
             raise NetworkError("connection reset (injected)", kind="connection")
@@ -148,6 +150,7 @@ class FakeClient:
     def _maybe_fail_after(self) -> None:
         if self.fault_rate and self.rng.random() < self.fault_rate / 2:
             self.faults_seen += 1
+            self.repo.faults += 1
             raise WriteUncertain(
                 "lost response (injected)",
                 cause=NetworkError("reset after write", kind="connection"),

@@ -79,6 +79,13 @@ class HttpWebAdminApi:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
+    async def _send(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        """``fetch``: a network failure rejects the promise (here: WebAdminError(None, …))."""
+        try:
+            return await self._http.request(method, url, **kw)
+        except httpx.HTTPError as exc:
+            raise WebAdminError(None, f"TypeError: Failed to fetch ({type(exc).__name__})") from exc
+
     def _contents(self, path: str) -> str:
         return f"{self._repo}/contents/{quote(path, safe='/')}"
 
@@ -93,21 +100,23 @@ class HttpWebAdminApi:
         return resp.json() if resp.content else None
 
     async def read_contents(self, path: str) -> tuple[str, bytes] | None:
-        resp = await self._http.get(self._contents(path), params={"ref": self.branch})
+        resp = await self._send("GET", self._contents(path), params={"ref": self.branch})
         if resp.status_code == 404:
             return None
         d = self._check(resp)
         return str(d["sha"]), base64.b64decode(str(d.get("content", "")).replace("\n", ""))
 
     async def list_tree(self) -> dict[str, str]:
-        resp = await self._http.get(
-            f"{self._repo}/git/trees/{quote(self.branch, safe='')}", params={"recursive": "1"}
+        resp = await self._send(
+            "GET",
+            f"{self._repo}/git/trees/{quote(self.branch, safe='')}",
+            params={"recursive": "1"},
         )
         d = self._check(resp)
         return {e["path"]: e["sha"] for e in d.get("tree", []) if e.get("type") == "blob"}
 
     async def read_blob(self, sha: str) -> bytes:
-        d = self._check(await self._http.get(f"{self._repo}/git/blobs/{sha}"))
+        d = self._check(await self._send("GET", f"{self._repo}/git/blobs/{sha}"))
         return base64.b64decode(str(d.get("content", "")).replace("\n", ""))
 
     async def put(self, path: str, content: bytes, message: str, sha: str | None) -> str:
@@ -118,12 +127,12 @@ class HttpWebAdminApi:
         }
         if sha:
             body["sha"] = sha
-        d = self._check(await self._http.put(self._contents(path), json=body))
+        d = self._check(await self._send("PUT", self._contents(path), json=body))
         return str(d["content"]["sha"])
 
     async def delete(self, path: str, sha: str, message: str) -> None:
         body = {"message": message, "sha": sha, "branch": self.branch}
-        self._check(await self._http.request("DELETE", self._contents(path), json=body))
+        self._check(await self._send("DELETE", self._contents(path), json=body))
 
 
 class ClientWebAdminApi:
