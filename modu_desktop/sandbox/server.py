@@ -190,6 +190,12 @@ class Sandbox:
         """Auth → routing → rate limits → handler → conditional request; plus GitHub headers."""
         login = ""
         rate: RateInfo | None = None
+        if not request.headers.get("user-agent", "").strip() and \
+                match.template not in PUBLIC_TEMPLATES:
+            response = _no_user_agent_response()
+            self.add_headers(request, response, self.injector.rate_info("", faults,
+                                                                          self.server_time()))
+            return response
         try:
             request.user = self._authenticate(request, match)
             login = request.user.login if request.user else ""
@@ -289,6 +295,16 @@ class Sandbox:
         h["X-RateLimit-Used"] = str(rate.used)
         h["X-RateLimit-Reset"] = str(rate.reset_epoch)
         h["X-RateLimit-Resource"] = "core"
+
+
+def _no_user_agent_response() -> ApiResponse:
+    # GitHub's front end answers in plain text/HTML, not JSON, and closes the connection.
+    text = (
+        "Request forbidden by administrative rules. Please make sure your request has a "
+        "User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api"
+        "#user-agent-required). Check https://developer.github.com for other possible causes.\n"
+    )
+    return ApiResponse(403, text.encode(), {"Connection": "close"}, content_type="text/html")
 
 
 def _fault_fields() -> list[str]:

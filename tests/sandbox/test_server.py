@@ -21,7 +21,8 @@ def _raw_request(sb: Sandbox, method: str, path: str, body: bytes = b"") -> tupl
     conn = http.client.HTTPConnection("127.0.0.1", sb.port, timeout=5)
     try:
         conn.request(method, path, body=body, headers={"Authorization": "token tok-editor1",
-                                                       "Content-Type": "application/json"})
+                                                       "Content-Type": "application/json",
+                                                       "User-Agent": "modu-tests"})
         response = conn.getresponse()
         return response.status, response.read()
     finally:
@@ -373,3 +374,14 @@ def test_keep_alive_requests_are_fast(editor: httpx.Client) -> None:
         editor.get("/user")
     # ~1 ms each; 40+ ms each would mean Nagle/delayed-ACK stalls are back.
     assert time.monotonic() - started < 1.0
+
+
+def test_missing_user_agent_is_403(sb: Sandbox) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", sb.port, timeout=5)
+    try:
+        conn.request("GET", "/user", headers={"Authorization": "token tok-editor1"})
+        response = conn.getresponse()
+        assert response.status == 403
+        assert b"User-Agent" in response.read()
+    finally:
+        conn.close()
