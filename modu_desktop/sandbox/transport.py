@@ -32,6 +32,7 @@ MAX_BODY = 150 * 1024 * 1024  # a 100 MB file is ~134 MB as base64 JSON
 
 class LoopbackServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # benchmarks open many connections at once; 5 drops SYNs
     # On Windows SO_REUSEADDR would let a second server steal a fixed port.
     allow_reuse_address = sys.platform != "win32"
 

@@ -2,6 +2,7 @@
 
 Opt-in live run (scratch repository you own; files go under `modu-contract/<random>/`):
     MODU_LIVE_TOKEN=ghp_… MODU_LIVE_REPO=you/scratch uv run pytest tests/sandbox -m live
+(`MODU_LIVE_API` points it at another GitHub-compatible API, e.g. a `modu-desktop sandbox`.)
 Every assertion here is one the sandbox must share with GitHub (github-rest-notes.md).
 """
 
@@ -24,6 +25,8 @@ from .conftest import USERS, b64, unwrap
 
 LIVE_TOKEN = os.environ.get("MODU_LIVE_TOKEN")
 LIVE_REPO = os.environ.get("MODU_LIVE_REPO")
+# Another GitHub-compatible API (GHE, or a separately started sandbox to dry-run this file).
+LIVE_API = os.environ.get("MODU_LIVE_API", "https://api.github.com")
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 
 
@@ -61,7 +64,7 @@ class Target:
 
     def pace(self) -> None:
         # GitHub asks for ≥ 1 s between writes; the sandbox does not care.
-        if self.kind == "live":
+        if self.kind == "live" and "api.github.com" in self.base_url:
             time.sleep(1.0)
 
     def put(self, path: str, content: bytes | str, message: str = "test: write",
@@ -81,7 +84,7 @@ class Target:
         for path in self.created:
             r = self.api.get(self.contents(path), params={"ref": self.branch})
             if r.status_code == 200:
-                self.delete(path, {"message": "test: clean up", "sha": r.json()["sha"]})
+                self.delete(path, {"message": "test: clean up [skip ci]", "sha": r.json()["sha"]})
         for c in self._clients:
             c.close()
 
@@ -93,7 +96,7 @@ def _sandbox_target(sb: Sandbox) -> Target:
 
 def _live_target() -> Target:
     assert LIVE_TOKEN and LIVE_REPO
-    t = Target("live", "https://api.github.com", LIVE_TOKEN, f"/repos/{LIVE_REPO}", "main",
+    t = Target("live", LIVE_API, LIVE_TOKEN, f"/repos/{LIVE_REPO}", "main",
                f"modu-contract/{uuid.uuid4().hex[:8]}")
     t.branch = t.api.get(t.repo_path).json()["default_branch"]
     return t
