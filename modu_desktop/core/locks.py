@@ -555,12 +555,10 @@ def _err_text(exc: BaseException) -> str:
 
 
 def _is_conflict(exc: BaseException) -> bool:
-    """409 (sha does not match) or 422 (sha missing / file exists): the lock changed under us."""
-    if isinstance(exc, gh.WriteUncertain):
-        return False
-    return isinstance(exc, gh.Conflict | gh.ShaMissing) or getattr(exc, "status", None) in (
-        409,
-        422,
+    """409 (sha does not match) or 422 "sha wasn't supplied" (the file exists): the lock
+    changed under us. Not a 422 validation error, not an unclear write."""
+    return isinstance(exc, gh.Conflict) and not isinstance(
+        exc, gh.RepositoryEmpty | gh.WriteUncertain
     )
 
 
@@ -616,7 +614,7 @@ class LockManager:
         self.host = host
         self.branch = branch or _branch_of(client) or "main"
         self._blob_cache: dict[str, bytes] = {}
-        self._blob_sem = asyncio.Semaphore(max(1, blob_concurrency))
+        self.blob_concurrency = max(1, blob_concurrency)
 
     # -- time --------------------------------------------------------------------------------
 
@@ -628,12 +626,15 @@ class LockManager:
 
     # -- reading -----------------------------------------------------------------------------
 
-    async def _blob(self, sha: str) -> bytes:
+    async def _blob(self, sha: str, sem: asyncio.Semaphore | None = None) -> bytes:
         cached = self._blob_cache.get(sha)
         if cached is not None:
             return cached
-        async with self._blob_sem:
+        if sem is None:
             data = await self.client.get_blob(sha)
+        else:
+            async with sem:
+                data = await self.client.get_blob(sha)
         if isinstance(data, str):
             data = data.encode("utf-8")
         if len(self._blob_cache) > 512:
@@ -674,9 +675,11 @@ class LockManager:
     async def _lock_sha(self, doc_id: str) -> str | None:
         return (await self.read_lock_shas()).get(doc_id)
 
-    async def view_of(self, doc_id: str, sha: str | None) -> LockView:
+    async def view_of(
+        self, doc_id: str, sha: str | None, *, _sem: asyncio.Semaphore | None = None
+    ) -> LockView:
         """Classify the lock with blob ``sha`` (None = no lock file) without reading the tree."""
-        record = None if sha is None else parse_lock(await self._blob(sha), doc_id)
+        record = None if sha is None else parse_lock(await self._blob(sha, _sem), doc_id)
         return self._classify(doc_id, sha, record)
 
     def _classify(self, doc_id: str, sha: str | None, record: LockRecord | None) -> LockView:
@@ -703,7 +706,8 @@ class LockManager:
         else:
             shas = {k: (_get(v, "sha") if not isinstance(v, str) else v) for k, v in shas.items()}
         items = sorted(shas.items())
-        views = await asyncio.gather(*(self.view_of(d, s) for d, s in items))
+        sem = asyncio.Semaphore(self.blob_concurrency)  # per call: never bound to an old loop
+        views = await asyncio.gather(*(self.view_of(d, s, _sem=sem) for d, s in items))
         return list(views)
 
     # -- writing -----------------------------------------------------------------------------
