@@ -6,7 +6,6 @@ check-then-commit cannot interleave with another write — GitHub serialises the
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,7 +51,7 @@ class GitHubApi:
         self.workflow = workflow
         self.clock = clock  # the server's wall clock (with the clock-offset fault)
         self.urls = P.Urls("http://127.0.0.1", owner, name)
-        self.lock = threading.RLock()
+        self.lock = store.lock
         self._stale: dict[tuple[str, str], StaleWrite] = {}
 
     # ----- entry point ---------------------------------------------------------------------

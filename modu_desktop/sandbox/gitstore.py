@@ -114,7 +114,9 @@ class GitStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._write_lock = threading.Lock()
+        # One lock for every read and write: a check-then-commit never interleaves with another
+        # write, and dulwich never sees concurrent access from our threads.
+        self.lock = threading.RLock()
         self._sizes: dict[bytes, int] = {}  # blob sizes by SHA (immutable, so cache forever)
         self.repo = self._open_or_init(path)
 
@@ -274,11 +276,6 @@ class GitStore:
 
     # ----- writing -------------------------------------------------------------------------
 
-    @property
-    def write_lock(self) -> threading.Lock:
-        """Held for a whole check-then-commit so writes are serialised like GitHub's."""
-        return self._write_lock
-
     def commit_change(
         self,
         branch: str,
@@ -288,7 +285,7 @@ class GitStore:
         author: Signature,
         committer: Signature,
     ) -> WriteOutcome:
-        """Commit one file change (content None = delete). Caller holds `write_lock`."""
+        """Commit one file change (content None = delete). Caller holds `lock`."""
         head = self.branch_head(branch)
         base_tree = self.commit(head).tree if head else None  # type: ignore[union-attr]
         blob_sha: str | None = None
@@ -317,7 +314,7 @@ class GitStore:
     def commit_files(
         self, branch: str, files: dict[str, tuple[bytes, int]], message: str, author: Signature
     ) -> CommitInfo:
-        """Commit a whole set of files on an empty branch (seeding). Caller holds `write_lock`."""
+        """Commit a whole set of files on an empty branch (seeding). Caller holds `lock`."""
         nested: dict[str, object] = {}
         for path, (data, mode) in files.items():
             blob = Blob.from_string(data)

@@ -76,5 +76,5 @@ def seed_repository(store: GitStore, branch: str, seed: str | Path) -> None:
         return
     label = "practice brochure" if seed == "sample" else f"files from {Path(seed).name}"
     author = Signature(*SEED_AUTHOR, int(time.time()), 0)
-    with store.write_lock:
+    with store.lock:
         store.commit_files(branch, files, f"chore: seed {label}", author)

@@ -187,15 +187,20 @@ class Sandbox:
                 f"{r.getrandbits(28):07X}:{int(time.time()):08X}")
 
     def respond(self, request: ApiRequest, match: Match[Handler], faults: Faults) -> ApiResponse:
-        """Auth → routing → rate limits → handler → conditional request; plus GitHub headers."""
+        """Answer one request the way GitHub would, with GitHub's headers."""
+        if request.headers.get("user-agent", "").strip() or match.template in PUBLIC_TEMPLATES:
+            response, login = self._answer(request, match, faults)
+        else:
+            response, login = _no_user_agent_response(), ""
+        self.add_headers(request, response,
+                         self.injector.rate_info(login, faults, self.server_time()))
+        return response
+
+    def _answer(
+        self, request: ApiRequest, match: Match[Handler], faults: Faults
+    ) -> tuple[ApiResponse, str]:
+        """Auth → routing → rate limits → handler → conditional request; → (response, login)."""
         login = ""
-        rate: RateInfo | None = None
-        if not request.headers.get("user-agent", "").strip() and \
-                match.template not in PUBLIC_TEMPLATES:
-            response = _no_user_agent_response()
-            self.add_headers(request, response, self.injector.rate_info("", faults,
-                                                                          self.server_time()))
-            return response
         try:
             request.user = self._authenticate(request, match)
             login = request.user.login if request.user else ""
@@ -207,9 +212,8 @@ class Sandbox:
             charged = match.template not in UNCHARGED_TEMPLATES
             if charged:
                 self._check_limits(login, faults, request.method)
-            response = self._call(match, request, faults, login)
-            response = self._conditional(request, response)
-            if charged and response.status != 304:
+            response = self._conditional(request, self._call(match, request, faults, login))
+            if charged and response.status != 304:  # 304s are free, like GitHub's
                 self.injector.charge(login, faults)
         except ApiError as error:
             response = error.response()
@@ -218,9 +222,7 @@ class Sandbox:
         except Exception:  # a sandbox bug must answer 500, never kill the connection silently
             log.exception("sandbox handler failed for %s %s", request.method, request.raw_path)
             response = ApiError(500, "Server Error").response()
-        rate = self.injector.rate_info(login, faults, self.server_time())
-        self.add_headers(request, response, rate)
-        return response
+        return response, login
 
     def _call(self, match: Match[Handler], request: ApiRequest, faults: Faults,
               login: str) -> ApiResponse:
