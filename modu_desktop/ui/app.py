@@ -126,7 +126,7 @@ class _Runner:
 async def _async_main(
     args: argparse.Namespace, app: Any, paths: Any, settings: Any, lang: str
 ) -> int:
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QTimer
 
     from modu_desktop.core.auth import TokenSource, TokenStore, check_token
     from modu_desktop.ui.asyncutil import spawn
@@ -264,9 +264,10 @@ async def _async_main(
             win.show()
             if session_only_notice:
                 win.show_notice(
-                    win.tr(
+                    QCoreApplication.translate(
+                        "MainWindow",
                         "No password store (keyring) on this computer: "
-                        "your token is kept only until you quit."
+                        "your token is kept only until you quit.",
                     ),
                     "warning",
                 )

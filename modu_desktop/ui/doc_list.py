@@ -48,21 +48,24 @@ def site_order_key(row: DocRow) -> tuple[int, float, str]:
 
 
 def badge_text(b: LockBadge | None, now: float) -> str:
-    tr = QCoreApplication.translate
     if b is None:
         return ""
     if b.mine:
-        return tr("DocList", "You (this window)")
+        return QCoreApplication.translate("DocList", "You (this window)")
     if b.malformed:
-        return tr("DocList", "⚠ unreadable lock")
+        return QCoreApplication.translate("DocList", "⚠ unreadable lock")
     since = format_when(b.started_at, now)
     if b.stale:
-        return tr("DocList", "{who} — inactive since {beat}").format(
+        return QCoreApplication.translate("DocList", "{who} — inactive since {beat}").format(
             who=b.holder, beat=format_when(b.last_heartbeat, now)
         )
     if b.same_user_elsewhere:
-        return tr("DocList", "You, elsewhere — since {since}").format(since=since)
-    return tr("DocList", "{who} — since {since}").format(who=b.holder, since=since)
+        return QCoreApplication.translate("DocList", "You, elsewhere — since {since}").format(
+            since=since
+        )
+    return QCoreApplication.translate("DocList", "{who} — since {since}").format(
+        who=b.holder, since=since
+    )
 
 
 class DocListPanel(QWidget):

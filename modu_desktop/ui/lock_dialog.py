@@ -139,22 +139,31 @@ def _esc(s: str) -> str:
 async def confirm_steal(parent: QWidget | None, info: LockHolderInfo) -> bool:
     from PySide6.QtCore import QCoreApplication
 
-    tr = QCoreApplication.translate
     if info.same_user:
-        text = tr("LockDialog", "Edit here and switch your other window to read-only?")
+        text = QCoreApplication.translate(
+            "LockDialog", "Edit here and switch your other window to read-only?"
+        )
     else:
-        text = tr(
+        text = QCoreApplication.translate(
             "LockDialog",
             "Take over editing from {who}? {who} will be switched to read-only and cannot save "
             "there any more. Their unsaved text stays on their screen.",
         ).format(who=info.holder or "?")
     key = await ask(
         parent,
-        tr("LockDialog", "Take over editing?"),
+        QCoreApplication.translate("LockDialog", "Take over editing?"),
         text,
         [
-            ("confirmSteal", QMessageBox.ButtonRole.AcceptRole, tr("LockDialog", "Take over")),
-            ("cancelSteal", QMessageBox.ButtonRole.RejectRole, tr("LockDialog", "Cancel")),
+            (
+                "confirmSteal",
+                QMessageBox.ButtonRole.AcceptRole,
+                QCoreApplication.translate("LockDialog", "Take over"),
+            ),
+            (
+                "cancelSteal",
+                QMessageBox.ButtonRole.RejectRole,
+                QCoreApplication.translate("LockDialog", "Cancel"),
+            ),
         ],
         object_name="stealConfirmDialog",
         icon=QMessageBox.Icon.Warning,

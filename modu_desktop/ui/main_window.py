@@ -237,7 +237,9 @@ class MainWindow(QMainWindow):
             self.tr("&Save"), QKeySequence.StandardKey.Save, lambda: self._spawn(self.save())
         )
         self.act_save_new = self._action(
-            self.tr("Save as &new document…"), None, lambda: self._spawn(self.save_as_new_document())
+            self.tr("Save as &new document…"),
+            None,
+            lambda: self._spawn(self.save_as_new_document()),
         )
         self.act_close = self._action(
             self.tr("&Close document"), "Ctrl+W", lambda: self._spawn(self.close_document())
@@ -245,7 +247,9 @@ class MainWindow(QMainWindow):
         self.act_refresh = self._action(
             self.tr("&Refresh list"), "F5", lambda: self._spawn(self.refresh_list())
         )
-        self.act_signout = self._action(self.tr("Sign &out"), None, lambda: self._spawn(self.sign_out()))
+        self.act_signout = self._action(
+            self.tr("Sign &out"), None, lambda: self._spawn(self.sign_out())
+        )
         self.act_quit = self._action(self.tr("&Quit"), "Ctrl+Q", self.request_quit)
         for a in (
             self.act_open,

@@ -25,7 +25,9 @@ def _env() -> dict[str, str]:
 def _subjects(repo: Path) -> list[str]:
     out = subprocess.run(
         ["git", "-C", str(repo), "log", "--format=%s", "-n", "20"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     return out.stdout.splitlines()
 
@@ -34,9 +36,25 @@ def test_sandbox_screenshot_and_quit(tmp_path: Path) -> None:
     shot = tmp_path / "shot.png"
     t0 = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "modu_desktop", "--sandbox", "--data-dir", str(tmp_path / "d"),
-         "--screenshot", str(shot), "--quit-after", "3", "--lang", "ko"],
-        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "modu_desktop",
+            "--sandbox",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--screenshot",
+            str(shot),
+            "--quit-after",
+            "3",
+            "--lang",
+            "ko",
+        ],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert shot.exists() and shot.stat().st_size > 10_000
@@ -49,9 +67,23 @@ def test_sigterm_releases_the_lock(tmp_path: Path) -> None:
     data = tmp_path / "d"
     repo = data / "data" / "practice-repo"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "modu_desktop", "--sandbox", "--data-dir", str(data),
-         "--open", "01-welcome", "--quit-after", "40"],
-        cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "modu_desktop",
+            "--sandbox",
+            "--data-dir",
+            str(data),
+            "--open",
+            "01-welcome",
+            "--quit-after",
+            "40",
+        ],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 30

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
@@ -125,17 +126,13 @@ def make_window(
 
     yield factory
     for win in windows:
-        try:
+        with contextlib.suppress(Exception):
             ui.run(win.shutdown(interactive=False), timeout=10000)
-        except Exception:
-            pass
         win._closed_ok = True
         win.close()
         win.deleteLater()
-        try:
+        with contextlib.suppress(Exception):
             ui.run(win.ctx.aclose(), timeout=5000)
-        except Exception:
-            pass
 
 
 class Peer:
@@ -168,10 +165,8 @@ def peer(ui: UiHelper, sandbox: Any) -> Iterator[Callable[..., Any]]:
 
     yield factory
     for c in clients:
-        try:
+        with contextlib.suppress(Exception):
             ui.run(c.aclose(), timeout=5000)
-        except Exception:
-            pass
 
 
 def lock_json(sandbox: Any, doc_id: str) -> dict[str, Any] | None:

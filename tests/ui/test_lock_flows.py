@@ -14,7 +14,9 @@ from tests.ui.conftest import lock_json, writes
 DOC = "02-programs"
 
 
-def test_uncontended_open_acquires_and_focuses_editor(make_window: Any, sandbox: Any, ui: Any) -> None:
+def test_uncontended_open_acquires_and_focuses_editor(
+    make_window: Any, sandbox: Any, ui: Any
+) -> None:
     win = make_window()
     assert ui.run(win.open_document(DOC))
     lock = lock_json(sandbox, DOC)
@@ -117,7 +119,9 @@ def test_same_login_other_session_asks(make_window: Any, peer: Any, sandbox: Any
     assert ui.wait_task(task) is False
 
 
-def test_stale_lock_taken_over_with_notice(make_window: Any, peer: Any, sandbox: Any, ui: Any, qtbot: Any) -> None:
+def test_stale_lock_taken_over_with_notice(
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
     p = peer(stale_s=2)
     _peer_holds(ui, p)
     win = make_window(stale_s=2)

@@ -1,0 +1,914 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>ConflictDialog</name>
+    <message>
+        <source>Compare versions</source>
+        <translation>버전 비교</translation>
+    </message>
+    <message>
+        <source>Someone else saved this document</source>
+        <translation>다른 사람이 이 문서를 먼저 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Your text (left) and the current version on the site (right) of “{doc}”.</source>
+        <translation>“{doc}”의 내 글(왼쪽)과 사이트의 현재 버전(오른쪽)입니다.</translation>
+    </message>
+    <message>
+        <source>While you were editing “{doc}”, a newer version was saved{by}. Nothing has been overwritten. Choose what to keep.</source>
+        <translation>“{doc}”을(를) 편집하는 동안{by} 더 새로운 버전이 저장되었습니다. 아무것도 덮어쓰지 않았습니다. 어느 쪽을 남길지 고르세요.</translation>
+    </message>
+    <message>
+        <source> by {who}</source>
+        <translation> {who} 님이</translation>
+    </message>
+    <message>
+        <source>Your version</source>
+        <translation>내 버전</translation>
+    </message>
+    <message>
+        <source>Current version on the site</source>
+        <translation>사이트의 현재 버전</translation>
+    </message>
+    <message>
+        <source>The two versions are identical.</source>
+        <translation>두 버전이 같습니다.</translation>
+    </message>
+    <message>
+        <source>Changed lines are highlighted.</source>
+        <translation>달라진 줄은 색으로 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Keep mine (overwrite theirs)</source>
+        <translation>내 것 유지 — 상대 것 덮어쓰기(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Take theirs (discard mine)</source>
+        <translation>상대 것 받기 — 내 것 버리기(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Save mine as a &amp;new document</source>
+        <translation>내 글을 새 문서로 저장(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>닫기(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>DocList</name>
+    <message>
+        <source>You (this window)</source>
+        <translation>나 (이 창)</translation>
+    </message>
+    <message>
+        <source>⚠ unreadable lock</source>
+        <translation>⚠ 읽을 수 없는 잠금</translation>
+    </message>
+    <message>
+        <source>{who} — inactive since {beat}</source>
+        <translation>{who} — {beat}부터 응답 없음</translation>
+    </message>
+    <message>
+        <source>You, elsewhere — since {since}</source>
+        <translation>나 (다른 곳) — {since}부터</translation>
+    </message>
+    <message>
+        <source>{who} — since {since}</source>
+        <translation>{who} — {since}부터</translation>
+    </message>
+</context>
+<context>
+    <name>DocListPanel</name>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>찾기(&amp;F):</translation>
+    </message>
+    <message>
+        <source>Type to filter by title or file</source>
+        <translation>제목이나 파일 이름으로 찾기</translation>
+    </message>
+    <message>
+        <source>Filter documents</source>
+        <translation>문서 찾기</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>새로 고침</translation>
+    </message>
+    <message>
+        <source>Refresh the document list</source>
+        <translation>문서 목록 새로 고침</translation>
+    </message>
+    <message>
+        <source>Refresh (F5)</source>
+        <translation>새로 고침 (F5)</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>문서</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>순서</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>제목</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>Editing</source>
+        <translation>편집 중</translation>
+    </message>
+    <message>
+        <source>Document list status</source>
+        <translation>문서 목록 상태</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>열기(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open the selected document</source>
+        <translation>선택한 문서 열기</translation>
+    </message>
+    <message>
+        <source>Loading the document list…</source>
+        <translation>문서 목록을 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>Could not refresh the list: {msg}</source>
+        <translation>목록을 새로 고치지 못했습니다: {msg}</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n document(s)</source>
+        <translation><numerusform>문서 %n개</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>EditorPane</name>
+    <message>
+        <source>Document text (Markdown)</source>
+        <translation>문서 본문 (마크다운)</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>미리 보기</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <source>F&amp;ind:</source>
+        <translation>찾기(&amp;I):</translation>
+    </message>
+    <message>
+        <source>Text to find</source>
+        <translation>찾을 글자</translation>
+    </message>
+    <message>
+        <source>Re&amp;place with:</source>
+        <translation>바꿀 글자(&amp;P):</translation>
+    </message>
+    <message>
+        <source>Replacement text</source>
+        <translation>바꿀 글자</translation>
+    </message>
+    <message>
+        <source>&amp;Match case</source>
+        <translation>대소문자 구분(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Match case</source>
+        <translation>대소문자 구분</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>이전</translation>
+    </message>
+    <message>
+        <source>Find previous</source>
+        <translation>이전 찾기</translation>
+    </message>
+    <message>
+        <source>Find previous (Shift+F3)</source>
+        <translation>이전 찾기 (Shift+F3)</translation>
+    </message>
+    <message>
+        <source>&amp;Next</source>
+        <translation>다음(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find next</source>
+        <translation>다음 찾기</translation>
+    </message>
+    <message>
+        <source>Find next (F3)</source>
+        <translation>다음 찾기 (F3)</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>바꾸기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>바꾸기</translation>
+    </message>
+    <message>
+        <source>Replace &amp;all</source>
+        <translation>모두 바꾸기(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Replace all</source>
+        <translation>모두 바꾸기</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>닫기</translation>
+    </message>
+    <message>
+        <source>Close find bar</source>
+        <translation>찾기 막대 닫기</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>닫기 (Esc)</translation>
+    </message>
+    <message>
+        <source>Wrapped around</source>
+        <translation>처음부터 다시 찾았습니다</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>찾지 못했습니다</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation><numerusform>%n곳을 바꿨습니다</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>FrontMatterForm</name>
+    <message>
+        <source>Page settings</source>
+        <translation>페이지 설정</translation>
+    </message>
+    <message>
+        <source>Page settings (front matter)</source>
+        <translation>페이지 설정 (프론트매터)</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>맨 뒤</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(기본값)</translation>
+    </message>
+    <message>
+        <source>T&amp;heme:</source>
+        <translation>색상 테마(&amp;H):</translation>
+    </message>
+    <message>
+        <source>&amp;Layout:</source>
+        <translation>레이아웃(&amp;L):</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>제목(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Menu label:</source>
+        <translation>메뉴 이름(&amp;M):</translation>
+    </message>
+    <message>
+        <source>&amp;Order:</source>
+        <translation>순서(&amp;O):</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>제목</translation>
+    </message>
+    <message>
+        <source>Menu label (nav_label)</source>
+        <translation>메뉴 이름 (nav_label)</translation>
+    </message>
+    <message>
+        <source>Order in the menu (sidebar_position)</source>
+        <translation>메뉴 순서 (sidebar_position)</translation>
+    </message>
+    <message>
+        <source>Colour theme</source>
+        <translation>색상 테마</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>레이아웃</translation>
+    </message>
+</context>
+<context>
+    <name>LockDialog</name>
+    <message>
+        <source>Document in use</source>
+        <translation>다른 사람이 편집 중인 문서</translation>
+    </message>
+    <message>
+        <source>You ({who}) are already editing “{doc}” in another window or on another computer.</source>
+        <translation>내 계정({who})이 다른 창이나 다른 컴퓨터에서 이미 “{doc}”을(를) 편집하고 있습니다.</translation>
+    </message>
+    <message>
+        <source>If you edit here, the other window will switch to read-only at its next check. Unsaved changes there stay on that screen.</source>
+        <translation>여기서 편집하면 다른 창은 다음 확인 때 읽기 전용으로 바뀝니다. 그 창에서 저장하지 않은 내용은 그 화면에 남아 있습니다.</translation>
+    </message>
+    <message>
+        <source>“{doc}” has a lock file that cannot be read.</source>
+        <translation>“{doc}”의 잠금 파일을 읽을 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Someone may be editing it. Open it read-only unless you are sure.</source>
+        <translation>누군가 편집 중일 수 있습니다. 확실하지 않으면 읽기 전용으로 여세요.</translation>
+    </message>
+    <message>
+        <source>{who} is editing “{doc}” right now.</source>
+        <translation>{who} 님이 지금 “{doc}”을(를) 편집하고 있습니다.</translation>
+    </message>
+    <message>
+        <source>Two people editing at once would overwrite each other's work.</source>
+        <translation>두 사람이 동시에 편집하면 서로의 작업을 덮어쓰게 됩니다.</translation>
+    </message>
+    <message>
+        <source>Started: {start}
+Last sign of life: {beat}</source>
+        <translation>편집 시작: {start}
+마지막 접속 확인: {beat}</translation>
+    </message>
+    <message>
+        <source>Open &amp;read-only</source>
+        <translation>읽기 전용으로 열기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open read-only</source>
+        <translation>읽기 전용으로 열기</translation>
+    </message>
+    <message>
+        <source>&amp;Edit here instead</source>
+        <translation>여기서 편집하기(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Take over editing</source>
+        <translation>편집 권한 가져오기(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Edit here and switch your other window to read-only?</source>
+        <translation>여기서 편집하고 다른 창은 읽기 전용으로 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>Take over editing from {who}? {who} will be switched to read-only and cannot save there any more. Their unsaved text stays on their screen.</source>
+        <translation>{who} 님의 편집 권한을 가져올까요? {who} 님의 화면은 읽기 전용으로 바뀌어 더 이상 저장할 수 없습니다. 저장하지 않은 글은 그 화면에 그대로 남습니다.</translation>
+    </message>
+    <message>
+        <source>Take over editing?</source>
+        <translation>편집 권한을 가져올까요?</translation>
+    </message>
+    <message>
+        <source>Take over</source>
+        <translation>가져오기</translation>
+    </message>
+</context>
+<context>
+    <name>LockText</name>
+    <message>
+        <source>just now</source>
+        <translation>방금</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min ago</source>
+        <translation><numerusform>%n분 전</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h ago</source>
+        <translation><numerusform>%n시간 전</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>No password store (keyring) on this computer: your token is kept only until you quit.</source>
+        <translation>이 컴퓨터에는 암호 저장소(키링)가 없어서 토큰은 프로그램을 끝낼 때까지만 보관됩니다.</translation>
+    </message>
+    <message>
+        <source>GitHub did not answer in time.</source>
+        <translation>GitHub가 제시간에 응답하지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Practice mode — nothing you do here reaches the real site</source>
+        <translation>연습 모드 — 실제 사이트에는 반영되지 않습니다</translation>
+    </message>
+    <message>
+        <source>Viewer mode: you can read documents but not change them.</source>
+        <translation>보기 전용 모드: 문서를 읽을 수는 있지만 바꿀 수는 없습니다.</translation>
+    </message>
+    <message>
+        <source>Viewer mode: your account ({login}) can read this repository but not change it, so documents open read-only.</source>
+        <translation>보기 전용 모드: 내 계정({login})은 이 저장소를 읽을 수만 있고 바꿀 수는 없어서 문서가 읽기 전용으로 열립니다.</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>닫기</translation>
+    </message>
+    <message>
+        <source>Choose a document on the left and press Enter (or double-click) to open it.</source>
+        <translation>왼쪽에서 문서를 고르고 Enter 키를 누르거나 두 번 클릭하면 열립니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Copy my text</source>
+        <translation>내 글 복사(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Save as &amp;new document</source>
+        <translation>새 문서로 저장(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare with current version</source>
+        <translation>현재 버전과 비교(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Lock state</source>
+        <translation>잠금 상태</translation>
+    </message>
+    <message>
+        <source>Publishing state</source>
+        <translation>게시 상태</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>연결 상태</translation>
+    </message>
+    <message>
+        <source>{login} · {repo}</source>
+        <translation>{login} · {repo}</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open selected document</source>
+        <translation>선택한 문서 열기(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save as &amp;new document…</source>
+        <translation>새 문서로 저장(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close document</source>
+        <translation>문서 닫기(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh list</source>
+        <translation>목록 새로 고침(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Sign &amp;out</source>
+        <translation>로그아웃(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>끝내기(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>편집(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>실행 취소(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>다시 실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>찾기(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>R&amp;eplace…</source>
+        <translation>바꾸기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Find &amp;next</source>
+        <translation>다음 찾기(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find &amp;previous</source>
+        <translation>이전 찾기(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Go</source>
+        <translation>이동(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Document &amp;list</source>
+        <translation>문서 목록(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter</source>
+        <translation>찾기 칸(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Editor</source>
+        <translation>편집기(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Page settings</source>
+        <translation>페이지 설정(&amp;P)</translation>
+    </message>
+    <message>
+        <source>● Connected</source>
+        <translation>● 연결됨</translation>
+    </message>
+    <message>
+        <source>⚠ Connection problem</source>
+        <translation>⚠ 연결 문제</translation>
+    </message>
+    <message>
+        <source>Modu Desktop</source>
+        <translation>모두 데스크톱</translation>
+    </message>
+    <message>
+        <source>Modu Desktop (practice)</source>
+        <translation>모두 데스크톱 (연습)</translation>
+    </message>
+    <message>
+        <source> (read-only)</source>
+        <translation> (읽기 전용)</translation>
+    </message>
+    <message>
+        <source> (lock lost)</source>
+        <translation> (편집 권한 잃음)</translation>
+    </message>
+    <message>
+        <source>Checking whether someone is editing “{doc}”…</source>
+        <translation>누가 “{doc}”을(를) 편집 중인지 확인하는 중…</translation>
+    </message>
+    <message>
+        <source>{who} had left “{doc}” without a sign of life since {beat}, so you have taken over editing.</source>
+        <translation>{who} 님이 {beat} 이후로 “{doc}”에서 응답이 없어 편집 권한을 가져왔습니다.</translation>
+    </message>
+    <message>
+        <source>“{doc}” is in use</source>
+        <translation>“{doc}”을(를) 다른 사람이 편집 중입니다</translation>
+    </message>
+    <message>
+        <source>Someone else took “{doc}” at the same moment.</source>
+        <translation>같은 순간에 다른 사람이 “{doc}”의 편집을 시작했습니다.</translation>
+    </message>
+    <message>
+        <source>Could not start editing “{doc}”: others keep changing its lock. Try again.</source>
+        <translation>“{doc}” 편집을 시작하지 못했습니다. 다른 사람이 계속 잠금을 바꾸고 있습니다. 다시 시도하세요.</translation>
+    </message>
+    <message>
+        <source>Could not open “{doc}”: {msg}</source>
+        <translation>“{doc}”을(를) 열지 못했습니다: {msg}</translation>
+    </message>
+    <message>
+        <source>You are editing “{doc}”</source>
+        <translation>“{doc}”을(를) 편집하고 있습니다</translation>
+    </message>
+    <message>
+        <source>Read-only: {who} is editing this document. You can read and copy, not change.</source>
+        <translation>읽기 전용: {who} 님이 이 문서를 편집하고 있습니다. 읽고 복사할 수는 있지만 바꿀 수는 없습니다.</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>읽기 전용</translation>
+    </message>
+    <message>
+        <source>Viewer mode — read-only</source>
+        <translation>보기 전용 모드 — 읽기 전용</translation>
+    </message>
+    <message>
+        <source>You are editing “{doc}” · lock renewed at {time}</source>
+        <translation>“{doc}” 편집 중 · {time}에 편집 권한을 갱신했습니다</translation>
+    </message>
+    <message>
+        <source>Cannot reach GitHub to renew your lock ({n} missed). It expires in {m} min unless the connection comes back; keep your text.</source>
+        <translation>GitHub에 연결되지 않아 편집 권한을 갱신하지 못했습니다 ({n}회 실패). 연결이 돌아오지 않으면 {m}분 뒤에 만료됩니다. 글은 그대로 두세요.</translation>
+    </message>
+    <message>
+        <source>Someone released your lock on this document, so it is read-only now. Your text is still here: copy it, save it as a new document, or compare it.</source>
+        <translation>누군가 이 문서의 편집 권한을 해제해서 지금은 읽기 전용입니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
+    </message>
+    <message>
+        <source>you ({login}) in another window</source>
+        <translation>다른 창의 내 계정({login})</translation>
+    </message>
+    <message>
+        <source>{who} took over editing at {when}, so this document is read-only now. Your text is still here: copy it, save it as a new document, or compare it.</source>
+        <translation>{who} 님이 {when}에 편집 권한을 가져가서 이 문서는 지금 읽기 전용입니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
+    </message>
+    <message>
+        <source>Lock lost — read-only</source>
+        <translation>편집 권한 잃음 — 읽기 전용</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>저장하는 중…</translation>
+    </message>
+    <message>
+        <source>could not check the lock; try again</source>
+        <translation>편집 권한을 확인하지 못했습니다. 다시 시도하세요</translation>
+    </message>
+    <message>
+        <source>Not saved: you no longer hold the lock on this document.</source>
+        <translation>저장하지 않았습니다: 이 문서의 편집 권한이 더 이상 없습니다.</translation>
+    </message>
+    <message>
+        <source>✔ Saved “{doc}”</source>
+        <translation>✔ “{doc}”을(를) 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Not saved: {msg}</source>
+        <translation>저장하지 못했습니다: {msg}</translation>
+    </message>
+    <message>
+        <source>Not saved: {msg} Your text is still here.</source>
+        <translation>저장하지 못했습니다: {msg} 내 글은 그대로 있습니다.</translation>
+    </message>
+    <message>
+        <source>Showing the current version of “{doc}”</source>
+        <translation>“{doc}”의 현재 버전을 보여 주고 있습니다</translation>
+    </message>
+    <message>
+        <source>Your text was saved as “{new}”. This window now shows the current “{doc}”.</source>
+        <translation>내 글을 “{new}”(으)로 저장했습니다. 이 창은 이제 현재의 “{doc}”을(를) 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>Not saved (conflict): your text is still here.</source>
+        <translation>저장하지 않았습니다 (충돌): 내 글은 그대로 있습니다.</translation>
+    </message>
+    <message>
+        <source>Publishing: waiting to start</source>
+        <translation>게시: 시작을 기다리는 중</translation>
+    </message>
+    <message>
+        <source>Publishing status not available</source>
+        <translation>게시 상태를 알 수 없습니다</translation>
+    </message>
+    <message>
+        <source>✔ Published</source>
+        <translation>✔ 게시됨</translation>
+    </message>
+    <message>
+        <source>Publishing skipped</source>
+        <translation>게시 건너뜀</translation>
+    </message>
+    <message>
+        <source>✖ Publishing failed</source>
+        <translation>✖ 게시 실패</translation>
+    </message>
+    <message>
+        <source>Publishing: queued</source>
+        <translation>게시: 대기 중</translation>
+    </message>
+    <message>
+        <source>Publishing: building…</source>
+        <translation>게시: 만드는 중…</translation>
+    </message>
+    <message>
+        <source>No publishing run found for this save</source>
+        <translation>이 저장에 대한 게시 작업을 찾지 못했습니다</translation>
+    </message>
+    <message>
+        <source>Your text is on the clipboard.</source>
+        <translation>내 글을 클립보드에 복사했습니다.</translation>
+    </message>
+    <message>
+        <source>Saved your text as the new document “{new}”.</source>
+        <translation>내 글을 새 문서 “{new}”(으)로 저장했습니다.</translation>
+    </message>
+    <message>
+        <source>Could not create “{new}”: {msg} Your text is still here.</source>
+        <translation>“{new}”을(를) 만들지 못했습니다: {msg} 내 글은 그대로 있습니다.</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>저장하지 않은 변경 사항</translation>
+    </message>
+    <message>
+        <source>“{doc}” has changes that are not saved.</source>
+        <translation>“{doc}”에 저장하지 않은 변경 사항이 있습니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Discard changes</source>
+        <translation>변경 사항 버리기(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Your changes to “{doc}” are not saved and you no longer hold its lock.</source>
+        <translation>“{doc}”의 변경 사항을 저장하지 않았고, 편집 권한도 더 이상 없습니다.</translation>
+    </message>
+    <message>
+        <source>Releasing the lock on “{doc}”…</source>
+        <translation>“{doc}”의 편집 권한을 반납하는 중…</translation>
+    </message>
+</context>
+<context>
+    <name>NewDocDialog</name>
+    <message>
+        <source>Save as a new document</source>
+        <translation>새 문서로 저장</translation>
+    </message>
+    <message>
+        <source>Your text will be saved as a new document. The original is not changed.</source>
+        <translation>내 글을 새 문서로 저장합니다. 원래 문서는 바뀌지 않습니다.</translation>
+    </message>
+    <message>
+        <source>New file name (without .md)</source>
+        <translation>새 파일 이름 (.md 제외)</translation>
+    </message>
+    <message>
+        <source>&amp;File name:</source>
+        <translation>파일 이름(&amp;F):</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>저장</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Use letters, numbers and dashes, for example 09-new-page.</source>
+        <translation>영문자, 숫자, 하이픈을 쓰세요. 예: 09-new-page</translation>
+    </message>
+    <message>
+        <source>A document with this name already exists.</source>
+        <translation>같은 이름의 문서가 이미 있습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>SignInWidget</name>
+    <message>
+        <source>Sign in — Modu Desktop</source>
+        <translation>로그인 — 모두 데스크톱</translation>
+    </message>
+    <message>
+        <source>Sign in to Modu Desktop</source>
+        <translation>모두 데스크톱 로그인</translation>
+    </message>
+    <message>
+        <source>&amp;1. Create a token on GitHub (recommended)</source>
+        <translation>1. GitHub에서 토큰 만들기 — 권장(&amp;1)</translation>
+    </message>
+    <message>
+        <source>Open GitHub's page to create a fine-grained token</source>
+        <translation>세분화된(fine-grained) 토큰을 만드는 GitHub 페이지 열기</translation>
+    </message>
+    <message>
+        <source>Classic token page</source>
+        <translation>클래식 토큰 페이지</translation>
+    </message>
+    <message>
+        <source>Open GitHub's page to create a classic token</source>
+        <translation>클래식 토큰을 만드는 GitHub 페이지 열기</translation>
+    </message>
+    <message>
+        <source>github_pat_… or ghp_…</source>
+        <translation>github_pat_… 또는 ghp_…</translation>
+    </message>
+    <message>
+        <source>Personal access token</source>
+        <translation>개인 액세스 토큰</translation>
+    </message>
+    <message>
+        <source>&amp;2. Paste the token:</source>
+        <translation>2. 토큰 붙여 넣기(&amp;2):</translation>
+    </message>
+    <message>
+        <source>&amp;3. Sign in</source>
+        <translation>3. 로그인(&amp;3)</translation>
+    </message>
+    <message>
+        <source>Sign in</source>
+        <translation>로그인</translation>
+    </message>
+    <message>
+        <source>Sign in with the &amp;browser</source>
+        <translation>브라우저로 로그인(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Sign in with the browser</source>
+        <translation>브라우저로 로그인</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>끝내기(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>끝내기</translation>
+    </message>
+    <message>
+        <source>Sign-in message</source>
+        <translation>로그인 안내</translation>
+    </message>
+    <message>
+        <source>Server and repository</source>
+        <translation>서버와 저장소</translation>
+    </message>
+    <message>
+        <source>GitHub API address</source>
+        <translation>GitHub API 주소</translation>
+    </message>
+    <message>
+        <source>Repository (owner/name)</source>
+        <translation>저장소 (소유자/이름)</translation>
+    </message>
+    <message>
+        <source>Branch</source>
+        <translation>브랜치</translation>
+    </message>
+    <message>
+        <source>&amp;API address:</source>
+        <translation>API 주소(&amp;A):</translation>
+    </message>
+    <message>
+        <source>Re&amp;pository:</source>
+        <translation>저장소(&amp;P):</translation>
+    </message>
+    <message>
+        <source>&amp;Branch:</source>
+        <translation>브랜치(&amp;B):</translation>
+    </message>
+    <message>
+        <source>GitHub Enterprise: use https://YOUR-SERVER/api/v3. Change only if your office told you to.</source>
+        <translation>GitHub Enterprise는 https://서버주소/api/v3 를 쓰세요. 담당 부서에서 안내한 경우에만 바꾸세요.</translation>
+    </message>
+    <message>
+        <source>Modu Desktop saves your work to the brochure repository &lt;b&gt;{repo}&lt;/b&gt; on GitHub. It needs a &lt;i&gt;personal access token&lt;/i&gt; from your GitHub account:&lt;ul&gt;&lt;li&gt;&lt;b&gt;Fine-grained token&lt;/b&gt; (recommended): under &lt;i&gt;Repository access&lt;/i&gt; choose only &lt;b&gt;{repo}&lt;/b&gt;; under &lt;i&gt;Permissions → Contents&lt;/i&gt; choose &lt;b&gt;Read and write&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Classic token&lt;/b&gt;: tick the &lt;b&gt;repo&lt;/b&gt; scope.&lt;/li&gt;&lt;/ul&gt;Copy the token GitHub shows you (it is shown only once) and paste it below.</source>
+        <translation>모두 데스크톱은 작업 내용을 GitHub의 브로슈어 저장소 &lt;b&gt;{repo}&lt;/b&gt;에 저장합니다. 이를 위해 내 GitHub 계정의 &lt;i&gt;개인 액세스 토큰&lt;/i&gt;이 필요합니다:&lt;ul&gt;&lt;li&gt;&lt;b&gt;세분화된(fine-grained) 토큰&lt;/b&gt; (권장): &lt;i&gt;Repository access&lt;/i&gt;에서 &lt;b&gt;{repo}&lt;/b&gt;만 고르고, &lt;i&gt;Permissions → Contents&lt;/i&gt;에서 &lt;b&gt;Read and write&lt;/b&gt;를 고르세요.&lt;/li&gt;&lt;li&gt;&lt;b&gt;클래식 토큰&lt;/b&gt;: &lt;b&gt;repo&lt;/b&gt; 범위에 체크하세요.&lt;/li&gt;&lt;/ul&gt;GitHub가 보여 주는 토큰을 복사해서(한 번만 보여 줍니다) 아래에 붙여 넣으세요.</translation>
+    </message>
+    <message>
+        <source>The token will be kept in this computer's password store (keyring).</source>
+        <translation>토큰은 이 컴퓨터의 암호 저장소(키링)에 보관됩니다.</translation>
+    </message>
+    <message>
+        <source>This computer has no password store (keyring), so the token is kept only until you quit; you will paste it again next time.</source>
+        <translation>이 컴퓨터에는 암호 저장소(키링)가 없어서 토큰은 프로그램을 끝낼 때까지만 보관됩니다. 다음에 다시 붙여 넣어야 합니다.</translation>
+    </message>
+    <message>
+        <source>Signing in with the browser is not available in this version; please use a token.</source>
+        <translation>이 버전에서는 브라우저 로그인을 쓸 수 없습니다. 토큰을 사용하세요.</translation>
+    </message>
+    <message>
+        <source>The API address must start with https://.</source>
+        <translation>API 주소는 https:// 로 시작해야 합니다.</translation>
+    </message>
+    <message>
+        <source>The repository must look like owner/name.</source>
+        <translation>저장소는 소유자/이름 형식이어야 합니다.</translation>
+    </message>
+    <message>
+        <source>Checking the token with GitHub…</source>
+        <translation>GitHub에서 토큰을 확인하는 중…</translation>
+    </message>
+    <message>
+        <source>Paste the token first.</source>
+        <translation>먼저 토큰을 붙여 넣으세요.</translation>
+    </message>
+    <message>
+        <source>Sign-in failed.</source>
+        <translation>로그인하지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>Signed in as {login}.</source>
+        <translation>{login} 계정으로 로그인했습니다.</translation>
+    </message>
+</context>
+</TS>
