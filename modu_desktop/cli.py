@@ -305,7 +305,7 @@ def _one_line(text: str, token: str | None) -> str:
     return text or "unknown error"
 
 
-async def _run(args: argparse.Namespace, out: TextIO) -> int:
+async def _run(args: argparse.Namespace, out: TextIO, secrets: list[str]) -> int:
     from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
 
     try:
@@ -313,6 +313,7 @@ async def _run(args: argparse.Namespace, out: TextIO) -> int:
     except Exception as exc:
         raise CliFailure(f"--repo must be OWNER/NAME ({exc})") from None
     token = load_token(args.api_url)
+    secrets.append(token)
     retry = RetryPolicy(max_attempts=3, base_delay=0.5, max_delay=4.0, max_total=15.0)
     async with GitHubClient(args.api_url, token, repo, retry=retry) as client:
         runner: Runner = args.run
@@ -327,9 +328,9 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # usage error (2) or --help (0)
         return int(exc.code) if isinstance(exc.code, int) else 2
-    token: str | None = None
+    secrets: list[str] = []
     try:
-        return asyncio.run(_run(args, out))
+        return asyncio.run(_run(args, out, secrets))
     except CliFailure as exc:
         message = str(exc)
     except KeyboardInterrupt:
@@ -343,11 +344,7 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
                 message = f"{message} ({detail})"
         else:
             message = f"unexpected error: {type(exc).__name__}: {exc}"
-    try:
-        token = load_token(args.api_url)
-    except Exception:
-        token = None
-    sys.stderr.write(f"error: {_one_line(message, token)}\n")
+    sys.stderr.write(f"error: {_one_line(message, secrets[0] if secrets else None)}\n")
     return 1
 
 

@@ -95,8 +95,6 @@ def validate_doc_id(doc_id: object) -> str:
             )
         if segment in (".", ".."):
             raise InvalidDocId(f"docId {doc_id!r} contains a '{segment}' segment")
-        if segment != segment.strip():
-            raise InvalidDocId(f"docId {doc_id!r} has a segment starting or ending with a space")
     return doc_id
 
 

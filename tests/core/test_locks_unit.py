@@ -107,7 +107,6 @@ def test_valid_doc_ids(doc_id: str) -> None:
         ("a//b", "empty path segment"),
         ("a/", "empty path segment"),
         ("a\nb", "control"),
-        (" a", "space"),
     ],
 )
 def test_invalid_doc_ids_are_rejected_with_a_reason(doc_id: str, words: str) -> None:
