@@ -27,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repo-dir", type=Path, default=None,
                    help="git repository directory (reused if it exists; default: a temp dir)")
     p.add_argument("--seed", default="sample", help="sample | empty | PATH (folder or checkout)")
-    p.add_argument("--user", action="append", default=[], metavar="LOGIN:TOKEN[:ro]",
-                   help="repeatable; default practice:practice-token")
+    p.add_argument("--user", action="append", default=[], metavar="LOGIN:TOKEN[:ro|rw[:ORGS]]",
+                   help="repeatable; ORGS comma-separated; default practice:practice-token")
     faults = p.add_argument_group("fault injection")
     faults.add_argument("--latency-ms", type=int, default=0)
     faults.add_argument("--failure-rate", type=float, default=0.0)

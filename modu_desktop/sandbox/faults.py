@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .users import stable_id
+
 FailureKind = Literal["5xx", "reset", "timeout", "lost_response"]
 FAILURE_KINDS: tuple[str, ...] = ("5xx", "reset", "timeout", "lost_response")
 
@@ -144,7 +146,7 @@ class FaultInjector:
             window = self._primary_window(login, faults)
             if window.count >= faults.primary_limit:
                 return RateRejection(
-                    faults.primary_status, f"API rate limit exceeded for user ID {login}.",
+                    faults.primary_status, _primary_message(login),
                     secondary=False, retry_after=None,
                 )
             if faults.secondary_limit is None:
@@ -194,6 +196,13 @@ class FaultInjector:
             used=used,
             reset_epoch=int(wall_now + seconds_left + 0.999),
         )
+
+
+def _primary_message(login: str) -> str:
+    # The wording users quote (notes §9); GitHub names the numeric user id, or the IP address.
+    if not login:
+        return "API rate limit exceeded for 127.0.0.1."
+    return f"API rate limit exceeded for user ID {stable_id('user', login.lower())}."
 
 
 def _secondary_message(is_write: bool) -> str:

@@ -39,10 +39,13 @@ def stable_id(kind: str, key: str) -> int:
 
 
 def parse_user_spec(spec: str) -> SandboxUser:
-    """`LOGIN:TOKEN` or `LOGIN:TOKEN:ro` (read-only) — the CLI's --user value."""
+    """The CLI's --user value: `LOGIN:TOKEN`, `LOGIN:TOKEN:ro` (read-only) or
+    `LOGIN:TOKEN:rw:ORG1,ORG2` (with organisation memberships)."""
     parts = spec.split(":")
-    if len(parts) not in (2, 3) or not parts[0] or not parts[1]:
-        raise ValueError(f"--user expects LOGIN:TOKEN[:ro], got {spec!r}")
-    if len(parts) == 3 and parts[2] not in ("ro", "rw"):
-        raise ValueError(f"--user flag must be 'ro' or 'rw', got {parts[2]!r}")
-    return SandboxUser(parts[0], parts[1], push=not (len(parts) == 3 and parts[2] == "ro"))
+    if not 2 <= len(parts) <= 4 or not parts[0] or not parts[1]:
+        raise ValueError(f"--user expects LOGIN:TOKEN[:ro|rw[:ORG,…]], got {spec!r}")
+    access = parts[2] if len(parts) > 2 else "rw"
+    if access not in ("ro", "rw"):
+        raise ValueError(f"--user access must be 'ro' or 'rw', got {access!r}")
+    orgs = tuple(o for o in parts[3].split(",") if o) if len(parts) > 3 else ()
+    return SandboxUser(parts[0], parts[1], push=access == "rw", orgs=orgs)

@@ -46,3 +46,14 @@ def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--user", "only-login"]) == 2
     with pytest.raises(SystemExit):
         main(["--failure-rate", "lots"])
+
+
+def test_user_spec_parsing() -> None:
+    from modu_desktop.sandbox.users import parse_user_spec
+
+    assert parse_user_spec("a:t").push is True
+    assert parse_user_spec("a:t:ro").push is False
+    staff = parse_user_spec("a:t:rw:pnuai,other")
+    assert staff.push and staff.orgs == ("pnuai", "other")
+    with pytest.raises(ValueError):
+        parse_user_spec("a:t:admin")
