@@ -185,3 +185,11 @@ def test_faulted_writes_never_corrupt_the_repo(sb: Sandbox, editor: httpx.Client
                        json={"message": f"f{i}", "content": b64(str(i))})
     sb.faults.failure_rate = 0
     assert_repo_intact(sb)
+
+
+def test_rate_limit_endpoint_is_free(sb: Sandbox, editor: httpx.Client) -> None:
+    sb.faults.primary_limit = 2
+    editor.get("/user")
+    for _ in range(3):
+        body = editor.get("/rate_limit").json()
+        assert body["resources"]["core"]["remaining"] == 1 and body["rate"]["limit"] == 2
