@@ -730,3 +730,12 @@ def test_lock_protocol_model_on_the_sandbox(tmp_path: Path) -> None:
     started = time.perf_counter()
     model = asyncio.run(main())
     _report(model, seed, time.perf_counter() - started, min_ops=min(n_ops, 300))
+
+
+def test_a_seed_replays_exactly() -> None:
+    def once() -> tuple[dict[str, int], int, int]:
+        model = Model(12345, 300, FakeBackend(random.Random(random.Random(12345).random())))
+        asyncio.run(model.run())
+        return model.stats.outcomes, model.backend.request_count(), model.stats.faults
+
+    assert once() == once()

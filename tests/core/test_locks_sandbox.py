@@ -545,3 +545,29 @@ def test_web_admin_crash_leftover_is_taken_over_once_stale(sandbox: Any) -> None
         await web.api.aclose()  # type: ignore[attr-defined]
 
     run(sb, body, "editor1")
+
+
+def test_truncated_tree_is_walked(sandbox: Any) -> None:
+    sb = sandbox
+    docs = ["01-welcome", "02-programs", "bootcamp/00-overview", "bootcamp/01-x", "한글 문서"]
+
+    async def body(m: LockManager) -> None:
+        helds = []
+        for doc in docs:
+            res = await m.acquire(doc)
+            assert res.held is not None
+            helds.append(res.held)
+        # Recursive listings (whole branch, and .locks with 6 entries) now come back truncated;
+        # one level at a time still fits.
+        sb.faults.tree_entry_limit = 5
+        sb.reset_stats()
+        views = await m.list_locks()
+        trees = sum(n for r, n in _routes(sb).items() if "/git/trees/" in r)
+        assert trees == 5  # branch (truncated), root level, .locks (truncated), 2 levels
+        assert [v.doc_id for v in views] == sorted(docs)
+        assert all(v.status is LockStatus.MINE_THIS_SESSION for v in views)
+        view = await m.inspect("bootcamp/01-x")
+        assert view.status is LockStatus.MINE_THIS_SESSION
+        assert (await m.verify(helds[2])).ok
+
+    run(sb, body, "editor1")
