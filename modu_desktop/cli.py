@@ -122,6 +122,11 @@ class Context:
     token: str
     out: TextIO
 
+    @property
+    def where(self) -> str:
+        repo = self.client.repo
+        return f"{repo.owner}/{repo.name}@{repo.branch}"
+
     async def login(self) -> str:
         user = await self.client.get_user()
         return str(user.login)
@@ -190,7 +195,7 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
     except OSError:
         cache_dir = None
     with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
-        store = DocumentStore(ctx.client, cache_dir or tmp, branch=args.branch)
+        store = DocumentStore(ctx.client, cache_dir or tmp, branch=ctx.client.repo.branch)
         snap = await store.refresh()
         login = await ctx.login()
         views = {v.doc_id: v for v in await _lock_manager(ctx, login).list_locks(snap.locks)}
@@ -230,7 +235,7 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
             ]
         )
     _table(rows, ctx.out)
-    ctx.out.write(f"{len(docs)} document(s) on {args.repo}@{args.branch}\n")
+    ctx.out.write(f"{len(docs)} document(s) on {ctx.where}\n")
     return 0
 
 
@@ -245,7 +250,7 @@ async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
         )
         return 0
     if not views:
-        ctx.out.write(f"No locks on {args.repo}@{args.branch}.\n")
+        ctx.out.write(f"No locks on {ctx.where}.\n")
         return 0
     rows = [["DOC ID", "HOLDER", "STARTED (UTC)", "LAST HEARTBEAT (UTC)", "AGE", "STATE"]]
     for v in views:

@@ -170,6 +170,10 @@ def test_failures_are_one_line_without_token(
     assert main(cli(sandbox, "locks", "list", "--repo", "nonsense")) == 1
     assert "OWNER/NAME" in capsys.readouterr().err
 
+    assert main(cli(sandbox, "locks", "list", "--branch", "no-such-branch")) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+
 
 def test_token_from_keyring(
     sandbox: Any,
