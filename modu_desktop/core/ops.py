@@ -79,6 +79,7 @@ __all__ = [
     "Text",
     "blocking_lock",
     "effective_id",
+    "existing_clash",
     "lock_holder_text",
     "suggest_id",
     "template_body",
@@ -390,6 +391,31 @@ buttonLink: /docs/intro
 """
 
 
+def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
+    """EXISTS when the new file name or the new id is already taken (ignoring case)."""
+    path = req.path
+    for d in snap.docs:
+        if d.path.casefold() == path.casefold():
+            return OpResult(
+                OpCode.EXISTS,
+                Text(f"A file named {d.path} already exists ({d.title}).",
+                     f"같은 이름의 파일 {d.path}이(가) 이미 있습니다({d.title})."),
+                doc_id=d.doc_id, path=d.path, request=req,
+                input_field="position" if req.position is not None else "doc_id",
+            )
+    for d in snap.docs:
+        if "/" not in d.doc_id and effective_id(d).casefold() == req.doc_id.casefold():
+            return OpResult(
+                OpCode.EXISTS,
+                Text(f"The id '{req.doc_id}' is already used by {d.path} ({d.title}); "
+                     "choose another id.",
+                     f"id '{req.doc_id}'은(는) 이미 {d.path}({d.title})에서 쓰고 있습니다. "
+                     "다른 id를 골라 주세요."),
+                doc_id=d.doc_id, path=d.path, request=req, input_field="doc_id",
+            )
+    return None
+
+
 # --------------------------------------------------------------------------------------------
 # Locks
 
@@ -448,30 +474,7 @@ class DocOps:
             return OpResult(OpCode.INVALID, bad[1], request=req, input_field=bad[0])
         if snap is None:
             snap = await self._snapshot()
-        return self._exists(req, snap)
-
-    def _exists(self, req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
-        path = req.path
-        for d in snap.docs:
-            if d.path.casefold() == path.casefold():
-                return OpResult(
-                    OpCode.EXISTS,
-                    Text(f"A file named {d.path} already exists ({d.title}).",
-                         f"같은 이름의 파일 {d.path}이(가) 이미 있습니다({d.title})."),
-                    doc_id=d.doc_id, path=d.path, request=req,
-                    input_field="position" if req.position is not None else "doc_id",
-                )
-        for d in snap.docs:
-            if "/" not in d.doc_id and effective_id(d).casefold() == req.doc_id.casefold():
-                return OpResult(
-                    OpCode.EXISTS,
-                    Text(f"The id '{req.doc_id}' is already used by {d.path} ({d.title}); "
-                         "choose another id.",
-                         f"id '{req.doc_id}'은(는) 이미 {d.path}({d.title})에서 쓰고 있습니다. "
-                         "다른 id를 골라 주세요."),
-                    doc_id=d.doc_id, path=d.path, request=req, input_field="doc_id",
-                )
-        return None
+        return existing_clash(req, snap)
 
     async def create(self, req: NewDocRequest, *, keep_lock: bool = True) -> OpResult:
         """Validate, check for clashes, lock the new docId, create the file with the web admin's

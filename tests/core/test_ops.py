@@ -82,8 +82,8 @@ def test_validate_ids() -> None:
     assert bad_layout is not None and bad_layout[0] == "layout"
     assert validate_new_doc(NewDocRequest("ok", "T", position=-1)) is not None
     assert validate_new_doc(NewDocRequest("ok", "two\nlines")) is not None
-    assert validate_new_doc(NewDocRequest("ok", "")) == ("title", validate_new_doc(
-        NewDocRequest("ok", " "))[1])  # type: ignore[index]
+    no_title = validate_new_doc(NewDocRequest("ok", " "))
+    assert no_title is not None and no_title[0] == "title"
     assert NewDocRequest("intro", "T", position=7).path == "docs/07-intro.md"
     assert NewDocRequest("intro", "T").path == "docs/intro.md"
     assert NewDocRequest("intro", "T", position=7).file_doc_id == "07-intro"
@@ -95,8 +95,15 @@ def test_validate_ids() -> None:
 def test_create_locks_first_then_creates_with_web_admin_message(
     sandbox: Any, tmp_path: Path
 ) -> None:
-    req = NewDocRequest("bootcamp", "부트캠프 안내", position=6, nav_label="부트캠프",
-                        theme="teal-green", layout="poster", template=True)
+    req = NewDocRequest(
+        "bootcamp",
+        "부트캠프 안내",
+        position=6,
+        nav_label="부트캠프",
+        theme="teal-green",
+        layout="poster",
+        template=True,
+    )
 
     async def body(ops: DocOps) -> Any:
         res = await ops.create(req)
@@ -123,8 +130,11 @@ def test_create_locks_first_then_creates_with_web_admin_message(
 
 
 def test_create_without_position_and_release(sandbox: Any, tmp_path: Path) -> None:
-    res = run(sandbox, tmp_path,
-              lambda ops: ops.create(NewDocRequest("faq", "자주 묻는 질문"), keep_lock=False))
+    res = run(
+        sandbox,
+        tmp_path,
+        lambda ops: ops.create(NewDocRequest("faq", "자주 묻는 질문"), keep_lock=False),
+    )
     assert res.ok and res.path == "docs/faq.md" and res.held is None
     assert sandbox.read_file(".locks/faq.lock.json") is None
     text = sandbox.read_file("docs/faq.md").decode()
@@ -159,25 +169,26 @@ def test_create_refused_when_the_new_doc_id_is_locked_by_someone_else(
 ) -> None:
     lock_as(sandbox, tmp_path, "editor2", "07-news")
     before = len(sandbox.commits())
-    res = run(sandbox, tmp_path,
-              lambda ops: ops.create(NewDocRequest("news", "소식", position=7)))
-    assert res.code is OpCode.LOCKED and "@editor2" in res.message and "@editor2" in \
-        res.user_message("ko")
+    res = run(sandbox, tmp_path, lambda ops: ops.create(NewDocRequest("news", "소식", position=7)))
+    assert (
+        res.code is OpCode.LOCKED
+        and "@editor2" in res.message
+        and "@editor2" in res.user_message("ko")
+    )
     assert res.request is not None and res.request.title == "소식"
     assert sandbox.read_file("docs/07-news.md") is None
     assert len(sandbox.commits()) == before
 
 
-def test_create_when_the_file_appears_between_check_and_write(
-    sandbox: Any, tmp_path: Path
-) -> None:
+def test_create_when_the_file_appears_between_check_and_write(sandbox: Any, tmp_path: Path) -> None:
     async def body(ops: DocOps) -> Any:
         real_acquire = ops.locks.acquire
 
         async def acquire_then_race(doc_id: str, **kw: Any) -> Any:
             res = await real_acquire(doc_id, **kw)
-            await ops.store.client.put_file("docs/08-race.md", b"---\nid: race\n---\n",
-                                            "someone else")
+            await ops.store.client.put_file(
+                "docs/08-race.md", b"---\nid: race\n---\n", "someone else"
+            )
             return res
 
         ops.locks.acquire = acquire_then_race  # type: ignore[method-assign]
@@ -239,8 +250,14 @@ def test_delete_refused_under_a_fresh_foreign_lock(sandbox: Any, tmp_path: Path)
 
 def test_delete_takes_over_a_stale_lock(sandbox: Any, tmp_path: Path) -> None:
     async def body(ops: DocOps) -> Any:
-        stale = render_lock({"docId": "03-strategy", "editingBy": "editor2",
-                             "startedAt": 1_700_000_000, "lastHeartbeat": 1_700_000_000})
+        stale = render_lock(
+            {
+                "docId": "03-strategy",
+                "editingBy": "editor2",
+                "startedAt": 1_700_000_000,
+                "lastHeartbeat": 1_700_000_000,
+            }
+        )
         await ops.store.client.put_file(lock_path("03-strategy"), stale, "old lock")
         return await ops.delete("03-strategy")
 
@@ -317,8 +334,10 @@ def test_move_up_and_edges(sandbox: Any, tmp_path: Path) -> None:
     assert first.code is OpCode.NOTHING_TO_DO and "first" in first.message
     last = run(sandbox, tmp_path, lambda ops: ops.move("05-sandbox-notes", "down"))
     assert last.code is OpCode.NOTHING_TO_DO
-    assert run(sandbox, tmp_path, lambda ops: ops.move("01-welcome", "sideways")).code is \
-        OpCode.INVALID
+    assert (
+        run(sandbox, tmp_path, lambda ops: ops.move("01-welcome", "sideways")).code
+        is OpCode.INVALID
+    )
     assert len(sandbox.commits()) == before
 
 
@@ -347,13 +366,19 @@ def _second_write_races(ops: DocOps, target: str) -> None:
     """Make someone else change `target` right before our write of it (a 409)."""
     real_save = ops.store.save
 
-    async def save(doc: Any, text: str, base_sha: str, login: str,
-                   message: str | None = None) -> Any:
-        if getattr(doc, "path", doc) == target and message and "swap" in message \
-                and "to 2 " in message:
+    async def save(
+        doc: Any, text: str, base_sha: str, login: str, message: str | None = None
+    ) -> Any:
+        if (
+            getattr(doc, "path", doc) == target
+            and message
+            and "swap" in message
+            and "to 2 " in message
+        ):
             loaded = await ops.store.load(target)
-            await real_save(loaded, loaded.text + "\n<!-- edited by editor2 -->\n", loaded.sha,
-                            "editor2")
+            await real_save(
+                loaded, loaded.text + "\n<!-- edited by editor2 -->\n", loaded.sha, "editor2"
+            )
         return await real_save(doc, text, base_sha, login, message)
 
     ops.store.save = save  # type: ignore[method-assign]
@@ -378,9 +403,7 @@ def test_move_second_write_409_rolls_back_the_first(sandbox: Any, tmp_path: Path
     assert msgs[2] == "chore(docs): swap order position of 02-programs.md to 3 by @editor1"
 
 
-def test_move_reports_a_half_done_state_when_the_undo_fails(
-    sandbox: Any, tmp_path: Path
-) -> None:
+def test_move_reports_a_half_done_state_when_the_undo_fails(sandbox: Any, tmp_path: Path) -> None:
     async def body(ops: DocOps) -> Any:
         _second_write_races(ops, "docs/03-strategy.md")
         real_save = ops.store.save

@@ -1,0 +1,133 @@
+"""Optional "require membership of organisation X" check at sign-in (Qt-free).
+
+``GET /orgs/{org}/members/{login}`` answers (github-rest-notes.md §4):
+
+* **204** – the requester can see the org's members and ``login`` is one: ``MEMBER``;
+* **404** – the requester is a member and ``login`` is not (or the org does not exist):
+  ``NOT_MEMBER``;
+* **302** – the requester is *not* a member as far as GitHub lets this token tell: for a
+  classic/OAuth token whose ``X-OAuth-Scopes`` lacks ``read:org`` (or ``write:org``/
+  ``admin:org``) the private membership is invisible, so this is ``NO_SCOPE`` ("sign in again
+  with read:org"); with the scope (or a fine-grained token, which has no scopes header) it is
+  ``NOT_MEMBER``;
+* **403** (not a rate limit; e.g. SAML SSO not authorised for this token) – ``NO_SCOPE``;
+* anything else (401, network, 5xx, rate limit) – ``ERROR`` with the client error's message.
+
+The redirect is never followed: the public-members check it points to cannot confirm a private
+membership and would turn "member" into "not a member".
+
+``GitHubClient.org_membership`` gives the same three-way answer but not the scopes header; this
+module reads the response itself through the client's request helper (see ``_raw_get``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from modu_desktop.core.errors import GitHubError, NotFound, PermissionDenied, RateLimited
+from modu_desktop.core.ops import Text
+
+__all__ = ["MembershipStatus", "OrgCheck", "check_org_membership"]
+
+_ORG_SCOPES = {"read:org", "write:org", "admin:org"}
+
+
+class MembershipStatus(enum.Enum):
+    MEMBER = "member"
+    NOT_MEMBER = "not_member"
+    NO_SCOPE = "no_scope"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class OrgCheck:
+    status: MembershipStatus
+    text: Text
+    org: str
+    login: str
+    http_status: int | None = None
+    scopes: tuple[str, ...] | None = None  # X-OAuth-Scopes (None: header absent)
+    error: BaseException | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status is MembershipStatus.MEMBER
+
+    @property
+    def message(self) -> str:
+        return self.text.en
+
+    def user_message(self, lang: str = "ko") -> str:
+        return self.text(lang)
+
+
+def _scopes(headers: Any) -> tuple[str, ...] | None:
+    raw = headers.get("x-oauth-scopes") if headers is not None else None
+    if raw is None:
+        return None
+    return tuple(s.strip() for s in str(raw).split(",") if s.strip())
+
+
+async def _raw_get(client: Any, url: str) -> Any:
+    """One GET without following redirects, returning the response for 2xx/3xx and raising the
+    client's typed errors otherwise. Uses ``GitHubClient._request`` (reads retry on 5xx)."""
+    return await client._request("GET", url, ok=(301, 302, 307), follow_redirects=False)
+
+
+def _messages(status: MembershipStatus, org: str, login: str) -> Text:
+    if status is MembershipStatus.MEMBER:
+        return Text(f"@{login} is a member of {org}.", f"@{login} 님은 {org} 조직의 구성원입니다.")
+    if status is MembershipStatus.NOT_MEMBER:
+        return Text(f"@{login} is not a member of the {org} organisation, so this app cannot be "
+                    f"used with this account. Ask an owner of {org} to invite you.",
+                    f"@{login} 님은 {org} 조직의 구성원이 아니어서 이 계정으로는 사용할 수 "
+                    f"없습니다. {org} 조직 관리자에게 초대를 요청해 주세요.")
+    if status is MembershipStatus.NO_SCOPE:
+        return Text(f"This token cannot check membership of {org}: it needs the 'read:org' "
+                    "permission (or SSO authorisation for the organisation). Create a token "
+                    "with read:org and sign in again.",
+                    f"이 토큰으로는 {org} 조직 구성원인지 확인할 수 없습니다. 'read:org' 권한(또는 "
+                    "조직 SSO 승인)이 필요합니다. read:org 권한이 있는 토큰을 만들어 다시 로그인해 "
+                    "주세요.")
+    return Text(f"Could not check membership of {org}.",
+                f"{org} 조직 구성원인지 확인하지 못했습니다.")
+
+
+async def check_org_membership(client: Any, org: str, login: str) -> OrgCheck:
+    """MEMBER / NOT_MEMBER / NO_SCOPE / ERROR for ``login`` in ``org``. Never raises for HTTP
+    or network failures."""
+    url = f"/orgs/{quote(org, safe='')}/members/{quote(login, safe='')}"
+    status: MembershipStatus
+    try:
+        resp = await _raw_get(client, url)
+    except NotFound as exc:
+        status = MembershipStatus.NOT_MEMBER
+        return OrgCheck(status, _messages(status, org, login), org, login, 404, error=exc)
+    except RateLimited as exc:
+        return _error(org, login, exc)
+    except PermissionDenied as exc:
+        status = MembershipStatus.NO_SCOPE
+        return OrgCheck(status, _messages(status, org, login), org, login, exc.status, error=exc)
+    except GitHubError as exc:
+        return _error(org, login, exc)
+    scopes = _scopes(getattr(resp, "headers", None))
+    code = int(resp.status_code)
+    if code == 204 or code == 200:
+        status = MembershipStatus.MEMBER
+    elif code in (301, 302, 307):
+        if scopes is not None and not (_ORG_SCOPES & set(scopes)):
+            status = MembershipStatus.NO_SCOPE
+        else:
+            status = MembershipStatus.NOT_MEMBER
+    else:  # pragma: no cover - any other 2xx
+        status = MembershipStatus.ERROR
+    return OrgCheck(status, _messages(status, org, login), org, login, code, scopes)
+
+
+def _error(org: str, login: str, exc: GitHubError) -> OrgCheck:
+    base = _messages(MembershipStatus.ERROR, org, login)
+    text = Text(f"{base.en} {exc.user_message('en')}", f"{base.ko} {exc.user_message('ko')}")
+    return OrgCheck(MembershipStatus.ERROR, text, org, login, exc.status, error=exc)
