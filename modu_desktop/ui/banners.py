@@ -3,24 +3,38 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 
 class Banner(QFrame):
     """A label with optional buttons; ``kind`` (info/warning/error/practice) styles it via QSS."""
 
-    def __init__(self, object_name: str, kind: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        object_name: str,
+        kind: str,
+        parent: QWidget | None = None,
+        *,
+        buttons_below: bool = False,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName(object_name)
         self.setProperty("kind", kind)
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self._lay = QHBoxLayout(self)
-        self._lay.setContentsMargins(10, 6, 10, 6)
+        outer = QVBoxLayout(self) if buttons_below else QHBoxLayout(self)
+        outer.setContentsMargins(10, 6, 10, 6)
         self.label = QLabel("")
         self.label.setObjectName(object_name + "Text")
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._lay.addWidget(self.label, 1)
+        outer.addWidget(self.label, 1)
+        if buttons_below:
+            self._lay = QHBoxLayout()
+            outer.addLayout(self._lay)
+            self._trailing_stretch = True
+        else:
+            self._lay = outer  # type: ignore[assignment]
+            self._trailing_stretch = False
         self.buttons: dict[str, QPushButton] = {}
 
     def set_kind(self, kind: str) -> None:
@@ -36,6 +50,11 @@ class Banner(QFrame):
         b = QPushButton(label)
         b.setObjectName(key)
         b.setAccessibleName(accessible or label.replace("&", ""))
-        self._lay.addWidget(b)
+        if self._trailing_stretch and self.buttons:
+            self._lay.insertWidget(self._lay.count() - 1, b)
+        else:
+            self._lay.addWidget(b)
+            if self._trailing_stretch:
+                self._lay.addStretch(1)
         self.buttons[key] = b
         return b

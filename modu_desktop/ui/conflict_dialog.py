@@ -56,6 +56,19 @@ def _highlight(view: QPlainTextEdit, lines: set[int], color: str) -> None:
     view.setExtraSelections(sels)
 
 
+def _scroll_to(view: QPlainTextEdit, line: int) -> None:
+    """Put the first changed line in view (a few lines of context above it)."""
+    block = view.document().findBlockByNumber(max(0, line))
+    if not block.isValid():
+        return
+    cur = QTextCursor(view.document())
+    cur.movePosition(QTextCursor.MoveOperation.End)
+    view.setTextCursor(cur)  # scroll past it first, so that it ends up near the top
+    ctx = view.document().findBlockByNumber(max(0, line - 3))
+    view.setTextCursor(QTextCursor(ctx if ctx.isValid() else block))
+    view.ensureCursorVisible()
+
+
 class ConflictDialog(QDialog):
     """``compare_only`` hides keep/take (used by "compare with the current version")."""
 
@@ -103,6 +116,8 @@ class ConflictDialog(QDialog):
         ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
         _highlight(self.mine_view, ca, "#fff3c4")
         _highlight(self.theirs_view, cb, "#dceeff")
+        _scroll_to(self.mine_view, min(ca) if ca else 0)
+        _scroll_to(self.theirs_view, min(cb) if cb else 0)
         self.summary = QLabel(
             self.tr("The two versions are identical.")
             if mine == theirs

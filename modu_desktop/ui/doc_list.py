@@ -47,24 +47,33 @@ def site_order_key(row: DocRow) -> tuple[int, float, str]:
     return (row.position is None, row.position if row.position is not None else 0, row.path)
 
 
-def badge_text(b: LockBadge | None, now: float) -> str:
+def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
+    """Short badge for the list column; ``long`` = the full sentence for the tooltip."""
     if b is None:
         return ""
     if b.mine:
         return QCoreApplication.translate("DocList", "You (this window)")
     if b.malformed:
         return QCoreApplication.translate("DocList", "⚠ unreadable lock")
-    since = format_when(b.started_at, now)
+    if long:
+        since = format_when(b.started_at, now)
+        beat = format_when(b.last_heartbeat, now)
+        if b.stale:
+            return QCoreApplication.translate(
+                "DocList", "{who} started at {since}; no sign of life since {beat} (inactive)."
+            ).format(who=b.holder, since=since, beat=beat)
+        return QCoreApplication.translate(
+            "DocList", "{who} is editing since {since}; last sign of life {beat}."
+        ).format(who=b.holder, since=since, beat=beat)
+    since_short = format_when(b.started_at, now).split(" (")[0]
     if b.stale:
-        return QCoreApplication.translate("DocList", "{who} — inactive since {beat}").format(
-            who=b.holder, beat=format_when(b.last_heartbeat, now)
-        )
+        return QCoreApplication.translate("DocList", "{who} · inactive").format(who=b.holder)
     if b.same_user_elsewhere:
-        return QCoreApplication.translate("DocList", "You, elsewhere — since {since}").format(
-            since=since
+        return QCoreApplication.translate("DocList", "You, elsewhere · {since}").format(
+            since=since_short
         )
-    return QCoreApplication.translate("DocList", "{who} — since {since}").format(
-        who=b.holder, since=since
+    return QCoreApplication.translate("DocList", "{who} · {since}").format(
+        who=b.holder, since=since_short
     )
 
 
@@ -188,7 +197,7 @@ class DocListPanel(QWidget):
                 if r.lock.mine:
                     color = QColor("#1a7f37")
                 item.setForeground(self.COL_LOCK, color)
-                item.setToolTip(self.COL_LOCK, badge_text(r.lock, now))
+                item.setToolTip(self.COL_LOCK, badge_text(r.lock, now, long=True))
             item.setToolTip(self.COL_TITLE, r.doc_id)
             self.tree.addTopLevelItem(item)
             if r.doc_id == selected:

@@ -36,6 +36,11 @@ class LockHolderInfo:
     now: float  # server time, for "x minutes ago"
     same_user: bool = False  # our own login, from another window or computer
     malformed: bool = False
+    title: str | None = None  # the document's title, if known
+
+    @property
+    def label(self) -> str:
+        return self.title or self.doc_id
 
 
 def format_when(ts: float | None, now: float | None = None) -> str:
@@ -71,17 +76,17 @@ class LockDialog(QDialog):
         if info.same_user:
             head = self.tr(
                 "You ({who}) are already editing “{doc}” in another window or on another computer."
-            ).format(who=info.holder or "?", doc=info.doc_id)
+            ).format(who=info.holder or "?", doc=info.label)
             body = self.tr(
                 "If you edit here, the other window will switch to read-only at its next check. "
                 "Unsaved changes there stay on that screen."
             )
         elif info.malformed:
-            head = self.tr("“{doc}” has a lock file that cannot be read.").format(doc=info.doc_id)
+            head = self.tr("“{doc}” has a lock file that cannot be read.").format(doc=info.label)
             body = self.tr("Someone may be editing it. Open it read-only unless you are sure.")
         else:
             head = self.tr("{who} is editing “{doc}” right now.").format(
-                who=info.holder or "?", doc=info.doc_id
+                who=info.holder or "?", doc=info.label
             )
             body = self.tr("Two people editing at once would overwrite each other's work.")
         self.head_label = QLabel(f"<b>{_esc(head)}</b>")

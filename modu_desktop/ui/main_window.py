@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
         self.doc_header.setObjectName("docHeader")
         area_lay.addWidget(self.doc_header)
 
-        self.lock_banner = Banner("lockBanner", "error")
+        self.lock_banner = Banner("lockBanner", "error", buttons_below=True)
         b = self.lock_banner.add_button("copyTextButton", self.tr("&Copy my text"))
         b.clicked.connect(self.copy_text)
         b = self.lock_banner.add_button("saveAsNewButton", self.tr("Save as &new document"))
@@ -522,6 +522,7 @@ class MainWindow(QMainWindow):
                 now=view.server_now,
                 same_user=view.status is LockStatus.MINE_OTHER_SESSION,
                 malformed=view.status is LockStatus.MALFORMED,
+                title=row.title if (row := self.doc_list.row(doc_id)) is not None else None,
             )
             self._set_lock_status(self.tr("“{doc}” is in use").format(doc=doc_id), "warning")
             choice = await choose_lock_action(self, info)
@@ -692,6 +693,7 @@ class MainWindow(QMainWindow):
             ).format(who=who, when=format_when(rec.started_at, now))
         self.lock_banner.set_text(text)
         self.lock_banner.show()
+        self.editor_pane.editor.ensureCursorVisible()
         self._set_lock_status(self.tr("Lock lost — read-only"), "error")
         self._update_title()
         self._update_actions()
@@ -757,8 +759,15 @@ class MainWindow(QMainWindow):
     async def _resolve_conflict(self, doc: OpenDoc, mine: str, conflict: Any) -> bool:
         theirs = getattr(conflict, "theirs", "")
         their_sha = getattr(conflict, "their_sha", None)
+        who = None
+        try:  # who saved it (best effort, one read)
+            commits = await self.ctx.client.list_commits(path=doc.path, per_page=1)
+            if commits:
+                who = commits[0].author_login or commits[0].author_name
+        except Exception:
+            who = None
         dlg = ConflictDialog(
-            doc.doc_id, mine, theirs, theirs_by=getattr(conflict, "their_author", None), parent=self
+            doc.title or doc.doc_id, mine, theirs or "", theirs_by=who, parent=self
         )
         await run_dialog(dlg)
         choice = dlg.choice
@@ -849,7 +858,11 @@ class MainWindow(QMainWindow):
             self.show_notice(err_text(exc, self.ctx.lang), "error")
             return
         dlg = ConflictDialog(
-            doc.doc_id, self.editor_pane.text(), current.text, compare_only=True, parent=self
+            doc.title or doc.doc_id,
+            self.editor_pane.text(),
+            current.text,
+            compare_only=True,
+            parent=self,
         )
         await run_dialog(dlg)
         choice = dlg.choice

@@ -70,16 +70,24 @@
         <translation>⚠ 읽을 수 없는 잠금</translation>
     </message>
     <message>
-        <source>{who} — inactive since {beat}</source>
-        <translation>{who} — {beat}부터 응답 없음</translation>
+        <source>{who} started at {since}; no sign of life since {beat} (inactive).</source>
+        <translation>{who} 님이 {since}에 시작했지만 {beat} 이후로 응답이 없습니다 (비활성).</translation>
     </message>
     <message>
-        <source>You, elsewhere — since {since}</source>
-        <translation>나 (다른 곳) — {since}부터</translation>
+        <source>{who} is editing since {since}; last sign of life {beat}.</source>
+        <translation>{who} 님이 {since}부터 편집 중입니다. 마지막 접속 확인: {beat}.</translation>
     </message>
     <message>
-        <source>{who} — since {since}</source>
-        <translation>{who} — {since}부터</translation>
+        <source>{who} · inactive</source>
+        <translation>{who} · 응답 없음</translation>
+    </message>
+    <message>
+        <source>You, elsewhere · {since}</source>
+        <translation>나 (다른 곳) · {since}</translation>
+    </message>
+    <message>
+        <source>{who} · {since}</source>
+        <translation>{who} · {since}부터</translation>
     </message>
 </context>
 <context>
