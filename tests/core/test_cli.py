@@ -114,7 +114,7 @@ def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None
     lock_as(sb, "editor2", "02-programs")
     lock_as(sb, "editor2", "03-strategy", body=b"{garbage")
     assert main(cli(sb, "locks", "release", "03-strategy")) == 0
-    sb.faults.clock_offset_seconds = 901
+    sb.faults.clock_offset_seconds = 905
     assert main(cli(sb, "locks", "release", "02-programs")) == 0
     assert sb.read_file(lock_path("02-programs")) is None
 

@@ -227,12 +227,12 @@ def test_stale_lock_is_taken_over_by_server_time(sandbox: Any) -> None:
         held = (await a.acquire(DOC)).held
         assert held is not None
         assert (await b.acquire(DOC)).outcome is AcquireOutcome.BLOCKED
-        sb.faults.clock_offset_seconds = 901  # the server's clock moves 15 min on
+        sb.faults.clock_offset_seconds = 905  # the server's clock moves 15 min on
         took = await b.acquire(DOC)
         assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
         assert took.view is not None and took.view.status is LockStatus.STALE
         # b stamps in server time, not in its local time
-        assert abs(parse_lock(sb.read_file(PATH), DOC).started_at - (time.time() + 901)) < 5
+        assert abs(parse_lock(sb.read_file(PATH), DOC).started_at - (time.time() + 905)) < 5
         lost = await a.heartbeat(held)
         assert lost.outcome is HeartbeatOutcome.LOST
 
@@ -495,7 +495,7 @@ def test_web_admin_takeover_with_a_fast_clock_is_learned_at_next_heartbeat(
     async def body(m: LockManager) -> None:
         held = (await m.acquire(DOC)).held
         assert held is not None
-        fast = _web(sb, "editor2", "tok-editor2", skew=+901)  # thinks our fresh lock is stale
+        fast = _web(sb, "editor2", "tok-editor2", skew=+905)  # thinks our fresh lock is stale
         assert (await fast.open(DOC)).outcome == "took_over"
         stamp = parse_lock(sb.read_file(PATH), DOC).started_at
         assert stamp is not None and stamp - time.time() > 800  # local-clock seconds
@@ -539,7 +539,7 @@ def test_web_admin_crash_leftover_is_taken_over_once_stale(sandbox: Any) -> None
         assert (await web.open(DOC)).outcome == "acquired"
         web.crash()
         assert (await m.acquire(DOC)).outcome is AcquireOutcome.BLOCKED
-        sb.faults.clock_offset_seconds = 900
+        sb.faults.clock_offset_seconds = 905
         res = await m.acquire(DOC)
         assert res.outcome is AcquireOutcome.TOOK_OVER, res.message
         await web.api.aclose()  # type: ignore[attr-defined]
