@@ -56,7 +56,13 @@ from modu_desktop.core.documents import (
     sort_docs,
     swap_message,
 )
-from modu_desktop.core.errors import Conflict, GitHubError, NotFound, WriteUncertain
+from modu_desktop.core.errors import (
+    Conflict,
+    GitHubError,
+    NotFound,
+    PermissionDenied,
+    WriteUncertain,
+)
 from modu_desktop.core.locks import (
     AcquireOutcome,
     HeldLock,
@@ -810,6 +816,11 @@ class DocOps:
         self, exc: BaseException, req: NewDocRequest | None, what_en: str, what_ko: str
     ) -> OpResult:
         t = _err_text(exc)
+        if isinstance(exc, (NotFound, PermissionDenied)) and not what_en.startswith(("list",
+                                                                                     "read")):
+            # GitHub answers a write without push access with 404 (or 403).
+            t = Text(f"{t.en} This account may not have write access to the repository.",
+                     f"{t.ko} 이 계정에 저장소 쓰기 권한이 없을 수 있습니다.")
         return OpResult(OpCode.FAILED,
                         Text(f"Could not {what_en}: {t.en}", f"{what_ko} 못했습니다: {t.ko}"),
                         request=req, error=exc)

@@ -1,0 +1,295 @@
+"""Admin CLI commands for the web admin's other tasks, on ``modu_desktop.core.ops``:
+
+    modu-desktop docs new --id ID --title T [--position N] [--theme T] [--layout L]
+                          [--nav-label L] [--template]
+    modu-desktop docs delete DOC_ID
+    modu-desktop docs move DOC_ID up|down
+    modu-desktop docs import FILE… [--dry-run]
+    modu-desktop images add FILE [--alt TEXT] [--base-url /]   (prints the Markdown to insert)
+
+Same connection flags, token lookup and exit status as ``docs list`` (``modu_desktop/cli.py``):
+0 success, 1 failure (one line on stderr), 2 usage error. ``register()`` adds the commands to
+the ``docs`` and ``images`` sub-parsers of ``cli.build_parser()``; until ``cli.py`` calls it,
+:func:`main` here runs the admin CLI with these commands attached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from modu_desktop import cli
+from modu_desktop.core.ops import (
+    DEFAULT_LAYOUT,
+    DEFAULT_THEME,
+    LAYOUTS,
+    MAX_POSITION,
+    THEMES,
+    DocOps,
+    NewDocRequest,
+    OpResult,
+    validate_new_id,
+)
+
+__all__ = ["attach", "build_parser", "main", "register"]
+
+
+# --------------------------------------------------------------------------------------------
+# Parsers
+
+
+def _new_id_arg(text: str) -> str:
+    problem = validate_new_id(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem.en)
+    return text.strip()
+
+
+def _position_arg(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= n <= MAX_POSITION:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_POSITION}")
+    return n
+
+
+def _add(sub: Any, name: str, help_text: str, run: cli.Runner) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(name, parents=[cli._conn_parser()], help=help_text)
+    p.set_defaults(run=run)
+    return p
+
+
+def register(subparsers: Mapping[str, Any]) -> None:
+    """Add our commands to ``{"docs": docs_subparsers, "images": images_subparsers}`` (either
+    may be missing). Commands that already exist are left alone."""
+    docs = subparsers.get("docs")
+    if docs is not None:
+        have = set(getattr(docs, "choices", {}) or {})
+        if "new" not in have:
+            p = _add(docs, "new", "create a document (locks it first, like the web admin)",
+                     _docs_new)
+            p.add_argument("--id", dest="doc_id", required=True, type=_new_id_arg,
+                           help="front matter id and file slug, e.g. bootcamp")
+            p.add_argument("--title", required=True, help="page title")
+            p.add_argument("--position", type=_position_arg, default=None,
+                           help="sidebar_position; also the file prefix docs/NN-ID.md")
+            p.add_argument("--theme", choices=THEMES, default=DEFAULT_THEME)
+            p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT)
+            p.add_argument("--nav-label", default=None, help="short label for the navigation")
+            p.add_argument("--template", action="store_true",
+                           help="start from a body with the common brochure blocks")
+            p.add_argument("--json", action="store_true", help="machine-readable output")
+        if "delete" not in have:
+            p = _add(docs, "delete", "delete a document (refused while someone edits it)",
+                     _docs_delete)
+            p.add_argument("doc_id", metavar="DOC_ID", type=cli._doc_id_arg,
+                           help="e.g. 05-news")
+        if "move" not in have:
+            p = _add(docs, "move", "move a document up or down the sidebar (swaps positions)",
+                     _docs_move)
+            p.add_argument("doc_id", metavar="DOC_ID", type=cli._doc_id_arg)
+            p.add_argument("direction", choices=("up", "down"))
+        if "import" not in have:
+            p = _add(docs, "import", "create documents from .md files (front matter pre-fills)",
+                     _docs_import)
+            p.add_argument("files", metavar="FILE", nargs="+")
+            p.add_argument("--dry-run", action="store_true",
+                           help="only show what would be created and the conflicts")
+    images = subparsers.get("images")
+    if images is not None and "add" not in set(getattr(images, "choices", {}) or {}):
+        p = _add(images, "add", "upload a picture and print the Markdown to insert", _images_add)
+        p.add_argument("file", metavar="FILE")
+        p.add_argument("--alt", default=None, help="alt text (default: from the file name)")
+        p.add_argument("--base-url", default="/",
+                       help="the site's baseUrl ('/' or '/REPO/' on a project site)")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _subparsers_action(parser: argparse.ArgumentParser) -> Any:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
+
+
+def attach(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Register our commands on an already built ``cli.build_parser()`` (no-op once cli.py
+    calls :func:`register` itself)."""
+    groups = _subparsers_action(parser)
+    if groups is None:
+        return parser
+    found: dict[str, Any] = {}
+    for name in ("docs", "images"):
+        group = groups.choices.get(name)
+        if group is not None:
+            action = _subparsers_action(group)
+            if action is not None:
+                found[name] = action
+    register(found)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    return attach(cli.build_parser())
+
+
+@contextmanager
+def _patched_parser() -> Iterator[None]:
+    original: Callable[[], argparse.ArgumentParser] = cli.build_parser
+
+    def patched() -> argparse.ArgumentParser:
+        return attach(original())
+
+    cli.build_parser = patched  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        cli.build_parser = original  # type: ignore[assignment]
+
+
+def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
+    """``cli.main`` with these commands attached (same flags, token and exit codes)."""
+    with _patched_parser():
+        return cli.main(argv, out=out)
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+
+
+@contextmanager
+def _store_dir() -> Iterator[str]:
+    from modu_desktop.core.paths import app_paths
+
+    try:
+        yield str(app_paths().ensure().blob_cache_dir)
+        return
+    except OSError:
+        pass
+    with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
+        yield tmp
+
+
+async def _ops(ctx: cli.Context, cache_dir: str) -> DocOps:
+    from modu_desktop.core.documents import DocumentStore
+
+    login = await ctx.login()
+    store = DocumentStore(ctx.client, cache_dir, branch=ctx.client.repo.branch)
+    return DocOps(store, cli._lock_manager(ctx, login), login)
+
+
+def _finish(res: OpResult, ctx: cli.Context, *, json_out: bool = False) -> int:
+    if json_out:
+        ctx.out.write(json.dumps(_result_json(res), ensure_ascii=False, indent=2) + "\n")
+    if not res.ok:
+        raise cli.CliFailure(res.text.en)
+    if not json_out:
+        commits = ", ".join(c[:7] for c in res.commits)
+        ctx.out.write(res.text.en + (f" (commit {commits})" if commits else "") + "\n")
+    return 0
+
+
+def _result_json(res: OpResult) -> dict[str, Any]:
+    return {
+        "ok": res.ok,
+        "code": res.code.value,
+        "message": res.text.en,
+        "messageKo": res.text.ko,
+        "docId": res.doc_id,
+        "path": res.path,
+        "commits": list(res.commits),
+    }
+
+
+async def _docs_new(args: argparse.Namespace, ctx: cli.Context) -> int:
+    req = NewDocRequest(args.doc_id, args.title, args.position, args.nav_label, args.theme,
+                        args.layout, template=args.template)
+    with _store_dir() as cache:
+        ops = await _ops(ctx, cache)
+        res = await ops.create(req, keep_lock=False)
+    return _finish(res, ctx, json_out=args.json)
+
+
+async def _docs_delete(args: argparse.Namespace, ctx: cli.Context) -> int:
+    with _store_dir() as cache:
+        ops = await _ops(ctx, cache)
+        res = await ops.delete(args.doc_id)
+    return _finish(res, ctx)
+
+
+async def _docs_move(args: argparse.Namespace, ctx: cli.Context) -> int:
+    with _store_dir() as cache:
+        ops = await _ops(ctx, cache)
+        res = await ops.move(args.doc_id, args.direction)
+    return _finish(res, ctx)
+
+
+async def _docs_import(args: argparse.Namespace, ctx: cli.Context) -> int:
+    from modu_desktop.core.importer import (
+        check_candidates,
+        import_candidates,
+        read_candidates,
+    )
+
+    cands = read_candidates(args.files)
+    with _store_dir() as cache:
+        ops = await _ops(ctx, cache)
+        if args.dry_run:
+            checked = check_candidates(cands, await ops.store.refresh())
+            bad = 0
+            for c in checked:
+                _print_candidate(c, ctx.out)
+                bad += 0 if c.ok else 1
+            if bad:
+                raise cli.CliFailure(f"{bad} of {len(checked)} file(s) cannot be imported as is")
+            return 0
+        results = await import_candidates(ops, cands)
+    failed = 0
+    for c, res in results:
+        name = c.source
+        mark = "ok  " if res.ok else "FAIL"
+        ctx.out.write(f"{mark} {name}: {res.text.en}\n")
+        failed += 0 if res.ok else 1
+    if failed:
+        raise cli.CliFailure(f"{failed} of {len(results)} file(s) not imported (see above)")
+    return 0
+
+
+def _print_candidate(c: Any, out: TextIO) -> None:
+    if c.request is None:
+        out.write(f"skip {c.source}: {c.conflict.en if c.conflict else 'unusable'}\n")
+        return
+    r = c.request
+    pos = "-" if r.position is None else str(r.position)
+    state = "ok  " if c.ok else "CONFLICT"
+    out.write(f"{state} {c.source} -> {r.path} (id {r.doc_id}, position {pos}, "
+              f"{r.theme}/{r.layout}, title {r.title!r})\n")
+    for n in c.notes:
+        out.write(f"       note: {n.en}\n")
+    if c.conflict is not None:
+        out.write(f"       conflict: {c.conflict.en}\n")
+
+
+async def _images_add(args: argparse.Namespace, ctx: cli.Context) -> int:
+    from modu_desktop.core.images import upload_image_file
+
+    res = await upload_image_file(ctx.client, args.file, alt=args.alt, base_url=args.base_url,
+                                  branch=ctx.client.repo.branch)
+    if not res.ok:
+        raise cli.CliFailure(res.text.en)
+    if res.check is not None and res.check.warning is not None:
+        sys.stderr.write(f"note: {res.check.warning.en}\n")
+    if args.json:
+        ctx.out.write(json.dumps({"path": res.path, "name": res.name, "markdown": res.markdown,
+                                  "url": res.site_url, "commit": res.commit_sha},
+                                 ensure_ascii=False, indent=2) + "\n")
+    else:
+        ctx.out.write(f"{res.markdown}\n")
+    return 0
