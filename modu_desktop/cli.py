@@ -14,7 +14,8 @@ Exit status: 0 success, 1 failure (one line on stderr, never a traceback, never 
 
 Adding a command: write ``_add_<group>_<name>(subparsers)`` that registers a parser with
 ``parents=[_conn_parser()]`` and ``set_defaults(run=<async function(args, ctx) -> int>)``, and call
-it from :func:`build_parser` (``docs new/delete/move/import`` and ``images add`` go there).
+it from :func:`build_parser`. ``docs new/delete/move/import`` and ``images add`` come from
+``cli_ops.register()``, called there.
 """
 
 from __future__ import annotations
@@ -99,16 +100,22 @@ def build_parser() -> argparse.ArgumentParser:
     docs = groups.add_parser("docs", help="documents")
     docs_sub = docs.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_docs_list(docs_sub)
-    # room for: docs new / delete / move / import
 
     locks = groups.add_parser("locks", help="edit locks")
     locks_sub = locks.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_locks_list(locks_sub)
     _add_locks_release(locks_sub)
 
-    images = groups.add_parser("images", help="pictures (no commands yet)")
-    images.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    # room for: images add
+    images = groups.add_parser("images", help="pictures")
+    images_sub = images.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    # docs new / delete / move / import and images add live in cli_ops.py (on core.ops).
+    try:
+        from modu_desktop import cli_ops
+    except ImportError:  # pragma: no cover - cli_ops is part of the package
+        cli_ops = None  # type: ignore[assignment]
+    if cli_ops is not None:
+        cli_ops.register({"docs": docs_sub, "images": images_sub})
     return parser
 
 
