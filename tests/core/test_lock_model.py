@@ -424,6 +424,7 @@ class Model:
                 LockStatus.STALE,
             ):
                 self.fail(f"BLOCKED without a view the UI can show: {res}")
+            assert res.view is not None
             if (
                 res.view.status is LockStatus.MINE_OTHER_SESSION
                 and rec is not None

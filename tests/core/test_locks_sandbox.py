@@ -232,7 +232,8 @@ def test_stale_lock_is_taken_over_by_server_time(sandbox: Any) -> None:
         assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
         assert took.view is not None and took.view.status is LockStatus.STALE
         # b stamps in server time, not in its local time
-        assert abs(parse_lock(sb.read_file(PATH), DOC).started_at - (time.time() + 905)) < 5
+        started = parse_lock(sb.read_file(PATH), DOC).started_at
+        assert started is not None and abs(started - (time.time() + 905)) < 5
         lost = await a.heartbeat(held)
         assert lost.outcome is HeartbeatOutcome.LOST
 
@@ -393,7 +394,8 @@ def test_release_of_a_lock_already_gone(sandbox: Any) -> None:
         held = (await m.acquire(DOC)).held
         assert held is not None
         view = await admin.inspect(DOC)
-        await admin.client.delete_file(PATH, view.sha, "admin")  # type: ignore[attr-defined]
+        assert view.sha is not None
+        await admin.client.delete_file(PATH, view.sha, "admin")
         v = await m.verify(held)
         assert not v.ok and "released" in v.reason
         assert (await m.release(held)).outcome is ReleaseOutcome.ALREADY_GONE
@@ -413,7 +415,8 @@ def test_heartbeat_after_release_by_someone_reports_released(sandbox: Any) -> No
         held = (await m.acquire(DOC)).held
         assert held is not None
         view = await admin.inspect(DOC)
-        await admin.client.delete_file(PATH, view.sha, "admin")  # type: ignore[attr-defined]
+        assert view.sha is not None
+        await admin.client.delete_file(PATH, view.sha, "admin")
         res = await m.heartbeat(held)
         assert res.outcome is HeartbeatOutcome.RELEASED
         assert sb.read_file(PATH) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -248,11 +249,11 @@ class Env:
         self.t = float(T0)
         self.repo = FakeRepo(now=lambda: self.t)
 
-    def manager(self, login: str, session: str, **kw: object) -> LockManager:
+    def manager(self, login: str, session: str, **kw: Any) -> LockManager:
         client = FakeClient(self.repo, login)
         return LockManager(
             client, login, session, lambda: self.t, heartbeat_s=300, stale_s=900, host="h", **kw
-        )  # type: ignore[arg-type]
+        )
 
 
 def test_acquire_heartbeat_release_flow() -> None:
