@@ -48,10 +48,12 @@ def get_rate_limit(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     raise AssertionError("answered by the server, which owns the counters")
 
 
+CREATED_AT = "2024-01-01T00:00:00Z"
+
+
 @route("GET", "/repos/{owner}/{repo}")
 def get_repo(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     assert req.user is not None
-    now = P.iso(api.clock())
     head = api.store.branch_head(api.branch)
     pushed = P.iso(api.store.commit(head).committer.timestamp) if head else None  # type: ignore[union-attr]
     body = {
@@ -64,7 +66,8 @@ def get_repo(api: GitHubApi, req: ApiRequest) -> ApiResponse:
         "default_branch": api.branch, "visibility": "private", "archived": False,
         "disabled": False, "has_issues": False, "has_projects": False, "has_wiki": False,
         "has_pages": True, "language": None, "topics": [],
-        "created_at": "2024-01-01T00:00:00Z", "updated_at": now, "pushed_at": pushed,
+        # Derived from the repository only, so the ETag stays put while nothing changes.
+        "created_at": CREATED_AT, "updated_at": pushed or CREATED_AT, "pushed_at": pushed,
         "permissions": P.permissions_json(req.user.push),
     }
     return ApiResponse(200, body, cacheable=True)

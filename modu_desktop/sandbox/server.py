@@ -105,7 +105,8 @@ class Sandbox:
         if self._thread is not None:
             self._thread.join(timeout=5)
         if self._store is not None:
-            self._store.close()
+            with self._store.lock:  # let an in-flight write finish before closing the repo
+                self._store.close()
 
     def __enter__(self) -> Sandbox:
         return self.start()

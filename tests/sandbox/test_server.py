@@ -385,3 +385,11 @@ def test_missing_user_agent_is_403(sb: Sandbox) -> None:
         assert b"User-Agent" in response.read()
     finally:
         conn.close()
+
+
+def test_etags_are_stable_while_nothing_changes(editor: httpx.Client) -> None:
+    urls = [REPO_PATH, "/user", f"{REPO_PATH}/git/trees/main",
+            f"{REPO_PATH}/contents/docs/01-welcome.md", f"{REPO_PATH}/commits"]
+    first = {u: editor.get(u).headers["ETag"] for u in urls}
+    time.sleep(1.1)  # bodies must not embed the current time
+    assert {u: editor.get(u).headers["ETag"] for u in urls} == first
