@@ -67,6 +67,7 @@ class OpenDoc:
     heartbeat: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     saving: bool = False
+    journal: Any = None  # core.drafts.DraftJournal while the text can be edited
 
     @property
     def editable(self) -> bool:
@@ -94,6 +95,11 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._update_title()
         self._update_actions()
+
+        self._draft_timer = QTimer(self)
+        self._draft_timer.setInterval(400)
+        self._draft_timer.timeout.connect(self._tick_draft)
+        self._draft_timer.start()
 
         self._idle_timer = QTimer(self)
         self._idle_timer.setInterval(int(ctx.options.refresh_s * 1000))
@@ -187,12 +193,22 @@ class MainWindow(QMainWindow):
         self.lock_banner.hide()
         area_lay.addWidget(self.lock_banner)
 
+        self.draft_banner = Banner("draftBanner", "warning", buttons_below=True)
+        b = self.draft_banner.add_button("restoreDraftButton", self.tr("&Restore my text"))
+        b.clicked.connect(lambda: self._spawn(self.restore_draft()))
+        b = self.draft_banner.add_button("discardDraftButton", self.tr("Discard it"))
+        b.clicked.connect(self.discard_offered_draft)
+        self.draft_banner.hide()
+        self.pending_drafts: list[Any] = []
+
         self.readonly_banner = Banner("readOnlyBanner", "info")
         self.readonly_banner.hide()
         area_lay.addWidget(self.readonly_banner)
+        outer.insertWidget(3, self.draft_banner)
 
         self.editor_pane = EditorPane()
         self.editor_pane.textEdited.connect(self._update_title)
+        self.editor_pane.textEdited.connect(self._note_edit)
         self.editor_pane.editor.document().modificationChanged.connect(
             lambda _m: self._update_title()
         )
@@ -602,6 +618,7 @@ class MainWindow(QMainWindow):
         self.doc_list.select(doc_id)
         self.doc_header.setText(f"<b>{_esc(doc.title)}</b> &nbsp; <span>{_esc(doc.path)}</span>")
         if mode == MODE_EDIT:
+            doc.journal = self._make_journal(doc)
             self.readonly_banner.hide()
             self._set_lock_status(self.tr("You are editing “{doc}”").format(doc=doc_id), "ok")
             doc.heartbeat = self._spawn(self._heartbeat_loop(doc), name=f"heartbeat:{doc_id}")
@@ -624,6 +641,125 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self._set_connection(True)
         return True
+
+    # ------------------------------------------------------------------ drafts (issue 5)
+    def _make_journal(self, doc: OpenDoc) -> Any:
+        """Journal edits to the user data dir within ~2 s (temp + fsync + rename, core.drafts);
+        a draft is removed only once its text is committed or the user discards it."""
+        try:
+            from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
+
+            s = self.ctx.settings
+            key = DraftKey(s.api_url, s.repo_full_name, s.branch, doc.doc_id)
+            return DraftJournal(
+                DraftStore(self.ctx.paths.drafts_dir),
+                key,
+                base_sha=doc.base_sha,
+                doc_path=doc.path,
+                session_id=self.ctx.session_id,
+                title=doc.title,
+            )
+        except Exception:
+            log.warning("drafts unavailable", exc_info=True)
+            return None
+
+    def _note_edit(self) -> None:
+        doc = self.doc
+        if doc is not None and doc.journal is not None and self.editor_pane.is_modified():
+            doc.journal.note_edit(self.editor_pane.text())
+
+    def _tick_draft(self) -> None:
+        doc = self.doc
+        if doc is not None and doc.journal is not None:
+            doc.journal.tick()
+
+    def _draft_committed(self, doc: OpenDoc, text: str, sha: str) -> None:
+        if doc.journal is not None:
+            with contextlib.suppress(Exception):
+                doc.journal.committed(text, sha)
+
+    def _draft_discard(self, doc: OpenDoc) -> None:
+        j = doc.journal
+        doc.journal = None
+        if j is not None:
+            with contextlib.suppress(Exception):
+                j.store.discard(j.key)
+
+    def find_left_drafts(self) -> list[Any]:
+        """Drafts of this repository written by another (ended) session: offer them back."""
+        if self.ctx.viewer:
+            return []
+        try:
+            from modu_desktop.core.drafts import DraftStore
+
+            s = self.ctx.settings
+            drafts = [
+                d
+                for d in DraftStore(self.ctx.paths.drafts_dir).list()
+                if d.session_id != self.ctx.session_id
+                and d.key.api_host == s.api_url.rstrip("/")
+                and d.key.repo == s.repo_full_name
+                and d.key.branch == s.branch
+            ]
+        except Exception:
+            log.warning("could not read drafts", exc_info=True)
+            return []
+        self.pending_drafts = sorted(drafts, key=lambda d: d.saved_at)
+        self._show_next_draft()
+        return self.pending_drafts
+
+    def _show_next_draft(self) -> None:
+        if not self.pending_drafts:
+            self.draft_banner.hide()
+            return
+        d = self.pending_drafts[0]
+        self.draft_banner.set_text(
+            self.tr(
+                "Unsaved text of “{doc}” from {when} was kept when the app closed. "
+                "Restore it to keep working on it, or discard it."
+            ).format(doc=d.title or d.key.doc_id, when=format_when(d.saved_at))
+        )
+        self.draft_banner.show()
+
+    async def restore_draft(self) -> bool:
+        """Open the draft's document (with the usual lock questions) and put the text back.
+        Its base sha is kept, so if the site changed meanwhile, saving shows the conflict screen."""
+        if not self.pending_drafts:
+            return False
+        d = self.pending_drafts[0]
+        if not await self.open_document(d.key.doc_id):
+            return False
+        doc = self.doc
+        if doc is None or doc.doc_id != d.key.doc_id:
+            return False
+        self.pending_drafts.pop(0)
+        if doc.editable:
+            if d.base_sha:
+                doc.base_sha = d.base_sha
+            self.editor_pane.replace_all_text(d.text, modified=True)
+            if doc.journal is not None:
+                doc.journal.rebase(doc.base_sha)
+                doc.journal.note_edit(d.text)
+        else:  # read-only: show it beside the current version instead of losing it
+            self.editor_pane.replace_all_text(d.text, modified=True)
+        self._update_title()
+        self._show_next_draft()
+        return True
+
+    def discard_offered_draft(self) -> None:
+        if not self.pending_drafts:
+            return
+        d = self.pending_drafts.pop(0)
+        with contextlib.suppress(Exception):
+            from modu_desktop.core.drafts import DraftStore
+
+            DraftStore(self.ctx.paths.drafts_dir).discard(d.key, only_if_text=d.text)
+        self._show_next_draft()
+
+    def _draft_flush(self, doc: OpenDoc) -> None:
+        if doc.journal is not None:
+            with contextlib.suppress(Exception):
+                doc.journal.flush()
 
     # ------------------------------------------------------------------ heartbeat
     async def _heartbeat_loop(self, doc: OpenDoc) -> None:
@@ -739,6 +875,7 @@ class MainWindow(QMainWindow):
         new_sha = getattr(res, "sha", None) or getattr(res, "content_sha", None) or base_sha
         commit = getattr(res, "commit_sha", None)
         doc.base_sha = new_sha
+        self._draft_committed(doc, text, new_sha)
         if self.editor_pane.text() == text:
             self.editor_pane.set_modified(False)
         self._set_connection(True)
@@ -777,6 +914,7 @@ class MainWindow(QMainWindow):
         if choice is ConflictChoice.TAKE_THEIRS and their_sha is not None:
             doc.base_sha = their_sha
             self.editor_pane.replace_all_text(theirs, modified=False)
+            self._draft_committed(doc, theirs, their_sha)
             self._set_lock_status(
                 self.tr("Showing the current version of “{doc}”").format(doc=doc.doc_id), "ok"
             )
@@ -787,6 +925,7 @@ class MainWindow(QMainWindow):
             if new_id and their_sha is not None:
                 doc.base_sha = their_sha
                 self.editor_pane.replace_all_text(theirs, modified=False)
+                self._draft_committed(doc, theirs, their_sha)
                 self.show_notice(
                     self.tr(
                         "Your text was saved as “{new}”. This window now shows the current “{doc}”."
@@ -967,6 +1106,10 @@ class MainWindow(QMainWindow):
                         return False
                 elif key != "discard":
                     return False
+        if self.editor_pane.is_modified() and not interactive:
+            self._draft_flush(doc)  # quitting without questions: keep the text for next start
+        else:
+            self._draft_discard(doc)
         await self._release(doc)
         if self.doc is doc:
             self.doc = None

@@ -60,6 +60,37 @@
     </message>
 </context>
 <context>
+    <name>DeleteDialog</name>
+    <message>
+        <source>Delete document</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Delete “{title}” ({file})?</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The page disappears from the site at the next publish. The repository history keeps it, so an administrator can bring it back.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Deleting {file}…</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
     <name>DocList</name>
     <message>
         <source>You (this window)</source>
@@ -323,6 +354,81 @@
     </message>
 </context>
 <context>
+    <name>ImportDialog</name>
+    <message>
+        <source>Import documents</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Drop .md files here or add them. Each file's front matter fills in its form; fix any conflict before importing.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Apply changes</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Add &amp;files…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>닫기</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md *.markdown)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>✔ {name} → {path}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>⚠ {name}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>{name} → {path}</source>
+        <translation type="unfinished" />
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) ready to import</source>
+        <translation type="unfinished">
+            <numerusform />
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with a conflict</source>
+        <translation type="unfinished">
+            <numerusform />
+        </translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Creating {path} ({i} of {n})…</source>
+        <translation type="unfinished" />
+    </message>
+    <message numerus="yes">
+        <source>Imported %n document(s).</source>
+        <translation type="unfinished">
+            <numerusform />
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) not imported; select them to see why.</source>
+        <translation type="unfinished">
+            <numerusform />
+        </translation>
+    </message>
+</context>
+<context>
     <name>LockDialog</name>
     <message>
         <source>Document in use</source>
@@ -455,6 +561,14 @@ Last sign of life: {beat}</source>
     <message>
         <source>Co&amp;mpare with current version</source>
         <translation>현재 버전과 비교(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Restore my text</source>
+        <translation>내 글 되살리기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Discard it</source>
+        <translation>버리기</translation>
     </message>
     <message>
         <source>Lock state</source>
@@ -615,6 +729,10 @@ Last sign of life: {beat}</source>
     <message>
         <source>Viewer mode — read-only</source>
         <translation>보기 전용 모드 — 읽기 전용</translation>
+    </message>
+    <message>
+        <source>Unsaved text of “{doc}” from {when} was kept when the app closed. Restore it to keep working on it, or discard it.</source>
+        <translation>프로그램이 닫힐 때 저장하지 않은 “{doc}”의 글({when})을 보관해 두었습니다. 되살려서 이어서 작업하거나 버릴 수 있습니다.</translation>
     </message>
     <message>
         <source>You are editing “{doc}” · lock renewed at {time}</source>
@@ -778,6 +896,91 @@ Last sign of life: {beat}</source>
     <message>
         <source>A document with this name already exists.</source>
         <translation>같은 이름의 문서가 이미 있습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>NewDocForm</name>
+    <message>
+        <source>(optional) short label for the menu</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Position</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start from the template (hero, cards, timeline, quote, call to action)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Id:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>제목(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Menu label:</source>
+        <translation>메뉴 이름(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Order:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>T&amp;heme:</source>
+        <translation>색상 테마(&amp;H):</translation>
+    </message>
+    <message>
+        <source>&amp;Layout:</source>
+        <translation>레이아웃(&amp;L):</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>NewDocumentDialog</name>
+    <message>
+        <source>New document</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Create</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Creating {path}…</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>ReorderBar</name>
+    <message>
+        <source>Move up in the sidebar</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Move down in the sidebar</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Select a document first.</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>

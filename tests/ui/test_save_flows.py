@@ -148,3 +148,54 @@ def test_quit_releases_every_lock(make_window: Any, sandbox: Any, ui: Any) -> No
     win.request_quit(False)  # SIGTERM / logout path: no questions
     ui.qtbot.waitUntil(lambda: bool(finished), timeout=10000)
     assert sandbox.read_file(f".locks/{DOC}.lock.json") is None
+
+
+def test_edits_are_journaled_and_draft_removed_after_save(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    from modu_desktop.core.drafts import DraftStore
+
+    win = make_window()
+    mine = _open_and_type(ui, win, "\n초안 보관\n")
+    win._note_edit()  # insertPlainText in tests does not go through the keyboard path
+    store = DraftStore(win.ctx.paths.drafts_dir)
+    qtbot.waitUntil(lambda: any(d.text == mine for d in store.list()), timeout=5000)
+    assert ui.run(win.save())
+    assert store.list() == []
+
+
+def test_quit_without_questions_keeps_the_draft(make_window: Any, sandbox: Any, ui: Any) -> None:
+    from modu_desktop.core.drafts import DraftStore
+
+    win = make_window()
+    mine = _open_and_type(ui, win, "\nSIGTERM 전에 쓴 글\n")
+    assert ui.run(win.shutdown(interactive=False))
+    drafts = DraftStore(win.ctx.paths.drafts_dir).list()
+    assert [d.text for d in drafts] == [mine]
+    assert drafts[0].key.doc_id == DOC
+    assert sandbox.read_file(f".locks/{DOC}.lock.json") is None
+
+
+def test_draft_from_an_ended_session_is_offered_and_restored(
+    make_window: Any, sandbox: Any, ui: Any
+) -> None:
+    import time
+
+    from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+
+    first = make_window()
+    loaded = ui.run(first.ctx.store.load(DOC))
+    s = first.ctx.settings
+    key = DraftKey(s.api_url, s.repo_full_name, s.branch, DOC)
+    text = loaded.text + "\n강제 종료 전에 쓴 글\n"
+    store = DraftStore(first.ctx.paths.drafts_dir)
+    store.save(Draft(key, text, loaded.sha, loaded.path, time.time(), "crashed-session", "제목"))
+
+    drafts = first.find_left_drafts()
+    assert len(drafts) == 1 and first.draft_banner.isVisible()
+    assert ui.run(first.restore_draft())
+    assert first.editor_pane.text() == text and first.editor_pane.is_modified()
+    assert not first.draft_banner.isVisible()
+    assert ui.run(first.save())
+    assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == text
+    assert store.list() == []
