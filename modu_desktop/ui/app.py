@@ -81,11 +81,24 @@ def main(argv: list[str] | None = None) -> int:
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    try:
-        with loop:
-            rc = int(loop.run_until_complete(_async_main(args, app, paths, settings, lang)))
-    except KeyboardInterrupt:
-        rc = 130
+    runner = _Runner()
+    rc = 0
+    with loop:
+        try:
+            rc = int(loop.run_until_complete(_async_main(args, app, paths, settings, lang, runner)))
+        except KeyboardInterrupt:
+            rc = 130
+        except RuntimeError as exc:
+            # Qt's own quit (OS logout/shutdown calling QApplication.quit()) stopped the loop
+            # under us: run it once more, briefly, to release every held lock.
+            log.warning("event loop stopped early (%s); releasing locks", exc)
+            win = runner.window
+            if win is not None:
+                with contextlib.suppress(Exception):
+                    loop.run_until_complete(
+                        asyncio.wait_for(win.shutdown(interactive=False), SHUTDOWN_GRACE_S)
+                    )
+            rc = 0
     _teardown_qt(app)
     return rc
 
@@ -111,8 +124,14 @@ class _Runner:
 
     def __init__(self) -> None:
         self.window: Any = None
-        self.quit_event = asyncio.Event()
+        self._quit_event: asyncio.Event | None = None
         self.signals = 0
+
+    @property
+    def quit_event(self) -> asyncio.Event:
+        if self._quit_event is None:  # created inside the running loop
+            self._quit_event = asyncio.Event()
+        return self._quit_event
 
     def quit_quietly(self) -> None:
         """SIGTERM/SIGINT/logout: same as File → Quit, without questions; twice = leave now."""
@@ -124,7 +143,7 @@ class _Runner:
 
 
 async def _async_main(
-    args: argparse.Namespace, app: Any, paths: Any, settings: Any, lang: str
+    args: argparse.Namespace, app: Any, paths: Any, settings: Any, lang: str, runner: _Runner
 ) -> int:
     from PySide6.QtCore import QCoreApplication, QTimer
 
@@ -133,7 +152,6 @@ async def _async_main(
     from modu_desktop.ui.context import AppContext, AppOptions, make_client
     from modu_desktop.ui.main_window import MainWindow
 
-    runner = _Runner()
     loop = asyncio.get_running_loop()
 
     def on_signal(_signum: int, _frame: Any) -> None:

@@ -144,3 +144,51 @@ def test_list_shows_lock_badge(make_window: Any, peer: Any, ui: Any) -> None:
         if win.doc_list.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "03-strategy"
     )
     assert "editor2" in item.text(3)
+
+
+def test_heartbeat_failures_show_connection_problem_then_recover(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    from modu_desktop.core.github import RetryPolicy
+
+    win = make_window(heartbeat_s=0.5)
+    win.ctx.client.retry = RetryPolicy(max_attempts=1, max_total=0.2)
+    assert ui.run(win.open_document(DOC))
+    sandbox.faults.failure_rate = 1.0
+    qtbot.waitUntil(lambda: win.status_conn.property("kind") == "error", timeout=10000)
+    assert "GitHub" in win.status_lock.text()  # "cannot reach GitHub to renew … expires in"
+    assert not win.editor_pane.editor.isReadOnly()  # still ours: keep typing
+    sandbox.faults.failure_rate = 0.0
+    qtbot.waitUntil(lambda: win.status_conn.property("kind") == "ok", timeout=10000)
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor1"
+
+
+def test_lost_lock_banner_compare_and_save_as_new(
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    win = make_window(heartbeat_s=0.5)
+    assert ui.run(win.open_document(DOC))
+    win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    win.editor_pane.editor.insertPlainText("\n잃어버리면 안 되는 글\n")
+    typed = win.editor_pane.text()
+    p = peer()
+    assert ui.run(p.locks.steal(ui.run(p.locks.inspect(DOC)))).held is not None
+    qtbot.waitUntil(lambda: win.lock_banner.isVisible(), timeout=10000)
+
+    task = ui.start(win.compare_with_current())
+    dlg = ui.dialog("compareDialog")
+    assert dlg.mine_view.toPlainText() == typed
+    assert "잃어버리면" not in dlg.theirs_view.toPlainText()
+    assert dlg.keep_mine_button.isHidden() and dlg.take_theirs_button.isHidden()
+    ui.click(dlg, "cancelButton")
+    ui.wait_task(task)
+
+    task = ui.start(win.save_as_new_document())
+    nd = ui.dialog("newDocDialog")
+    nd.id_edit.setText("02-programs-rescued")
+    ui.click(nd, "newDocOkButton")
+    assert ui.wait_task(task) == "02-programs-rescued"
+    saved = sandbox.read_file("docs/02-programs-rescued.md").decode("utf-8")
+    assert "잃어버리면 안 되는 글" in saved
+    assert win.editor_pane.text() == typed  # still on screen
+    assert ui.run(win.close_document())  # nothing unsaved any more: no question
