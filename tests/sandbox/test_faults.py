@@ -86,10 +86,10 @@ def test_primary_rate_limit(sb: Sandbox, editor: httpx.Client) -> None:
 
 
 def test_primary_limit_resets_after_the_window(sb: Sandbox, editor: httpx.Client) -> None:
-    sb.faults.update(primary_limit=1, primary_window_seconds=0.3)
+    sb.faults.update(primary_limit=1, primary_window_seconds=0.6)
     assert editor.get("/user").status_code == 200
     assert editor.get("/user").status_code == 403
-    time.sleep(0.35)
+    time.sleep(0.65)
     assert editor.get("/user").status_code == 200
 
 
@@ -129,7 +129,7 @@ def test_secondary_limit_on_writes_without_retry_after(sb: Sandbox, editor: http
 
 
 def test_stale_contents_after_write(sb: Sandbox, editor: httpx.Client) -> None:
-    sb.faults.stale_contents_seconds = 0.6
+    sb.faults.stale_contents_seconds = 1.0
     old = editor.get(WELCOME).json()
     put = editor.put(WELCOME, json={"message": "edit", "content": b64("새 내용\n"),
                                     "sha": old["sha"]})
@@ -139,7 +139,7 @@ def test_stale_contents_after_write(sb: Sandbox, editor: httpx.Client) -> None:
     assert by_commit["sha"] == new_sha  # reading by commit SHA is never stale
     tree = editor.get(f"{REPO_PATH}/git/trees/main", params={"recursive": 1}).json()
     assert next(e for e in tree["tree"] if e["path"] == "docs/01-welcome.md")["sha"] == new_sha
-    time.sleep(0.65)
+    time.sleep(1.05)
     assert editor.get(WELCOME).json()["sha"] == new_sha
 
 

@@ -370,10 +370,10 @@ def test_seed_from_a_bare_repository(tmp_path: Path, make_sandbox: SandboxFactor
 def test_keep_alive_requests_are_fast(editor: httpx.Client) -> None:
     editor.get("/user")
     started = time.monotonic()
-    for _ in range(30):
+    for _ in range(60):
         editor.get("/user")
     # ~1 ms each; 40+ ms each would mean Nagle/delayed-ACK stalls are back.
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 2.0
 
 
 def test_missing_user_agent_is_403(sb: Sandbox) -> None:
