@@ -57,3 +57,9 @@ def test_user_spec_parsing() -> None:
     assert staff.push and staff.orgs == ("pnuai", "other")
     with pytest.raises(ValueError):
         parse_user_spec("a:t:admin")
+
+
+def test_sandbox_is_qt_free() -> None:
+    code = ("import sys, modu_desktop.sandbox, modu_desktop.sandbox.cli; "
+            "sys.exit(1 if any(m.startswith('PySide6') for m in sys.modules) else 0)")
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
