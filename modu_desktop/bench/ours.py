@@ -1,0 +1,162 @@
+"""Our client, driven exactly as the app drives it (``ui/main_window.py`` at the time of writing),
+plus *proposed* variants that only re-arrange existing core calls (issued in parallel) to show
+what a core/UI change would buy. Nothing here changes the core.
+
+UI path (what the app does today):
+
+* list:  ``DocumentStore.refresh()`` then ``LockManager.list_locks(snapshot.locks)``
+  (``MainWindow.refresh_list``).
+* open:  ``LockManager.inspect`` → (free) ``LockManager.acquire`` → ``DocumentStore.load``
+  (``MainWindow._open`` → ``_load_and_show``), all sequential.
+* contended open: ``LockManager.inspect`` → a fresh foreign lock → the dialog.
+* heartbeat: ``LockManager.heartbeat`` (one conditional PUT).
+* save:  ``LockManager.verify`` → ``DocumentStore.save`` (sequential; ``MainWindow.save``).
+* close: ``LockManager.release`` (``MainWindow._release``).
+
+Proposed:
+
+* open:  when the list showed no lock file: ``acquire`` ∥ ``load`` (``asyncio.gather``).
+* contended open: ``get_tree`` ∥ Contents API read of the lock; the Contents answer is used only
+  if its git blob sha equals the tree's lock sha (so a stale cache is never trusted).
+* save:  ``verify`` ∥ ``save``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from modu_desktop.bench.transport import CountingTransport
+from modu_desktop.core.blobcache import git_blob_sha
+from modu_desktop.core.documents import DocumentStore, LoadedDoc, RepoSnapshot
+from modu_desktop.core.github import GitHubClient, NotFound, RepoRef
+from modu_desktop.core.locks import (
+    AcquireOutcome,
+    HeldLock,
+    LockManager,
+    LockStatus,
+    LockView,
+    classify,
+    lock_path,
+    parse_lock,
+)
+
+
+@dataclass
+class OpenResult:
+    doc: LoadedDoc | None
+    held: HeldLock | None
+    view: LockView | None  # the blocking lock (contended) or None
+
+
+class OurClient:
+    """A GitHubClient + DocumentStore + LockManager, as ``ui/context.AppContext.build`` makes
+    them. ``cache_dir`` None → a fresh temp directory (a cold disk cache)."""
+
+    def __init__(self, api_url: str, token: str, login: str, owner: str, name: str,
+                 branch: str = "main", *, cache_dir: Path | None = None) -> None:
+        self._own_cache = cache_dir is None
+        self.cache_dir = cache_dir or Path(tempfile.mkdtemp(prefix="modu-bench-cache-"))
+        self.transport = CountingTransport()
+        self.client = GitHubClient(api_url, token, RepoRef(owner, name, branch),
+                                   transport=self.transport)
+        self.store = DocumentStore(self.client, self.cache_dir)
+        self.locks = LockManager(self.client, login, "bench-session", self.client.clock,
+                                 host="bench-host")
+        self.snapshot: RepoSnapshot | None = None
+        self.views: list[LockView] = []
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+        if self._own_cache:
+            shutil.rmtree(self.cache_dir, ignore_errors=True)
+
+    # -- list ------------------------------------------------------------------------------
+
+    async def list_docs(self) -> RepoSnapshot:
+        snap = await self.store.refresh()
+        locks = {doc_id: entry.sha for doc_id, entry in (snap.locks or {}).items()}
+        self.views = await self.locks.list_locks(locks) if locks else []
+        self.snapshot = snap
+        return snap
+
+    # -- open (UI path) --------------------------------------------------------------------
+
+    async def open_ui(self, doc_id: str) -> OpenResult:
+        seen = await self.locks.inspect(doc_id)
+        if seen.status in (LockStatus.HELD, LockStatus.MINE_OTHER_SESSION, LockStatus.MALFORMED):
+            return OpenResult(None, None, seen)
+        res = await self.locks.acquire(doc_id, take_stale=True)
+        if res.held is None:
+            return OpenResult(None, None, res.view)
+        doc = await self.store.load(doc_id)
+        return OpenResult(doc, res.held, None)
+
+    async def contended_ui(self, doc_id: str) -> LockView:
+        """Up to the moment the dialog would open."""
+        return await self.locks.inspect(doc_id)
+
+    # -- open (proposed) -------------------------------------------------------------------
+
+    def _listed_lock(self, doc_id: str) -> bool:
+        return self.snapshot is not None and doc_id in (self.snapshot.locks or {})
+
+    async def open_proposed(self, doc_id: str) -> OpenResult:
+        if self._listed_lock(doc_id):  # the list showed a lock: look first (contended path)
+            view = await self.contended_proposed(doc_id)
+            if view.status in (LockStatus.HELD, LockStatus.MINE_OTHER_SESSION,
+                               LockStatus.MALFORMED):
+                return OpenResult(None, None, view)
+        res, doc = await asyncio.gather(self.locks.acquire(doc_id, take_stale=True),
+                                        self.store.load(doc_id))
+        if res.outcome is AcquireOutcome.BLOCKED or res.held is None:
+            return OpenResult(doc, None, res.view)
+        return OpenResult(doc, res.held, None)
+
+    async def contended_proposed(self, doc_id: str) -> LockView:
+        """Tree ∥ Contents API; trust the Contents body only when its blob sha is the tree's."""
+        path = lock_path(doc_id)
+
+        async def contents() -> tuple[str, bytes] | None:
+            try:
+                f = await self.client.get_contents(path)
+            except NotFound:
+                return None
+            return str(f.sha), bytes(f.content)
+
+        tree, got = await asyncio.gather(self.client.get_tree(self.store.branch), contents())
+        entry = tree.find(path)
+        sha = entry.sha if entry is not None else None
+        if sha is None:
+            record = None
+        elif got is not None and git_blob_sha(got[1]) == sha:
+            record = parse_lock(got[1], doc_id)
+        else:  # the Contents API was stale: fall back to the blob by sha
+            record = parse_lock(await self.client.get_blob(sha), doc_id)
+        return classify(doc_id, sha, record, login=self.locks.login,
+                        session_id=self.locks.session_id, server_now=self.locks.server_now(),
+                        stale_s=self.locks.stale_s, host=self.locks.host)
+
+    # -- heartbeat / save / close ----------------------------------------------------------
+
+    async def heartbeat(self, held: HeldLock) -> Any:
+        return await self.locks.heartbeat(held)
+
+    async def save_ui(self, held: HeldLock, doc: LoadedDoc, text: str) -> Any:
+        ver = await self.locks.verify(held)
+        if not ver.ok:
+            return ver
+        return await self.store.save(doc.doc_id, text, doc.sha, self.locks.login)
+
+    async def save_proposed(self, held: HeldLock, doc: LoadedDoc, text: str) -> Any:
+        ver, res = await asyncio.gather(
+            self.locks.verify(held),
+            self.store.save(doc.doc_id, text, doc.sha, self.locks.login))
+        return res if ver.ok else ver
+
+    async def close(self, held: HeldLock) -> Any:
+        return await self.locks.release(held)

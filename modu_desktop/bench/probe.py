@@ -1,0 +1,230 @@
+"""Qt-side measurements, each in its own fresh process (``python -m modu_desktop.bench.probe``):
+
+* ``startup``  — the real app (``modu_desktop.ui.app.main``) with one hook: after the first
+  ``MainWindow.refresh_list`` that shows documents, print ``FIRST_LIST <epoch> <rows>`` and quit.
+  The parent takes the time from just before ``Popen`` to that epoch.
+* ``qtimport`` — the baseline: ``import PySide6.QtWidgets``, then ``QTIMPORT <epoch>``.
+* ``stall``    — a QTimer probe every 5 ms under qasync while the list runs; prints JSON with
+  the longest lateness (``ui``: the real ``MainWindow.refresh_list``; ``core``: only
+  ``DocumentStore.refresh`` + ``LockManager.list_locks``).
+* ``memory``   — the real ``MainWindow``: list every document, open the big one (lock, load,
+  editor, ``render_preview`` in the ``QTextBrowser``), then the RSS high-water mark.
+
+The probes import only what they measure; the app is configured through its own flags.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def _hwm_kb() -> tuple[int, int]:
+    """(VmRSS, VmHWM) in KiB from /proc (0 if unavailable)."""
+    rss = hwm = 0
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1])
+                elif line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1])
+    except OSError:
+        pass
+    return rss, hwm
+
+
+def startup(argv: list[str]) -> int:
+    """argv: the app's own flags. The hook is installed before the app's main runs."""
+    from modu_desktop.ui import main_window as mw
+
+    original = mw.MainWindow.refresh_list
+    state = {"done": False}
+
+    async def hooked(self: object, *a: object, **kw: object) -> bool:
+        ok = await original(self, *a, **kw)  # type: ignore[arg-type]
+        rows = len(getattr(getattr(self, "doc_list", None), "rows", []) or [])
+        if ok and rows and not state["done"]:
+            state["done"] = True
+            print(f"FIRST_LIST {time.time():.6f} {rows}", flush=True)
+            self.request_quit(False)  # type: ignore[attr-defined]
+        return bool(ok)
+
+    mw.MainWindow.refresh_list = hooked  # type: ignore[method-assign]
+    from modu_desktop.ui.app import main
+
+    return main(argv)
+
+
+def qtimport() -> int:
+    import PySide6.QtWidgets  # noqa: F401
+
+    print(f"QTIMPORT {time.time():.6f}", flush=True)
+    return 0
+
+
+def _make_window(api_url: str, token: str, data_dir: str) -> object:
+    import contextlib
+
+    from PySide6.QtGui import QGuiApplication
+
+    from modu_desktop.core.github import GitHubClient, RepoRef
+    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.settings import Settings
+    from modu_desktop.ui.context import AppContext, AppOptions
+    from modu_desktop.ui.main_window import MainWindow
+
+    settings = Settings(api_url=api_url)
+    client = GitHubClient(api_url, token, RepoRef(settings.owner, settings.name, settings.branch))
+    ctx = AppContext(settings=settings, paths=app_paths(data_dir).ensure(),
+                     options=AppOptions(lang="en"), client=client, login="desk",
+                     can_push=True).build()
+    win = MainWindow(ctx)
+    # The window refreshes by itself when the application becomes active; the probes start
+    # the list themselves, at a known moment.
+    app = QGuiApplication.instance()
+    if app is not None:
+        with contextlib.suppress(RuntimeError, TypeError):
+            app.applicationStateChanged.disconnect(win._app_state_changed)  # type: ignore[attr-defined]
+    win.show()
+    return win
+
+
+def _qt() -> tuple[object, object]:
+    import asyncio
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(["modu-bench"])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    return app, loop
+
+
+def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
+    import asyncio
+    import json
+
+    from PySide6.QtCore import Qt, QTimer
+
+    app, loop = _qt()
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+
+    async def run() -> dict[str, object]:
+        from modu_desktop.bench.ours import OurClient
+
+        win: object = None
+        ours: OurClient | None = None
+        if mode == "ui":
+            win = _make_window(api_url, token, data_dir)
+        else:
+            ours = OurClient(api_url, token, "desk", "pnuai", "PNU-Modu")
+        await asyncio.sleep(0.3)  # let the window settle (first paint) before probing
+        timer.start()
+        await asyncio.sleep(0.1)
+        t0 = time.perf_counter()
+        ticks.append(t0)
+        if win is not None:
+            ok = await win.refresh_list()  # type: ignore[attr-defined]
+            rows = len(win.doc_list.rows)  # type: ignore[attr-defined]
+        else:
+            assert ours is not None
+            snap = await ours.list_docs()
+            ok, rows = True, len(snap.docs)
+        t1 = time.perf_counter()
+        await asyncio.sleep(0.1)  # catch a stall that ends right after the await
+        timer.stop()
+        gaps = sorted(((b - a) * 1000 - 5, a - t0) for a, b in zip(ticks, ticks[1:], strict=False)
+                      if a >= t0 - 0.001)
+        worst = gaps[-5:][::-1]
+        if ours is not None:
+            await ours.aclose()
+        return {"mode": mode, "ok": bool(ok), "rows": rows, "list_s": round(t1 - t0, 3),
+                "ticks": len(ticks), "max_stall_ms": round(worst[0][0], 1) if worst else None,
+                "stalls_over_50ms": sum(1 for g, _ in gaps if g > 50),
+                "stalls_over_16ms": sum(1 for g, _ in gaps if g > 16),
+                "worst": [{"ms": round(g, 1), "at_s": round(at, 3)} for g, at in worst]}
+
+    with loop:  # type: ignore[attr-defined]
+        out = loop.run_until_complete(run())  # type: ignore[attr-defined]
+    _finish("RESULT " + json.dumps(out))
+    return 0
+
+
+def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
+    import asyncio
+    import json
+    import resource
+
+    phases: dict[str, int] = {"start_kb": _hwm_kb()[0]}
+    app, loop = _qt()
+    phases["qt_app_kb"] = _hwm_kb()[0]
+
+    async def run() -> dict[str, object]:
+        win = _make_window(api_url, token, data_dir)
+        await asyncio.sleep(0.2)
+        phases["window_kb"] = _hwm_kb()[0]
+        t = time.perf_counter()
+        ok = await win.refresh_list()  # type: ignore[attr-defined]
+        list_s = time.perf_counter() - t
+        rows = len(win.doc_list.rows)  # type: ignore[attr-defined]
+        phases["listed_kb"] = _hwm_kb()[0]
+        t = time.perf_counter()
+        opened = await win.open_document(doc_id)  # type: ignore[attr-defined]
+        pane = win.editor_pane  # type: ignore[attr-defined]
+        pane._render_now()  # the debounced preview, now (what the user sees 150 ms later)
+        await asyncio.sleep(0.3)
+        open_s = time.perf_counter() - t
+        html_len = len(pane.preview.toHtml())
+        phases["opened_kb"] = _hwm_kb()[0]
+        await win.shutdown(interactive=False)  # type: ignore[attr-defined]
+        return {"ok": bool(ok), "opened": bool(opened), "rows": rows,
+                "list_s": round(list_s, 3), "open_preview_s": round(open_s, 3),
+                "text_chars": len(pane.text()), "preview_html_chars": html_len}
+
+    with loop:  # type: ignore[attr-defined]
+        out = loop.run_until_complete(run())  # type: ignore[attr-defined]
+    ru_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    out.update(phases)
+    out["vm_hwm_kb"] = _hwm_kb()[1]
+    out["ru_maxrss_kb"] = ru_kb
+    _finish("RESULT " + json.dumps(out))
+    return 0
+
+
+def _finish(line: str) -> None:
+    """Print the result and leave without interpreter finalisation (PySide 6.12 can crash in
+    garbage collection at exit; the measurement is done by then)."""
+    import os
+
+    print(line, flush=True)
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: probe startup|qtimport|stall|memory …", file=sys.stderr)
+        return 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "startup":
+        return startup(rest)
+    if cmd == "qtimport":
+        return qtimport()
+    if cmd == "stall":
+        return stall(rest[0], rest[1], rest[2], rest[3])
+    if cmd == "memory":
+        return memory(rest[0], rest[1], rest[2], rest[3])
+    print(f"unknown probe {cmd!r}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,82 @@
+"""The readable table (Markdown, so it can go into docs/performance.md as is)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ROWS = (
+    ("list_cold", "list, cold (empty cache)"),
+    ("list_warm", "list, warm (unchanged repo)"),
+    ("list_restart", "list, restart (disk cache kept)"),
+    ("open_uncontended", "open, uncontended"),
+    ("open_contended", "open, contended (to the dialog)"),
+    ("heartbeat", "heartbeat"),
+    ("save", "save"),
+    ("close", "close"),
+)
+
+
+def _cell(s: dict[str, Any] | None) -> str:
+    if not s or not s.get("runs"):
+        return "–"
+    req = s["requests"]
+    req_s = f"{req:g}" if isinstance(req, float) else str(req)
+    return f"{s['wall_ms']:.0f} ms / {req_s} req"
+
+
+def _ratio(a: dict[str, Any] | None, w: dict[str, Any]) -> str:
+    if not a or not a.get("runs") or not w.get("wall_ms"):
+        return "–"
+    return f"{a['wall_ms'] / w['wall_ms']:.2f}×"
+
+
+def table(report: dict[str, Any]) -> str:
+    out: list[str] = []
+    for c in report["configs"]:
+        out.append(f"\n### {c['docs']} documents (+1 big) @ {c['latency_ms']} ms latency "
+                   f"(1 round trip = {c['round_trip_ms']:.0f} ms; medians of {c['runs']} runs, "
+                   f"cold list {c['cold_runs']})\n")
+        out.append("| action | ours (app today) | ours, proposed | web admin | "
+                   "ratio ours/web | proposed/web | ours in RT |")
+        out.append("|---|---|---|---|---|---|---|")
+        for key, label in ROWS:
+            a = c["actions"][key]
+            o, p, w = a["ours"], a.get("ours_proposed"), a["webadmin"]
+            rts = f"{o['wall_ms'] / c['round_trip_ms']:.2f}" if c["round_trip_ms"] else "–"
+            out.append(f"| {label} | {_cell(o)} | {_cell(p)} | {_cell(w)} | {_ratio(o, w)} | "
+                       f"{_ratio(p, w)} | {rts} |")
+        if "startup" in c:
+            st = c["startup"]
+            base = report.get("qt_import", {}).get("median_ms")
+            w_x, c_x = (st["warm"]["median_ms"] / base, st["cold"]["median_ms"] / base) \
+                if base else (0.0, 0.0)
+            rel = f" = {w_x:.2f}× / {c_x:.2f}× the bare Qt import ({base:.0f} ms)" if base else ""
+            out.append(f"\nStart-up to first listed document (real app, `--api-url`): warm "
+                       f"cache {st['warm']['median_ms']:.0f} ms, cold {st['cold']['median_ms']:.0f}"
+                       f" ms{rel}.")
+    if "startup_practice" in report:
+        sp = report["startup_practice"]
+        out.append(f"\nPractice mode (`--sandbox`, in-process, no latency): "
+                   f"{sp['median_ms']:.0f} ms to the first listed document.")
+    if "stall" in report:
+        st = report["stall"]
+        ui, core = st["ui"], st["core"]
+        out.append(f"\nEvent-loop stall while listing {st['docs']} docs cold @ "
+                   f"{st['latency_ms']} ms "
+                   f"(QTimer 5 ms probe): app `refresh_list` max {ui['max_stall_ms']} ms "
+                   f"({ui['stalls_over_50ms']} over 50 ms, list {ui['list_s']} s); core only max "
+                   f"{core['max_stall_ms']} ms ({core['stalls_over_50ms']} over 50 ms).")
+    if "memory" in report:
+        m = report["memory"]
+        out.append(f"\nPeak memory ({m['rows']} docs listed, big doc open with preview): "
+                   f"{m['peak_mb']} MB RSS high-water mark (Qt app {m['qt_app_kb'] // 1024} MB, "
+                   f"window {m['window_kb'] // 1024} MB, listed {m['listed_kb'] // 1024} MB, "
+                   f"opened {m['opened_kb'] // 1024} MB).")
+    if report.get("targets"):
+        out.append("\n### Targets\n")
+        out.append("| target | config | value | limit | met |")
+        out.append("|---|---|---|---|---|")
+        for t in report["targets"]:
+            met = "✅" if t["met"] else ("–" if t["met"] is None else "❌")
+            out.append(f"| {t['target']} | {t['config']} | {t['value']} | {t['limit']} | {met} |")
+    return "\n".join(out) + "\n"

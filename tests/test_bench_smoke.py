@@ -1,0 +1,49 @@
+"""Smoke test of the benchmark (issue 7): a tiny run end to end, the JSON has what the README
+table and the targets need. The real measurements: ``python -m modu_desktop.bench`` (slow)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ACTIONS = ("list_cold", "list_warm", "list_restart", "open_uncontended", "open_contended",
+           "heartbeat", "save", "close")
+
+
+def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    t = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "modu_desktop.bench", "--docs", "3", "--latency-ms", "0",
+         "--runs", "1", "--quick", "--json", str(out)],
+        capture_output=True, text=True, timeout=60,
+    )
+    elapsed = time.monotonic() - t
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert elapsed < 20, f"the quick bench took {elapsed:.1f} s"
+    assert "| action |" in r.stdout  # the readable table
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert "webadmin" in report["baseline"]
+    (cfg,) = report["configs"]
+    assert cfg["docs"] == 3 and cfg["latency_ms"] == 0 and cfg["round_trip_ms"] > 0
+    for action in ACTIONS:
+        a = cfg["actions"][action]
+        assert a["ours"]["runs"] >= 1 and a["ours"]["requests"] >= 1, action
+        assert a["webadmin"]["requests"] >= 1, action
+        assert "ratio_wall_ours_vs_webadmin" in a, action
+    # the request patterns the targets are about (independent of timing)
+    acts = cfg["actions"]
+    assert acts["list_warm"]["ours"]["requests_max"] == 1
+    assert acts["list_cold"]["ours"]["requests_max"] <= 1 + 4  # 3 docs + the big one
+    assert acts["heartbeat"]["ours"]["requests_max"] == 1
+    assert acts["open_uncontended"]["webadmin"]["requests"] == 3
+    assert acts["heartbeat"]["webadmin"]["requests"] == 2
+    assert "ours_proposed" in acts["open_uncontended"]
+    assert report["qt_import"]["median_ms"] > 0
+    assert cfg["startup"]["warm"]["rows"] == 4
+    assert report["stall"]["ui"]["max_stall_ms"] is not None
+    assert report["memory"]["peak_mb"] > 0
+    assert report["targets"] and all("met" in t for t in report["targets"])
