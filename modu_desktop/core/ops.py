@@ -512,7 +512,10 @@ class DocOps:
             res = await self.store.create(path, text, self.login,
                                           message=create_message(path, self.login))
         except WriteUncertain as exc:
-            # Keep the lock: the file may exist; the user refreshes to see.
+            # The file may exist. With keep_lock the caller keeps the lock (the editor may open
+            # the file once a refresh shows it); otherwise it is released like after any create.
+            if not keep_lock:
+                await self._release_quietly(held)
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(f"Could not confirm whether {path} was created; refresh the list to "
@@ -647,7 +650,10 @@ class DocOps:
                                  f"{doc.file_name} 문서에는 순서(sidebar_position)가 없어 맨 "
                                  "끝에 표시됩니다. 먼저 순서를 정해 주세요."),
                             doc_id=doc_id, path=doc.path)
-        ordered = [d for d in sort_docs(snap.docs) if d.position is not None]
+        # Neighbours in the same sidebar level (Docusaurus orders each folder on its own).
+        folder = posixpath.dirname(doc.doc_id)
+        ordered = [d for d in sort_docs(snap.docs)
+                   if d.position is not None and posixpath.dirname(d.doc_id) == folder]
         i = next(k for k, d in enumerate(ordered) if d.doc_id == doc_id)
         j = i - 1 if direction == "up" else i + 1
         if not 0 <= j < len(ordered):

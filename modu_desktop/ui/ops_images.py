@@ -255,11 +255,11 @@ class ImagePickerDialog(OpDialog):
         self.setObjectName("opsImageDialog")
         self.uploader = uploader
         self.markdown: str | None = None
-        self.setWindowTitle(self.tr("Insert picture"))
-        self.setAccessibleName(self.tr("Insert picture"))
+        self.setWindowTitle(self.t("Insert picture"))
+        self.setAccessibleName(self.t("Insert picture"))
         self.setAcceptDrops(True)
         lay = QVBoxLayout(self)
-        hint = QLabel(self.tr("PNG, JPEG, GIF, WebP or SVG, up to {mb} MB. You can also drop a "
+        hint = QLabel(self.t("PNG, JPEG, GIF, WebP or SVG, up to {mb} MB. You can also drop a "
                               "file here.").format(mb=uploader.max_bytes // (1024 * 1024)))
         hint.setWordWrap(True)
         lay.addWidget(hint)
@@ -267,23 +267,23 @@ class ImagePickerDialog(OpDialog):
         row = QHBoxLayout()
         self.path_edit = QLineEdit(path)
         self.path_edit.setObjectName("opsImagePathEdit")
-        browse = QPushButton(self.tr("&Browse…"))
+        browse = QPushButton(self.t("&Browse…"))
         browse.setObjectName("opsBrowseButton")
         browse.clicked.connect(self._browse)
         row.addWidget(self.path_edit, 1)
         row.addWidget(browse)
-        form.addRow(self.tr("&File:"), row)
+        form.addRow(self.t("&File:"), row)
         self.alt_edit = QLineEdit(default_alt(path) if path else "")
         self.alt_edit.setObjectName("opsAltEdit")
-        self.alt_edit.setPlaceholderText(self.tr("What the picture shows (for screen readers)"))
-        form.addRow(self.tr("&Description:"), self.alt_edit)
+        self.alt_edit.setPlaceholderText(self.t("What the picture shows (for screen readers)"))
+        form.addRow(self.t("&Description:"), self.alt_edit)
         lay.addLayout(form)
         self.add_status_widgets(lay)
         self.buttons = QDialogButtonBox()
-        self.upload_button = QPushButton(self.tr("&Upload and insert"))
+        self.upload_button = QPushButton(self.t("&Upload and insert"))
         self.upload_button.setObjectName("opsUploadButton")
         self.upload_button.setDefault(True)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button = QPushButton(self.t("Cancel"))
         self.cancel_button.setObjectName("opsCancelButton")
         self.buttons.addButton(self.upload_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
@@ -300,8 +300,8 @@ class ImagePickerDialog(OpDialog):
 
     def _browse(self) -> None:
         f, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Insert picture"), "",
-            self.tr("Pictures (*.png *.jpg *.jpeg *.gif *.webp *.svg)"))
+            self, self.t("Insert picture"), "",
+            self.t("Pictures (*.png *.jpg *.jpeg *.gif *.webp *.svg)"))
         if f:
             self.path_edit.setText(f)
 
@@ -319,14 +319,14 @@ class ImagePickerDialog(OpDialog):
         path = self.path_edit.text().strip()
         alt = self.alt_edit.text()
         if not path:
-            self.show_status(self.tr("Choose a picture first."), "error")
+            self.show_status(self.t("Choose a picture first."), "error")
 
             async def nothing() -> None:
                 return None
 
             return spawn(nothing())
         return self.run_op(lambda: self.uploader.upload_file(path, alt),
-                           self.tr("Uploading {name}…").format(name=Path(path).name))
+                           self.t("Uploading {name}…").format(name=Path(path).name))
 
     def on_result(self, res: ImageUpload) -> None:
         if res.ok:

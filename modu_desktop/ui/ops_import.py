@@ -59,7 +59,7 @@ from modu_desktop.core.ops import (
     validate_new_id,
 )
 from modu_desktop.ui.asyncutil import run_dialog, spawn
-from modu_desktop.ui.ops_delete import OpDialog
+from modu_desktop.ui.ops_delete import OpDialog, ui_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
 
@@ -67,8 +67,11 @@ _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
 class NewDocForm(QWidget):
     """The new-document fields. ``request()`` reads them; ``set_request()`` fills them."""
 
-    def __init__(self, parent: QWidget | None = None, *, show_template: bool = True) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, show_template: bool = True, lang: str = "en"
+    ) -> None:
         super().__init__(parent)
+        self.lang = lang
         self.setObjectName("opsNewDocForm")
         form = QFormLayout(self)
         self.id_edit = QLineEdit()
@@ -78,8 +81,8 @@ class NewDocForm(QWidget):
         self.title_edit.setObjectName("opsTitleEdit")
         self.nav_edit = QLineEdit()
         self.nav_edit.setObjectName("opsNavLabelEdit")
-        self.nav_edit.setPlaceholderText(self.tr("(optional) short label for the menu"))
-        self.has_position = QCheckBox(self.tr("Position"))
+        self.nav_edit.setPlaceholderText(self.t("(optional) short label for the menu"))
+        self.has_position = QCheckBox(self.t("Position"))
         self.has_position.setObjectName("opsHasPosition")
         self.position = QSpinBox()
         self.position.setObjectName("opsPositionSpin")
@@ -95,7 +98,7 @@ class NewDocForm(QWidget):
         self.layout_combo = QComboBox()
         self.layout_combo.setObjectName("opsLayoutCombo")
         self.layout_combo.addItems(list(LAYOUTS))
-        self.template = QCheckBox(self.tr("Start from the template (hero, cards, timeline, quote, "
+        self.template = QCheckBox(self.t("Start from the template (hero, cards, timeline, quote, "
                                           "call to action)"))
         self.template.setObjectName("opsTemplateCheck")
         self.file_label = QLabel("")
@@ -106,23 +109,23 @@ class NewDocForm(QWidget):
         self.error.setWordWrap(True)
         self.error.hide()
         rows: list[tuple[str, QWidget]] = [
-            (self.tr("&Id:"), self.id_edit),
-            (self.tr("&Title:"), self.title_edit),
-            (self.tr("&Menu label:"), self.nav_edit),
+            (self.t("&Id:"), self.id_edit),
+            (self.t("&Title:"), self.title_edit),
+            (self.t("&Menu label:"), self.nav_edit),
         ]
         for label, w in rows:
             lab = QLabel(label)
             lab.setBuddy(w)
             form.addRow(lab, w)
-        form.addRow(QLabel(self.tr("Order:")), pos_row)
-        rows = [(self.tr("T&heme:"), self.theme), (self.tr("&Layout:"), self.layout_combo)]
+        form.addRow(QLabel(self.t("Order:")), pos_row)
+        rows = [(self.t("T&heme:"), self.theme), (self.t("&Layout:"), self.layout_combo)]
         for label, w in rows:
             lab = QLabel(label)
             lab.setBuddy(w)
             form.addRow(lab, w)
         if show_template:
             form.addRow(self.template)
-        form.addRow(self.tr("File:"), self.file_label)
+        form.addRow(self.t("File:"), self.file_label)
         form.addRow(self.error)
         self.base_text: str | None = None
         for sig in (self.id_edit.textChanged, self.title_edit.textChanged):
@@ -130,6 +133,9 @@ class NewDocForm(QWidget):
         self.has_position.toggled.connect(self._update_file)
         self.position.valueChanged.connect(self._update_file)
         self.set_request(NewDocRequest("", ""))
+
+    def t(self, text: str) -> str:
+        return ui_text(self.lang, text)
 
     def widget_for(self, field: str | None) -> QWidget | None:
         return {
@@ -207,19 +213,19 @@ class NewDocumentDialog(OpDialog):
         super().__init__(parent, lang=lang)
         self.setObjectName("opsNewDocDialog")
         self.ops = ops
-        self.setWindowTitle(self.tr("New document"))
-        self.setAccessibleName(self.tr("New document"))
+        self.setWindowTitle(self.t("New document"))
+        self.setAccessibleName(self.t("New document"))
         lay = QVBoxLayout(self)
-        self.form = NewDocForm()
+        self.form = NewDocForm(lang=lang)
         if initial is not None:
             self.form.set_request(initial)
         lay.addWidget(self.form)
         self.add_status_widgets(lay)
         self.buttons = QDialogButtonBox()
-        self.create_button = QPushButton(self.tr("&Create"))
+        self.create_button = QPushButton(self.t("&Create"))
         self.create_button.setObjectName("opsCreateButton")
         self.create_button.setDefault(True)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button = QPushButton(self.t("Cancel"))
         self.cancel_button.setObjectName("opsCancelButton")
         self.buttons.addButton(self.create_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
@@ -233,7 +239,7 @@ class NewDocumentDialog(OpDialog):
         self.form.clear_error()
         return self.run_op(
             lambda: self.ops.create(req, keep_lock=True),
-            self.tr("Creating {path}…").format(path=req.path if req.doc_id else "…"),
+            self.t("Creating {path}…").format(path=req.path if req.doc_id else "…"),
         )
 
     def on_result(self, res: OpResult) -> None:
@@ -288,11 +294,11 @@ class ImportDialog(OpDialog):
         self.ops = ops
         self.candidates: list[ImportCandidate] = []
         self.results: dict[str, OpResult] = {}  # source → result of the last import
-        self.setWindowTitle(self.tr("Import documents"))
-        self.setAccessibleName(self.tr("Import documents"))
+        self.setWindowTitle(self.t("Import documents"))
+        self.setAccessibleName(self.t("Import documents"))
         self.setAcceptDrops(True)
         lay = QVBoxLayout(self)
-        hint = QLabel(self.tr("Drop .md files here or add them. Each file's front matter fills in "
+        hint = QLabel(self.t("Drop .md files here or add them. Each file's front matter fills in "
                               "its form; fix any conflict before importing."))
         hint.setWordWrap(True)
         lay.addWidget(hint)
@@ -304,13 +310,13 @@ class ImportDialog(OpDialog):
         right = QWidget()
         rlay = QVBoxLayout(right)
         rlay.setContentsMargins(0, 0, 0, 0)
-        self.form = NewDocForm(show_template=False)
+        self.form = NewDocForm(show_template=False, lang=lang)
         rlay.addWidget(self.form)
         self.notes = QLabel("")
         self.notes.setObjectName("opsImportNotes")
         self.notes.setWordWrap(True)
         rlay.addWidget(self.notes)
-        self.apply_button = QPushButton(self.tr("&Apply changes"))
+        self.apply_button = QPushButton(self.t("&Apply changes"))
         self.apply_button.setObjectName("opsApplyButton")
         self.apply_button.clicked.connect(self.apply_form)
         rlay.addWidget(self.apply_button)
@@ -323,13 +329,13 @@ class ImportDialog(OpDialog):
         lay.addWidget(self.count)
         self.add_status_widgets(lay)
         self.buttons = QDialogButtonBox()
-        self.add_button = QPushButton(self.tr("Add &files…"))
+        self.add_button = QPushButton(self.t("Add &files…"))
         self.add_button.setObjectName("opsAddFilesButton")
         self.add_button.clicked.connect(self._choose_files)
-        self.import_button = QPushButton(self.tr("&Import"))
+        self.import_button = QPushButton(self.t("&Import"))
         self.import_button.setObjectName("opsImportButton")
         self.import_button.setDefault(True)
-        self.close_button = QPushButton(self.tr("Close"))
+        self.close_button = QPushButton(self.t("Close"))
         self.close_button.setObjectName("opsCancelButton")
         self.buttons.addButton(self.add_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.import_button, QDialogButtonBox.ButtonRole.AcceptRole)
@@ -355,8 +361,8 @@ class ImportDialog(OpDialog):
         spawn(self.recheck(), name="import.recheck")
 
     def _choose_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Import documents"), "",
-                                                self.tr("Markdown (*.md *.markdown)"))
+        files, _ = QFileDialog.getOpenFileNames(self, self.t("Import documents"), "",
+                                                self.t("Markdown (*.md *.markdown)"))
         if files:
             self.add_paths(files)
 
@@ -380,10 +386,10 @@ class ImportDialog(OpDialog):
         name = Path(c.source).name
         done = self.results.get(c.source)
         if done is not None and done.ok:
-            return self.tr("✔ {name} → {path}").format(name=name, path=done.path or "")
+            return self.t("✔ {name} → {path}").format(name=name, path=done.path or "")
         if c.request is None or c.conflict is not None:
-            return self.tr("⚠ {name}").format(name=name)
-        return self.tr("{name} → {path}").format(name=name, path=c.request.path)
+            return self.t("⚠ {name}").format(name=name)
+        return self.t("{name} → {path}").format(name=name, path=c.request.path)
 
     def _refill(self) -> None:
         row = self.list.currentRow()
@@ -440,8 +446,8 @@ class ImportDialog(OpDialog):
         bad = sum(1 for c in pending if not checked[c.source].ok)
         if pending:
             self.show_status(
-                self.tr("%n file(s) ready to import", "", len(pending) - bad)
-                + ("; " + self.tr("%n with a conflict", "", bad) if bad else ""),
+                self.t("{n} file(s) ready to import").format(n=len(pending) - bad)
+                + ("; " + self.t("{n} with a conflict").format(n=bad) if bad else ""),
                 "error" if bad else "info",
             )
 
@@ -453,7 +459,7 @@ class ImportDialog(OpDialog):
                 and not (self.results.get(self.candidates[row].source)):
             # The form may hold unapplied edits: take them.
             self.candidates[row] = self.candidates[row].with_request(self.form.request())
-        return self.run_op(self._import_all, self.tr("Importing…"))
+        return self.run_op(self._import_all, self.t("Importing…"))
 
     async def _import_all(self) -> dict[str, OpResult]:
         snap = await self.ops.store.refresh()
@@ -469,7 +475,7 @@ class ImportDialog(OpDialog):
         out: dict[str, OpResult] = {}
         for i, c in enumerate(ready):
             assert c.request is not None
-            self.show_status(self.tr("Creating {path} ({i} of {n})…").format(
+            self.show_status(self.t("Creating {path} ({i} of {n})…").format(
                 path=c.request.path, i=i + 1, n=len(ready)), "info")
             res = await self.ops.create(c.request, keep_lock=False)
             out[c.source] = res
@@ -485,11 +491,11 @@ class ImportDialog(OpDialog):
                                                       and self.results[c.source].ok))
         self._refill()
         if failed or left:
-            text = self.tr("Imported %n document(s).", "", created) + " " + self.tr(
-                "%n file(s) not imported; select them to see why.", "", left)
+            text = self.t("Imported {n} document(s).").format(n=created) + " " + self.t(
+                "{n} file(s) not imported; select them to see why.").format(n=left)
             self.show_status(text, "error")
         else:
-            self.show_status(self.tr("Imported %n document(s).", "", created), "ok")
+            self.show_status(self.t("Imported {n} document(s).").format(n=created), "ok")
             self.accept()
 
 

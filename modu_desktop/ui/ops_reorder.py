@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 
 from modu_desktop.core.ops import DocOps, OpCode, OpResult, Text
 from modu_desktop.ui.asyncutil import spawn
+from modu_desktop.ui.ops_delete import ui_text
 
 
 class ReorderController(QObject):
@@ -127,13 +128,13 @@ class ReorderBar(QWidget):
         self.up = QToolButton()
         self.up.setObjectName("opsMoveUpButton")
         self.up.setText("▲")
-        self.up.setToolTip(self.tr("Move up in the sidebar"))
-        self.up.setAccessibleName(self.tr("Move up"))
+        self.up.setToolTip(self.t("Move up in the sidebar"))
+        self.up.setAccessibleName(self.t("Move up"))
         self.down = QToolButton()
         self.down.setObjectName("opsMoveDownButton")
         self.down.setText("▼")
-        self.down.setToolTip(self.tr("Move down in the sidebar"))
-        self.down.setAccessibleName(self.tr("Move down"))
+        self.down.setToolTip(self.t("Move down in the sidebar"))
+        self.down.setAccessibleName(self.t("Move down"))
         self.progress = QProgressBar()
         self.progress.setObjectName("opsReorderProgress")
         self.progress.setRange(0, 0)
@@ -153,10 +154,13 @@ class ReorderBar(QWidget):
         controller.finished.connect(self._finished)
         self._task: asyncio.Task[Any] | None = None
 
+    def t(self, text: str) -> str:
+        return ui_text(self.controller.lang, text)
+
     def _go(self, direction: str) -> None:
         doc_id = self.current()
         if not doc_id:
-            self.label.setText(self.tr("Select a document first."))
+            self.label.setText(self.t("Select a document first."))
             return
         self._task = spawn(self.controller.move(doc_id, direction), name="reorder")
 

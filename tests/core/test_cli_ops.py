@@ -16,8 +16,9 @@ from modu_desktop.core.github import GitHubClient, RepoRef
 from modu_desktop.core.locks import LockManager
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
-PNG = (Path(__file__).resolve().parents[2]
-       / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png").read_bytes()
+PNG = (
+    Path(__file__).resolve().parents[2] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
+).read_bytes()
 
 
 @pytest.fixture
@@ -60,16 +61,38 @@ def test_parser_has_the_commands_and_cli_keeps_its_own() -> None:
 
 def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
-    code = main(args(sb, "docs", "new", "--id", "bootcamp", "--title", "부트캠프", "--position",
-                     "6", "--theme", "ocean-cyan", "--layout", "slim", "--nav-label", "캠프",
-                     "--template"))
+    code = main(
+        args(
+            sb,
+            "docs",
+            "new",
+            "--id",
+            "bootcamp",
+            "--title",
+            "부트캠프",
+            "--position",
+            "6",
+            "--theme",
+            "ocean-cyan",
+            "--layout",
+            "slim",
+            "--nav-label",
+            "캠프",
+            "--template",
+        )
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "Created docs/06-bootcamp.md" in out and "commit" in out
     fm = frontmatter.parse(sb.read_file("docs/06-bootcamp.md").decode())
-    assert (fm.get("id"), fm.get("title"), fm.get_int("sidebar_position"), fm.get("nav_label"),
-            fm.get("theme"), fm.get("layout")) == ("bootcamp", "부트캠프", 6, "캠프",
-                                                   "ocean-cyan", "slim")
+    assert (
+        fm.get("id"),
+        fm.get("title"),
+        fm.get_int("sidebar_position"),
+        fm.get("nav_label"),
+        fm.get("theme"),
+        fm.get("layout"),
+    ) == ("bootcamp", "부트캠프", 6, "캠프", "ocean-cyan", "slim")
     assert ":::hero" in fm.body
     assert msgs(sb, 3) == [
         "system: release lock for 06-bootcamp [skip ci]",
@@ -175,3 +198,11 @@ def test_viewer_gets_one_line_failure(
     assert main(args(cli_env, "docs", "new", "--id", "x1", "--title", "x")) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "tok-viewer" not in err
+
+
+def test_wired_into_the_admin_cli(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """cli.py registers these commands itself: ``modu-desktop docs move …`` works there."""
+    sb = cli_env
+    assert cli.main(args(sb, "docs", "move", "02-programs", "down")) == 0
+    assert "Swapped the order" in capsys.readouterr().out
+    assert cli.main(args(sb, "images", "add")) == 2

@@ -27,14 +27,22 @@ async def _no_sleep(_: float) -> None:
 
 
 def test_prefill_from_front_matter() -> None:
-    data = ("\ufeff---\r\nid: bootcamp\r\ntitle: 부트캠프\r\nnav-label: 캠프\r\n"
-            "sidebar_position: 12\r\ntheme: ocean-cyan\r\nlayout: slim\r\nhide_title: true\r\n"
-            "---\r\n\r\n본문\r\n").encode()
+    data = (
+        "\ufeff---\r\nid: bootcamp\r\ntitle: 부트캠프\r\nnav-label: 캠프\r\n"
+        "sidebar_position: 12\r\ntheme: ocean-cyan\r\nlayout: slim\r\nhide_title: true\r\n"
+        "---\r\n\r\n본문\r\n"
+    ).encode()
     c = parse_candidate("/tmp/whatever.md", data)
     assert c.request is not None and c.conflict is None
     r = c.request
     assert (r.doc_id, r.title, r.nav_label, r.position, r.theme, r.layout) == (
-        "bootcamp", "부트캠프", "캠프", 12, "ocean-cyan", "slim")
+        "bootcamp",
+        "부트캠프",
+        "캠프",
+        12,
+        "ocean-cyan",
+        "slim",
+    )
     assert r.path == "docs/12-bootcamp.md"
     out = r.render()
     assert "hide_title: true" in out and out.endswith("\r\n본문\r\n")
@@ -90,8 +98,11 @@ def test_conflicts_and_import(sandbox: Any, tmp_path: Path) -> None:
 
     async def go() -> Any:
         async with GitHubClient(sandbox.api_url, "tok-editor1", REPO, sleep=_no_sleep) as gh:
-            ops = DocOps(DocumentStore(gh, tmp_path / "blobs"),
-                         LockManager(gh, "editor1", "s1", gh.clock, host="h"), "editor1")
+            ops = DocOps(
+                DocumentStore(gh, tmp_path / "blobs"),
+                LockManager(gh, "editor1", "s1", gh.clock, host="h"),
+                "editor1",
+            )
             cands = read_candidates(paths)
             snap = await ops.store.refresh()
             checked = check_candidates(cands, snap)

@@ -446,3 +446,19 @@ def test_move_first_write_conflict_changes_nothing(sandbox: Any, tmp_path: Path)
     assert res.code is OpCode.CONFLICT
     assert fm_of(sandbox, "docs/02-programs.md").get_int("sidebar_position") == 2
     assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
+
+
+def test_move_stays_within_its_folder(sandbox: Any, tmp_path: Path) -> None:
+    async def body(ops: DocOps) -> Any:
+        gh = ops.store.client
+        await gh.put_file("docs/camp/01-a.md", b"---\nid: a\nsidebar_position: 1\n---\n", "a")
+        await gh.put_file("docs/camp/02-b.md", b"---\nid: b\nsidebar_position: 2\n---\n", "b")
+        up = await ops.move("camp/01-a", "up")
+        down = await ops.move("camp/01-a", "down")
+        return up, down
+
+    up, down = run(sandbox, tmp_path, body)
+    assert up.code is OpCode.NOTHING_TO_DO  # 01-welcome (position 1, top level) is not its peer
+    assert down.ok
+    assert fm_of(sandbox, "docs/camp/01-a.md").get_int("sidebar_position") == 2
+    assert fm_of(sandbox, "docs/01-welcome.md").get_int("sidebar_position") == 1

@@ -90,9 +90,14 @@ def _mock(status: int, scopes: str | None) -> httpx.MockTransport:
 )
 def test_status_mapping(status: int, scopes: str | None, expected: MembershipStatus) -> None:
     async def go() -> Any:
-        async with GitHubClient("https://api.github.com", "t", REPO,
-                                transport=_mock(status, scopes), sleep=_no_sleep,
-                                retry=RetryPolicy(max_attempts=1)) as gh:
+        async with GitHubClient(
+            "https://api.github.com",
+            "t",
+            REPO,
+            transport=_mock(status, scopes),
+            sleep=_no_sleep,
+            retry=RetryPolicy(max_attempts=1),
+        ) as gh:
             return await check_org_membership(gh, "pnuai", "me")
 
     res = asyncio.run(go())

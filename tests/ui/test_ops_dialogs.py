@@ -135,8 +135,28 @@ def test_new_document_korean_messages(env: Env, ui: Any, qtbot: Any) -> None:
     dlg = NewDocumentDialog(env.ops(), lang="ko", initial=NewDocRequest("welcome", "x"))
     qtbot.addWidget(dlg)
     dlg.show()
+    assert dlg.windowTitle() == "새 문서" and dlg.create_button.text() == "만들기(&C)"
     ui.wait_task(dlg.start())
     assert "이미" in dlg.status.text()
+
+
+def test_every_dialog_text_has_korean() -> None:
+    import ast
+
+    import modu_desktop.ui.ops_delete as od
+
+    root = Path(od.__file__).parent
+    missing = []
+    for name in ("ops_delete.py", "ops_images.py", "ops_import.py", "ops_reorder.py"):
+        for n in ast.walk(ast.parse((root / name).read_text("utf-8"))):
+            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                    and n.func.attr == "t" and n.args and isinstance(n.args[0], ast.Constant)
+                    and n.args[0].value not in od._KO):
+                missing.append((name, n.args[0].value))
+    assert not missing
+    assert "self.tr(" not in "".join(
+        (root / n).read_text("utf-8") for n in ("ops_delete.py", "ops_images.py",
+                                                "ops_import.py", "ops_reorder.py"))
 
 
 # ------------------------------------------------------------------------------ delete
