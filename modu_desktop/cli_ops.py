@@ -9,8 +9,8 @@
 
 Same connection flags, token lookup and exit status as ``docs list`` (``modu_desktop/cli.py``):
 0 success, 1 failure (one line on stderr), 2 usage error. ``register()`` adds the commands to
-the ``docs`` and ``images`` sub-parsers of ``cli.build_parser()``; until ``cli.py`` calls it,
-:func:`main` here runs the admin CLI with these commands attached.
+the ``docs`` and ``images`` sub-parsers; ``cli.build_parser()`` calls it. :func:`main` and
+:func:`attach` here also work on a parser without them (attaching is idempotent).
 """
 
 from __future__ import annotations

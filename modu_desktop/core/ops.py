@@ -572,6 +572,17 @@ class DocOps:
                      "내용을 먼저 확인해 주세요."),
                 doc_id=doc_id, path=doc.path)
         ours = held
+        if ours is not None:
+            # The editor's lock may have been taken over meanwhile: then someone else edits it.
+            check = await self.locks.verify(ours)
+            if not check.ok and check.view is not None and blocking_lock(check.view):
+                holder = lock_holder_text(check.view, doc_id)
+                return OpResult(OpCode.LOCKED,
+                                Text(f"Not deleted: {holder.en}",
+                                     f"삭제하지 않았습니다: {holder.ko}"),
+                                doc_id=doc_id, path=doc.path, view=check.view)
+            if not check.ok:
+                ours = None  # released or unreadable now: take the lock afresh below
         if ours is None:
             acq = await self.locks.acquire(doc_id)
             if acq.held is None and acq.view is not None and not blocking_lock(acq.view) \

@@ -462,3 +462,18 @@ def test_move_stays_within_its_folder(sandbox: Any, tmp_path: Path) -> None:
     assert down.ok
     assert fm_of(sandbox, "docs/camp/01-a.md").get_int("sidebar_position") == 2
     assert fm_of(sandbox, "docs/01-welcome.md").get_int("sidebar_position") == 1
+
+
+def test_delete_refused_when_our_editor_lock_was_taken_over(sandbox: Any, tmp_path: Path) -> None:
+    async def body(ops: DocOps) -> Any:
+        acq = await ops.locks.acquire("04-admission")
+        assert acq.held is not None
+        async with ops_for(sandbox, tmp_path, login="editor2", session="thief") as other:
+            view = await other.locks.inspect("04-admission")
+            stolen = await other.locks.steal(view)
+            assert stolen.held is not None
+        return await ops.delete("04-admission", held=acq.held)
+
+    res = run(sandbox, tmp_path, body)
+    assert res.code is OpCode.LOCKED and "@editor2" in res.message
+    assert sandbox.read_file("docs/04-admission.md") is not None
