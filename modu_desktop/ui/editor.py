@@ -310,6 +310,11 @@ class EditorPane(QWidget):
     def _sync_form_from_text(self) -> None:
         self.form.set_values(fmsync.read_fields(self.editor.toPlainText()))
 
+    def apply_field(self, key: str, value: object) -> None:
+        """Set one front matter key in the text (one undoable step), e.g. after a reorder."""
+        self._apply_form_edit(key, value)
+        self._sync_form_from_text()
+
     def _apply_form_edit(self, key: str, value: object) -> None:
         if self.editor.isReadOnly():
             return

@@ -93,6 +93,10 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self._build_ui()
         self._build_actions()
+        from modu_desktop.ui.ops_host import OpsHost
+
+        self.ops_host = OpsHost(self)
+        self.ops_host.build_menu()
         self._update_title()
         self._update_actions()
 
@@ -370,6 +374,9 @@ class MainWindow(QMainWindow):
         self.act_close.setEnabled(d is not None)
         self.act_save_new.setEnabled(bool(d and not self.ctx.viewer))
         self.act_replace.setEnabled(bool(d and d.editable))
+        host = getattr(self, "ops_host", None)
+        if host is not None:
+            host.update_actions()
 
     def _lock_badges(self, views: list[Any]) -> dict[str, LockBadge]:
         from modu_desktop.core.locks import LockStatus
@@ -583,6 +590,34 @@ class MainWindow(QMainWindow):
             self.show_notice(stale_notice, "warning")
         del lang
         return True
+
+    async def open_with_lock(self, doc_id: str, held: Any) -> bool:
+        """Open a document whose lock we already hold (a document we just created)."""
+        if self.doc is not None and not await self.close_document():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    self.ctx.locks.release(held), self.ctx.options.release_timeout_s
+                )
+            return False
+        return await self._load_and_show(doc_id, MODE_EDIT, held)
+
+    async def forget_open_document(self) -> None:
+        """The open document is gone (deleted with its lock): close it without releasing."""
+        doc = self.doc
+        if doc is None:
+            return
+        doc.held = None
+        if doc.heartbeat is not None and not doc.heartbeat.done():
+            doc.heartbeat.cancel()
+        self._draft_discard(doc)
+        self.doc = None
+        self.lock_banner.hide()
+        self.readonly_banner.hide()
+        self.editor_pane.load_text("", read_only=True)
+        self.right.setCurrentIndex(0)
+        self._set_lock_status("")
+        self._update_title()
+        self._update_actions()
 
     def _fail_open(self, doc_id: str, exc: BaseException) -> None:
         self._set_lock_status("")
@@ -1147,6 +1182,8 @@ class MainWindow(QMainWindow):
                 return False
         self._closing = True
         self._idle_timer.stop()
+        self._draft_timer.stop()
+        self.ops_host.detach()
         await self._cancel_tasks()
         self._closed_ok = True
         return True

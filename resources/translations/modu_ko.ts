@@ -354,6 +354,53 @@
     </message>
 </context>
 <context>
+    <name>ImagePickerDialog</name>
+    <message>
+        <source>Insert picture</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>PNG, JPEG, GIF, WebP or SVG, up to {mb} MB. You can also drop a file here.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>What the picture shows (for screen readers)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Upload and insert</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Pictures (*.png *.jpg *.jpeg *.gif *.webp *.svg)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Choose a picture first.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Uploading {name}…</source>
+        <translation>{name} 올리는 중…</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <source>Import documents</source>

@@ -1,0 +1,224 @@
+"""Hosts the document operations (new, import, delete, move up/down, insert picture) in the
+main window. The dialogs and controllers are the ops engineer's (``ui/ops_*.py`` over
+``core/ops.py`` / ``core/images.py``); this module only wires them to the window's menus, the
+list and the open document. If those modules are missing, the actions stay hidden.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtGui import QAction, QKeySequence
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("OpsHost", text)
+
+
+class OpsHost(QObject):
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.available = False
+        self.images_available = False
+        self.ops: Any = None
+        self.reorder: Any = None
+        self.uploader: Any = None
+        self.image_helper: Any = None
+        self.actions: dict[str, QAction] = {}
+        if win.ctx.viewer:
+            return  # viewer mode: no writes at all
+        try:
+            from modu_desktop.core.ops import DocOps
+            from modu_desktop.ui import ops_delete, ops_import, ops_reorder  # noqa: F401
+
+            self.ops = DocOps(win.ctx.store, win.ctx.locks, win.ctx.login)
+            self.reorder = ops_reorder.ReorderController(self.ops, self, lang=win.ctx.lang)
+            self.reorder.finished.connect(self._moved)
+            self.reorder.busy.connect(self._busy)
+            self.available = True
+        except Exception:
+            log.info("document operations unavailable", exc_info=True)
+        try:
+            from modu_desktop.ui.ops_images import EditorImageHelper, ImageUploader
+
+            self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
+            self.uploader.finished.connect(self._uploaded)
+            self.uploader.started.connect(
+                lambda name: win._set_lock_status(_tr("Uploading {name}…").format(name=name))
+            )
+            self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
+            self.images_available = True
+        except Exception:
+            log.info("picture upload unavailable", exc_info=True)
+
+    # ------------------------------------------------------------------ menus
+    def build_menu(self) -> None:
+        win = self.win
+        if not (self.available or self.images_available):
+            return
+        menu = win.menuBar().addMenu(_tr("&Document"))
+        menu.setObjectName("documentMenu")
+
+        def add(key: str, text: str, shortcut: str | None, slot: Any) -> None:
+            a = QAction(text, win)
+            a.setObjectName(key)
+            if shortcut:
+                a.setShortcut(QKeySequence(shortcut))
+            a.triggered.connect(lambda _c=False: slot())
+            win.addAction(a)
+            menu.addAction(a)
+            self.actions[key] = a
+
+        if self.available:
+            add(
+                "newDocumentAction",
+                _tr("&New document…"),
+                "Ctrl+N",
+                lambda: win._spawn(self.new_document()),
+            )
+            add(
+                "importAction",
+                _tr("&Import Markdown files…"),
+                None,
+                lambda: win._spawn(self.import_files()),
+            )
+            menu.addSeparator()
+            add(
+                "moveUpAction", _tr("Move &up in the menu"), "Alt+Shift+Up", lambda: self.move("up")
+            )
+            add(
+                "moveDownAction",
+                _tr("Move &down in the menu"),
+                "Alt+Shift+Down",
+                lambda: self.move("down"),
+            )
+            menu.addSeparator()
+            add("deleteAction", _tr("&Delete document…"), None, lambda: win._spawn(self.delete()))
+        if self.images_available:
+            menu.addSeparator()
+            add(
+                "insertPictureAction",
+                _tr("Insert &picture…"),
+                "Ctrl+Shift+I",
+                lambda: win._spawn(self.insert_picture()),
+            )
+
+    def update_actions(self) -> None:
+        d = self.win.doc
+        pic = self.actions.get("insertPictureAction")
+        if pic is not None:
+            pic.setEnabled(bool(d and d.editable))
+
+    def detach(self) -> None:
+        """Before the window goes: unhook the picture helper from the editor (its event filter
+        must not run while the editor is being destroyed)."""
+        helper, self.image_helper = self.image_helper, None
+        if helper is not None:
+            with contextlib.suppress(RuntimeError):
+                self.win.editor_pane.editor.removeEventFilter(helper)
+            with contextlib.suppress(RuntimeError):
+                helper.setParent(None)
+                helper.deleteLater()
+
+    # ------------------------------------------------------------------ operations
+    def _selected(self) -> str | None:
+        win = self.win
+        return win.doc_list.selected_doc_id() or (win.doc.doc_id if win.doc else None)
+
+    async def new_document(self) -> str | None:
+        from modu_desktop.ui.ops_import import new_document
+
+        res = await new_document(self.ops, self.win, lang=self.win.ctx.lang)
+        if res is None or not res.ok or not res.doc_id:
+            return None
+        await self.win.refresh_list()
+        if res.held is not None:
+            await self.win.open_with_lock(res.doc_id, res.held)
+        return str(res.doc_id)
+
+    async def import_files(self, paths: list[str] | None = None) -> int:
+        from modu_desktop.ui.ops_import import import_files
+
+        results = await import_files(self.ops, paths or [], self.win, lang=self.win.ctx.lang)
+        if results:
+            await self.win.refresh_list()
+        return sum(1 for r in results.values() if r.ok)
+
+    async def delete(self) -> bool:
+        from modu_desktop.ui.ops_delete import delete_document
+
+        win = self.win
+        doc_id = self._selected()
+        snap = getattr(win.ctx.store, "snapshot", None)
+        summary = snap.doc(doc_id) if snap is not None and doc_id else None
+        if summary is None:
+            win.show_notice(_tr("Select a document in the list first."), "info")
+            return False
+        open_doc = win.doc if win.doc is not None and win.doc.doc_id == doc_id else None
+        held = open_doc.held if open_doc is not None else None
+        res = await delete_document(self.ops, summary, win, lang=win.ctx.lang, held=held)
+        if res is None or not res.ok:
+            return False
+        if open_doc is not None:
+            await win.forget_open_document()  # the lock file went with the document
+        await win.refresh_list()
+        win.show_notice(res.user_message(win.ctx.lang), "info")
+        return True
+
+    def move(self, direction: str) -> None:
+        doc_id = self._selected()
+        if doc_id is None:
+            self.win.show_notice(_tr("Select a document in the list first."), "info")
+            return
+        self.win._spawn(self.reorder.move(doc_id, direction))
+
+    def _busy(self, busy: bool) -> None:
+        for key in ("moveUpAction", "moveDownAction"):
+            a = self.actions.get(key)
+            if a is not None:
+                a.setEnabled(not busy)
+
+    def _moved(self, res: Any) -> None:
+        win = self.win
+        win.show_notice(res.user_message(win.ctx.lang), "info" if res.ok else "warning")
+        if res.ok:
+            doc = win.doc
+            shas = (res.details or {}).get("shas") or {}
+            positions = (res.details or {}).get("positions") or {}
+            if doc is not None and doc.path in shas and doc.doc_id in positions:
+                # Only sidebar_position changed on the server: carry it into our text and
+                # build on the new version, so the next save neither conflicts nor undoes it.
+                win.editor_pane.apply_field("sidebar_position", positions[doc.doc_id])
+                doc.base_sha = shas[doc.path]
+                if doc.journal is not None:
+                    with contextlib.suppress(Exception):
+                        doc.journal.rebase(doc.base_sha)
+            win._spawn(win.refresh_list())
+
+    async def insert_picture(self) -> str | None:
+        from modu_desktop.ui.ops_images import pick_and_upload
+
+        win = self.win
+        if win.doc is None or not win.doc.editable:
+            return None
+        md = await pick_and_upload(self.uploader, win)
+        if md:
+            win.editor_pane.editor.insertPlainText(md)
+        return md
+
+    def _uploaded(self, res: Any) -> None:
+        msg = getattr(res, "user_message", None)
+        text = msg(self.win.ctx.lang) if callable(msg) else str(res)
+        ok = bool(getattr(res, "ok", False))
+        self.win._set_lock_status(text, "ok" if ok else "warning")
+        if not ok:
+            self.win.show_notice(text, "warning")
