@@ -512,10 +512,9 @@ class DocOps:
             res = await self.store.create(path, text, self.login,
                                           message=create_message(path, self.login))
         except WriteUncertain as exc:
-            # The file may exist. With keep_lock the caller keeps the lock (the editor may open
-            # the file once a refresh shows it); otherwise it is released like after any create.
-            if not keep_lock:
-                await self._release_quietly(held)
+            # The file may exist or not. Release the lock either way (nothing is open yet);
+            # after a refresh the document is opened like any other, with a fresh lock.
+            await self._release_quietly(held)
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(f"Could not confirm whether {path} was created; refresh the list to "
@@ -523,7 +522,6 @@ class DocOps:
                      f"{path} 파일이 만들어졌는지 확인하지 못했습니다. 다시 시도하기 전에 목록을 "
                      "새로 고쳐 확인해 주세요."),
                 doc_id=lock_id, path=path, request=req, error=exc,
-                held=held if keep_lock else None,
             )
         except GitHubError as exc:
             await self._release_quietly(held)

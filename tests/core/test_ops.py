@@ -477,3 +477,74 @@ def test_delete_refused_when_our_editor_lock_was_taken_over(sandbox: Any, tmp_pa
     res = run(sandbox, tmp_path, body)
     assert res.code is OpCode.LOCKED and "@editor2" in res.message
     assert sandbox.read_file("docs/04-admission.md") is not None
+
+
+@pytest.mark.parametrize("landed", [True, False])
+def test_move_second_write_uncertain(sandbox: Any, tmp_path: Path, landed: bool) -> None:
+    """The answer to the second write is lost: read back; complete if it landed, else undo."""
+    from modu_desktop.core.errors import WriteUncertain
+
+    async def body(ops: DocOps) -> Any:
+        real_save = ops.store.save
+
+        async def save(doc: Any, text: str, base_sha: str, login: str,
+                       message: str | None = None) -> Any:
+            if getattr(doc, "path", doc) == "docs/03-strategy.md":
+                if landed:
+                    await real_save(doc, text, base_sha, login, message)
+                raise WriteUncertain("lost answer")
+            return await real_save(doc, text, base_sha, login, message)
+
+        ops.store.save = save  # type: ignore[method-assign]
+        return await ops.move("02-programs", "down")
+
+    res = run(sandbox, tmp_path, body)
+    p2 = fm_of(sandbox, "docs/02-programs.md").get_int("sidebar_position")
+    p3 = fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position")
+    if landed:
+        assert res.code is OpCode.MOVED and (p2, p3) == (3, 2)
+    else:
+        assert res.code is OpCode.ROLLED_BACK and (p2, p3) == (2, 3)
+
+
+def test_move_when_github_fails_after_the_first_write(sandbox: Any, tmp_path: Path) -> None:
+    """Sandbox fault: every request fails (502) right after the first swap commit. The result
+    names the half-done state, which is what the repository shows afterwards."""
+
+    async def body(ops: DocOps) -> Any:
+        real_save = ops.store.save
+
+        async def save(doc: Any, *a: Any, **kw: Any) -> Any:
+            if getattr(doc, "path", doc) == "docs/03-strategy.md":
+                sandbox.faults.update(failure_rate=1.0, failure_kinds=("5xx",))
+            return await real_save(doc, *a, **kw)
+
+        ops.store.save = save  # type: ignore[method-assign]
+        try:
+            return await ops.move("02-programs", "down")
+        finally:
+            sandbox.faults.update(failure_rate=0.0)
+
+    res = run(sandbox, tmp_path, body)
+    assert res.code is OpCode.PARTIAL
+    assert "02-programs.md now has position 3" in res.message and "back to 2" in res.message
+    assert fm_of(sandbox, "docs/02-programs.md").get_int("sidebar_position") == 3
+    assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
+
+
+def test_create_uncertain_releases_the_lock_and_keeps_the_input(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    from modu_desktop.core.errors import WriteUncertain
+
+    async def body(ops: DocOps) -> Any:
+        async def create(*a: Any, **kw: Any) -> Any:
+            raise WriteUncertain("no answer")
+
+        ops.store.create = create  # type: ignore[method-assign]
+        return await ops.create(NewDocRequest("maybe", "아마도", position=9))
+
+    res = run(sandbox, tmp_path, body)
+    assert res.code is OpCode.UNCERTAIN and res.held is None and "refresh" in res.message
+    assert res.request is not None and res.request.title == "아마도"
+    assert sandbox.read_file(".locks/09-maybe.lock.json") is None
