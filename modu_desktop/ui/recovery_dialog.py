@@ -1,0 +1,369 @@
+"""On start: drafts left behind by a crash or kill, shown against the current server version.
+
+:func:`orphan_drafts` picks the drafts of this repository written by sessions that are not
+running (the single-instance lock guarantees no other instance uses the same data dir), and
+:func:`assess` compares each with the server - *unchanged* since the draft's base, *changed* by
+someone else, *deleted*, or *new* (a document that was never saved) - at the cost of one tree
+request (plus a blob read per changed document, cached by sha).
+
+:class:`RecoveryDialog` lists them with both texts side by side and lets the user restore, save as
+a new document or discard each one (or decide later: the draft stays on disk). Discard happens in
+the dialog (only if the draft file still holds exactly that text); restore and save-as-new are
+done by the window through :func:`offer_recovery`'s callbacks, which receive the draft's text
+unchanged, so a restored text is byte-identical to what was typed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import logging
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "RecoveryChoice",
+    "RecoveryDialog",
+    "RecoveryItem",
+    "ServerState",
+    "assess",
+    "offer_recovery",
+    "orphan_drafts",
+]
+
+
+def _t(en: str, ko: str) -> str:
+    text = QCoreApplication.translate("RecoveryDialog", en)
+    if text == en and QLocale().language() == QLocale.Language.Korean:
+        return ko
+    return text
+
+
+class ServerState(enum.Enum):
+    UNCHANGED = "unchanged"  # the server still has the version the draft started from
+    CHANGED = "changed"  # someone saved another version meanwhile
+    DELETED = "deleted"  # the document is gone from the server
+    NEW = "new"  # the draft is of a document that was never saved
+    UNKNOWN = "unknown"  # the server could not be reached
+
+
+class RecoveryChoice(enum.Enum):
+    RESTORE = "restore"
+    SAVE_AS_NEW = "save_as_new"
+    DISCARD = "discard"
+    LATER = "later"
+
+
+@dataclass
+class RecoveryItem:
+    draft: Draft
+    state: ServerState
+    server_sha: str | None = None
+    server_text: str | None = None
+    problem: str | None = None
+
+    @property
+    def doc_id(self) -> str:
+        return self.draft.key.doc_id
+
+    @property
+    def title(self) -> str:
+        return self.draft.title or self.draft.key.doc_id
+
+
+def orphan_drafts(
+    store: DraftStore,
+    *,
+    api_host: str,
+    repo: str,
+    branch: str,
+    live_session_ids: Collection[str] = (),
+    exclude: Collection[DraftKey] = (),
+) -> list[Draft]:
+    """Drafts of this repository/branch whose session is not running (oldest first)."""
+    host = api_host.rstrip("/")
+    return [
+        d
+        for d in store.list_orphans(live_session_ids)
+        if (d.key.api_host, d.key.repo, d.key.branch) == (host, repo, branch)
+        and d.key not in exclude
+    ]
+
+
+async def assess(drafts: list[Draft], doc_store: object) -> list[RecoveryItem]:
+    """Each draft against the server: one ``refresh()`` (tree) plus a blob per changed doc."""
+    from modu_desktop.core.documents import decode_text
+
+    try:
+        snap = await doc_store.refresh()  # type: ignore[attr-defined]
+    except Exception as exc:
+        log.info("cannot compare drafts with the server: %s", exc)
+        return [RecoveryItem(d, ServerState.UNKNOWN, problem=str(exc)) for d in drafts]
+    by_path = {doc.path: doc for doc in snap.docs}
+    items: list[RecoveryItem] = []
+    for d in drafts:
+        summary = by_path.get(d.doc_path) or snap.doc(d.key.doc_id)
+        if summary is None:
+            state = ServerState.NEW if d.base_sha is None else ServerState.DELETED
+            items.append(RecoveryItem(d, state))
+            continue
+        state = ServerState.UNCHANGED if summary.sha == d.base_sha else ServerState.CHANGED
+        item = RecoveryItem(d, state, server_sha=summary.sha)
+        try:
+            item.server_text, _problem = decode_text(
+                await doc_store.read_blob(summary.sha)  # type: ignore[attr-defined]
+            )
+        except Exception as exc:
+            item.problem = str(exc)
+        items.append(item)
+    return items
+
+
+def describe_state(item: RecoveryItem) -> str:
+    if item.state is ServerState.UNCHANGED:
+        return _t(
+            "Nobody has changed this document on the site since you started: "
+            "restoring and saving is safe.",
+            "작업을 시작한 뒤 사이트의 이 문서는 바뀌지 않았습니다. 복원해서 저장해도 안전합니다.",
+        )
+    if item.state is ServerState.CHANGED:
+        return _t(
+            "Someone else saved this document on the site meanwhile. Restore it to compare "
+            "when you save, or save yours as a new document.",
+            "그 사이에 다른 사람이 사이트의 이 문서를 저장했습니다. 복원하면 저장할 때 비교하고, "
+            "또는 새 문서로 저장할 수 있습니다.",
+        )
+    if item.state is ServerState.DELETED:
+        return _t(
+            "This document was deleted from the site. Save your text as a new document.",
+            "이 문서는 사이트에서 삭제되었습니다. 내 글을 새 문서로 저장하세요.",
+        )
+    if item.state is ServerState.NEW:
+        return _t(
+            "This document was never saved to the site.",
+            "이 문서는 아직 사이트에 저장된 적이 없습니다.",
+        )
+    return _t(
+        "The site cannot be reached right now, so it is not known whether it changed.",
+        "지금은 사이트에 연결할 수 없어 바뀌었는지 알 수 없습니다.",
+    )
+
+
+def _state_badge(state: ServerState) -> str:
+    return {
+        ServerState.UNCHANGED: _t("unchanged on the site", "사이트 변경 없음"),
+        ServerState.CHANGED: _t("changed on the site", "사이트에서 바뀜"),
+        ServerState.DELETED: _t("deleted on the site", "사이트에서 삭제됨"),
+        ServerState.NEW: _t("new document", "새 문서"),
+        ServerState.UNKNOWN: _t("site not reachable", "사이트 연결 안 됨"),
+    }[state]
+
+
+class RecoveryDialog(QDialog):
+    """The list of recovered drafts. ``chosen`` = (item, RESTORE | SAVE_AS_NEW) when the user
+    picked one of those (the dialog then closes); discards are done here at once."""
+
+    discarded = Signal(object)  # RecoveryItem
+
+    def __init__(
+        self,
+        items: list[RecoveryItem],
+        draft_store: DraftStore,
+        parent: QWidget | None = None,
+        *,
+        can_write: bool = True,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("recoveryDialog")
+        self.setWindowTitle(_t("Recover unsaved text", "저장하지 않은 글 복구"))
+        self.setAccessibleName(self.windowTitle())
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        self.resize(980, 620)
+        self.items = list(items)
+        self.draft_store = draft_store
+        self.chosen: tuple[RecoveryItem, RecoveryChoice] | None = None
+
+        lay = QVBoxLayout(self)
+        head = QLabel(
+            _t(
+                "The app closed before this text was saved. Nothing was lost: "
+                "choose what to do with each document.",
+                "글을 저장하기 전에 앱이 닫혔습니다. 잃어버린 것은 없습니다. "
+                "문서마다 어떻게 할지 고르세요.",
+            )
+        )
+        head.setWordWrap(True)
+        head.setObjectName("recoveryHeading")
+        lay.addWidget(head)
+
+        body = QHBoxLayout()
+        self.list = QListWidget()
+        self.list.setObjectName("recoveryList")
+        self.list.setAccessibleName(_t("Recovered documents", "복구된 문서"))
+        self.list.setMaximumWidth(300)
+        body.addWidget(self.list)
+        right = QVBoxLayout()
+        self.state_label = QLabel("")
+        self.state_label.setObjectName("recoveryState")
+        self.state_label.setWordWrap(True)
+        right.addWidget(self.state_label)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.mine_view = self._pane(
+            split, _t("Your unsaved text", "저장 안 된 내 글"), "recoveryMine"
+        )
+        self.server_view = self._pane(
+            split, _t("The version on the site now", "지금 사이트의 버전"), "recoveryServer"
+        )
+        right.addWidget(split, 1)
+        body.addLayout(right, 1)
+        lay.addLayout(body, 1)
+
+        buttons = QHBoxLayout()
+        self.restore_button = QPushButton(_t("&Restore and keep editing", "복원해서 계속 편집(&R)"))
+        self.restore_button.setObjectName("recoverRestoreButton")
+        self.save_new_button = QPushButton(_t("Save as &new document", "새 문서로 저장(&N)"))
+        self.save_new_button.setObjectName("recoverSaveNewButton")
+        self.discard_button = QPushButton(_t("&Discard this text", "이 글 버리기(&D)"))
+        self.discard_button.setObjectName("recoverDiscardButton")
+        self.later_button = QPushButton(_t("Decide &later", "나중에(&L)"))
+        self.later_button.setObjectName("recoverLaterButton")
+        for b in (self.restore_button, self.save_new_button, self.discard_button):
+            b.setAccessibleName(b.text().replace("&", ""))
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.later_button.setAccessibleName(self.later_button.text().replace("&", ""))
+        buttons.addWidget(self.later_button)
+        lay.addLayout(buttons)
+        self.restore_button.setEnabled(can_write)
+        self.save_new_button.setEnabled(can_write)
+
+        self.restore_button.clicked.connect(lambda: self._choose(RecoveryChoice.RESTORE))
+        self.save_new_button.clicked.connect(lambda: self._choose(RecoveryChoice.SAVE_AS_NEW))
+        self.discard_button.clicked.connect(self._discard_current)
+        self.later_button.clicked.connect(self.reject)
+        self.list.currentRowChanged.connect(self._show)
+        for it in self.items:
+            self.list.addItem(QListWidgetItem(f"{it.title}\n{_state_badge(it.state)}"))
+        if self.items:
+            self.list.setCurrentRow(0)
+        self.restore_button.setDefault(True)
+
+    def _pane(self, split: QSplitter, title: str, name: str) -> QPlainTextEdit:
+        box = QWidget()
+        v = QVBoxLayout(box)
+        v.setContentsMargins(0, 0, 0, 0)
+        lab = QLabel(f"<b>{title}</b>")
+        v.addWidget(lab)
+        view = QPlainTextEdit()
+        view.setObjectName(name)
+        view.setReadOnly(True)
+        view.setAccessibleName(title)
+        v.addWidget(view, 1)
+        split.addWidget(box)
+        return view
+
+    def current(self) -> RecoveryItem | None:
+        row = self.list.currentRow()
+        return self.items[row] if 0 <= row < len(self.items) else None
+
+    def select(self, doc_id: str) -> bool:
+        for i, it in enumerate(self.items):
+            if it.doc_id == doc_id:
+                self.list.setCurrentRow(i)
+                return True
+        return False
+
+    def _show(self, row: int) -> None:
+        item = self.items[row] if 0 <= row < len(self.items) else None
+        if item is None:
+            self.state_label.setText("")
+            self.mine_view.setPlainText("")
+            self.server_view.setPlainText("")
+            return
+        self.state_label.setText(describe_state(item))
+        self.mine_view.setPlainText(item.draft.text)
+        self.server_view.setPlainText(item.server_text or "")
+        # a deleted document cannot be restored in place
+        self.restore_button.setEnabled(
+            self.save_new_button.isEnabled() and item.state is not ServerState.DELETED
+        )
+
+    def _choose(self, choice: RecoveryChoice) -> None:
+        item = self.current()
+        if item is None:
+            return
+        self.chosen = (item, choice)
+        self.accept()
+
+    def _discard_current(self) -> None:
+        row = self.list.currentRow()
+        item = self.current()
+        if item is None:
+            return
+        try:
+            self.draft_store.discard(item.draft.key, only_if_text=item.draft.text)
+        except OSError as exc:
+            self.state_label.setText(str(exc))
+            return
+        self.items.pop(row)
+        with contextlib.suppress(RuntimeError):
+            self.list.takeItem(row)
+        self.discarded.emit(item)
+        if not self.items:
+            self.reject()
+        else:
+            self.list.setCurrentRow(min(row, len(self.items) - 1))
+
+
+RestoreFn = Callable[[Draft, RecoveryItem], Awaitable[bool]]
+SaveNewFn = Callable[[Draft, RecoveryItem], Awaitable[str | None]]
+
+
+async def offer_recovery(
+    parent: QWidget | None,
+    items: list[RecoveryItem],
+    draft_store: DraftStore,
+    *,
+    restore: RestoreFn,
+    save_as_new: SaveNewFn,
+    can_write: bool = True,
+) -> tuple[RecoveryItem, RecoveryChoice] | None:
+    """Show the dialog; run the chosen restore / save-as-new. After a successful save as a new
+    document the draft is removed; a restored draft is removed by the editor once committed."""
+    from modu_desktop.ui.asyncutil import run_dialog
+
+    if not items:
+        return None
+    dlg = RecoveryDialog(items, draft_store, parent, can_write=can_write)
+    await run_dialog(dlg)
+    chosen = dlg.chosen
+    dlg.deleteLater()
+    if chosen is None:
+        return None
+    item, choice = chosen
+    if choice is RecoveryChoice.RESTORE:
+        await restore(item.draft, item)
+    elif choice is RecoveryChoice.SAVE_AS_NEW:
+        new_id = await save_as_new(item.draft, item)
+        if new_id:
+            with contextlib.suppress(OSError):
+                draft_store.discard(item.draft.key, only_if_text=item.draft.text)
+    return chosen

@@ -1,0 +1,407 @@
+"""The durable save queue in the app: :class:`~modu_desktop.core.spool.SaveSpool` wired to the
+real GitHub client, driven by an asyncio task, with a status-bar widget.
+
+* :func:`make_sender` - ``GitHubClient.put_file`` with the item's base sha; the client's typed
+  errors become the spool's outcomes (:func:`outcome_for_error`).
+* :func:`make_reader` - the file's current blob sha from the git database (ref -> commit -> tree,
+  :meth:`GitHubClient.entry_at`), never the cached Contents API.
+* :class:`SaveQueue` - runs ``run_once`` whenever something is due (backoff lives in the spool),
+  wakes up at once on :meth:`SaveQueue.enqueue` / :meth:`SaveQueue.retry_now`, and reports
+  through Qt signals.
+* :class:`SaveQueueStatus` - "waiting to save (N)" / "저장 대기 중 (N)" with "Retry now", and
+  "not saved (N)" with a button that opens the conflict screen (:func:`resolve_failed`).
+
+A save goes to the queue only when GitHub cannot be reached or answered unclearly
+(:func:`is_queueable_error`); a conflict or a permission problem is shown at once as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+
+from modu_desktop.core import errors
+from modu_desktop.core.spool import (
+    Committed,
+    Conflict,
+    Fatal,
+    Reader,
+    Retryable,
+    RunReport,
+    SaveSpool,
+    Sender,
+    SendOutcome,
+    SpoolItem,
+    Uncertain,
+)
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "SaveQueue",
+    "SaveQueueStatus",
+    "is_queueable_error",
+    "make_reader",
+    "make_sender",
+    "outcome_for_error",
+    "resolve_failed",
+]
+
+
+def _t(en: str, ko: str) -> str:
+    """``tr()`` in context "SaveQueue"; the built-in Korean when no catalogue entry exists."""
+    text = QCoreApplication.translate("SaveQueue", en)
+    if text == en and QLocale().language() == QLocale.Language.Korean:
+        return ko
+    return text
+
+
+# -- sender / reader ------------------------------------------------------------------------------
+
+
+def outcome_for_error(exc: BaseException) -> SendOutcome:
+    """Map a failure of ``put_file`` to the spool's outcome (see core/spool.py's contract)."""
+    if isinstance(exc, errors.Conflict):  # 409, ShaMissing 422
+        return Conflict(None)  # the spool reads the server's sha back itself
+    if isinstance(exc, errors.RateLimited):
+        return Retryable(f"rate limited: {exc.message}", exc.retry_in())
+    if isinstance(exc, errors.NetworkError):
+        if not exc.sent:
+            return Retryable(f"offline: {exc.message}")
+        return Uncertain(f"no answer: {exc.message}")
+    if isinstance(exc, errors.WriteUncertain):
+        return Uncertain(exc.message)
+    if isinstance(exc, errors.ServerError):
+        return Uncertain(f"server error {exc.status}: {exc.message}")
+    if isinstance(
+        exc,
+        errors.BadCredentials | errors.PermissionDenied | errors.ValidationFailed | errors.NotFound,
+    ):
+        return Fatal(f"{type(exc).__name__}: {exc.message}")
+    return Uncertain(f"{type(exc).__name__}: {exc}")
+
+
+def is_queueable_error(exc: BaseException) -> bool:
+    """True for failures the queue can wait out (offline, timeouts, 5xx, rate limits)."""
+    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
+        return True
+    return isinstance(
+        exc,
+        errors.NetworkError | errors.ServerError | errors.RateLimited | errors.WriteUncertain,
+    )
+
+
+def _same_repo(client: Any, item: SpoolItem) -> bool:
+    api = str(getattr(client, "api_url", "")).rstrip("/")
+    repo = getattr(client, "repo", None)
+    return api == item.api_host and getattr(repo, "full_name", item.repo) == item.repo
+
+
+def make_sender(client: Any) -> Sender:
+    """``put_file(item.path, item.content_bytes(), item.message, sha=item.base_sha)``."""
+
+    async def send(item: SpoolItem) -> SendOutcome:
+        if not _same_repo(client, item):
+            return Retryable("saved for another repository; waiting for it", 3600.0)
+        try:
+            res = await client.put_file(
+                item.path, item.content_bytes(), item.message, sha=item.base_sha, branch=item.branch
+            )
+        except Exception as exc:
+            return outcome_for_error(exc)
+        sha = getattr(res, "content_sha", None) or item.blob_sha()
+        return Committed(str(sha), getattr(res, "commit_sha", None))
+
+    return send
+
+
+def make_reader(client: Any) -> Reader:
+    """The file's current blob sha on the item's branch (None if absent), git database only."""
+
+    async def read(item: SpoolItem) -> str | None:
+        if not _same_repo(client, item):
+            raise RuntimeError("item belongs to another repository")
+        _head, entry = await client.entry_at(item.path, item.branch)
+        return None if entry is None else str(entry.sha)
+
+    return read
+
+
+# -- the queue ------------------------------------------------------------------------------------
+
+
+class SaveQueue(QObject):
+    """Runs a :class:`SaveSpool` in the background of the qasync loop.
+
+    Signals: ``countsChanged(pending, failed)``, ``itemCommitted(SpoolItem)``,
+    ``itemFailed(SpoolItem)``, ``problemsFound(list)`` (damaged spool files set aside).
+    """
+
+    countsChanged = Signal(int, int)
+    itemCommitted = Signal(object)
+    itemFailed = Signal(object)
+    problemsFound = Signal(object)
+
+    def __init__(
+        self,
+        spool: SaveSpool,
+        *,
+        min_wait_s: float = 0.2,
+        max_wait_s: float = 30.0,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.spool = spool
+        self.min_wait_s = min_wait_s
+        self.max_wait_s = max_wait_s
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._stopping = False
+        self._counts = (-1, -1)
+        self.last_report: RunReport | None = None
+
+    @classmethod
+    def for_client(
+        cls, root: str | Path, client: Any, *, parent: QObject | None = None, **spool_kw: Any
+    ) -> SaveQueue:
+        spool = SaveSpool(root, make_sender(client), make_reader(client), **spool_kw)
+        return cls(spool, parent=parent)
+
+    # -- control -------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        """Start the background loop (inside a running asyncio loop)."""
+        if self.running:
+            return
+        self._stopping = False
+        self._wake = asyncio.Event()
+        self._task = asyncio.ensure_future(self._loop())
+
+    async def stop(self) -> None:
+        """Stop the loop; an item being sent is cancelled and re-verified at the next start."""
+        self._stopping = True
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    def wake(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def enqueue(
+        self,
+        *,
+        api_host: str,
+        repo: str,
+        branch: str,
+        path: str,
+        doc_id: str,
+        text: str,
+        base_sha: str | None,
+        message: str,
+        login: str,
+    ) -> SpoolItem:
+        """Queue a save (durable when this returns) and try it soon."""
+        item = self.spool.enqueue(
+            api_host=api_host,
+            repo=repo,
+            branch=branch,
+            path=path,
+            doc_id=doc_id,
+            text=text,
+            base_sha=base_sha,
+            message=message,
+            login=login,
+        )
+        self._emit_counts()
+        self.wake()
+        return item
+
+    def retry_now(self) -> int:
+        """"Retry now": every pending item becomes due at once. Returns how many."""
+        n = 0
+        for item in self.spool.pending_items():
+            if item.state == "pending" and self.spool.retry_now(item.id):
+                n += 1
+        self.wake()
+        return n
+
+    def pending_count(self) -> int:
+        return self.spool.pending_count()
+
+    def failed_items(self) -> list[SpoolItem]:
+        return self.spool.failed_items()
+
+    def pending_for(self, api_host: str, repo: str, branch: str, path: str) -> SpoolItem | None:
+        """The queued (not yet committed) save of one document, if any."""
+        target = (api_host.rstrip("/"), repo, branch, path)
+        found = [i for i in self.spool.pending_items() if i.target == target]
+        return found[-1] if found else None
+
+    # -- running -------------------------------------------------------------------------------
+
+    async def run_once(self) -> RunReport:
+        """One pass over the due items; emits the signals. (The loop calls this.)"""
+        try:
+            report = await self.spool.run_once()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # never let the queue die: report and retry later
+            log.error("save queue pass failed", exc_info=True)
+            report = RunReport(errors=[repr(exc)])
+        self.last_report = report
+        for item in report.committed:
+            self.itemCommitted.emit(item)
+        for item in report.failed:
+            self.itemFailed.emit(item)
+        if report.problems:
+            self.problemsFound.emit(list(report.problems))
+        self._emit_counts()
+        return report
+
+    async def _loop(self) -> None:
+        assert self._wake is not None
+        while not self._stopping:
+            self._wake.clear()
+            await self.run_once()
+            due = self.spool.next_due_in()
+            wait = self.max_wait_s if due is None else min(max(due, self.min_wait_s),
+                                                           self.max_wait_s)
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+
+    def _emit_counts(self) -> None:
+        try:
+            counts = (self.spool.pending_count(), len(self.spool.failed_items()))
+        except OSError:
+            return
+        if counts != self._counts:
+            self._counts = counts
+            self.countsChanged.emit(*counts)
+
+
+# -- status bar widget ----------------------------------------------------------------------------
+
+
+class SaveQueueStatus(QWidget):
+    """"waiting to save (N)" + "Retry now"; "not saved (N)" + "Show". Hidden when both are 0."""
+
+    retryRequested = Signal()
+    showFailedRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("saveQueueStatus")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
+        self.label = QLabel("")
+        self.label.setObjectName("saveQueueLabel")
+        self.retry_button = QToolButton()
+        self.retry_button.setObjectName("saveQueueRetryButton")
+        self.retry_button.setText(_t("Retry now", "지금 다시 시도"))
+        self.retry_button.setAccessibleName(self.retry_button.text())
+        self.retry_button.clicked.connect(self.retryRequested.emit)
+        self.failed_label = QLabel("")
+        self.failed_label.setObjectName("saveQueueFailedLabel")
+        self.failed_button = QToolButton()
+        self.failed_button.setObjectName("saveQueueFailedButton")
+        self.failed_button.setText(_t("Show", "보기"))
+        self.failed_button.setAccessibleName(_t("Show the saves that failed", "실패한 저장 보기"))
+        self.failed_button.clicked.connect(self.showFailedRequested.emit)
+        for w in (self.label, self.retry_button, self.failed_label, self.failed_button):
+            lay.addWidget(w)
+        self.pending = 0
+        self.failed = 0
+        self.set_counts(0, 0)
+
+    def set_counts(self, pending: int, failed: int) -> None:
+        self.pending, self.failed = pending, failed
+        self.label.setText(_t("waiting to save ({n})", "저장 대기 중 ({n})").format(n=pending))
+        self.label.setAccessibleName(self.label.text())
+        self.failed_label.setText(_t("not saved ({n})", "저장 안 됨 ({n})").format(n=failed))
+        self.label.setVisible(pending > 0)
+        self.retry_button.setVisible(pending > 0)
+        self.failed_label.setVisible(failed > 0)
+        self.failed_button.setVisible(failed > 0)
+        self.setVisible(pending > 0 or failed > 0)
+
+    def bind(self, queue: SaveQueue) -> None:
+        """Follow ``queue``'s counts; "Retry now" calls ``queue.retry_now()``."""
+        queue.countsChanged.connect(self.set_counts)
+        self.retryRequested.connect(queue.retry_now)
+        self.set_counts(queue.pending_count(), len(queue.failed_items()))
+
+
+# -- failed items: the conflict screen ------------------------------------------------------------
+
+
+SaveAsNew = Callable[[str, str], Awaitable[str | None]]
+
+
+async def resolve_failed(
+    parent: QWidget | None,
+    queue: SaveQueue,
+    item: SpoolItem,
+    store: Any,
+    *,
+    save_as_new: SaveAsNew | None = None,
+) -> Any:
+    """Show a failed save on the conflict screen with the queued text intact.
+
+    Keep mine: queue it again over the current version. Take theirs: drop it. Save as new:
+    ``save_as_new(doc_id, text)`` (the window's "new document" flow) and drop it on success.
+    Cancel: it stays in "not saved". Returns the :class:`ConflictChoice`.
+    """
+    from modu_desktop.ui.asyncutil import run_dialog
+    from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
+
+    theirs = ""
+    their_sha: str | None = item.their_sha
+    try:
+        current = await store.load(item.doc_id)
+        theirs, their_sha = current.text, current.sha
+    except errors.NotFound:
+        theirs, their_sha = "", None
+    except Exception as exc:  # offline: still show the text, but "keep mine" re-reads later
+        log.info("could not load the current version of %s: %s", item.doc_id, exc)
+    dlg = ConflictDialog(item.doc_id, item.text, theirs, parent=parent)
+    await run_dialog(dlg)
+    choice = dlg.choice
+    dlg.deleteLater()
+    if choice is ConflictChoice.KEEP_MINE:
+        queue.spool.discard(item.id)
+        queue.enqueue(
+            api_host=item.api_host,
+            repo=item.repo,
+            branch=item.branch,
+            path=item.path,
+            doc_id=item.doc_id,
+            text=item.text,
+            base_sha=their_sha,
+            message=item.message,
+            login=item.login,
+        )
+    elif choice is ConflictChoice.TAKE_THEIRS:
+        queue.spool.discard(item.id)
+    elif (
+        choice is ConflictChoice.SAVE_AS_NEW
+        and save_as_new is not None
+        and await save_as_new(item.doc_id, item.text)
+    ):
+        queue.spool.discard(item.id)
+    queue._emit_counts()
+    return choice
