@@ -231,7 +231,7 @@ class SaveQueue(QObject):
         return item
 
     def retry_now(self) -> int:
-        """"Retry now": every pending item becomes due at once. Returns how many."""
+        """ "Retry now": every pending item becomes due at once. Returns how many."""
         n = 0
         for item in self.spool.pending_items():
             if item.state == "pending" and self.spool.retry_now(item.id):
@@ -278,8 +278,9 @@ class SaveQueue(QObject):
             self._wake.clear()
             await self.run_once()
             due = self.spool.next_due_in()
-            wait = self.max_wait_s if due is None else min(max(due, self.min_wait_s),
-                                                           self.max_wait_s)
+            wait = (
+                self.max_wait_s if due is None else min(max(due, self.min_wait_s), self.max_wait_s)
+            )
             with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
@@ -297,7 +298,7 @@ class SaveQueue(QObject):
 
 
 class SaveQueueStatus(QWidget):
-    """"waiting to save (N)" + "Retry now"; "not saved (N)" + "Show". Hidden when both are 0."""
+    """ "waiting to save (N)" + "Retry now"; "not saved (N)" + "Show". Hidden when both are 0."""
 
     retryRequested = Signal()
     showFailedRequested = Signal()
@@ -395,9 +396,7 @@ async def resolve_failed(
             message=item.message,
             login=item.login,
         )
-    elif choice is ConflictChoice.TAKE_THEIRS:
-        queue.spool.discard(item.id)
-    elif (
+    elif choice is ConflictChoice.TAKE_THEIRS or (
         choice is ConflictChoice.SAVE_AS_NEW
         and save_as_new is not None
         and await save_as_new(item.doc_id, item.text)
