@@ -104,6 +104,50 @@ def _qt() -> tuple[object, object]:
     return app, loop
 
 
+class StallTracer:
+    """``MODU_BENCH_TRACE_STALLS=MS``: a thread samples the main thread's Python stack every
+    2 ms; when the 5 ms timer has not ticked for MS, the stack is counted. A profile of the
+    stalls themselves (pyinstrument/py-spy show where time goes, not what blocks the loop)."""
+
+    def __init__(self, threshold_ms: float) -> None:
+        import threading
+
+        self.threshold = threshold_ms / 1000
+        self.last_tick = time.perf_counter()
+        self.samples: dict[str, int] = {}
+        self._stop = threading.Event()
+        self._main = threading.main_thread().ident
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def tick(self) -> None:
+        self.last_tick = time.perf_counter()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(1)
+
+    def _run(self) -> None:
+        import traceback
+
+        while not self._stop.wait(0.002):
+            if time.perf_counter() - self.last_tick < self.threshold:
+                continue
+            frame = sys._current_frames().get(self._main or 0)
+            if frame is None:
+                continue
+            stack = traceback.extract_stack(frame)[-14:]
+            key = " <- ".join(f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}:{f.name}"
+                              for f in reversed(stack))
+            self.samples[key] = self.samples.get(key, 0) + 1
+
+    def top(self, n: int = 12) -> list[dict[str, object]]:
+        items = sorted(self.samples.items(), key=lambda kv: -kv[1])[:n]
+        return [{"samples_2ms": c, "stack": k} for k, c in items]
+
+
 def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
     import asyncio
     import json
@@ -116,6 +160,12 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
     timer.setTimerType(Qt.TimerType.PreciseTimer)
     timer.setInterval(5)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    import os
+
+    trace_ms = float(os.environ.get("MODU_BENCH_TRACE_STALLS") or 0)
+    tracer = StallTracer(trace_ms) if trace_ms else None
+    if tracer is not None:
+        timer.timeout.connect(tracer.tick)
 
     async def run() -> dict[str, object]:
         from modu_desktop.bench.ours import OurClient
@@ -126,9 +176,30 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
             win = _make_window(api_url, token, data_dir)
         else:
             ours = OurClient(api_url, token, "desk", "pnuai", "PNU-Modu")
+        # The app's first request (the sign-in check) happens before its window exists, and it
+        # pays one-off lazy imports (anyio's backend, ~0.1 s under PySide's import hook).
+        # Do the same here so the probe sees the list, not the first-request imports.
+        client = win.ctx.client if win is not None else ours.client  # type: ignore[union-attr,attr-defined]
+        t_first = time.perf_counter()
+        await client.get_user()
+        first_request_s = time.perf_counter() - t_first
         await asyncio.sleep(0.3)  # let the window settle (first paint) before probing
+        import gc
+
+        gc_pauses: list[float] = []
+        gc_start: list[float] = [0.0]
+
+        def on_gc(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                gc_start[0] = time.perf_counter()
+            else:
+                gc_pauses.append((time.perf_counter() - gc_start[0]) * 1000)
+
+        gc.callbacks.append(on_gc)
         timer.start()
         await asyncio.sleep(0.1)
+        if tracer is not None:
+            tracer.start()
         t0 = time.perf_counter()
         ticks.append(t0)
         if win is not None:
@@ -141,6 +212,9 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
         t1 = time.perf_counter()
         await asyncio.sleep(0.1)  # catch a stall that ends right after the await
         timer.stop()
+        gc.callbacks.remove(on_gc)
+        if tracer is not None:
+            tracer.stop()
         gaps = sorted(((b - a) * 1000 - 5, a - t0) for a, b in zip(ticks, ticks[1:], strict=False)
                       if a >= t0 - 0.001)
         worst = gaps[-5:][::-1]
@@ -150,7 +224,11 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
                 "ticks": len(ticks), "max_stall_ms": round(worst[0][0], 1) if worst else None,
                 "stalls_over_50ms": sum(1 for g, _ in gaps if g > 50),
                 "stalls_over_16ms": sum(1 for g, _ in gaps if g > 16),
-                "worst": [{"ms": round(g, 1), "at_s": round(at, 3)} for g, at in worst]}
+                "first_request_ms": round(first_request_s * 1000, 1),
+                "gc_runs": len(gc_pauses),
+                "gc_max_pause_ms": round(max(gc_pauses), 1) if gc_pauses else 0.0,
+                "worst": [{"ms": round(g, 1), "at_s": round(at, 3)} for g, at in worst],
+                "stall_stacks": tracer.top() if tracer is not None else []}
 
     with loop:  # type: ignore[attr-defined]
         out = loop.run_until_complete(run())  # type: ignore[attr-defined]
@@ -206,6 +284,8 @@ def _finish(line: str) -> None:
 
     print(line, flush=True)
     sys.stderr.flush()
+    if os.environ.get("MODU_BENCH_PROFILE"):
+        return  # under a profiler: let it write its report at exit
     os._exit(0)
 
 
