@@ -760,14 +760,17 @@ class DocOps:
                     f"그 사이 {_base(db)} 파일이 바뀌었습니다")
                if isinstance(second, SaveConflict) else _err_text(second))
         if isinstance(second, WriteUncertain):
-            # Did the second write land after all? Then the swap is complete.
+            # Did the second write land after all? Then the swap is complete. If we cannot
+            # tell, undoing the first write could leave both documents at the same position,
+            # so nothing more is written and the state is described instead.
             try:
                 entry = await self.store.current_entry(db.path)
-            except GitHubError:
-                entry = None
+            except GitHubError as exc:
+                return self._unknown_second(da, first, pa, db, pb, exc)
             fb = frontmatter.parse(db.text)
             fb.set("sidebar_position", pa)
-            if entry is not None and entry.sha == git_blob_sha(encode_text(fb.render())):
+            wanted = git_blob_sha(encode_text(fb.render()))
+            if entry is not None and entry.sha == wanted:
                 return OpResult(OpCode.MOVED,
                                 Text(f"Swapped the order: {_base(da)} is now {pb}, {_base(db)} "
                                      f"is now {pa}.",
@@ -775,7 +778,8 @@ class DocOps:
                                      f"{pa}."),
                                 doc_id=da.doc_id, path=da.path,
                                 commits=tuple(c for c in [first.commit_sha] if c),
-                                details={"positions": {da.doc_id: pb, db.doc_id: pa}})
+                                details={"positions": {da.doc_id: pb, db.doc_id: pa},
+                                         "shas": {da.path: first.sha, db.path: wanted}})
         undo: SaveResult | SaveConflict | GitHubError
         try:
             undo = await self.store.save(da.path, da.text, first.sha, self.login,
@@ -783,6 +787,25 @@ class DocOps:
         except GitHubError as exc:
             undo = exc
         return self._after_undo(da, first, pa, db, pb, second, why, undo)
+
+    def _unknown_second(
+        self, da: LoadedDoc, first: SaveResult, pa: int | float, db: LoadedDoc, pb: int | float,
+        exc: GitHubError,
+    ) -> OpResult:
+        commit = (first.commit_sha or "?")[:7]
+        return OpResult(
+            OpCode.UNCERTAIN,
+            Text(f"The order may be only half changed: {_base(da)} now has position {pb} "
+                 f"(commit {commit}), but GitHub did not answer whether {_base(db)} was changed "
+                 f"to {pa}. Refresh the list: if both show {pb}, move {_base(da)} back or set its "
+                 f"sidebar_position to {pa}.",
+                 f"순서가 절반만 바뀌었을 수 있습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
+                 f"{commit}) {_base(db)}가 {pa}(으)로 바뀌었는지 GitHub가 답하지 않았습니다. "
+                 f"목록을 새로 고쳐 둘 다 {pb}이면 {_base(da)}의 sidebar_position을 "
+                 f"{pa}(으)로 돌려 주세요."),
+            doc_id=da.doc_id, path=da.path,
+            commits=tuple(c for c in [first.commit_sha] if c), error=exc,
+            details={"positions": {da.doc_id: pb}, "shas": {da.path: first.sha}})
 
     def _after_undo(
         self, da: LoadedDoc, first: SaveResult, pa: int | float, db: LoadedDoc, pb: int | float,
