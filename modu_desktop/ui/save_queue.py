@@ -165,6 +165,7 @@ class SaveQueue(QObject):
         self._wake: asyncio.Event | None = None
         self._stopping = False
         self._counts = (-1, -1)
+        self._problems_seen = 0
         self.last_report: RunReport | None = None
 
     @classmethod
@@ -267,8 +268,6 @@ class SaveQueue(QObject):
             self.itemCommitted.emit(item)
         for item in report.failed:
             self.itemFailed.emit(item)
-        if report.problems:
-            self.problemsFound.emit(list(report.problems))
         self._emit_counts()
         return report
 
@@ -289,6 +288,10 @@ class SaveQueue(QObject):
             counts = (self.spool.pending_count(), len(self.spool.failed_items()))
         except OSError:
             return
+        problems = self.spool.problems[self._problems_seen :]
+        if problems:  # damaged files found (and set aside) by any spool operation
+            self._problems_seen += len(problems)
+            self.problemsFound.emit(list(problems))
         if counts != self._counts:
             self._counts = counts
             self.countsChanged.emit(*counts)

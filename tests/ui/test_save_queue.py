@@ -1,0 +1,204 @@
+"""The save queue against the sandbox: offline saves wait on disk and land exactly once; a
+conflict goes to the conflict screen with the text intact; the status widget and "retry now"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from modu_desktop.core import atomic, errors
+from modu_desktop.core.documents import update_message
+from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
+from modu_desktop.core.spool import Backoff, Committed, Conflict, Fatal, Retryable, Uncertain
+from modu_desktop.ui.save_queue import (
+    SaveQueue,
+    SaveQueueStatus,
+    is_queueable_error,
+    outcome_for_error,
+    resolve_failed,
+)
+
+DOC = "03-strategy"
+PATH = f"docs/{DOC}.md"
+
+
+@pytest.fixture(autouse=True)
+def _fast_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(atomic, "DURABLE", False)
+
+
+@pytest.fixture
+def client(sandbox: Any, ui: Any) -> Iterator[GitHubClient]:
+    c = GitHubClient(
+        sandbox.api_url,
+        "tok-editor1",
+        RepoRef("pnuai", "PNU-Modu", "main"),
+        timeout=3.0,
+        retry=RetryPolicy(max_attempts=2, base_delay=0.02, max_delay=0.05, max_total=0.5),
+    )
+    yield c
+    ui.run(c.aclose())
+
+
+@pytest.fixture
+def queue(tmp_path: Path, client: GitHubClient, ui: Any) -> Iterator[SaveQueue]:
+    q = SaveQueue.for_client(
+        tmp_path / "spool", client, backoff=Backoff(base_s=0.1, cap_s=0.3, jitter=0.0)
+    )
+    yield q
+    ui.run(q.stop())
+
+
+def _enqueue(q: SaveQueue, sandbox: Any, text: str, base: str | None) -> Any:
+    return q.enqueue(
+        api_host=sandbox.api_url,
+        repo="pnuai/PNU-Modu",
+        branch="main",
+        path=PATH,
+        doc_id=DOC,
+        text=text,
+        base_sha=base,
+        message=update_message(PATH, "editor1"),
+        login="editor1",
+    )
+
+
+def _content_commits(sandbox: Any) -> list[dict[str, Any]]:
+    return [c for c in sandbox.commits(PATH) if c["message"].startswith("docs(edit)")]
+
+
+def _base(sandbox: Any) -> tuple[str, str]:
+    data = sandbox.read_file(PATH)
+    return data.decode("utf-8"), atomic.git_blob_sha(data)
+
+
+def test_offline_save_waits_then_lands_once(
+    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    status = SaveQueueStatus()
+    qtbot.addWidget(status)
+    status.bind(queue)
+    status.show()
+    text, base = _base(sandbox)
+    mine = text + "\n오프라인에서 쓴 문단.\n"
+    sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
+    _enqueue(queue, sandbox, mine, base)
+    report = ui.run(queue.run_once())
+    assert report.rescheduled and not report.committed
+    assert status.isVisible() and status.label.text() == "waiting to save (1)"
+    assert status.retry_button.isVisible()
+    assert _content_commits(sandbox) == []
+    # the network comes back; "retry now"
+    sandbox.faults.update(failure_rate=0.0)
+    committed: list[Any] = []
+    queue.itemCommitted.connect(committed.append)
+    queue.start()
+    qtbot.mouseClick(status.retry_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: queue.pending_count() == 0, timeout=10000)
+    qtbot.waitUntil(lambda: bool(committed), timeout=5000)
+    assert sandbox.read_file(PATH).decode("utf-8") == mine
+    assert len(_content_commits(sandbox)) == 1
+    assert not status.isVisible()
+
+
+def test_lost_response_is_not_committed_twice(
+    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    text, base = _base(sandbox)
+    mine = text + "\nwritten, but the answer was lost\n"
+    # The write is applied, then the connection drops; every read fails as well.
+    sandbox.faults.update(failure_rate=1.0, failure_kinds=("lost_response",))
+    _enqueue(queue, sandbox, mine, base)
+    ui.run(queue.run_once())
+    assert queue.pending_count() == 1
+    assert len(_content_commits(sandbox)) == 1  # it did land
+    sandbox.faults.update(failure_rate=0.0)
+    queue.retry_now()
+    report = ui.run(queue.run_once())
+    assert report.committed and queue.pending_count() == 0
+    assert len(_content_commits(sandbox)) == 1  # verified by reading back, not sent again
+    assert sandbox.read_file(PATH).decode("utf-8") == mine
+
+
+def test_conflict_goes_to_conflict_screen_with_text_intact(
+    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
+) -> None:
+    from modu_desktop.core.documents import DocumentStore
+
+    text, base = _base(sandbox)
+    p = peer()
+    theirs = text + "\nTHEIRS\n"
+    assert getattr(ui.run(p.store.save(DOC, theirs, base, p.login)), "commit_sha", None)
+    mine = text + "\nMINE 한글\r\n"
+    failed: list[Any] = []
+    queue.itemFailed.connect(failed.append)
+    _enqueue(queue, sandbox, mine, base)
+    ui.run(queue.run_once())
+    assert len(failed) == 1 and failed[0].failure == "conflict"
+    assert queue.failed_items()[0].text == mine
+    store = DocumentStore(client, Path(sandbox.repo_dir).parent / "cache-q")
+    task = ui.start(resolve_failed(None, queue, failed[0], store))
+    dlg = ui.dialog("conflictDialog")
+    assert dlg.mine_view.toPlainText().replace("\r", "") in mine.replace("\r\n", "\n")
+    assert dlg.theirs_view.toPlainText() == theirs
+    ui.click(dlg, "keepMineButton")
+    ui.wait_task(task)
+    assert queue.failed_items() == [] and queue.pending_count() == 1
+    report = ui.run(queue.run_once())
+    assert report.committed
+    assert sandbox.read_file(PATH) == mine.encode("utf-8")
+
+
+def test_damaged_spool_files_never_crash(
+    queue: SaveQueue, sandbox: Any, ui: Any, tmp_path: Path
+) -> None:
+    problems: list[Any] = []
+    queue.problemsFound.connect(problems.append)
+    pending = tmp_path / "spool" / "pending"
+    (pending / "0000000000001-0000-deadbeef.json").write_bytes(b'{"kind": "modu-spool-item", "ver')
+    (pending / "0000000000002-0000-deadbeef.json").write_bytes(b"\x00\x00garbage")
+    text, base = _base(sandbox)
+    _enqueue(queue, sandbox, text + "\nstill saved\n", base)
+    report = ui.run(queue.run_once())
+    assert report.committed and problems and len(problems[0]) == 2
+    assert len(_content_commits(sandbox)) == 1
+
+
+def test_error_mapping() -> None:
+    assert isinstance(outcome_for_error(errors.Conflict(409, "x")), Conflict)
+    assert isinstance(outcome_for_error(errors.ShaMissing(422, "sha wasn't supplied")), Conflict)
+    assert isinstance(outcome_for_error(errors.NetworkError("refused", sent=False)), Retryable)
+    assert isinstance(outcome_for_error(errors.NetworkError("timeout", kind="timeout")), Uncertain)
+    assert isinstance(outcome_for_error(errors.WriteUncertain("?")), Uncertain)
+    assert isinstance(outcome_for_error(errors.ServerError(502, "bad gateway")), Uncertain)
+    limited = outcome_for_error(errors.RateLimited(403, "rate limit", retry_at=None))
+    assert isinstance(limited, Retryable)
+    for exc in (
+        errors.BadCredentials(401, "x"),
+        errors.PermissionDenied(403, "x"),
+        errors.ValidationFailed(422, "x"),
+        errors.NotFound(404, "x"),
+    ):
+        assert isinstance(outcome_for_error(exc), Fatal)
+    assert is_queueable_error(errors.NetworkError("x"))
+    assert is_queueable_error(errors.ServerError(500, "x"))
+    assert not is_queueable_error(errors.Conflict(409, "x"))
+    assert not is_queueable_error(errors.PermissionDenied(403, "x"))
+    assert Committed("a") == Committed("a")
+
+
+def test_status_widget_texts(qtbot: Any) -> None:
+    w = SaveQueueStatus()
+    qtbot.addWidget(w)
+    w.show()
+    w.set_counts(0, 0)
+    assert not w.isVisible()
+    w.set_counts(3, 1)
+    assert w.label.text() == "waiting to save (3)" and w.failed_label.text() == "not saved (1)"
+    assert w.failed_button.isVisible()
+    w.set_counts(0, 1)
+    assert not w.retry_button.isVisible() and w.isVisible()
