@@ -94,6 +94,22 @@ class MainWindow(QMainWindow):
         self._build_ui()
         self._build_actions()
         from modu_desktop.ui.ops_host import OpsHost
+        from modu_desktop.ui.repo_images import RepoImageMirror
+
+        self.images = RepoImageMirror(
+            ctx.store,
+            ctx.paths.cache_dir / "repo-files",
+            spawn=self._spawn,
+            on_ready=self._images_ready,
+            doc_path=lambda: self.doc.path if self.doc is not None else None,
+        )
+        set_resolver = getattr(self.editor_pane.preview, "set_image_resolver", None)
+        if callable(set_resolver):
+            set_resolver(self.images.resolve)
+        self._image_timer = QTimer(self)
+        self._image_timer.setSingleShot(True)
+        self._image_timer.setInterval(100)
+        self._image_timer.timeout.connect(self._rerender_images)
 
         self.ops_host = OpsHost(self)
         self.ops_host.build_menu()
@@ -676,6 +692,20 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self._set_connection(True)
         return True
+
+    # ------------------------------------------------------------------ pictures in the preview
+    def _images_ready(self) -> None:
+        if not self._closing:
+            self._image_timer.start()  # coalesce several pictures into one re-render
+
+    def _rerender_images(self) -> None:
+        pv = self.editor_pane.preview
+        set_resolver = getattr(pv, "set_image_resolver", None)
+        if callable(set_resolver):
+            set_resolver(self.images.resolve)  # forget the last HTML: pictures changed
+        render_now = getattr(pv, "render_now", None)
+        if callable(render_now) and self.doc is not None:
+            render_now(self.editor_pane.text())
 
     # ------------------------------------------------------------------ drafts (issue 5)
     def _make_journal(self, doc: OpenDoc) -> Any:

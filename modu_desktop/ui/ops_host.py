@@ -220,5 +220,8 @@ class OpsHost(QObject):
         text = msg(self.win.ctx.lang) if callable(msg) else str(res)
         ok = bool(getattr(res, "ok", False))
         self.win._set_lock_status(text, "ok" if ok else "warning")
+        if ok and self.uploader is not None:
+            for site_path, data in dict(getattr(self.uploader, "recent", {})).items():
+                self.win.images.remember(site_path, data)
         if not ok:
             self.win.show_notice(text, "warning")

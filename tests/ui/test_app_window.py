@@ -64,3 +64,25 @@ def test_screenshot_shows_korean(make_window: Any, tmp_path: Path, qtbot: Any) -
 
     fm = QFontMetrics(win.doc_list.tree.font())
     assert fm.inFontUcs4(ord("브")) or QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
+
+
+def test_preview_shows_repository_pictures(make_window: Any, ui: Any, qtbot: Any) -> None:
+    win = make_window()
+    assert ui.run(win.open_document("05-sandbox-notes"))  # has ![로고](/img/modu-logo.png)
+    mirror = win.ctx.paths.cache_dir / "repo-files" / "static" / "img" / "modu-logo.png"
+    qtbot.waitUntil(mirror.is_file, timeout=10000)
+    pv = win.editor_pane.preview
+    qtbot.waitUntil(lambda: mirror.as_uri() in pv.toHtml(), timeout=10000)
+    assert not [u for u in getattr(pv, "refused_urls", []) if "modu-logo" in u]
+
+
+def test_repo_path_mapping() -> None:
+    from modu_desktop.ui.repo_images import repo_path_for
+
+    assert repo_path_for("/img/a.png", "docs/01.md") == "static/img/a.png"
+    assert repo_path_for("/PNU-Modu/img/a.png", "docs/01.md", "/PNU-Modu/") == "static/img/a.png"
+    assert repo_path_for("../static/img/a.png", "docs/01.md") == "static/img/a.png"
+    assert repo_path_for("./images/b.jpg", "docs/sub/02.md") == "docs/sub/images/b.jpg"
+    assert repo_path_for("https://x.org/a.png", "docs/01.md") is None
+    assert repo_path_for("../../etc/passwd.png", "docs/01.md") is None
+    assert repo_path_for("/img/notes.txt", "docs/01.md") is None
