@@ -331,6 +331,7 @@ class RecoveryDialog(QDialog):
             self.reject()
         else:
             self.list.setCurrentRow(min(row, len(self.items) - 1))
+            self._show(self.list.currentRow())  # the row number may not have changed
 
 
 RestoreFn = Callable[[Draft, RecoveryItem], Awaitable[bool]]
