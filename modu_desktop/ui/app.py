@@ -229,6 +229,7 @@ async def _async_main(
     ctx: AppContext | None = None
     try:
         first_error: str | None = None
+        retry_token: str | None = None
         while True:
             client = None
             result = None
@@ -237,6 +238,9 @@ async def _async_main(
                 result = await check_token(client, required_org=settings.required_org, lang=lang)
                 if not result.ok:
                     first_error = result.message
+                    # Offline or GitHub down: keep the stored token in the field, so
+                    # "Sign in" just tries again.
+                    retry_token = token if result.error_kind == "network" else None
                     with contextlib.suppress(Exception):
                         await client.aclose()
                     client = None
@@ -247,7 +251,7 @@ async def _async_main(
                         token_store.use_env = False  # a bad MODU_TOKEN: ask instead
             if client is None or result is None:
                 assert token_store is not None
-                got = await _sign_in(settings, token_store, lang, first_error, runner)
+                got = await _sign_in(settings, token_store, lang, first_error, runner, retry_token)
                 if got is None:
                     return 0
                 result, token, client = got
@@ -340,12 +344,24 @@ def _take_screenshot(win: Any, path: str | None) -> None:
 
 
 async def _sign_in(
-    settings: Any, token_store: Any, lang: str, error: str | None, runner: _Runner
+    settings: Any,
+    token_store: Any,
+    lang: str,
+    error: str | None,
+    runner: _Runner,
+    initial_token: str | None = None,
 ) -> Any:
     from modu_desktop.ui.context import make_client
     from modu_desktop.ui.signin import SignInWidget
 
-    w = SignInWidget(settings, token_store, make_client, lang=lang, initial_error=error)
+    w = SignInWidget(
+        settings,
+        token_store,
+        make_client,
+        lang=lang,
+        initial_error=error,
+        initial_token=initial_token,
+    )
     fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def ok(result: Any, token: str, client: Any) -> None:

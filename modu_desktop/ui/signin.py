@@ -55,6 +55,7 @@ class SignInWidget(QWidget):
         *,
         lang: str = "en",
         initial_error: str | None = None,
+        initial_token: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -186,6 +187,8 @@ class SignInWidget(QWidget):
         self.quit_button.clicked.connect(self.quitRequested)
         self.api_edit.textChanged.connect(lambda _t: self._update_intro())
         self.repo_edit.textChanged.connect(lambda _t: self._update_intro())
+        if initial_token:
+            self.token_edit.setText(initial_token)  # masked; "Sign in" retries with it
         self._update_intro()
         self._update_keyring_notice()
         self.token_edit.setFocus()

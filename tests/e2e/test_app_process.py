@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,3 +101,68 @@ def test_sigterm_releases_the_lock(tmp_path: Path) -> None:
             proc.kill()
     assert rc == 0, proc.stderr.read() if proc.stderr else ""
     assert _subjects(repo)[0] == "system: release lock for 01-welcome [skip ci]"
+
+
+def _run_app(tmp_path: Path, api_url: str, env_extra: dict[str, str], *extra: str) -> Any:
+    env = _env()
+    env.update(env_extra)
+    env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"  # never the real keyring
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "modu_desktop",
+            "--api-url",
+            api_url,
+            "--repo",
+            "pnuai/PNU-Modu",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--quit-after",
+            "3",
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_modu_token_against_a_separate_api(tmp_path: Path, sandbox: Any) -> None:
+    shot = tmp_path / "editor.png"
+    proc = _run_app(
+        tmp_path,
+        sandbox.api_url,
+        {"MODU_TOKEN": "tok-editor1"},
+        "--open",
+        "01-welcome",
+        "--screenshot",
+        str(shot),
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert shot.exists()
+    subjects = [c["message"] for c in sandbox.commits()]
+    assert subjects[0] == "system: release lock for 01-welcome [skip ci]"
+    assert subjects[1].startswith("system: acquire lock for 01-welcome by @editor1")
+    # the token was used, never stored
+    assert not any(
+        "tok-editor1" in p.read_text("utf-8", "replace")
+        for p in (tmp_path / "d").rglob("*")
+        if p.is_file()
+    )
+
+
+def test_read_only_token_opens_viewer_without_writes(tmp_path: Path, sandbox: Any) -> None:
+    sandbox.reset_stats()
+    proc = _run_app(tmp_path, sandbox.api_url, {"MODU_TOKEN": "tok-viewer"}, "--open", "01-welcome")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    by_method = sandbox.stats().get("by_method", {})
+    assert not any(by_method.get(m) for m in ("PUT", "POST", "PATCH", "DELETE")), by_method
+
+
+def test_no_token_shows_sign_in_and_quits_cleanly(tmp_path: Path, sandbox: Any) -> None:
+    proc = _run_app(tmp_path, sandbox.api_url, {})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert sandbox.stats()["total"] == 0  # nothing sent without a token
