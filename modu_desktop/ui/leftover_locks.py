@@ -41,6 +41,7 @@ from modu_desktop.core.locks import (
     LockView,
     ReleaseOutcome,
     ReleaseResult,
+    VerifyResult,
 )
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,9 @@ class RecordingLockManager(LockManager):
         self.registry = registry
         self.api_host = api_host.rstrip("/")
         self.repo = repo
+        # Set by the save queue: when the lock cannot be checked because GitHub is unreachable,
+        # let the save go on to the queue (its base sha still prevents any overwrite).
+        self.queue_saves_offline = False
 
     # -- registry plumbing ---------------------------------------------------------------------
 
@@ -120,6 +124,18 @@ class RecordingLockManager(LockManager):
                 log.warning("could not update the lock record of %s", held.doc_id, exc_info=True)
         elif res.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
             self._forget(held.doc_id)
+        return res
+
+    async def verify(self, held: HeldLock) -> VerifyResult:
+        res = await super().verify(held)
+        if not res.ok and res.retryable and self.queue_saves_offline:
+            return VerifyResult(
+                True,
+                "The lock could not be checked (GitHub unreachable); the save is queued with "
+                "its base sha.",
+                view=res.view,
+                retryable=True,
+            )
         return res
 
     async def release(self, held: HeldLock, *, _again: bool = True) -> ReleaseResult:
