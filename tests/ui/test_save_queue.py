@@ -202,3 +202,105 @@ def test_status_widget_texts(qtbot: Any) -> None:
     assert w.failed_button.isVisible()
     w.set_counts(0, 1)
     assert not w.retry_button.isVisible() and w.isVisible()
+
+
+# -- attached to a real window (modu_desktop.ui.nothing_lost) ---------------------------------
+
+
+def _attached(make_window: Any, tmp_path: Path) -> tuple[Any, Any]:
+    from modu_desktop.ui.leftover_locks import RecordingLockManager, registry_for
+    from modu_desktop.ui.nothing_lost import attach
+
+    win = make_window()
+    ctx = win.ctx
+    if not isinstance(ctx.locks, RecordingLockManager):  # until AppContext.build() creates it
+        ctx.locks = RecordingLockManager(
+            ctx.client,
+            ctx.login,
+            ctx.session_id,
+            ctx.client.clock,
+            registry=registry_for(ctx.paths.data_dir),
+            api_host=ctx.settings.api_url,
+            repo=ctx.settings.repo_full_name,
+        )
+    ctx.client.retry = RetryPolicy(max_attempts=2, base_delay=0.02, max_delay=0.05, max_total=0.3)
+    nl = attach(win)
+    nl.queue.spool.backoff = Backoff(base_s=0.2, cap_s=0.5, jitter=0.0)
+    return win, nl
+
+
+def test_window_save_offline_is_queued_and_lands_once(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    win, nl = _attached(make_window, tmp_path)
+    assert ui.run(win.open_document(DOC))
+    ed = win.editor_pane.editor
+    ed.moveCursor(QTextCursor.MoveOperation.End)
+    ed.insertPlainText("\n네트워크가 끊긴 동안 저장.\n")
+    mine = win.editor_pane.text()
+    sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
+    assert ui.run(win.save()) is False  # not on GitHub yet ...
+    assert nl.queue.pending_count() == 1  # ... but safe on disk
+    assert nl.status.isVisible() and "waiting to save (1)" in nl.status.label.text()
+    assert "waiting to save" in win.notice.label.text()
+    sandbox.faults.update(failure_rate=0.0)
+    nl.queue.retry_now()
+    qtbot.waitUntil(lambda: nl.queue.pending_count() == 0, timeout=15000)
+    qtbot.waitUntil(lambda: not win.editor_pane.is_modified(), timeout=5000)
+    assert sandbox.read_file(PATH).decode("utf-8") == mine
+    assert len(_content_commits(sandbox)) == 1
+    assert win.doc.base_sha == atomic.git_blob_sha(mine.encode("utf-8"))
+    # the next save builds on the queued commit: no conflict
+    ed.insertPlainText("online again\n")
+    assert ui.run(win.save()) is True
+    assert len(_content_commits(sandbox)) == 2
+    ui.run(nl.aclose())
+
+
+def test_window_single_instance_request_opens_here(
+    make_window: Any, ui: Any, qtbot: Any, tmp_path: Path, sandbox: Any
+) -> None:
+    from modu_desktop.ui.nothing_lost import NothingLost
+    from modu_desktop.ui.single_instance import SingleInstance
+
+    win = make_window()
+    inst = SingleInstance(tmp_path / "inst")
+    assert inst.acquire()
+    nl = NothingLost(win, inst)
+    try:
+        inst.handle({"action": "open", "doc_id": "01-welcome"})
+        qtbot.waitUntil(
+            lambda: win.doc is not None and win.doc.doc_id == "01-welcome", timeout=10000
+        )
+        inst.handle({"action": "open", "doc_id": "01-welcome"})
+        log = tmp_path / "inst" / "instance.log"
+        qtbot.waitUntil(lambda: "focused (already open)" in log.read_text("utf-8"), timeout=5000)
+        acquires = [c for c in sandbox.commits() if c["message"].startswith("system: acquire")]
+        assert len(acquires) == 1
+    finally:
+        ui.run(nl.aclose())
+        inst.close()
+
+
+def test_read_only_banner_offers_notify_when_free(
+    make_window: Any, ui: Any, qtbot: Any, tmp_path: Path, peer: Any
+) -> None:
+    from modu_desktop.ui.nothing_lost import attach
+
+    p = peer()
+    held = ui.run(p.locks.acquire("01-welcome")).held
+    win = make_window()
+    nl = attach(win)
+    nl.notifier.interval_s = 0.1
+    task = ui.start(win.open_document("01-welcome"))
+    dlg = ui.dialog("lockDialog")
+    ui.click(dlg, "readOnlyButton")
+    ui.wait_task(task)
+    assert nl.notify_button.isVisible()
+    qtbot.mouseClick(nl.notify_button, Qt.MouseButton.LeftButton)
+    assert nl.notifier.is_watching("01-welcome")
+    ui.run(p.locks.release(held))
+    qtbot.waitUntil(lambda: "is free now" in win.notice.label.text(), timeout=10000)
+    ui.run(nl.aclose())
