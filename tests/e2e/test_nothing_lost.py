@@ -57,7 +57,7 @@ def _wait(pred: Callable[[], Any], timeout: float, what: str, step: float = 0.1)
     pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}")
 
 
-# -- X display ------------------------------------------------------------------------------------
+# -- X display ------
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +118,7 @@ def _focus(display: str, wid: str) -> None:
     time.sleep(0.2)
 
 
-# -- sandbox and app ------------------------------------------------------------------------------
+# -- sandbox and app ------
 
 
 @pytest.fixture
@@ -241,7 +241,7 @@ def _open_and_type(display: str, sandbox: Any, app: App, text_lines: list[str]) 
     return wid
 
 
-# -- 1. SIGKILL while typing, then recover byte-for-byte --------------------------------------------
+# -- 1. SIGKILL while typing, then recover byte-for-byte ------
 
 
 def test_kill_while_typing_recovers_the_draft(
@@ -290,7 +290,7 @@ def test_kill_while_typing_recovers_the_draft(
     _wait(lambda: not any(d.key.doc_id == DOC for d in _drafts(data)), 5, "the draft removed")
 
 
-# -- 2. the network drops during a save ------------------------------------------------------------
+# -- 2. the network drops during a save ------
 
 
 @needs_queue
@@ -321,7 +321,7 @@ def test_network_cut_during_save_commits_exactly_once(
     assert app.quit() == 0
 
 
-# -- 3. crash while holding a lock ------------------------------------------------------------------
+# -- 3. crash while holding a lock ------
 
 
 def test_crash_holding_lock_is_released_at_next_start(
@@ -343,7 +343,7 @@ def test_crash_holding_lock_is_released_at_next_start(
     assert second.quit() == 0
 
 
-# -- 4. one window per document ----------------------------------------------------------------------
+# -- 4. one window per document ------
 
 
 @needs_instance
