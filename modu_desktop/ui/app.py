@@ -325,7 +325,7 @@ async def _async_main(
 
 async def _startup(win: Any, open_doc: str | None, screenshot: str | None) -> None:
     await win.refresh_list()
-    win.find_left_drafts()
+    await win.recover_at_start()
     if open_doc:
         await win.open_document(open_doc)
     if screenshot:

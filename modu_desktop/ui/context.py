@@ -75,14 +75,30 @@ class AppContext:
         cache = self.paths.cache_dir / "blobs"
         cache.mkdir(parents=True, exist_ok=True)
         self.store = DocumentStore(self.client, cache)
-        self.locks = LockManager(
-            self.client,
-            self.login,
-            self.session_id,
-            self.client.clock,
-            heartbeat_s=self.options.heartbeat_s,
-            stale_s=self.options.stale_s,
-        )
+        try:
+            # Records every lock we hold on disk, so a crashed session's locks are found and
+            # resumed or released at the next start (issue 5).
+            from modu_desktop.ui.leftover_locks import recording_manager
+
+            self.locks = recording_manager(
+                self.client,
+                self.login,
+                self.session_id,
+                data_dir=self.paths.data_dir,
+                api_host=self.settings.api_url,
+                repo=self.settings.repo_full_name,
+                heartbeat_s=self.options.heartbeat_s,
+                stale_s=self.options.stale_s,
+            )
+        except ImportError:
+            self.locks = LockManager(
+                self.client,
+                self.login,
+                self.session_id,
+                self.client.clock,
+                heartbeat_s=self.options.heartbeat_s,
+                stale_s=self.options.stale_s,
+            )
         return self
 
     async def aclose(self) -> None:

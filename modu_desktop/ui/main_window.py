@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
         self._deploy_task: asyncio.Task[None] | None = None
         self._busy_open = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._open_task: asyncio.Task[Any] | None = None
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
         self._build_ui()
@@ -490,12 +492,14 @@ class MainWindow(QMainWindow):
             self.editor_pane.editor.setFocus()
             return True
         self._busy_open = True
+        self._open_task = asyncio.current_task()
         try:
             if self.doc is not None and not await self.close_document():
                 return False
             return await self._open(doc_id)
         finally:
             self._busy_open = False
+            self._open_task = None
 
     async def _open(self, doc_id: str) -> bool:
         from modu_desktop.core.locks import AcquireOutcome, AcquireResult, LockStatus
@@ -750,6 +754,93 @@ class MainWindow(QMainWindow):
             with contextlib.suppress(Exception):
                 j.store.discard(j.key)
 
+    async def recover_at_start(self) -> None:
+        """After a crash or kill: resume (or release) the locks the dead session left, then offer
+        its drafts back against the current server version (issue 5's recovery pieces)."""
+        if self.ctx.viewer:
+            return
+        try:
+            from modu_desktop.core.drafts import DraftStore
+            from modu_desktop.ui.leftover_locks import LeftoverLocks, leftover_drafts, registry_for
+            from modu_desktop.ui.recovery_dialog import assess, offer_recovery, orphan_drafts
+        except ImportError:
+            self.find_left_drafts()
+            return
+        s = self.ctx.settings
+        drafts = DraftStore(self.ctx.paths.drafts_dir)
+        resumed_keys: list[Any] = []
+        try:
+            report = await LeftoverLocks(
+                registry_for(self.ctx.paths.data_dir),
+                self.ctx.locks,
+                api_host=s.api_url,
+                repo=s.repo_full_name,
+                branch=s.branch,
+                drafts=drafts,
+            ).run()
+            for lo, held in report.resumed:
+                if await self.open_with_lock(lo.doc_id, held) and lo.draft is not None:
+                    self._put_back(lo.draft)
+                    self.show_notice(
+                        self.tr(
+                            "“{doc}” was still open when the app stopped: your lock and your "
+                            "unsaved text are back."
+                        ).format(doc=lo.draft.title or lo.doc_id),
+                        "info",
+                    )
+            resumed_keys = [d.key for d in leftover_drafts(report)]
+        except Exception:
+            log.warning("leftover locks not settled", exc_info=True)
+        try:
+            left = orphan_drafts(
+                drafts,
+                api_host=s.api_url,
+                repo=s.repo_full_name,
+                branch=s.branch,
+                live_session_ids=[self.ctx.session_id],
+                exclude=resumed_keys,
+            )
+            if not left:
+                return
+            items = await assess(left, self.ctx.store)
+            await offer_recovery(
+                self,
+                items,
+                drafts,
+                restore=self._restore_from_recovery,
+                save_as_new=self._save_new_from_recovery,
+                can_write=not self.ctx.viewer,
+            )
+        except Exception:
+            log.warning("draft recovery failed", exc_info=True)
+
+    def _put_back(self, draft: Any) -> None:
+        """Put a draft's text in the open editor (byte-identical), on the draft's base sha."""
+        doc = self.doc
+        if doc is None:
+            return
+        if doc.editable:
+            if draft.base_sha:
+                doc.base_sha = draft.base_sha
+            self.editor_pane.replace_all_text(draft.text, modified=True)
+            if doc.journal is not None:
+                doc.journal.rebase(doc.base_sha)
+                doc.journal.note_edit(draft.text)
+        else:
+            self.editor_pane.replace_all_text(draft.text, modified=True)
+        self._update_title()
+
+    async def _restore_from_recovery(self, draft: Any, item: Any) -> bool:
+        if not await self.open_document(draft.key.doc_id):
+            return False
+        if self.doc is None or self.doc.doc_id != draft.key.doc_id:
+            return False
+        self._put_back(draft)
+        return True
+
+    async def _save_new_from_recovery(self, draft: Any, item: Any) -> str | None:
+        return await self._create_new_document(draft.key.doc_id, draft.text)
+
     def find_left_drafts(self) -> list[Any]:
         """Drafts of this repository written by another (ended) session: offer them back."""
         if self.ctx.viewer:
@@ -798,16 +889,7 @@ class MainWindow(QMainWindow):
         if doc is None or doc.doc_id != d.key.doc_id:
             return False
         self.pending_drafts.pop(0)
-        if doc.editable:
-            if d.base_sha:
-                doc.base_sha = d.base_sha
-            self.editor_pane.replace_all_text(d.text, modified=True)
-            if doc.journal is not None:
-                doc.journal.rebase(doc.base_sha)
-                doc.journal.note_edit(d.text)
-        else:  # read-only: show it beside the current version instead of losing it
-            self.editor_pane.replace_all_text(d.text, modified=True)
-        self._update_title()
+        self._put_back(d)
         self._show_next_draft()
         return True
 
@@ -1206,6 +1288,7 @@ class MainWindow(QMainWindow):
         """Close the document (asking if interactive) and release every lock (bounded)."""
         if self._closed_ok:
             return True
+        await self._settle_open()
         if self.doc is not None:
             ok = await self.close_document(interactive=interactive)
             if not ok:
@@ -1217,6 +1300,18 @@ class MainWindow(QMainWindow):
         await self._cancel_tasks()
         self._closed_ok = True
         return True
+
+    async def _settle_open(self) -> None:
+        """An open in progress must finish (or be cancelled by its own dialogs) before we quit:
+        cancelling it mid-request could leave a lock acquired on GitHub that nobody releases."""
+        task = self._open_task
+        if task is None or task.done() or task is asyncio.current_task():
+            return
+        for dlg in self.findChildren(QDialog):
+            if dlg.isVisible():
+                dlg.reject()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(task), self.ctx.options.release_timeout_s)
 
     def request_quit(self, interactive: bool = True) -> None:
         """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""

@@ -625,6 +625,10 @@ Last sign of life: {beat}</source>
         <translation>보기 전용 모드 — 읽기 전용</translation>
     </message>
     <message>
+        <source>“{doc}” was still open when the app stopped: your lock and your unsaved text are back.</source>
+        <translation>프로그램이 멈췄을 때 “{doc}”이(가) 열려 있었습니다. 편집 권한과 저장하지 않은 글을 되찾았습니다.</translation>
+    </message>
+    <message>
         <source>Unsaved text of “{doc}” from {when} was kept when the app closed. Restore it to keep working on it, or discard it.</source>
         <translation>프로그램이 닫힐 때 저장하지 않은 “{doc}”의 글({when})을 보관해 두었습니다. 되살려서 이어서 작업하거나 버릴 수 있습니다.</translation>
     </message>

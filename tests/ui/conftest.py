@@ -101,7 +101,9 @@ def make_window(
 
     windows: list[Any] = []
 
-    def factory(login: str = "editor1", token: str = "tok-editor1", **opts: Any) -> Any:
+    def factory(
+        login: str = "editor1", token: str = "tok-editor1", *, data: str | None = None, **opts: Any
+    ) -> Any:
         opts.setdefault("lang", "en")
         opts.setdefault("deploy_poll_s", 0.5)
         opts.setdefault("release_timeout_s", 5.0)
@@ -112,7 +114,7 @@ def make_window(
         settings = Settings(api_url=sandbox.api_url)
         ctx = AppContext(
             settings=settings,
-            paths=app_paths(tmp_path / f"data-{login}-{len(windows)}").ensure(),
+            paths=app_paths(tmp_path / (data or f"data-{login}-{len(windows)}")).ensure(),
             options=options,
             client=client,
             login=res.login or login,

@@ -192,3 +192,32 @@ def test_lost_lock_banner_compare_and_save_as_new(
     assert "잃어버리면 안 되는 글" in saved
     assert win.editor_pane.text() == typed  # still on screen
     assert ui.run(win.close_document())  # nothing unsaved any more: no question
+
+
+def test_quit_while_opening_settles_the_open_first(
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    p = peer()
+    _peer_holds(ui, p)
+    win = make_window()
+    task = ui.start(win.open_document(DOC))
+    ui.dialog("lockDialog")
+    finished: list[bool] = []
+    win.finished.connect(lambda: finished.append(True))
+    win.request_quit(False)  # SIGTERM with the question on screen
+    qtbot.waitUntil(lambda: bool(finished), timeout=10000)
+    assert task.done() and task.result() is False
+    assert ui.no_dialog("lockDialog")
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor2"  # theirs, untouched
+
+
+def test_quit_right_after_an_open_releases(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    win = make_window()
+    ui.start(win.open_document(DOC))  # still in flight when the quit comes
+    finished: list[bool] = []
+    win.finished.connect(lambda: finished.append(True))
+    win.request_quit(False)
+    qtbot.waitUntil(lambda: bool(finished), timeout=10000)
+    assert lock_json(sandbox, DOC) is None
