@@ -309,7 +309,7 @@ def test_network_cut_during_save_commits_exactly_once(
     spool = data / "data" / "spool"
 
     def queued() -> bool:
-        return any((spool / s).glob("*.json") for s in ("pending", "sending"))
+        return any(p.is_file() for s in ("pending", "sending") for p in (spool / s).glob("*.json"))
 
     _wait(queued, 30, "the save in the on-disk queue")
     assert _content_commits(sandbox) == []
