@@ -304,3 +304,37 @@ def test_read_only_banner_offers_notify_when_free(
     ui.run(p.locks.release(held))
     qtbot.waitUntil(lambda: "is free now" in win.notice.label.text(), timeout=10000)
     ui.run(nl.aclose())
+
+
+def test_queueing_store_joins_a_waiting_save(
+    queue: SaveQueue, sandbox: Any, ui: Any, client: GitHubClient, tmp_path: Path
+) -> None:
+    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.ui.nothing_lost import QueuedForSave, QueueingStore
+
+    store = QueueingStore(
+        DocumentStore(client, tmp_path / "cache-j"),
+        queue,
+        api_host=sandbox.api_url,
+        repo="pnuai/PNU-Modu",
+        branch="main",
+    )
+    text, base = _base(sandbox)
+    sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
+    with pytest.raises(QueuedForSave) as first:
+        ui.run(store.save(DOC, text + "\none\n", base, "editor1"))
+    assert "waiting to save" in first.value.user_message("en")
+    sandbox.faults.update(failure_rate=0.0)
+    # online again, but the first save still waits: the second joins it instead of racing it
+    with pytest.raises(QueuedForSave):
+        ui.run(store.save(DOC, text + "\none\ntwo\n", base, "editor1"))
+    assert queue.pending_count() == 1
+    queue.retry_now()
+    report = ui.run(queue.run_once())
+    assert report.committed
+    assert sandbox.read_file(PATH).decode("utf-8") == text + "\none\ntwo\n"
+    assert len(_content_commits(sandbox)) == 1
+    # with nothing waiting, saves go straight to GitHub (and other methods are delegated)
+    res = ui.run(store.save(DOC, text + "three\n", report.committed[0].result_sha, "editor1"))
+    assert getattr(res, "commit_sha", None)
+    assert ui.run(store.load(DOC)).text == text + "three\n"
