@@ -13,6 +13,7 @@ Every wait is bounded; every process is killed in ``finally``.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -256,8 +257,10 @@ def test_kill_while_typing_recovers_the_draft(
     expected = original + "\n".join(typed)
     # journaled within ~2 s of the last key
     _wait(lambda: any(d.text == expected for d in _drafts(data)), 6, "the draft on disk")
+    lock_before = _lock(sandbox, DOC)
     first.kill()  # no goodbye: the draft and the lock stay behind
-    assert _lock(sandbox, DOC) is not None
+    assert lock_before is not None and _lock(sandbox, DOC) == lock_before
+    n_commits = len(_subjects(sandbox))
     assert _content_commits(sandbox) == []
 
     second = App(sandbox, data, display)
@@ -280,6 +283,14 @@ def test_kill_while_typing_recovers_the_draft(
         restored = any(t.startswith("*") or "*" in t.split("—")[0] for t in titles)
         time.sleep(0.3)
     assert restored, second.output()[-3000:]
+    # The dead session's lock was resumed (one heartbeat under the new session), not released
+    # and taken again, and the lock file now names the new session.
+    new = _subjects(sandbox)[: len(_subjects(sandbox)) - n_commits]
+    assert f"system: release lock for {DOC} [skip ci]" not in new, new
+    assert f"system: heartbeat for {DOC} [skip ci]" in new, new
+    after = _lock(sandbox, DOC)
+    assert after is not None
+    assert json.loads(after)["sessionId"] != json.loads(lock_before)["sessionId"]
     wid = _window(display, "Modu Desktop")
     _focus(display, wid)
     _xdo(display, "key", "--clearmodifiers", "ctrl+s")
