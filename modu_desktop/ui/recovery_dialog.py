@@ -20,6 +20,8 @@ import enum
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
 from PySide6.QtWidgets import (
@@ -97,15 +99,38 @@ def orphan_drafts(
     branch: str,
     live_session_ids: Collection[str] = (),
     exclude: Collection[DraftKey] = (),
+    skip_queued: bool = True,
 ) -> list[Draft]:
-    """Drafts of this repository/branch whose session is not running (oldest first)."""
+    """Drafts of this repository/branch whose session is not running (oldest first).
+
+    With ``skip_queued`` a draft whose exact text is waiting in the save queue (the spool next
+    to the drafts directory, ``{data_dir}/spool``) is left out: it is being saved already, and
+    offering it would invite a "discard" of text that still lands."""
     host = api_host.rstrip("/")
+    queued = _queued_texts(store.root.parent / "spool") if skip_queued else set()
     return [
         d
         for d in store.list_orphans(live_session_ids)
         if (d.key.api_host, d.key.repo, d.key.branch) == (host, repo, branch)
         and d.key not in exclude
+        and (d.key.api_host, d.key.repo, d.key.branch, d.doc_path, d.text) not in queued
     ]
+
+
+def _queued_texts(spool_root: Path) -> set[tuple[str, str, str, str, str]]:
+    """(api host, repo, branch, path, text) of every save waiting in the spool (read only)."""
+    if not (spool_root / "pending").is_dir():
+        return set()
+    from modu_desktop.core.spool import SaveSpool
+
+    async def _never(_item: object) -> Any:
+        raise RuntimeError("read-only spool")
+
+    try:
+        items = SaveSpool(spool_root, _never, _never).pending_items()
+    except OSError:
+        return set()
+    return {(i.api_host, i.repo, i.branch, i.path, i.text) for i in items}
 
 
 async def assess(drafts: list[Draft], doc_store: object) -> list[RecoveryItem]:

@@ -306,3 +306,32 @@ def test_leftover_kept_while_offline(
     sandbox.faults.update(failure_rate=0.0)
     report = ui.run(ll.run())
     assert [x.action for x in report.leftovers] == [LeftoverAction.RELEASED]
+
+
+def test_orphan_drafts_skip_saves_waiting_in_the_queue(sandbox: Any, tmp_path: Path) -> None:
+    from modu_desktop.core.spool import SaveSpool
+
+    data = tmp_path / "data"
+    ds = DraftStore(data / "drafts")
+    queued, other = _draft(sandbox, "01-welcome", "a" * 40), _draft(sandbox, "02-programs", None)
+    ds.save(queued)
+    ds.save(other)
+
+    async def never(_item: Any) -> Any:
+        raise AssertionError
+
+    SaveSpool(data / "spool", never, never).enqueue(
+        api_host=sandbox.api_url,
+        repo=REPO,
+        branch="main",
+        path=queued.doc_path,
+        doc_id="01-welcome",
+        text=queued.text,
+        base_sha=queued.base_sha,
+        message="m",
+        login="editor1",
+    )
+    found = orphan_drafts(ds, api_host=sandbox.api_url, repo=REPO, branch="main")
+    assert [d.key.doc_id for d in found] == ["02-programs"]
+    every = orphan_drafts(ds, api_host=sandbox.api_url, repo=REPO, branch="main", skip_queued=False)
+    assert len(every) == 2
