@@ -79,6 +79,17 @@ def main(argv: list[str] | None = None) -> int:
     install_translators(app, lang)
     load_style(app)
 
+    # One running instance per data dir: a second start hands its request (--open DOC) to the
+    # first one and leaves (issue 5).
+    try:
+        from modu_desktop.ui.nothing_lost import instance_gate
+    except ImportError:
+        instance_gate = None  # type: ignore[assignment]
+    if instance_gate is not None:
+        gate_rc = instance_gate(paths.data_dir, args.open_doc)
+        if gate_rc is not None:
+            return gate_rc
+
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     runner = _Runner()
@@ -274,6 +285,7 @@ async def _async_main(
             ).build()
             win = MainWindow(ctx)
             runner.window = win
+            nothing_lost = _attach_nothing_lost(win)
             done = asyncio.Event()
             outcome: dict[str, bool] = {"signed_out": False}
 
@@ -305,6 +317,9 @@ async def _async_main(
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(win.shutdown(interactive=False), SHUTDOWN_GRACE_S)
             runner.window = None
+            if nothing_lost is not None:
+                with contextlib.suppress(Exception):
+                    await nothing_lost.aclose()
             win.hide()
             win.deleteLater()
             await ctx.aclose()
@@ -321,6 +336,19 @@ async def _async_main(
             await loop.run_in_executor(None, sandbox.stop)
         wake.stop()
     return rc
+
+
+def _attach_nothing_lost(win: Any) -> Any:
+    """Issue 5's save queue, notify-when-free and single-instance requests on this window."""
+    try:
+        from modu_desktop.ui.nothing_lost import attach
+    except ImportError:
+        return None
+    try:
+        return attach(win)
+    except Exception:
+        log.warning("save queue / single instance not attached", exc_info=True)
+        return None
 
 
 async def _startup(win: Any, open_doc: str | None, screenshot: str | None) -> None:

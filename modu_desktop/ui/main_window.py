@@ -1015,6 +1015,13 @@ class MainWindow(QMainWindow):
         try:
             res = await self.ctx.store.save(doc.doc_id, text, base_sha, self.ctx.login)
         except Exception as exc:
+            if type(exc).__name__ == "QueuedForSave":
+                # Offline: the save waits on disk and goes out by itself (issue 5's queue).
+                msg = err_text(exc, self.ctx.lang)
+                self._set_lock_status(self.tr("Waiting to save: {msg}").format(msg=msg), "warning")
+                self._set_connection(False, msg)
+                self.show_notice(msg, "warning")
+                return False
             self._save_failed(exc)
             return False
         if _is_conflict(res):

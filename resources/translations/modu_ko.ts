@@ -669,6 +669,10 @@ Last sign of life: {beat}</source>
         <translation>저장하지 않았습니다: 이 문서의 편집 권한이 더 이상 없습니다.</translation>
     </message>
     <message>
+        <source>Waiting to save: {msg}</source>
+        <translation>저장 대기 중: {msg}</translation>
+    </message>
+    <message>
         <source>✔ Saved “{doc}”</source>
         <translation>✔ “{doc}”을(를) 저장했습니다</translation>
     </message>
