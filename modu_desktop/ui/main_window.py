@@ -323,6 +323,21 @@ class MainWindow(QMainWindow):
         for a in (self.act_find, self.act_replace, self.act_find_next, self.act_find_prev):
             m_edit.addAction(a)
 
+        m_lang = mb.addMenu(self.tr("&Language"))
+        m_lang.setObjectName("languageMenu")
+        self.lang_actions: dict[str | None, QAction] = {}
+        for code, label in (
+            (None, self.tr("Follow the computer")),
+            ("ko", "한국어"),
+            ("en", "English"),
+        ):
+            a = QAction(label, self)
+            a.setCheckable(True)
+            a.setChecked(self.ctx.settings.language == code)
+            a.triggered.connect(lambda _c=False, c=code: self.set_language(c))
+            m_lang.addAction(a)
+            self.lang_actions[code] = a
+
         m_go = mb.addMenu(self.tr("&Go"))
         m_go.addAction(
             self._action(self.tr("Document &list"), "Ctrl+L", self.doc_list.tree.setFocus)
@@ -336,6 +351,20 @@ class MainWindow(QMainWindow):
                 self.tr("&Page settings"), "Ctrl+T", self.editor_pane.form.title_edit.setFocus
             )
         )
+
+    def set_language(self, code: str | None) -> None:
+        """Remember the interface language (applies at the next start)."""
+        from modu_desktop.core.settings import save_settings
+
+        self.ctx.settings.language = code
+        for c, a in self.lang_actions.items():
+            a.setChecked(c == code)
+        try:
+            save_settings(self.ctx.settings, self.ctx.paths.settings_file)
+        except OSError as exc:
+            self.show_notice(str(exc), "error")
+            return
+        self.show_notice(self.tr("The language changes the next time Modu Desktop starts."), "info")
 
     def _action(self, text: str, shortcut: Any, slot: Any) -> QAction:
         a = QAction(text, self)

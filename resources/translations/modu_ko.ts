@@ -541,6 +541,14 @@ Last sign of life: {beat}</source>
         <translation>이전 찾기(&amp;P)</translation>
     </message>
     <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Follow the computer</source>
+        <translation>컴퓨터 설정 따르기</translation>
+    </message>
+    <message>
         <source>&amp;Go</source>
         <translation>이동(&amp;G)</translation>
     </message>
@@ -559,6 +567,10 @@ Last sign of life: {beat}</source>
     <message>
         <source>&amp;Page settings</source>
         <translation>페이지 설정(&amp;P)</translation>
+    </message>
+    <message>
+        <source>The language changes the next time Modu Desktop starts.</source>
+        <translation>언어는 모두 데스크톱을 다음에 시작할 때 바뀝니다.</translation>
     </message>
     <message>
         <source>● Connected</source>

@@ -117,3 +117,15 @@ def test_every_control_has_an_accessible_name_and_key_path(make_window: Any, ui:
         assert win.findChild(object, key) is not None, key
     shortcuts = {a.shortcut().toString() for a in win.actions()}
     assert {"Ctrl+S", "F5", "Ctrl+L", "Ctrl+E", "Ctrl+K", "Ctrl+W", "Ctrl+Q", "Ctrl+F"} <= shortcuts
+
+
+def test_language_choice_is_saved(make_window: Any) -> None:
+    from modu_desktop.core.settings import load_settings
+
+    win = make_window()
+    win.lang_actions["ko"].trigger()
+    assert load_settings(win.ctx.paths.settings_file).language == "ko"
+    assert win.lang_actions["ko"].isChecked() and not win.lang_actions["en"].isChecked()
+    assert win.notice.isVisible()
+    win.lang_actions[None].trigger()
+    assert load_settings(win.ctx.paths.settings_file).language is None
