@@ -10,17 +10,13 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 if TYPE_CHECKING:
     from modu_desktop.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("OpsHost", text)
 
 
 class OpsHost(QObject):
@@ -53,7 +49,7 @@ class OpsHost(QObject):
             self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
             self.uploader.finished.connect(self._uploaded)
             self.uploader.started.connect(
-                lambda name: win._set_lock_status(_tr("Uploading {name}…").format(name=name))
+                lambda name: win._set_lock_status(self.tr("Uploading {name}…").format(name=name))
             )
             self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
             self.images_available = True
@@ -65,7 +61,7 @@ class OpsHost(QObject):
         win = self.win
         if not (self.available or self.images_available):
             return
-        menu = win.menuBar().addMenu(_tr("&Document"))
+        menu = win.menuBar().addMenu(self.tr("&Document"))
         menu.setObjectName("documentMenu")
 
         def add(key: str, text: str, shortcut: str | None, slot: Any) -> None:
@@ -81,33 +77,41 @@ class OpsHost(QObject):
         if self.available:
             add(
                 "newDocumentAction",
-                _tr("&New document…"),
+                self.tr("&New document…"),
                 "Ctrl+N",
                 lambda: win._spawn(self.new_document()),
             )
             add(
                 "importAction",
-                _tr("&Import Markdown files…"),
+                self.tr("&Import Markdown files…"),
                 None,
                 lambda: win._spawn(self.import_files()),
             )
             menu.addSeparator()
             add(
-                "moveUpAction", _tr("Move &up in the menu"), "Alt+Shift+Up", lambda: self.move("up")
+                "moveUpAction",
+                self.tr("Move &up in the menu"),
+                "Alt+Shift+Up",
+                lambda: self.move("up"),
             )
             add(
                 "moveDownAction",
-                _tr("Move &down in the menu"),
+                self.tr("Move &down in the menu"),
                 "Alt+Shift+Down",
                 lambda: self.move("down"),
             )
             menu.addSeparator()
-            add("deleteAction", _tr("&Delete document…"), None, lambda: win._spawn(self.delete()))
+            add(
+                "deleteAction",
+                self.tr("&Delete document…"),
+                None,
+                lambda: win._spawn(self.delete()),
+            )
         if self.images_available:
             menu.addSeparator()
             add(
                 "insertPictureAction",
-                _tr("Insert &picture…"),
+                self.tr("Insert &picture…"),
                 "Ctrl+Shift+I",
                 lambda: win._spawn(self.insert_picture()),
             )
@@ -161,7 +165,7 @@ class OpsHost(QObject):
         snap = getattr(win.ctx.store, "snapshot", None)
         summary = snap.doc(doc_id) if snap is not None and doc_id else None
         if summary is None:
-            win.show_notice(_tr("Select a document in the list first."), "info")
+            win.show_notice(self.tr("Select a document in the list first."), "info")
             return False
         open_doc = win.doc if win.doc is not None and win.doc.doc_id == doc_id else None
         held = open_doc.held if open_doc is not None else None
@@ -177,7 +181,7 @@ class OpsHost(QObject):
     def move(self, direction: str) -> None:
         doc_id = self._selected()
         if doc_id is None:
-            self.win.show_notice(_tr("Select a document in the list first."), "info")
+            self.win.show_notice(self.tr("Select a document in the list first."), "info")
             return
         self.win._spawn(self.reorder.move(doc_id, direction))
 

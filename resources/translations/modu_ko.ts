@@ -813,6 +813,45 @@ Last sign of life: {beat}</source>
     </message>
 </context>
 <context>
+    <name>OpsHost</name>
+    <message>
+        <source>Uploading {name}…</source>
+        <translation>{name} 올리는 중…</translation>
+    </message>
+    <message>
+        <source>&amp;Document</source>
+        <translation>문서(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;New document…</source>
+        <translation>새 문서(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import Markdown files…</source>
+        <translation>마크다운 파일 가져오기(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Move &amp;up in the menu</source>
+        <translation>메뉴에서 위로 옮기기(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move &amp;down in the menu</source>
+        <translation>메뉴에서 아래로 옮기기(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete document…</source>
+        <translation>문서 삭제(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Insert &amp;picture…</source>
+        <translation>그림 넣기(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Select a document in the list first.</source>
+        <translation>먼저 목록에서 문서를 고르세요.</translation>
+    </message>
+</context>
+<context>
     <name>SignInWidget</name>
     <message>
         <source>Sign in — Modu Desktop</source>
