@@ -539,7 +539,7 @@ class MainWindow(QMainWindow):
             return await self._load_and_show(doc_id, MODE_VIEWER, None)
 
         self._set_lock_status(
-            self.tr("Checking whether someone is editing “{doc}”…").format(doc=doc_id)
+            self.tr("Checking whether someone is editing “{doc}”…").format(doc=self._label(doc_id))
         )
         held = None
         stale_notice: str | None = None
@@ -596,7 +596,9 @@ class MainWindow(QMainWindow):
                 malformed=view.status is LockStatus.MALFORMED,
                 title=row.title if (row := self.doc_list.row(doc_id)) is not None else None,
             )
-            self._set_lock_status(self.tr("“{doc}” is in use").format(doc=doc_id), "warning")
+            self._set_lock_status(
+                self.tr("“{doc}” is in use").format(doc=self._label(doc_id)), "warning"
+            )
             choice = await choose_lock_action(self, info)
             if choice is LockChoice.CANCEL:
                 self._set_lock_status("")
@@ -616,14 +618,16 @@ class MainWindow(QMainWindow):
                 return False
             # lost the race: someone else took it first; loop shows the new holder
             self.show_notice(
-                self.tr("Someone else took “{doc}” at the same moment.").format(doc=doc_id),
+                self.tr("Someone else took “{doc}” at the same moment.").format(
+                    doc=self._label(doc_id)
+                ),
                 "warning",
             )
         if held is None:
             self.show_notice(
                 self.tr(
                     "Could not start editing “{doc}”: others keep changing its lock. Try again."
-                ).format(doc=doc_id),
+                ).format(doc=self._label(doc_id)),
                 "error",
             )
             self._set_lock_status("")
@@ -668,6 +672,11 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_actions()
 
+    def _label(self, doc_id: str) -> str:
+        """The document's title for messages (its docId when the list does not know it)."""
+        row = self.doc_list.row(doc_id)
+        return row.title if row is not None and row.title else doc_id
+
     def _fail_open(self, doc_id: str, exc: BaseException) -> None:
         self._set_lock_status("")
         self.show_notice(
@@ -704,7 +713,9 @@ class MainWindow(QMainWindow):
         if mode == MODE_EDIT:
             doc.journal = self._make_journal(doc)
             self.readonly_banner.hide()
-            self._set_lock_status(self.tr("You are editing “{doc}”").format(doc=doc_id), "ok")
+            self._set_lock_status(
+                self.tr("You are editing “{doc}”").format(doc=self._label(doc_id)), "ok"
+            )
             doc.heartbeat = self._spawn(self._heartbeat_loop(doc), name=f"heartbeat:{doc_id}")
             self.editor_pane.editor.setFocus()
         elif mode == MODE_READ_ONLY:
@@ -1062,7 +1073,7 @@ class MainWindow(QMainWindow):
         if self.editor_pane.text() == text:
             self.editor_pane.set_modified(False)
         self._set_connection(True)
-        self._set_lock_status(self.tr("✔ Saved “{doc}”").format(doc=doc.doc_id), "ok")
+        self._set_lock_status(self.tr("✔ Saved “{doc}”").format(doc=doc.title or doc.doc_id), "ok")
         self._update_title()
         if commit:
             self._watch_deploy(str(commit))
@@ -1099,7 +1110,10 @@ class MainWindow(QMainWindow):
             self.editor_pane.replace_all_text(theirs, modified=False)
             self._draft_committed(doc, theirs, their_sha)
             self._set_lock_status(
-                self.tr("Showing the current version of “{doc}”").format(doc=doc.doc_id), "ok"
+                self.tr("Showing the current version of “{doc}”").format(
+                    doc=doc.title or doc.doc_id
+                ),
+                "ok",
             )
             self._update_title()
             return True
@@ -1242,7 +1256,9 @@ class MainWindow(QMainWindow):
                 key = await ask(
                     self,
                     self.tr("Unsaved changes"),
-                    self.tr("“{doc}” has changes that are not saved.").format(doc=doc.doc_id),
+                    self.tr("“{doc}” has changes that are not saved.").format(
+                        doc=doc.title or doc.doc_id
+                    ),
                     [
                         ("save", QMessageBox.ButtonRole.AcceptRole, self.tr("&Save")),
                         (
@@ -1267,7 +1283,7 @@ class MainWindow(QMainWindow):
                     self.tr("Unsaved changes"),
                     self.tr(
                         "Your changes to “{doc}” are not saved and you no longer hold its lock."
-                    ).format(doc=doc.doc_id),
+                    ).format(doc=doc.title or doc.doc_id),
                     [
                         (
                             "saveNew",
@@ -1314,7 +1330,9 @@ class MainWindow(QMainWindow):
                 await doc.heartbeat
         if held is None or self.ctx.viewer:
             return
-        self._set_lock_status(self.tr("Releasing the lock on “{doc}”…").format(doc=doc.doc_id))
+        self._set_lock_status(
+            self.tr("Releasing the lock on “{doc}”…").format(doc=doc.title or doc.doc_id)
+        )
         try:
             await asyncio.wait_for(self.ctx.locks.release(held), self.ctx.options.release_timeout_s)
         except Exception as exc:
