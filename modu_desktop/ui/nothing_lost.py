@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QLocale, QObject
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, QTimer
 
 from modu_desktop.core import documents
 from modu_desktop.core.drafts import DraftKey, DraftStore
@@ -53,6 +53,7 @@ from modu_desktop.ui.single_instance import SingleInstance, bring_to_front
 log = logging.getLogger(__name__)
 
 _instance: SingleInstance | None = None
+QUEUE_START_FALLBACK_S = 30.0
 
 
 def _t(en: str, ko: str) -> str:
@@ -155,6 +156,21 @@ class QueueingStore:
             login=login,
         )
 
+    def rebased(self, path: str, base_sha: str) -> str:
+        """A base that one of our own queued saves replaced (the editor may not have heard that
+        it landed) becomes that save's commit, like the spool's ``rebase_on_done``: the editor's
+        text descends from the queued text, and our own commit must not come back as a conflict."""
+        target = (self.api_host, self.repo, self.branch, path)
+        try:
+            done = [i for i in self.queue.spool.done_items() if i.target == target]
+        except OSError:
+            return base_sha
+        for item in reversed(done):  # newest first
+            chain = [item.base_sha, *item.accept_shas, item.blob_sha()]
+            if item.result_sha and base_sha != item.result_sha and base_sha in chain:
+                return item.result_sha
+        return base_sha
+
     async def save(
         self, doc: Any, text: str, base_sha: str, login: str, message: str | None = None
     ) -> Any:
@@ -163,6 +179,7 @@ class QueueingStore:
             # An earlier save of this document is still waiting: this one joins it (newest text
             # wins) instead of racing it.
             raise QueuedForSave(self._enqueue(path, text, base_sha, login, message))
+        base_sha = self.rebased(path, base_sha)
         try:
             return await self._inner.save(doc, text, base_sha, login, message)
         except Exception as exc:
@@ -217,7 +234,7 @@ class NothingLost(QObject):
             self.status.showFailedRequested.connect(lambda: spawn(self.show_failed()))
             self.queue.itemCommitted.connect(self._committed)
             self.queue.itemFailed.connect(self._failed)
-            self.queue.start()
+            self._start_queue_after_recovery()
         banner = getattr(win, "readonly_banner", None)
         if banner is not None and hasattr(banner, "add_button"):
             self.notify_button = banner.add_button(
@@ -230,6 +247,31 @@ class NothingLost(QObject):
             instance.activateRequested.connect(lambda: bring_to_front(self.win))
 
     # -- queue -------------------------------------------------------------------------------
+
+    def _start_queue_after_recovery(self) -> None:
+        """Saves left in the queue by a crashed session go out once the window has put that
+        session's documents back (``recover_at_start``), so a document resumed with its draft
+        learns the queued commit's sha instead of keeping the draft's old base. A timer starts
+        the queue anyway if that step never comes (e.g. a window built without it)."""
+        win = self.win
+        recover = getattr(win, "recover_at_start", None)
+        if recover is None or not callable(recover):
+            self.queue.start()
+            return
+
+        async def recover_then_start() -> None:
+            try:
+                await recover()
+            finally:
+                if not self._closed:
+                    self.queue.start()
+
+        win.recover_at_start = recover_then_start  # instance attribute: this window only
+        QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self._fallback_start)
+
+    def _fallback_start(self) -> None:
+        if not self._closed and not self.queue.running:
+            self.queue.start()
 
     def _committed(self, item: SpoolItem) -> None:
         win = self.win

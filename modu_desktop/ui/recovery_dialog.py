@@ -104,8 +104,9 @@ def orphan_drafts(
     """Drafts of this repository/branch whose session is not running (oldest first).
 
     With ``skip_queued`` a draft whose exact text is waiting in the save queue (the spool next
-    to the drafts directory, ``{data_dir}/spool``) is left out: it is being saved already, and
-    offering it would invite a "discard" of text that still lands."""
+    to the drafts directory, ``{data_dir}/spool``) or was committed through it is left out: it
+    is being (or was) saved already, and offering it would invite a "discard" of text that
+    still lands, or a restore that conflicts with our own commit."""
     host = api_host.rstrip("/")
     queued = _queued_texts(store.root.parent / "spool") if skip_queued else set()
     return [
@@ -118,7 +119,8 @@ def orphan_drafts(
 
 
 def _queued_texts(spool_root: Path) -> set[tuple[str, str, str, str, str]]:
-    """(api host, repo, branch, path, text) of every save waiting in the spool (read only)."""
+    """(api host, repo, branch, path, text) of every save waiting in the spool or already
+    committed through it (read only)."""
     if not (spool_root / "pending").is_dir():
         return set()
     from modu_desktop.core.spool import SaveSpool
@@ -127,7 +129,8 @@ def _queued_texts(spool_root: Path) -> set[tuple[str, str, str, str, str]]:
         raise RuntimeError("read-only spool")
 
     try:
-        items = SaveSpool(spool_root, _never, _never).pending_items()
+        spool = SaveSpool(spool_root, _never, _never)
+        items = spool.pending_items() + spool.done_items()
     except OSError:
         return set()
     return {(i.api_host, i.repo, i.branch, i.path, i.text) for i in items}

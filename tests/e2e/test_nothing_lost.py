@@ -4,7 +4,8 @@ fault flags but no run-time fault endpoint - only ``/_sandbox/stats`` and ``/hea
 
 1. type into the editor, SIGKILL the app, start it again: the draft comes back byte-for-byte
    (and is saved);
-2. cut the network during a save, restore it: exactly one content commit;
+2. cut the network during a save, kill the app, restore the network, start again: exactly one
+   content commit;
 3. crash while holding a lock: the next start releases it;
 4. a second instance asked to open the same document hands it to the first (which logs it).
 
@@ -308,6 +309,8 @@ def test_kill_while_typing_recovers_the_draft(
 def test_network_cut_during_save_commits_exactly_once(
     display: str, sandbox: Any, tmp_path: Path, apps: list[App]
 ) -> None:
+    """The save waits on disk while GitHub is unreachable; it even survives a SIGKILL: the
+    next start sends it, verified against the server, exactly once."""
     data = tmp_path / "d"
     original = sandbox.read_file(PATH).decode("utf-8")
     app = App(sandbox, data, display, "--open", DOC)
@@ -324,12 +327,19 @@ def test_network_cut_during_save_commits_exactly_once(
 
     _wait(queued, 30, "the save in the on-disk queue")
     assert _content_commits(sandbox) == []
+    app.kill()  # the queue must survive a crash too
     sandbox.faults.update(failure_rate=0.0)
+    assert _content_commits(sandbox) == [] and queued()
+    again = App(sandbox, data, display)
+    apps.append(again)
     _wait(lambda: sandbox.read_file(PATH) == expected.encode("utf-8"), 30, "the queued save")
     time.sleep(1.0)  # nothing else may follow
     assert _content_commits(sandbox) == [f"docs(edit): update {DOC}.md by @editor1"]
     _wait(lambda: not queued(), 5, "an empty queue")
-    assert app.quit() == 0
+    assert again.quit() == 0
+    assert _lock(sandbox, DOC) is None  # the crashed session's lock did not stay behind
+    left = [(d.session_id, d.base_sha, d.text == expected, d.saved_at) for d in _drafts(data)]
+    assert not left, (left, again.output()[-3000:])  # committed: draft removed
 
 
 # -- 3. crash while holding a lock ------

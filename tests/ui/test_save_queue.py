@@ -207,7 +207,7 @@ def test_status_widget_texts(qtbot: Any) -> None:
 # -- attached to a real window (modu_desktop.ui.nothing_lost) ---------------------------------
 
 
-def _attached(make_window: Any, tmp_path: Path) -> tuple[Any, Any]:
+def _attached(make_window: Any, ui: Any, tmp_path: Path) -> tuple[Any, Any]:
     from modu_desktop.ui.leftover_locks import RecordingLockManager, registry_for
     from modu_desktop.ui.nothing_lost import attach
 
@@ -226,6 +226,9 @@ def _attached(make_window: Any, tmp_path: Path) -> tuple[Any, Any]:
     ctx.client.retry = RetryPolicy(max_attempts=2, base_delay=0.02, max_delay=0.05, max_total=0.3)
     nl = attach(win)
     nl.queue.spool.backoff = Backoff(base_s=0.2, cap_s=0.5, jitter=0.0)
+    assert not nl.queue.running  # starts once the window has recovered the last session
+    ui.run(win.recover_at_start())
+    assert nl.queue.running
     return win, nl
 
 
@@ -234,7 +237,7 @@ def test_window_save_offline_is_queued_and_lands_once(
 ) -> None:
     from PySide6.QtGui import QTextCursor
 
-    win, nl = _attached(make_window, tmp_path)
+    win, nl = _attached(make_window, ui, tmp_path)
     assert ui.run(win.open_document(DOC))
     ed = win.editor_pane.editor
     ed.moveCursor(QTextCursor.MoveOperation.End)
@@ -334,7 +337,8 @@ def test_queueing_store_joins_a_waiting_save(
     assert report.committed
     assert sandbox.read_file(PATH).decode("utf-8") == text + "\none\ntwo\n"
     assert len(_content_commits(sandbox)) == 1
-    # with nothing waiting, saves go straight to GitHub (and other methods are delegated)
-    res = ui.run(store.save(DOC, text + "three\n", report.committed[0].result_sha, "editor1"))
+    # with nothing waiting, saves go straight to GitHub (and other methods are delegated);
+    # an editor that has not heard of the queued commit yet still saves on top of it
+    res = ui.run(store.save(DOC, text + "three\n", base, "editor1"))
     assert getattr(res, "commit_sha", None)
     assert ui.run(store.load(DOC)).text == text + "three\n"
