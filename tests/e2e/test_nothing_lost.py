@@ -31,22 +31,6 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 DOC = "03-strategy"
 PATH = f"docs/{DOC}.md"
-APP_PY = ROOT / "modu_desktop" / "ui" / "app.py"
-
-
-def _wired(name: str) -> bool:
-    try:
-        return name in APP_PY.read_text("utf-8")
-    except OSError:
-        return False
-
-
-needs_queue = pytest.mark.skipif(
-    not _wired("nothing_lost"), reason="save queue not wired into ui/app.py yet (see report)"
-)
-needs_instance = pytest.mark.skipif(
-    not _wired("instance_gate"), reason="single instance not wired into ui/app.py yet"
-)
 
 
 def _wait(pred: Callable[[], Any], timeout: float, what: str, step: float = 0.1) -> Any:
@@ -305,7 +289,6 @@ def test_kill_while_typing_recovers_the_draft(
 # -- 2. the network drops during a save ------
 
 
-@needs_queue
 def test_network_cut_during_save_commits_exactly_once(
     display: str, sandbox: Any, tmp_path: Path, apps: list[App]
 ) -> None:
@@ -367,7 +350,6 @@ def test_crash_holding_lock_is_released_at_next_start(
 # -- 4. one window per document ------
 
 
-@needs_instance
 def test_second_instance_focuses_the_first(
     display: str, sandbox: Any, tmp_path: Path, apps: list[App]
 ) -> None:
