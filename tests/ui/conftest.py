@@ -171,7 +171,8 @@ def peer(ui: UiHelper, sandbox: Any) -> Iterator[Callable[..., Any]]:
             ui.run(c.aclose(), timeout=5000)
 
 
-def lock_json(sandbox: Any, doc_id: str) -> dict[str, Any] | None:
+def lock_json(sandbox: Any, doc_id: str) -> Any:
+    """The parsed lock file of ``doc_id`` (None when there is none)."""
     import json
 
     raw = sandbox.read_file(f".locks/{doc_id}.lock.json")
