@@ -4,10 +4,11 @@ confirmation that says the other person will switch to read-only), or cancel."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from PySide6.QtCore import QDateTime, Qt
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -19,6 +20,18 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.ui.asyncutil import ask, run_dialog
+
+# "Notify me when it is free" (issue 5): set by ``modu_desktop.ui.nothing_lost`` while a window
+# is attached; called with the docId, after which the dialog closes as CANCEL. None = no button.
+notify_free_handler: Callable[[str], None] | None = None
+
+
+def _notify_label() -> str:
+    en = "&Notify me when it is free"
+    text = QCoreApplication.translate("LockDialog", en)
+    if text == en and QLocale().language() == QLocale.Language.Korean:
+        return "비면 알려 주기(&N)"
+    return text
 
 
 class LockChoice(Enum):
@@ -120,6 +133,13 @@ class LockDialog(QDialog):
         self.cancel_button.setAccessibleName(self.tr("Cancel"))
         buttons.addWidget(self.read_only_button)
         buttons.addWidget(self.steal_button)
+        self.notify_button: QPushButton | None = None
+        if notify_free_handler is not None:
+            self.notify_button = QPushButton(_notify_label())
+            self.notify_button.setObjectName("notifyFreeButton")
+            self.notify_button.setAccessibleName(self.notify_button.text().replace("&", ""))
+            self.notify_button.clicked.connect(self._notify_when_free)
+            buttons.addWidget(self.notify_button)
         buttons.addStretch(1)
         buttons.addWidget(self.cancel_button)
         lay.addLayout(buttons)
@@ -128,6 +148,12 @@ class LockDialog(QDialog):
         self.steal_button.clicked.connect(lambda: self._choose(LockChoice.STEAL))
         self.cancel_button.clicked.connect(lambda: self._choose(LockChoice.CANCEL))
         self.setMinimumWidth(460)
+
+    def _notify_when_free(self) -> None:
+        handler = notify_free_handler
+        if handler is not None:
+            handler(self.info.doc_id)
+        self._choose(LockChoice.CANCEL)
 
     def _choose(self, choice: LockChoice) -> None:
         self.choice = choice

@@ -242,6 +242,11 @@ class NothingLost(QObject):
             )
             self.notify_button.clicked.connect(self.watch_open_document)
         self.notifier.openRequested.connect(self._open_from_notification)
+        if not ctx.viewer:
+            from modu_desktop.ui import lock_dialog
+
+            lock_dialog.notify_free_handler = self.watch
+
         if instance is not None and instance.listen():
             instance.openRequested.connect(self._open_requested)
             instance.activateRequested.connect(lambda: bring_to_front(self.win))
@@ -328,15 +333,20 @@ class NothingLost(QObject):
 
     def watch_open_document(self) -> None:
         doc = getattr(self.win, "doc", None)
-        if doc is None:
+        if doc is not None:
+            self.watch(doc.doc_id)
+
+    def watch(self, doc_id: str) -> None:
+        """Start watching ``doc_id`` (from the lock dialog or the read-only banner)."""
+        if self._closed:
             return
-        self.notifier.watch(doc.doc_id)
+        self.notifier.watch(doc_id)
         with contextlib.suppress(Exception):
             self.win.show_notice(
                 _t(
                     "You will be told when “{doc}” is free.",
                     "“{doc}” 문서가 비면 알려 드립니다.",
-                ).format(doc=doc.doc_id),
+                ).format(doc=doc_id),
                 "info",
             )
 
@@ -371,6 +381,10 @@ class NothingLost(QObject):
                 self.instance.openRequested.disconnect(self._open_requested)
             with contextlib.suppress(RuntimeError, TypeError):
                 self.instance.activateRequested.disconnect()
+        from modu_desktop.ui import lock_dialog
+
+        if lock_dialog.notify_free_handler == self.watch:
+            lock_dialog.notify_free_handler = None
         await self.queue.stop()
         await self.notifier.stop()
         # The instance lock stays held until the process exits (sign-out opens a new window).
