@@ -342,3 +342,18 @@ def test_queueing_store_joins_a_waiting_save(
     res = ui.run(store.save(DOC, text + "three\n", base, "editor1"))
     assert getattr(res, "commit_sha", None)
     assert ui.run(store.load(DOC)).text == text + "three\n"
+
+
+def test_status_widget_in_korean(qtbot: Any) -> None:
+    from PySide6.QtCore import QLocale
+
+    previous = QLocale()
+    QLocale.setDefault(QLocale(QLocale.Language.Korean))
+    try:
+        w = SaveQueueStatus()
+        qtbot.addWidget(w)
+        w.set_counts(2, 0)
+        assert w.label.text() == "저장 대기 중 (2)"
+        assert w.retry_button.text() == "지금 다시 시도"
+    finally:
+        QLocale.setDefault(previous)
