@@ -261,3 +261,142 @@ async def check_token(
                 ),
             )
     return SignInResult(True, login=login, can_push=can_push, repo_full_name=full_name)
+
+
+# --------------------------------------------------------------------------------------------
+# OAuth device flow ("sign in with the browser"), only when an OAuth app's client id is set.
+# https://docs.github.com/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps#device-flow
+
+
+class DeviceFlowError(Exception):
+    """``kind``: "expired" | "denied" | "disabled" | "bad_client" | "network" | "other"."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind
+
+    def user_message(self, lang: str = "ko") -> str:
+        ko = {
+            "expired": "코드의 유효 시간이 지났습니다. 다시 시도하세요.",
+            "denied": "GitHub에서 승인을 거절했습니다.",
+            "disabled": "이 앱은 브라우저 로그인이 켜져 있지 않습니다. 토큰을 사용하세요.",
+            "bad_client": "브라우저 로그인 설정(client id)이 올바르지 않습니다. 토큰을 사용하세요.",
+            "network": "GitHub에 연결할 수 없습니다. 인터넷 연결을 확인하세요.",
+        }
+        en = {
+            "expired": "The code expired; please try again.",
+            "denied": "The sign-in was declined on GitHub.",
+            "disabled": "Browser sign-in is not enabled for this app; please use a token.",
+            "bad_client": "The browser sign-in setting (client id) is wrong; please use a token.",
+            "network": "Cannot reach GitHub; check the internet connection.",
+        }
+        table = ko if lang == "ko" else en
+        return table.get(
+            self.kind,
+            "브라우저 로그인에 실패했습니다." if lang == "ko" else "Browser sign-in failed.",
+        )
+
+
+@dataclass(frozen=True)
+class DeviceCode:
+    device_code: str
+    user_code: str
+    verification_uri: str
+    expires_in: int
+    interval: int
+
+
+async def _post_form(url: str, data: dict[str, str], transport: Any = None) -> dict[str, Any]:
+    import httpx
+
+    try:
+        async with httpx.AsyncClient(transport=transport, timeout=20.0) as http:
+            resp = await http.post(url, data=data, headers={"Accept": "application/json"})
+    except httpx.HTTPError as exc:
+        raise DeviceFlowError("network", type(exc).__name__) from None
+    try:
+        body = resp.json()
+    except ValueError:
+        raise DeviceFlowError("other", f"HTTP {resp.status_code}") from None
+    if not isinstance(body, dict):
+        raise DeviceFlowError("other", "unexpected answer")
+    if resp.status_code >= 400 and "error" not in body:
+        raise DeviceFlowError("other", f"HTTP {resp.status_code}")
+    return body
+
+
+async def start_device_flow(
+    web_url: str, client_id: str, *, scope: str = "repo", transport: Any = None
+) -> DeviceCode:
+    """Ask GitHub for a user code to type at ``verification_uri``."""
+    body = await _post_form(
+        f"{web_url.rstrip('/')}/login/device/code",
+        {"client_id": client_id, "scope": scope},
+        transport,
+    )
+    err = body.get("error")
+    if err:
+        kind = {"device_flow_disabled": "disabled", "incorrect_client_credentials": "bad_client"}
+        raise DeviceFlowError(kind.get(str(err), "other"), str(err))
+    try:
+        return DeviceCode(
+            device_code=str(body["device_code"]),
+            user_code=str(body["user_code"]),
+            verification_uri=str(body.get("verification_uri") or f"{web_url}/login/device"),
+            expires_in=int(body.get("expires_in", 900)),
+            interval=max(1, int(body.get("interval", 5))),
+        )
+    except (KeyError, TypeError, ValueError):
+        raise DeviceFlowError("other", "incomplete answer") from None
+
+
+async def poll_device_flow(
+    web_url: str,
+    client_id: str,
+    code: DeviceCode,
+    *,
+    transport: Any = None,
+    sleep: Any = None,
+    clock: Any = None,
+) -> str:
+    """Wait until the user approved the code in the browser; returns the access token (never
+    logged, never stored here). Honours ``interval`` and ``slow_down``; raises DeviceFlowError."""
+    import asyncio
+    import time
+
+    sleep = sleep or asyncio.sleep
+    clock = clock or time.monotonic
+    interval = code.interval
+    deadline = clock() + code.expires_in
+    url = f"{web_url.rstrip('/')}/login/oauth/access_token"
+    while True:
+        await sleep(interval)
+        if clock() > deadline:
+            raise DeviceFlowError("expired")
+        body = await _post_form(
+            url,
+            {
+                "client_id": client_id,
+                "device_code": code.device_code,
+                "grant_type": "urn:ietf:params:oauth:grant-type:device_code",
+            },
+            transport,
+        )
+        token = body.get("access_token")
+        if token:
+            return str(token)
+        err = str(body.get("error") or "")
+        if err == "authorization_pending":
+            continue
+        if err == "slow_down":
+            interval = int(body.get("interval") or interval + 5)
+            continue
+        if err == "expired_token":
+            raise DeviceFlowError("expired")
+        if err == "access_denied":
+            raise DeviceFlowError("denied")
+        if err == "device_flow_disabled":
+            raise DeviceFlowError("disabled")
+        if err in ("incorrect_client_credentials", "unsupported_grant_type"):
+            raise DeviceFlowError("bad_client", err)
+        raise DeviceFlowError("other", err or "no token")

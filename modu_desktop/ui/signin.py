@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -133,6 +133,22 @@ class SignInWidget(QWidget):
         row.addWidget(self.quit_button)
         lay.addLayout(row)
 
+        self.device_code = QLabel("")
+        self.device_code.setObjectName("deviceCodeLabel")
+        self.device_code.setAccessibleName(self.tr("Code to type on GitHub"))
+        self.device_code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = self.device_code.font()
+        font.setPointSize(font.pointSize() + 10)
+        font.setBold(True)
+        self.device_code.setFont(font)
+        self.device_code.hide()
+        lay.addWidget(self.device_code)
+        self.device_hint = QLabel("")
+        self.device_hint.setObjectName("deviceCodeHint")
+        self.device_hint.setWordWrap(True)
+        self.device_hint.hide()
+        lay.addWidget(self.device_hint)
+
         self.message = QLabel(initial_error or "")
         self.message.setObjectName("signInMessage")
         self.message.setWordWrap(True)
@@ -238,13 +254,53 @@ class SignInWidget(QWidget):
         QDesktopServices.openUrl(QUrl(url))
 
     def _device_flow(self) -> None:
-        # Honest stub: the OAuth device flow needs a registered OAuth app's client id and is not
-        # implemented in this version; the button only shows when a client id is configured.
-        self.message.setText(
-            self.tr(
-                "Signing in with the browser is not available in this version; please use a token."
+        if self._task is not None and not self._task.done():
+            return
+        self._task = spawn(self.device_flow())
+
+    async def device_flow(self) -> SignInResult | None:
+        """OAuth device flow: show a code, open GitHub's page, wait for the approval, then
+        check the token like a pasted one. Needs ``oauth_client_id`` in the settings."""
+        from modu_desktop.core import auth as core_auth
+
+        client_id = self.settings.oauth_client_id
+        if not client_id:
+            self._error(
+                self.tr(
+                    "Signing in with the browser is not available in this version; "
+                    "please use a token."
+                )
             )
-        )
+            return None
+        problem = self._apply_server_fields()
+        if problem:
+            self._error(problem)
+            return None
+        web = self._web_url()
+        self.device_button.setEnabled(False)
+        try:
+            code = await core_auth.start_device_flow(web, client_id)
+            self.device_code.setText(code.user_code)
+            self.device_code.show()
+            self.device_hint.setText(
+                self.tr(
+                    "Type this code on the GitHub page that opened ({url}) and approve. "
+                    "It is on the clipboard too."
+                ).format(url=code.verification_uri)
+            )
+            self.device_hint.show()
+            QGuiApplication.clipboard().setText(code.user_code)
+            self._open_url(code.verification_uri)
+            token = await core_auth.poll_device_flow(web, client_id, code)
+        except core_auth.DeviceFlowError as exc:
+            self._error(exc.user_message(self.lang))
+            return None
+        finally:
+            self.device_button.setEnabled(True)
+        self.device_code.hide()
+        self.device_hint.hide()
+        self.token_edit.setText(token)
+        return await self.check()
 
     # --- checking ---
     def _apply_server_fields(self) -> str | None:

@@ -914,6 +914,10 @@ Last sign of life: {beat}</source>
         <translation>끝내기</translation>
     </message>
     <message>
+        <source>Code to type on GitHub</source>
+        <translation>GitHub에 입력할 코드</translation>
+    </message>
+    <message>
         <source>Sign-in message</source>
         <translation>로그인 안내</translation>
     </message>
@@ -964,6 +968,10 @@ Last sign of life: {beat}</source>
     <message>
         <source>Signing in with the browser is not available in this version; please use a token.</source>
         <translation>이 버전에서는 브라우저 로그인을 쓸 수 없습니다. 토큰을 사용하세요.</translation>
+    </message>
+    <message>
+        <source>Type this code on the GitHub page that opened ({url}) and approve. It is on the clipboard too.</source>
+        <translation>열린 GitHub 페이지({url})에 이 코드를 입력하고 승인하세요. 코드는 클립보드에도 복사해 두었습니다.</translation>
     </message>
     <message>
         <source>The API address must start with https://.</source>

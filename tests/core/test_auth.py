@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,3 +99,81 @@ def test_check_token_push_and_viewer() -> None:
 def test_check_token_network_error() -> None:
     res = _run(check_token(_FakeClient(OSError("down"), {}), lang="ko"))
     assert not res.ok and res.error_kind == "network" and res.message
+
+
+def _device_transport(answers: list[dict], seen: list[tuple[str, str]]) -> Any:
+    import json as _json
+
+    import httpx
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append((request.url.path, request.content.decode()))
+        if request.url.path == "/login/device/code":
+            return httpx.Response(
+                200,
+                json={
+                    "device_code": "dc1",
+                    "user_code": "ABCD-1234",
+                    "verification_uri": "https://github.com/login/device",
+                    "expires_in": 900,
+                    "interval": 5,
+                },
+            )
+        return httpx.Response(200, content=_json.dumps(answers.pop(0)).encode())
+
+    return httpx.MockTransport(handler)
+
+
+def test_device_flow_pending_slow_down_then_token() -> None:
+    from modu_desktop.core.auth import poll_device_flow, start_device_flow
+
+    seen: list[tuple[str, str]] = []
+    waits: list[float] = []
+    answers = [
+        {"error": "authorization_pending"},
+        {"error": "slow_down", "interval": 10},
+        {"access_token": "gho_secret", "token_type": "bearer", "scope": "repo"},
+    ]
+    transport = _device_transport(answers, seen)
+
+    async def fake_sleep(s: float) -> None:
+        waits.append(s)
+
+    async def flow() -> str:
+        code = await start_device_flow("https://github.com", "Iv1.x", transport=transport)
+        assert code.user_code == "ABCD-1234"
+        return await poll_device_flow(
+            "https://github.com", "Iv1.x", code, transport=transport, sleep=fake_sleep
+        )
+
+    assert _run(flow()) == "gho_secret"
+    assert waits == [5, 5, 10]
+    assert "scope=repo" in seen[0][1] and "client_id=Iv1.x" in seen[0][1]
+    assert "grant_type=urn" in seen[1][1]
+
+
+@pytest.mark.parametrize(
+    ("error", "kind"),
+    [
+        ("expired_token", "expired"),
+        ("access_denied", "denied"),
+        ("device_flow_disabled", "disabled"),
+    ],
+)
+def test_device_flow_errors(error: str, kind: str) -> None:
+    from modu_desktop.core.auth import (
+        DeviceCode,
+        DeviceFlowError,
+        poll_device_flow,
+    )
+
+    transport = _device_transport([{"error": error}], [])
+
+    async def no_sleep(s: float) -> None:
+        return None
+
+    code = DeviceCode("dc", "UC", "https://github.com/login/device", 900, 1)
+    with pytest.raises(DeviceFlowError) as info:
+        _run(poll_device_flow("https://github.com", "c", code, transport=transport, sleep=no_sleep))
+    assert info.value.kind == kind
+    assert info.value.user_message("ko") and info.value.user_message("en")

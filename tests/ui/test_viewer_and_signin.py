@@ -114,3 +114,59 @@ def test_token_pages_and_device_flow_visibility(
     assert w2.device_button.isVisible()
     w.close()
     w2.close()
+
+
+def test_browser_sign_in_shows_the_code_then_signs_in(
+    sandbox: Any, ui: Any, qtbot: Any, memory_keyring: dict, monkeypatch: Any
+) -> None:
+    import asyncio
+
+    from PySide6.QtGui import QDesktopServices
+
+    from modu_desktop.core import auth as core_auth
+
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toString()))
+    gate = asyncio.Event()
+
+    async def fake_start(web: str, client_id: str, **kw: Any) -> core_auth.DeviceCode:
+        assert client_id == "Iv1.abc"
+        return core_auth.DeviceCode("dc", "ABCD-1234", f"{web}/login/device", 900, 5)
+
+    async def fake_poll(web: str, client_id: str, code: Any, **kw: Any) -> str:
+        await gate.wait()
+        return "tok-editor1"
+
+    monkeypatch.setattr(core_auth, "start_device_flow", fake_start)
+    monkeypatch.setattr(core_auth, "poll_device_flow", fake_poll)
+    monkeypatch.delenv("MODU_TOKEN", raising=False)
+    s = Settings(api_url=sandbox.api_url, oauth_client_id="Iv1.abc")
+    w = SignInWidget(s, TokenStore("127.0.0.1"), make_client)
+    w.show()
+    got: list[Any] = []
+    w.signedIn.connect(lambda res, tok, client: got.append(client))
+    task = ui.start(w.device_flow())
+    qtbot.waitUntil(lambda: w.device_code.isVisible(), timeout=5000)
+    assert w.device_code.text() == "ABCD-1234"
+    assert opened and opened[0].endswith("/login/device")
+    gate.set()
+    res = ui.wait_task(task)
+    assert res is not None and res.ok and res.login == "editor1"
+    assert got
+    ui.run(got[0].aclose())
+    w.close()
+
+
+def test_browser_sign_in_error_in_place(sandbox: Any, ui: Any, monkeypatch: Any) -> None:
+    from modu_desktop.core import auth as core_auth
+
+    async def fake_start(web: str, client_id: str, **kw: Any) -> Any:
+        raise core_auth.DeviceFlowError("disabled")
+
+    monkeypatch.setattr(core_auth, "start_device_flow", fake_start)
+    s = Settings(api_url=sandbox.api_url, oauth_client_id="Iv1.abc")
+    w = SignInWidget(s, TokenStore("127.0.0.1"), make_client, lang="en")
+    w.show()
+    assert ui.run(w.device_flow()) is None
+    assert "token" in w.message.text()
+    w.close()
