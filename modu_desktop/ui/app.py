@@ -212,8 +212,14 @@ async def _async_main(
             branch=settings.branch,
             users=[PRACTICE_USER],
             seed="sample",
+            port=_practice_port(paths.data_dir),
         )
-        await loop.run_in_executor(None, sandbox.start)
+        try:
+            await loop.run_in_executor(None, sandbox.start)
+        except OSError:  # last time's port is taken now: any free port
+            sandbox.port = 0
+            await loop.run_in_executor(None, sandbox.start)
+        _remember_practice_port(paths.data_dir, sandbox.port)
         settings.api_url = sandbox.api_url
         token = PRACTICE_USER.token
     else:
@@ -336,6 +342,23 @@ async def _async_main(
             await loop.run_in_executor(None, sandbox.stop)
         wake.stop()
     return rc
+
+
+def _practice_port(data_dir: Path) -> int:
+    """Practice mode keeps its address across restarts (drafts, queued saves and lock records
+    are keyed by it: issue 5's recovery must recognise them)."""
+    try:
+        from modu_desktop.ui.nothing_lost import practice_port
+    except ImportError:
+        return 0
+    return practice_port(data_dir)
+
+
+def _remember_practice_port(data_dir: Path, port: int) -> None:
+    with contextlib.suppress(ImportError):
+        from modu_desktop.ui.nothing_lost import remember_practice_port
+
+        remember_practice_port(data_dir, port)
 
 
 def _attach_nothing_lost(win: Any) -> Any:

@@ -91,6 +91,29 @@ def current_instance() -> SingleInstance | None:
     return _instance
 
 
+# -- practice mode: a stable address ----------------------------------------------------------
+
+PRACTICE_PORT_FILE = "practice-port"
+
+
+def practice_port(data_dir: str | Path) -> int:
+    """The port the practice sandbox used last time (0 = any). Drafts, queued saves and lock
+    records are keyed by the API address, so practice mode must keep it across restarts or a
+    crash's work would never be recognised at the next start."""
+    try:
+        value = int((Path(data_dir) / PRACTICE_PORT_FILE).read_text("ascii").strip())
+    except (OSError, ValueError):
+        return 0
+    return value if 1024 <= value <= 65535 else 0
+
+
+def remember_practice_port(data_dir: str | Path, port: int) -> None:
+    from modu_desktop.core.atomic import write_atomic
+
+    with contextlib.suppress(OSError):
+        write_atomic(Path(data_dir) / PRACTICE_PORT_FILE, f"{int(port)}\n".encode("ascii"))
+
+
 # -- the save queue as a document store -----------------------------------------------------------
 
 
@@ -403,4 +426,6 @@ __all__ = [
     "attach",
     "current_instance",
     "instance_gate",
+    "practice_port",
+    "remember_practice_port",
 ]

@@ -139,15 +139,13 @@ class App:
         self.log = data.parent / f"app-{int(time.monotonic() * 1000)}.log"
         self.log.parent.mkdir(parents=True, exist_ok=True)
         self._out = open(self.log, "wb")  # noqa: SIM115 - closed in finish()
+        api = [] if sandbox is None else ["--api-url", sandbox.api_url, "--repo", "pnuai/PNU-Modu"]
         self.proc = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
                 "modu_desktop",
-                "--api-url",
-                sandbox.api_url,
-                "--repo",
-                "pnuai/PNU-Modu",
+                *api,
                 "--data-dir",
                 str(data),
                 "--lang",
@@ -372,3 +370,46 @@ def test_second_instance_focuses_the_first(
     assert len(acquires) == 1  # no second lock session
     assert first.proc.poll() is None
     assert first.quit() == 0
+
+
+# -- practice mode keeps its address, so a crash's work is recognised ------
+
+
+def test_practice_mode_recovers_after_kill(display: str, tmp_path: Path, apps: list[App]) -> None:
+    data = tmp_path / "p"
+    repo = data / "data" / "practice-repo"
+
+    def subjects() -> list[str]:
+        out = subprocess.run(
+            ["git", "-C", str(repo), "log", "--format=%s", "-n", "10"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return out.stdout.splitlines()
+
+    first = App(None, data, display, "--sandbox", "--open", DOC)
+    apps.append(first)
+    _wait(
+        lambda: any(s.startswith(f"system: acquire lock for {DOC}") for s in subjects()),
+        25,
+        "the practice lock",
+    )
+    wid = _window(display, "Modu Desktop")
+    time.sleep(0.5)
+    _focus(display, wid)
+    _xdo(display, "key", "--clearmodifiers", "ctrl+End")
+    _xdo(display, "type", "--delay", "8", "practice text")
+    _wait(lambda: any(d.text.endswith("practice text") for d in _drafts(data)), 6, "the draft")
+    first.kill()
+    second = App(None, data, display, "--sandbox")
+    apps.append(second)
+
+    def resumed() -> bool:
+        ids = _xdo(display, "search", "--onlyvisible", "--name", "Modu Desktop").split()
+        return any("*" in _xdo(display, "getwindowname", w).split("—")[0] for w in ids)
+
+    _wait(resumed, 25, "the document back with its unsaved text")
+    assert second.quit() == 0
+    assert subjects()[0] == f"system: release lock for {DOC} [skip ci]"
+    assert any(d.text.endswith("practice text") for d in _drafts(data))  # kept, not lost
