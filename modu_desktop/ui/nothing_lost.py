@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 
 _instance: SingleInstance | None = None
 QUEUE_START_FALLBACK_S = 30.0
+DONE_KEEP_S = 7 * 86400.0
 
 
 def _t(en: str, ko: str) -> str:
@@ -235,6 +236,8 @@ class NothingLost(QObject):
             parent=self,
             backoff=Backoff(base_s=3.0, cap_s=300.0),
         )
+        with contextlib.suppress(OSError):  # committed saves are kept a week (see rebased())
+            self.queue.spool.prune_done(DONE_KEEP_S)
         self.inner_store = ctx.store
         self.status = SaveQueueStatus()
         self.notifier = FreeNotifier(
