@@ -47,13 +47,19 @@ def table(report: dict[str, Any]) -> str:
                        f"{_ratio(p, w)} | {rts} |")
         if "startup" in c:
             st = c["startup"]
-            base = report.get("qt_import", {}).get("median_ms")
+            base = c.get("qt_import", report.get("qt_import", {})).get("median_ms")
             w_x, c_x = (st["warm"]["median_ms"] / base, st["cold"]["median_ms"] / base) \
                 if base else (0.0, 0.0)
             rel = f" = {w_x:.2f}× / {c_x:.2f}× the bare Qt import ({base:.0f} ms)" if base else ""
             out.append(f"\nStart-up to first listed document (real app, `--api-url`): warm "
                        f"cache {st['warm']['median_ms']:.0f} ms, cold {st['cold']['median_ms']:.0f}"
                        f" ms{rel}.")
+            nb = st.get("warm_no_bytecode")
+            base_nb = report.get("qt_import_no_bytecode", {}).get("median_ms")
+            if nb and base_nb:
+                out.append(f"Without a bytecode cache (this dev venv as is): warm "
+                           f"{nb['median_ms']:.0f} ms = {nb['median_ms'] / base_nb:.2f}× the bare "
+                           f"Qt import ({base_nb:.0f} ms).")
     if "startup_practice" in report:
         sp = report["startup_practice"]
         out.append(f"\nPractice mode (`--sandbox`, in-process, no latency): "
