@@ -413,3 +413,48 @@ def test_practice_mode_recovers_after_kill(display: str, tmp_path: Path, apps: l
     assert second.quit() == 0
     assert subjects()[0] == f"system: release lock for {DOC} [skip ci]"
     assert any(d.text.endswith("practice text") for d in _drafts(data))  # kept, not lost
+
+
+# -- the recovery dialog (the lock was released meanwhile) ------
+
+
+def test_kill_then_lock_released_offers_draft_in_dialog(
+    display: str, sandbox: Any, tmp_path: Path, apps: list[App]
+) -> None:
+    import httpx
+
+    from modu_desktop.core.atomic import git_blob_sha
+
+    data = tmp_path / "d"
+    original = sandbox.read_file(PATH).decode("utf-8")
+    first = App(sandbox, data, display, "--open", DOC)
+    apps.append(first)
+    _open_and_type(display, sandbox, first, ["restored through the dialog"])
+    expected = original + "restored through the dialog"
+    _wait(lambda: any(d.text == expected for d in _drafts(data)), 6, "the draft on disk")
+    first.kill()
+    lock = _lock(sandbox, DOC)
+    assert lock is not None
+    # an admin releases the dead session's lock before the app comes back
+    resp = httpx.request(
+        "DELETE",
+        f"{sandbox.api_url}/repos/pnuai/PNU-Modu/contents/.locks/{DOC}.lock.json",
+        json={"message": f"system: release lock for {DOC} [skip ci]", "sha": git_blob_sha(lock)},
+        headers={"Authorization": "Bearer tok-editor1"},
+        timeout=10,
+    )
+    assert resp.status_code == 200, resp.text
+    second = App(sandbox, data, display)
+    apps.append(second)
+    dlg = _window(display, "Recover unsaved text", 25)
+    _focus(display, dlg)
+    _xdo(display, "key", "Return")  # the default button: restore and keep editing
+    _wait(lambda: _lock(sandbox, DOC), 15, "a fresh lock for the restored document")
+    wid = _window(display, "Modu Desktop")
+    _wait(lambda: "*" in _xdo(display, "getwindowname", wid).split("—")[0], 10, "the restored text")
+    _focus(display, wid)
+    _xdo(display, "key", "--clearmodifiers", "ctrl+s")
+    _wait(lambda: sandbox.read_file(PATH) == expected.encode("utf-8"), 20, "the saved text")
+    assert _content_commits(sandbox) == [f"docs(edit): update {DOC}.md by @editor1"]
+    assert second.quit() == 0
+    assert _lock(sandbox, DOC) is None
