@@ -7,7 +7,9 @@ fault flags but no run-time fault endpoint - only ``/_sandbox/stats`` and ``/hea
 2. cut the network during a save, kill the app, restore the network, start again: exactly one
    content commit;
 3. crash while holding a lock: the next start releases it;
-4. a second instance asked to open the same document hands it to the first (which logs it).
+4. a second instance asked to open the same document hands it to the first (which logs it);
+5. practice mode (``--sandbox``) keeps its address, so a killed session is recovered there too;
+6. a killed session whose lock was released meanwhile: the recovery dialog restores the draft.
 
 Every wait is bounded; every process is killed in ``finally``.
 """
