@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import modu_desktop.ui  # noqa: F401  (pins None: see modu_desktop/ui/__init__.py)
 
 
 @pytest.fixture(autouse=True)
