@@ -209,8 +209,10 @@ def test_swap_positions_and_new_document_text(sandbox: Any, tmp_path: Path) -> N
     from modu_desktop.core.documents import new_document_text
 
     text = new_document_text("news", "새 소식", position=7, nav_label="소식", body="본문\n")
-    assert text == ("---\nid: news\ntitle: 새 소식\nsidebar_position: 7\nnav_label: 소식\n"
-                    "theme: public-blue\n---\n\n본문\n")
+    assert text == (
+        "---\nid: news\ntitle: 새 소식\nsidebar_position: 7\nnav_label: 소식\n"
+        "theme: public-blue\n---\n\n본문\n"
+    )
 
     async def go() -> None:
         async with client_for(sandbox) as gh:
@@ -219,7 +221,8 @@ def test_swap_positions_and_new_document_text(sandbox: Any, tmp_path: Path) -> N
             assert all(isinstance(r, SaveResult) for r in results) and len(results) == 2
             assert [c["message"] for c in sandbox.commits()[:2]] == [
                 "chore(docs): swap order position of 03-strategy.md to 2 by @editor1",
-                "chore(docs): swap order position of 02-programs.md to 3 by @editor1"]
+                "chore(docs): swap order position of 02-programs.md to 3 by @editor1",
+            ]
             snap = await store.refresh()
             assert snap.doc_ids[:3] == ["01-welcome", "03-strategy", "02-programs"]
 
