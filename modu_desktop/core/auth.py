@@ -145,7 +145,8 @@ class SignInResult:
     login: str | None = None
     can_push: bool = False
     repo_full_name: str | None = None
-    error_kind: str | None = None  # "bad_token" | "no_repo" | "not_member" | "network" | "other"
+    # "bad_token" | "no_repo" | "not_member" | "no_scope" | "network" | "other"
+    error_kind: str | None = None
     message: str | None = None  # one plain sentence for the user
 
     @property
@@ -165,7 +166,11 @@ async def check_token(
     """Ask GitHub who the token belongs to and whether it can push to the repository.
 
     ``client`` is a ``core.github.GitHubClient`` (anything with ``get_user``/``get_repo`` and, if an
-    org is required, ``org_membership``). Two or three requests, no writes.
+    org is required, ``org_membership_probe``). Two or three requests, no writes.
+
+    With ``required_org`` the sign-in is refused unless ``core.org.check_org_membership`` confirms
+    the membership: not a member, a token without ``read:org`` (or SSO authorisation), and a
+    check that could not be made each end with that check's own message.
     """
     try:
         from modu_desktop.core import github as gh
@@ -245,21 +250,18 @@ async def check_token(
     )
     full_name = _field(repo, "full_name", None)
     if required_org:
-        try:
-            membership = await client.org_membership(required_org, login)
-        except Exception:
-            membership = "no_scope"
-        if membership == "not_member":
-            return SignInResult(
-                False,
-                login=login,
-                error_kind="not_member",
-                message=(
-                    f"{login} 계정은 {required_org} 조직의 구성원이 아닙니다."
-                    if lang == "ko"
-                    else f"The account {login} is not a member of the {required_org} organization."
-                ),
-            )
+        from modu_desktop.core.org import MembershipStatus, check_org_membership
+
+        org = await check_org_membership(client, required_org, login)
+        if not org.ok:
+            kind = {
+                MembershipStatus.NOT_MEMBER: "not_member",
+                MembershipStatus.NO_SCOPE: "no_scope",
+            }.get(org.status)
+            if kind is None:  # could not check: refuse, the membership is not confirmed
+                network = gh is not None and isinstance(org.error, getattr(gh, "NetworkError", ()))
+                kind = "network" if network else "other"
+            return SignInResult(False, login=login, error_kind=kind, message=org.user_message(lang))
     return SignInResult(True, login=login, can_push=can_push, repo_full_name=full_name)
 
 

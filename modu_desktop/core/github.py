@@ -57,6 +57,7 @@ __all__ = [
     "ContentFile",
     "GitHubClient",
     "GitHubError",
+    "MembershipProbe",
     "NetworkError",
     "NotFound",
     "PermissionDenied",
@@ -256,7 +257,12 @@ class RetryPolicy:
     secondary_wait: float = 60.0  # secondary limit without retry-after: wait at least this
 
 
-OrgMembership = Literal["member", "not_member", "no_scope"]
+@dataclass(frozen=True)
+class MembershipProbe:
+    """The raw answer of ``GET /orgs/{org}/members/{login}`` (see ``org_membership_probe``)."""
+
+    status: int  # 204, 404, 301/302/307 (or another 2xx)
+    scopes: tuple[str, ...] | None  # X-OAuth-Scopes; None when the header is absent
 
 
 def encode_path(path: str) -> str:
@@ -546,21 +552,17 @@ class GitHubClient:
             raw=d,
         )
 
-    async def org_membership(self, org: str, login: str) -> OrgMembership:
-        """204 → "member"; 404 → "not_member"; 302 (requester cannot see the org's members,
-        e.g. not a member itself or a token without `read:org`) or 403 → "no_scope"."""
+    async def org_membership_probe(self, org: str, login: str) -> MembershipProbe:
+        """``GET /orgs/{org}/members/{login}`` without following the redirect: the status code
+        (204 member, 404 not a member or no such org, 302/301/307 the requester cannot see the
+        org's members) and the token's ``X-OAuth-Scopes``. Any other answer raises the client's
+        typed error (403 ``PermissionDenied``, 401, 5xx, rate limits, network). What the answer
+        means is decided in ``core/org.py`` (``check_org_membership``)."""
         url = f"/orgs/{quote(org, safe='')}/members/{quote(login, safe='')}"
-        try:
-            resp = await self._request("GET", url, ok=(302, 301, 307), follow_redirects=False)
-        except NotFound:
-            return "not_member"
-        except PermissionDenied:
-            return "no_scope"
-        if resp.status_code == 204:
-            return "member"
-        if resp.status_code in (301, 302, 307):
-            return "no_scope"
-        return "member" if resp.status_code == 200 else "no_scope"
+        resp = await self._request("GET", url, ok=(301, 302, 307, 404), follow_redirects=False)
+        raw = resp.headers.get("x-oauth-scopes")
+        scopes = None if raw is None else tuple(s.strip() for s in raw.split(",") if s.strip())
+        return MembershipProbe(int(resp.status_code), scopes)
 
     # ------------------------------------------------------------------ git database
 

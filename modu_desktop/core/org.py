@@ -16,8 +16,8 @@
 The redirect is never followed: the public-members check it points to cannot confirm a private
 membership and would turn "member" into "not a member".
 
-``GitHubClient.org_membership`` gives the same three-way answer but not the scopes header; this
-module reads the response itself through the client's request helper (see ``_raw_get``).
+The request goes through ``GitHubClient.org_membership_probe`` (status code + scopes header); the
+meaning of the answer is decided here only.
 """
 
 from __future__ import annotations
@@ -25,9 +25,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
-from modu_desktop.core.errors import GitHubError, NotFound, PermissionDenied, RateLimited
+from modu_desktop.core.errors import GitHubError, PermissionDenied, RateLimited
 from modu_desktop.core.ops import Text
 
 __all__ = ["MembershipStatus", "OrgCheck", "check_org_membership"]
@@ -64,19 +63,6 @@ class OrgCheck:
         return self.text(lang)
 
 
-def _scopes(headers: Any) -> tuple[str, ...] | None:
-    raw = headers.get("x-oauth-scopes") if headers is not None else None
-    if raw is None:
-        return None
-    return tuple(s.strip() for s in str(raw).split(",") if s.strip())
-
-
-async def _raw_get(client: Any, url: str) -> Any:
-    """One GET without following redirects, returning the response for 2xx/3xx and raising the
-    client's typed errors otherwise. Uses ``GitHubClient._request`` (reads retry on 5xx)."""
-    return await client._request("GET", url, ok=(301, 302, 307), follow_redirects=False)
-
-
 def _messages(status: MembershipStatus, org: str, login: str) -> Text:
     if status is MembershipStatus.MEMBER:
         return Text(f"@{login} is a member of {org}.", f"@{login} 님은 {org} 조직의 구성원입니다.")
@@ -99,13 +85,9 @@ def _messages(status: MembershipStatus, org: str, login: str) -> Text:
 async def check_org_membership(client: Any, org: str, login: str) -> OrgCheck:
     """MEMBER / NOT_MEMBER / NO_SCOPE / ERROR for ``login`` in ``org``. Never raises for HTTP
     or network failures."""
-    url = f"/orgs/{quote(org, safe='')}/members/{quote(login, safe='')}"
     status: MembershipStatus
     try:
-        resp = await _raw_get(client, url)
-    except NotFound as exc:
-        status = MembershipStatus.NOT_MEMBER
-        return OrgCheck(status, _messages(status, org, login), org, login, 404, error=exc)
+        probe = await client.org_membership_probe(org, login)
     except RateLimited as exc:
         return _error(org, login, exc)
     except PermissionDenied as exc:
@@ -113,10 +95,12 @@ async def check_org_membership(client: Any, org: str, login: str) -> OrgCheck:
         return OrgCheck(status, _messages(status, org, login), org, login, exc.status, error=exc)
     except GitHubError as exc:
         return _error(org, login, exc)
-    scopes = _scopes(getattr(resp, "headers", None))
-    code = int(resp.status_code)
+    scopes = probe.scopes
+    code = int(probe.status)
     if code == 204 or code == 200:
         status = MembershipStatus.MEMBER
+    elif code == 404:
+        status = MembershipStatus.NOT_MEMBER
     elif code in (301, 302, 307):
         if scopes is not None and not (_ORG_SCOPES & set(scopes)):
             status = MembershipStatus.NO_SCOPE

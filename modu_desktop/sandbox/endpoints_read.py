@@ -26,8 +26,9 @@ def get_org_member(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     org, login = req.params["org"].lower(), req.params["username"].lower()
     if org not in api.known_orgs():
         raise not_found()
-    if org not in {o.lower() for o in req.user.orgs}:
-        # A requester outside the org is redirected to the public-membership check.
+    if org not in {o.lower() for o in req.user.orgs} or not req.user.sees_org_members:
+        # A requester outside the org (or whose token lacks read:org, so its own membership is
+        # invisible) is redirected to the public-membership check.
         org_name, username = req.params["org"], req.params["username"]
         location = f"{api.urls.api}/orgs/{org_name}/public_members/{username}"
         return ApiResponse(302, None, {"Location": location})

@@ -291,7 +291,8 @@ class Sandbox:
             else DEFAULT_API_VERSION
         h["X-GitHub-Request-Id"] = self.request_id()
         if request.user is not None:
-            h["X-OAuth-Scopes"] = "repo, workflow, read:org"
+            if request.user.scopes is not None:
+                h["X-OAuth-Scopes"] = ", ".join(request.user.scopes)
             h["X-Accepted-OAuth-Scopes"] = "repo"
         h["X-RateLimit-Limit"] = str(rate.limit)
         h["X-RateLimit-Remaining"] = str(rate.remaining)

@@ -14,6 +14,15 @@ class SandboxUser:
     name: str | None = None
     email: str | None = None
     orgs: tuple[str, ...] = ()
+    # X-OAuth-Scopes of the token (a classic token); None: no header (a fine-grained token).
+    # Without read:org (or write:org/admin:org) the org's private memberships are invisible.
+    scopes: tuple[str, ...] | None = ("repo", "workflow", "read:org")
+
+    @property
+    def sees_org_members(self) -> bool:
+        return self.scopes is None or bool(
+            {"read:org", "write:org", "admin:org"} & set(self.scopes)
+        )
 
     @property
     def id(self) -> int:

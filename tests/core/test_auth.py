@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from modu_desktop.core.auth import KEYRING_SERVICE, TokenSource, TokenStore, check_token
+from modu_desktop.core.github import GitHubClient, MembershipProbe, RepoRef
 
 
 def test_keyring_round_trip(memory_keyring: dict, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,7 +56,7 @@ def test_env_token_wins_and_is_never_stored(
 
 
 class _FakeClient:
-    def __init__(self, user: object, repo: object, membership: str = "member") -> None:
+    def __init__(self, user: object, repo: object, membership: int = 204) -> None:
         self.user, self.repo, self.membership = user, repo, membership
 
     async def get_user(self) -> object:
@@ -68,8 +69,8 @@ class _FakeClient:
             raise self.repo
         return self.repo
 
-    async def org_membership(self, org: str, login: str) -> str:
-        return self.membership
+    async def org_membership_probe(self, org: str, login: str) -> MembershipProbe:
+        return MembershipProbe(self.membership, ("repo", "read:org"))
 
 
 def _run(coro):  # type: ignore[no-untyped-def]
@@ -89,7 +90,7 @@ def test_check_token_push_and_viewer() -> None:
     assert ro.ok and ro.viewer_only
     nm = _run(
         check_token(
-            _FakeClient({"login": "v"}, {"permissions": {"push": True}}, "not_member"),
+            _FakeClient({"login": "v"}, {"permissions": {"push": True}}, 404),
             required_org="pnuai",
         )
     )
@@ -99,6 +100,83 @@ def test_check_token_push_and_viewer() -> None:
 def test_check_token_network_error() -> None:
     res = _run(check_token(_FakeClient(OSError("down"), {}), lang="ko"))
     assert not res.ok and res.error_kind == "network" and res.message
+
+
+@pytest.fixture
+def org_sandbox(tmp_path: Path) -> Any:
+    """The brochure repo owned by org ``pnuai``: two members (one whose token lacks ``read:org``),
+    an outsider, and a member with a fine-grained token (no scopes header)."""
+    from modu_desktop.sandbox import Sandbox, SandboxUser
+
+    sb = Sandbox(
+        tmp_path / "repo",
+        org="pnuai",
+        users=[
+            SandboxUser("staff", "tok-staff", orgs=("pnuai",)),
+            SandboxUser("noscope", "tok-noscope", orgs=("pnuai",), scopes=("repo", "workflow")),
+            SandboxUser("outsider", "tok-outsider"),
+            SandboxUser("finegrained", "tok-fine", orgs=("pnuai",), scopes=None),
+        ],
+    )
+    sb.start()
+    try:
+        yield sb
+    finally:
+        sb.stop()
+
+
+def _sign_in(sb: Any, token: str, lang: str = "en", org: str | None = "pnuai") -> Any:
+    async def go() -> Any:
+        async with GitHubClient(sb.api_url, token, RepoRef("pnuai", "PNU-Modu", "main")) as gh:
+            return await check_token(gh, required_org=org, lang=lang)
+
+    return _run(go())
+
+
+def test_required_org_member_signs_in(org_sandbox: Any) -> None:
+    res = _sign_in(org_sandbox, "tok-staff")
+    assert res.ok and res.login == "staff" and res.can_push and res.error_kind is None
+    fine = _sign_in(org_sandbox, "tok-fine")  # no X-OAuth-Scopes header: 204 decides
+    assert fine.ok and fine.login == "finegrained"
+
+
+def test_required_org_refuses_a_non_member(org_sandbox: Any) -> None:
+    # GitHub answers 302 (requester outside the org) and the token has read:org: not a member.
+    res = _sign_in(org_sandbox, "tok-outsider")
+    assert not res.ok and res.error_kind == "not_member" and res.login == "outsider"
+    assert "not a member" in (res.message or "") and "pnuai" in (res.message or "")
+    ko = _sign_in(org_sandbox, "tok-outsider", lang="ko")
+    assert not ko.ok and "구성원이 아니" in (ko.message or "")
+    # Without an org requirement the same account signs in.
+    assert _sign_in(org_sandbox, "tok-outsider", org=None).ok
+
+
+def test_required_org_refuses_a_token_without_read_org(org_sandbox: Any) -> None:
+    res = _sign_in(org_sandbox, "tok-noscope")
+    assert not res.ok and res.error_kind == "no_scope"
+    assert "read:org" in (res.message or "")
+    outsider = _sign_in(org_sandbox, "tok-outsider")
+    assert res.message != outsider.message  # each refusal has its own message
+    ko = _sign_in(org_sandbox, "tok-noscope", lang="ko")
+    assert "read:org" in (ko.message or "") and ko.message != res.message
+
+
+def test_required_org_unknown_org_is_refused(org_sandbox: Any) -> None:
+    res = _sign_in(org_sandbox, "tok-staff", org="no-such-org")
+    assert not res.ok and res.error_kind == "not_member"
+
+
+def test_required_org_check_failure_is_refused() -> None:
+    from modu_desktop.core.errors import ServerError
+
+    class _Failing(_FakeClient):
+        async def org_membership_probe(self, org: str, login: str) -> MembershipProbe:
+            raise ServerError(502, "Bad Gateway")
+
+    res = _run(
+        check_token(_Failing({"login": "a"}, {"permissions": {"push": True}}), required_org="pnuai")
+    )
+    assert not res.ok and res.error_kind == "other" and "pnuai" in (res.message or "")
 
 
 def _device_transport(answers: list[dict], seen: list[tuple[str, str]]) -> Any:
@@ -129,7 +207,7 @@ def test_device_flow_pending_slow_down_then_token() -> None:
 
     seen: list[tuple[str, str]] = []
     waits: list[float] = []
-    answers = [
+    answers: list[dict[str, Any]] = [
         {"error": "authorization_pending"},
         {"error": "slow_down", "interval": 10},
         {"access_token": "gho_secret", "token_type": "bearer", "scope": "repo"},

@@ -20,6 +20,7 @@ from modu_desktop.core.github import (
     Conflict,
     GitHubClient,
     GitHubError,
+    MembershipProbe,
     NetworkError,
     NotFound,
     PermissionDenied,
@@ -524,30 +525,46 @@ def test_encode_path_hangul_and_spaces() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("status", "expected"), [(204, "member"), (404, "not_member"), (302, "no_scope")]
-)
-def test_org_membership(status: int, expected: str) -> None:
+@pytest.mark.parametrize("status", [204, 404, 302])
+def test_org_membership_probe(status: int) -> None:
+    scopes = {"x-oauth-scopes": "repo, read:org"}
+
     def handler(req: httpx.Request) -> httpx.Response:
         if req.url.path == "/orgs/pnuai/members/editor1":
             if status == 302:
                 return httpx.Response(
                     302,
                     headers={
-                        "location": "https://api.example.test/orgs/pnuai/public_members/editor1"
+                        "location": "https://api.example.test/orgs/pnuai/public_members/editor1",
+                        **scopes,
                     },
                 )
             if status == 204:
-                return httpx.Response(204)
+                return httpx.Response(204, headers=scopes)
             return jr(404, {"message": "Not Found"})
         raise AssertionError(f"redirect followed to {req.url}")
 
-    async def go() -> str:
+    async def go() -> MembershipProbe:
         client, _ = make_client(handler)
         async with client:
-            return await client.org_membership("pnuai", "editor1")
+            return await client.org_membership_probe("pnuai", "editor1")
 
-    assert run(go()) == expected
+    probe = run(go())
+    assert probe.status == status
+    assert probe.scopes == (None if status == 404 else ("repo", "read:org"))
+
+
+def test_org_membership_probe_raises_other_errors() -> None:
+    def handler(req: httpx.Request) -> httpx.Response:
+        return jr(403, {"message": "Resource protected by organization SAML enforcement."})
+
+    async def go() -> MembershipProbe:
+        client, _ = make_client(handler)
+        async with client:
+            return await client.org_membership_probe("pnuai", "editor1")
+
+    with pytest.raises(PermissionDenied):
+        run(go())
 
 
 # --------------------------------------------------------------------------- writes

@@ -262,17 +262,31 @@ def test_org_membership_against_sandbox(tmp_path: Path) -> None:
         users=[
             SandboxUser("staff", "tok-staff", orgs=("pnuai",)),
             SandboxUser("guest", "tok-guest"),
+            SandboxUser("noscope", "tok-noscope", orgs=("pnuai",), scopes=("repo",)),
         ],
     )
     sb.start()
     try:
+        from modu_desktop.core.github import MembershipProbe
+
+        read_org = ("repo", "workflow", "read:org")
 
         async def go() -> None:
             async with client_for(sb, "tok-staff") as gh:
-                assert await gh.org_membership("pnuai", "staff") == "member"
-                assert await gh.org_membership("pnuai", "guest") == "not_member"
+                assert await gh.org_membership_probe("pnuai", "staff") == MembershipProbe(
+                    204, read_org
+                )
+                assert await gh.org_membership_probe("pnuai", "guest") == MembershipProbe(
+                    404, read_org
+                )
             async with client_for(sb, "tok-guest") as gh:
-                assert await gh.org_membership("pnuai", "guest") == "no_scope"
+                assert await gh.org_membership_probe("pnuai", "guest") == MembershipProbe(
+                    302, read_org
+                )
+            async with client_for(sb, "tok-noscope") as gh:  # a member, membership invisible
+                assert await gh.org_membership_probe("pnuai", "noscope") == MembershipProbe(
+                    302, ("repo",)
+                )
 
         run(go())
     finally:

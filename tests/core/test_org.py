@@ -29,6 +29,8 @@ def org_sandbox(tmp_path: Path) -> Any:
             SandboxUser("member1", "tok-m1", orgs=("pnuai",)),
             SandboxUser("member2", "tok-m2", orgs=("pnuai",)),
             SandboxUser("outsider", "tok-out"),
+            SandboxUser("noscope", "tok-noscope", orgs=("pnuai",), scopes=("repo", "workflow")),
+            SandboxUser("finegrained", "tok-fine", orgs=("pnuai",), scopes=None),
         ],
         org="pnuai",
     )
@@ -60,6 +62,20 @@ def test_member_not_member_and_outsider(org_sandbox: Any) -> None:
     assert check(sb, "tok-m1", "no-such-org", "member1").status is MembershipStatus.NOT_MEMBER
     bad = check(sb, "wrong-token", "pnuai", "member1")
     assert bad.status is MembershipStatus.ERROR and bad.http_status == 401
+
+
+def test_token_without_read_org_against_sandbox(org_sandbox: Any) -> None:
+    # A member whose classic token lacks read:org: GitHub hides the membership behind a 302.
+    res = check(org_sandbox, "tok-noscope", "pnuai", "noscope")
+    assert res.status is MembershipStatus.NO_SCOPE and not res.ok
+    assert res.http_status == 302 and res.scopes == ("repo", "workflow")
+    assert "read:org" in res.message and "read:org" in res.user_message("ko")
+    # A fine-grained token sends no scopes header: the answer itself decides.
+    fine = check(org_sandbox, "tok-fine", "pnuai", "finegrained")
+    assert fine.ok and fine.scopes is None
+    assert check(org_sandbox, "tok-fine", "pnuai", "outsider").status is (
+        MembershipStatus.NOT_MEMBER
+    )
 
 
 def _mock(status: int, scopes: str | None) -> httpx.MockTransport:
