@@ -68,7 +68,7 @@ class OpenDoc:
     heartbeat: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     saving: bool = False
-    journal: Any = None  # core.drafts.DraftJournal while the text can be edited
+    drafts: Any = None  # ui.drafts_controller.DraftsController while the text can be edited
 
     @property
     def editable(self) -> bool:
@@ -117,11 +117,6 @@ class MainWindow(QMainWindow):
         self.ops_host.build_menu()
         self._update_title()
         self._update_actions()
-
-        self._draft_timer = QTimer(self)
-        self._draft_timer.setInterval(400)
-        self._draft_timer.timeout.connect(self._tick_draft)
-        self._draft_timer.start()
 
         self._idle_timer = QTimer(self)
         self._idle_timer.setInterval(int(ctx.options.refresh_s * 1000))
@@ -711,7 +706,7 @@ class MainWindow(QMainWindow):
         self.doc_list.select(doc_id)
         self.doc_header.setText(f"<b>{_esc(doc.title)}</b> &nbsp; <span>{_esc(doc.path)}</span>")
         if mode == MODE_EDIT:
-            doc.journal = self._make_journal(doc)
+            doc.drafts = self._make_drafts(doc)
             self.readonly_banner.hide()
             self._set_lock_status(
                 self.tr("You are editing “{doc}”").format(doc=self._label(doc_id)), "ok"
@@ -752,21 +747,23 @@ class MainWindow(QMainWindow):
             render_now(self.editor_pane.text())
 
     # ------------------------------------------------------------------ drafts (issue 5)
-    def _make_journal(self, doc: OpenDoc) -> Any:
-        """Journal edits to the user data dir within ~2 s (temp + fsync + rename, core.drafts);
-        a draft is removed only once its text is committed or the user discards it."""
+    def _make_drafts(self, doc: OpenDoc) -> Any:
+        """Journal edits to the user data dir within ~2 s (temp + fsync + rename, core.drafts,
+        driven by ui.drafts_controller); a draft is removed only once its text is committed or
+        the user discards it. Edits are fed by ``_note_edit`` (typing, not programmatic loads)."""
         try:
-            from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
+            from modu_desktop.core.drafts import DraftKey, DraftStore
+            from modu_desktop.ui.drafts_controller import DraftsController
 
             s = self.ctx.settings
-            key = DraftKey(s.api_url, s.repo_full_name, s.branch, doc.doc_id)
-            return DraftJournal(
+            return DraftsController(
                 DraftStore(self.ctx.paths.drafts_dir),
-                key,
+                DraftKey(s.api_url, s.repo_full_name, s.branch, doc.doc_id),
                 base_sha=doc.base_sha,
                 doc_path=doc.path,
                 session_id=self.ctx.session_id,
                 title=doc.title,
+                parent=self,
             )
         except Exception:
             log.warning("drafts unavailable", exc_info=True)
@@ -774,25 +771,28 @@ class MainWindow(QMainWindow):
 
     def _note_edit(self) -> None:
         doc = self.doc
-        if doc is not None and doc.journal is not None and self.editor_pane.is_modified():
-            doc.journal.note_edit(self.editor_pane.text())
-
-    def _tick_draft(self) -> None:
-        doc = self.doc
-        if doc is not None and doc.journal is not None:
-            doc.journal.tick()
+        if doc is not None and doc.drafts is not None and self.editor_pane.is_modified():
+            doc.drafts.note_edit(self.editor_pane.text())
 
     def _draft_committed(self, doc: OpenDoc, text: str, sha: str) -> None:
-        if doc.journal is not None:
+        if doc.drafts is not None:
             with contextlib.suppress(Exception):
-                doc.journal.committed(text, sha)
+                doc.drafts.committed(text, sha)
 
     def _draft_discard(self, doc: OpenDoc) -> None:
-        j = doc.journal
-        doc.journal = None
-        if j is not None:
+        ctl = doc.drafts
+        doc.drafts = None
+        if ctl is not None:
             with contextlib.suppress(Exception):
-                j.store.discard(j.key)
+                ctl.discard()
+
+    def _draft_flush(self, doc: OpenDoc) -> None:
+        ctl = doc.drafts
+        doc.drafts = None
+        if ctl is not None:
+            with contextlib.suppress(Exception):
+                ctl.flush()
+            ctl.stop()
 
     async def recover_at_start(self) -> None:
         """After a crash or kill: resume (or release) the locks the dead session left, then offer
@@ -863,9 +863,9 @@ class MainWindow(QMainWindow):
             if draft.base_sha:
                 doc.base_sha = draft.base_sha
             self.editor_pane.replace_all_text(draft.text, modified=True)
-            if doc.journal is not None:
-                doc.journal.rebase(doc.base_sha)
-                doc.journal.note_edit(draft.text)
+            if doc.drafts is not None:
+                doc.drafts.rebase(doc.base_sha)
+                doc.drafts.note_edit(draft.text)
         else:
             self.editor_pane.replace_all_text(draft.text, modified=True)
         self._update_title()
@@ -942,11 +942,6 @@ class MainWindow(QMainWindow):
 
             DraftStore(self.ctx.paths.drafts_dir).discard(d.key, only_if_text=d.text)
         self._show_next_draft()
-
-    def _draft_flush(self, doc: OpenDoc) -> None:
-        if doc.journal is not None:
-            with contextlib.suppress(Exception):
-                doc.journal.flush()
 
     # ------------------------------------------------------------------ heartbeat
     async def _heartbeat_loop(self, doc: OpenDoc) -> None:
@@ -1349,7 +1344,6 @@ class MainWindow(QMainWindow):
                 return False
         self._closing = True
         self._idle_timer.stop()
-        self._draft_timer.stop()
         self.ops_host.detach()
         await self._cancel_tasks()
         self._closed_ok = True

@@ -203,9 +203,9 @@ class OpsHost(QObject):
                 # build on the new version, so the next save neither conflicts nor undoes it.
                 win.editor_pane.apply_field("sidebar_position", positions[doc.doc_id])
                 doc.base_sha = shas[doc.path]
-                if doc.journal is not None:
+                if doc.drafts is not None:
                     with contextlib.suppress(Exception):
-                        doc.journal.rebase(doc.base_sha)
+                        doc.drafts.rebase(doc.base_sha)
             win._spawn(win.refresh_list())
 
     async def insert_picture(self) -> str | None:

@@ -216,7 +216,7 @@ def test_crashed_session_lock_and_draft_come_back(
     doc = dead.doc
     assert doc is not None and doc.heartbeat is not None
     doc.heartbeat.cancel()
-    dead._draft_timer.stop()
+    doc.drafts.stop()
     dead.doc = None
     # …and its process is gone: same pid here, so mark the recorded process start as another one
     import dataclasses
