@@ -537,20 +537,29 @@ class MainWindow(QMainWindow):
             self.tr("Checking whether someone is editing “{doc}”…").format(doc=self._label(doc_id))
         )
         held = None
+        preloaded: Any = None
         stale_notice: str | None = None
-        for _attempt in range(3):
+        row = self.doc_list.row(doc_id)
+        list_saw_no_lock = row is not None and row.lock is None
+        for attempt in range(3):
             try:
-                # Look first (reads only): a fresh foreign lock goes straight to the question,
-                # without a doomed write attempt.
-                seen = await self.ctx.locks.inspect(doc_id)
-                if seen.status in (
-                    LockStatus.HELD,
-                    LockStatus.MINE_OTHER_SESSION,
-                    LockStatus.MALFORMED,
-                ):
-                    res = AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=seen)
+                if attempt == 0 and list_saw_no_lock:
+                    # The list saw no lock: write the lock and read the text in the same round
+                    # trip. A lock created since is still safe: a PUT without sha cannot replace
+                    # it, and acquire then reports who holds it.
+                    res, preloaded = await self._acquire_and_load(doc_id)
                 else:
-                    res = await self.ctx.locks.acquire(doc_id, take_stale=True)
+                    # Look first (reads only): a fresh foreign lock goes straight to the
+                    # question, without a doomed write attempt.
+                    seen = await self.ctx.locks.inspect(doc_id)
+                    if seen.status in (
+                        LockStatus.HELD,
+                        LockStatus.MINE_OTHER_SESSION,
+                        LockStatus.MALFORMED,
+                    ):
+                        res = AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=seen)
+                    else:
+                        res = await self.ctx.locks.acquire(doc_id, take_stale=True)
             except Exception as exc:
                 self._fail_open(doc_id, exc)
                 return False
@@ -627,7 +636,7 @@ class MainWindow(QMainWindow):
             )
             self._set_lock_status("")
             return False
-        ok = await self._load_and_show(doc_id, MODE_EDIT, held)
+        ok = await self._load_and_show(doc_id, MODE_EDIT, held, preloaded=preloaded)
         if not ok:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(
@@ -638,6 +647,19 @@ class MainWindow(QMainWindow):
             self.show_notice(stale_notice, "warning")
         del lang
         return True
+
+    async def _acquire_and_load(self, doc_id: str) -> tuple[Any, Any]:
+        """Acquire the lock and load the text concurrently; the text is None if loading failed
+        (it is loaded again once the lock is ours)."""
+        results: tuple[Any, Any] = await asyncio.gather(
+            self.ctx.locks.acquire(doc_id, take_stale=True),
+            self.ctx.store.load(doc_id),
+            return_exceptions=True,
+        )
+        acquired, loaded = results
+        if isinstance(acquired, BaseException):
+            raise acquired
+        return acquired, None if isinstance(loaded, BaseException) else loaded
 
     async def open_with_lock(self, doc_id: str, held: Any) -> bool:
         """Open a document whose lock we already hold (a document we just created)."""
@@ -658,6 +680,10 @@ class MainWindow(QMainWindow):
         if doc.heartbeat is not None and not doc.heartbeat.done():
             doc.heartbeat.cancel()
         self._draft_discard(doc)
+        self._show_no_document()
+
+    def _show_no_document(self) -> None:
+        """No document is open any more: empty read-only editor, the list page, no banners."""
         self.doc = None
         self.lock_banner.hide()
         self.readonly_banner.hide()
@@ -682,13 +708,21 @@ class MainWindow(QMainWindow):
         )
 
     async def _load_and_show(
-        self, doc_id: str, mode: str, held: Any, holder_info: LockHolderInfo | None = None
+        self,
+        doc_id: str,
+        mode: str,
+        held: Any,
+        holder_info: LockHolderInfo | None = None,
+        *,
+        preloaded: Any = None,
     ) -> bool:
-        try:
-            loaded = await self.ctx.store.load(doc_id)
-        except Exception as exc:
-            self._fail_open(doc_id, exc)
-            return False
+        loaded = preloaded
+        if loaded is None:
+            try:
+                loaded = await self.ctx.store.load(doc_id)
+            except Exception as exc:
+                self._fail_open(doc_id, exc)
+                return False
         row = self.doc_list.row(doc_id)
         doc = OpenDoc(
             doc_id=doc_id,
@@ -1306,14 +1340,7 @@ class MainWindow(QMainWindow):
             self._draft_discard(doc)
         await self._release(doc)
         if self.doc is doc:
-            self.doc = None
-            self.lock_banner.hide()
-            self.readonly_banner.hide()
-            self.editor_pane.load_text("", read_only=True)
-            self.right.setCurrentIndex(0)
-            self._set_lock_status("")
-            self._update_title()
-            self._update_actions()
+            self._show_no_document()
         return True
 
     async def _release(self, doc: OpenDoc) -> None:

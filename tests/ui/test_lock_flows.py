@@ -221,3 +221,38 @@ def test_quit_right_after_an_open_releases(
     win.request_quit(False)
     qtbot.waitUntil(lambda: bool(finished), timeout=10000)
     assert lock_json(sandbox, DOC) is None
+
+
+def test_uncontended_open_locks_and_reads_in_one_round(
+    make_window: Any, sandbox: Any, ui: Any
+) -> None:
+    """The list saw no lock: the lock PUT and the text read go out together — one write and
+    no lock inspection before it (issue 7: open ≈ one round trip)."""
+    win = make_window()
+    sandbox.reset_stats()
+    assert ui.run(win.open_document(DOC))
+    by_route = sandbox.stats()["by_route"]
+    puts = {r: n for r, n in by_route.items() if r.startswith("PUT ")}
+    assert sum(puts.values()) == 1, by_route
+    # The lock write plus one tree read for the text (its blob is cached): no inspection first.
+    assert sandbox.stats()["total"] == 2, by_route
+    assert not any(r.startswith("GET") and "contents" in r for r in by_route), by_route
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor1"
+    assert "프로그램" in win.editor_pane.text() or win.editor_pane.text().startswith("---")
+
+
+def test_lock_taken_after_the_list_was_drawn_still_asks(
+    make_window: Any, peer: Any, sandbox: Any, ui: Any
+) -> None:
+    """The list is stale (no badge) but someone locked the document since: the lock write
+    without sha cannot replace theirs, and the user gets the locked dialog."""
+    win = make_window()
+    assert win.doc_list.row(DOC) is not None and win.doc_list.row(DOC).lock is None
+    p = peer()
+    _peer_holds(ui, p)
+    task = ui.start(win.open_document(DOC))
+    dlg = ui.dialog("lockDialog")
+    assert "editor2" in dlg.head_label.text()
+    ui.click(dlg, "cancelButton")
+    assert ui.wait_task(task) is False
+    assert lock_json(sandbox, DOC)["editingBy"] == "editor2"
