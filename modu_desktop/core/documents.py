@@ -58,6 +58,9 @@ DOCS_DIR = "docs"
 LOCKS_DIR = ".locks"
 LOCK_SUFFIX = ".lock.json"
 _SYMLINK_MODE = "120000"
+# Parse or read this many documents, then yield to the event loop: one slice stays well under
+# the 50 ms a user notices (measured: ~64 ms to summarise 1,000 documents in one go).
+_SUMMARIES_PER_SLICE = 64
 
 
 # --------------------------------------------------------------------------- naming
@@ -332,12 +335,14 @@ class DocumentStore:
         blobs = await self.fetch_blobs(e.sha for e in docs_entries
                                        if (e.path, e.sha) not in self._summaries)
         docs: list[DocSummary] = []
-        for e in docs_entries:
+        for n, e in enumerate(docs_entries, 1):
             key = (e.path, e.sha)
             summary = self._summaries.get(key)
             if summary is None:
                 summary = summarize(e, blobs[e.sha])
                 self._summaries[key] = summary
+                if n % _SUMMARIES_PER_SLICE == 0:
+                    await asyncio.sleep(0)  # let the UI breathe between slices of parsing
             docs.append(summary)
         docs.sort(key=lambda d: d.sort_key)
         live = {(d.path, d.sha) for d in docs}
@@ -382,12 +387,14 @@ class DocumentStore:
         wanted = list(dict.fromkeys(shas))
         out: dict[str, bytes] = {}
         missing: list[str] = []
-        for sha in wanted:
+        for n, sha in enumerate(wanted, 1):
             data = self.cache.get(sha)
             if data is None:
                 missing.append(sha)
             else:
                 out[sha] = data
+            if n % _SUMMARIES_PER_SLICE == 0:
+                await asyncio.sleep(0)  # reading and hashing 1,000 cached blobs takes a while
         if not missing:
             return out
         sem = asyncio.Semaphore(self.concurrency)
