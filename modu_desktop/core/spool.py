@@ -64,7 +64,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from modu_desktop.core.atomic import (
     FileProblem,
@@ -142,6 +142,21 @@ _OPT_STR_FIELDS = (
     "their_sha",
     "failure",
 )
+
+
+class SaveRequest(TypedDict):
+    """What to save where: the keyword arguments of ``SaveSpool.enqueue`` (and of the UI's
+    ``SaveQueue.enqueue``, which passes them on)."""
+
+    api_host: str
+    repo: str
+    branch: str
+    path: str
+    doc_id: str
+    text: str
+    base_sha: str | None
+    message: str
+    login: str
 
 
 @dataclass
@@ -352,37 +367,13 @@ class SaveSpool:
 
     # -- public API --------------------------------------------------------------------------
 
-    def enqueue(
-        self,
-        *,
-        api_host: str,
-        repo: str,
-        branch: str,
-        path: str,
-        doc_id: str,
-        text: str,
-        base_sha: str | None,
-        message: str,
-        login: str,
-    ) -> SpoolItem:
+    def enqueue(self, **request: Unpack[SaveRequest]) -> SpoolItem:
         """Queue a save; the item is on disk (fsynced) when this returns. A pending item for the
         same target is superseded (merged into this one)."""
-        text.encode("utf-8")  # raises UnicodeEncodeError early for unencodable text
+        request["text"].encode("utf-8")  # raises UnicodeEncodeError early for unencodable text
         now = self.clock()
-        item = SpoolItem(
-            id=self._new_id(now),
-            api_host=api_host.rstrip("/"),
-            repo=repo,
-            branch=branch,
-            path=path,
-            doc_id=doc_id,
-            text=text,
-            base_sha=base_sha,
-            message=message,
-            login=login,
-            created_at=now,
-            next_attempt_at=now,
-        )
+        item = SpoolItem(id=self._new_id(now), created_at=now, next_attempt_at=now, **request)
+        item.api_host = item.api_host.rstrip("/")
         with self._lock:
             for done in self._items(DONE):
                 if done.target == item.target:

@@ -22,7 +22,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
@@ -35,6 +35,7 @@ from modu_desktop.core.spool import (
     Reader,
     Retryable,
     RunReport,
+    SaveRequest,
     SaveSpool,
     Sender,
     SendOutcome,
@@ -202,31 +203,9 @@ class SaveQueue(QObject):
         if self._wake is not None:
             self._wake.set()
 
-    def enqueue(
-        self,
-        *,
-        api_host: str,
-        repo: str,
-        branch: str,
-        path: str,
-        doc_id: str,
-        text: str,
-        base_sha: str | None,
-        message: str,
-        login: str,
-    ) -> SpoolItem:
+    def enqueue(self, **request: Unpack[SaveRequest]) -> SpoolItem:
         """Queue a save (durable when this returns) and try it soon."""
-        item = self.spool.enqueue(
-            api_host=api_host,
-            repo=repo,
-            branch=branch,
-            path=path,
-            doc_id=doc_id,
-            text=text,
-            base_sha=base_sha,
-            message=message,
-            login=login,
-        )
+        item = self.spool.enqueue(**request)
         self._emit_counts()
         self.wake()
         return item
