@@ -6,8 +6,9 @@ UI path (what the app does today):
 
 * list:  ``DocumentStore.refresh()`` then ``LockManager.list_locks(snapshot.locks)``
   (``MainWindow.refresh_list``).
-* open:  ``LockManager.inspect`` → (free) ``LockManager.acquire`` → ``DocumentStore.load``
-  (``MainWindow._open`` → ``_load_and_show``), all sequential.
+* open:  when the list showed no lock file, ``acquire`` ∥ ``load``
+  (``MainWindow._acquire_and_load``); otherwise ``LockManager.inspect`` → ``acquire`` →
+  ``DocumentStore.load``, sequential.
 * contended open: ``LockManager.inspect`` → a fresh foreign lock → the dialog.
 * heartbeat: ``LockManager.heartbeat`` (one conditional PUT).
 * save:  ``LockManager.verify`` → ``DocumentStore.save`` (sequential; ``MainWindow.save``).
@@ -15,7 +16,7 @@ UI path (what the app does today):
 
 Proposed:
 
-* open:  when the list showed no lock file: ``acquire`` ∥ ``load`` (``asyncio.gather``).
+* open:  as the app, but a listed lock is looked at with the contended path below.
 * contended open: ``get_tree`` ∥ Contents API read of the lock; the Contents answer is used only
   if its git blob sha equals the tree's lock sha (so a stale cache is never trusted).
 * save:  ``verify`` ∥ ``save``.
@@ -87,6 +88,12 @@ class OurClient:
     # -- open (UI path) --------------------------------------------------------------------
 
     async def open_ui(self, doc_id: str) -> OpenResult:
+        if not self._listed_lock(doc_id):  # MainWindow._acquire_and_load
+            res, doc = await asyncio.gather(self.locks.acquire(doc_id, take_stale=True),
+                                            self.store.load(doc_id))
+            if res.held is None:
+                return OpenResult(doc, None, res.view)
+            return OpenResult(doc, res.held, None)
         seen = await self.locks.inspect(doc_id)
         if seen.status in (LockStatus.HELD, LockStatus.MINE_OTHER_SESSION, LockStatus.MALFORMED):
             return OpenResult(None, None, seen)
