@@ -12,11 +12,12 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from modu_desktop.core.atomic import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -123,22 +124,4 @@ def save_settings(settings: Settings, path: Path) -> None:
     extra = data.pop("extra", {}) or {}
     merged = {**extra, **data}
     payload = (json.dumps(merged, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if hasattr(os, "O_DIRECTORY"):
-        with contextlib.suppress(OSError):
-            dfd = os.open(path.parent, os.O_DIRECTORY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+    write_atomic(path, payload)
