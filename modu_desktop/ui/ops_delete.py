@@ -137,6 +137,40 @@ class OpDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
 
+    def add_op_buttons(
+        self,
+        layout: QVBoxLayout,
+        action_text: str,
+        action_name: str,
+        *,
+        role: QDialogButtonBox.ButtonRole = QDialogButtonBox.ButtonRole.AcceptRole,
+        default: bool = True,
+        cancel_text: str = "Cancel",
+        before: tuple[tuple[QPushButton, QDialogButtonBox.ButtonRole], ...] = (),
+    ) -> tuple[QPushButton, QPushButton]:
+        """The button row as ``self.buttons``: the operation's button (runs ``self.start``) and
+        the cancel button (``opsCancelButton``, runs ``reject``), after any ``before`` buttons;
+        added to ``layout``. Returns (action, cancel)."""
+        self.buttons = QDialogButtonBox()
+        action = QPushButton(self.t(action_text))
+        action.setObjectName(action_name)
+        if default:
+            action.setDefault(True)
+        cancel = QPushButton(self.t(cancel_text))
+        cancel.setObjectName("opsCancelButton")
+        for button, button_role in before:
+            self.buttons.addButton(button, button_role)
+        self.buttons.addButton(action, role)
+        self.buttons.addButton(cancel, QDialogButtonBox.ButtonRole.RejectRole)
+        action.clicked.connect(self.start)
+        cancel.clicked.connect(self.reject)
+        layout.addWidget(self.buttons)
+        return action, cancel
+
+    def start(self) -> asyncio.Task[Any]:
+        """Run the dialog's operation (each dialog defines it, usually through ``run_op``)."""
+        raise NotImplementedError
+
     def set_busy(self, busy: bool, text: str = "") -> None:
         self.busy = busy
         self.progress.setVisible(busy)
@@ -226,18 +260,15 @@ class DeleteDialog(OpDialog):
         body.setWordWrap(True)
         lay.addWidget(body)
         self.add_status_widgets(lay)
-        self.buttons = QDialogButtonBox()
-        self.delete_button = QPushButton(self.t("&Delete"))
-        self.delete_button.setObjectName("opsDeleteButton")
+        self.delete_button, self.cancel_button = self.add_op_buttons(
+            lay,
+            "&Delete",
+            "opsDeleteButton",
+            role=QDialogButtonBox.ButtonRole.DestructiveRole,
+            default=False,
+        )
         self.delete_button.setAccessibleName(self.t("Delete"))
-        self.cancel_button = QPushButton(self.t("Cancel"))
-        self.cancel_button.setObjectName("opsCancelButton")
-        self.buttons.addButton(self.delete_button, QDialogButtonBox.ButtonRole.DestructiveRole)
-        self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.delete_button.setAutoDefault(False)  # a stray Enter must not delete
-        self.delete_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.reject)
-        lay.addWidget(self.buttons)
         self.inputs = [self.delete_button, self.cancel_button]
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)

@@ -39,7 +39,6 @@ from PySide6.QtGui import (
     QTextCursor,
 )
 from PySide6.QtWidgets import (
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -279,17 +278,9 @@ class ImagePickerDialog(OpDialog):
         form.addRow(self.t("&Description:"), self.alt_edit)
         lay.addLayout(form)
         self.add_status_widgets(lay)
-        self.buttons = QDialogButtonBox()
-        self.upload_button = QPushButton(self.t("&Upload and insert"))
-        self.upload_button.setObjectName("opsUploadButton")
-        self.upload_button.setDefault(True)
-        self.cancel_button = QPushButton(self.t("Cancel"))
-        self.cancel_button.setObjectName("opsCancelButton")
-        self.buttons.addButton(self.upload_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.upload_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.reject)
-        lay.addWidget(self.buttons)
+        self.upload_button, self.cancel_button = self.add_op_buttons(
+            lay, "&Upload and insert", "opsUploadButton"
+        )
         self.inputs = [self.path_edit, browse, self.alt_edit, self.upload_button,
                        self.cancel_button]
         self.path_edit.textChanged.connect(self._path_changed)

@@ -221,17 +221,9 @@ class NewDocumentDialog(OpDialog):
             self.form.set_request(initial)
         lay.addWidget(self.form)
         self.add_status_widgets(lay)
-        self.buttons = QDialogButtonBox()
-        self.create_button = QPushButton(self.t("&Create"))
-        self.create_button.setObjectName("opsCreateButton")
-        self.create_button.setDefault(True)
-        self.cancel_button = QPushButton(self.t("Cancel"))
-        self.cancel_button.setObjectName("opsCancelButton")
-        self.buttons.addButton(self.create_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.create_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.reject)
-        lay.addWidget(self.buttons)
+        self.create_button, self.cancel_button = self.add_op_buttons(
+            lay, "&Create", "opsCreateButton"
+        )
         self.inputs = [self.form, self.create_button, self.cancel_button]
 
     def start(self) -> asyncio.Task[Any]:
@@ -328,21 +320,16 @@ class ImportDialog(OpDialog):
         self.count.hide()
         lay.addWidget(self.count)
         self.add_status_widgets(lay)
-        self.buttons = QDialogButtonBox()
         self.add_button = QPushButton(self.t("Add &files…"))
         self.add_button.setObjectName("opsAddFilesButton")
         self.add_button.clicked.connect(self._choose_files)
-        self.import_button = QPushButton(self.t("&Import"))
-        self.import_button.setObjectName("opsImportButton")
-        self.import_button.setDefault(True)
-        self.close_button = QPushButton(self.t("Close"))
-        self.close_button.setObjectName("opsCancelButton")
-        self.buttons.addButton(self.add_button, QDialogButtonBox.ButtonRole.ActionRole)
-        self.buttons.addButton(self.import_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.import_button.clicked.connect(self.start)
-        self.close_button.clicked.connect(self.reject)
-        lay.addWidget(self.buttons)
+        self.import_button, self.close_button = self.add_op_buttons(
+            lay,
+            "&Import",
+            "opsImportButton",
+            cancel_text="Close",
+            before=((self.add_button, QDialogButtonBox.ButtonRole.ActionRole),),
+        )
         self.inputs = [self.list, self.form, self.apply_button, self.add_button,
                        self.import_button, self.close_button]
         self.resize(760, 460)
