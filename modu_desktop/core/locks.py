@@ -906,16 +906,10 @@ class LockManager:
     async def heartbeat(self, held: HeldLock) -> HeartbeatResult:
         """Exactly one conditional PUT with the sha we last wrote. On 409: re-read and report
         LOST (to whom, since when) or RELEASED. On network errors: count the miss."""
-        now = self._stamp()
-        body = self.heartbeat_body(held.doc_id, held.started_at, now)
-        try:
-            result = await self.client.put_file(
-                held.path, body, heartbeat_message(held.doc_id), sha=held.sha
-            )
-        except Exception as exc:
-            if _is_conflict(exc):
-                return await self._after_heartbeat_conflict(held, exc)
-            return self._missed(held, exc)
+        sent = await self._put_heartbeat(held)
+        if isinstance(sent, HeartbeatResult):
+            return sent
+        result, body, now = sent
         if _get(result, "created", False) is True:
             # GitHub ignores a sha sent for a missing path and creates the file (201): the lock
             # had been released by someone. Undo our re-creation and report the release.
@@ -940,6 +934,21 @@ class LockManager:
             expires_in_s=self.stale_s,
             message=f"Lock on {held.doc_id} renewed.",
         )
+
+    async def _put_heartbeat(self, held: HeldLock) -> tuple[Any, bytes, int] | HeartbeatResult:
+        """The conditional PUT of a fresh heartbeat body on ``held.sha``: (write result, body,
+        stamp), or the outcome when it failed (409: re-read and classify; otherwise a miss)."""
+        now = self._stamp()
+        body = self.heartbeat_body(held.doc_id, held.started_at, now)
+        try:
+            result = await self.client.put_file(
+                held.path, body, heartbeat_message(held.doc_id), sha=held.sha
+            )
+        except Exception as exc:
+            if _is_conflict(exc):
+                return await self._after_heartbeat_conflict(held, exc)
+            return self._missed(held, exc)
+        return result, body, now
 
     def _missed(self, held: HeldLock, exc: Exception) -> HeartbeatResult:
         held.misses += 1
@@ -995,16 +1004,10 @@ class LockManager:
             held.sha = view.sha
             if view.record is not None and view.record.last_heartbeat:
                 held.last_heartbeat = view.record.last_heartbeat
-            now = self._stamp()
-            body = self.heartbeat_body(held.doc_id, held.started_at, now)
-            try:
-                result = await self.client.put_file(
-                    held.path, body, heartbeat_message(held.doc_id), sha=held.sha
-                )
-            except Exception as exc2:
-                if _is_conflict(exc2):
-                    return await self._after_heartbeat_conflict(held, exc2)
-                return self._missed(held, exc2)
+            sent = await self._put_heartbeat(held)
+            if isinstance(sent, HeartbeatResult):
+                return sent
+            result, body, now = sent
             held.sha = _written_sha(result, body)
             held.last_heartbeat = now
             held.misses = 0
