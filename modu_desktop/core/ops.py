@@ -65,6 +65,7 @@ from modu_desktop.core.errors import (
 )
 from modu_desktop.core.locks import (
     AcquireOutcome,
+    AcquireResult,
     HeldLock,
     LockManager,
     LockStatus,
@@ -453,6 +454,20 @@ def lock_holder_text(view: LockView, doc_id: str) -> Text:
                 f"{who} 님이 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전).")
 
 
+_NOT_DELETED = Text("Not deleted", "삭제하지 않았습니다")
+
+
+def _locked(view: LockView, lock_id: str, refused: Text, /, **fields: Any) -> OpResult:
+    """``OpCode.LOCKED``: "{refused}: {who holds the lock on lock_id}" in both languages."""
+    holder = lock_holder_text(view, lock_id)
+    return OpResult(
+        OpCode.LOCKED,
+        Text(f"{refused.en}: {holder.en}", f"{refused.ko}: {holder.ko}"),
+        view=view,
+        **fields,
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # The operations
 
@@ -498,14 +513,9 @@ class DocOps:
         acq = await self.locks.acquire(lock_id)
         if acq.held is None:
             if acq.outcome in (AcquireOutcome.BLOCKED, AcquireOutcome.LOST_RACE) and acq.view:
-                holder = lock_holder_text(acq.view, lock_id)
-                return OpResult(
-                    OpCode.LOCKED,
-                    Text(f"Not created: {holder.en}", f"만들지 않았습니다: {holder.ko}"),
-                    doc_id=lock_id, path=path, request=req, view=acq.view, input_field="doc_id",
-                )
-            err = acq.error or GitHubError(None, acq.message)
-            return self._failed(err, req, f"lock {lock_id}", f"{lock_id} 문서를 잠그지")
+                return _locked(acq.view, lock_id, Text("Not created", "만들지 않았습니다"),
+                               doc_id=lock_id, path=path, request=req, input_field="doc_id")
+            return self._lock_failed(acq, req, lock_id)
         held = acq.held
         text = req.render()
         try:
@@ -574,11 +584,7 @@ class DocOps:
             # The editor's lock may have been taken over meanwhile: then someone else edits it.
             check = await self.locks.verify(ours)
             if not check.ok and check.view is not None and blocking_lock(check.view):
-                holder = lock_holder_text(check.view, doc_id)
-                return OpResult(OpCode.LOCKED,
-                                Text(f"Not deleted: {holder.en}",
-                                     f"삭제하지 않았습니다: {holder.ko}"),
-                                doc_id=doc_id, path=doc.path, view=check.view)
+                return _locked(check.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
             if not check.ok:
                 ours = None  # released or unreadable now: take the lock afresh below
         if ours is None:
@@ -589,13 +595,8 @@ class DocOps:
             if acq.held is None:
                 if acq.view is not None and acq.outcome in (AcquireOutcome.BLOCKED,
                                                             AcquireOutcome.LOST_RACE):
-                    holder = lock_holder_text(acq.view, doc_id)
-                    return OpResult(OpCode.LOCKED,
-                                    Text(f"Not deleted: {holder.en}",
-                                         f"삭제하지 않았습니다: {holder.ko}"),
-                                    doc_id=doc_id, path=doc.path, view=acq.view)
-                err = acq.error or GitHubError(None, acq.message)
-                return self._failed(err, None, f"lock {doc_id}", f"{doc_id} 문서를 잠그지")
+                    return _locked(acq.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+                return self._lock_failed(acq, None, doc_id)
             ours = acq.held
         try:
             commit = await self.store.delete(doc.path, doc.sha, self.login,
@@ -684,11 +685,8 @@ class DocOps:
             except GitHubError as exc:
                 return self._failed(exc, None, f"read the lock of {d}", f"{d} 잠금을 확인하지")
             if blocking_lock(view):
-                holder = lock_holder_text(view, d)
-                return OpResult(OpCode.LOCKED,
-                                Text(f"Order not changed: {holder.en}",
-                                     f"순서를 바꾸지 않았습니다: {holder.ko}"),
-                                doc_id=d, view=view)
+                return _locked(view, d, Text("Order not changed", "순서를 바꾸지 않았습니다"),
+                               doc_id=d)
         try:
             da = await self.store.load(a_id)
             db = await self.store.load(b_id)
@@ -849,6 +847,11 @@ class DocOps:
             log.warning("could not release the lock on %s: %r", held.doc_id, exc)
             return False
         return res.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE)
+
+    def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, doc_id: str) -> OpResult:
+        """Taking the lock failed for another reason than someone holding it."""
+        err = acq.error or GitHubError(None, acq.message)
+        return self._failed(err, req, f"lock {doc_id}", f"{doc_id} 문서를 잠그지")
 
     def _failed(
         self, exc: BaseException, req: NewDocRequest | None, what_en: str, what_ko: str
