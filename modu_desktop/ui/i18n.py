@@ -7,12 +7,21 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from modu_desktop.core.paths import resources_dir
 
 log = logging.getLogger(__name__)
 _installed: list[QTranslator] = []
+
+
+def translate_or(context: str, en: str, ko: str) -> str:
+    """``QCoreApplication.translate(context, en)``, or the built-in Korean ``ko`` when the
+    catalogue has no entry and the locale is Korean (texts kept next to their code)."""
+    text = QCoreApplication.translate(context, en)
+    if text == en and QLocale().language() == QLocale.Language.Korean:
+        return ko
+    return text
 
 
 def detect_language(cli: str | None, configured: str | None) -> str:

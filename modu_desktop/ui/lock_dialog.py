@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, QDateTime, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.ui.asyncutil import ask, run_dialog
+from modu_desktop.ui.i18n import translate_or
 
 # "Notify me when it is free" (issue 5): set by ``modu_desktop.ui.nothing_lost`` while a window
 # is attached; called with the docId, after which the dialog closes as CANCEL. None = no button.
@@ -27,11 +28,7 @@ notify_free_handler: Callable[[str], None] | None = None
 
 
 def _notify_label() -> str:
-    en = "&Notify me when it is free"
-    text = QCoreApplication.translate("LockDialog", en)
-    if text == en and QLocale().language() == QLocale.Language.Korean:
-        return "비면 알려 주기(&N)"
-    return text
+    return translate_or("LockDialog", "&Notify me when it is free", "비면 알려 주기(&N)")
 
 
 class LockChoice(Enum):
@@ -58,7 +55,6 @@ class LockHolderInfo:
 
 def format_when(ts: float | None, now: float | None = None) -> str:
     """'14:05 (3 min ago)' in the user's locale; '?' if unknown."""
-    from PySide6.QtCore import QCoreApplication
 
     if ts is None:
         return "?"
@@ -168,7 +164,6 @@ def _esc(s: str) -> str:
 
 
 async def confirm_steal(parent: QWidget | None, info: LockHolderInfo) -> bool:
-    from PySide6.QtCore import QCoreApplication
 
     if info.same_user:
         text = QCoreApplication.translate(

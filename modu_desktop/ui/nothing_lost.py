@@ -35,12 +35,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QLocale, QObject, QTimer
+from PySide6.QtCore import QObject, QTimer
 
 from modu_desktop.core import documents
 from modu_desktop.core.drafts import DraftKey, DraftStore
 from modu_desktop.core.spool import Backoff, SpoolItem
 from modu_desktop.ui.asyncutil import spawn
+from modu_desktop.ui.i18n import translate_or
 from modu_desktop.ui.notify_free import REASON_STALE, FreeNotifier
 from modu_desktop.ui.save_queue import (
     SaveQueue,
@@ -58,10 +59,7 @@ DONE_KEEP_S = 7 * 86400.0
 
 
 def _t(en: str, ko: str) -> str:
-    text = QCoreApplication.translate("NothingLost", en)
-    if text == en and QLocale().language() == QLocale.Language.Korean:
-        return ko
-    return text
+    return translate_or("NothingLost", en, ko)
 
 
 # -- single instance ----------------------------------------------------------------------------

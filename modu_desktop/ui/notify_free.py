@@ -19,11 +19,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle, QSystemTrayIcon
 
 from modu_desktop.core.locks import LockStatus
+from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,7 @@ REASON_STALE = "stale"
 
 
 def _t(en: str, ko: str) -> str:
-    text = QCoreApplication.translate("NotifyFree", en)
-    if text == en and QLocale().language() == QLocale.Language.Korean:
-        return ko
-    return text
+    return translate_or("NotifyFree", en, ko)
 
 
 class FreeWatcher(QObject):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +54,7 @@ __all__ = [
 
 
 def _t(en: str, ko: str) -> str:
-    text = QCoreApplication.translate("RecoveryDialog", en)
-    if text == en and QLocale().language() == QLocale.Language.Korean:
-        return ko
-    return text
+    return translate_or("RecoveryDialog", en, ko)
 
 
 class ServerState(enum.Enum):

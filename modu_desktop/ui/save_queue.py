@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Unpack
 
-from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from modu_desktop.core import errors
@@ -42,6 +42,7 @@ from modu_desktop.core.spool import (
     SpoolItem,
     Uncertain,
 )
+from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +59,7 @@ __all__ = [
 
 def _t(en: str, ko: str) -> str:
     """``tr()`` in context "SaveQueue"; the built-in Korean when no catalogue entry exists."""
-    text = QCoreApplication.translate("SaveQueue", en)
-    if text == en and QLocale().language() == QLocale.Language.Korean:
-        return ko
-    return text
+    return translate_or("SaveQueue", en, ko)
 
 
 # -- sender / reader ------------------------------------------------------------------------------
