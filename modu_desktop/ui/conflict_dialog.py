@@ -20,6 +20,26 @@ from PySide6.QtWidgets import (
 )
 
 
+def read_only_pane(
+    split: QSplitter, title: str, name: str, text: str | None = None
+) -> QPlainTextEdit:
+    """A bold title over a read-only text view (object name ``name``), added to ``split``; the
+    side-by-side panes of the conflict and recovery dialogs."""
+    box = QWidget()
+    v = QVBoxLayout(box)
+    v.setContentsMargins(0, 0, 0, 0)
+    v.addWidget(QLabel(f"<b>{title}</b>"))
+    view = QPlainTextEdit()
+    view.setObjectName(name)
+    view.setReadOnly(True)
+    if text is not None:
+        view.setPlainText(text)
+    view.setAccessibleName(title)
+    v.addWidget(view, 1)
+    split.addWidget(box)
+    return view
+
+
 class ConflictChoice(Enum):
     KEEP_MINE = "keep_mine"
     TAKE_THEIRS = "take_theirs"
@@ -108,9 +128,9 @@ class ConflictDialog(QDialog):
         lay.addWidget(head)
 
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.mine_view = self._pane(split, self.tr("Your version"), mine, "mineText")
-        self.theirs_view = self._pane(
-            split, self.tr("Current version on the site"), theirs, "theirsText"
+        self.mine_view = read_only_pane(split, self.tr("Your version"), "mineText", mine)
+        self.theirs_view = read_only_pane(
+            split, self.tr("Current version on the site"), "theirsText", theirs
         )
         lay.addWidget(split, 1)
         ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
@@ -155,21 +175,6 @@ class ConflictDialog(QDialog):
         self.save_new_button.clicked.connect(lambda: self._done(ConflictChoice.SAVE_AS_NEW))
         self.cancel_button.clicked.connect(lambda: self._done(ConflictChoice.CANCEL))
         self.resize(1000, 620)
-
-    def _pane(self, split: QSplitter, title: str, text: str, name: str) -> QPlainTextEdit:
-        w = QWidget()
-        v = QVBoxLayout(w)
-        v.setContentsMargins(0, 0, 0, 0)
-        label = QLabel(f"<b>{title}</b>")
-        v.addWidget(label)
-        view = QPlainTextEdit()
-        view.setObjectName(name)
-        view.setReadOnly(True)
-        view.setPlainText(text)
-        view.setAccessibleName(title)
-        v.addWidget(view, 1)
-        split.addWidget(w)
-        return view
 
     def _done(self, choice: ConflictChoice) -> None:
         self.choice = choice

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+from modu_desktop.ui.conflict_dialog import read_only_pane
 from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
@@ -252,10 +252,10 @@ class RecoveryDialog(QDialog):
         self.state_label.setWordWrap(True)
         right.addWidget(self.state_label)
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.mine_view = self._pane(
+        self.mine_view = read_only_pane(
             split, _t("Your unsaved text", "저장 안 된 내 글"), "recoveryMine"
         )
-        self.server_view = self._pane(
+        self.server_view = read_only_pane(
             split, _t("The version on the site now", "지금 사이트의 버전"), "recoveryServer"
         )
         right.addWidget(split, 1)
@@ -291,20 +291,6 @@ class RecoveryDialog(QDialog):
         if self.items:
             self.list.setCurrentRow(0)
         self.restore_button.setDefault(True)
-
-    def _pane(self, split: QSplitter, title: str, name: str) -> QPlainTextEdit:
-        box = QWidget()
-        v = QVBoxLayout(box)
-        v.setContentsMargins(0, 0, 0, 0)
-        lab = QLabel(f"<b>{title}</b>")
-        v.addWidget(lab)
-        view = QPlainTextEdit()
-        view.setObjectName(name)
-        view.setReadOnly(True)
-        view.setAccessibleName(title)
-        v.addWidget(view, 1)
-        split.addWidget(box)
-        return view
 
     def current(self) -> RecoveryItem | None:
         row = self.list.currentRow()
