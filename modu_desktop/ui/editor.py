@@ -22,21 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.ops import LAYOUTS, THEMES
 from modu_desktop.ui import fmsync
 from modu_desktop.ui.find_bar import FindBar
 
 log = logging.getLogger(__name__)
-
-THEMES = (
-    "public-blue",
-    "teal-green",
-    "royal-purple",
-    "burgundy-gold",
-    "ocean-cyan",
-    "startup-gradient",
-    "minimal-light",
-)
-LAYOUTS = ("cinema", "poster", "standard", "compact", "slim")
 
 
 def _make_preview(parent: QWidget) -> QTextBrowser:
