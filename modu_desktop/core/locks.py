@@ -719,22 +719,15 @@ class LockManager:
         }
 
     def acquire_body(self, doc_id: str, now: int) -> bytes:
-        fields: dict[str, Any] = {
-            "docId": doc_id,
-            "editingBy": self.login,
-            "startedAt": now,
-            "lastHeartbeat": now,
-        }
-        fields.update(self._extras())
-        return render_lock(fields)
+        return self._lock_body(doc_id, startedAt=now, lastHeartbeat=now)
 
     def heartbeat_body(self, doc_id: str, started_at: int, now: int) -> bytes:
-        fields: dict[str, Any] = {
-            "docId": doc_id,
-            "editingBy": self.login,
-            "lastHeartbeat": now,
-            "startedAt": started_at,
-        }
+        return self._lock_body(doc_id, lastHeartbeat=now, startedAt=started_at)
+
+    def _lock_body(self, doc_id: str, **times: int) -> bytes:
+        """The lock file: docId, editingBy, then ``times`` in the order given (acquire and
+        heartbeat write them in different orders, as before), then this client's fields."""
+        fields: dict[str, Any] = {"docId": doc_id, "editingBy": self.login, **times}
         fields.update(self._extras())
         return render_lock(fields)
 
