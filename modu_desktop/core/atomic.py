@@ -218,6 +218,10 @@ def move_aside(path: Path, dest_dir: Path | None = None, *, suffix: str = ".brok
 
 
 def git_blob_sha(data: bytes) -> str:
-    """The git blob id of ``data`` (what the GitHub API reports as a file's ``sha``)."""
-    header = f"blob {len(data)}\0".encode("ascii")
-    return hashlib.sha1(header + data, usedforsecurity=False).hexdigest()
+    """The git blob id of ``data`` (what the GitHub API reports as a file's ``sha``):
+    sha1(b"blob <len>\\0" + data), hashed without copying ``data``. The one implementation;
+    ``core.blobcache`` and ``core.locks`` re-export it."""
+    h = hashlib.sha1(usedforsecurity=False)
+    h.update(b"blob %d\0" % len(data))
+    h.update(data)
+    return h.hexdigest()

@@ -7,7 +7,6 @@ A blob addressed by its sha never changes, so entries live forever. Writes are a
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import os
 import re
@@ -15,19 +14,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from modu_desktop.core.atomic import git_blob_sha
+
 __all__ = ["BlobCache", "git_blob_sha"]
 
 log = logging.getLogger(__name__)
 
 _SHA_RE = re.compile(r"^[0-9a-f]{40}$")
-
-
-def git_blob_sha(data: bytes) -> str:
-    """The git object id of `data` as a blob: sha1(b"blob <len>\\0" + data)."""
-    h = hashlib.sha1(usedforsecurity=False)
-    h.update(b"blob %d\0" % len(data))
-    h.update(data)
-    return h.hexdigest()
 
 
 class BlobCache:

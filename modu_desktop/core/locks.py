@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -35,6 +34,7 @@ from typing import Any, Protocol
 
 from modu_desktop import __version__
 from modu_desktop.core import github as gh
+from modu_desktop.core.atomic import git_blob_sha
 
 LOCK_DIR = ".locks"
 LOCK_SUFFIX = ".lock.json"
@@ -109,11 +109,6 @@ def doc_id_from_lock_path(path: str) -> str | None:
         return None
     doc_id = path[len(prefix) : -len(LOCK_SUFFIX)]
     return doc_id or None
-
-
-def git_blob_sha(data: bytes) -> str:
-    """The git blob sha of ``data`` (what GitHub reports as the file's ``sha``)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 # --------------------------------------------------------------------------------------------
