@@ -7,9 +7,10 @@ pending, so an idle window costs nothing. I/O errors never escape: they are repo
 
 Typical use (the window, when a document opens for editing)::
 
-    ctl = DraftsController(DraftStore(paths.drafts_dir), DraftKey(api, repo, branch, doc_id),
+    journal = DraftJournal(DraftStore(paths.drafts_dir), DraftKey(api, repo, branch, doc_id),
                            base_sha=loaded.sha, doc_path=loaded.path,
-                           session_id=ctx.session_id, title=title, parent=window)
+                           session_id=ctx.session_id, title=title)
+    ctl = DraftsController(journal, parent=window)
     ctl.attach(editor_pane.editor)          # or call ctl.note_edit(text) yourself
     ...
     ctl.committed(text, new_sha)            # after a save landed: the draft file goes away
@@ -43,30 +44,10 @@ class DraftsController(QObject):
     draftRemoved = Signal()
 
     def __init__(
-        self,
-        store: DraftStore,
-        key: DraftKey,
-        *,
-        base_sha: str | None,
-        doc_path: str,
-        session_id: str,
-        title: str | None = None,
-        idle_s: float = 1.0,
-        max_latency_s: float = 2.0,
-        tick_ms: int = TICK_MS,
-        parent: QObject | None = None,
+        self, journal: DraftJournal, *, tick_ms: int = TICK_MS, parent: QObject | None = None
     ) -> None:
         super().__init__(parent)
-        self.journal = DraftJournal(
-            store,
-            key,
-            base_sha=base_sha,
-            doc_path=doc_path,
-            session_id=session_id,
-            title=title,
-            idle_s=idle_s,
-            max_latency_s=max_latency_s,
-        )
+        self.journal = journal
         self._editor: QPlainTextEdit | None = None
         self._text_source: Callable[[], str] | None = None
         self._suspended = 0

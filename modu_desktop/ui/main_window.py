@@ -786,19 +786,19 @@ class MainWindow(QMainWindow):
         driven by ui.drafts_controller); a draft is removed only once its text is committed or
         the user discards it. Edits are fed by ``_note_edit`` (typing, not programmatic loads)."""
         try:
-            from modu_desktop.core.drafts import DraftKey, DraftStore
+            from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
             from modu_desktop.ui.drafts_controller import DraftsController
 
             s = self.ctx.settings
-            return DraftsController(
+            journal = DraftJournal(
                 DraftStore(self.ctx.paths.drafts_dir),
                 DraftKey(s.api_url, s.repo_full_name, s.branch, doc.doc_id),
                 base_sha=doc.base_sha,
                 doc_path=doc.path,
                 session_id=self.ctx.session_id,
                 title=doc.title,
-                parent=self,
             )
+            return DraftsController(journal, parent=self)
         except Exception:
             log.warning("drafts unavailable", exc_info=True)
             return None

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop.core import atomic
-from modu_desktop.core.drafts import DraftKey, DraftStore
-from modu_desktop.ui.drafts_controller import DraftsController
+from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
+from modu_desktop.ui.drafts_controller import TICK_MS, DraftsController
 
 KEY = DraftKey("http://127.0.0.1:1", "pnuai/PNU-Modu", "main", "03-strategy")
 
@@ -22,10 +22,12 @@ def _fast_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(atomic, "DURABLE", False)
 
 
-def _controller(tmp_path: Path, qtbot: Any, **kw: Any) -> tuple[DraftsController, QPlainTextEdit]:
+def _controller(
+    tmp_path: Path, qtbot: Any, *, tick_ms: int = TICK_MS, **kw: Any
+) -> tuple[DraftsController, QPlainTextEdit]:
     editor = QPlainTextEdit()
     qtbot.addWidget(editor)
-    ctl = DraftsController(
+    journal = DraftJournal(
         DraftStore(tmp_path / "drafts"),
         KEY,
         base_sha="a" * 40,
@@ -34,6 +36,7 @@ def _controller(tmp_path: Path, qtbot: Any, **kw: Any) -> tuple[DraftsController
         title="전략",
         **kw,
     )
+    ctl = DraftsController(journal, tick_ms=tick_ms)
     ctl.attach(editor)
     return ctl, editor
 
