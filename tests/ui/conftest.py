@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 
-
 @pytest.fixture(autouse=True)
 def _collect_qt_garbage() -> Iterator[None]:
     """Collect each test's garbage (closed qasync loops, deleted windows) right after the test,
