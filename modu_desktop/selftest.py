@@ -329,6 +329,11 @@ def check_tls(state: dict[str, Any]) -> str:
     import truststore
 
     truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    # httpx's own context, as the OAuth device flow builds it (SSL_CERT_FILE/SSL_CERT_DIR, then
+    # certifi). The loopback sandbox client builds none any more, so check it here.
+    import httpx
+
+    httpx.create_ssl_context()
     detail = f"truststore {truststore.__version__}"
     try:
         import certifi
