@@ -12,6 +12,7 @@ The token is never written to disk by this module and never logged
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from dataclasses import dataclass
@@ -160,6 +161,12 @@ def _field(obj: Any, name: str, default: Any = None) -> Any:
     return getattr(obj, name, default)
 
 
+def _consume_outcome(task: asyncio.Future[Any]) -> None:
+    """Mark a side task's outcome as seen (it is read, or deliberately dropped, elsewhere)."""
+    if not task.cancelled():
+        task.exception()
+
+
 async def check_token(
     client: Any, *, required_org: str | None = None, lang: str = "en"
 ) -> SignInResult:
@@ -188,9 +195,14 @@ async def check_token(
                 pass
         return ko if lang == "ko" else en
 
+    # Both questions go out together (one round trip at start-up); the answers are read in
+    # order, so a bad token is still reported as such and not as a missing repository.
+    repo_task = asyncio.ensure_future(client.get_repo())
+    repo_task.add_done_callback(_consume_outcome)
     try:
         user = await client.get_user()
     except Exception as exc:
+        repo_task.cancel()
         if gh is not None and isinstance(exc, getattr(gh, "BadCredentials", ())):
             return SignInResult(
                 False,
@@ -218,7 +230,7 @@ async def check_token(
         )
     login = str(_field(user, "login", "") or "")
     try:
-        repo = await client.get_repo()
+        repo = await repo_task
     except Exception as exc:
         not_found = gh is not None and isinstance(
             exc, (getattr(gh, "NotFound", ()), getattr(gh, "PermissionDenied", ()))

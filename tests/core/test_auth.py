@@ -97,6 +97,26 @@ def test_check_token_push_and_viewer() -> None:
     assert not nm.ok and nm.error_kind == "not_member"
 
 
+class _RendezvousClient:
+    """get_user answers only once get_repo has been asked: a sequential sign-in never finishes."""
+
+    def __init__(self) -> None:
+        self.repo_asked = asyncio.Event()
+
+    async def get_user(self) -> dict[str, Any]:
+        await asyncio.wait_for(self.repo_asked.wait(), 2)
+        return {"login": "a"}
+
+    async def get_repo(self) -> dict[str, Any]:
+        self.repo_asked.set()
+        return {"permissions": {"push": True}}
+
+
+def test_check_token_asks_user_and_repository_together() -> None:
+    res = _run(check_token(_RendezvousClient()))
+    assert res.ok and res.can_push and res.login == "a"
+
+
 def test_check_token_network_error() -> None:
     res = _run(check_token(_FakeClient(OSError("down"), {}), lang="ko"))
     assert not res.ok and res.error_kind == "network" and res.message
