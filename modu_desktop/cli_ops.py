@@ -73,42 +73,64 @@ def register(subparsers: Mapping[str, Any]) -> None:
     if docs is not None:
         have = set(getattr(docs, "choices", {}) or {})
         if "new" not in have:
-            p = _add(docs, "new", "create a document (locks it first, like the web admin)",
-                     _docs_new)
-            p.add_argument("--id", dest="doc_id", required=True, type=_new_id_arg,
-                           help="front matter id and file slug, e.g. bootcamp")
+            p = _add(
+                docs, "new", "create a document (locks it first, like the web admin)", _docs_new
+            )
+            p.add_argument(
+                "--id",
+                dest="doc_id",
+                required=True,
+                type=_new_id_arg,
+                help="front matter id and file slug, e.g. bootcamp",
+            )
             p.add_argument("--title", required=True, help="page title")
-            p.add_argument("--position", type=_position_arg, default=None,
-                           help="sidebar_position; also the file prefix docs/NN-ID.md")
+            p.add_argument(
+                "--position",
+                type=_position_arg,
+                default=None,
+                help="sidebar_position; also the file prefix docs/NN-ID.md",
+            )
             p.add_argument("--theme", choices=THEMES, default=DEFAULT_THEME)
             p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT)
             p.add_argument("--nav-label", default=None, help="short label for the navigation")
-            p.add_argument("--template", action="store_true",
-                           help="start from a body with the common brochure blocks")
+            p.add_argument(
+                "--template",
+                action="store_true",
+                help="start from a body with the common brochure blocks",
+            )
             p.add_argument("--json", action="store_true", help="machine-readable output")
         if "delete" not in have:
-            p = _add(docs, "delete", "delete a document (refused while someone edits it)",
-                     _docs_delete)
-            p.add_argument("doc_id", metavar="DOC_ID", type=cli._doc_id_arg,
-                           help="e.g. 05-news")
+            p = _add(
+                docs, "delete", "delete a document (refused while someone edits it)", _docs_delete
+            )
+            p.add_argument("doc_id", metavar="DOC_ID", type=cli._doc_id_arg, help="e.g. 05-news")
         if "move" not in have:
-            p = _add(docs, "move", "move a document up or down the sidebar (swaps positions)",
-                     _docs_move)
+            p = _add(
+                docs, "move", "move a document up or down the sidebar (swaps positions)", _docs_move
+            )
             p.add_argument("doc_id", metavar="DOC_ID", type=cli._doc_id_arg)
             p.add_argument("direction", choices=("up", "down"))
         if "import" not in have:
-            p = _add(docs, "import", "create documents from .md files (front matter pre-fills)",
-                     _docs_import)
+            p = _add(
+                docs,
+                "import",
+                "create documents from .md files (front matter pre-fills)",
+                _docs_import,
+            )
             p.add_argument("files", metavar="FILE", nargs="+")
-            p.add_argument("--dry-run", action="store_true",
-                           help="only show what would be created and the conflicts")
+            p.add_argument(
+                "--dry-run",
+                action="store_true",
+                help="only show what would be created and the conflicts",
+            )
     images = subparsers.get("images")
     if images is not None and "add" not in set(getattr(images, "choices", {}) or {}):
         p = _add(images, "add", "upload a picture and print the Markdown to insert", _images_add)
         p.add_argument("file", metavar="FILE")
         p.add_argument("--alt", default=None, help="alt text (default: from the file name)")
-        p.add_argument("--base-url", default="/",
-                       help="the site's baseUrl ('/' or '/REPO/' on a project site)")
+        p.add_argument(
+            "--base-url", default="/", help="the site's baseUrl ('/' or '/REPO/' on a project site)"
+        )
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -209,8 +231,15 @@ def _result_json(res: OpResult) -> dict[str, Any]:
 
 
 async def _docs_new(args: argparse.Namespace, ctx: cli.Context) -> int:
-    req = NewDocRequest(args.doc_id, args.title, args.position, args.nav_label, args.theme,
-                        args.layout, template=args.template)
+    req = NewDocRequest(
+        args.doc_id,
+        args.title,
+        args.position,
+        args.nav_label,
+        args.theme,
+        args.layout,
+        template=args.template,
+    )
     with _store_dir() as cache:
         ops = await _ops(ctx, cache)
         res = await ops.create(req, keep_lock=False)
@@ -269,8 +298,10 @@ def _print_candidate(c: Any, out: TextIO) -> None:
     r = c.request
     pos = "-" if r.position is None else str(r.position)
     state = "ok  " if c.ok else "CONFLICT"
-    out.write(f"{state} {c.source} -> {r.path} (id {r.doc_id}, position {pos}, "
-              f"{r.theme}/{r.layout}, title {r.title!r})\n")
+    out.write(
+        f"{state} {c.source} -> {r.path} (id {r.doc_id}, position {pos}, "
+        f"{r.theme}/{r.layout}, title {r.title!r})\n"
+    )
     for n in c.notes:
         out.write(f"       note: {n.en}\n")
     if c.conflict is not None:
@@ -280,16 +311,28 @@ def _print_candidate(c: Any, out: TextIO) -> None:
 async def _images_add(args: argparse.Namespace, ctx: cli.Context) -> int:
     from modu_desktop.core.images import upload_image_file
 
-    res = await upload_image_file(ctx.client, args.file, alt=args.alt, base_url=args.base_url,
-                                  branch=ctx.client.repo.branch)
+    res = await upload_image_file(
+        ctx.client, args.file, alt=args.alt, base_url=args.base_url, branch=ctx.client.repo.branch
+    )
     if not res.ok:
         raise cli.CliFailure(res.text.en)
     if res.check is not None and res.check.warning is not None:
         sys.stderr.write(f"note: {res.check.warning.en}\n")
     if args.json:
-        ctx.out.write(json.dumps({"path": res.path, "name": res.name, "markdown": res.markdown,
-                                  "url": res.site_url, "commit": res.commit_sha},
-                                 ensure_ascii=False, indent=2) + "\n")
+        ctx.out.write(
+            json.dumps(
+                {
+                    "path": res.path,
+                    "name": res.name,
+                    "markdown": res.markdown,
+                    "url": res.site_url,
+                    "commit": res.commit_sha,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+            + "\n"
+        )
     else:
         ctx.out.write(f"{res.markdown}\n")
     return 0

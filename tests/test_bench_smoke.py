@@ -9,17 +9,39 @@ import sys
 import time
 from pathlib import Path
 
-ACTIONS = ("list_cold", "list_warm", "list_restart", "open_uncontended", "open_contended",
-           "heartbeat", "save", "close")
+ACTIONS = (
+    "list_cold",
+    "list_warm",
+    "list_restart",
+    "open_uncontended",
+    "open_contended",
+    "heartbeat",
+    "save",
+    "close",
+)
 
 
 def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     t = time.monotonic()
     r = subprocess.run(
-        [sys.executable, "-m", "modu_desktop.bench", "--docs", "3", "--latency-ms", "0",
-         "--runs", "1", "--quick", "--json", str(out)],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "modu_desktop.bench",
+            "--docs",
+            "3",
+            "--latency-ms",
+            "0",
+            "--runs",
+            "1",
+            "--quick",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     elapsed = time.monotonic() - t
     assert r.returncode == 0, r.stderr[-2000:]

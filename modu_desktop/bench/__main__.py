@@ -25,12 +25,17 @@ def _ints(text: str) -> list[int]:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m modu_desktop.bench",
-        description="Modu Desktop against the web admin's request pattern on a latency sandbox.")
+        description="Modu Desktop against the web admin's request pattern on a latency sandbox.",
+    )
     p.add_argument("--docs", type=_ints, default=[100], help="documents, e.g. 10,100,1000")
     p.add_argument("--latency-ms", type=_ints, default=[50], help="per request, e.g. 50,150")
     p.add_argument("--runs", type=int, default=5, help="runs per action (medians)")
-    p.add_argument("--cold-runs", type=int, default=None,
-                   help="cold-list runs (default: --runs up to 100 docs, else 1)")
+    p.add_argument(
+        "--cold-runs",
+        type=int,
+        default=None,
+        help="cold-list runs (default: --runs up to 100 docs, else 1)",
+    )
     p.add_argument("--startup-runs", type=int, default=3)
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--quick", action="store_true", help="one run of everything (smoke test)")
@@ -49,14 +54,24 @@ def main(argv: list[str] | None = None) -> int:
     def progress(msg: str) -> None:
         print(f"[{time.perf_counter() - t0:6.1f}s] {msg}", file=sys.stderr, flush=True)
 
-    opt = Options(docs=args.docs, latencies=args.latency_ms, runs=max(1, args.runs),
-                  cold_runs=args.cold_runs, quick=args.quick, qt=not args.no_qt,
-                  sandbox_mode=args.sandbox_mode, web_concurrency=args.webadmin_concurrency,
-                  startup_runs=max(1, args.startup_runs), stall_docs=args.stall_docs,
-                  stall_latency=args.stall_latency_ms, progress=progress)
+    opt = Options(
+        docs=args.docs,
+        latencies=args.latency_ms,
+        runs=max(1, args.runs),
+        cold_runs=args.cold_runs,
+        quick=args.quick,
+        qt=not args.no_qt,
+        sandbox_mode=args.sandbox_mode,
+        web_concurrency=args.webadmin_concurrency,
+        startup_runs=max(1, args.startup_runs),
+        stall_docs=args.stall_docs,
+        stall_latency=args.stall_latency_ms,
+        progress=progress,
+    )
     report = run(opt)
     report["command"] = "python -m modu_desktop.bench " + " ".join(
-        sys.argv[1:] if argv is None else argv)
+        sys.argv[1:] if argv is None else argv
+    )
     print(table(report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

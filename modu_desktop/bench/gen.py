@@ -10,12 +10,33 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-THEMES = ("public-blue", "teal-green", "royal-purple", "burgundy-gold", "ocean-cyan",
-          "startup-gradient", "minimal-light")
+THEMES = (
+    "public-blue",
+    "teal-green",
+    "royal-purple",
+    "burgundy-gold",
+    "ocean-cyan",
+    "startup-gradient",
+    "minimal-light",
+)
 LAYOUTS = ("cinema", "poster", "standard", "compact", "slim")
-TOPICS = ("AI 융합교육", "SW 기초교육", "산학협력 프로젝트", "창업 지원", "글로벌 교류",
-          "오픈소스 기여", "데이터 사이언스", "클라우드 실습", "정보보안 트랙", "메타버스 콘텐츠",
-          "지역 상생", "교원 역량 강화", "학생 멘토링", "캡스톤 디자인", "해커톤")
+TOPICS = (
+    "AI 융합교육",
+    "SW 기초교육",
+    "산학협력 프로젝트",
+    "창업 지원",
+    "글로벌 교류",
+    "오픈소스 기여",
+    "데이터 사이언스",
+    "클라우드 실습",
+    "정보보안 트랙",
+    "메타버스 콘텐츠",
+    "지역 상생",
+    "교원 역량 강화",
+    "학생 멘토링",
+    "캡스톤 디자인",
+    "해커톤",
+)
 NOUNS = ("학생", "교수진", "협력 기업", "지역 사회", "연구실", "동문", "멘토", "운영위원회")
 VERBS = ("운영합니다", "지원합니다", "확대합니다", "개선합니다", "공유합니다", "추진합니다")
 ADJ = ("체계적인", "실무 중심의", "지속 가능한", "개방형", "맞춤형", "현장 밀착형")
@@ -30,8 +51,10 @@ def _with(noun: str) -> str:
 
 
 def sentence(rng: random.Random) -> str:
-    return (f"{rng.choice(ADJ)} {rng.choice(TOPICS)} 과정으로 {_with(rng.choice(NOUNS))} 함께 "
-            f"{rng.choice(NOUNS)}의 성장을 {rng.choice(VERBS)}")
+    return (
+        f"{rng.choice(ADJ)} {rng.choice(TOPICS)} 과정으로 {_with(rng.choice(NOUNS))} 함께 "
+        f"{rng.choice(NOUNS)}의 성장을 {rng.choice(VERBS)}"
+    )
 
 
 def paragraph(rng: random.Random, n: int = 4) -> str:
@@ -72,8 +95,10 @@ def _datatable(rng: random.Random) -> str:
 
 
 def _hero(rng: random.Random, title: str) -> str:
-    return (f":::hero\nbadge: CHAPTER · {rng.choice(TOPICS)}\ntitle: {title}\n"
-            f"description: {paragraph(rng, 2)}\n:::\n")
+    return (
+        f":::hero\nbadge: CHAPTER · {rng.choice(TOPICS)}\ntitle: {title}\n"
+        f"description: {paragraph(rng, 2)}\n:::\n"
+    )
 
 
 BLOCKS = (_stats, _cards, _timeline, _datatable)
@@ -103,16 +128,20 @@ def document(rng: random.Random, index: int, doc_id: str) -> str:
 
 
 def big_document(rng: random.Random, target_bytes: int = 150_000) -> str:
-    head = ("---\nid: big-handbook\ntitle: 운영 핸드북 (대용량)\nsidebar_position: 9999\n"
-            "nav_label: 핸드북\ntheme: royal-purple\nlayout: standard\n---\n\n")
+    head = (
+        "---\nid: big-handbook\ntitle: 운영 핸드북 (대용량)\nsidebar_position: 9999\n"
+        "nav_label: 핸드북\ntheme: royal-purple\nlayout: standard\n---\n\n"
+    )
     parts = [head, _hero(rng, "운영 핸드북")]
     size = len(head.encode())
     i = 0
     while size < target_bytes:
         i += 1
-        chunk = (f"## {i}. {rng.choice(TOPICS)}\n\n{paragraph(rng, 6)}\n\n"
-                 f"- **{rng.choice(NOUNS)}**: {sentence(rng)}\n- `코드 {i}` [링크](/docs/{i})\n\n"
-                 f"{BLOCKS[i % len(BLOCKS)](rng)}\n")
+        chunk = (
+            f"## {i}. {rng.choice(TOPICS)}\n\n{paragraph(rng, 6)}\n\n"
+            f"- **{rng.choice(NOUNS)}**: {sentence(rng)}\n- `코드 {i}` [링크](/docs/{i})\n\n"
+            f"{BLOCKS[i % len(BLOCKS)](rng)}\n"
+        )
         parts.append(chunk)
         size += len(chunk.encode())
     return "".join(parts)
@@ -139,6 +168,7 @@ def generate(root: Path, n_docs: int, *, seed: int = 7, big: bool = True) -> lis
         "jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo build\n",
         encoding="utf-8",
     )
-    (root / "docusaurus.config.js").write_text("module.exports = {title: 'PNU-Modu'};\n",
-                                               encoding="utf-8")
+    (root / "docusaurus.config.js").write_text(
+        "module.exports = {title: 'PNU-Modu'};\n", encoding="utf-8"
+    )
     return ids

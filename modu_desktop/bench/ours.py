@@ -58,16 +58,27 @@ class OurClient:
     """A GitHubClient + DocumentStore + LockManager, as ``ui/context.AppContext.build`` makes
     them. ``cache_dir`` None → a fresh temp directory (a cold disk cache)."""
 
-    def __init__(self, api_url: str, token: str, login: str, owner: str, name: str,
-                 branch: str = "main", *, cache_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        api_url: str,
+        token: str,
+        login: str,
+        owner: str,
+        name: str,
+        branch: str = "main",
+        *,
+        cache_dir: Path | None = None,
+    ) -> None:
         self._own_cache = cache_dir is None
         self.cache_dir = cache_dir or Path(tempfile.mkdtemp(prefix="modu-bench-cache-"))
         self.transport = CountingTransport()
-        self.client = GitHubClient(api_url, token, RepoRef(owner, name, branch),
-                                   transport=self.transport)
+        self.client = GitHubClient(
+            api_url, token, RepoRef(owner, name, branch), transport=self.transport
+        )
         self.store = DocumentStore(self.client, self.cache_dir)
-        self.locks = LockManager(self.client, login, "bench-session", self.client.clock,
-                                 host="bench-host")
+        self.locks = LockManager(
+            self.client, login, "bench-session", self.client.clock, host="bench-host"
+        )
         self.snapshot: RepoSnapshot | None = None
         self.views: list[LockView] = []
 
@@ -89,8 +100,9 @@ class OurClient:
 
     async def open_ui(self, doc_id: str) -> OpenResult:
         if not self._listed_lock(doc_id):  # MainWindow._acquire_and_load
-            res, doc = await asyncio.gather(self.locks.acquire(doc_id, take_stale=True),
-                                            self.store.load(doc_id))
+            res, doc = await asyncio.gather(
+                self.locks.acquire(doc_id, take_stale=True), self.store.load(doc_id)
+            )
             if res.held is None:
                 return OpenResult(doc, None, res.view)
             return OpenResult(doc, res.held, None)
@@ -115,11 +127,15 @@ class OurClient:
     async def open_proposed(self, doc_id: str) -> OpenResult:
         if self._listed_lock(doc_id):  # the list showed a lock: look first (contended path)
             view = await self.contended_proposed(doc_id)
-            if view.status in (LockStatus.HELD, LockStatus.MINE_OTHER_SESSION,
-                               LockStatus.MALFORMED):
+            if view.status in (
+                LockStatus.HELD,
+                LockStatus.MINE_OTHER_SESSION,
+                LockStatus.MALFORMED,
+            ):
                 return OpenResult(None, None, view)
-        res, doc = await asyncio.gather(self.locks.acquire(doc_id, take_stale=True),
-                                        self.store.load(doc_id))
+        res, doc = await asyncio.gather(
+            self.locks.acquire(doc_id, take_stale=True), self.store.load(doc_id)
+        )
         if res.outcome is AcquireOutcome.BLOCKED or res.held is None:
             return OpenResult(doc, None, res.view)
         return OpenResult(doc, res.held, None)
@@ -144,9 +160,16 @@ class OurClient:
             record = parse_lock(got[1], doc_id)
         else:  # the Contents API was stale: fall back to the blob by sha
             record = parse_lock(await self.client.get_blob(sha), doc_id)
-        return classify(doc_id, sha, record, login=self.locks.login,
-                        session_id=self.locks.session_id, server_now=self.locks.server_now(),
-                        stale_s=self.locks.stale_s, host=self.locks.host)
+        return classify(
+            doc_id,
+            sha,
+            record,
+            login=self.locks.login,
+            session_id=self.locks.session_id,
+            server_now=self.locks.server_now(),
+            stale_s=self.locks.stale_s,
+            host=self.locks.host,
+        )
 
     # -- heartbeat / save / close ----------------------------------------------------------
 
@@ -161,8 +184,8 @@ class OurClient:
 
     async def save_proposed(self, held: HeldLock, doc: LoadedDoc, text: str) -> Any:
         ver, res = await asyncio.gather(
-            self.locks.verify(held),
-            self.store.save(doc.doc_id, text, doc.sha, self.locks.login))
+            self.locks.verify(held), self.store.save(doc.doc_id, text, doc.sha, self.locks.login)
+        )
         return res if ver.ok else ver
 
     async def close(self, held: HeldLock) -> Any:

@@ -76,9 +76,14 @@ def _make_window(api_url: str, token: str, data_dir: str) -> object:
 
     settings = Settings(api_url=api_url)
     client = GitHubClient(api_url, token, RepoRef(settings.owner, settings.name, settings.branch))
-    ctx = AppContext(settings=settings, paths=app_paths(data_dir).ensure(),
-                     options=AppOptions(lang="en"), client=client, login="desk",
-                     can_push=True).build()
+    ctx = AppContext(
+        settings=settings,
+        paths=app_paths(data_dir).ensure(),
+        options=AppOptions(lang="en"),
+        client=client,
+        login="desk",
+        can_push=True,
+    ).build()
     win = MainWindow(ctx)
     # The window refreshes by itself when the application becomes active; the probes start
     # the list themselves, at a known moment.
@@ -139,8 +144,9 @@ class StallTracer:
             if frame is None:
                 continue
             stack = traceback.extract_stack(frame)[-14:]
-            key = " <- ".join(f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}:{f.name}"
-                              for f in reversed(stack))
+            key = " <- ".join(
+                f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}:{f.name}" for f in reversed(stack)
+            )
             self.samples[key] = self.samples.get(key, 0) + 1
 
     def top(self, n: int = 12) -> list[dict[str, object]]:
@@ -215,20 +221,29 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
         gc.callbacks.remove(on_gc)
         if tracer is not None:
             tracer.stop()
-        gaps = sorted(((b - a) * 1000 - 5, a - t0) for a, b in zip(ticks, ticks[1:], strict=False)
-                      if a >= t0 - 0.001)
+        gaps = sorted(
+            ((b - a) * 1000 - 5, a - t0)
+            for a, b in zip(ticks, ticks[1:], strict=False)
+            if a >= t0 - 0.001
+        )
         worst = gaps[-5:][::-1]
         if ours is not None:
             await ours.aclose()
-        return {"mode": mode, "ok": bool(ok), "rows": rows, "list_s": round(t1 - t0, 3),
-                "ticks": len(ticks), "max_stall_ms": round(worst[0][0], 1) if worst else None,
-                "stalls_over_50ms": sum(1 for g, _ in gaps if g > 50),
-                "stalls_over_16ms": sum(1 for g, _ in gaps if g > 16),
-                "first_request_ms": round(first_request_s * 1000, 1),
-                "gc_runs": len(gc_pauses),
-                "gc_max_pause_ms": round(max(gc_pauses), 1) if gc_pauses else 0.0,
-                "worst": [{"ms": round(g, 1), "at_s": round(at, 3)} for g, at in worst],
-                "stall_stacks": tracer.top() if tracer is not None else []}
+        return {
+            "mode": mode,
+            "ok": bool(ok),
+            "rows": rows,
+            "list_s": round(t1 - t0, 3),
+            "ticks": len(ticks),
+            "max_stall_ms": round(worst[0][0], 1) if worst else None,
+            "stalls_over_50ms": sum(1 for g, _ in gaps if g > 50),
+            "stalls_over_16ms": sum(1 for g, _ in gaps if g > 16),
+            "first_request_ms": round(first_request_s * 1000, 1),
+            "gc_runs": len(gc_pauses),
+            "gc_max_pause_ms": round(max(gc_pauses), 1) if gc_pauses else 0.0,
+            "worst": [{"ms": round(g, 1), "at_s": round(at, 3)} for g, at in worst],
+            "stall_stacks": tracer.top() if tracer is not None else [],
+        }
 
     with loop:  # type: ignore[attr-defined]
         out = loop.run_until_complete(run())  # type: ignore[attr-defined]
@@ -263,9 +278,15 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
         html_len = len(pane.preview.toHtml())
         phases["opened_kb"] = _hwm_kb()[0]
         await win.shutdown(interactive=False)  # type: ignore[attr-defined]
-        return {"ok": bool(ok), "opened": bool(opened), "rows": rows,
-                "list_s": round(list_s, 3), "open_preview_s": round(open_s, 3),
-                "text_chars": len(pane.text()), "preview_html_chars": html_len}
+        return {
+            "ok": bool(ok),
+            "opened": bool(opened),
+            "rows": rows,
+            "list_s": round(list_s, 3),
+            "open_preview_s": round(open_s, 3),
+            "text_chars": len(pane.text()),
+            "preview_html_chars": html_len,
+        }
 
     with loop:  # type: ignore[attr-defined]
         out = loop.run_until_complete(run())  # type: ignore[attr-defined]

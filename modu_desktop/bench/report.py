@@ -33,51 +33,70 @@ def _ratio(a: dict[str, Any] | None, w: dict[str, Any]) -> str:
 def table(report: dict[str, Any]) -> str:
     out: list[str] = []
     for c in report["configs"]:
-        out.append(f"\n### {c['docs']} documents (+1 big) @ {c['latency_ms']} ms latency "
-                   f"(1 round trip = {c['round_trip_ms']:.0f} ms; medians of {c['runs']} runs, "
-                   f"cold list {c['cold_runs']})\n")
-        out.append("| action | ours (app today) | ours, proposed | web admin | "
-                   "ratio ours/web | proposed/web | ours in RT |")
+        out.append(
+            f"\n### {c['docs']} documents (+1 big) @ {c['latency_ms']} ms latency "
+            f"(1 round trip = {c['round_trip_ms']:.0f} ms; medians of {c['runs']} runs, "
+            f"cold list {c['cold_runs']})\n"
+        )
+        out.append(
+            "| action | ours (app today) | ours, proposed | web admin | "
+            "ratio ours/web | proposed/web | ours in RT |"
+        )
         out.append("|---|---|---|---|---|---|---|")
         for key, label in ROWS:
             a = c["actions"][key]
             o, p, w = a["ours"], a.get("ours_proposed"), a["webadmin"]
             rts = f"{o['wall_ms'] / c['round_trip_ms']:.2f}" if c["round_trip_ms"] else "–"
-            out.append(f"| {label} | {_cell(o)} | {_cell(p)} | {_cell(w)} | {_ratio(o, w)} | "
-                       f"{_ratio(p, w)} | {rts} |")
+            out.append(
+                f"| {label} | {_cell(o)} | {_cell(p)} | {_cell(w)} | {_ratio(o, w)} | "
+                f"{_ratio(p, w)} | {rts} |"
+            )
         if "startup" in c:
             st = c["startup"]
             base = c.get("qt_import", report.get("qt_import", {})).get("median_ms")
-            w_x, c_x = (st["warm"]["median_ms"] / base, st["cold"]["median_ms"] / base) \
-                if base else (0.0, 0.0)
+            w_x, c_x = (
+                (st["warm"]["median_ms"] / base, st["cold"]["median_ms"] / base)
+                if base
+                else (0.0, 0.0)
+            )
             rel = f" = {w_x:.2f}× / {c_x:.2f}× the bare Qt import ({base:.0f} ms)" if base else ""
-            out.append(f"\nStart-up to first listed document (real app, `--api-url`): warm "
-                       f"cache {st['warm']['median_ms']:.0f} ms, cold {st['cold']['median_ms']:.0f}"
-                       f" ms{rel}.")
+            out.append(
+                f"\nStart-up to first listed document (real app, `--api-url`): warm "
+                f"cache {st['warm']['median_ms']:.0f} ms, cold {st['cold']['median_ms']:.0f}"
+                f" ms{rel}."
+            )
             nb = st.get("warm_no_bytecode")
             base_nb = report.get("qt_import_no_bytecode", {}).get("median_ms")
             if nb and base_nb:
-                out.append(f"Without a bytecode cache (this dev venv as is): warm "
-                           f"{nb['median_ms']:.0f} ms = {nb['median_ms'] / base_nb:.2f}× the bare "
-                           f"Qt import ({base_nb:.0f} ms).")
+                out.append(
+                    f"Without a bytecode cache (this dev venv as is): warm "
+                    f"{nb['median_ms']:.0f} ms = {nb['median_ms'] / base_nb:.2f}× the bare "
+                    f"Qt import ({base_nb:.0f} ms)."
+                )
     if "startup_practice" in report:
         sp = report["startup_practice"]
-        out.append(f"\nPractice mode (`--sandbox`, in-process, no latency): "
-                   f"{sp['median_ms']:.0f} ms to the first listed document.")
+        out.append(
+            f"\nPractice mode (`--sandbox`, in-process, no latency): "
+            f"{sp['median_ms']:.0f} ms to the first listed document."
+        )
     if "stall" in report:
         st = report["stall"]
         ui, core = st["ui"], st["core"]
-        out.append(f"\nEvent-loop stall while listing {st['docs']} docs cold @ "
-                   f"{st['latency_ms']} ms "
-                   f"(QTimer 5 ms probe): app `refresh_list` max {ui['max_stall_ms']} ms "
-                   f"({ui['stalls_over_50ms']} over 50 ms, list {ui['list_s']} s); core only max "
-                   f"{core['max_stall_ms']} ms ({core['stalls_over_50ms']} over 50 ms).")
+        out.append(
+            f"\nEvent-loop stall while listing {st['docs']} docs cold @ "
+            f"{st['latency_ms']} ms "
+            f"(QTimer 5 ms probe): app `refresh_list` max {ui['max_stall_ms']} ms "
+            f"({ui['stalls_over_50ms']} over 50 ms, list {ui['list_s']} s); core only max "
+            f"{core['max_stall_ms']} ms ({core['stalls_over_50ms']} over 50 ms)."
+        )
     if "memory" in report:
         m = report["memory"]
-        out.append(f"\nPeak memory ({m['rows']} docs listed, big doc open with preview): "
-                   f"{m['peak_mb']} MB RSS high-water mark (Qt app {m['qt_app_kb'] // 1024} MB, "
-                   f"window {m['window_kb'] // 1024} MB, listed {m['listed_kb'] // 1024} MB, "
-                   f"opened {m['opened_kb'] // 1024} MB).")
+        out.append(
+            f"\nPeak memory ({m['rows']} docs listed, big doc open with preview): "
+            f"{m['peak_mb']} MB RSS high-water mark (Qt app {m['qt_app_kb'] // 1024} MB, "
+            f"window {m['window_kb'] // 1024} MB, listed {m['listed_kb'] // 1024} MB, "
+            f"opened {m['opened_kb'] // 1024} MB)."
+        )
     if report.get("targets"):
         out.append("\n### Targets\n")
         out.append("| target | config | value | limit | met |")

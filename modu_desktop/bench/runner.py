@@ -23,9 +23,11 @@ from modu_desktop.bench.ours import OpenResult, OurClient
 from modu_desktop.bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
 from modu_desktop.bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
 
-BASELINE = ("webadmin: modu_desktop.bench.webadmin.WebAdminClient — the PNU-Modu web admin's "
-            "request pattern (tree + blob per doc, 6 browser connections; lock read → lock "
-            "write → content read; heartbeat = read + write; close = read + delete)")
+BASELINE = (
+    "webadmin: modu_desktop.bench.webadmin.WebAdminClient — the PNU-Modu web admin's "
+    "request pattern (tree + blob per doc, 6 browser connections; lock read → lock "
+    "write → content read; heartbeat = read + write; close = read + delete)"
+)
 
 
 @dataclass
@@ -72,8 +74,9 @@ def summarize(samples: list[Sample]) -> dict[str, Any]:
     }
 
 
-async def timed(sb: SandboxHandle, fn: Callable[[], Awaitable[Any]],
-                transport: Any = None) -> tuple[Sample, Any]:
+async def timed(
+    sb: SandboxHandle, fn: Callable[[], Awaitable[Any]], transport: Any = None
+) -> tuple[Sample, Any]:
     sb.reset_stats()
     if transport is not None:
         transport.reset()
@@ -90,8 +93,9 @@ def _edit(text: str, i: int) -> str:
     return text + f"\n<!-- bench edit {i} {time.time():.3f} -->\n"
 
 
-async def measure_config(sb: SandboxHandle, n_docs: int, doc_ids: list[str], latency: int,
-                         opt: Options) -> dict[str, Any]:
+async def measure_config(
+    sb: SandboxHandle, n_docs: int, doc_ids: list[str], latency: int, opt: Options
+) -> dict[str, Any]:
     runs = 1 if opt.quick else opt.runs
     cold_runs = opt.cold_runs if opt.cold_runs is not None else (runs if n_docs <= 100 else 1)
     cold_runs = max(1, min(cold_runs, runs))
@@ -102,8 +106,9 @@ async def measure_config(sb: SandboxHandle, n_docs: int, doc_ids: list[str], lat
         return OurClient(url, OURS.token, OURS.login, OWNER, NAME, BRANCH, cache_dir=cache)
 
     def web_client(user: Any = WEB) -> WebAdminClient:
-        return WebAdminClient(url, user.token, user.login, OWNER, NAME, BRANCH,
-                              concurrency=opt.web_concurrency)
+        return WebAdminClient(
+            url, user.token, user.login, OWNER, NAME, BRANCH, concurrency=opt.web_concurrency
+        )
 
     # one round trip: the cheapest authenticated read
     probe = ours_client()
@@ -143,10 +148,14 @@ async def measure_config(sb: SandboxHandle, n_docs: int, doc_ids: list[str], lat
         await c.aclose()
     web_summary = summarize(web_list)
     acts["list_cold"] = {"ours": summarize(cold), "webadmin": web_summary}
-    acts["list_warm"] = {"ours": summarize(warm),
-                         "webadmin": {**web_summary, "note": "no cache: same requests as cold"}}
-    acts["list_restart"] = {"ours": summarize(restart),
-                            "webadmin": {**web_summary, "note": "no cache"}}
+    acts["list_warm"] = {
+        "ours": summarize(warm),
+        "webadmin": {**web_summary, "note": "no cache: same requests as cold"},
+    }
+    acts["list_restart"] = {
+        "ours": summarize(restart),
+        "webadmin": {**web_summary, "note": "no cache"},
+    }
 
     # ---- open uncontended → heartbeat → save → close --------------------------------------
     opt.progress(f"  open/heartbeat/save/close ×{runs}")
@@ -194,9 +203,11 @@ async def measure_config(sb: SandboxHandle, n_docs: int, doc_ids: list[str], lat
         add("close_web", s)
 
     for action in ("open", "heartbeat", "save", "close"):
-        acts[f"{action}"] = {"ours": summarize(series[f"{action}_ui"]),
-                             "ours_proposed": summarize(series[f"{action}_proposed"]),
-                             "webadmin": summarize(series[f"{action}_web"])}
+        acts[f"{action}"] = {
+            "ours": summarize(series[f"{action}_ui"]),
+            "ours_proposed": summarize(series[f"{action}_proposed"]),
+            "webadmin": summarize(series[f"{action}_web"]),
+        }
     acts["open_uncontended"] = acts.pop("open")
 
     # ---- open contended (up to the dialog) -------------------------------------------------
@@ -207,10 +218,12 @@ async def measure_config(sb: SandboxHandle, n_docs: int, doc_ids: list[str], lat
         shas: dict[str, str] = {}
         for d in docs3:
             now = int(time.time())
-            shas[d] = await other.put(lock_path(d), lock_body(d, OTHER.login, now, now,
-                                                              heartbeat=False),
-                                      f"system: acquire lock for {d} by @{OTHER.login} [skip ci]",
-                                      None)
+            shas[d] = await other.put(
+                lock_path(d),
+                lock_body(d, OTHER.login, now, now, heartbeat=False),
+                f"system: acquire lock for {d} by @{OTHER.login} [skip ci]",
+                None,
+            )
         s, view = await timed(sb, partial(ours.contended_ui, docs3[0]))
         assert view.holder == OTHER.login, view
         add("contended_ui", s)
@@ -222,9 +235,11 @@ async def measure_config(sb: SandboxHandle, n_docs: int, doc_ids: list[str], lat
         add("contended_web", s)
         for d in docs3:
             await other.delete(lock_path(d), shas[d], f"system: release lock for {d} [skip ci]")
-    acts["open_contended"] = {"ours": summarize(series["contended_ui"]),
-                              "ours_proposed": summarize(series["contended_proposed"]),
-                              "webadmin": summarize(series["contended_web"])}
+    acts["open_contended"] = {
+        "ours": summarize(series["contended_ui"]),
+        "ours_proposed": summarize(series["contended_proposed"]),
+        "webadmin": summarize(series["contended_web"]),
+    }
     await other.aclose()
     await web.aclose()
     await ours.aclose()
@@ -235,10 +250,17 @@ async def measure_config(sb: SandboxHandle, n_docs: int, doc_ids: list[str], lat
         for who in ("ours", "ours_proposed"):
             if who in a and w.get("wall_ms"):
                 a[f"ratio_wall_{who}_vs_webadmin"] = round(a[who]["wall_ms"] / w["wall_ms"], 3)
-                a[f"ratio_requests_{who}_vs_webadmin"] = round(
-                    a[who]["requests"] / w["requests"], 3) if w["requests"] else None
-    return {"docs": n_docs, "latency_ms": latency, "round_trip_ms": round(rt_ms, 1),
-            "cold_runs": cold_runs, "runs": runs, "actions": acts}
+                a[f"ratio_requests_{who}_vs_webadmin"] = (
+                    round(a[who]["requests"] / w["requests"], 3) if w["requests"] else None
+                )
+    return {
+        "docs": n_docs,
+        "latency_ms": latency,
+        "round_trip_ms": round(rt_ms, 1),
+        "cold_runs": cold_runs,
+        "runs": runs,
+        "actions": acts,
+    }
 
 
 # --------------------------------------------------------------------------- Qt probes
@@ -268,8 +290,13 @@ def _probe_env(extra: dict[str, str] | None = None, pyc: bool = True) -> dict[st
 
 def _probe(args: list[str], env: dict[str, str], timeout: float = 600) -> tuple[float, str]:
     t0 = time.time()
-    r = subprocess.run([sys.executable, "-m", "modu_desktop.bench.probe", *args], env=env,
-                       capture_output=True, text=True, timeout=timeout)
+    r = subprocess.run(
+        [sys.executable, "-m", "modu_desktop.bench.probe", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if r.returncode != 0 and "RESULT" not in r.stdout and "FIRST_LIST" not in r.stdout:
         raise RuntimeError(f"probe {args[0]} failed ({r.returncode}): {r.stderr[-800:]}")
     return t0, r.stdout
@@ -280,14 +307,23 @@ def qt_import_baseline(runs: int, pyc: bool = True) -> dict[str, Any]:
     code = "import PySide6.QtWidgets, time; print('QTIMPORT', time.time(), flush=True)"
     for i in range(runs + 1):
         t0 = time.time()
-        r = subprocess.run([sys.executable, "-c", code], env=_probe_env(pyc=pyc),
-                           capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            [sys.executable, "-c", code],
+            env=_probe_env(pyc=pyc),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         stamp = float(r.stdout.split("QTIMPORT ", 1)[1].split()[0])
         if i:  # the first run warms the OS file cache (and the bytecode cache)
             vals.append(stamp - t0)
-    return {"command": f'python -c "{code}"', "bytecode_cache": pyc,
-            "runs": runs, "median_ms": round(statistics.median(vals) * 1000, 1),
-            "min_ms": round(min(vals) * 1000, 1)}
+    return {
+        "command": f'python -c "{code}"',
+        "bytecode_cache": pyc,
+        "runs": runs,
+        "median_ms": round(statistics.median(vals) * 1000, 1),
+        "min_ms": round(min(vals) * 1000, 1),
+    }
 
 
 def measure_startup(sb: SandboxHandle, runs: int, quick: bool = False) -> dict[str, Any]:
@@ -300,8 +336,9 @@ def measure_startup(sb: SandboxHandle, runs: int, quick: bool = False) -> dict[s
         vals, rows = [], 0
         for i in range(runs + (0 if label == "cold" else 1)):
             data = tempfile.mkdtemp(prefix="modu-bench-start-") if label == "cold" else warm_dir
-            t0, so = _probe(["startup", "--api-url", sb.api_url, "--data-dir", data,
-                             "--lang", "en"], env)
+            t0, so = _probe(
+                ["startup", "--api-url", sb.api_url, "--data-dir", data, "--lang", "en"], env
+            )
             if "FIRST_LIST " not in so:
                 raise RuntimeError(f"startup probe printed no FIRST_LIST: {so[-400:]}")
             stamp, n = so.split("FIRST_LIST ", 1)[1].split()[:2]
@@ -311,8 +348,12 @@ def measure_startup(sb: SandboxHandle, runs: int, quick: bool = False) -> dict[s
             rows = int(n)
             if label == "cold":
                 shutil.rmtree(data, ignore_errors=True)
-        out[label] = {"runs": len(vals), "median_ms": round(statistics.median(vals) * 1000, 1),
-                      "min_ms": round(min(vals) * 1000, 1), "rows": rows}
+        out[label] = {
+            "runs": len(vals),
+            "median_ms": round(statistics.median(vals) * 1000, 1),
+            "min_ms": round(min(vals) * 1000, 1),
+            "rows": rows,
+        }
     shutil.rmtree(warm_dir, ignore_errors=True)
     return out
 
@@ -328,13 +369,16 @@ def measure_startup_practice(runs: int) -> dict[str, Any]:
         if i:
             vals.append(stamp - t0)
     shutil.rmtree(data, ignore_errors=True)
-    return {"runs": len(vals), "median_ms": round(statistics.median(vals) * 1000, 1),
-            "min_ms": round(min(vals) * 1000, 1)}
+    return {
+        "runs": len(vals),
+        "median_ms": round(statistics.median(vals) * 1000, 1),
+        "min_ms": round(min(vals) * 1000, 1),
+    }
 
 
 def _result(out: str) -> dict[str, Any]:
     line = next(ln for ln in out.splitlines() if ln.startswith("RESULT "))
-    return dict(json.loads(line[len("RESULT "):]))
+    return dict(json.loads(line[len("RESULT ") :]))
 
 
 def measure_stall(sb: SandboxHandle) -> dict[str, Any]:
@@ -363,34 +407,59 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
     t: list[dict[str, Any]] = []
 
     def add(name: str, cfg: str, value: Any, limit: str, met: bool | None, note: str = "") -> None:
-        t.append({"target": name, "config": cfg, "value": value, "limit": limit, "met": met,
-                  "note": note})
+        t.append(
+            {
+                "target": name,
+                "config": cfg,
+                "value": value,
+                "limit": limit,
+                "met": met,
+                "note": note,
+            }
+        )
 
     for c in report["configs"]:
         cfg = f"{c['docs']} docs @ {c['latency_ms']} ms"
         a, rt, n = c["actions"], c["round_trip_ms"], c["docs"] + 1  # + the big document
-        add("warm list = 1 request", cfg, a["list_warm"]["ours"]["requests_max"], "1",
-            a["list_warm"]["ours"]["requests_max"] == 1)
+        add(
+            "warm list = 1 request",
+            cfg,
+            a["list_warm"]["ours"]["requests_max"],
+            "1",
+            a["list_warm"]["ours"]["requests_max"] == 1,
+        )
         cold = a["list_cold"]["ours"]
-        add("cold list ≤ 1 + N requests, bounded concurrency", cfg,
+        add(
+            "cold list ≤ 1 + N requests, bounded concurrency",
+            cfg,
             f"{cold['requests_max']} req (N={n}), ≤{cold['max_in_flight']} in flight",
-            f"{1 + n}", cold["requests_max"] <= 1 + n and cold["max_in_flight"] <= 16)
+            f"{1 + n}",
+            cold["requests_max"] <= 1 + n and cold["max_in_flight"] <= 16,
+        )
         for who in ("ours", "ours_proposed"):
             o = a["open_uncontended"][who]
             w = a["open_uncontended"]["webadmin"]
             rts = o["wall_ms"] / rt
             ratio = o["wall_ms"] / w["wall_ms"]
-            add(f"open uncontended ≤ 1.3 RT and ≤ 0.5× web admin ({who})", cfg,
-                f"{o['wall_ms']:.0f} ms = {rts:.2f} RT, {ratio:.2f}× web", "1.3 RT, 0.5×",
-                rts <= 1.3 and ratio <= 0.5)
+            add(
+                f"open uncontended ≤ 1.3 RT and ≤ 0.5× web admin ({who})",
+                cfg,
+                f"{o['wall_ms']:.0f} ms = {rts:.2f} RT, {ratio:.2f}× web",
+                "1.3 RT, 0.5×",
+                rts <= 1.3 and ratio <= 0.5,
+            )
         hb = a["heartbeat"]["ours"]
         add("heartbeat = 1 request", cfg, hb["requests_max"], "1", hb["requests_max"] == 1)
         for who in ("ours", "ours_proposed"):
             sv = a["save"][who]
             rts = sv["wall_ms"] / rt
-            add(f"save = 1 PUT + lock check in parallel ({who})", cfg,
+            add(
+                f"save = 1 PUT + lock check in parallel ({who})",
+                cfg,
                 f"{sv['requests_max']} req, {sv['wall_ms']:.0f} ms = {rts:.2f} RT",
-                "2 req, ≤ 1.3 RT", sv["requests_max"] <= 2 and rts <= 1.3)
+                "2 req, ≤ 1.3 RT",
+                sv["requests_max"] <= 2 and rts <= 1.3,
+            )
         if "startup" in c:
             base = c.get("qt_import", report.get("qt_import", {})).get("median_ms")
             for label in ("warm", "cold", "warm_no_bytecode"):
@@ -400,19 +469,34 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
                 if label == "warm_no_bytecode":
                     base = report.get("qt_import_no_bytecode", {}).get("median_ms")
                 if base:
-                    add(f"start-up to first listed doc ≤ 2× bare Qt import ({label} cache)", cfg,
-                        f"{v:.0f} ms = {v / base:.2f}× ({base:.0f} ms)", "2×", v <= 2 * base)
+                    add(
+                        f"start-up to first listed doc ≤ 2× bare Qt import ({label} cache)",
+                        cfg,
+                        f"{v:.0f} ms = {v / base:.2f}× ({base:.0f} ms)",
+                        "2×",
+                        v <= 2 * base,
+                    )
     if "stall" in report:
         st = report["stall"]
         cfg = f"{st['docs']} docs @ {st['latency_ms']} ms"
         for mode in ("ui", "core"):
             v = st[mode]["max_stall_ms"]
-            add(f"event-loop stall ≤ 50 ms while listing ({mode})", cfg, f"{v} ms", "50 ms",
-                v is not None and v <= 50)
+            add(
+                f"event-loop stall ≤ 50 ms while listing ({mode})",
+                cfg,
+                f"{v} ms",
+                "50 ms",
+                v is not None and v <= 50,
+            )
     if "memory" in report:
         m = report["memory"]
-        add("peak memory < 250 MB (listed + big doc open with preview)",
-            f"{m['docs']} docs", f"{m['peak_mb']} MB", "250 MB", m["peak_mb"] < 250)
+        add(
+            "peak memory < 250 MB (listed + big doc open with preview)",
+            f"{m['docs']} docs",
+            f"{m['peak_mb']} MB",
+            "250 MB",
+            m["peak_mb"] < 250,
+        )
     return t
 
 
@@ -422,11 +506,19 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
 def run(opt: Options) -> dict[str, Any]:
     report: dict[str, Any] = {
         "baseline": BASELINE,
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform()},
-        "options": {"docs": opt.docs, "latency_ms": opt.latencies, "runs": opt.runs,
-                    "quick": opt.quick, "sandbox_mode": opt.sandbox_mode,
-                    "webadmin_concurrency": opt.web_concurrency},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        "options": {
+            "docs": opt.docs,
+            "latency_ms": opt.latencies,
+            "runs": opt.runs,
+            "quick": opt.quick,
+            "sandbox_mode": opt.sandbox_mode,
+            "webadmin_concurrency": opt.web_concurrency,
+        },
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "configs": [],
     }
@@ -440,9 +532,17 @@ def run(opt: Options) -> dict[str, Any]:
             report["qt_import_no_bytecode"] = qt_import_baseline(n_base, pyc=False)
         # compile the app's bytecode once (into the private prefix) before anything is timed
         _probe(["qtimport"], _probe_env())
-        subprocess.run([sys.executable, "-c", "import modu_desktop.ui.main_window, "
-                        "modu_desktop.ui.app, modu_desktop.ui.preview, anyio._backends._asyncio"],
-                       env=_probe_env(), capture_output=True, timeout=300)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import modu_desktop.ui.main_window, "
+                "modu_desktop.ui.app, modu_desktop.ui.preview, anyio._backends._asyncio",
+            ],
+            env=_probe_env(),
+            capture_output=True,
+            timeout=300,
+        )
     seeds: dict[int, tuple[Path, list[str]]] = {}
     t_all = time.perf_counter()
     try:
@@ -457,9 +557,11 @@ def run(opt: Options) -> dict[str, Any]:
                         opt.progress("  start-up (real app) and its bare-import baseline")
                         # interleaved with the start-ups, so both see the same machine load
                         cfg["qt_import"] = qt_import_baseline(
-                            1 if opt.quick else max(3, opt.startup_runs))
+                            1 if opt.quick else max(3, opt.startup_runs)
+                        )
                         cfg["startup"] = measure_startup(
-                            sb, 1 if opt.quick else opt.startup_runs, opt.quick)
+                            sb, 1 if opt.quick else opt.startup_runs, opt.quick
+                        )
                     if opt.qt and n == stall_docs and lat == stall_lat:
                         opt.progress("  event-loop stall probe")
                         report["stall"] = {"docs": n, "latency_ms": lat, **measure_stall(sb)}
@@ -470,7 +572,8 @@ def run(opt: Options) -> dict[str, Any]:
         if opt.qt:
             opt.progress("practice-mode start-up (--sandbox)")
             report["startup_practice"] = measure_startup_practice(
-                1 if opt.quick else opt.startup_runs)
+                1 if opt.quick else opt.startup_runs
+            )
     finally:
         for root, _ids in seeds.values():
             shutil.rmtree(root, ignore_errors=True)

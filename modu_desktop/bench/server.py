@@ -52,24 +52,47 @@ class SandboxHandle:
             from modu_desktop.sandbox import Faults, Sandbox, SandboxUser
 
             self._sb = Sandbox(
-                repo_dir, owner=OWNER, name=NAME, branch=BRANCH,
+                repo_dir,
+                owner=OWNER,
+                name=NAME,
+                branch=BRANCH,
                 users=[SandboxUser(u.login, u.token, push=True) for u in USERS],
                 seed=self.seed,
                 faults=Faults(latency_ms=self.latency_ms, primary_limit=NO_LIMIT),
-                deploy_queue_seconds=3600, deploy_run_seconds=3600,
+                deploy_queue_seconds=3600,
+                deploy_run_seconds=3600,
             ).start()
             self.api_url = self._sb.api_url
             return self
-        cmd = [sys.executable, "-m", "modu_desktop", "sandbox", "--repo", f"{OWNER}/{NAME}",
-               "--branch", BRANCH, "--repo-dir", str(repo_dir), "--seed", str(self.seed),
-               "--latency-ms", str(self.latency_ms), "--rate-limit", str(NO_LIMIT),
-               "--deploy-queue-seconds", "3600", "--deploy-run-seconds", "3600"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "modu_desktop",
+            "sandbox",
+            "--repo",
+            f"{OWNER}/{NAME}",
+            "--branch",
+            BRANCH,
+            "--repo-dir",
+            str(repo_dir),
+            "--seed",
+            str(self.seed),
+            "--latency-ms",
+            str(self.latency_ms),
+            "--rate-limit",
+            str(NO_LIMIT),
+            "--deploy-queue-seconds",
+            "3600",
+            "--deploy-run-seconds",
+            "3600",
+        ]
         for u in USERS:
             cmd += ["--user", f"{u.login}:{u.token}"]
         # Its stderr (broken pipes when a client drops a keep-alive connection) goes to a log file.
         self._log = open(self._tmp / "sandbox.log", "w")  # noqa: SIM115 - closed in stop()
-        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._log, text=True,
-                                      start_new_session=True)
+        self._proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=self._log, text=True, start_new_session=True
+        )
         assert self._proc.stdout is not None
         line = self._proc.stdout.readline()
         if not line.startswith("Sandbox API: "):
@@ -79,8 +102,9 @@ class SandboxHandle:
         return self
 
     def _meta(self, path: str, method: str = "GET") -> Any:
-        req = urllib.request.Request(self.api_url + path, method=method,
-                                     data=b"" if method == "POST" else None)
+        req = urllib.request.Request(
+            self.api_url + path, method=method, data=b"" if method == "POST" else None
+        )
         with urllib.request.urlopen(req, timeout=30) as resp:
             body = resp.read()
         return json.loads(body) if body else None

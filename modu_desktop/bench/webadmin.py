@@ -74,8 +74,12 @@ def lock_path(doc_id: str) -> str:
 
 def lock_body(doc_id: str, login: str, started: int, beat: int, *, heartbeat: bool) -> bytes:
     if heartbeat:
-        d: dict[str, Any] = {"docId": doc_id, "editingBy": login, "lastHeartbeat": beat,
-                             "startedAt": started}
+        d: dict[str, Any] = {
+            "docId": doc_id,
+            "editingBy": login,
+            "lastHeartbeat": beat,
+            "startedAt": started,
+        }
     else:
         d = {"docId": doc_id, "editingBy": login, "startedAt": started, "lastHeartbeat": beat}
     return json.dumps(d, indent=2, ensure_ascii=False).encode("utf-8")
@@ -84,19 +88,33 @@ def lock_body(doc_id: str, login: str, started: int, beat: int, *, heartbeat: bo
 class WebAdminClient:
     """The web admin's requests. ``concurrency`` bounds the blob fetches of a list."""
 
-    def __init__(self, api_url: str, token: str, login: str, owner: str, name: str,
-                 branch: str = "main", *, concurrency: int = 6) -> None:
+    def __init__(
+        self,
+        api_url: str,
+        token: str,
+        login: str,
+        owner: str,
+        name: str,
+        branch: str = "main",
+        *,
+        concurrency: int = 6,
+    ) -> None:
         self.login = login
         self.branch = branch
         self.concurrency = max(1, concurrency)
         self._repo = f"/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
-        self.transport = CountingTransport(httpx.Limits(
-            max_connections=self.concurrency, max_keepalive_connections=self.concurrency))
+        self.transport = CountingTransport(
+            httpx.Limits(
+                max_connections=self.concurrency, max_keepalive_connections=self.concurrency
+            )
+        )
         self._http = httpx.AsyncClient(
             base_url=api_url.rstrip("/"),
-            headers={"Authorization": f"token {token}",
-                     "Accept": "application/vnd.github+json",
-                     "User-Agent": "Mozilla/5.0 (PNU-Modu Admin Studio)"},
+            headers={
+                "Authorization": f"token {token}",
+                "Accept": "application/vnd.github+json",
+                "User-Agent": "Mozilla/5.0 (PNU-Modu Admin Studio)",
+            },
             timeout=60.0,
             transport=self.transport,
         )
@@ -131,9 +149,11 @@ class WebAdminClient:
         return base64.b64decode(str(d.get("content", "")).replace("\n", ""))
 
     async def put(self, path: str, content: bytes, message: str, sha: str | None) -> str:
-        body: dict[str, Any] = {"message": message,
-                                "content": base64.b64encode(content).decode("ascii"),
-                                "branch": self.branch}
+        body: dict[str, Any] = {
+            "message": message,
+            "content": base64.b64encode(content).decode("ascii"),
+            "branch": self.branch,
+        }
         if sha:
             body["sha"] = sha
         d = self._json(await self._http.put(self._contents(path), json=body))
@@ -147,8 +167,11 @@ class WebAdminClient:
 
     async def list_docs(self, *, blobs: bool = True) -> WebListing:
         """The list. ``blobs=False`` only reads the tree (bench set-up, not a web admin action)."""
-        d = self._json(await self._http.get(
-            f"{self._repo}/git/trees/{quote(self.branch, safe='')}", params={"recursive": "1"}))
+        d = self._json(
+            await self._http.get(
+                f"{self._repo}/git/trees/{quote(self.branch, safe='')}", params={"recursive": "1"}
+            )
+        )
         out = WebListing()
         for e in d.get("tree", []):
             p = str(e.get("path", ""))
@@ -186,12 +209,16 @@ class WebAdminClient:
             beat = d.get("lastHeartbeat") or 0
             fresh = isinstance(beat, int) and now - beat < STALE_SECONDS
             if holder and holder != self.login and fresh:
-                return WebDoc(doc_id, path, listing.docs.get(path, ""), "",
-                              read_only_because=str(holder))
+                return WebDoc(
+                    doc_id, path, listing.docs.get(path, ""), "", read_only_because=str(holder)
+                )
         body = lock_body(doc_id, self.login, now, now, heartbeat=False)
-        new_sha = await self.put(lock_path(doc_id), body,
-                                 f"system: acquire lock for {doc_id} by @{self.login} [skip ci]",
-                                 sha)
+        new_sha = await self.put(
+            lock_path(doc_id),
+            body,
+            f"system: acquire lock for {doc_id} by @{self.login} [skip ci]",
+            sha,
+        )
         blob_sha = listing.docs[path]
         text = (await self.read_blob(blob_sha)).decode("utf-8")
         return WebDoc(doc_id, path, blob_sha, text, WebLock(doc_id, new_sha, now))
@@ -212,15 +239,16 @@ class WebAdminClient:
             return False
         now = int(time.time())
         body = lock_body(doc.doc_id, self.login, doc.lock.started_at, now, heartbeat=True)
-        doc.lock.sha = await self.put(lock_path(doc.doc_id), body,
-                                      f"system: heartbeat for {doc.doc_id} [skip ci]",
-                                      seen[0])
+        doc.lock.sha = await self.put(
+            lock_path(doc.doc_id), body, f"system: heartbeat for {doc.doc_id} [skip ci]", seen[0]
+        )
         return True
 
     async def save(self, doc: WebDoc, text: str) -> None:
         name = doc.path.rsplit("/", 1)[-1]
-        doc.sha = await self.put(doc.path, text.encode("utf-8"),
-                                 f"docs(edit): update {name} by @{self.login}", doc.sha)
+        doc.sha = await self.put(
+            doc.path, text.encode("utf-8"), f"docs(edit): update {name} by @{self.login}", doc.sha
+        )
         doc.text = text
 
     async def close(self, doc: WebDoc) -> None:
@@ -228,6 +256,7 @@ class WebAdminClient:
             return
         seen = await self.read_contents(lock_path(doc.doc_id))
         if seen is not None and self._parse(seen[1]).get("editingBy") == self.login:
-            await self.delete(lock_path(doc.doc_id), seen[0],
-                              f"system: release lock for {doc.doc_id} [skip ci]")
+            await self.delete(
+                lock_path(doc.doc_id), seen[0], f"system: release lock for {doc.doc_id} [skip ci]"
+            )
         doc.lock = None

@@ -70,7 +70,7 @@ def doc_id_for_path(path: str) -> str | None:
     """`docs/bootcamp/00-overview.md` → `bootcamp/00-overview`; None for non-documents."""
     if not path.startswith(DOCS_DIR + "/") or not path.endswith(".md"):
         return None
-    doc_id = path[len(DOCS_DIR) + 1: -len(".md")]
+    doc_id = path[len(DOCS_DIR) + 1 : -len(".md")]
     return doc_id or None
 
 
@@ -82,7 +82,7 @@ def lock_doc_id_for_path(path: str) -> str | None:
     """`.locks/01-intro.lock.json` → `01-intro`; None for anything else."""
     if not path.startswith(LOCKS_DIR + "/") or not path.endswith(LOCK_SUFFIX):
         return None
-    doc_id = path[len(LOCKS_DIR) + 1: -len(LOCK_SUFFIX)]
+    doc_id = path[len(LOCKS_DIR) + 1 : -len(LOCK_SUFFIX)]
     return doc_id or None
 
 
@@ -304,9 +304,17 @@ class DocumentStore:
             return snap
         prev = self.snapshot
         if prev is not None and prev.tree_sha == tree.sha:
-            snap = RepoSnapshot(prev.tree_sha, prev.docs, dict(prev.locks), self.branch,
-                                self.client.clock.now(), True, prev.walked, prev.images,
-                                prev.incomplete)
+            snap = RepoSnapshot(
+                prev.tree_sha,
+                prev.docs,
+                dict(prev.locks),
+                self.branch,
+                self.client.clock.now(),
+                True,
+                prev.walked,
+                prev.images,
+                prev.incomplete,
+            )
             self.snapshot = snap
             return snap
         walked = False
@@ -332,8 +340,9 @@ class DocumentStore:
                 continue
             if e.path.startswith(DOCS_DIR + "/"):
                 images.append(e)
-        blobs = await self.fetch_blobs(e.sha for e in docs_entries
-                                       if (e.path, e.sha) not in self._summaries)
+        blobs = await self.fetch_blobs(
+            e.sha for e in docs_entries if (e.path, e.sha) not in self._summaries
+        )
         docs: list[DocSummary] = []
         for n, e in enumerate(docs_entries, 1):
             key = (e.path, e.sha)
@@ -348,8 +357,17 @@ class DocumentStore:
         live = {(d.path, d.sha) for d in docs}
         for key in [k for k in self._summaries if k not in live]:
             del self._summaries[key]
-        snap = RepoSnapshot(tree.sha, tuple(docs), locks, self.branch, self.client.clock.now(),
-                            False, walked, tuple(images), self._incomplete)
+        snap = RepoSnapshot(
+            tree.sha,
+            tuple(docs),
+            locks,
+            self.branch,
+            self.client.clock.now(),
+            False,
+            walked,
+            tuple(images),
+            self._incomplete,
+        )
         self.snapshot = snap
         return snap
 
@@ -497,8 +515,9 @@ class DocumentStore:
         except Conflict as exc:
             return await self._conflict(doc_id, path, text, None, exc)
         self._remember(path, data)
-        return SaveResult(doc_id, path, res.content_sha or git_blob_sha(data), res.commit_sha,
-                          res.recovered)
+        return SaveResult(
+            doc_id, path, res.content_sha or git_blob_sha(data), res.commit_sha, res.recovered
+        )
 
     async def delete(
         self,
@@ -510,8 +529,9 @@ class DocumentStore:
         """Delete a document at version `sha`; returns the commit sha. Raises Conflict if it
         changed meanwhile."""
         path = self._path_of(doc)
-        return await self.client.delete_file(path, sha, message or delete_message(path, login),
-                                             branch=self.branch)
+        return await self.client.delete_file(
+            path, sha, message or delete_message(path, login), branch=self.branch
+        )
 
     async def swap_positions(
         self,
@@ -530,8 +550,9 @@ class DocumentStore:
         results: list[SaveResult | SaveConflict] = []
         for doc, fm, new_pos in ((docs[0], fms[0], positions[1]), (docs[1], fms[1], positions[0])):
             fm.set("sidebar_position", new_pos)
-            res = await self.save(doc, fm.render(), doc.sha, login,
-                                  message=swap_message(doc.path, new_pos, login))
+            res = await self.save(
+                doc, fm.render(), doc.sha, login, message=swap_message(doc.path, new_pos, login)
+            )
             results.append(res)
             if isinstance(res, SaveConflict):
                 break

@@ -180,8 +180,7 @@ class RateLimited(GitHubError):
             return "GitHub is limiting our requests for now; please try again in a few minutes."
         unit = "minute" if minutes == 1 else "minutes"
         return (
-            "GitHub is limiting our requests for now; "
-            f"please try again in about {minutes} {unit}."
+            f"GitHub is limiting our requests for now; please try again in about {minutes} {unit}."
         )
 
 
@@ -201,8 +200,9 @@ class NetworkError(GitHubError):
     left this machine (connect failed), which makes a write safe to repeat.
     """
 
-    def __init__(self, message: str, *, kind: str = "connection", sent: bool = True,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, message: str, *, kind: str = "connection", sent: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(None, message, **kwargs)
         self.kind = kind
         self.sent = sent

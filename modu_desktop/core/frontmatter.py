@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 __all__ = ["FrontMatter", "parse", "KNOWN_KEYS", "format_scalar"]
 
 KNOWN_KEYS = (
-    "id", "title", "nav_label", "sidebar_position", "theme", "layout", "hide_title",
+    "id",
+    "title",
+    "nav_label",
+    "sidebar_position",
+    "theme",
+    "layout",
+    "hide_title",
     "description",
 )
 _STRING_KEYS = {"id", "title", "nav_label", "theme", "layout", "description"}
@@ -63,13 +69,30 @@ def _decode_double(s: str) -> tuple[str, str] | None:
     """s starts after the opening quote. Returns (value, rest after closing quote) or None."""
     out: list[str] = []
     i = 0
-    simple = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "0": "\0",
-              " ": " ", "b": "\b", "f": "\f", "e": "\x1b", "a": "\a", "v": "\v",
-              "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029", "\t": "\t"}
+    simple = {
+        "n": "\n",
+        "t": "\t",
+        "r": "\r",
+        "\\": "\\",
+        '"': '"',
+        "/": "/",
+        "0": "\0",
+        " ": " ",
+        "b": "\b",
+        "f": "\f",
+        "e": "\x1b",
+        "a": "\a",
+        "v": "\v",
+        "N": "\x85",
+        "_": "\xa0",
+        "L": "\u2028",
+        "P": "\u2029",
+        "\t": "\t",
+    }
     while i < len(s):
         ch = s[i]
         if ch == '"':
-            return "".join(out), s[i + 1:]
+            return "".join(out), s[i + 1 :]
         if ch == "\\" and i + 1 < len(s):
             nxt = s[i + 1]
             if nxt in simple:
@@ -77,9 +100,9 @@ def _decode_double(s: str) -> tuple[str, str] | None:
                 i += 2
                 continue
             width = {"x": 2, "u": 4, "U": 8}.get(nxt)
-            if width and re.fullmatch(f"[0-9a-fA-F]{{{width}}}", s[i + 2:i + 2 + width]):
+            if width and re.fullmatch(f"[0-9a-fA-F]{{{width}}}", s[i + 2 : i + 2 + width]):
                 try:
-                    out.append(chr(int(s[i + 2:i + 2 + width], 16)))
+                    out.append(chr(int(s[i + 2 : i + 2 + width], 16)))
                 except ValueError:
                     return None
                 i += 2 + width
@@ -96,11 +119,11 @@ def _decode_single(s: str) -> tuple[str, str] | None:
     while i < len(s):
         ch = s[i]
         if ch == "'":
-            if s[i + 1:i + 2] == "'":
+            if s[i + 1 : i + 2] == "'":
                 out.append("'")
                 i += 2
                 continue
-            return "".join(out), s[i + 1:]
+            return "".join(out), s[i + 1 :]
         out.append(ch)
         i += 1
     return None
@@ -122,13 +145,14 @@ def _parse_value(text: str) -> tuple[str, str, str, str | None]:
     if text.startswith("#"):
         return "", "", text, None
     if m:
-        return text[: m.start()], "", text[m.start():], None
+        return text[: m.start()], "", text[m.start() :], None
     stripped = text.rstrip(" \t")
-    return stripped, "", text[len(stripped):], None
+    return stripped, "", text[len(stripped) :], None
 
 
-def format_scalar(value: str | int | float | bool | None, *, quote: str = "",
-                  string_key: bool = True) -> str:
+def format_scalar(
+    value: str | int | float | bool | None, *, quote: str = "", string_key: bool = True
+) -> str:
     """A YAML scalar for one line. `quote` is the preferred style ('"', "'" or '')."""
     if value is None:
         return ""
@@ -230,7 +254,7 @@ class FrontMatter:
             return value
         # A block scalar of an unknown key: join its indented lines.
         parts = []
-        for nxt in self.lines[i + 1:]:
+        for nxt in self.lines[i + 1 :]:
             if not nxt.continuation:
                 break
             parts.append(_split_ending(nxt.raw)[0].strip())
@@ -379,8 +403,7 @@ def _parse_line(raw: str) -> _Line:
         return _Line(raw)
     key, sep, rest = m.group(1), m.group(2), m.group(3)
     value, quote, comment, problem = _parse_value(rest)
-    return _Line(raw, key=key, value=value, quote=quote, sep=sep, comment=comment,
-                 problem=problem)
+    return _Line(raw, key=key, value=value, quote=quote, sep=sep, comment=comment, problem=problem)
 
 
 def parse(text: str) -> FrontMatter:
@@ -420,9 +443,9 @@ def _parse(text: str) -> FrontMatter:
     fm.prefix = "".join(raw_lines[:start])
     fm.open_fence = raw_lines[start]
     fm.close_fence = raw_lines[close]
-    fm.body = "".join(raw_lines[close + 1:])
+    fm.body = "".join(raw_lines[close + 1 :])
     previous_key = False
-    for n, raw in enumerate(raw_lines[start + 1:close], start=start + 2):
+    for n, raw in enumerate(raw_lines[start + 1 : close], start=start + 2):
         ln = _parse_line(raw)
         if ln.continuation and not previous_key:
             ln.continuation = False

@@ -194,8 +194,11 @@ class RepoInfo:
 
     @property
     def can_push(self) -> bool:
-        return bool(self.permissions.get("push") or self.permissions.get("admin")
-                    or self.permissions.get("maintain"))
+        return bool(
+            self.permissions.get("push")
+            or self.permissions.get("admin")
+            or self.permissions.get("maintain")
+        )
 
     @property
     def can_pull(self) -> bool:
@@ -303,8 +306,10 @@ class GitHubClient:
         if url.scheme not in ("http", "https") or not url.host:
             raise ValueError(f"not an API URL: {self.api_url!r}")
         if url.scheme == "http" and not _is_loopback(url.host) and not allow_insecure_http:
-            raise ValueError("refusing to send a GitHub token over plain http to "
-                             f"{url.host}; use https (plain http is for the local sandbox)")
+            raise ValueError(
+                "refusing to send a GitHub token over plain http to "
+                f"{url.host}; use https (plain http is for the local sandbox)"
+            )
         self.repo = repo
         self.clock = clock if clock is not None else ServerClock()
         self.retry = retry if retry is not None else RetryPolicy()
@@ -379,28 +384,42 @@ class GitHubClient:
         self.request_count += 1
         try:
             resp = await self._http.request(
-                method, url, params=params, json=json, headers=headers,
+                method,
+                url,
+                params=params,
+                json=json,
+                headers=headers,
                 follow_redirects=follow_redirects,
             )
         except httpx.TimeoutException as exc:
             not_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
             log.debug("%s %s: timeout (%s)", method, url, type(exc).__name__)
             raise NetworkError(
-                f"timed out ({type(exc).__name__})", kind="timeout", sent=not not_sent,
-                method=method, path=url,
+                f"timed out ({type(exc).__name__})",
+                kind="timeout",
+                sent=not not_sent,
+                method=method,
+                path=url,
             ) from None
         except httpx.TransportError as exc:
             not_sent = isinstance(exc, httpx.ConnectError)
             detail = self._scrub(str(exc)) or type(exc).__name__
             log.debug("%s %s: transport error %s", method, url, type(exc).__name__)
             raise NetworkError(
-                f"connection failed ({type(exc).__name__}: {detail})", kind="connection",
-                sent=not not_sent, method=method, path=url,
+                f"connection failed ({type(exc).__name__}: {detail})",
+                kind="connection",
+                sent=not not_sent,
+                method=method,
+                path=url,
             ) from None
         received = self.clock.local_now()
         self.clock.observe(resp.headers.get("date"), sent, received)
-        for h in ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
-                  "x-ratelimit-resource"):
+        for h in (
+            "x-ratelimit-limit",
+            "x-ratelimit-remaining",
+            "x-ratelimit-reset",
+            "x-ratelimit-resource",
+        ):
             if h in resp.headers:
                 self.last_rate[h] = resp.headers[h]
         log.debug("%s %s -> %s", method, url, resp.status_code)
@@ -505,7 +524,10 @@ class GitHubClient:
             err: GitHubError
             try:
                 resp = await self._send_once(
-                    method, url, params=params, headers=headers,
+                    method,
+                    url,
+                    params=params,
+                    headers=headers,
                     follow_redirects=follow_redirects,
                 )
             except NetworkError as exc:
@@ -521,8 +543,9 @@ class GitHubClient:
                 or slept + delay > self.retry.max_total
             ):
                 raise err
-            log.info("retrying %s %s in %.1fs after %r (attempt %d)", method, url, delay, err,
-                     attempt)
+            log.info(
+                "retrying %s %s in %.1fs after %r (attempt %d)", method, url, delay, err, attempt
+            )
             slept += delay
             await self._sleep(delay)
 
@@ -531,15 +554,17 @@ class GitHubClient:
         try:
             return resp.json()
         except ValueError:
-            raise GitHubError(resp.status_code, "the server's answer was not JSON",
-                              method="GET", path=url) from None
+            raise GitHubError(
+                resp.status_code, "the server's answer was not JSON", method="GET", path=url
+            ) from None
 
     # ------------------------------------------------------------------ identity
 
     async def get_user(self) -> User:
         d = await self._get_json("/user")
-        user = User(login=d["login"], id=d.get("id"), name=d.get("name"), email=d.get("email"),
-                    raw=d)
+        user = User(
+            login=d["login"], id=d.get("id"), name=d.get("name"), email=d.get("email"), raw=d
+        )
         self._me = user
         return user
 
@@ -600,8 +625,11 @@ class GitHubClient:
         d = resp.json()
         entries = tuple(
             TreeEntry(
-                path=str(e["path"]), sha=str(e["sha"]), mode=str(e.get("mode", "")),
-                type=str(e.get("type", "")), size=e.get("size"),
+                path=str(e["path"]),
+                sha=str(e["sha"]),
+                mode=str(e.get("mode", "")),
+                type=str(e.get("type", "")),
+                size=e.get("size"),
             )
             for e in d.get("tree", [])
         )
@@ -637,12 +665,19 @@ class GitHubClient:
         d = await self._get_json(f"{self._repo_path}/actions/runs", params={"head_sha": head_sha})
         runs = []
         for r in d.get("workflow_runs", []):
-            runs.append(WorkflowRun(
-                id=int(r.get("id", 0)), name=r.get("name"), status=r.get("status"),
-                conclusion=r.get("conclusion"), head_sha=r.get("head_sha"),
-                html_url=r.get("html_url"), event=r.get("event"), created_at=r.get("created_at"),
-                raw=r,
-            ))
+            runs.append(
+                WorkflowRun(
+                    id=int(r.get("id", 0)),
+                    name=r.get("name"),
+                    status=r.get("status"),
+                    conclusion=r.get("conclusion"),
+                    head_sha=r.get("head_sha"),
+                    html_url=r.get("html_url"),
+                    event=r.get("event"),
+                    created_at=r.get("created_at"),
+                    raw=r,
+                )
+            )
         return runs
 
     async def entry_at(self, path: str, branch: str | None = None) -> tuple[str, TreeEntry | None]:
@@ -674,14 +709,25 @@ class GitHubClient:
         params = {"ref": ref} if ref else None
         d = await self._get_json(f"{self._repo_path}/contents/{encode_path(path)}", params)
         if isinstance(d, list):
-            return ContentFile(path=path.strip("/"), sha="", type="dir", content=b"",
-                               entries=tuple(d), raw={"entries": d})
+            return ContentFile(
+                path=path.strip("/"),
+                sha="",
+                type="dir",
+                content=b"",
+                entries=tuple(d),
+                raw={"entries": d},
+            )
         content = b""
         if d.get("encoding") == "base64" and d.get("content") is not None:
             content = _b64decode(d["content"])
-        return ContentFile(path=str(d.get("path", path)), sha=str(d.get("sha", "")),
-                           type=str(d.get("type", "file")), content=content,
-                           size=d.get("size"), raw=d)
+        return ContentFile(
+            path=str(d.get("path", path)),
+            sha=str(d.get("sha", "")),
+            type=str(d.get("type", "file")),
+            content=content,
+            size=d.get("size"),
+            raw=d,
+        )
 
     async def put_file(
         self,
@@ -710,8 +756,11 @@ class GitHubClient:
             return resp
         d = resp.json()
         c_sha = (d.get("content") or {}).get("sha") or expected
-        return WriteResult(content_sha=str(c_sha), commit_sha=str(d["commit"]["sha"]),
-                           created=resp.status_code == 201)
+        return WriteResult(
+            content_sha=str(c_sha),
+            commit_sha=str(d["commit"]["sha"]),
+            created=resp.status_code == 201,
+        )
 
     async def delete_file(
         self, path: str, sha: str, message: str, branch: str | None = None
@@ -757,15 +806,20 @@ class GitHubClient:
                 uncertain and isinstance(err, (Conflict, NotFound))
             ):
                 # Unclear (or a conflict that our own earlier attempt may have caused).
-                outcome = await self._read_back(path, branch, base_sha, expected_sha, err,
-                                                body["message"])
+                outcome = await self._read_back(
+                    path, branch, base_sha, expected_sha, err, body["message"]
+                )
                 if isinstance(outcome, WriteResult):
                     return outcome
                 if outcome == "changed":
                     if isinstance(err, Conflict):
                         raise err
-                    raise Conflict(409, f"{path} changed while the write was in flight",
-                                   method=method, path=url)
+                    raise Conflict(
+                        409,
+                        f"{path} changed while the write was in flight",
+                        method=method,
+                        path=url,
+                    )
                 uncertain = True  # "unchanged": not applied (yet) — retry below
             else:
                 raise err
@@ -774,11 +828,16 @@ class GitHubClient:
                 # A clear refusal (5xx) after a read-back that found nothing applied is a plain
                 # failure; a request that may still be in flight (timeout, reset) is uncertain.
                 if uncertain and isinstance(err, NetworkError) and err.sent:
-                    raise WriteUncertain(f"{method} {path}: gave up after {attempt} attempts "
-                                         f"({err})", cause=err, method=method, path=url)
+                    raise WriteUncertain(
+                        f"{method} {path}: gave up after {attempt} attempts ({err})",
+                        cause=err,
+                        method=method,
+                        path=url,
+                    )
                 raise err
-            log.info("write %s %s not applied after %r; retrying in %.1fs", method, path,
-                     err, delay)
+            log.info(
+                "write %s %s not applied after %r; retrying in %.1fs", method, path, err, delay
+            )
             slept += delay
             await self._sleep(delay)
 
@@ -800,8 +859,12 @@ class GitHubClient:
         current = entry.sha if entry is not None else None
         if current == expected_sha:
             commit_sha = await self._find_commit(head, path, message)
-            return WriteResult(content_sha=expected_sha, commit_sha=commit_sha, recovered=True,
-                               created=expected_sha is not None and base_sha is None)
+            return WriteResult(
+                content_sha=expected_sha,
+                commit_sha=commit_sha,
+                recovered=True,
+                created=expected_sha is not None and base_sha is None,
+            )
         if current == base_sha:
             return "unchanged"
         return "changed"

@@ -93,15 +93,19 @@ def _sniff_other(data: bytes) -> tuple[str, str] | None:
     if head.startswith(b"%PDF"):
         return "a PDF document", "PDF 문서"
     if data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftyphevc"):
-        return ("a HEIC photo (iPhone format; export it as JPEG first)",
-                "HEIC 사진(아이폰 형식입니다. 먼저 JPEG로 내보내 주세요)")
+        return (
+            "a HEIC photo (iPhone format; export it as JPEG first)",
+            "HEIC 사진(아이폰 형식입니다. 먼저 JPEG로 내보내 주세요)",
+        )
     if data[4:8] == b"ftyp":
         return "a video", "동영상"
     if head.startswith(b"BM"):
         return ("a BMP picture (save it as PNG first)", "BMP 그림(먼저 PNG로 저장해 주세요)")
     if head[:4] in (b"II*\x00", b"MM\x00*"):
-        return ("a TIFF picture (save it as PNG or JPEG first)",
-                "TIFF 그림(먼저 PNG나 JPEG로 저장해 주세요)")
+        return (
+            "a TIFF picture (save it as PNG or JPEG first)",
+            "TIFF 그림(먼저 PNG나 JPEG로 저장해 주세요)",
+        )
     return None
 
 
@@ -118,16 +122,25 @@ def _sniff_raster(data: bytes) -> str | None:
 
 
 _SVG_BAD = [
-    (re.compile(rb"<!DOCTYPE|<!ENTITY", re.I), "a DOCTYPE/ENTITY declaration",
-     "DOCTYPE/ENTITY 선언"),
+    (
+        re.compile(rb"<!DOCTYPE|<!ENTITY", re.I),
+        "a DOCTYPE/ENTITY declaration",
+        "DOCTYPE/ENTITY 선언",
+    ),
     (re.compile(rb"<\s*(?:[\w-]+:)?script\b", re.I), "a script", "스크립트"),
-    (re.compile(rb"<\s*(?:[\w-]+:)?foreignObject\b", re.I), "embedded HTML (foreignObject)",
-     "HTML 삽입(foreignObject)"),
+    (
+        re.compile(rb"<\s*(?:[\w-]+:)?foreignObject\b", re.I),
+        "embedded HTML (foreignObject)",
+        "HTML 삽입(foreignObject)",
+    ),
     (re.compile(rb"\son[a-z]+\s*=", re.I), "an event handler (on…=)", "이벤트 처리기(on…=)"),
     (re.compile(rb"javascript\s*:", re.I), "a javascript: link", "javascript: 링크"),
     (re.compile(rb"data\s*:\s*text/html", re.I), "an embedded HTML page", "HTML 페이지 삽입"),
-    (re.compile(rb"href\s*=\s*[\"']\s*(?:https?:)?//", re.I), "a link to another site",
-     "외부 사이트 링크"),
+    (
+        re.compile(rb"href\s*=\s*[\"']\s*(?:https?:)?//", re.I),
+        "a link to another site",
+        "외부 사이트 링크",
+    ),
 ]
 
 
@@ -138,25 +151,35 @@ def _check_svg(data: bytes) -> tuple[bool, Text | None]:
     except UnicodeDecodeError:
         return False, None
     stripped = text.lstrip()
-    if not (stripped.startswith("<?xml") or stripped.startswith("<svg")
-            or stripped.startswith("<!--") or stripped.startswith("<!DOCTYPE svg")):
+    if not (
+        stripped.startswith("<?xml")
+        or stripped.startswith("<svg")
+        or stripped.startswith("<!--")
+        or stripped.startswith("<!DOCTYPE svg")
+    ):
         return False, None
     if "<svg" not in text:
         return False, None
     for pattern, en, ko in _SVG_BAD:
         if pattern.search(data):
-            return True, Text(f"This SVG contains {en}, which could run on the site; "
-                              "it is not uploaded. Export it as PNG, or remove that part.",
-                              f"이 SVG에는 사이트에서 실행될 수 있는 {ko}이(가) 들어 있어 올리지 "
-                              "않습니다. PNG로 내보내거나 그 부분을 지워 주세요.")
+            return True, Text(
+                f"This SVG contains {en}, which could run on the site; "
+                "it is not uploaded. Export it as PNG, or remove that part.",
+                f"이 SVG에는 사이트에서 실행될 수 있는 {ko}이(가) 들어 있어 올리지 "
+                "않습니다. PNG로 내보내거나 그 부분을 지워 주세요.",
+            )
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        return True, Text(f"This SVG is not well-formed XML ({exc}).",
-                          f"SVG 파일의 XML 형식이 올바르지 않습니다({exc}).")
+        return True, Text(
+            f"This SVG is not well-formed XML ({exc}).",
+            f"SVG 파일의 XML 형식이 올바르지 않습니다({exc}).",
+        )
     if root.tag not in ("svg", f"{{{_SVG_NS}}}svg"):
-        return True, Text("This XML file is not an SVG picture (its root element is not <svg>).",
-                          "이 XML 파일은 SVG 그림이 아닙니다(최상위 요소가 <svg>가 아닙니다).")
+        return True, Text(
+            "This XML file is not an SVG picture (its root element is not <svg>).",
+            "이 XML 파일은 SVG 그림이 아닙니다(최상위 요소가 <svg>가 아닙니다).",
+        )
     return True, None
 
 
@@ -179,23 +202,36 @@ def check_image(
         other = _sniff_other(data)
         supported = "PNG, JPEG, GIF, WebP, SVG"
         if other is not None:
-            return ImageCheck(False, Text(f"{shown} is {other[0]}, not a picture. Pictures can be "
-                                          f"{supported}.",
-                                          f"{shown}은(는) 그림이 아니라 {other[1]}입니다. 올릴 수 "
-                                          f"있는 그림: {supported}"), size=size)
-        return ImageCheck(False, Text(f"{shown} is not a supported picture ({supported}).",
-                                      f"{shown}은(는) 지원하는 그림 형식이 아닙니다({supported})."),
-                          size=size)
+            return ImageCheck(
+                False,
+                Text(
+                    f"{shown} is {other[0]}, not a picture. Pictures can be {supported}.",
+                    f"{shown}은(는) 그림이 아니라 {other[1]}입니다. 올릴 수 있는 그림: {supported}",
+                ),
+                size=size,
+            )
+        return ImageCheck(
+            False,
+            Text(
+                f"{shown} is not a supported picture ({supported}).",
+                f"{shown}은(는) 지원하는 그림 형식이 아닙니다({supported}).",
+            ),
+            size=size,
+        )
     if size > max_bytes:
         return ImageCheck(
             False,
-            Text(f"{shown} is {_mb(size)}; pictures can be at most {_mb(max_bytes)} so the "
-                 "site stays fast. Make it smaller (e.g. 2000 px wide, JPEG quality 80) and try "
-                 "again.",
-                 f"{shown} 파일은 {_mb(size)}입니다. 사이트가 느려지지 않도록 그림은 "
-                 f"{_mb(max_bytes)}까지만 올릴 수 있습니다. 크기를 줄여(예: 가로 2000px, JPEG "
-                 "품질 80) 다시 시도해 주세요."),
-            kind=kind, size=size)
+            Text(
+                f"{shown} is {_mb(size)}; pictures can be at most {_mb(max_bytes)} so the "
+                "site stays fast. Make it smaller (e.g. 2000 px wide, JPEG quality 80) and try "
+                "again.",
+                f"{shown} 파일은 {_mb(size)}입니다. 사이트가 느려지지 않도록 그림은 "
+                f"{_mb(max_bytes)}까지만 올릴 수 있습니다. 크기를 줄여(예: 가로 2000px, JPEG "
+                "품질 80) 다시 시도해 주세요.",
+            ),
+            kind=kind,
+            size=size,
+        )
     if refusal is not None:
         return ImageCheck(False, refusal, kind=kind, size=size)
     ext = _EXT_OF[kind]
@@ -204,12 +240,21 @@ def check_image(
         ext = own_ext
     warning = None
     if size > WARN_BYTES:
-        warning = Text(f"{shown} is {_mb(size)}; a smaller picture loads faster for visitors.",
-                       f"{shown} 파일은 {_mb(size)}입니다. 더 작은 그림이 방문자에게 빨리 "
-                       "열립니다.")
-    return ImageCheck(True, Text(f"{shown} is a {kind.upper()} picture ({_mb(size)}).",
-                                 f"{shown}: {kind.upper()} 그림({_mb(size)})"),
-                      kind=kind, ext=ext, size=size, warning=warning)
+        warning = Text(
+            f"{shown} is {_mb(size)}; a smaller picture loads faster for visitors.",
+            f"{shown} 파일은 {_mb(size)}입니다. 더 작은 그림이 방문자에게 빨리 열립니다.",
+        )
+    return ImageCheck(
+        True,
+        Text(
+            f"{shown} is a {kind.upper()} picture ({_mb(size)}).",
+            f"{shown}: {kind.upper()} 그림({_mb(size)})",
+        ),
+        kind=kind,
+        ext=ext,
+        size=size,
+        warning=warning,
+    )
 
 
 def normalize_base_url(base_url: str | None) -> str:
@@ -307,27 +352,51 @@ async def upload_image(
         except WriteUncertain as exc:
             return ImageUpload(
                 False,
-                Text(f"Could not confirm whether the picture was uploaded as {name}; check the "
-                     "connection and try again (a second copy does no harm).",
-                     f"그림이 {name}(으)로 올라갔는지 확인하지 못했습니다. 연결을 확인하고 다시 "
-                     "시도해 주세요(한 번 더 올려도 문제없습니다)."),
-                check, path, name, error=exc, uncertain=True)
+                Text(
+                    f"Could not confirm whether the picture was uploaded as {name}; check the "
+                    "connection and try again (a second copy does no harm).",
+                    f"그림이 {name}(으)로 올라갔는지 확인하지 못했습니다. 연결을 확인하고 다시 "
+                    "시도해 주세요(한 번 더 올려도 문제없습니다).",
+                ),
+                check,
+                path,
+                name,
+                error=exc,
+                uncertain=True,
+            )
         except GitHubError as exc:
-            return ImageUpload(False, Text(f"The picture was not uploaded: "
-                                           f"{exc.user_message('en')}",
-                                           f"그림을 올리지 못했습니다: {exc.user_message('ko')}"),
-                               check, error=exc)
+            return ImageUpload(
+                False,
+                Text(
+                    f"The picture was not uploaded: {exc.user_message('en')}",
+                    f"그림을 올리지 못했습니다: {exc.user_message('ko')}",
+                ),
+                check,
+                error=exc,
+            )
         md = image_markdown(name, alt_text, base_url)
         site = f"{normalize_base_url(base_url)}{SITE_DIR}/{name}"
         warn_en = f" {check.warning.en}" if check.warning else ""
         warn_ko = f" {check.warning.ko}" if check.warning else ""
-        return ImageUpload(True, Text(f"Uploaded {name}.{warn_en}", f"{name} 그림을 올렸습니다."
-                                      f"{warn_ko}"),
-                           check, path, name, md, site, getattr(res, "commit_sha", None))
-    return ImageUpload(False, Text("The picture was not uploaded: the file names were taken; "
-                                   "try again.",
-                                   "그림을 올리지 못했습니다: 파일 이름이 겹쳤습니다. 다시 시도해 "
-                                   "주세요."), check, error=last)
+        return ImageUpload(
+            True,
+            Text(f"Uploaded {name}.{warn_en}", f"{name} 그림을 올렸습니다.{warn_ko}"),
+            check,
+            path,
+            name,
+            md,
+            site,
+            getattr(res, "commit_sha", None),
+        )
+    return ImageUpload(
+        False,
+        Text(
+            "The picture was not uploaded: the file names were taken; try again.",
+            "그림을 올리지 못했습니다: 파일 이름이 겹쳤습니다. 다시 시도해 주세요.",
+        ),
+        check,
+        error=last,
+    )
 
 
 async def upload_image_file(client: Any, path: str | Path, **kw: Any) -> ImageUpload:
@@ -344,7 +413,12 @@ async def upload_image_file(client: Any, path: str | Path, **kw: Any) -> ImageUp
             return ImageUpload(False, check.text, check)
         data = p.read_bytes()
     except OSError as exc:
-        return ImageUpload(False, Text(f"Could not read {p.name}: {exc.strerror or exc}.",
-                                       f"{p.name} 파일을 읽지 못했습니다: {exc.strerror or exc}"),
-                           error=exc)
+        return ImageUpload(
+            False,
+            Text(
+                f"Could not read {p.name}: {exc.strerror or exc}.",
+                f"{p.name} 파일을 읽지 못했습니다: {exc.strerror or exc}",
+            ),
+            error=exc,
+        )
     return await upload_image(client, data, p.name, **kw)

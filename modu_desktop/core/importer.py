@@ -89,29 +89,45 @@ def _decode(data: bytes) -> tuple[str | None, Text | None]:
         text = data.decode("cp949")
     except UnicodeDecodeError:
         return None, None
-    return text, Text("The file was not UTF-8; it was read as Korean (CP949/EUC-KR) and will be "
-                      "saved as UTF-8.",
-                      "UTF-8 파일이 아니어서 한국어(CP949/EUC-KR)로 읽었고 UTF-8로 저장합니다.")
+    return text, Text(
+        "The file was not UTF-8; it was read as Korean (CP949/EUC-KR) and will be saved as UTF-8.",
+        "UTF-8 파일이 아니어서 한국어(CP949/EUC-KR)로 읽었고 UTF-8로 저장합니다.",
+    )
 
 
 def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     """Pre-fill the new-document form from one file's bytes. Never raises."""
     name = posixpath.basename(source.replace("\\", "/"))
     if not name.lower().endswith((".md", ".markdown")):
-        return ImportCandidate(source, None, conflict=Text(
-            f"{name} is not a Markdown (.md) file.",
-            f"{name}은(는) 마크다운(.md) 파일이 아닙니다."))
+        return ImportCandidate(
+            source,
+            None,
+            conflict=Text(
+                f"{name} is not a Markdown (.md) file.",
+                f"{name}은(는) 마크다운(.md) 파일이 아닙니다.",
+            ),
+        )
     if len(data) > MAX_IMPORT_BYTES:
-        return ImportCandidate(source, None, conflict=Text(
-            f"{name} is {len(data) // 1024} KB; a document can be at most "
-            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB.",
-            f"{name} 파일은 {len(data) // 1024}KB입니다. 문서는 "
-            f"{MAX_IMPORT_BYTES // (1024 * 1024)}MB까지만 가져올 수 있습니다."))
+        return ImportCandidate(
+            source,
+            None,
+            conflict=Text(
+                f"{name} is {len(data) // 1024} KB; a document can be at most "
+                f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB.",
+                f"{name} 파일은 {len(data) // 1024}KB입니다. 문서는 "
+                f"{MAX_IMPORT_BYTES // (1024 * 1024)}MB까지만 가져올 수 있습니다.",
+            ),
+        )
     text, note = _decode(data)
     if text is None or "\x00" in text:
-        return ImportCandidate(source, None, conflict=Text(
-            f"{name} is not a text file (or not in UTF-8).",
-            f"{name}은(는) 텍스트 파일이 아니거나 UTF-8이 아닙니다."))
+        return ImportCandidate(
+            source,
+            None,
+            conflict=Text(
+                f"{name} is not a text file (or not in UTF-8).",
+                f"{name}은(는) 텍스트 파일이 아니거나 UTF-8이 아닙니다.",
+            ),
+        )
     notes: list[Text] = [note] if note else []
     fm = frontmatter.parse(text)
     stem = re.sub(r"\.(md|markdown)$", "", name, flags=re.I)
@@ -124,8 +140,12 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         doc_id = name_id
     if validate_new_id(doc_id) is not None:
         fixed = suggest_id(doc_id) or suggest_id(name_id) or "imported"
-        notes.append(Text(f"The id '{doc_id}' was changed to '{fixed}'.",
-                          f"id '{doc_id}'을(를) '{fixed}'(으)로 바꿨습니다."))
+        notes.append(
+            Text(
+                f"The id '{doc_id}' was changed to '{fixed}'.",
+                f"id '{doc_id}'을(를) '{fixed}'(으)로 바꿨습니다.",
+            )
+        )
         doc_id = fixed
 
     position: int | None = None
@@ -135,11 +155,19 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             position = raw_pos
         else:
             position = max(0, min(MAX_POSITION, round(raw_pos)))
-            notes.append(Text(f"sidebar_position {raw_pos} was rounded to {position}.",
-                              f"sidebar_position {raw_pos}을(를) {position}(으)로 바꿨습니다."))
+            notes.append(
+                Text(
+                    f"sidebar_position {raw_pos} was rounded to {position}.",
+                    f"sidebar_position {raw_pos}을(를) {position}(으)로 바꿨습니다.",
+                )
+            )
     elif fm.get("sidebar_position") is not None:
-        notes.append(Text("sidebar_position is not a number; it was left out.",
-                          "sidebar_position이 숫자가 아니어서 비워 두었습니다."))
+        notes.append(
+            Text(
+                "sidebar_position is not a number; it was left out.",
+                "sidebar_position이 숫자가 아니어서 비워 두었습니다.",
+            )
+        )
     elif name_pos is not None and name_pos <= MAX_POSITION:
         position = name_pos
 
@@ -147,22 +175,33 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     if not title:
         h = _HEADING.search(fm.body if fm.has_block else text)
         title = h.group(1).strip() if h else doc_id
-        notes.append(Text(f"No title in the front matter; using '{title}'.",
-                          f"front matter에 제목이 없어 '{title}'을(를) 씁니다."))
+        notes.append(
+            Text(
+                f"No title in the front matter; using '{title}'.",
+                f"front matter에 제목이 없어 '{title}'을(를) 씁니다.",
+            )
+        )
     title = " ".join(title.split())
 
     theme = (fm.get("theme") or "").strip()
     if theme not in THEMES:
         if theme:
-            notes.append(Text(f"Unknown theme '{theme}'; using {DEFAULT_THEME}.",
-                              f"알 수 없는 테마 '{theme}' 대신 {DEFAULT_THEME}을(를) 씁니다."))
+            notes.append(
+                Text(
+                    f"Unknown theme '{theme}'; using {DEFAULT_THEME}.",
+                    f"알 수 없는 테마 '{theme}' 대신 {DEFAULT_THEME}을(를) 씁니다.",
+                )
+            )
         theme = DEFAULT_THEME
     layout = (fm.get("layout") or "").strip()
     if layout not in LAYOUTS:
         if layout:
-            notes.append(Text(f"Unknown layout '{layout}'; using {DEFAULT_LAYOUT}.",
-                              "알 수 없는 레이아웃"
-                              f" '{layout}' 대신 {DEFAULT_LAYOUT}을(를) 씁니다."))
+            notes.append(
+                Text(
+                    f"Unknown layout '{layout}'; using {DEFAULT_LAYOUT}.",
+                    f"알 수 없는 레이아웃 '{layout}' 대신 {DEFAULT_LAYOUT}을(를) 씁니다.",
+                )
+            )
         layout = DEFAULT_LAYOUT
     nav = " ".join((fm.get("nav_label") or "").split()) or None
     req = NewDocRequest(doc_id, title, position, nav, theme, layout, base_text=text)
@@ -181,17 +220,22 @@ def read_candidates(paths: Iterable[str | Path]) -> list[ImportCandidate]:
             else:
                 data = path.read_bytes()
         except OSError as exc:
-            out.append(ImportCandidate(str(path), None, conflict=Text(
-                f"Could not read {path.name}: {exc.strerror or exc}.",
-                f"{path.name} 파일을 읽지 못했습니다: {exc.strerror or exc}")))
+            out.append(
+                ImportCandidate(
+                    str(path),
+                    None,
+                    conflict=Text(
+                        f"Could not read {path.name}: {exc.strerror or exc}.",
+                        f"{path.name} 파일을 읽지 못했습니다: {exc.strerror or exc}",
+                    ),
+                )
+            )
             continue
         out.append(parse_candidate(str(path), data))
     return out
 
 
-def check_candidates(
-    cands: Sequence[ImportCandidate], snap: RepoSnapshot
-) -> list[ImportCandidate]:
+def check_candidates(cands: Sequence[ImportCandidate], snap: RepoSnapshot) -> list[ImportCandidate]:
     """The candidates with their conflicts filled in (against the repository and each other)."""
     out: list[ImportCandidate] = []
     seen_paths: dict[str, str] = {}
@@ -209,19 +253,32 @@ def check_candidates(
             continue
         clash: OpResult | None = existing_clash(req, snap)
         if clash is not None:
-            out.append(replace(c, conflict=clash.text, conflict_field=clash.input_field,
-                               conflict_path=clash.path))
+            out.append(
+                replace(
+                    c,
+                    conflict=clash.text,
+                    conflict_field=clash.input_field,
+                    conflict_path=clash.path,
+                )
+            )
             continue
         key_p, key_i = req.path.casefold(), req.doc_id.casefold()
         other = seen_paths.get(key_p) or seen_ids.get(key_i)
         if other is not None:
             base = posixpath.basename(other.replace("\\", "/"))
             field = "position" if key_p in seen_paths and req.position is not None else "doc_id"
-            out.append(replace(c, conflict=Text(
-                f"{base} in this import already uses the file name {req.path} or the id "
-                f"'{req.doc_id}'.",
-                f"함께 가져오는 {base} 파일이 이미 {req.path} 또는 id '{req.doc_id}'을(를) "
-                "씁니다."), conflict_field=field))
+            out.append(
+                replace(
+                    c,
+                    conflict=Text(
+                        f"{base} in this import already uses the file name {req.path} or the id "
+                        f"'{req.doc_id}'.",
+                        f"함께 가져오는 {base} 파일이 이미 {req.path} 또는 id '{req.doc_id}'을(를) "
+                        "씁니다.",
+                    ),
+                    conflict_field=field,
+                )
+            )
             continue
         seen_paths[key_p] = c.source
         seen_ids[key_i] = c.source
@@ -243,8 +300,18 @@ async def import_candidates(
             if c.request is None:
                 code = OpCode.INVALID
             text = c.conflict or Text("Not imported.", "가져오지 않았습니다.")
-            results.append((c, OpResult(code, text, request=c.request,
-                                        input_field=c.conflict_field, path=c.conflict_path)))
+            results.append(
+                (
+                    c,
+                    OpResult(
+                        code,
+                        text,
+                        request=c.request,
+                        input_field=c.conflict_field,
+                        path=c.conflict_path,
+                    ),
+                )
+            )
             continue
         res = await ops.create(c.request, keep_lock=False)
         results.append((c, res))

@@ -250,14 +250,24 @@ class NewDocRequest:
             if not fm.has_block:
                 # No front matter in the file: new_document_text builds one around the body.
                 return new_document_text(
-                    self.doc_id, self.title, position=self.position, nav_label=self.nav_label,
-                    theme=self.theme, layout=self.layout, body=self.base_text,
+                    self.doc_id,
+                    self.title,
+                    position=self.position,
+                    nav_label=self.nav_label,
+                    theme=self.theme,
+                    layout=self.layout,
+                    body=self.base_text,
                 )
             return fm.render()
         body = template_body(self.title) if self.template else f"\n# {self.title}\n"
         return new_document_text(
-            self.doc_id, self.title, position=self.position, nav_label=self.nav_label,
-            theme=self.theme, layout=self.layout, body=body,
+            self.doc_id,
+            self.title,
+            position=self.position,
+            nav_label=self.nav_label,
+            theme=self.theme,
+            layout=self.layout,
+            body=body,
         )
 
 
@@ -272,11 +282,12 @@ def validate_new_id(doc_id: str) -> Text | None:
     """None if ``doc_id`` is a valid new-document id, else the reason."""
     d = doc_id.strip()
     if not d:
-        return Text("Enter an id, for example 'bootcamp-2026'.",
-                    "문서 id를 입력해 주세요. 예: bootcamp-2026")
+        return Text(
+            "Enter an id, for example 'bootcamp-2026'.",
+            "문서 id를 입력해 주세요. 예: bootcamp-2026",
+        )
     if d.lower().endswith(".md"):
-        return Text(f"Leave out '.md': use '{d[:-3]}'.",
-                    f"'.md'는 빼고 입력해 주세요: '{d[:-3]}'")
+        return Text(f"Leave out '.md': use '{d[:-3]}'.", f"'.md'는 빼고 입력해 주세요: '{d[:-3]}'")
     if "/" in d or "\\" in d or ".." in d:
         return Text(
             "The id cannot contain '/', '\\' or '..': new documents are created directly in "
@@ -285,8 +296,10 @@ def validate_new_id(doc_id: str) -> Text | None:
             "만들어집니다.",
         )
     if len(d) > MAX_ID_LEN:
-        return Text(f"The id is too long ({len(d)} characters; at most {MAX_ID_LEN}).",
-                    f"id가 너무 깁니다({len(d)}자, 최대 {MAX_ID_LEN}자).")
+        return Text(
+            f"The id is too long ({len(d)} characters; at most {MAX_ID_LEN}).",
+            f"id가 너무 깁니다({len(d)}자, 최대 {MAX_ID_LEN}자).",
+        )
     if not _ID_OK.match(d):
         hint = suggest_id(d)
         if any(ch.isspace() for ch in d):
@@ -313,19 +326,24 @@ def validate_new_doc(req: NewDocRequest) -> tuple[str, Text] | None:
         if "\n" in value or "\r" in value:
             return name, Text("Use a single line.", "한 줄로 입력해 주세요.")
     if req.position is not None and (
-        isinstance(req.position, bool) or not isinstance(req.position, int)
+        isinstance(req.position, bool)
+        or not isinstance(req.position, int)
         or not 0 <= req.position <= MAX_POSITION
     ):
-        return "position", Text(f"The position must be a whole number from 0 to {MAX_POSITION}.",
-                                f"순서는 0부터 {MAX_POSITION} 사이의 정수여야 합니다.")
+        return "position", Text(
+            f"The position must be a whole number from 0 to {MAX_POSITION}.",
+            f"순서는 0부터 {MAX_POSITION} 사이의 정수여야 합니다.",
+        )
     if req.theme not in THEMES:
-        return "theme", Text(f"Unknown theme '{req.theme}'; choose one of: {', '.join(THEMES)}.",
-                             f"알 수 없는 테마 '{req.theme}'입니다. 다음 중에서 고르세요: "
-                             f"{', '.join(THEMES)}")
+        return "theme", Text(
+            f"Unknown theme '{req.theme}'; choose one of: {', '.join(THEMES)}.",
+            f"알 수 없는 테마 '{req.theme}'입니다. 다음 중에서 고르세요: {', '.join(THEMES)}",
+        )
     if req.layout not in LAYOUTS:
         return "layout", Text(
             f"Unknown layout '{req.layout}'; choose one of: {', '.join(LAYOUTS)}.",
-            f"알 수 없는 레이아웃 '{req.layout}'입니다. 다음 중에서 고르세요: {', '.join(LAYOUTS)}")
+            f"알 수 없는 레이아웃 '{req.layout}'입니다. 다음 중에서 고르세요: {', '.join(LAYOUTS)}",
+        )
     return None
 
 
@@ -405,20 +423,29 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
         if d.path.casefold() == path.casefold():
             return OpResult(
                 OpCode.EXISTS,
-                Text(f"A file named {d.path} already exists ({d.title}).",
-                     f"같은 이름의 파일 {d.path}이(가) 이미 있습니다({d.title})."),
-                doc_id=d.doc_id, path=d.path, request=req,
+                Text(
+                    f"A file named {d.path} already exists ({d.title}).",
+                    f"같은 이름의 파일 {d.path}이(가) 이미 있습니다({d.title}).",
+                ),
+                doc_id=d.doc_id,
+                path=d.path,
+                request=req,
                 input_field="position" if req.position is not None else "doc_id",
             )
     for d in snap.docs:
         if "/" not in d.doc_id and effective_id(d).casefold() == req.doc_id.casefold():
             return OpResult(
                 OpCode.EXISTS,
-                Text(f"The id '{req.doc_id}' is already used by {d.path} ({d.title}); "
-                     "choose another id.",
-                     f"id '{req.doc_id}'은(는) 이미 {d.path}({d.title})에서 쓰고 있습니다. "
-                     "다른 id를 골라 주세요."),
-                doc_id=d.doc_id, path=d.path, request=req, input_field="doc_id",
+                Text(
+                    f"The id '{req.doc_id}' is already used by {d.path} ({d.title}); "
+                    "choose another id.",
+                    f"id '{req.doc_id}'은(는) 이미 {d.path}({d.title})에서 쓰고 있습니다. "
+                    "다른 id를 골라 주세요.",
+                ),
+                doc_id=d.doc_id,
+                path=d.path,
+                request=req,
+                input_field="doc_id",
             )
     return None
 
@@ -443,15 +470,21 @@ def lock_holder_text(view: LockView, doc_id: str) -> Text:
     who = f"@{rec.editing_by}" if rec is not None else "@unknown"
     age = format_age(view.age_s)
     if view.status is LockStatus.MINE_OTHER_SESSION:
-        return Text(f"You (@{rec.editing_by if rec else '?'}) are editing {doc_id} in another "
-                    f"window (last heartbeat {age} ago); close it there first.",
-                    f"다른 창에서 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전). "
-                    "그 창에서 먼저 닫아 주세요.")
+        return Text(
+            f"You (@{rec.editing_by if rec else '?'}) are editing {doc_id} in another "
+            f"window (last heartbeat {age} ago); close it there first.",
+            f"다른 창에서 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전). "
+            "그 창에서 먼저 닫아 주세요.",
+        )
     if view.status is LockStatus.MALFORMED:
-        return Text(f"{doc_id} has an unreadable lock file ({view.malformed_reason}).",
-                    f"{doc_id} 문서의 잠금 파일을 읽을 수 없습니다({view.malformed_reason}).")
-    return Text(f"{who} is editing {doc_id} (last heartbeat {age} ago).",
-                f"{who} 님이 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전).")
+        return Text(
+            f"{doc_id} has an unreadable lock file ({view.malformed_reason}).",
+            f"{doc_id} 문서의 잠금 파일을 읽을 수 없습니다({view.malformed_reason}).",
+        )
+    return Text(
+        f"{who} is editing {doc_id} (last heartbeat {age} ago).",
+        f"{who} 님이 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전).",
+    )
 
 
 _NOT_DELETED = Text("Not deleted", "삭제하지 않았습니다")
@@ -513,25 +546,38 @@ class DocOps:
         acq = await self.locks.acquire(lock_id)
         if acq.held is None:
             if acq.outcome in (AcquireOutcome.BLOCKED, AcquireOutcome.LOST_RACE) and acq.view:
-                return _locked(acq.view, lock_id, Text("Not created", "만들지 않았습니다"),
-                               doc_id=lock_id, path=path, request=req, input_field="doc_id")
+                return _locked(
+                    acq.view,
+                    lock_id,
+                    Text("Not created", "만들지 않았습니다"),
+                    doc_id=lock_id,
+                    path=path,
+                    request=req,
+                    input_field="doc_id",
+                )
             return self._lock_failed(acq, req, lock_id)
         held = acq.held
         text = req.render()
         try:
-            res = await self.store.create(path, text, self.login,
-                                          message=create_message(path, self.login))
+            res = await self.store.create(
+                path, text, self.login, message=create_message(path, self.login)
+            )
         except WriteUncertain as exc:
             # The file may exist or not. Release the lock either way (nothing is open yet);
             # after a refresh the document is opened like any other, with a fresh lock.
             await self._release_quietly(held)
             return OpResult(
                 OpCode.UNCERTAIN,
-                Text(f"Could not confirm whether {path} was created; refresh the list to "
-                     "check before trying again.",
-                     f"{path} 파일이 만들어졌는지 확인하지 못했습니다. 다시 시도하기 전에 목록을 "
-                     "새로 고쳐 확인해 주세요."),
-                doc_id=lock_id, path=path, request=req, error=exc,
+                Text(
+                    f"Could not confirm whether {path} was created; refresh the list to "
+                    "check before trying again.",
+                    f"{path} 파일이 만들어졌는지 확인하지 못했습니다. 다시 시도하기 전에 목록을 "
+                    "새로 고쳐 확인해 주세요.",
+                ),
+                doc_id=lock_id,
+                path=path,
+                request=req,
+                error=exc,
             )
         except GitHubError as exc:
             await self._release_quietly(held)
@@ -540,17 +586,26 @@ class DocOps:
             await self._release_quietly(held)
             return OpResult(
                 OpCode.EXISTS,
-                Text(f"Not created: {path} was created by someone else just now.",
-                     f"만들지 않았습니다: 방금 다른 사람이 {path} 파일을 만들었습니다."),
-                doc_id=lock_id, path=path, request=req, input_field="doc_id",
+                Text(
+                    f"Not created: {path} was created by someone else just now.",
+                    f"만들지 않았습니다: 방금 다른 사람이 {path} 파일을 만들었습니다.",
+                ),
+                doc_id=lock_id,
+                path=path,
+                request=req,
+                input_field="doc_id",
             )
         if not keep_lock:
             await self._release_quietly(held)
         return OpResult(
             OpCode.CREATED,
             Text(f"Created {path}.", f"{path} 문서를 만들었습니다."),
-            doc_id=res.doc_id, path=path, commits=tuple(c for c in [res.commit_sha] if c),
-            held=held if keep_lock else None, request=req, sha=res.sha,
+            doc_id=res.doc_id,
+            path=path,
+            commits=tuple(c for c in [res.commit_sha] if c),
+            held=held if keep_lock else None,
+            request=req,
+            sha=res.sha,
         )
 
     # ---------------------------------------------------------------- delete
@@ -567,18 +622,26 @@ class DocOps:
             return self._failed(exc, None, "list the documents", "문서 목록을 읽지")
         doc = snap.doc(doc_id)
         if doc is None:
-            return OpResult(OpCode.NOT_FOUND,
-                            Text(f"{doc_id} does not exist (any more).",
-                                 f"{doc_id} 문서가 없습니다(이미 삭제되었을 수 있습니다)."),
-                            doc_id=doc_id)
+            return OpResult(
+                OpCode.NOT_FOUND,
+                Text(
+                    f"{doc_id} does not exist (any more).",
+                    f"{doc_id} 문서가 없습니다(이미 삭제되었을 수 있습니다).",
+                ),
+                doc_id=doc_id,
+            )
         if expected_sha is not None and expected_sha != doc.sha:
             return OpResult(
                 OpCode.CONFLICT,
-                Text(f"Not deleted: {doc.file_name} changed on GitHub since you looked at it; "
-                     "check the latest version first.",
-                     f"삭제하지 않았습니다: 그 사이 {doc.file_name} 파일이 바뀌었습니다. 최신 "
-                     "내용을 먼저 확인해 주세요."),
-                doc_id=doc_id, path=doc.path)
+                Text(
+                    f"Not deleted: {doc.file_name} changed on GitHub since you looked at it; "
+                    "check the latest version first.",
+                    f"삭제하지 않았습니다: 그 사이 {doc.file_name} 파일이 바뀌었습니다. 최신 "
+                    "내용을 먼저 확인해 주세요.",
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+            )
         ours = held
         if ours is not None:
             # The editor's lock may have been taken over meanwhile: then someone else edits it.
@@ -589,52 +652,82 @@ class DocOps:
                 ours = None  # released or unreadable now: take the lock afresh below
         if ours is None:
             acq = await self.locks.acquire(doc_id)
-            if acq.held is None and acq.view is not None and not blocking_lock(acq.view) \
-                    and acq.outcome is AcquireOutcome.BLOCKED:
+            if (
+                acq.held is None
+                and acq.view is not None
+                and not blocking_lock(acq.view)
+                and acq.outcome is AcquireOutcome.BLOCKED
+            ):
                 acq = await self.locks.steal(acq.view)  # an unreadable lock without a time
             if acq.held is None:
-                if acq.view is not None and acq.outcome in (AcquireOutcome.BLOCKED,
-                                                            AcquireOutcome.LOST_RACE):
+                if acq.view is not None and acq.outcome in (
+                    AcquireOutcome.BLOCKED,
+                    AcquireOutcome.LOST_RACE,
+                ):
                     return _locked(acq.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
                 return self._lock_failed(acq, None, doc_id)
             ours = acq.held
         try:
-            commit = await self.store.delete(doc.path, doc.sha, self.login,
-                                             message=delete_message(doc.path, self.login))
+            commit = await self.store.delete(
+                doc.path, doc.sha, self.login, message=delete_message(doc.path, self.login)
+            )
         except Conflict as exc:
             await self._release_quietly(ours)
             return OpResult(
                 OpCode.CONFLICT,
-                Text(f"Not deleted: {doc.file_name} changed on GitHub meanwhile; refresh and "
-                     "check it first.",
-                     f"삭제하지 않았습니다: 그 사이 {doc.file_name} 파일이 바뀌었습니다. 새로 "
-                     "고친 뒤 확인해 주세요."),
-                doc_id=doc_id, path=doc.path, error=exc)
+                Text(
+                    f"Not deleted: {doc.file_name} changed on GitHub meanwhile; refresh and "
+                    "check it first.",
+                    f"삭제하지 않았습니다: 그 사이 {doc.file_name} 파일이 바뀌었습니다. 새로 "
+                    "고친 뒤 확인해 주세요.",
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
         except NotFound as exc:
             await self._release_quietly(ours)
-            return OpResult(OpCode.NOT_FOUND,
-                            Text(f"{doc.file_name} was already deleted.",
-                                 f"{doc.file_name} 파일은 이미 삭제되었습니다."),
-                            doc_id=doc_id, path=doc.path, error=exc)
+            return OpResult(
+                OpCode.NOT_FOUND,
+                Text(
+                    f"{doc.file_name} was already deleted.",
+                    f"{doc.file_name} 파일은 이미 삭제되었습니다.",
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
         except WriteUncertain as exc:
             return OpResult(
                 OpCode.UNCERTAIN,
-                Text(f"Could not confirm whether {doc.file_name} was deleted; refresh the list "
-                     "to check.",
-                     f"{doc.file_name} 파일이 삭제되었는지 확인하지 못했습니다. 목록을 새로 "
-                     "고쳐 확인해 주세요."),
-                doc_id=doc_id, path=doc.path, error=exc)
+                Text(
+                    f"Could not confirm whether {doc.file_name} was deleted; refresh the list "
+                    "to check.",
+                    f"{doc.file_name} 파일이 삭제되었는지 확인하지 못했습니다. 목록을 새로 "
+                    "고쳐 확인해 주세요.",
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
         except GitHubError as exc:
             await self._release_quietly(ours)
-            return self._failed(exc, None, f"delete {doc.file_name}",
-                                f"{doc.file_name} 파일을 삭제하지")
+            return self._failed(
+                exc, None, f"delete {doc.file_name}", f"{doc.file_name} 파일을 삭제하지"
+            )
         released = await self._release_quietly(ours)
         extra_en = "" if released else " (its lock file could not be removed; it expires by itself)"
         extra_ko = "" if released else " (잠금 파일은 지우지 못했지만 저절로 만료됩니다)"
-        return OpResult(OpCode.DELETED,
-                        Text(f"Deleted {doc.file_name}.{extra_en}",
-                             f"{doc.file_name} 문서를 삭제했습니다.{extra_ko}"),
-                        doc_id=doc_id, path=doc.path, commits=(commit,))
+        return OpResult(
+            OpCode.DELETED,
+            Text(
+                f"Deleted {doc.file_name}.{extra_en}",
+                f"{doc.file_name} 문서를 삭제했습니다.{extra_ko}",
+            ),
+            doc_id=doc_id,
+            path=doc.path,
+            commits=(commit,),
+        )
 
     # ---------------------------------------------------------------- reorder
 
@@ -642,36 +735,55 @@ class DocOps:
         """Move a document one place up or down the sidebar by swapping ``sidebar_position``
         with its neighbour (two sha-checked commits; the first is undone if the second fails)."""
         if direction not in ("up", "down"):
-            return OpResult(OpCode.INVALID, Text("Direction must be 'up' or 'down'.",
-                                                 "방향은 up 또는 down이어야 합니다."),
-                            doc_id=doc_id, input_field="direction")
+            return OpResult(
+                OpCode.INVALID,
+                Text("Direction must be 'up' or 'down'.", "방향은 up 또는 down이어야 합니다."),
+                doc_id=doc_id,
+                input_field="direction",
+            )
         try:
             snap = await self._snapshot()
         except GitHubError as exc:
             return self._failed(exc, None, "list the documents", "문서 목록을 읽지")
         doc = snap.doc(doc_id)
         if doc is None:
-            return OpResult(OpCode.NOT_FOUND, Text(f"{doc_id} does not exist.",
-                                                   f"{doc_id} 문서가 없습니다."), doc_id=doc_id)
+            return OpResult(
+                OpCode.NOT_FOUND,
+                Text(f"{doc_id} does not exist.", f"{doc_id} 문서가 없습니다."),
+                doc_id=doc_id,
+            )
         if doc.position is None:
-            return OpResult(OpCode.NOTHING_TO_DO,
-                            Text(f"{doc.file_name} has no sidebar_position, so it is listed last; "
-                                 "give it a position first.",
-                                 f"{doc.file_name} 문서에는 순서(sidebar_position)가 없어 맨 "
-                                 "끝에 표시됩니다. 먼저 순서를 정해 주세요."),
-                            doc_id=doc_id, path=doc.path)
+            return OpResult(
+                OpCode.NOTHING_TO_DO,
+                Text(
+                    f"{doc.file_name} has no sidebar_position, so it is listed last; "
+                    "give it a position first.",
+                    f"{doc.file_name} 문서에는 순서(sidebar_position)가 없어 맨 "
+                    "끝에 표시됩니다. 먼저 순서를 정해 주세요.",
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+            )
         # Neighbours in the same sidebar level (Docusaurus orders each folder on its own).
         folder = posixpath.dirname(doc.doc_id)
-        ordered = [d for d in sort_docs(snap.docs)
-                   if d.position is not None and posixpath.dirname(d.doc_id) == folder]
+        ordered = [
+            d
+            for d in sort_docs(snap.docs)
+            if d.position is not None and posixpath.dirname(d.doc_id) == folder
+        ]
         i = next(k for k, d in enumerate(ordered) if d.doc_id == doc_id)
         j = i - 1 if direction == "up" else i + 1
         if not 0 <= j < len(ordered):
             where = Text("first", "맨 위") if direction == "up" else Text("last", "맨 아래")
-            return OpResult(OpCode.NOTHING_TO_DO,
-                            Text(f"{doc.file_name} is already {where.en}.",
-                                 f"{doc.file_name} 문서는 이미 {where.ko}에 있습니다."),
-                            doc_id=doc_id, path=doc.path)
+            return OpResult(
+                OpCode.NOTHING_TO_DO,
+                Text(
+                    f"{doc.file_name} is already {where.en}.",
+                    f"{doc.file_name} 문서는 이미 {where.ko}에 있습니다.",
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+            )
         other = ordered[j]
         return await self.swap(doc, other)
 
@@ -685,8 +797,9 @@ class DocOps:
             except GitHubError as exc:
                 return self._failed(exc, None, f"read the lock of {d}", f"{d} 잠금을 확인하지")
             if blocking_lock(view):
-                return _locked(view, d, Text("Order not changed", "순서를 바꾸지 않았습니다"),
-                               doc_id=d)
+                return _locked(
+                    view, d, Text("Order not changed", "순서를 바꾸지 않았습니다"), doc_id=d
+                )
         try:
             da = await self.store.load(a_id)
             db = await self.store.load(b_id)
@@ -696,18 +809,27 @@ class DocOps:
         pa, pb = fa.get_number("sidebar_position"), fb.get_number("sidebar_position")
         if pa is None or pb is None:
             missing = da if pa is None else db
-            return OpResult(OpCode.NOTHING_TO_DO,
-                            Text(f"{posixpath.basename(missing.path)} has no sidebar_position.",
-                                 f"{posixpath.basename(missing.path)} 문서에는 순서가 "
-                                 "없습니다."), doc_id=missing.doc_id, path=missing.path)
+            return OpResult(
+                OpCode.NOTHING_TO_DO,
+                Text(
+                    f"{posixpath.basename(missing.path)} has no sidebar_position.",
+                    f"{posixpath.basename(missing.path)} 문서에는 순서가 없습니다.",
+                ),
+                doc_id=missing.doc_id,
+                path=missing.path,
+            )
         if pa == pb:
             return OpResult(
                 OpCode.NOTHING_TO_DO,
-                Text(f"{_base(da)} and {_base(db)} both have position {pa}; swapping would "
-                     "change nothing. Give them different positions first.",
-                     f"{_base(da)}와(과) {_base(db)}의 순서가 둘 다 {pa}라서 바꿔도 달라지지 "
-                     "않습니다. 먼저 서로 다른 순서를 정해 주세요."),
-                doc_id=da.doc_id, path=da.path)
+                Text(
+                    f"{_base(da)} and {_base(db)} both have position {pa}; swapping would "
+                    "change nothing. Give them different positions first.",
+                    f"{_base(da)}와(과) {_base(db)}의 순서가 둘 다 {pa}라서 바꿔도 달라지지 "
+                    "않습니다. 먼저 서로 다른 순서를 정해 주세요.",
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+            )
         fa.set("sidebar_position", pb)
         first = await self._write(da, fa.render(), swap_message(da.path, pb, self.login))
         if not isinstance(first, SaveResult):
@@ -716,13 +838,20 @@ class DocOps:
         second = await self._write(db, fb.render(), swap_message(db.path, pa, self.login))
         if isinstance(second, SaveResult):
             commits = tuple(c for c in (first.commit_sha, second.commit_sha) if c)
-            return OpResult(OpCode.MOVED,
-                            Text(f"Swapped the order: {_base(da)} is now {pb}, {_base(db)} is "
-                                 f"now {pa}.",
-                                 f"순서를 바꿨습니다: {_base(da)} → {pb}, {_base(db)} → {pa}."),
-                            doc_id=da.doc_id, path=da.path, commits=commits,
-                            details={"positions": {da.doc_id: pb, db.doc_id: pa},
-                                     "shas": {da.path: first.sha, db.path: second.sha}})
+            return OpResult(
+                OpCode.MOVED,
+                Text(
+                    f"Swapped the order: {_base(da)} is now {pb}, {_base(db)} is now {pa}.",
+                    f"순서를 바꿨습니다: {_base(da)} → {pb}, {_base(db)} → {pa}.",
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+                commits=commits,
+                details={
+                    "positions": {da.doc_id: pb, db.doc_id: pa},
+                    "shas": {da.path: first.sha, db.path: second.sha},
+                },
+            )
         return await self._roll_back(da, first, pa, db, pb, second)
 
     async def _write(
@@ -735,28 +864,49 @@ class DocOps:
 
     def _swap_first_failed(self, da: LoadedDoc, err: SaveConflict | GitHubError) -> OpResult:
         if isinstance(err, SaveConflict):
-            return OpResult(OpCode.CONFLICT,
-                            Text(f"Order not changed: {_base(da)} changed on GitHub meanwhile. "
-                                 "Refresh and try again.",
-                                 f"순서를 바꾸지 않았습니다: 그 사이 {_base(da)} 파일이 "
-                                 "바뀌었습니다. 새로 고친 뒤 다시 시도해 주세요."),
-                            doc_id=da.doc_id, path=da.path)
+            return OpResult(
+                OpCode.CONFLICT,
+                Text(
+                    f"Order not changed: {_base(da)} changed on GitHub meanwhile. "
+                    "Refresh and try again.",
+                    f"순서를 바꾸지 않았습니다: 그 사이 {_base(da)} 파일이 "
+                    "바뀌었습니다. 새로 고친 뒤 다시 시도해 주세요.",
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+            )
         if isinstance(err, WriteUncertain):
-            return OpResult(OpCode.UNCERTAIN,
-                            Text(f"Could not confirm whether {_base(da)} was changed; refresh to "
-                                 "check the order.",
-                                 f"{_base(da)} 파일이 바뀌었는지 확인하지 못했습니다. 새로 고쳐 "
-                                 "순서를 확인해 주세요."),
-                            doc_id=da.doc_id, path=da.path, error=err)
+            return OpResult(
+                OpCode.UNCERTAIN,
+                Text(
+                    f"Could not confirm whether {_base(da)} was changed; refresh to "
+                    "check the order.",
+                    f"{_base(da)} 파일이 바뀌었는지 확인하지 못했습니다. 새로 고쳐 "
+                    "순서를 확인해 주세요.",
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+                error=err,
+            )
         return self._failed(err, None, "change the order", "순서를 바꾸지")
 
     async def _roll_back(
-        self, da: LoadedDoc, first: SaveResult, pa: int | float, db: LoadedDoc, pb: int | float,
+        self,
+        da: LoadedDoc,
+        first: SaveResult,
+        pa: int | float,
+        db: LoadedDoc,
+        pb: int | float,
         second: SaveConflict | GitHubError,
     ) -> OpResult:
-        why = (Text(f"{_base(db)} changed on GitHub meanwhile",
-                    f"그 사이 {_base(db)} 파일이 바뀌었습니다")
-               if isinstance(second, SaveConflict) else _err_text(second))
+        why = (
+            Text(
+                f"{_base(db)} changed on GitHub meanwhile",
+                f"그 사이 {_base(db)} 파일이 바뀌었습니다",
+            )
+            if isinstance(second, SaveConflict)
+            else _err_text(second)
+        )
         if isinstance(second, WriteUncertain):
             # Did the second write land after all? Then the swap is complete. If we cannot
             # tell, undoing the first write could leave both documents at the same position,
@@ -769,45 +919,71 @@ class DocOps:
             fb.set("sidebar_position", pa)
             wanted = git_blob_sha(encode_text(fb.render()))
             if entry is not None and entry.sha == wanted:
-                return OpResult(OpCode.MOVED,
-                                Text(f"Swapped the order: {_base(da)} is now {pb}, {_base(db)} "
-                                     f"is now {pa}.",
-                                     f"순서를 바꿨습니다: {_base(da)} → {pb}, {_base(db)} → "
-                                     f"{pa}."),
-                                doc_id=da.doc_id, path=da.path,
-                                commits=tuple(c for c in [first.commit_sha] if c),
-                                details={"positions": {da.doc_id: pb, db.doc_id: pa},
-                                         "shas": {da.path: first.sha, db.path: wanted}})
+                return OpResult(
+                    OpCode.MOVED,
+                    Text(
+                        f"Swapped the order: {_base(da)} is now {pb}, {_base(db)} is now {pa}.",
+                        f"순서를 바꿨습니다: {_base(da)} → {pb}, {_base(db)} → {pa}.",
+                    ),
+                    doc_id=da.doc_id,
+                    path=da.path,
+                    commits=tuple(c for c in [first.commit_sha] if c),
+                    details={
+                        "positions": {da.doc_id: pb, db.doc_id: pa},
+                        "shas": {da.path: first.sha, db.path: wanted},
+                    },
+                )
         undo: SaveResult | SaveConflict | GitHubError
         try:
-            undo = await self.store.save(da.path, da.text, first.sha, self.login,
-                                         message=swap_message(da.path, pa, self.login))
+            undo = await self.store.save(
+                da.path,
+                da.text,
+                first.sha,
+                self.login,
+                message=swap_message(da.path, pa, self.login),
+            )
         except GitHubError as exc:
             undo = exc
         return self._after_undo(da, first, pa, db, pb, second, why, undo)
 
     def _unknown_second(
-        self, da: LoadedDoc, first: SaveResult, pa: int | float, db: LoadedDoc, pb: int | float,
+        self,
+        da: LoadedDoc,
+        first: SaveResult,
+        pa: int | float,
+        db: LoadedDoc,
+        pb: int | float,
         exc: GitHubError,
     ) -> OpResult:
         commit = (first.commit_sha or "?")[:7]
         return OpResult(
             OpCode.UNCERTAIN,
-            Text(f"The order may be only half changed: {_base(da)} now has position {pb} "
-                 f"(commit {commit}), but GitHub did not answer whether {_base(db)} was changed "
-                 f"to {pa}. Refresh the list: if both show {pb}, move {_base(da)} back or set its "
-                 f"sidebar_position to {pa}.",
-                 f"순서가 절반만 바뀌었을 수 있습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
-                 f"{commit}) {_base(db)}가 {pa}(으)로 바뀌었는지 GitHub가 답하지 않았습니다. "
-                 f"목록을 새로 고쳐 둘 다 {pb}이면 {_base(da)}의 sidebar_position을 "
-                 f"{pa}(으)로 돌려 주세요."),
-            doc_id=da.doc_id, path=da.path,
-            commits=tuple(c for c in [first.commit_sha] if c), error=exc,
-            details={"positions": {da.doc_id: pb}, "shas": {da.path: first.sha}})
+            Text(
+                f"The order may be only half changed: {_base(da)} now has position {pb} "
+                f"(commit {commit}), but GitHub did not answer whether {_base(db)} was changed "
+                f"to {pa}. Refresh the list: if both show {pb}, move {_base(da)} back or set its "
+                f"sidebar_position to {pa}.",
+                f"순서가 절반만 바뀌었을 수 있습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
+                f"{commit}) {_base(db)}가 {pa}(으)로 바뀌었는지 GitHub가 답하지 않았습니다. "
+                f"목록을 새로 고쳐 둘 다 {pb}이면 {_base(da)}의 sidebar_position을 "
+                f"{pa}(으)로 돌려 주세요.",
+            ),
+            doc_id=da.doc_id,
+            path=da.path,
+            commits=tuple(c for c in [first.commit_sha] if c),
+            error=exc,
+            details={"positions": {da.doc_id: pb}, "shas": {da.path: first.sha}},
+        )
 
     def _after_undo(
-        self, da: LoadedDoc, first: SaveResult, pa: int | float, db: LoadedDoc, pb: int | float,
-        second: SaveConflict | GitHubError, why: Text,
+        self,
+        da: LoadedDoc,
+        first: SaveResult,
+        pa: int | float,
+        db: LoadedDoc,
+        pb: int | float,
+        second: SaveConflict | GitHubError,
+        why: Text,
         undo: SaveResult | SaveConflict | GitHubError,
     ) -> OpResult:
         commits = tuple(c for c in [first.commit_sha] if c)
@@ -815,28 +991,38 @@ class DocOps:
             commits += tuple(c for c in [undo.commit_sha] if c)
             return OpResult(
                 OpCode.ROLLED_BACK,
-                Text(f"Order not changed: {why.en}. The first change ({_base(da)} → {pb}) was "
-                     f"undone, so both documents keep their positions ({_base(da)} {pa}, "
-                     f"{_base(db)} {pb}).",
-                     f"순서를 바꾸지 않았습니다: {why.ko}. 먼저 바꾼 {_base(da)} → {pb}는 "
-                     f"되돌렸으므로 두 문서 모두 원래 순서입니다({_base(da)} {pa}, {_base(db)} "
-                     f"{pb})."),
-                doc_id=da.doc_id, path=da.path, commits=commits,
+                Text(
+                    f"Order not changed: {why.en}. The first change ({_base(da)} → {pb}) was "
+                    f"undone, so both documents keep their positions ({_base(da)} {pa}, "
+                    f"{_base(db)} {pb}).",
+                    f"순서를 바꾸지 않았습니다: {why.ko}. 먼저 바꾼 {_base(da)} → {pb}는 "
+                    f"되돌렸으므로 두 문서 모두 원래 순서입니다({_base(da)} {pa}, {_base(db)} "
+                    f"{pb}).",
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+                commits=commits,
                 error=second if isinstance(second, GitHubError) else None,
-                details={"positions": {da.doc_id: pa, db.doc_id: pb}})
+                details={"positions": {da.doc_id: pa, db.doc_id: pb}},
+            )
         return OpResult(
             OpCode.PARTIAL,
-            Text(f"The order is only half changed: {_base(da)} now has position {pb} (commit "
-                 f"{(first.commit_sha or '?')[:7]}), but {_base(db)} could not be changed "
-                 f"({why.en}) and still has {pb}, and undoing the first change failed too. "
-                 f"Set the sidebar_position of {_base(da)} back to {pa} by hand.",
-                 f"순서가 절반만 바뀌었습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
-                 f"{(first.commit_sha or '?')[:7]}) {_base(db)}는 바꾸지 못해({why.ko}) 여전히 "
-                 f"{pb}이고, 되돌리기도 실패했습니다. {_base(da)}의 sidebar_position을 직접 "
-                 f"{pa}(으)로 돌려 주세요."),
-            doc_id=da.doc_id, path=da.path, commits=commits,
+            Text(
+                f"The order is only half changed: {_base(da)} now has position {pb} (commit "
+                f"{(first.commit_sha or '?')[:7]}), but {_base(db)} could not be changed "
+                f"({why.en}) and still has {pb}, and undoing the first change failed too. "
+                f"Set the sidebar_position of {_base(da)} back to {pa} by hand.",
+                f"순서가 절반만 바뀌었습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
+                f"{(first.commit_sha or '?')[:7]}) {_base(db)}는 바꾸지 못해({why.ko}) 여전히 "
+                f"{pb}이고, 되돌리기도 실패했습니다. {_base(da)}의 sidebar_position을 직접 "
+                f"{pa}(으)로 돌려 주세요.",
+            ),
+            doc_id=da.doc_id,
+            path=da.path,
+            commits=commits,
             error=undo if isinstance(undo, BaseException) else None,
-            details={"positions": {da.doc_id: pb, db.doc_id: pb}})
+            details={"positions": {da.doc_id: pb, db.doc_id: pb}},
+        )
 
     # ---------------------------------------------------------------- helpers
 
@@ -857,14 +1043,20 @@ class DocOps:
         self, exc: BaseException, req: NewDocRequest | None, what_en: str, what_ko: str
     ) -> OpResult:
         t = _err_text(exc)
-        if isinstance(exc, (NotFound, PermissionDenied)) and not what_en.startswith(("list",
-                                                                                     "read")):
+        if isinstance(exc, (NotFound, PermissionDenied)) and not what_en.startswith(
+            ("list", "read")
+        ):
             # GitHub answers a write without push access with 404 (or 403).
-            t = Text(f"{t.en} This account may not have write access to the repository.",
-                     f"{t.ko} 이 계정에 저장소 쓰기 권한이 없을 수 있습니다.")
-        return OpResult(OpCode.FAILED,
-                        Text(f"Could not {what_en}: {t.en}", f"{what_ko} 못했습니다: {t.ko}"),
-                        request=req, error=exc)
+            t = Text(
+                f"{t.en} This account may not have write access to the repository.",
+                f"{t.ko} 이 계정에 저장소 쓰기 권한이 없을 수 있습니다.",
+            )
+        return OpResult(
+            OpCode.FAILED,
+            Text(f"Could not {what_en}: {t.en}", f"{what_ko} 못했습니다: {t.ko}"),
+            request=req,
+            error=exc,
+        )
 
 
 def _base(doc: LoadedDoc | DocSummary) -> str:

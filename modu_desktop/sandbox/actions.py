@@ -74,7 +74,7 @@ def paths_ignore_from_workflow(text: str) -> tuple[str, ...]:
         stripped = line.strip()
         if stripped.startswith("paths-ignore:"):
             inside = True
-            inline = stripped[len("paths-ignore:"):].strip()
+            inline = stripped[len("paths-ignore:") :].strip()
             if inline.startswith("["):
                 return tuple(p.strip().strip("'\"") for p in inline.strip("[]").split(",") if p)
             continue
@@ -105,13 +105,19 @@ class DeployWorkflow:
         self._failed: set[int] = set()
         self._next_id = 1_000_000_001
 
-    def record_push(self, commit: CommitInfo, branch: str, actor: str | None,
-                    wall_now: float) -> DeployRun:
+    def record_push(
+        self, commit: CommitInfo, branch: str, actor: str | None, wall_now: float
+    ) -> DeployRun:
         with self._lock:
             run = DeployRun(
-                id=self._next_id, run_number=len(self._runs) + 1, head_sha=commit.sha,
-                head_branch=branch, commit=commit, created_wall=wall_now,
-                created_mono=time.monotonic(), actor=actor,
+                id=self._next_id,
+                run_number=len(self._runs) + 1,
+                head_sha=commit.sha,
+                head_branch=branch,
+                commit=commit,
+                created_wall=wall_now,
+                created_mono=time.monotonic(),
+                actor=actor,
             )
             self._next_id += 1
             self._runs.append(run)

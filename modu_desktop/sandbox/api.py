@@ -39,9 +39,17 @@ class StaleWrite:
 
 class GitHubApi:
     def __init__(
-        self, store: GitStore, *, owner: str, name: str, branch: str,
-        users: list[SandboxUser], org: str | None, faults: Faults,
-        workflow: DeployWorkflow, clock: Callable[[], float],
+        self,
+        store: GitStore,
+        *,
+        owner: str,
+        name: str,
+        branch: str,
+        users: list[SandboxUser],
+        org: str | None,
+        faults: Faults,
+        workflow: DeployWorkflow,
+        clock: Callable[[], float],
     ) -> None:
         self.store = store
         self.owner, self.name, self.branch = owner, name, branch
@@ -61,8 +69,10 @@ class GitHubApi:
 
     def handle(self, handler: Handler, request: ApiRequest) -> ApiResponse:
         self._check_repo(request)
-        if request.method in WRITE_METHODS and "repo" in request.params and not (
-            request.user and request.user.push
+        if (
+            request.method in WRITE_METHODS
+            and "repo" in request.params
+            and not (request.user and request.user.push)
         ):
             # A read-only collaborator of a private repo gets 404 on writes, like GitHub (§1).
             raise not_found()

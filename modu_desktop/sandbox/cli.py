@@ -24,21 +24,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repo", default="pnuai/PNU-Modu", metavar="OWNER/NAME")
     p.add_argument("--branch", default="main")
     p.add_argument("--org", default=None, help="organisation that exists in the sandbox")
-    p.add_argument("--repo-dir", type=Path, default=None,
-                   help="git repository directory (reused if it exists; default: a temp dir)")
+    p.add_argument(
+        "--repo-dir",
+        type=Path,
+        default=None,
+        help="git repository directory (reused if it exists; default: a temp dir)",
+    )
     p.add_argument("--seed", default="sample", help="sample | empty | PATH (folder or checkout)")
-    p.add_argument("--user", action="append", default=[], metavar="LOGIN:TOKEN[:ro|rw[:ORGS]]",
-                   help="repeatable; ORGS comma-separated; default practice:practice-token")
+    p.add_argument(
+        "--user",
+        action="append",
+        default=[],
+        metavar="LOGIN:TOKEN[:ro|rw[:ORGS]]",
+        help="repeatable; ORGS comma-separated; default practice:practice-token",
+    )
     faults = p.add_argument_group("fault injection")
     faults.add_argument("--latency-ms", type=int, default=0)
     faults.add_argument("--failure-rate", type=float, default=0.0)
-    faults.add_argument("--failure-kinds", default="5xx",
-                        help=f"comma-separated: {','.join(FAILURE_KINDS)}")
+    faults.add_argument(
+        "--failure-kinds", default="5xx", help=f"comma-separated: {','.join(FAILURE_KINDS)}"
+    )
     faults.add_argument("--timeout-hang", type=float, default=20.0, metavar="SECONDS")
     faults.add_argument("--rate-limit", type=int, default=5000, help="primary limit per window")
     faults.add_argument("--rate-window", type=float, default=3600.0, metavar="SECONDS")
-    faults.add_argument("--secondary-limit", type=int, default=None,
-                        help="requests per --secondary-window before a secondary 403")
+    faults.add_argument(
+        "--secondary-limit",
+        type=int,
+        default=None,
+        help="requests per --secondary-window before a secondary 403",
+    )
     faults.add_argument("--secondary-window", type=float, default=60.0, metavar="SECONDS")
     faults.add_argument("--secondary-retry-after", type=int, default=None, metavar="SECONDS")
     faults.add_argument("--stale-contents-seconds", type=float, default=0.0)
@@ -54,13 +68,18 @@ def build_parser() -> argparse.ArgumentParser:
 def faults_from(args: argparse.Namespace) -> Faults:
     kinds = tuple(k.strip() for k in args.failure_kinds.split(",") if k.strip())
     return Faults(
-        latency_ms=args.latency_ms, failure_rate=args.failure_rate, failure_kinds=kinds,
-        timeout_hang_seconds=args.timeout_hang, primary_limit=args.rate_limit,
-        primary_window_seconds=args.rate_window, secondary_limit=args.secondary_limit,
+        latency_ms=args.latency_ms,
+        failure_rate=args.failure_rate,
+        failure_kinds=kinds,
+        timeout_hang_seconds=args.timeout_hang,
+        primary_limit=args.rate_limit,
+        primary_window_seconds=args.rate_window,
+        secondary_limit=args.secondary_limit,
         secondary_window_seconds=args.secondary_window,
         secondary_retry_after=args.secondary_retry_after,
         stale_contents_seconds=args.stale_contents_seconds,
-        clock_offset_seconds=args.clock_offset, tree_entry_limit=args.tree_entry_limit,
+        clock_offset_seconds=args.clock_offset,
+        tree_entry_limit=args.tree_entry_limit,
         rng_seed=args.rng_seed,
     )
 
@@ -77,8 +96,16 @@ def sandbox_from(args: argparse.Namespace) -> Sandbox:
         repo_dir = Path(tempfile.mkdtemp(prefix="modu-sandbox-")) / "repo"
     seed = args.seed if args.seed in ("sample", "empty") else Path(args.seed)
     return Sandbox(
-        repo_dir, owner=owner, name=name, branch=args.branch, users=users, seed=seed,
-        host=args.host, port=args.port, org=args.org, faults=faults_from(args),
+        repo_dir,
+        owner=owner,
+        name=name,
+        branch=args.branch,
+        users=users,
+        seed=seed,
+        host=args.host,
+        port=args.port,
+        org=args.org,
+        faults=faults_from(args),
         deploy_queue_seconds=args.deploy_queue_seconds,
         deploy_run_seconds=args.deploy_run_seconds,
     )

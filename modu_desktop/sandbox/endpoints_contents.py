@@ -26,7 +26,8 @@ def clean_path(raw: str, *, for_write: bool) -> str:
         raise not_found() from exc
     if path.startswith("/") and for_write:
         raise ApiError(
-            422, "path cannot start with a slash",
+            422,
+            "path cannot start with a slash",
             errors=[{"resource": "Commit", "field": "path", "code": "invalid"}],
         )
     if path == "":
@@ -84,8 +85,9 @@ def _contents_response(
     if len(data) > ONE_MB:
         # 1–100 MB: only raw or object media types work; object gives content "" (notes §2.1).
         if not req.wants_object():
-            raise ApiError(403, TOO_LARGE,
-                           errors=[{"resource": "Blob", "field": "data", "code": "too_large"}])
+            raise ApiError(
+                403, TOO_LARGE, errors=[{"resource": "Blob", "field": "data", "code": "too_large"}]
+            )
         body = P.content_file_json(entry, b"", ref, api.urls)
         body["encoding"] = "none"
         return ApiResponse(200, body, cacheable=True)
@@ -96,7 +98,8 @@ def _directory_response(api: GitHubApi, req: ApiRequest, entry: Entry, ref: str)
     children = [
         P.content_entry_json(
             Entry(f"{entry.path}/{c.path}" if entry.path else c.path, c.mode, c.sha, c.size),
-            ref, api.urls,
+            ref,
+            api.urls,
         )
         for c in api.store.walk_tree(entry.sha, recursive=False)
     ][:1000]  # GitHub stops a listing at 1,000 entries
@@ -141,8 +144,9 @@ def validate_body(body: dict[str, Any], required: tuple[str, ...]) -> None:
     for name in STRING_FIELDS:
         if name in body and not isinstance(body[name], str):
             raise ApiError(
-                422, f"Invalid request.\n\nFor 'properties/{name}', "
-                f"{_ruby_inspect(body[name])} is not a string."
+                422,
+                f"Invalid request.\n\nFor 'properties/{name}', "
+                f"{_ruby_inspect(body[name])} is not a string.",
             )
     for person in ("author", "committer"):
         if person in body:
@@ -152,8 +156,9 @@ def validate_body(body: dict[str, Any], required: tuple[str, ...]) -> None:
 def _validate_person(field: str, value: Any) -> None:
     if not isinstance(value, dict):
         raise ApiError(
-            422, f"Invalid request.\n\nFor 'properties/{field}', {_ruby_inspect(value)} "
-            "is not an object."
+            422,
+            f"Invalid request.\n\nFor 'properties/{field}', {_ruby_inspect(value)} "
+            "is not an object.",
         )
     missing = [n for n in ("name", "email") if not isinstance(value.get(n), str)]
     if missing:
@@ -206,7 +211,8 @@ def _current_file(api: GitHubApi, branch: str, path: str) -> Entry | None:
 
 def _path_invalid() -> ApiError:
     return ApiError(
-        422, "Validation Failed",
+        422,
+        "Validation Failed",
         errors=[{"resource": "Commit", "field": "path", "code": "invalid"}],
     )
 

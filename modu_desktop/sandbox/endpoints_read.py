@@ -60,15 +60,30 @@ def get_repo(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     body = {
         "id": P.stable_id("repo", f"{api.owner}/{api.name}".lower()),
         "node_id": P.node_id("Repository", f"{api.owner}/{api.name}"),
-        "name": api.name, "full_name": f"{api.owner}/{api.name}", "private": True,
+        "name": api.name,
+        "full_name": f"{api.owner}/{api.name}",
+        "private": True,
         "owner": P.owner_json(api.owner, api.owner_is_org(), api.urls.api),
-        "html_url": api.urls.web, "description": "Modu Desktop practice sandbox",
-        "fork": False, "url": api.urls.repo_api, "homepage": None, "size": 0,
-        "default_branch": api.branch, "visibility": "private", "archived": False,
-        "disabled": False, "has_issues": False, "has_projects": False, "has_wiki": False,
-        "has_pages": True, "language": None, "topics": [],
+        "html_url": api.urls.web,
+        "description": "Modu Desktop practice sandbox",
+        "fork": False,
+        "url": api.urls.repo_api,
+        "homepage": None,
+        "size": 0,
+        "default_branch": api.branch,
+        "visibility": "private",
+        "archived": False,
+        "disabled": False,
+        "has_issues": False,
+        "has_projects": False,
+        "has_wiki": False,
+        "has_pages": True,
+        "language": None,
+        "topics": [],
         # Derived from the repository only, so the ETag stays put while nothing changes.
-        "created_at": CREATED_AT, "updated_at": pushed or CREATED_AT, "pushed_at": pushed,
+        "created_at": CREATED_AT,
+        "updated_at": pushed or CREATED_AT,
+        "pushed_at": pushed,
         "permissions": P.permissions_json(req.user.push),
     }
     return ApiResponse(200, body, cacheable=True)
@@ -79,7 +94,8 @@ def get_repo(api: GitHubApi, req: ApiRequest) -> ApiResponse:
 
 def _ref_json(api: GitHubApi, ref: str, sha: str) -> dict[str, Any]:
     return {
-        "ref": f"refs/{ref}", "node_id": P.node_id("Ref", ref),
+        "ref": f"refs/{ref}",
+        "node_id": P.node_id("Ref", ref),
         "url": f"{api.urls.repo_api}/git/refs/{ref}",
         "object": {"type": "commit", "sha": sha, "url": api.urls.git("commits", sha)},
     }
@@ -91,9 +107,9 @@ def get_ref(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     ref = req.params["ref"]
     kind, _, name = ref.partition("/")
     # Only an exact heads/… or tags/… name matches; a commit SHA is a 404 (notes §3).
-    sha = {"heads": api.store.branch_head, "tags": api.store.tag_target}.get(
-        kind, lambda _n: None
-    )(name)
+    sha = {"heads": api.store.branch_head, "tags": api.store.tag_target}.get(kind, lambda _n: None)(
+        name
+    )
     if not name or sha is None:
         raise not_found()
     return ApiResponse(200, _ref_json(api, ref, sha), cacheable=True)
@@ -129,8 +145,12 @@ def get_tree(api: GitHubApi, req: ApiRequest) -> ApiResponse:
             truncated = True
             break
         entries.append(P.tree_entry_json(entry, api.urls))
-    body = {"sha": tree_sha, "url": api.urls.git("trees", tree_sha), "tree": entries,
-            "truncated": truncated}
+    body = {
+        "sha": tree_sha,
+        "url": api.urls.git("trees", tree_sha),
+        "tree": entries,
+        "truncated": truncated,
+    }
     return ApiResponse(200, body, cacheable=True)
 
 
@@ -183,8 +203,9 @@ def list_commits(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     infos = api.store.log(head, path=path, limit=per_page * page + 1)
     window = infos[per_page * (page - 1) : per_page * page]
     body = [
-        P.commit_list_item(i, api.urls, _account_json(api, i.author),
-                           _account_json(api, i.committer))
+        P.commit_list_item(
+            i, api.urls, _account_json(api, i.author), _account_json(api, i.committer)
+        )
         for i in window
     ]
     headers = _link_header(api, req, page, len(infos) > per_page * page)
@@ -198,21 +219,33 @@ def _run_json(api: GitHubApi, run: DeployRun) -> dict[str, Any]:
     actor_json = P.user_json(actor, api.urls.api) if actor else None
     html = f"{api.urls.web}/actions/runs/{run.id}"
     return {
-        "id": run.id, "name": "Deploy", "node_id": P.node_id("WorkflowRun", str(run.id)),
-        "head_branch": run.head_branch, "head_sha": run.head_sha,
+        "id": run.id,
+        "name": "Deploy",
+        "node_id": P.node_id("WorkflowRun", str(run.id)),
+        "head_branch": run.head_branch,
+        "head_sha": run.head_sha,
         "path": f"{WORKFLOW_PATH}@{run.head_branch}",
         "display_title": commit.message.splitlines()[0] if commit.message else "",
-        "run_number": run.run_number, "event": "push", "status": state.status,
-        "conclusion": state.conclusion, "workflow_id": P.stable_id("workflow", WORKFLOW_PATH),
-        "check_suite_id": run.id + 7, "url": f"{api.urls.repo_api}/actions/runs/{run.id}",
-        "html_url": html, "created_at": P.iso(run.created_wall),
+        "run_number": run.run_number,
+        "event": "push",
+        "status": state.status,
+        "conclusion": state.conclusion,
+        "workflow_id": P.stable_id("workflow", WORKFLOW_PATH),
+        "check_suite_id": run.id + 7,
+        "url": f"{api.urls.repo_api}/actions/runs/{run.id}",
+        "html_url": html,
+        "created_at": P.iso(run.created_wall),
         "updated_at": P.iso(state.updated_wall),
-        "run_started_at": P.iso(state.started_wall or run.created_wall), "run_attempt": 1,
-        "actor": actor_json, "triggering_actor": actor_json,
+        "run_started_at": P.iso(state.started_wall or run.created_wall),
+        "run_attempt": 1,
+        "actor": actor_json,
+        "triggering_actor": actor_json,
         "jobs_url": f"{api.urls.repo_api}/actions/runs/{run.id}/jobs",
         "logs_url": f"{api.urls.repo_api}/actions/runs/{run.id}/logs",
         "head_commit": {
-            "id": commit.sha, "tree_id": commit.tree, "message": commit.message,
+            "id": commit.sha,
+            "tree_id": commit.tree,
+            "message": commit.message,
             "timestamp": P.iso(commit.committer.timestamp),
             "author": {"name": commit.author.name, "email": commit.author.email},
             "committer": {"name": commit.committer.name, "email": commit.committer.email},

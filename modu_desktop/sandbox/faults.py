@@ -47,9 +47,7 @@ class Faults:
     # Git trees: stop after this many entries and report truncated=true (GitHub: 100,000).
     tree_entry_limit: int = 100_000
     rng_seed: int | None = None
-    _lock: Any = field(
-        default_factory=threading.RLock, init=False, repr=False, compare=False
-    )
+    _lock: Any = field(default_factory=threading.RLock, init=False, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in ("failure_kinds",) and value is not None:
@@ -146,16 +144,20 @@ class FaultInjector:
             window = self._primary_window(login, faults)
             if window.count >= faults.primary_limit:
                 return RateRejection(
-                    faults.primary_status, _primary_message(login),
-                    secondary=False, retry_after=None,
+                    faults.primary_status,
+                    _primary_message(login),
+                    secondary=False,
+                    retry_after=None,
                 )
             if faults.secondary_limit is None:
                 return None
             secondary = self._secondary_window(faults)
             if secondary.count >= faults.secondary_limit:
                 return RateRejection(
-                    faults.secondary_status, _secondary_message(is_write),
-                    secondary=True, retry_after=faults.secondary_retry_after,
+                    faults.secondary_status,
+                    _secondary_message(is_write),
+                    secondary=True,
+                    retry_after=faults.secondary_retry_after,
                 )
             return None
 

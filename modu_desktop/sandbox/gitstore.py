@@ -248,14 +248,10 @@ class GitStore:
             return None
         return self.blob(entry.sha)
 
-    def log(
-        self, head: str, path: str | None = None, limit: int | None = None
-    ) -> list[CommitInfo]:
+    def log(self, head: str, path: str | None = None, limit: int | None = None) -> list[CommitInfo]:
         """Commits reachable from head, newest first; with a path, only those that changed it."""
         paths = [path.encode()] if path else None
-        walker = self.repo.get_walker(
-            include=[_oid(head)], paths=paths, max_entries=limit
-        )
+        walker = self.repo.get_walker(include=[_oid(head)], paths=paths, max_entries=limit)
         return [_commit_info(entry.commit) for entry in walker]
 
     def changed_paths(self, commit_sha: str) -> list[str]:
@@ -264,9 +260,7 @@ class GitStore:
         if info is None:
             return []
         old = self.commit(info.parents[0]).tree if info.parents else None  # type: ignore[union-attr]
-        changes = self.repo.object_store.tree_changes(
-            _oid(old) if old else None, _oid(info.tree)
-        )
+        changes = self.repo.object_store.tree_changes(_oid(old) if old else None, _oid(info.tree))
         paths: set[str] = set()
         for (old_path, new_path), _modes, _shas in changes:
             for p in (old_path, new_path):
@@ -381,7 +375,11 @@ class GitStore:
         return tree.id.decode()
 
     def _make_commit(
-        self, tree_sha: str, parents: list[str], message: str, author: Signature,
+        self,
+        tree_sha: str,
+        parents: list[str],
+        message: str,
+        author: Signature,
         committer: Signature,
     ) -> CommitInfo:
         commit = Commit()

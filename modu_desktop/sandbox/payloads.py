@@ -39,7 +39,10 @@ def error_body(status: int, message: str, **extra: Any) -> dict[str, Any]:
 
 
 NO_VERIFICATION = {
-    "verified": False, "reason": "unsigned", "signature": None, "payload": None,
+    "verified": False,
+    "reason": "unsigned",
+    "signature": None,
+    "payload": None,
     "verified_at": None,
 }
 
@@ -73,28 +76,49 @@ class Urls:
 
 def user_json(user: SandboxUser, api: str, private: bool = False) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "login": user.login, "id": user.id, "node_id": node_id("User", user.login),
-        "avatar_url": f"{api}/_sandbox/avatars/{user.login}", "gravatar_id": "",
-        "url": f"{api}/users/{user.login}", "html_url": f"{api}/{user.login}",
-        "type": "User", "site_admin": False,
+        "login": user.login,
+        "id": user.id,
+        "node_id": node_id("User", user.login),
+        "avatar_url": f"{api}/_sandbox/avatars/{user.login}",
+        "gravatar_id": "",
+        "url": f"{api}/users/{user.login}",
+        "html_url": f"{api}/{user.login}",
+        "type": "User",
+        "site_admin": False,
     }
     if private:
-        body.update({
-            "name": user.name, "company": None, "blog": "", "location": None,
-            "email": user.email, "hireable": None, "bio": None, "twitter_username": None,
-            "public_repos": 0, "public_gists": 0, "followers": 0, "following": 0,
-            "created_at": "2024-01-01T00:00:00Z", "updated_at": "2024-01-01T00:00:00Z",
-        })
+        body.update(
+            {
+                "name": user.name,
+                "company": None,
+                "blog": "",
+                "location": None,
+                "email": user.email,
+                "hireable": None,
+                "bio": None,
+                "twitter_username": None,
+                "public_repos": 0,
+                "public_gists": 0,
+                "followers": 0,
+                "following": 0,
+                "created_at": "2024-01-01T00:00:00Z",
+                "updated_at": "2024-01-01T00:00:00Z",
+            }
+        )
     return body
 
 
 def owner_json(login: str, is_org: bool, api: str) -> dict[str, Any]:
     return {
-        "login": login, "id": stable_id("owner", login.lower()),
+        "login": login,
+        "id": stable_id("owner", login.lower()),
         "node_id": node_id("Organization" if is_org else "User", login),
-        "avatar_url": f"{api}/_sandbox/avatars/{login}", "gravatar_id": "",
-        "url": f"{api}/{'orgs' if is_org else 'users'}/{login}", "html_url": f"{api}/{login}",
-        "type": "Organization" if is_org else "User", "site_admin": False,
+        "avatar_url": f"{api}/_sandbox/avatars/{login}",
+        "gravatar_id": "",
+        "url": f"{api}/{'orgs' if is_org else 'users'}/{login}",
+        "html_url": f"{api}/{login}",
+        "type": "Organization" if is_org else "User",
+        "site_admin": False,
     }
 
 
@@ -115,38 +139,52 @@ def parents_json(info: CommitInfo, urls: Urls) -> list[dict[str, str]]:
 
 def git_commit_json(info: CommitInfo, urls: Urls) -> dict[str, Any]:
     return {
-        "sha": info.sha, "node_id": node_id("Commit", info.sha),
-        "url": urls.git("commits", info.sha), "html_url": f"{urls.web}/commit/{info.sha}",
-        "author": signature_json(info.author), "committer": signature_json(info.committer),
+        "sha": info.sha,
+        "node_id": node_id("Commit", info.sha),
+        "url": urls.git("commits", info.sha),
+        "html_url": f"{urls.web}/commit/{info.sha}",
+        "author": signature_json(info.author),
+        "committer": signature_json(info.committer),
         "message": info.message,
         "tree": {"sha": info.tree, "url": urls.git("trees", info.tree)},
-        "parents": parents_json(info, urls), "verification": dict(NO_VERIFICATION),
+        "parents": parents_json(info, urls),
+        "verification": dict(NO_VERIFICATION),
     }
 
 
 def commit_list_item(
-    info: CommitInfo, urls: Urls, author: dict[str, Any] | None,
+    info: CommitInfo,
+    urls: Urls,
+    author: dict[str, Any] | None,
     committer: dict[str, Any] | None,
 ) -> dict[str, Any]:
     return {
-        "sha": info.sha, "node_id": node_id("Commit", info.sha),
+        "sha": info.sha,
+        "node_id": node_id("Commit", info.sha),
         "commit": {
-            "author": signature_json(info.author), "committer": signature_json(info.committer),
+            "author": signature_json(info.author),
+            "committer": signature_json(info.committer),
             "message": info.message,
             "tree": {"sha": info.tree, "url": urls.git("trees", info.tree)},
-            "url": urls.git("commits", info.sha), "comment_count": 0,
+            "url": urls.git("commits", info.sha),
+            "comment_count": 0,
             "verification": dict(NO_VERIFICATION),
         },
         "url": f"{urls.repo_api}/commits/{info.sha}",
         "html_url": f"{urls.web}/commit/{info.sha}",
         "comments_url": f"{urls.repo_api}/commits/{info.sha}/comments",
-        "author": author, "committer": committer, "parents": parents_json(info, urls),
+        "author": author,
+        "committer": committer,
+        "parents": parents_json(info, urls),
     }
 
 
 def tree_entry_json(entry: Entry, urls: Urls) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "path": entry.path, "mode": f"{entry.mode:06o}", "type": entry.kind, "sha": entry.sha,
+        "path": entry.path,
+        "mode": f"{entry.mode:06o}",
+        "type": entry.kind,
+        "sha": entry.sha,
     }
     if entry.kind == "blob":
         body["size"] = entry.size
@@ -158,8 +196,12 @@ def tree_entry_json(entry: Entry, urls: Urls) -> dict[str, Any]:
 
 def blob_json(sha: str, data: bytes, urls: Urls) -> dict[str, Any]:
     return {
-        "sha": sha, "node_id": node_id("Blob", sha), "size": len(data),
-        "url": urls.git("blobs", sha), "content": wrapped_base64(data), "encoding": "base64",
+        "sha": sha,
+        "node_id": node_id("Blob", sha),
+        "size": len(data),
+        "url": urls.git("blobs", sha),
+        "content": wrapped_base64(data),
+        "encoding": "base64",
     }
 
 
@@ -178,10 +220,16 @@ def content_entry_json(entry: Entry, ref: str, urls: Urls) -> dict[str, Any]:
     git_url = urls.git("trees" if kind == "dir" else "blobs", entry.sha)
     html_url = f"{urls.web}/{'tree' if kind == 'dir' else 'blob'}/{ref}/{quote(entry.path)}"
     return {
-        "name": entry.path.rsplit("/", 1)[-1], "path": entry.path, "sha": entry.sha,
-        "size": entry.size or 0, "url": url, "html_url": html_url, "git_url": git_url,
+        "name": entry.path.rsplit("/", 1)[-1],
+        "path": entry.path,
+        "sha": entry.sha,
+        "size": entry.size or 0,
+        "url": url,
+        "html_url": html_url,
+        "git_url": git_url,
         "download_url": urls.raw(entry.path, ref) if kind == "file" else None,
-        "type": kind, "_links": {"self": url, "git": git_url, "html": html_url},
+        "type": kind,
+        "_links": {"self": url, "git": git_url, "html": html_url},
     }
 
 

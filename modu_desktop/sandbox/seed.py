@@ -50,7 +50,8 @@ def files_from_bare(root: Path) -> dict[str, tuple[bytes, int]]:
             if entry.mode in (FILE_MODE, EXEC_MODE) and entry.path and entry.sha:
                 blob = repo.object_store[entry.sha]
                 files[entry.path.decode("utf-8", "surrogateescape")] = (
-                    blob.as_raw_string(), entry.mode,
+                    blob.as_raw_string(),
+                    entry.mode,
                 )
         return files
     finally:

@@ -78,8 +78,14 @@ class Sandbox:
         if self._store.is_empty():
             seed_repository(self._store, self.branch, self.seed)
         self._api = GitHubApi(
-            self._store, owner=self.owner, name=self.name, branch=self.branch,
-            users=self.users, org=self.org, faults=self._faults, workflow=self.workflow,
+            self._store,
+            owner=self.owner,
+            name=self.name,
+            branch=self.branch,
+            users=self.users,
+            org=self.org,
+            faults=self._faults,
+            workflow=self.workflow,
             clock=self.server_time,
         )
         self._stopping.clear()
@@ -87,8 +93,10 @@ class Sandbox:
         self.port = self._server.server_address[1]
         self._api.urls = P.Urls(self.api_url, self.owner, self.name)
         self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-            name=f"modu-sandbox-{self.port}", daemon=True,
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name=f"modu-sandbox-{self.port}",
+            daemon=True,
         )
         self._thread.start()
         log.info("sandbox listening on %s (repo %s)", self.api_url, self.repo_dir)
@@ -163,8 +171,11 @@ class Sandbox:
             infos = self.store.log(head, path=path) if head else []
         return [
             {
-                "sha": i.sha, "message": i.message, "author": P.signature_json(i.author),
-                "committer": P.signature_json(i.committer), "parents": list(i.parents),
+                "sha": i.sha,
+                "message": i.message,
+                "author": P.signature_json(i.author),
+                "committer": P.signature_json(i.committer),
+                "parents": list(i.parents),
                 "login": (u.login if (u := self.api.user_by_email(i.author.email)) else None),
             }
             for i in infos
@@ -184,8 +195,10 @@ class Sandbox:
 
     def request_id(self) -> str:
         r = self._ids
-        return (f"{r.getrandbits(16):04X}:{r.getrandbits(16):04X}:{r.getrandbits(24):06X}:"
-                f"{r.getrandbits(28):07X}:{int(time.time()):08X}")
+        return (
+            f"{r.getrandbits(16):04X}:{r.getrandbits(16):04X}:{r.getrandbits(24):06X}:"
+            f"{r.getrandbits(28):07X}:{int(time.time()):08X}"
+        )
 
     def respond(self, request: ApiRequest, match: Match[Handler], faults: Faults) -> ApiResponse:
         """Answer one request the way GitHub would, with GitHub's headers."""
@@ -193,8 +206,9 @@ class Sandbox:
             response, login = self._answer(request, match, faults)
         else:
             response, login = _no_user_agent_response(), ""
-        self.add_headers(request, response,
-                         self.injector.rate_info(login, faults, self.server_time()))
+        self.add_headers(
+            request, response, self.injector.rate_info(login, faults, self.server_time())
+        )
         return response
 
     def _answer(
@@ -208,8 +222,7 @@ class Sandbox:
             self._check_api_version(request)
             if match.route is None:
                 raise not_found()
-            request.params = {k: unquote(v) if k != "path" else v
-                              for k, v in match.params.items()}
+            request.params = {k: unquote(v) if k != "path" else v for k, v in match.params.items()}
             charged = match.template not in UNCHARGED_TEMPLATES
             if charged:
                 self._check_limits(login, faults, request.method)
@@ -225,8 +238,9 @@ class Sandbox:
             response = ApiError(500, "Server Error").response()
         return response, login
 
-    def _call(self, match: Match[Handler], request: ApiRequest, faults: Faults,
-              login: str) -> ApiResponse:
+    def _call(
+        self, match: Match[Handler], request: ApiRequest, faults: Faults, login: str
+    ) -> ApiResponse:
         if match.template == "/rate_limit":
             return self._rate_limit_response(login, faults)
         assert match.route is not None
@@ -264,8 +278,13 @@ class Sandbox:
 
     def _rate_limit_response(self, login: str, faults: Faults) -> ApiResponse:
         info = self.injector.rate_info(login, faults, self.server_time())
-        core = {"limit": info.limit, "remaining": info.remaining, "reset": info.reset_epoch,
-                "used": info.used, "resource": "core"}
+        core = {
+            "limit": info.limit,
+            "remaining": info.remaining,
+            "reset": info.reset_epoch,
+            "used": info.used,
+            "resource": "core",
+        }
         return ApiResponse(200, {"resources": {"core": core}, "rate": core})
 
     @staticmethod
@@ -283,12 +302,15 @@ class Sandbox:
     def add_headers(self, request: ApiRequest, response: ApiResponse, rate: RateInfo) -> None:
         version = request.headers.get("x-github-api-version") or DEFAULT_API_VERSION
         h = response.headers
-        h.setdefault("Cache-Control", "private, max-age=60, s-maxage=60"
-                     if request.method == "GET" else "no-cache")
+        h.setdefault(
+            "Cache-Control",
+            "private, max-age=60, s-maxage=60" if request.method == "GET" else "no-cache",
+        )
         h["Vary"] = "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding"
         h["X-GitHub-Media-Type"] = "github.v3; format=json"
-        h["X-GitHub-Api-Version-Selected"] = version if version in API_VERSIONS \
-            else DEFAULT_API_VERSION
+        h["X-GitHub-Api-Version-Selected"] = (
+            version if version in API_VERSIONS else DEFAULT_API_VERSION
+        )
         h["X-GitHub-Request-Id"] = self.request_id()
         if request.user is not None:
             if request.user.scopes is not None:

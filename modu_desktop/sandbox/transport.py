@@ -110,13 +110,17 @@ class RequestHandler(BaseHTTPRequestHandler):
             self._network_failure(failure, faults)
             return
         request = ApiRequest(
-            self.command, url.path, parse_qs(url.query, keep_blank_values=True),
-            {k.lower(): v for k, v in self.headers.items()}, body,
+            self.command,
+            url.path,
+            parse_qs(url.query, keep_blank_values=True),
+            {k.lower(): v for k, v in self.headers.items()},
+            body,
         )
         if failure == "5xx":
             response = ApiError(502, "Server Error").response()
-            sandbox.add_headers(request, response, sandbox.injector.rate_info(
-                "", faults, sandbox.server_time()))
+            sandbox.add_headers(
+                request, response, sandbox.injector.rate_info("", faults, sandbox.server_time())
+            )
         else:
             response = sandbox.respond(request, match, faults)
         if failure == "lost_response":

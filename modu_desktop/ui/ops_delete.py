@@ -35,6 +35,8 @@ from modu_desktop.ui.asyncutil import run_dialog, spawn
 # The ops dialogs' own texts in Korean (English is the key). Kept here rather than in the Qt
 # catalogue so these dialogs are complete in both languages on their own; ``ui_text`` is used
 # instead of ``self.tr`` for that reason.
+# Long Korean pairs read better one under the other: keep the formatter out.
+# fmt: off
 _KO: dict[str, str] = {
     "Delete document": "문서 삭제",
     "The page disappears from the site at the next publish. The repository history keeps it, "
@@ -99,6 +101,7 @@ _KO: dict[str, str] = {
     "Move down": "아래로",
     "Select a document first.": "먼저 문서를 골라 주세요.",
 }
+# fmt: on
 
 
 def ui_text(lang: str, text: str) -> str:

@@ -105,9 +105,12 @@ class ImageUploader(QObject):
 
     async def upload_bytes(self, data: bytes, name: str, alt: str | None = None) -> ImageUpload:
         if self.busy:
-            return self._refusal(Text("Another picture is still uploading; try again when it "
-                                      "is done.",
-                                      "다른 그림을 올리는 중입니다. 끝난 뒤 다시 시도해 주세요."))
+            return self._refusal(
+                Text(
+                    "Another picture is still uploading; try again when it is done.",
+                    "다른 그림을 올리는 중입니다. 끝난 뒤 다시 시도해 주세요.",
+                )
+            )
         check = check_image(data, name, max_bytes=self.max_bytes)
         if not check.ok:  # refused before any request
             res = ImageUpload(False, check.text, check)
@@ -116,8 +119,9 @@ class ImageUploader(QObject):
         self.busy = True
         self.started.emit(name)
         try:
-            res = await upload_image(self.client, data, name, alt=alt, base_url=self.base_url,
-                                     max_bytes=self.max_bytes)
+            res = await upload_image(
+                self.client, data, name, alt=alt, base_url=self.base_url, max_bytes=self.max_bytes
+            )
         finally:
             self.busy = False
         if res.ok and res.site_url:
@@ -138,8 +142,12 @@ class ImageUploader(QObject):
                 return res
             data = p.read_bytes()
         except OSError as exc:
-            return self._refusal(Text(f"Could not read {p.name}: {exc.strerror or exc}.",
-                                      f"{p.name} 파일을 읽지 못했습니다: {exc.strerror or exc}"))
+            return self._refusal(
+                Text(
+                    f"Could not read {p.name}: {exc.strerror or exc}.",
+                    f"{p.name} 파일을 읽지 못했습니다: {exc.strerror or exc}",
+                )
+            )
         return await self.upload_bytes(data, p.name, alt)
 
     async def upload_mime(self, mime: QMimeData) -> list[ImageUpload]:
@@ -162,8 +170,10 @@ def mime_has_picture(mime: QMimeData) -> bool:
     if mime.hasImage():
         return True
     if mime.hasUrls():
-        return any(u.isLocalFile() and u.toLocalFile().lower().endswith(IMAGE_SUFFIXES)
-                   for u in mime.urls())
+        return any(
+            u.isLocalFile() and u.toLocalFile().lower().endswith(IMAGE_SUFFIXES)
+            for u in mime.urls()
+        )
     return False
 
 
@@ -182,7 +192,9 @@ class EditorImageHelper(QObject):
     """Drop / paste pictures into an editor. ``tasks`` keeps the running uploads."""
 
     def __init__(
-        self, uploader: ImageUploader, editor: QPlainTextEdit | QTextEdit,
+        self,
+        uploader: ImageUploader,
+        editor: QPlainTextEdit | QTextEdit,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent or editor)
@@ -258,8 +270,11 @@ class ImagePickerDialog(OpDialog):
         self.setAccessibleName(self.t("Insert picture"))
         self.setAcceptDrops(True)
         lay = QVBoxLayout(self)
-        hint = QLabel(self.t("PNG, JPEG, GIF, WebP or SVG, up to {mb} MB. You can also drop a "
-                              "file here.").format(mb=uploader.max_bytes // (1024 * 1024)))
+        hint = QLabel(
+            self.t(
+                "PNG, JPEG, GIF, WebP or SVG, up to {mb} MB. You can also drop a file here."
+            ).format(mb=uploader.max_bytes // (1024 * 1024))
+        )
         hint.setWordWrap(True)
         lay.addWidget(hint)
         form = QFormLayout()
@@ -281,8 +296,13 @@ class ImagePickerDialog(OpDialog):
         self.upload_button, self.cancel_button = self.add_op_buttons(
             lay, "&Upload and insert", "opsUploadButton"
         )
-        self.inputs = [self.path_edit, browse, self.alt_edit, self.upload_button,
-                       self.cancel_button]
+        self.inputs = [
+            self.path_edit,
+            browse,
+            self.alt_edit,
+            self.upload_button,
+            self.cancel_button,
+        ]
         self.path_edit.textChanged.connect(self._path_changed)
 
     def _path_changed(self, text: str) -> None:
@@ -291,8 +311,11 @@ class ImagePickerDialog(OpDialog):
 
     def _browse(self) -> None:
         f, _ = QFileDialog.getOpenFileName(
-            self, self.t("Insert picture"), "",
-            self.t("Pictures (*.png *.jpg *.jpeg *.gif *.webp *.svg)"))
+            self,
+            self.t("Insert picture"),
+            "",
+            self.t("Pictures (*.png *.jpg *.jpeg *.gif *.webp *.svg)"),
+        )
         if f:
             self.path_edit.setText(f)
 
@@ -316,8 +339,10 @@ class ImagePickerDialog(OpDialog):
                 return None
 
             return spawn(nothing())
-        return self.run_op(lambda: self.uploader.upload_file(path, alt),
-                           self.t("Uploading {name}…").format(name=Path(path).name))
+        return self.run_op(
+            lambda: self.uploader.upload_file(path, alt),
+            self.t("Uploading {name}…").format(name=Path(path).name),
+        )
 
     def on_result(self, res: ImageUpload) -> None:
         if res.ok:

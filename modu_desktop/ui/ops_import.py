@@ -98,8 +98,9 @@ class NewDocForm(QWidget):
         self.layout_combo = QComboBox()
         self.layout_combo.setObjectName("opsLayoutCombo")
         self.layout_combo.addItems(list(LAYOUTS))
-        self.template = QCheckBox(self.t("Start from the template (hero, cards, timeline, quote, "
-                                          "call to action)"))
+        self.template = QCheckBox(
+            self.t("Start from the template (hero, cards, timeline, quote, call to action)")
+        )
         self.template.setObjectName("opsTemplateCheck")
         self.file_label = QLabel("")
         self.file_label.setObjectName("opsFileLabel")
@@ -139,8 +140,12 @@ class NewDocForm(QWidget):
 
     def widget_for(self, field: str | None) -> QWidget | None:
         return {
-            "doc_id": self.id_edit, "title": self.title_edit, "nav_label": self.nav_edit,
-            "position": self.position, "theme": self.theme, "layout": self.layout_combo,
+            "doc_id": self.id_edit,
+            "title": self.title_edit,
+            "nav_label": self.nav_edit,
+            "position": self.position,
+            "theme": self.theme,
+            "layout": self.layout_combo,
         }.get(field or "")
 
     def request(self) -> NewDocRequest:
@@ -258,8 +263,7 @@ async def new_document(
     """Show the dialog; the created document's result (with ``held``), or None if cancelled."""
     dlg = NewDocumentDialog(ops, parent, lang=lang, initial=initial)
     await run_dialog(dlg)
-    res: OpResult | None = dlg.result_op if dlg.result_op is not None and dlg.result_op.ok \
-        else None
+    res: OpResult | None = dlg.result_op if dlg.result_op is not None and dlg.result_op.ok else None
     dlg.deleteLater()
     return res
 
@@ -290,8 +294,12 @@ class ImportDialog(OpDialog):
         self.setAccessibleName(self.t("Import documents"))
         self.setAcceptDrops(True)
         lay = QVBoxLayout(self)
-        hint = QLabel(self.t("Drop .md files here or add them. Each file's front matter fills in "
-                              "its form; fix any conflict before importing."))
+        hint = QLabel(
+            self.t(
+                "Drop .md files here or add them. Each file's front matter fills in "
+                "its form; fix any conflict before importing."
+            )
+        )
         hint.setWordWrap(True)
         lay.addWidget(hint)
         split = QSplitter()
@@ -330,8 +338,14 @@ class ImportDialog(OpDialog):
             cancel_text="Close",
             before=((self.add_button, QDialogButtonBox.ButtonRole.ActionRole),),
         )
-        self.inputs = [self.list, self.form, self.apply_button, self.add_button,
-                       self.import_button, self.close_button]
+        self.inputs = [
+            self.list,
+            self.form,
+            self.apply_button,
+            self.add_button,
+            self.import_button,
+            self.close_button,
+        ]
         self.resize(760, 460)
         if paths:
             self.add_paths(paths)
@@ -348,15 +362,17 @@ class ImportDialog(OpDialog):
         spawn(self.recheck(), name="import.recheck")
 
     def _choose_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, self.t("Import documents"), "",
-                                                self.t("Markdown (*.md *.markdown)"))
+        files, _ = QFileDialog.getOpenFileNames(
+            self, self.t("Import documents"), "", self.t("Markdown (*.md *.markdown)")
+        )
         if files:
             self.add_paths(files)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         md = event.mimeData()
-        if md.hasUrls() and any(u.toLocalFile().lower().endswith((".md", ".markdown"))
-                                for u in md.urls()):
+        if md.hasUrls() and any(
+            u.toLocalFile().lower().endswith((".md", ".markdown")) for u in md.urls()
+        ):
             event.acceptProposedAction()
         else:
             event.ignore()
@@ -425,8 +441,11 @@ class ImportDialog(OpDialog):
             um = getattr(exc, "user_message", None)
             self.show_status(str(um(self.lang)) if callable(um) else str(exc), "error")
             return
-        pending = [c for c in self.candidates if not (self.results.get(c.source)
-                                                       and self.results[c.source].ok)]
+        pending = [
+            c
+            for c in self.candidates
+            if not (self.results.get(c.source) and self.results[c.source].ok)
+        ]
         checked = {c.source: c for c in check_candidates(pending, snap)}
         self.candidates = [checked.get(c.source, c) for c in self.candidates]
         self._refill()
@@ -442,17 +461,28 @@ class ImportDialog(OpDialog):
 
     def start(self) -> asyncio.Task[Any]:
         row = self.list.currentRow()
-        if 0 <= row < len(self.candidates) and self.candidates[row].request is not None \
-                and not (self.results.get(self.candidates[row].source)):
+        if (
+            0 <= row < len(self.candidates)
+            and self.candidates[row].request is not None
+            and not (self.results.get(self.candidates[row].source))
+        ):
             # The form may hold unapplied edits: take them.
             self.candidates[row] = self.candidates[row].with_request(self.form.request())
         return self.run_op(self._import_all, self.t("Importing…"))
 
     async def _import_all(self) -> dict[str, OpResult]:
         snap = await self.ops.store.refresh()
-        todo = [c for c in check_candidates(
-            [c for c in self.candidates if not (self.results.get(c.source)
-                                                 and self.results[c.source].ok)], snap)]
+        todo = [
+            c
+            for c in check_candidates(
+                [
+                    c
+                    for c in self.candidates
+                    if not (self.results.get(c.source) and self.results[c.source].ok)
+                ],
+                snap,
+            )
+        ]
         by_source = {c.source: c for c in todo}
         self.candidates = [by_source.get(c.source, c) for c in self.candidates]
         ready = [c for c in todo if c.ok]
@@ -462,8 +492,12 @@ class ImportDialog(OpDialog):
         out: dict[str, OpResult] = {}
         for i, c in enumerate(ready):
             assert c.request is not None
-            self.show_status(self.t("Creating {path} ({i} of {n})…").format(
-                path=c.request.path, i=i + 1, n=len(ready)), "info")
+            self.show_status(
+                self.t("Creating {path} ({i} of {n})…").format(
+                    path=c.request.path, i=i + 1, n=len(ready)
+                ),
+                "info",
+            )
             res = await self.ops.create(c.request, keep_lock=False)
             out[c.source] = res
             self.results[c.source] = res
@@ -474,12 +508,18 @@ class ImportDialog(OpDialog):
         self.count.hide()
         created = sum(1 for r in res.values() if r.ok)
         failed = [r for r in res.values() if not r.ok]
-        left = sum(1 for c in self.candidates if not (self.results.get(c.source)
-                                                      and self.results[c.source].ok))
+        left = sum(
+            1
+            for c in self.candidates
+            if not (self.results.get(c.source) and self.results[c.source].ok)
+        )
         self._refill()
         if failed or left:
-            text = self.t("Imported {n} document(s).").format(n=created) + " " + self.t(
-                "{n} file(s) not imported; select them to see why.").format(n=left)
+            text = (
+                self.t("Imported {n} document(s).").format(n=created)
+                + " "
+                + self.t("{n} file(s) not imported; select them to see why.").format(n=left)
+            )
             self.show_status(text, "error")
         else:
             self.show_status(self.t("Imported {n} document(s).").format(n=created), "ok")

@@ -487,8 +487,9 @@ def test_move_second_write_uncertain(sandbox: Any, tmp_path: Path, landed: bool)
     async def body(ops: DocOps) -> Any:
         real_save = ops.store.save
 
-        async def save(doc: Any, text: str, base_sha: str, login: str,
-                       message: str | None = None) -> Any:
+        async def save(
+            doc: Any, text: str, base_sha: str, login: str, message: str | None = None
+        ) -> Any:
             if getattr(doc, "path", doc) == "docs/03-strategy.md":
                 if landed:
                     await real_save(doc, text, base_sha, login, message)

@@ -41,8 +41,11 @@ def client_for(sb: Sandbox, token: str | None = "tok-editor1", **kw: Any) -> htt
 def assert_repo_intact(sb: Sandbox) -> None:
     """`git fsck --strict` finds nothing wrong and the branch still resolves to a commit."""
     result = subprocess.run(
-        ["git", "fsck", "--strict", "--no-dangling"], cwd=sb.repo_dir,
-        capture_output=True, text=True, check=False,
+        ["git", "fsck", "--strict", "--no-dangling"],
+        cwd=sb.repo_dir,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert sb.commits(), "branch has no commits"

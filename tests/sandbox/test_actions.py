@@ -48,8 +48,9 @@ def test_content_commit_deploys(sb: Sandbox, editor: httpx.Client) -> None:
 
 def test_skip_ci_and_lock_only_pushes_have_no_run(sb: Sandbox, editor: httpx.Client) -> None:
     skipped = _put(editor, "docs/08-x.md", "docs(edit): update 08-x.md [skip ci]")
-    lock = _put(editor, ".locks/01-welcome.lock.json",
-                "system: acquire lock for 01-welcome by @editor1")
+    lock = _put(
+        editor, ".locks/01-welcome.lock.json", "system: acquire lock for 01-welcome by @editor1"
+    )
     for sha in (skipped, lock):
         assert _runs(editor, sha) == []
     assert editor.get(RUNS).json()["total_count"] == 0
@@ -65,8 +66,9 @@ def test_failed_deploy_for_practice(sb: Sandbox, editor: httpx.Client) -> None:
 def test_filter_rules() -> None:
     assert glob_to_regex(".locks/**").match(".locks/a/b.json")
     assert not glob_to_regex("docs/*.md").match("docs/a/b.md")
-    assert paths_ignore_from_workflow('on:\n  push:\n    paths-ignore:\n      - ".locks/**"\n'
-                                      "  workflow_dispatch:\n") == (".locks/**",)
+    assert paths_ignore_from_workflow(
+        'on:\n  push:\n    paths-ignore:\n      - ".locks/**"\n  workflow_dispatch:\n'
+    ) == (".locks/**",)
     assert should_run("x", [".locks/a.json", "docs/a.md"], (".locks/**",))
     assert not should_run("x", [".locks/a.json"], (".locks/**",))
     assert not should_run("x\n\nskip-checks: true", ["docs/a.md"], ())

@@ -18,10 +18,28 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_cli_prints_the_api_url_first_and_serves(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "modu_desktop", "sandbox", "--port", "0",
-         "--repo-dir", str(tmp_path / "repo"), "--user", "alice:tok-a",
-         "--user", "bob:tok-b:ro", "--repo", "acme/brochure", "--latency-ms", "1"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "modu_desktop",
+            "sandbox",
+            "--port",
+            "0",
+            "--repo-dir",
+            str(tmp_path / "repo"),
+            "--user",
+            "alice:tok-a",
+            "--user",
+            "bob:tok-b:ro",
+            "--repo",
+            "acme/brochure",
+            "--latency-ms",
+            "1",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
@@ -32,8 +50,10 @@ def test_cli_prints_the_api_url_first_and_serves(tmp_path: Path) -> None:
         headers = {"Authorization": "token tok-b"}
         repo = httpx.get(f"{url}/repos/acme/brochure", headers=headers, timeout=5).json()
         assert repo["permissions"]["push"] is False
-        assert httpx.get(f"{url}/user", headers={"Authorization": "token tok-a"}).json()[
-            "login"] == "alice"
+        assert (
+            httpx.get(f"{url}/user", headers={"Authorization": "token tok-a"}).json()["login"]
+            == "alice"
+        )
     finally:
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=10)
@@ -60,6 +80,8 @@ def test_user_spec_parsing() -> None:
 
 
 def test_sandbox_is_qt_free() -> None:
-    code = ("import sys, modu_desktop.sandbox, modu_desktop.sandbox.cli; "
-            "sys.exit(1 if any(m.startswith('PySide6') for m in sys.modules) else 0)")
+    code = (
+        "import sys, modu_desktop.sandbox, modu_desktop.sandbox.cli; "
+        "sys.exit(1 if any(m.startswith('PySide6') for m in sys.modules) else 0)"
+    )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0

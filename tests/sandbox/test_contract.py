@@ -42,8 +42,11 @@ class Target:
     _clients: list[httpx.Client] = field(default_factory=list)
 
     def client(self, token: str | None = "default") -> httpx.Client:
-        headers = {"Accept": "application/vnd.github+json", "User-Agent": "modu-contract-tests",
-                   "X-GitHub-Api-Version": "2022-11-28"}
+        headers = {
+            "Accept": "application/vnd.github+json",
+            "User-Agent": "modu-contract-tests",
+            "X-GitHub-Api-Version": "2022-11-28",
+        }
         if token is not None:
             headers["Authorization"] = f"token {self.token if token == 'default' else token}"
         c = httpx.Client(base_url=self.base_url, headers=headers, timeout=30)
@@ -67,11 +70,13 @@ class Target:
         if self.kind == "live" and "api.github.com" in self.base_url:
             time.sleep(1.0)
 
-    def put(self, path: str, content: bytes | str, message: str = "test: write",
-            **extra: Any) -> httpx.Response:
+    def put(
+        self, path: str, content: bytes | str, message: str = "test: write", **extra: Any
+    ) -> httpx.Response:
         self.pace()
-        r = self.api.put(self.contents(path), json={"message": message,
-                                                    "content": b64(content), **extra})
+        r = self.api.put(
+            self.contents(path), json={"message": message, "content": b64(content), **extra}
+        )
         if r.status_code in (200, 201) and path not in self.created:
             self.created.append(path)
         return r
@@ -90,14 +95,26 @@ class Target:
 
 
 def _sandbox_target(sb: Sandbox) -> Target:
-    return Target("sandbox", sb.api_url, "tok-editor1", "/repos/pnuai/PNU-Modu", "main",
-                  f"scratch/{uuid.uuid4().hex[:8]}")
+    return Target(
+        "sandbox",
+        sb.api_url,
+        "tok-editor1",
+        "/repos/pnuai/PNU-Modu",
+        "main",
+        f"scratch/{uuid.uuid4().hex[:8]}",
+    )
 
 
 def _live_target() -> Target:
     assert LIVE_TOKEN and LIVE_REPO
-    t = Target("live", LIVE_API, LIVE_TOKEN, f"/repos/{LIVE_REPO}", "main",
-               f"modu-contract/{uuid.uuid4().hex[:8]}")
+    t = Target(
+        "live",
+        LIVE_API,
+        LIVE_TOKEN,
+        f"/repos/{LIVE_REPO}",
+        "main",
+        f"modu-contract/{uuid.uuid4().hex[:8]}",
+    )
     t.branch = t.api.get(t.repo_path).json()["default_branch"]
     return t
 
@@ -109,8 +126,7 @@ live_skip = pytest.mark.skipif(
 
 @pytest.fixture(params=["sandbox", pytest.param("live", marks=[pytest.mark.live, live_skip])])
 def target(request: pytest.FixtureRequest, make_sandbox: Any) -> Iterator[Target]:
-    t = _sandbox_target(make_sandbox(users=USERS)) if request.param == "sandbox" \
-        else _live_target()
+    t = _sandbox_target(make_sandbox(users=USERS)) if request.param == "sandbox" else _live_target()
     try:
         yield t
     finally:
@@ -124,8 +140,12 @@ def existing(target: Target) -> dict[str, Any]:
     text = "---\nid: existing\ntitle: 기존 문서\n---\n\n" + "본문 " * 40 + "\n"
     r = target.put(path, text, "test: create existing [skip ci]")
     assert r.status_code == 201, r.text
-    return {"path": path, "sha": r.json()["content"]["sha"], "text": text,
-            "commit": r.json()["commit"]["sha"]}
+    return {
+        "path": path,
+        "sha": r.json()["content"]["sha"],
+        "text": text,
+        "commit": r.json()["commit"]["sha"],
+    }
 
 
 # ----- identity and repository -----------------------------------------------------------------
@@ -163,8 +183,14 @@ def test_common_headers(target: Target) -> None:
     h = r.headers
     assert h["Cache-Control"].startswith("private, max-age=60")
     assert h["ETag"].startswith('W/"')
-    for name in ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
-                 "X-RateLimit-Used", "X-GitHub-Request-Id", "Date"):
+    for name in (
+        "X-RateLimit-Limit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+        "X-RateLimit-Used",
+        "X-GitHub-Request-Id",
+        "Date",
+    ):
         assert name in h, name
     assert h["X-GitHub-Api-Version-Selected"] == "2022-11-28"
     assert h["X-RateLimit-Resource"] == "core"
@@ -306,14 +332,22 @@ def test_put_new_path_is_201_file_commit(target: Target) -> None:
     assert content["url"].endswith(f"?ref={target.branch}")
     assert content["_links"]["self"].endswith(f"?ref={target.branch}")
     assert commit["message"] == "test: create new [skip ci]"
-    assert {"sha", "node_id", "url", "html_url", "author", "committer", "tree", "parents",
-            "verification"} <= commit.keys()
+    assert {
+        "sha",
+        "node_id",
+        "url",
+        "html_url",
+        "author",
+        "committer",
+        "tree",
+        "parents",
+        "verification",
+    } <= commit.keys()
     assert commit["url"].endswith(f"/git/commits/{commit['sha']}")
 
 
 def test_put_existing_with_right_sha_is_200(target: Target, existing: dict[str, Any]) -> None:
-    r = target.put(existing["path"], "바뀐 내용\n", "test: update [skip ci]",
-                   sha=existing["sha"])
+    r = target.put(existing["path"], "바뀐 내용\n", "test: update [skip ci]", sha=existing["sha"])
     assert r.status_code == 200
     assert r.json()["content"]["sha"] != existing["sha"]
 
@@ -343,8 +377,9 @@ def test_put_wrong_sha_is_409(target: Target, existing: dict[str, Any], kind: st
 
 
 def test_put_new_path_with_sha_ignores_sha(target: Target) -> None:
-    r = target.put(f"{target.scratch}/with-sha.md", "x", "test: sha ignored [skip ci]",
-                   sha="4" * 40)
+    r = target.put(
+        f"{target.scratch}/with-sha.md", "x", "test: sha ignored [skip ci]", sha="4" * 40
+    )
     assert r.status_code == 201
 
 
@@ -355,8 +390,10 @@ def test_put_unknown_branch_is_404(target: Target) -> None:
 
 def test_put_leading_slash_is_422(target: Target) -> None:
     target.pace()
-    r = target.api.put(target.url(f"/contents//{target.scratch}/slash.md"),
-                       json={"message": "test: slash", "content": b64("x")})
+    r = target.api.put(
+        target.url(f"/contents//{target.scratch}/slash.md"),
+        json={"message": "test: slash", "content": b64("x")},
+    )
     assert r.status_code == 422
     body = r.json()
     assert body["message"] == "path cannot start with a slash"
@@ -367,8 +404,9 @@ def test_put_base64_with_line_feeds_is_422(target: Target) -> None:
     target.pace()
     content = b64("가" * 60)
     wrapped = content[:60] + "\n" + content[60:]
-    r = target.api.put(target.contents(f"{target.scratch}/lf.md"),
-                       json={"message": "test: lf", "content": wrapped})
+    r = target.api.put(
+        target.contents(f"{target.scratch}/lf.md"), json={"message": "test: lf", "content": wrapped}
+    )
     assert r.status_code == 422
     assert r.json()["message"] == "content is not valid Base64"
 
@@ -395,8 +433,9 @@ def test_put_korean_path(target: Target) -> None:
 def test_delete_with_right_sha_is_200_content_null(
     target: Target, existing: dict[str, Any]
 ) -> None:
-    r = target.delete(existing["path"], {"message": "test: delete [skip ci]",
-                                         "sha": existing["sha"]})
+    r = target.delete(
+        existing["path"], {"message": "test: delete [skip ci]", "sha": existing["sha"]}
+    )
     assert r.status_code == 200
     body = r.json()
     assert body["content"] is None
@@ -404,9 +443,7 @@ def test_delete_with_right_sha_is_200_content_null(
     assert target.api.get(target.contents(existing["path"])).status_code == 404
 
 
-def test_delete_without_message_and_sha_is_422(
-    target: Target, existing: dict[str, Any]
-) -> None:
+def test_delete_without_message_and_sha_is_422(target: Target, existing: dict[str, Any]) -> None:
     r = target.delete(existing["path"], {})
     assert r.status_code == 422
     assert r.json()["message"] == 'Invalid request.\n\n"message", "sha" weren\'t supplied.'
@@ -429,8 +466,9 @@ def test_delete_missing_file_is_404(target: Target) -> None:
 def test_commits_filtered_by_path(target: Target, existing: dict[str, Any]) -> None:
     r = target.put(existing["path"], "둘째 판\n", "test: second [skip ci]", sha=existing["sha"])
     assert r.status_code == 200
-    listed = target.api.get(target.url("/commits"),
-                            params={"path": existing["path"], "per_page": 5})
+    listed = target.api.get(
+        target.url("/commits"), params={"path": existing["path"], "per_page": 5}
+    )
     assert listed.status_code == 200
     messages = [c["commit"]["message"] for c in listed.json()]
     assert messages == ["test: second [skip ci]", "test: create existing [skip ci]"]
@@ -440,14 +478,16 @@ def test_commits_filtered_by_path(target: Target, existing: dict[str, Any]) -> N
 
 
 def test_commits_per_page(target: Target, existing: dict[str, Any]) -> None:
-    listed = target.api.get(target.url("/commits"), params={"sha": target.branch,
-                                                            "per_page": 1})
+    listed = target.api.get(target.url("/commits"), params={"sha": target.branch, "per_page": 1})
     assert listed.status_code == 200 and len(listed.json()) == 1
     assert listed.json()[0]["sha"] == existing["commit"]
 
 
 def test_bad_json_is_400(target: Target) -> None:
-    r = target.api.put(target.contents(f"{target.scratch}/bad.md"), content=b"{not json",
-                       headers={"Content-Type": "application/json"})
+    r = target.api.put(
+        target.contents(f"{target.scratch}/bad.md"),
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
+    )
     assert r.status_code == 400
     assert r.json()["message"] == "Problems parsing JSON"

@@ -56,15 +56,19 @@ def test_timeout_is_bounded(sb: Sandbox) -> None:
 def test_lost_response_applies_the_write(sb: Sandbox, editor: httpx.Client) -> None:
     sb.faults.update(failure_rate=1.0, failure_kinds=("lost_response",))
     with pytest.raises(httpx.TransportError):
-        editor.put(f"{REPO_PATH}/contents/docs/lost.md",
-                   json={"message": "test: lost", "content": b64("x")})
+        editor.put(
+            f"{REPO_PATH}/contents/docs/lost.md",
+            json={"message": "test: lost", "content": b64("x")},
+        )
     assert sb.read_file("docs/lost.md") == b"x"  # the client must read back, not retry blindly
 
 
 def test_failures_follow_the_rng_seed(make_sandbox: SandboxFactory) -> None:
     def outcomes(seed: int) -> list[int]:
-        sb = make_sandbox(f"r{seed}-{time.monotonic_ns()}",
-                          faults=Faults(failure_rate=0.5, failure_kinds=("5xx",), rng_seed=seed))
+        sb = make_sandbox(
+            f"r{seed}-{time.monotonic_ns()}",
+            faults=Faults(failure_rate=0.5, failure_kinds=("5xx",), rng_seed=seed),
+        )
         with client_for(sb) as c:
             return [c.get("/user").status_code for _ in range(12)]
 
@@ -115,14 +119,14 @@ def test_secondary_rate_limit(sb: Sandbox, editor: httpx.Client) -> None:
     assert r.status_code == 403
     assert int(r.headers["X-RateLimit-Remaining"]) > 0
     assert r.headers["Retry-After"] == "30"
-    assert r.json()["message"] == ("You have exceeded a secondary rate limit. Please wait a few "
-                                   "minutes before you try again.")
+    assert r.json()["message"] == (
+        "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+    )
 
 
 def test_secondary_limit_on_writes_without_retry_after(sb: Sandbox, editor: httpx.Client) -> None:
     sb.faults.secondary_limit = 0
-    r = editor.put(f"{REPO_PATH}/contents/docs/x.md",
-                   json={"message": "m", "content": b64("x")})
+    r = editor.put(f"{REPO_PATH}/contents/docs/x.md", json={"message": "m", "content": b64("x")})
     assert r.status_code == 403 and "Retry-After" not in r.headers
     assert "temporarily blocked from content creation" in r.json()["message"]
     assert sb.read_file("docs/x.md") is None
@@ -131,8 +135,9 @@ def test_secondary_limit_on_writes_without_retry_after(sb: Sandbox, editor: http
 def test_stale_contents_after_write(sb: Sandbox, editor: httpx.Client) -> None:
     sb.faults.stale_contents_seconds = 1.0
     old = editor.get(WELCOME).json()
-    put = editor.put(WELCOME, json={"message": "edit", "content": b64("새 내용\n"),
-                                    "sha": old["sha"]})
+    put = editor.put(
+        WELCOME, json={"message": "edit", "content": b64("새 내용\n"), "sha": old["sha"]}
+    )
     new_sha, commit_sha = put.json()["content"]["sha"], put.json()["commit"]["sha"]
     assert editor.get(WELCOME).json()["sha"] == old["sha"]  # the cache trap
     by_commit = editor.get(WELCOME, params={"ref": commit_sha}).json()
@@ -146,8 +151,10 @@ def test_stale_contents_after_write(sb: Sandbox, editor: httpx.Client) -> None:
 def test_stale_contents_for_a_new_file_is_404(sb: Sandbox, editor: httpx.Client) -> None:
     sb.faults.stale_contents_seconds = 5
     lock = f"{REPO_PATH}/contents/.locks/01-welcome.lock.json"
-    assert editor.put(lock, json={"message": "acquire [skip ci]",
-                                  "content": b64("{}")}).status_code == 201
+    assert (
+        editor.put(lock, json={"message": "acquire [skip ci]", "content": b64("{}")}).status_code
+        == 201
+    )
     assert editor.get(lock).status_code == 404
 
 
@@ -177,12 +184,13 @@ def test_unknown_failure_kind_is_refused() -> None:
 
 
 def test_faulted_writes_never_corrupt_the_repo(sb: Sandbox, editor: httpx.Client) -> None:
-    sb.faults.update(failure_rate=0.5, failure_kinds=("5xx", "reset", "lost_response"),
-                     rng_seed=3)
+    sb.faults.update(failure_rate=0.5, failure_kinds=("5xx", "reset", "lost_response"), rng_seed=3)
     for i in range(20):
         with contextlib.suppress(httpx.TransportError):
-            editor.put(f"{REPO_PATH}/contents/docs/f{i}.md",
-                       json={"message": f"f{i}", "content": b64(str(i))})
+            editor.put(
+                f"{REPO_PATH}/contents/docs/f{i}.md",
+                json={"message": f"f{i}", "content": b64(str(i))},
+            )
     sb.faults.failure_rate = 0
     assert_repo_intact(sb)
 

@@ -20,9 +20,16 @@ def _raw_request(sb: Sandbox, method: str, path: str, body: bytes = b"") -> tupl
     """http.client sends the path byte for byte (httpx would normalise `..` away)."""
     conn = http.client.HTTPConnection("127.0.0.1", sb.port, timeout=5)
     try:
-        conn.request(method, path, body=body, headers={"Authorization": "token tok-editor1",
-                                                       "Content-Type": "application/json",
-                                                       "User-Agent": "modu-tests"})
+        conn.request(
+            method,
+            path,
+            body=body,
+            headers={
+                "Authorization": "token tok-editor1",
+                "Content-Type": "application/json",
+                "User-Agent": "modu-tests",
+            },
+        )
         response = conn.getresponse()
         return response.status, response.read()
     finally:
@@ -75,15 +82,20 @@ def test_stats_over_http_and_reset(sb: Sandbox, editor: httpx.Client) -> None:
 def test_empty_repository(make_sandbox: SandboxFactory) -> None:
     sb = make_sandbox(seed="empty")
     with client_for(sb) as c:
-        for tail in ("/git/ref/heads/main", "/git/trees/main", "/commits",
-                     "/git/commits/" + "a" * 40):
+        for tail in (
+            "/git/ref/heads/main",
+            "/git/trees/main",
+            "/commits",
+            "/git/commits/" + "a" * 40,
+        ):
             r = c.get(REPO_PATH + tail)
             assert (r.status_code, r.json()["message"]) == (409, "Git Repository is empty."), tail
         r = c.get(f"{REPO_PATH}/contents/docs/x.md")
         assert (r.status_code, r.json()["message"]) == (404, "This repository is empty.")
         assert c.get(REPO_PATH).json()["default_branch"] == "main"
-        first = c.put(f"{REPO_PATH}/contents/docs/first.md",
-                      json={"message": "first", "content": b64("하나")})
+        first = c.put(
+            f"{REPO_PATH}/contents/docs/first.md", json={"message": "first", "content": b64("하나")}
+        )
         assert first.status_code == 201 and first.json()["commit"]["parents"] == []
         assert c.get(f"{REPO_PATH}/git/ref/heads/main").status_code == 200
     assert sb.read_file("docs/first.md") == "하나".encode()
@@ -93,15 +105,18 @@ def test_empty_repository(make_sandbox: SandboxFactory) -> None:
 # ----- bad input never corrupts ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", [
-    f"{REPO_PATH}/contents/docs/../../etc/passwd",
-    f"{REPO_PATH}/contents/docs/%2E%2E/%2E%2E/x.md",
-    f"{REPO_PATH}/contents/docs%2F..%2Fx.md",
-    f"{REPO_PATH}/contents/.git/config",
-    f"{REPO_PATH}/contents/docs//x.md",
-    f"{REPO_PATH}/contents/docs/",
-    f"{REPO_PATH}/contents/docs/./x.md",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{REPO_PATH}/contents/docs/../../etc/passwd",
+        f"{REPO_PATH}/contents/docs/%2E%2E/%2E%2E/x.md",
+        f"{REPO_PATH}/contents/docs%2F..%2Fx.md",
+        f"{REPO_PATH}/contents/.git/config",
+        f"{REPO_PATH}/contents/docs//x.md",
+        f"{REPO_PATH}/contents/docs/",
+        f"{REPO_PATH}/contents/docs/./x.md",
+    ],
+)
 @pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
 def test_traversal_and_odd_paths_are_404(sb: Sandbox, path: str, method: str) -> None:
     before = sb.commits()[0]["sha"]
@@ -114,8 +129,11 @@ def test_traversal_and_odd_paths_are_404(sb: Sandbox, path: str, method: str) ->
 
 def test_bad_json_variants(sb: Sandbox, editor: httpx.Client) -> None:
     url = f"{REPO_PATH}/contents/docs/x.md"
-    cases = [(b"{oops", "Problems parsing JSON"), (b"\xff\xfe", "Problems parsing JSON"),
-             (b"[1, 2]", "Body should be a JSON object")]
+    cases = [
+        (b"{oops", "Problems parsing JSON"),
+        (b"\xff\xfe", "Problems parsing JSON"),
+        (b"[1, 2]", "Body should be a JSON object"),
+    ]
     for body, message in cases:
         r = editor.put(url, content=body)
         assert (r.status_code, r.json()["message"]) == (400, message)
@@ -139,15 +157,19 @@ def test_missing_fields_listed_together(editor: httpx.Client) -> None:
 
 
 def test_author_without_email_is_422(editor: httpx.Client) -> None:
-    r = editor.put(f"{REPO_PATH}/contents/docs/x.md",
-                   json={"message": "m", "content": "eA==", "author": {"name": "a"}})
+    r = editor.put(
+        f"{REPO_PATH}/contents/docs/x.md",
+        json={"message": "m", "content": "eA==", "author": {"name": "a"}},
+    )
     assert r.status_code == 422
 
 
 def test_put_onto_a_directory_or_through_a_file_is_422(sb: Sandbox, editor: httpx.Client) -> None:
     for path in ("docs", "docs/01-welcome.md/inner.md"):
-        r = editor.put(f"{REPO_PATH}/contents/{path}",
-                       json={"message": "m", "content": "eA==", "sha": "0" * 40})
+        r = editor.put(
+            f"{REPO_PATH}/contents/{path}",
+            json={"message": "m", "content": "eA==", "sha": "0" * 40},
+        )
         assert r.status_code == 422, path
     assert_repo_intact(sb)
 
@@ -169,12 +191,15 @@ def test_unsupported_method_is_404(editor: httpx.Client) -> None:
 
 
 def test_raw_media_type(editor: httpx.Client, sb: Sandbox) -> None:
-    r = editor.get(f"{REPO_PATH}/contents/docs/01-welcome.md",
-                   headers={"Accept": "application/vnd.github.raw+json"})
+    r = editor.get(
+        f"{REPO_PATH}/contents/docs/01-welcome.md",
+        headers={"Accept": "application/vnd.github.raw+json"},
+    )
     assert r.content == sb.read_file("docs/01-welcome.md")
     sha = editor.get(f"{REPO_PATH}/contents/docs/01-welcome.md").json()["sha"]
-    blob = editor.get(f"{REPO_PATH}/git/blobs/{sha}",
-                      headers={"Accept": "application/vnd.github.raw"})
+    blob = editor.get(
+        f"{REPO_PATH}/git/blobs/{sha}", headers={"Accept": "application/vnd.github.raw"}
+    )
     assert blob.content == sb.read_file("docs/01-welcome.md")
 
 
@@ -192,18 +217,25 @@ def test_read_only_user_reads_but_writes_get_404(sb: Sandbox) -> None:
         repo = viewer.get(REPO_PATH).json()
         assert repo["permissions"]["push"] is False and repo["permissions"]["pull"] is True
         current = viewer.get(f"{REPO_PATH}/contents/docs/01-welcome.md").json()
-        put = viewer.put(f"{REPO_PATH}/contents/docs/01-welcome.md",
-                         json={"message": "m", "content": "eA==", "sha": current["sha"]})
+        put = viewer.put(
+            f"{REPO_PATH}/contents/docs/01-welcome.md",
+            json={"message": "m", "content": "eA==", "sha": current["sha"]},
+        )
         assert (put.status_code, put.json()["message"]) == (404, "Not Found")
-        delete = viewer.request("DELETE", f"{REPO_PATH}/contents/docs/01-welcome.md",
-                                json={"message": "m", "sha": current["sha"]})
+        delete = viewer.request(
+            "DELETE",
+            f"{REPO_PATH}/contents/docs/01-welcome.md",
+            json={"message": "m", "sha": current["sha"]},
+        )
         assert delete.status_code == 404
     assert len(sb.commits()) == 1
 
 
 def test_org_membership(sb: Sandbox) -> None:
-    with client_for(sb, token="tok-editor1") as member, \
-            client_for(sb, token="tok-editor2") as outsider:
+    with (
+        client_for(sb, token="tok-editor1") as member,
+        client_for(sb, token="tok-editor2") as outsider,
+    ):
         assert member.get("/orgs/pnuai/members/viewer").status_code == 204
         assert member.get("/orgs/pnuai/members/editor2").status_code == 404
         assert member.get("/orgs/unknown-org/members/viewer").status_code == 404
@@ -220,8 +252,10 @@ def test_practice_work_survives_a_restart(tmp_path: Path) -> None:
     first = Sandbox(tmp_path / "practice").start()
     try:
         with client_for(first, token="practice-token") as c:
-            r = c.put(f"{REPO_PATH}/contents/docs/mine.md",
-                      json={"message": "mine", "content": b64("내 작업")})
+            r = c.put(
+                f"{REPO_PATH}/contents/docs/mine.md",
+                json={"message": "mine", "content": b64("내 작업")},
+            )
             assert r.status_code == 201
     finally:
         first.stop()
@@ -232,8 +266,13 @@ def test_practice_work_survives_a_restart(tmp_path: Path) -> None:
         assert len(second.commits()) == 2  # not seeded twice
     finally:
         second.stop()
-    log = subprocess.run(["git", "log", "--format=%s"], cwd=tmp_path / "practice",
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+    log = subprocess.run(
+        ["git", "log", "--format=%s"],
+        cwd=tmp_path / "practice",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     assert log == ["mine", "chore: seed practice brochure"]
 
 
@@ -254,12 +293,34 @@ def test_seed_from_a_folder_skips_git_internals(
 
 
 def test_sample_seed_content(sb: Sandbox) -> None:
-    docs = ("01-welcome", "02-programs", "03-strategy", "04-admission", "05-sandbox-notes",
-            "99-template")
+    docs = (
+        "01-welcome",
+        "02-programs",
+        "03-strategy",
+        "04-admission",
+        "05-sandbox-notes",
+        "99-template",
+    )
     text = "".join(sb.read_file(f"docs/{d}.md").decode() for d in docs)  # type: ignore[union-attr]
-    for block in ("hero", "stats", "cards", "timeline", "quote", "cta", "chapters", "roadmap",
-                  "badges", "chapter-header", "kpi", "strategy", "alphagrid", "panel", "stepper",
-                  "split", "datatable"):
+    for block in (
+        "hero",
+        "stats",
+        "cards",
+        "timeline",
+        "quote",
+        "cta",
+        "chapters",
+        "roadmap",
+        "badges",
+        "chapter-header",
+        "kpi",
+        "strategy",
+        "alphagrid",
+        "panel",
+        "stepper",
+        "split",
+        "datatable",
+    ):
         assert f"\n:::{block}\n" in text, block
     workflow = sb.read_file(".github/workflows/deploy.yml")
     assert workflow is not None and b".locks/**" in workflow
@@ -277,8 +338,11 @@ def test_concurrent_writes_with_same_sha_one_wins(sb: Sandbox) -> None:
             r = c.put(url, json={"message": f"by {token}", "content": b64(token), "sha": sha})
             results.append(r.status_code)
 
-    threads = [threading.Thread(target=write, args=(t,)) for t in ("tok-editor1", "tok-editor2")
-               for _ in range(3)]
+    threads = [
+        threading.Thread(target=write, args=(t,))
+        for t in ("tok-editor1", "tok-editor2")
+        for _ in range(3)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -299,13 +363,17 @@ def test_sandbox_user_defaults() -> None:
     user = SandboxUser("someone", "tok")
     assert user.push and user.orgs == () and user.name is None
     assert (PRACTICE_USER.login, PRACTICE_USER.token, PRACTICE_USER.push) == (
-        "practice", "practice-token", True)
+        "practice",
+        "practice-token",
+        True,
+    )
 
 
 def test_commits_pagination_link(sb: Sandbox, editor: httpx.Client) -> None:
     for i in range(3):
-        editor.put(f"{REPO_PATH}/contents/docs/p{i}.md", json={"message": f"p{i}",
-                                                               "content": b64("x")})
+        editor.put(
+            f"{REPO_PATH}/contents/docs/p{i}.md", json={"message": f"p{i}", "content": b64("x")}
+        )
     page1 = editor.get(f"{REPO_PATH}/commits", params={"per_page": 2})
     assert [c["commit"]["message"] for c in page1.json()] == ["p2", "p1"]
     next_url = page1.links["next"]["url"]
@@ -345,8 +413,9 @@ def test_large_file_needs_raw_or_object(sb: Sandbox, editor: httpx.Client) -> No
 
 
 def test_object_media_type_on_a_directory(editor: httpx.Client) -> None:
-    r = editor.get(f"{REPO_PATH}/contents/docs",
-                   headers={"Accept": "application/vnd.github.object+json"}).json()
+    r = editor.get(
+        f"{REPO_PATH}/contents/docs", headers={"Accept": "application/vnd.github.object+json"}
+    ).json()
     assert r["type"] == "dir" and any(e["name"] == "01-welcome.md" for e in r["entries"])
 
 
@@ -388,8 +457,13 @@ def test_missing_user_agent_is_403(sb: Sandbox) -> None:
 
 
 def test_etags_are_stable_while_nothing_changes(editor: httpx.Client) -> None:
-    urls = [REPO_PATH, "/user", f"{REPO_PATH}/git/trees/main",
-            f"{REPO_PATH}/contents/docs/01-welcome.md", f"{REPO_PATH}/commits"]
+    urls = [
+        REPO_PATH,
+        "/user",
+        f"{REPO_PATH}/git/trees/main",
+        f"{REPO_PATH}/contents/docs/01-welcome.md",
+        f"{REPO_PATH}/commits",
+    ]
     first = {u: editor.get(u).headers["ETag"] for u in urls}
     time.sleep(1.1)  # bodies must not embed the current time
     assert {u: editor.get(u).headers["ETag"] for u in urls} == first

@@ -28,8 +28,9 @@ from modu_desktop.ui.ops_import import ImportDialog, NewDocumentDialog, import_f
 from modu_desktop.ui.ops_reorder import ReorderBar, ReorderController
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
-PNG = (Path(__file__).resolve().parents[2]
-       / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png").read_bytes()
+PNG = (
+    Path(__file__).resolve().parents[2] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
+).read_bytes()
 
 
 class Env:
@@ -66,8 +67,9 @@ def wait_closed(qtbot: Any, dlg: Any) -> None:
 
 
 def wait_status(qtbot: Any, dlg: Any) -> str:
-    qtbot.waitUntil(lambda: bool(not dlg.busy and dlg.status.isVisible() and dlg.status.text()),
-                    timeout=15000)
+    qtbot.waitUntil(
+        lambda: bool(not dlg.busy and dlg.status.isVisible() and dlg.status.text()), timeout=15000
+    )
     return str(dlg.status.text())
 
 
@@ -149,14 +151,20 @@ def test_every_dialog_text_has_korean() -> None:
     missing = []
     for name in ("ops_delete.py", "ops_images.py", "ops_import.py", "ops_reorder.py"):
         for n in ast.walk(ast.parse((root / name).read_text("utf-8"))):
-            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                    and n.func.attr == "t" and n.args and isinstance(n.args[0], ast.Constant)
-                    and n.args[0].value not in od._KO):
+            if (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "t"
+                and n.args
+                and isinstance(n.args[0], ast.Constant)
+                and n.args[0].value not in od._KO
+            ):
                 missing.append((name, n.args[0].value))
     assert not missing
     assert "self.tr(" not in "".join(
-        (root / n).read_text("utf-8") for n in ("ops_delete.py", "ops_images.py",
-                                                "ops_import.py", "ops_reorder.py"))
+        (root / n).read_text("utf-8")
+        for n in ("ops_delete.py", "ops_images.py", "ops_import.py", "ops_reorder.py")
+    )
 
 
 # ------------------------------------------------------------------------------ delete
@@ -225,8 +233,9 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
     env: Env, ui: Any, qtbot: Any, tmp_path: Path
 ) -> None:
     a = tmp_path / "12-news.md"
-    a.write_text("---\ntitle: 새 소식\nnav_label: 소식\ntheme: teal-green\n---\n\n본문\n",
-                 encoding="utf-8")
+    a.write_text(
+        "---\ntitle: 새 소식\nnav_label: 소식\ntheme: teal-green\n---\n\n본문\n", encoding="utf-8"
+    )
     b = tmp_path / "welcome.md"
     b.write_text("---\nid: welcome\ntitle: dup\n---\nx\n", encoding="utf-8")
     ops = env.ops()
@@ -239,8 +248,13 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
     assert dlg.list.item(1).text().startswith("⚠")
     dlg.list.setCurrentRow(0)
     f = dlg.form
-    assert (f.id_edit.text(), f.title_edit.text(), f.nav_edit.text(), f.position.value(),
-            f.theme.currentText()) == ("news", "새 소식", "소식", 12, "teal-green")
+    assert (
+        f.id_edit.text(),
+        f.title_edit.text(),
+        f.nav_edit.text(),
+        f.position.value(),
+        f.theme.currentText(),
+    ) == ("news", "새 소식", "소식", 12, "teal-green")
     dlg.list.setCurrentRow(1)
     assert "already used" in f.error.text()
     # First import: one created, the conflict stays in the list with its reason.
@@ -262,8 +276,7 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
     assert "feat(docs): create welcome-2.md by @editor1" in env.messages(3)
 
 
-def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any,
-                                             tmp_path: Path) -> None:
+def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:
     f = tmp_path / "faq.md"
     f.write_text("# FAQ\n", encoding="utf-8")
     dlg = ImportDialog(env.ops(), [], lang="en")
@@ -271,8 +284,13 @@ def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any,
     dlg.show()
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(f))])
-    ev = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
-                    Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    ev = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     dlg.dropEvent(ev)
     assert dlg.list.count() == 1 and "docs/faq.md" in dlg.list.item(0).text()
 
@@ -280,8 +298,7 @@ def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any,
 # ------------------------------------------------------------------------------ pictures
 
 
-def test_picker_uploads_and_returns_markdown(env: Env, ui: Any, qtbot: Any,
-                                             tmp_path: Path) -> None:
+def test_picker_uploads_and_returns_markdown(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:
     png = tmp_path / "campus_photo.png"
     png.write_bytes(PNG)
     ops = env.ops()
@@ -412,8 +429,9 @@ def test_reorder_second_write_conflict_is_rolled_back(env: Env, ui: Any) -> None
     real_save = ops.store.save
     before = env.sandbox.read_file("docs/02-programs.md")
 
-    async def save(doc: Any, text: str, base_sha: str, login: str,
-                   message: str | None = None) -> Any:
+    async def save(
+        doc: Any, text: str, base_sha: str, login: str, message: str | None = None
+    ) -> Any:
         if getattr(doc, "path", "") == "docs/03-strategy.md" and message and "swap" in message:
             loaded = await other.store.load("03-strategy")
             await other.store.save(loaded, loaded.text + "y\n", loaded.sha, "editor2")
