@@ -75,6 +75,55 @@ class Faults:
             values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
         return Faults(**values)
 
+    def to_json(self) -> dict[str, Any]:
+        snap = self.snapshot()
+        return {
+            f.name: list(v) if isinstance(v := getattr(snap, f.name), tuple) else v
+            for f in dataclasses.fields(snap)
+            if f.init
+        }
+
+    def apply_json(self, changes: object) -> None:
+        """Apply a JSON object of changes (the `/_sandbox/faults` endpoint), all or nothing.
+        Raises ValueError with a specific message for an unknown field or a wrongly typed value."""
+        if not isinstance(changes, dict):
+            raise ValueError("Body should be a JSON object")
+        current = self.to_json()
+        checked: dict[str, Any] = {}
+        for name, value in changes.items():
+            if name not in current:
+                raise ValueError(f"Unknown fault setting {name!r}")
+            checked[name] = _checked_value(name, value, current[name])
+        kinds = checked.get("failure_kinds", ())
+        unknown = [k for k in kinds if k not in FAILURE_KINDS]
+        if unknown:
+            raise ValueError(f"Unknown failure kind(s) {unknown}; use {list(FAILURE_KINDS)}")
+        self.update(**checked)
+
+
+_OPTIONAL_FIELDS = ("secondary_limit", "secondary_retry_after", "rng_seed")
+
+
+def _checked_value(name: str, value: Any, current: Any) -> Any:
+    """`value` converted to the field's type, judged by its current value."""
+    if value is None and name in _OPTIONAL_FIELDS:
+        return None
+    if isinstance(current, list):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"{name} must be a list of strings")
+        return tuple(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name} must be a number")
+    if value < 0 and name != "clock_offset_seconds":
+        raise ValueError(f"{name} must not be negative")
+    if name == "failure_rate" and value > 1:
+        raise ValueError("failure_rate must be between 0 and 1")
+    if isinstance(current, int) or name in _OPTIONAL_FIELDS:
+        if value != int(value):
+            raise ValueError(f"{name} must be a whole number")
+        return int(value)
+    return float(value)
+
 
 @dataclass(frozen=True)
 class RateInfo:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import email.utils
+import json
 import logging
 import socket
 import struct
@@ -186,11 +187,29 @@ class RequestHandler(BaseHTTPRequestHandler):
         if self.command != "HEAD" and data:
             self.wfile.write(data)
 
+    def _change_faults(self, body: bytes) -> None:
+        """Practice and end-to-end tests change faults of a running sandbox (e.g. cut the
+        network mid-save): a JSON object of `Faults` fields, applied all or nothing."""
+        faults = self.server.sandbox.faults
+        try:
+            faults.apply_json(json.loads(body.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            self._send(ApiResponse(400, P.error_body(400, "Problems parsing JSON")))
+            return
+        except ValueError as exc:
+            self._send(ApiResponse(422, P.error_body(422, str(exc))))
+            return
+        self._send(ApiResponse(200, faults.to_json()))
+
     def _meta(self, path: str) -> None:
         """/_sandbox/… : test hooks. Not counted in stats, no auth, no faults."""
         sandbox = self.server.sandbox
-        self._read_body()
-        if path == "/_sandbox/stats" and self.command == "GET":
+        body = self._read_body()
+        if path == "/_sandbox/faults" and self.command == "GET":
+            self._send(ApiResponse(200, sandbox.faults.to_json()))
+        elif path == "/_sandbox/faults" and self.command in ("POST", "PATCH"):
+            self._change_faults(body or b"{}")
+        elif path == "/_sandbox/stats" and self.command == "GET":
             self._send(ApiResponse(200, sandbox.stats()))
         elif path == "/_sandbox/stats/reset" and self.command == "POST":
             sandbox.reset_stats()
