@@ -68,6 +68,16 @@ def release_message(doc_id: str) -> str:
 class InvalidDocId(ValueError):
     """A docId that could escape ``.locks/`` or ``docs/`` or is not a plain relative name."""
 
+    def __init__(self, message: str, korean: str = "") -> None:
+        super().__init__(message)
+        self.korean = korean
+
+    def user_message(self, lang: str = "en") -> str:
+        """One plain sentence for staff (the English text names the technical rule)."""
+        if lang == "ko":
+            return f"문서 이름이 올바르지 않습니다: {self.korean or '다른 이름을 쓰세요'}."
+        return f"That document name cannot be used: {self}."
+
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -79,22 +89,34 @@ def validate_doc_id(doc_id: object) -> str:
     absolute paths, backslashes, empty segments and control characters are not.
     """
     if not isinstance(doc_id, str):
-        raise InvalidDocId(f"docId must be text, not {type(doc_id).__name__}")
+        raise InvalidDocId(f"docId must be text, not {type(doc_id).__name__}", "글자가 아닙니다")
     if not doc_id or not doc_id.strip():
-        raise InvalidDocId("docId is empty")
+        raise InvalidDocId("docId is empty", "비어 있습니다")
     if "\\" in doc_id:
-        raise InvalidDocId(f"docId {doc_id!r} contains a backslash; use '/' between folders")
+        raise InvalidDocId(
+            f"docId {doc_id!r} contains a backslash; use '/' between folders",
+            "역슬래시(\\) 대신 '/'로 폴더를 나누세요",
+        )
     if doc_id.startswith("/") or _DRIVE.match(doc_id):
-        raise InvalidDocId(f"docId {doc_id!r} is an absolute path; it must be relative to docs/")
+        raise InvalidDocId(
+            f"docId {doc_id!r} is an absolute path; it must be relative to docs/",
+            "docs/ 폴더 안의 이름이어야 합니다",
+        )
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in doc_id):
-        raise InvalidDocId(f"docId {doc_id!r} contains a control character")
+        raise InvalidDocId(
+            f"docId {doc_id!r} contains a control character", "보이지 않는 제어 문자가 있습니다"
+        )
     for segment in doc_id.split("/"):
         if segment == "":
             raise InvalidDocId(
-                f"docId {doc_id!r} has an empty path segment ('//' or a '/' at the end)"
+                f"docId {doc_id!r} has an empty path segment ('//' or a '/' at the end)",
+                "'/'가 겹치거나 끝에 있습니다",
             )
         if segment in (".", ".."):
-            raise InvalidDocId(f"docId {doc_id!r} contains a '{segment}' segment")
+            raise InvalidDocId(
+                f"docId {doc_id!r} contains a '{segment}' segment",
+                f"'{segment}'로 다른 폴더를 가리킬 수 없습니다",
+            )
     return doc_id
 
 
@@ -898,10 +920,19 @@ class LockManager:
         if isinstance(sent, HeartbeatResult):
             return sent
         result, body, now = sent
-        if _get(result, "created", False) is True:
+        new_sha = _written_sha(result, body)
+        recreated = _get(result, "created", False) is True
+        if not recreated and _get(result, "recovered", False) is True:
+            # The answer was lost and the client read the write back: a read-back cannot tell an
+            # update from a re-creation, so ask the history whether our previous lock was there.
+            try:
+                recreated = not await self._continuous(held, new_sha)
+            except Exception as exc:
+                # Undecided: keep the old sha, so the next beat gets a 409 and decides then.
+                return self._missed(held, exc)
+        if recreated:
             # GitHub ignores a sha sent for a missing path and creates the file (201): the lock
             # had been released by someone. Undo our re-creation and report the release.
-            new_sha = _written_sha(result, body)
             with contextlib.suppress(Exception):
                 await self.client.delete_file(held.path, new_sha, release_message(held.doc_id))
             return HeartbeatResult(
@@ -911,7 +942,7 @@ class LockManager:
                 message=f"Your lock on {held.doc_id} was released by someone else; "
                 "the document is read-only now.",
             )
-        held.sha = _written_sha(result, body)
+        held.sha = new_sha
         held.last_heartbeat = now
         held.misses = 0
         held.last_error = None

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.github import NetworkError
+from modu_desktop.core.github import NetworkError, WriteResult
 from modu_desktop.core.locks import (
     UNKNOWN_HOLDER,
     AcquireOutcome,
@@ -438,5 +438,68 @@ def test_list_locks() -> None:
             ("bad", LockStatus.MALFORMED),
             ("한글 문서", LockStatus.MINE_THIS_SESSION),
         ]
+
+    asyncio.run(run())
+
+
+def test_invalid_doc_id_explains_itself_in_korean_and_english() -> None:
+    from modu_desktop.core.locks import InvalidDocId, validate_doc_id
+
+    for bad in ("../etc/passwd", "a//b", "/abs", "a\\b", "", "x\x07"):
+        try:
+            validate_doc_id(bad)
+        except InvalidDocId as exc:
+            ko, en = exc.user_message("ko"), exc.user_message("en")
+            assert ko.startswith("문서 이름이 올바르지 않습니다: ") and "다른 이름을" not in ko, bad
+            assert en.startswith("That document name cannot be used"), bad
+        else:  # pragma: no cover - the assertion below names the case
+            raise AssertionError(f"{bad!r} was accepted")
+    assert validate_doc_id("bootcamp/00-개요 초안") == "bootcamp/00-개요 초안"
+
+
+class _ReadBackClient(FakeClient):
+    """Every write's answer is lost and the client reads it back, as GitHubClient does: the
+    result says `recovered` and cannot tell a 201 re-creation from a 200 update."""
+
+    async def put_file(
+        self, path: str, content: bytes, message: str, sha: str | None = None
+    ) -> WriteResult:
+        done = await super().put_file(path, content, message, sha=sha)
+        return WriteResult(content_sha=done.content_sha, commit_sha=done.commit_sha, recovered=True)
+
+
+def _read_back_manager(env: Env) -> LockManager:
+    client = _ReadBackClient(env.repo, "editor1")
+    return LockManager(client, "editor1", "s1", lambda: env.t, heartbeat_s=300, stale_s=900)
+
+
+def test_released_lock_is_noticed_when_the_heartbeat_answer_was_lost() -> None:
+    """Seed 1221230974 of the sandbox model test: a robbed holder's heartbeat re-created the
+    released lock, its answer was lost, and the read-back made it look like a renewal."""
+    env = Env()
+    a = _read_back_manager(env)
+
+    async def run() -> None:
+        held = (await a.acquire("d")).held
+        assert held is not None
+        env.repo.commit(".locks/d.lock.json", None, "release by the thief", "editor2")
+        hb = await a.heartbeat(held)
+        assert hb.outcome is HeartbeatOutcome.RELEASED, hb.message
+        assert env.repo.read(".locks/d.lock.json") is None  # our re-creation was removed
+
+    asyncio.run(run())
+
+
+def test_renewal_with_a_lost_answer_is_still_a_renewal() -> None:
+    env = Env()
+    a = _read_back_manager(env)
+
+    async def run() -> None:
+        held = (await a.acquire("d")).held
+        assert held is not None
+        env.t += 300
+        hb = await a.heartbeat(held)
+        assert hb.outcome is HeartbeatOutcome.OK, hb.message
+        assert held.sha == env.repo.files[".locks/d.lock.json"]
 
     asyncio.run(run())
