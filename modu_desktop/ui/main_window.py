@@ -548,6 +548,10 @@ class MainWindow(QMainWindow):
                     # trip. A lock created since is still safe: a PUT without sha cannot replace
                     # it, and acquire then reports who holds it.
                     res, preloaded = await self._acquire_and_load(doc_id)
+                    if res.held is None:
+                        # Not ours yet: a lock dialog may stay open for minutes, so the text
+                        # read now would be stale by the time the user takes over. Read again.
+                        preloaded = None
                 else:
                     # Look first (reads only): a fresh foreign lock goes straight to the
                     # question, without a doomed write attempt.

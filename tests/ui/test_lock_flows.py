@@ -256,3 +256,23 @@ def test_lock_taken_after_the_list_was_drawn_still_asks(
     ui.click(dlg, "cancelButton")
     assert ui.wait_task(task) is False
     assert lock_json(sandbox, DOC)["editingBy"] == "editor2"
+
+
+def test_take_over_after_the_dialog_reads_the_text_again(
+    make_window: Any, peer: Any, sandbox: Any, ui: Any
+) -> None:
+    """The text read together with a refused lock write is not reused after the dialog: the
+    other editor may have saved while the user was deciding."""
+    win = make_window()
+    p = peer()
+    _peer_holds(ui, p)
+    task = ui.start(win.open_document(DOC))
+    dlg = ui.dialog("lockDialog")
+    loaded = ui.run(p.store.load(DOC))
+    newer = loaded.text + "\n다른 사람이 대화 상자 동안 저장한 문단\n"
+    ui.run(p.store.save(DOC, newer, loaded.sha, "editor2"))
+    ui.click(dlg, "stealButton")
+    confirm = ui.dialog("stealConfirmDialog")
+    ui.click(confirm, "confirmStealButton")
+    assert ui.wait_task(task) is True
+    assert "대화 상자 동안 저장한 문단" in win.editor_pane.text()
