@@ -17,7 +17,7 @@ EDITOR1 = ("editor1", "tok-editor1")
 EDITOR2 = ("editor2", "tok-editor2")
 VIEWER = ("viewer", "tok-viewer")
 
-FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "pnu-modu"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pnu-modu"
 
 
 @pytest.fixture

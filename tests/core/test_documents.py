@@ -29,7 +29,7 @@ from modu_desktop.core.documents import (
 )
 from modu_desktop.core.github import GitHubClient, NotFound, RepoRef, RetryPolicy
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pnu-modu"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu"
 BASE = "/repos/pnuai/PNU-Modu"
 
 

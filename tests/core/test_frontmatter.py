@@ -9,7 +9,7 @@ import pytest
 
 from modu_desktop.core.frontmatter import format_scalar, parse
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pnu-modu"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu"
 DOCS = sorted((FIXTURES / "docs").glob("*.md"))
 
 

@@ -19,7 +19,7 @@ from modu_desktop.core.locks import LockManager
 from modu_desktop.core.ops import DocOps, OpCode
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pnu-modu" / "docs"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu" / "docs"
 
 
 async def _no_sleep(_: float) -> None:

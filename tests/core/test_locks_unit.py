@@ -32,7 +32,7 @@ from modu_desktop.core.locks import (
 )
 from tests.core.test_locks_fakes import FakeClient, FakeRepo
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pnu-modu"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu"
 T0 = 1_790_000_000
 
 
