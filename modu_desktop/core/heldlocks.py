@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modu_desktop.core.atomic import (
     FileProblem,
@@ -39,6 +39,9 @@ from modu_desktop.core.atomic import (
     unlink_durably,
     write_atomic,
 )
+
+if TYPE_CHECKING:
+    from modu_desktop.core.locks import HeldLock
 
 log = logging.getLogger(__name__)
 
@@ -347,3 +350,64 @@ class HeldLockRegistry:
             "records": [r.to_json() for r in records],
         }
         write_atomic(path, seal(REGISTRY_KIND, REGISTRY_VERSION, body))
+
+
+class HeldLockRecorder:
+    """A lock observer (``LockManager.observers``) that keeps a :class:`HeldLockRegistry` in
+    step with the locks one session holds: recorded durably right after an acquire or take-over
+    (before the first edit), its sha updated after each heartbeat, removed after the release or
+    when the lock was lost. Registry I/O errors are logged, never raised: the lock itself
+    matters more than its local record."""
+
+    def __init__(
+        self,
+        registry: HeldLockRegistry,
+        *,
+        api_host: str,
+        repo: str,
+        branch: str,
+        session_id: str,
+        login: str,
+    ) -> None:
+        self.registry = registry
+        self.api_host = api_host.rstrip("/")
+        self.repo = repo
+        self.branch = branch
+        self.session_id = session_id
+        self.login = login
+
+    def _record(self, doc_id: str, lock_sha: str, started_at: float) -> None:
+        try:
+            self.registry.add(
+                HeldLockRecord(
+                    api_host=self.api_host,
+                    repo=self.repo,
+                    branch=self.branch,
+                    doc_id=doc_id,
+                    lock_sha=lock_sha,
+                    session_id=self.session_id,
+                    acquired_at=float(started_at),
+                    login=self.login,
+                )
+            )
+        except OSError:
+            log.warning("could not record the lock on %s", doc_id, exc_info=True)
+
+    # -- LockObserver --------------------------------------------------------------------------
+
+    def lock_acquired(self, held: HeldLock) -> None:
+        self._record(held.doc_id, held.sha, held.started_at)
+
+    def lock_renewed(self, held: HeldLock) -> None:
+        try:
+            key = (self.api_host, self.repo, self.branch, held.doc_id)
+            if not self.registry.update_sha(self.session_id, *key, held.sha):
+                self._record(held.doc_id, held.sha, held.started_at)
+        except OSError:
+            log.warning("could not update the lock record of %s", held.doc_id, exc_info=True)
+
+    def lock_gone(self, doc_id: str) -> None:
+        try:
+            self.registry.remove(self.session_id, self.api_host, self.repo, self.branch, doc_id)
+        except OSError:
+            log.warning("could not forget the lock on %s", doc_id, exc_info=True)

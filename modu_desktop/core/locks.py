@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import enum
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -46,6 +47,8 @@ ACQUIRE_KEY_ORDER = ("docId", "editingBy", "startedAt", "lastHeartbeat")
 HEARTBEAT_KEY_ORDER = ("docId", "editingBy", "lastHeartbeat", "startedAt")
 
 # A lock timestamp in seconds has 10 digits until 2286; 13 digits means JavaScript milliseconds.
+log = logging.getLogger(__name__)
+
 _MS_THRESHOLD = 100_000_000_000
 
 
@@ -593,6 +596,18 @@ def _server_now_of(clock: Any) -> Callable[[], float]:
 # The manager
 
 
+class LockObserver(Protocol):
+    """Told about every lock a :class:`LockManager` comes to hold or stops holding (the
+    held-lock records of ``core/heldlocks.py`` follow the manager this way). An observer must not
+    raise; the manager logs and ignores it if one does."""
+
+    def lock_acquired(self, held: HeldLock) -> None: ...
+
+    def lock_renewed(self, held: HeldLock) -> None: ...
+
+    def lock_gone(self, doc_id: str) -> None: ...
+
+
 class LockManager:
     """Acquire, heartbeat, steal, release and verify document locks for one login + session."""
 
@@ -630,6 +645,16 @@ class LockManager:
         self.branch = branch or _branch_of(client) or "main"
         self._blob_cache: dict[str, bytes] = {}
         self.blob_concurrency = max(1, blob_concurrency)
+        self.observers: list[LockObserver] = []
+
+    # -- observers ---------------------------------------------------------------------------
+
+    def _tell(self, event: str, arg: Any) -> None:
+        for obs in list(self.observers):
+            try:
+                getattr(obs, event)(arg)
+            except Exception:
+                log.warning("lock observer %r failed on %s", obs, event, exc_info=True)
 
     # -- time --------------------------------------------------------------------------------
 
@@ -802,6 +827,32 @@ class LockManager:
         return None
 
     async def acquire(self, doc_id: str, *, take_stale: bool = True) -> AcquireResult:
+        res = await self._acquire(doc_id, take_stale=take_stale)
+        if res.held is not None:
+            self._tell("lock_acquired", res.held)
+        return res
+
+    async def steal(self, view: LockView) -> AcquireResult:
+        res = await self._steal(view)
+        if res.held is not None:
+            self._tell("lock_acquired", res.held)
+        return res
+
+    async def heartbeat(self, held: HeldLock) -> HeartbeatResult:
+        res = await self._heartbeat(held)
+        if res.outcome is HeartbeatOutcome.OK:
+            self._tell("lock_renewed", held)
+        elif res.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
+            self._tell("lock_gone", held.doc_id)
+        return res
+
+    async def release(self, held: HeldLock) -> ReleaseResult:
+        res = await self._release(held)
+        if res.outcome is not ReleaseOutcome.FAILED:
+            self._tell("lock_gone", held.doc_id)
+        return res
+
+    async def _acquire(self, doc_id: str, *, take_stale: bool = True) -> AcquireResult:
         """Create the lock (no sha). If one exists, classify it: reuse ours, take over a stale one
         (``take_stale``), otherwise return BLOCKED with the view so the UI can ask the user."""
         validate_doc_id(doc_id)
@@ -864,10 +915,10 @@ class LockManager:
                 message=f"You already hold the lock on {doc_id}.",
             )
         if view.status is LockStatus.STALE and take_stale:
-            return await self.steal(view)
+            return await self._steal(view)
         return AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=view, message=view.describe())
 
-    async def steal(self, view: LockView) -> AcquireResult:
+    async def _steal(self, view: LockView) -> AcquireResult:
         """Take the lock over, sending the sha we saw. If the lock changed since, report that
         someone else took it first (never retry blindly)."""
         doc_id = validate_doc_id(view.doc_id)
@@ -913,7 +964,7 @@ class LockManager:
             AcquireOutcome.LOST_RACE, doc_id, view=now_view, error=err, message=msg
         )
 
-    async def heartbeat(self, held: HeldLock) -> HeartbeatResult:
+    async def _heartbeat(self, held: HeldLock) -> HeartbeatResult:
         """Exactly one conditional PUT with the sha we last wrote. On 409: re-read and report
         LOST (to whom, since when) or RELEASED. On network errors: count the miss."""
         sent = await self._put_heartbeat(held)
@@ -1086,7 +1137,7 @@ class LockManager:
         before = next((sha for path, _k, sha in entries if path == held.path), None)
         return before == held.sha
 
-    async def release(self, held: HeldLock, *, _again: bool = True) -> ReleaseResult:
+    async def _release(self, held: HeldLock, *, _again: bool = True) -> ReleaseResult:
         """DELETE with our sha. If the lock is someone else's now, leave it alone."""
         doc_id = held.doc_id
         try:
@@ -1118,7 +1169,7 @@ class LockManager:
             if view.status is LockStatus.MINE_THIS_SESSION and view.sha != held.sha and _again:
                 # An earlier heartbeat of ours landed although its answer was lost.
                 held.sha = view.sha or held.sha
-                return await self.release(held, _again=False)
+                return await self._release(held, _again=False)
             if view.status is LockStatus.MINE_THIS_SESSION:
                 return ReleaseResult(
                     ReleaseOutcome.FAILED,

@@ -81,14 +81,11 @@ def main(argv: list[str] | None = None) -> int:
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
     # first one and leaves (issue 5).
-    try:
-        from modu_desktop.ui.nothing_lost import instance_gate
-    except ImportError:
-        instance_gate = None  # type: ignore[assignment]
-    if instance_gate is not None:
-        gate_rc = instance_gate(paths.data_dir, args.open_doc)
-        if gate_rc is not None:
-            return gate_rc
+    from modu_desktop.ui.nothing_lost import instance_gate
+
+    gate_rc = instance_gate(paths.data_dir, args.open_doc)
+    if gate_rc is not None:
+        return gate_rc
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
@@ -159,9 +156,13 @@ async def _async_main(
     from PySide6.QtCore import QCoreApplication, QTimer
 
     from modu_desktop.core.auth import TokenSource, TokenStore, check_token
-    from modu_desktop.ui.asyncutil import spawn
     from modu_desktop.ui.context import AppContext, AppOptions, make_client
     from modu_desktop.ui.main_window import MainWindow
+    from modu_desktop.ui.nothing_lost import (
+        current_instance,
+        practice_port,
+        remember_practice_port,
+    )
 
     loop = asyncio.get_running_loop()
 
@@ -212,14 +213,14 @@ async def _async_main(
             branch=settings.branch,
             users=[PRACTICE_USER],
             seed="sample",
-            port=_practice_port(paths.data_dir),
+            port=practice_port(paths.data_dir),
         )
         try:
             await loop.run_in_executor(None, sandbox.start)
         except OSError:  # last time's port is taken now: any free port
             sandbox.port = 0
             await loop.run_in_executor(None, sandbox.start)
-        _remember_practice_port(paths.data_dir, sandbox.port)
+        remember_practice_port(paths.data_dir, sandbox.port)
         settings.api_url = sandbox.api_url
         token = PRACTICE_USER.token
     else:
@@ -291,7 +292,7 @@ async def _async_main(
             ).build()
             win = MainWindow(ctx)
             runner.window = win
-            nothing_lost = _attach_nothing_lost(win)
+            win.nothing_lost.serve(current_instance())
             done = asyncio.Event()
             outcome: dict[str, bool] = {"signed_out": False}
 
@@ -311,7 +312,7 @@ async def _async_main(
                     ),
                     "warning",
                 )
-            spawn(_startup(win, options.open_doc, args.screenshot))
+            win.ops.run(_startup(win, options.open_doc, args.screenshot), name="startup")
             waiter = asyncio.ensure_future(done.wait())
             quitter = asyncio.ensure_future(runner.quit_event.wait())
             await asyncio.wait({waiter, quitter}, return_when=asyncio.FIRST_COMPLETED)
@@ -323,9 +324,7 @@ async def _async_main(
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(win.shutdown(interactive=False), SHUTDOWN_GRACE_S)
             runner.window = None
-            if nothing_lost is not None:
-                with contextlib.suppress(Exception):
-                    await nothing_lost.aclose()
+            await win.nothing_lost.aclose()
             win.hide()
             win.deleteLater()
             await ctx.aclose()
@@ -342,36 +341,6 @@ async def _async_main(
             await loop.run_in_executor(None, sandbox.stop)
         wake.stop()
     return rc
-
-
-def _practice_port(data_dir: Path) -> int:
-    """Practice mode keeps its address across restarts (drafts, queued saves and lock records
-    are keyed by it: issue 5's recovery must recognise them)."""
-    try:
-        from modu_desktop.ui.nothing_lost import practice_port
-    except ImportError:
-        return 0
-    return practice_port(data_dir)
-
-
-def _remember_practice_port(data_dir: Path, port: int) -> None:
-    with contextlib.suppress(ImportError):
-        from modu_desktop.ui.nothing_lost import remember_practice_port
-
-        remember_practice_port(data_dir, port)
-
-
-def _attach_nothing_lost(win: Any) -> Any:
-    """Issue 5's save queue, notify-when-free and single-instance requests on this window."""
-    try:
-        from modu_desktop.ui.nothing_lost import attach
-    except ImportError:
-        return None
-    try:
-        return attach(win)
-    except Exception:
-        log.warning("save queue / single instance not attached", exc_info=True)
-        return None
 
 
 async def _startup(win: Any, open_doc: str | None, screenshot: str | None) -> None:

@@ -1,20 +1,28 @@
-"""Everything a signed-in window needs: the client, the stores, the lock manager, who we are.
+"""Everything a signed-in window needs: the core workspace, who we are, the options.
 
 Qt-free glue between the app and the core (it lives in ``ui/`` because it decides what the UI
-uses). Widgets receive an ``AppContext`` and call the core through it.
+uses). The core objects themselves are built in one place, :class:`~modu_desktop.core.workspace.
+Workspace`; widgets receive an ``AppContext`` and call the core through it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from modu_desktop.core.auth import TokenStore
+from modu_desktop.core.documents import DocumentStore
+from modu_desktop.core.github import GitHubClient, RepoRef
+from modu_desktop.core.locks import LockManager
 from modu_desktop.core.paths import AppPaths
 from modu_desktop.core.session import new_session_id
 from modu_desktop.core.settings import Settings
+from modu_desktop.core.workspace import Workspace
+
+if TYPE_CHECKING:
+    from modu_desktop.sandbox import Sandbox
 
 
 @dataclass
@@ -37,14 +45,13 @@ class AppContext:
     settings: Settings
     paths: AppPaths
     options: AppOptions
-    client: Any  # core.github.GitHubClient
+    client: GitHubClient
     login: str
     can_push: bool
     token_store: TokenStore | None = None
     session_id: str = field(default_factory=new_session_id)
-    store: Any = None  # core.documents.DocumentStore
-    locks: Any = None  # core.locks.LockManager
-    sandbox: Any = None  # in-process practice sandbox (modu_desktop.sandbox.Sandbox)
+    sandbox: Sandbox | None = None  # the in-process practice sandbox
+    _workspace: Workspace | None = field(default=None, repr=False)
 
     @property
     def lang(self) -> str:
@@ -59,46 +66,37 @@ class AppContext:
     def practice(self) -> bool:
         return self.options.practice
 
-    def server_now(self) -> float:
-        clock = getattr(self.client, "clock", None)
-        if clock is not None:
-            return float(clock.now())
-        import time
+    @property
+    def workspace(self) -> Workspace:
+        if self._workspace is None:
+            raise RuntimeError("AppContext.build() was not called")
+        return self._workspace
 
-        return time.time()
+    @property
+    def store(self) -> DocumentStore:
+        return self.workspace.store
+
+    @property
+    def locks(self) -> LockManager:
+        return self.workspace.locks
+
+    def server_now(self) -> float:
+        if self._workspace is None:
+            return time.time()
+        return self._workspace.server_now()
 
     def build(self) -> AppContext:
-        """Create the document store and the lock manager on top of the client."""
-        from modu_desktop.core.documents import DocumentStore
-        from modu_desktop.core.locks import LockManager
-
-        cache = self.paths.cache_dir / "blobs"
-        cache.mkdir(parents=True, exist_ok=True)
-        self.store = DocumentStore(self.client, cache)
-        try:
-            # Records every lock we hold on disk, so a crashed session's locks are found and
-            # resumed or released at the next start (issue 5).
-            from modu_desktop.ui.leftover_locks import recording_manager
-
-            self.locks = recording_manager(
-                self.client,
-                self.login,
-                self.session_id,
-                data_dir=self.paths.data_dir,
-                api_host=self.settings.api_url,
-                repo=self.settings.repo_full_name,
-                heartbeat_s=self.options.heartbeat_s,
-                stale_s=self.options.stale_s,
-            )
-        except ImportError:
-            self.locks = LockManager(
-                self.client,
-                self.login,
-                self.session_id,
-                self.client.clock,
-                heartbeat_s=self.options.heartbeat_s,
-                stale_s=self.options.stale_s,
-            )
+        """Build the core workspace (store, locks with their records, drafts, save queue)."""
+        self._workspace = Workspace.build(
+            self.client,
+            self.login,
+            self.session_id,
+            cache_dir=self.paths.blob_cache_dir,
+            data_dir=self.paths.data_dir,
+            heartbeat_s=self.options.heartbeat_s,
+            stale_s=self.options.stale_s,
+            queue_saves=not self.viewer,
+        )
         return self
 
     async def aclose(self) -> None:
@@ -106,11 +104,5 @@ class AppContext:
             await self.client.aclose()
 
 
-def make_client(api_url: str, token: str, settings: Settings) -> Any:
-    from modu_desktop.core.github import GitHubClient, RepoRef
-
+def make_client(api_url: str, token: str, settings: Settings) -> GitHubClient:
     return GitHubClient(api_url, token, RepoRef(settings.owner, settings.name, settings.branch))
-
-
-def repo_dir_for_practice(paths: AppPaths) -> Path:
-    return paths.sandbox_repo_dir

@@ -1,10 +1,9 @@
 """Locks left behind by a crashed session of this app: record them, find them, resume or release.
 
-Recording: :class:`RecordingLockManager` is a :class:`~modu_desktop.core.locks.LockManager`
-that writes every lock it acquires into a :class:`~modu_desktop.core.heldlocks.HeldLockRegistry`
-(durably, before the first edit), updates the record after each heartbeat and removes it after
-the release. Nothing else in the app has to know: ``AppContext.build`` creates this manager
-instead of the plain one.
+Recording: the workspace's lock manager has a :class:`~modu_desktop.core.heldlocks.
+HeldLockRecorder` among its observers, which writes every lock it acquires into the
+:class:`~modu_desktop.core.heldlocks.HeldLockRegistry` (durably, before the first edit), updates
+the record after each heartbeat and removes it after the release.
 
 Next start (:func:`find_leftovers`): records of sessions whose process is gone are checked
 against the repository. A lock that still carries the dead session's ``sessionId`` is ours:
@@ -26,149 +25,33 @@ import enum
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.core.heldlocks import HeldLockRecord, HeldLockRegistry
 from modu_desktop.core.locks import (
-    AcquireResult,
     HeartbeatOutcome,
-    HeartbeatResult,
     HeldLock,
     LockManager,
     LockStatus,
     LockView,
     ReleaseOutcome,
-    ReleaseResult,
-    VerifyResult,
 )
+from modu_desktop.core.workspace import registry_for
+
+__all__ = [
+    "Leftover",
+    "LeftoverAction",
+    "LeftoverLocks",
+    "LeftoverReport",
+    "LeftoverState",
+    "find_leftovers",
+    "leftover_drafts",
+    "registry_for",
+    "release_leftover",
+    "resume",
+]
 
 log = logging.getLogger(__name__)
-
-REGISTRY_DIR = "held-locks"
-
-
-def registry_for(data_dir: str | Path) -> HeldLockRegistry:
-    return HeldLockRegistry(Path(data_dir) / REGISTRY_DIR)
-
-
-class RecordingLockManager(LockManager):
-    """A LockManager that keeps :class:`HeldLockRegistry` in step with the locks it holds.
-    Registry I/O errors are logged, never raised (the lock itself matters more)."""
-
-    def __init__(
-        self,
-        *args: Any,
-        registry: HeldLockRegistry,
-        api_host: str,
-        repo: str,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        self.registry = registry
-        self.api_host = api_host.rstrip("/")
-        self.repo = repo
-        # Set by the save queue: when the lock cannot be checked because GitHub is unreachable,
-        # let the save go on to the queue (its base sha still prevents any overwrite).
-        self.queue_saves_offline = False
-
-    # -- registry plumbing ---------------------------------------------------------------------
-
-    def _record(self, held: HeldLock) -> None:
-        try:
-            self.registry.add(
-                HeldLockRecord(
-                    api_host=self.api_host,
-                    repo=self.repo,
-                    branch=self.branch,
-                    doc_id=held.doc_id,
-                    lock_sha=held.sha,
-                    session_id=self.session_id,
-                    acquired_at=float(held.started_at),
-                    login=self.login,
-                )
-            )
-        except OSError:
-            log.warning("could not record the lock on %s", held.doc_id, exc_info=True)
-
-    def _forget(self, doc_id: str) -> None:
-        try:
-            self.registry.remove(self.session_id, self.api_host, self.repo, self.branch, doc_id)
-        except OSError:
-            log.warning("could not forget the lock on %s", doc_id, exc_info=True)
-
-    # -- overrides -----------------------------------------------------------------------------
-
-    async def acquire(self, doc_id: str, *, take_stale: bool = True) -> AcquireResult:
-        res = await super().acquire(doc_id, take_stale=take_stale)
-        if res.held is not None:
-            self._record(res.held)
-        return res
-
-    async def steal(self, view: LockView) -> AcquireResult:
-        res = await super().steal(view)
-        if res.held is not None:
-            self._record(res.held)
-        return res
-
-    async def heartbeat(self, held: HeldLock) -> HeartbeatResult:
-        res = await super().heartbeat(held)
-        if res.outcome is HeartbeatOutcome.OK:
-            try:
-                if not self.registry.update_sha(
-                    self.session_id, self.api_host, self.repo, self.branch, held.doc_id, held.sha
-                ):
-                    self._record(held)
-            except OSError:
-                log.warning("could not update the lock record of %s", held.doc_id, exc_info=True)
-        elif res.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
-            self._forget(held.doc_id)
-        return res
-
-    async def verify(self, held: HeldLock) -> VerifyResult:
-        res = await super().verify(held)
-        if not res.ok and res.retryable and self.queue_saves_offline:
-            return VerifyResult(
-                True,
-                "The lock could not be checked (GitHub unreachable); the save is queued with "
-                "its base sha.",
-                view=res.view,
-                retryable=True,
-            )
-        return res
-
-    async def release(self, held: HeldLock, *, _again: bool = True) -> ReleaseResult:
-        res = await super().release(held, _again=_again)
-        if res.outcome is not ReleaseOutcome.FAILED:
-            self._forget(held.doc_id)
-        return res
-
-
-def recording_manager(
-    client: Any,
-    login: str,
-    session_id: str,
-    *,
-    data_dir: str | Path,
-    api_host: str,
-    repo: str,
-    heartbeat_s: float = 300,
-    stale_s: float = 900,
-) -> RecordingLockManager:
-    """The drop-in replacement for ``LockManager(client, login, session_id, client.clock, …)``."""
-    return RecordingLockManager(
-        client,
-        login,
-        session_id,
-        client.clock,
-        heartbeat_s=heartbeat_s,
-        stale_s=stale_s,
-        registry=registry_for(data_dir),
-        api_host=api_host,
-        repo=repo,
-    )
-
 
 # -- the next start -----------------------------------------------------------------------------
 

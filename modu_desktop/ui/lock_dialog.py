@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 
 from PySide6.QtCore import QCoreApplication, QDateTime, Qt
@@ -19,12 +18,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.edit_session import LockHolder
 from modu_desktop.ui.asyncutil import ask, run_dialog
 from modu_desktop.ui.i18n import translate_or
 
-# "Notify me when it is free" (issue 5): set by ``modu_desktop.ui.nothing_lost`` while a window
-# is attached; called with the docId, after which the dialog closes as CANCEL. None = no button.
-notify_free_handler: Callable[[str], None] | None = None
+# "Notify me when it is free" (issue 5): the window passes ``notify_free``; it is called with the
+# docId, after which the dialog closes as CANCEL. None = no button.
+NotifyFree = Callable[[str], None]
 
 
 def _notify_label() -> str:
@@ -37,20 +37,7 @@ class LockChoice(Enum):
     CANCEL = "cancel"
 
 
-@dataclass(frozen=True)
-class LockHolderInfo:
-    doc_id: str
-    holder: str | None  # login, None if the lock file is unreadable
-    started_at: float | None
-    last_heartbeat: float | None
-    now: float  # server time, for "x minutes ago"
-    same_user: bool = False  # our own login, from another window or computer
-    malformed: bool = False
-    title: str | None = None  # the document's title, if known
-
-    @property
-    def label(self) -> str:
-        return self.title or self.doc_id
+LockHolderInfo = LockHolder  # the core's description of who holds a lock
 
 
 def format_when(ts: float | None, now: float | None = None) -> str:
@@ -72,9 +59,16 @@ def format_when(ts: float | None, now: float | None = None) -> str:
 
 
 class LockDialog(QDialog):
-    def __init__(self, info: LockHolderInfo, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        info: LockHolderInfo,
+        parent: QWidget | None = None,
+        *,
+        notify_free: NotifyFree | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("lockDialog")
+        self._notify_free = notify_free
         self.info = info
         self.choice = LockChoice.CANCEL
         self.setWindowTitle(self.tr("Document in use"))
@@ -130,7 +124,7 @@ class LockDialog(QDialog):
         buttons.addWidget(self.read_only_button)
         buttons.addWidget(self.steal_button)
         self.notify_button: QPushButton | None = None
-        if notify_free_handler is not None:
+        if notify_free is not None:
             self.notify_button = QPushButton(_notify_label())
             self.notify_button.setObjectName("notifyFreeButton")
             self.notify_button.setAccessibleName(self.notify_button.text().replace("&", ""))
@@ -146,7 +140,7 @@ class LockDialog(QDialog):
         self.setMinimumWidth(460)
 
     def _notify_when_free(self) -> None:
-        handler = notify_free_handler
+        handler = self._notify_free
         if handler is not None:
             handler(self.info.doc_id)
         self._choose(LockChoice.CANCEL)
@@ -198,10 +192,12 @@ async def confirm_steal(parent: QWidget | None, info: LockHolderInfo) -> bool:
     return key == "confirmSteal"
 
 
-async def choose_lock_action(parent: QWidget | None, info: LockHolderInfo) -> LockChoice:
+async def choose_lock_action(
+    parent: QWidget | None, info: LockHolderInfo, *, notify_free: NotifyFree | None = None
+) -> LockChoice:
     """Run the dialog (and, for a steal, the second confirmation)."""
     while True:
-        dlg = LockDialog(info, parent)
+        dlg = LockDialog(info, parent, notify_free=notify_free)
         await run_dialog(dlg)
         choice = dlg.choice
         dlg.deleteLater()

@@ -1,30 +1,21 @@
-"""Issue 5 glue for the app: the save queue, single instance and notify-when-free, attached to a
-``MainWindow`` from outside so that ``app.py`` needs only three short calls:
+"""Issue 5 in the window: the save queue's runner, single instance and notify-when-free.
 
-* ``main()``, once the data directory is known and before any window::
+The window builds one :class:`NothingLost` for itself; the app hands it the single-instance
+listener (:meth:`NothingLost.serve`). Nothing is swapped or patched: saves queue in the core
+(``SaveService``, the workspace's spool); this object only runs the spool and shows it.
 
-      from modu_desktop.ui.nothing_lost import instance_gate
-      gate_rc = instance_gate(paths.data_dir, args.open_doc)
-      if gate_rc is not None:
-          return gate_rc            # another instance took the request; exit 0
-
-* ``_async_main()``, right after ``win = MainWindow(ctx)``: ``nl = attach(win)``;
-* after the window finished, before ``await ctx.aclose()``: ``await nl.aclose()``.
-
-What :func:`attach` does:
-
-* **Save queue** - ``ctx.store`` becomes a :class:`QueueingStore`: a save that cannot reach
-  GitHub (offline, timeout, 5xx, rate limit) is written to the on-disk spool instead of failing;
-  while a save of that document waits, later saves join the queue (newest text wins). The lock
-  check before a save is skipped when GitHub is unreachable (the queued write still carries its
-  base sha, so it can never overwrite someone else's change). The status bar shows "waiting to
-  save (N)" with "Retry now"; a failed item (conflict, or too many failures) opens the conflict
-  screen with its text intact. When a queued save lands, the open editor is told (new base sha,
-  draft removed).
+* **Save queue** - :class:`SaveQueue` sends what ``SaveService`` queued (offline, timeout, 5xx,
+  rate limit), exactly once; it starts once the window has recovered the last session
+  (:meth:`start_queue`, or a fallback timer). The status bar shows "waiting to save (N)" with
+  "Retry now"; a failed item (conflict, or too many failures) opens the conflict screen with
+  its text intact. When a queued save lands, the open editor is told (new base sha, draft
+  removed).
 * **Single instance** - requests from later instances (``--open DOC``) bring this window to the
-  front and open the document here (no second lock session).
-* **Notify when free** - the read-only banner gets "Notify me when it is free"; a system
-  notification (or the in-app notice) says when the lock is released or goes stale.
+  front and open the document here (no second lock session). Before any window,
+  :func:`instance_gate` decides whether this process is the instance at all.
+* **Notify when free** - the read-only banner and the lock question get "Notify me when it is
+  free"; a system notification (or the in-app notice) says when the lock is released or goes
+  stale.
 """
 
 from __future__ import annotations
@@ -33,29 +24,26 @@ import contextlib
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QWidget
 
-from modu_desktop.core import documents
-from modu_desktop.core.drafts import DraftKey, DraftStore
-from modu_desktop.core.spool import Backoff, SpoolItem
-from modu_desktop.ui.asyncutil import spawn
+from modu_desktop.core.atomic import write_atomic
+from modu_desktop.core.drafts import DraftKey
+from modu_desktop.core.spool import SpoolItem
 from modu_desktop.ui.i18n import translate_or
-from modu_desktop.ui.notify_free import REASON_STALE, FreeNotifier
-from modu_desktop.ui.save_queue import (
-    SaveQueue,
-    SaveQueueStatus,
-    is_queueable_error,
-    resolve_failed,
-)
+from modu_desktop.ui.notify_free import FreeNotifier
+from modu_desktop.ui.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
 from modu_desktop.ui.single_instance import SingleInstance, bring_to_front
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.window_api import QueueHost
 
 log = logging.getLogger(__name__)
 
 _instance: SingleInstance | None = None
 QUEUE_START_FALLBACK_S = 30.0
-DONE_KEEP_S = 7 * 86400.0
 
 
 def _t(en: str, ko: str) -> str:
@@ -107,289 +95,144 @@ def practice_port(data_dir: str | Path) -> int:
 
 
 def remember_practice_port(data_dir: str | Path, port: int) -> None:
-    from modu_desktop.core.atomic import write_atomic
-
     with contextlib.suppress(OSError):
         write_atomic(Path(data_dir) / PRACTICE_PORT_FILE, f"{int(port)}\n".encode("ascii"))
 
 
-# -- the save queue as a document store -----------------------------------------------------------
-
-
-class QueuedForSave(Exception):
-    """The save is in the on-disk queue (the window shows this as its "not saved" reason)."""
-
-    def __init__(self, item: SpoolItem, cause: BaseException | None = None) -> None:
-        super().__init__(f"queued as {item.id}")
-        self.item = item
-        self.cause = cause
-
-    def user_message(self, lang: str = "ko") -> str:
-        if lang == "ko":
-            return (
-                "GitHub에 연결할 수 없어 이 컴퓨터에 저장해 두었습니다. "
-                "연결되면 자동으로 저장됩니다(저장 대기 중)."
-            )
-        return (
-            "GitHub cannot be reached, so the save is kept on this computer and will be sent "
-            "by itself when the connection returns (waiting to save)."
-        )
-
-
-class QueueingStore:
-    """Wraps a DocumentStore: ``save`` falls back to the queue; everything else is delegated."""
-
-    def __init__(self, inner: Any, queue: SaveQueue, *, api_host: str, repo: str, branch: str):
-        self._inner = inner
-        self.queue = queue
-        self.api_host = api_host.rstrip("/")
-        self.repo = repo
-        self.branch = branch
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    @property
-    def inner(self) -> Any:
-        return self._inner
-
-    @staticmethod
-    def path_of(doc: Any) -> str:
-        path = getattr(doc, "path", None)
-        if isinstance(path, str):
-            return path
-        text = str(doc)
-        if text.startswith(documents.DOCS_DIR + "/") and text.endswith(".md"):
-            return text
-        return documents.path_for_doc_id(text)
-
-    def _enqueue(
-        self, path: str, text: str, base_sha: str | None, login: str, message: str | None
-    ) -> SpoolItem:
-        return self.queue.enqueue(
-            api_host=self.api_host,
-            repo=self.repo,
-            branch=self.branch,
-            path=path,
-            doc_id=documents.doc_id_for_path(path) or path,
-            text=text,
-            base_sha=base_sha,
-            message=message or documents.update_message(path, login),
-            login=login,
-        )
-
-    def rebased(self, path: str, base_sha: str) -> str:
-        """A base that one of our own queued saves replaced (the editor may not have heard that
-        it landed) becomes that save's commit, like the spool's ``rebase_on_done``: the editor's
-        text descends from the queued text, and our own commit must not come back as a conflict."""
-        target = (self.api_host, self.repo, self.branch, path)
-        try:
-            done = [i for i in self.queue.spool.done_items() if i.target == target]
-        except OSError:
-            return base_sha
-        for item in reversed(done):  # newest first
-            chain = [item.base_sha, *item.accept_shas, item.blob_sha()]
-            if item.result_sha and base_sha != item.result_sha and base_sha in chain:
-                return item.result_sha
-        return base_sha
-
-    async def save(
-        self, doc: Any, text: str, base_sha: str, login: str, message: str | None = None
-    ) -> Any:
-        path = self.path_of(doc)
-        if self.queue.pending_for(self.api_host, self.repo, self.branch, path) is not None:
-            # An earlier save of this document is still waiting: this one joins it (newest text
-            # wins) instead of racing it.
-            raise QueuedForSave(self._enqueue(path, text, base_sha, login, message))
-        base_sha = self.rebased(path, base_sha)
-        try:
-            return await self._inner.save(doc, text, base_sha, login, message)
-        except Exception as exc:
-            if not is_queueable_error(exc):
-                raise
-            item = self._enqueue(path, text, base_sha, login, message)
-            log.info("save of %s queued (%s)", path, exc)
-            raise QueuedForSave(item, exc) from exc
-
-
-# -- attaching to the window ---------------------------------------------------------------------
+# -- in the window ------------------------------------------------------------------------------
 
 
 class NothingLost(QObject):
-    """Owns the queue, its status widget, the notifier and the single-instance hookup."""
+    """Owns the queue runner, its status widget, the notifier and the single-instance hookup."""
 
-    def __init__(self, win: Any, instance: SingleInstance | None = None) -> None:
-        super().__init__(win)
+    def __init__(self, win: QueueHost, parent: QWidget) -> None:
+        super().__init__(parent)
         self.win = win
+        self.parent_widget = parent
         ctx = win.ctx
-        self.ctx = ctx
-        s = ctx.settings
-        self.api_host = str(s.api_url).rstrip("/")
-        self.repo = str(s.repo_full_name)
-        self.branch = str(s.branch)
-        self.instance = instance
-        self.queue = SaveQueue.for_client(
-            ctx.paths.spool_dir,
-            ctx.client,
-            parent=self,
-            backoff=Backoff(base_s=3.0, cap_s=300.0),
-        )
-        with contextlib.suppress(OSError):  # committed saves are kept a week (see rebased())
-            self.queue.spool.prune_done(DONE_KEEP_S)
-        self.inner_store = ctx.store
+        ws = ctx.workspace
+        self.instance: SingleInstance | None = None
+        self.queue: SaveQueue | None = None
         self.status = SaveQueueStatus()
-        self.notifier = FreeNotifier(
-            self.inner_store, ctx.locks, banner=self._notice_free, parent=self
-        )
+        self.notifier = FreeNotifier(ws.store, ws.locks, banner=self._notice_free, parent=self)
         self._closed = False
-        if not ctx.viewer:
-            ctx.store = QueueingStore(
-                self.inner_store,
-                self.queue,
-                api_host=self.api_host,
-                repo=self.repo,
-                branch=self.branch,
+        if ws.spool is not None:
+            queue = SaveQueue(ws.spool, parent=self)
+            self.queue = queue
+            ws.saves.on_queued = lambda _item: queue.poke()
+            win.statusBar().addPermanentWidget(self.status)
+            self.status.bind(queue)
+            self.status.showFailedRequested.connect(
+                lambda: win.ops.run(self.show_failed(), name="show-failed-saves")
             )
-            if hasattr(ctx.locks, "queue_saves_offline"):
-                ctx.locks.queue_saves_offline = True
-            with contextlib.suppress(Exception):
-                win.statusBar().addPermanentWidget(self.status)
-            self.status.bind(self.queue)
-            self.status.showFailedRequested.connect(lambda: spawn(self.show_failed()))
-            self.queue.itemCommitted.connect(self._committed)
-            self.queue.itemFailed.connect(self._failed)
-            self._start_queue_after_recovery()
-        banner = getattr(win, "readonly_banner", None)
-        if banner is not None and hasattr(banner, "add_button"):
-            self.notify_button = banner.add_button(
-                "notifyFreeButton", _t("Notify me when it is free", "비면 알려 주기")
-            )
-            self.notify_button.clicked.connect(self.watch_open_document)
+            queue.itemCommitted.connect(self._committed)
+            queue.itemFailed.connect(self._failed)
+            QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self.start_queue)
+        self.notify_button = win.readonly_banner.add_button(
+            "notifyFreeButton", _t("Notify me when it is free", "비면 알려 주기")
+        )
+        self.notify_button.clicked.connect(self.watch_open_document)
         self.notifier.openRequested.connect(self._open_from_notification)
-        if not ctx.viewer:
-            from modu_desktop.ui import lock_dialog
-
-            lock_dialog.notify_free_handler = self.watch
-
-        if instance is not None and instance.listen():
-            instance.openRequested.connect(self._open_requested)
-            instance.activateRequested.connect(lambda: bring_to_front(self.win))
 
     # -- queue -------------------------------------------------------------------------------
 
-    def _start_queue_after_recovery(self) -> None:
+    def start_queue(self) -> None:
         """Saves left in the queue by a crashed session go out once the window has put that
-        session's documents back (``recover_at_start``), so a document resumed with its draft
-        learns the queued commit's sha instead of keeping the draft's old base. A timer starts
-        the queue anyway if that step never comes (e.g. a window built without it)."""
-        win = self.win
-        recover = getattr(win, "recover_at_start", None)
-        if recover is None or not callable(recover):
-            self.queue.start()
-            return
-
-        async def recover_then_start() -> None:
-            try:
-                await recover()
-            finally:
-                if not self._closed:
-                    self.queue.start()
-
-        win.recover_at_start = recover_then_start  # instance attribute: this window only
-        QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self._fallback_start)
-
-    def _fallback_start(self) -> None:
-        if not self._closed and not self.queue.running:
+        session's documents back (the window calls this after its start-up recovery), so a
+        document resumed with its draft learns the queued commit's sha instead of keeping the
+        draft's old base. A timer calls it anyway if that step never comes."""
+        if not self._closed and self.queue is not None and not self.queue.running:
             self.queue.start()
 
     def _committed(self, item: SpoolItem) -> None:
-        win = self.win
-        doc = getattr(win, "doc", None)
-        sha = item.result_sha
-        if sha is None:
+        if item.result_sha is None:
             return
-        if doc is not None and getattr(doc, "path", None) == item.path:
-            doc.base_sha = sha
-            with contextlib.suppress(Exception):
-                win._draft_committed(doc, item.text, sha)
-            with contextlib.suppress(Exception):
-                if win.editor_pane.text() == item.text:
-                    win.editor_pane.set_modified(False)
-                win._update_title()
-        else:
-            with contextlib.suppress(OSError):
-                DraftStore(self.ctx.paths.drafts_dir).discard(
-                    DraftKey(self.api_host, self.repo, self.branch, item.doc_id),
-                    only_if_text=item.text,
-                )
-        with contextlib.suppress(Exception):
-            win.show_notice(
-                _t(
-                    "Saved “{doc}”: it was waiting for the connection.",
-                    "연결을 기다리던 “{doc}”을(를) 저장했습니다.",
-                ).format(doc=item.doc_id),
-                "info",
-            )
+        if not self.win.queued_save_landed(item):
+            drafts = self.win.ctx.workspace.drafts
+            t = self.win.ctx.workspace.target
+            if drafts is not None:
+                with contextlib.suppress(OSError):
+                    drafts.discard(
+                        DraftKey(t.api_host, t.repo, t.branch, item.doc_id), only_if_text=item.text
+                    )
+        self.win.show_notice(
+            _t(
+                "Saved “{doc}”: it was waiting for the connection.",
+                "연결을 기다리던 “{doc}”을(를) 저장했습니다.",
+            ).format(doc=item.doc_id),
+            "info",
+        )
 
     def _failed(self, item: SpoolItem) -> None:
-        with contextlib.suppress(Exception):
-            self.win.show_notice(
-                _t(
-                    "“{doc}” could not be saved ({why}). Your text is kept: "
-                    "open “not saved” in the status bar.",
-                    "“{doc}”을(를) 저장하지 못했습니다({why}). 글은 남아 있습니다. "
-                    "상태 표시줄의 “저장 안 됨”을 여세요.",
-                ).format(doc=item.doc_id, why=item.failure or item.last_error or "?"),
-                "error",
-            )
+        self.win.show_notice(
+            _t(
+                "“{doc}” could not be saved ({why}). Your text is kept: "
+                "open “not saved” in the status bar.",
+                "“{doc}”을(를) 저장하지 못했습니다({why}). 글은 남아 있습니다. "
+                "상태 표시줄의 “저장 안 됨”을 여세요.",
+            ).format(doc=item.doc_id, why=item.failure or item.last_error or "?"),
+            "error",
+        )
 
     async def show_failed(self) -> None:
+        if self.queue is None:
+            return
         for item in self.queue.failed_items():
             await resolve_failed(
-                self.win,
+                self.parent_widget,
                 self.queue,
                 item,
-                self.inner_store,
-                save_as_new=self.win._create_new_document,
+                self.win.ctx.store,
+                save_as_new=self.win.create_new_document,
             )
 
     # -- notify when free --------------------------------------------------------------------
 
     def watch_open_document(self) -> None:
-        doc = getattr(self.win, "doc", None)
+        doc = self.win.doc
         if doc is not None:
             self.watch(doc.doc_id)
 
     def watch(self, doc_id: str) -> None:
-        """Start watching ``doc_id`` (from the lock dialog or the read-only banner)."""
+        """Start watching ``doc_id`` (from the lock question or the read-only banner)."""
         if self._closed:
             return
         self.notifier.watch(doc_id)
-        with contextlib.suppress(Exception):
-            self.win.show_notice(
-                _t(
-                    "You will be told when “{doc}” is free.",
-                    "“{doc}” 문서가 비면 알려 드립니다.",
-                ).format(doc=doc_id),
-                "info",
-            )
+        self.win.show_notice(
+            _t(
+                "You will be told when “{doc}” is free.",
+                "“{doc}” 문서가 비면 알려 드립니다.",
+            ).format(doc=doc_id),
+            "info",
+        )
 
     def _notice_free(self, text: str) -> None:
-        with contextlib.suppress(Exception):
+        if not self._closed:
             self.win.show_notice(text, "info")
 
     def _open_from_notification(self, doc_id: str) -> None:
-        bring_to_front(self.win)
-        spawn(self.win.open_document(doc_id))
+        bring_to_front(self.parent_widget)
+        self.win.ops.run(self.win.open_document(doc_id))
 
     # -- single instance ---------------------------------------------------------------------
 
+    def serve(self, instance: SingleInstance | None) -> None:
+        """Take requests from later instances of the app (``--open DOC``, come to the front)."""
+        if instance is None or not instance.listen():
+            return
+        self.instance = instance
+        instance.openRequested.connect(self._open_requested)
+        instance.activateRequested.connect(self._activate)
+
+    def _activate(self) -> None:
+        bring_to_front(self.parent_widget)
+
     def _open_requested(self, doc_id: str) -> None:
-        bring_to_front(self.win)
-        spawn(self._open_and_log(doc_id))
+        bring_to_front(self.parent_widget)
+        self.win.ops.run(self._open_and_log(doc_id))
 
     async def _open_and_log(self, doc_id: str) -> None:
-        doc = getattr(self.win, "doc", None)
+        doc = self.win.doc
         already = doc is not None and doc.doc_id == doc_id
         ok = await self.win.open_document(doc_id)
         if self.instance is not None:
@@ -404,27 +247,15 @@ class NothingLost(QObject):
             with contextlib.suppress(RuntimeError, TypeError):
                 self.instance.openRequested.disconnect(self._open_requested)
             with contextlib.suppress(RuntimeError, TypeError):
-                self.instance.activateRequested.disconnect()
-        from modu_desktop.ui import lock_dialog
-
-        if lock_dialog.notify_free_handler == self.watch:
-            lock_dialog.notify_free_handler = None
-        await self.queue.stop()
+                self.instance.activateRequested.disconnect(self._activate)
+        if self.queue is not None:
+            await self.queue.stop()
         await self.notifier.stop()
         # The instance lock stays held until the process exits (sign-out opens a new window).
 
 
-def attach(win: Any) -> NothingLost:
-    """Attach the save queue, notify-when-free and single-instance handling to ``win``."""
-    return NothingLost(win, current_instance())
-
-
 __all__ = [
     "NothingLost",
-    "QueuedForSave",
-    "QueueingStore",
-    "REASON_STALE",
-    "attach",
     "current_instance",
     "instance_gate",
     "practice_port",

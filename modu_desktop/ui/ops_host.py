@@ -1,60 +1,55 @@
 """Hosts the document operations (new, import, delete, move up/down, insert picture) in the
 main window. The dialogs and controllers are the ops engineer's (``ui/ops_*.py`` over
 ``core/ops.py`` / ``core/images.py``); this module only wires them to the window's menus, the
-list and the open document. If those modules are missing, the actions stay hidden.
+list and the open document. In viewer mode the actions stay hidden.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from modu_desktop.core.images import ImageUpload
+from modu_desktop.core.ops import DocOps, OpResult
+from modu_desktop.ui import ops_delete, ops_import, ops_reorder
+from modu_desktop.ui.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.main_window import MainWindow
+    from modu_desktop.ui.window_api import WindowApi
 
 log = logging.getLogger(__name__)
 
 
 class OpsHost(QObject):
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
+    def __init__(self, win: WindowApi, parent: QWidget) -> None:
+        super().__init__(parent)
         self.win = win
-        self.available = False
-        self.images_available = False
-        self.ops: Any = None
-        self.reorder: Any = None
-        self.uploader: Any = None
-        self.image_helper: Any = None
+        self.parent_widget = parent  # dialogs open over it
+        self.available = not win.ctx.viewer  # viewer mode: no writes at all
+        self.images_available = self.available
+        self.ops: DocOps | None = None
+        self.reorder: ops_reorder.ReorderController | None = None
+        self.uploader: ImageUploader | None = None
+        self.image_helper: EditorImageHelper | None = None
         self.actions: dict[str, QAction] = {}
-        if win.ctx.viewer:
-            return  # viewer mode: no writes at all
-        try:
-            from modu_desktop.core.ops import DocOps
-            from modu_desktop.ui import ops_delete, ops_import, ops_reorder  # noqa: F401
-
-            self.ops = DocOps(win.ctx.store, win.ctx.locks, win.ctx.login)
-            self.reorder = ops_reorder.ReorderController(self.ops, self, lang=win.ctx.lang)
-            self.reorder.finished.connect(self._moved)
-            self.reorder.busy.connect(self._busy)
-            self.available = True
-        except Exception:
-            log.info("document operations unavailable", exc_info=True)
-        try:
-            from modu_desktop.ui.ops_images import EditorImageHelper, ImageUploader
-
-            self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
-            self.uploader.finished.connect(self._uploaded)
-            self.uploader.started.connect(
-                lambda name: win._set_lock_status(self.tr("Uploading {name}…").format(name=name))
-            )
-            self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
-            self.images_available = True
-        except Exception:
-            log.info("picture upload unavailable", exc_info=True)
+        if not self.available:
+            return
+        self.ops = DocOps(win.ctx.store, win.ctx.locks, win.ctx.login)
+        self.reorder = ops_reorder.ReorderController(self.ops, self, lang=win.ctx.lang)
+        self.reorder.finished.connect(self._moved)
+        self.reorder.busy.connect(self._busy)
+        self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
+        self.uploader.finished.connect(self._uploaded)
+        self.uploader.started.connect(
+            lambda name: win.set_lock_status(self.tr("Uploading {name}…").format(name=name))
+        )
+        self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
 
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:
@@ -64,8 +59,8 @@ class OpsHost(QObject):
         menu = win.menuBar().addMenu(self.tr("&Document"))
         menu.setObjectName("documentMenu")
 
-        def add(key: str, text: str, shortcut: str | None, slot: Any) -> None:
-            a = QAction(text, win)
+        def add(key: str, text: str, shortcut: str | None, slot: Callable[[], object]) -> None:
+            a = QAction(text, menu)
             a.setObjectName(key)
             if shortcut:
                 a.setShortcut(QKeySequence(shortcut))
@@ -79,13 +74,13 @@ class OpsHost(QObject):
                 "newDocumentAction",
                 self.tr("&New document…"),
                 "Ctrl+N",
-                lambda: win._spawn(self.new_document()),
+                lambda: win.ops.run(self.new_document()),
             )
             add(
                 "importAction",
                 self.tr("&Import Markdown files…"),
                 None,
-                lambda: win._spawn(self.import_files()),
+                lambda: win.ops.run(self.import_files()),
             )
             menu.addSeparator()
             add(
@@ -105,7 +100,7 @@ class OpsHost(QObject):
                 "deleteAction",
                 self.tr("&Delete document…"),
                 None,
-                lambda: win._spawn(self.delete()),
+                lambda: win.ops.run(self.delete()),
             )
         if self.images_available:
             menu.addSeparator()
@@ -113,7 +108,7 @@ class OpsHost(QObject):
                 "insertPictureAction",
                 self.tr("Insert &picture…"),
                 "Ctrl+Shift+I",
-                lambda: win._spawn(self.insert_picture()),
+                lambda: win.ops.run(self.insert_picture()),
             )
 
     def update_actions(self) -> None:
@@ -139,9 +134,8 @@ class OpsHost(QObject):
         return win.doc_list.selected_doc_id() or (win.doc.doc_id if win.doc else None)
 
     async def new_document(self) -> str | None:
-        from modu_desktop.ui.ops_import import new_document
-
-        res = await new_document(self.ops, self.win, lang=self.win.ctx.lang)
+        assert self.ops is not None
+        res = await ops_import.new_document(self.ops, self.parent_widget, lang=self.win.ctx.lang)
         if res is None or not res.ok or not res.doc_id:
             return None
         await self.win.refresh_list()
@@ -150,26 +144,28 @@ class OpsHost(QObject):
         return str(res.doc_id)
 
     async def import_files(self, paths: list[str] | None = None) -> int:
-        from modu_desktop.ui.ops_import import import_files
-
-        results = await import_files(self.ops, paths or [], self.win, lang=self.win.ctx.lang)
+        assert self.ops is not None
+        results = await ops_import.import_files(
+            self.ops, paths or [], self.parent_widget, lang=self.win.ctx.lang
+        )
         if results:
             await self.win.refresh_list()
         return sum(1 for r in results.values() if r.ok)
 
     async def delete(self) -> bool:
-        from modu_desktop.ui.ops_delete import delete_document
-
         win = self.win
+        assert self.ops is not None
         doc_id = self._selected()
-        snap = getattr(win.ctx.store, "snapshot", None)
+        snap = win.ctx.store.snapshot
         summary = snap.doc(doc_id) if snap is not None and doc_id else None
         if summary is None:
             win.show_notice(self.tr("Select a document in the list first."), "info")
             return False
         open_doc = win.doc if win.doc is not None and win.doc.doc_id == doc_id else None
         held = open_doc.held if open_doc is not None else None
-        res = await delete_document(self.ops, summary, win, lang=win.ctx.lang, held=held)
+        res = await ops_delete.delete_document(
+            self.ops, summary, self.parent_widget, lang=win.ctx.lang, held=held
+        )
         if res is None or not res.ok:
             return False
         if open_doc is not None:
@@ -183,7 +179,8 @@ class OpsHost(QObject):
         if doc_id is None:
             self.win.show_notice(self.tr("Select a document in the list first."), "info")
             return
-        self.win._spawn(self.reorder.move(doc_id, direction))
+        assert self.reorder is not None
+        self.win.ops.run(self.reorder.move(doc_id, direction))
 
     def _busy(self, busy: bool) -> None:
         for key in ("moveUpAction", "moveDownAction"):
@@ -191,7 +188,7 @@ class OpsHost(QObject):
             if a is not None:
                 a.setEnabled(not busy)
 
-    def _moved(self, res: Any) -> None:
+    def _moved(self, res: OpResult) -> None:
         win = self.win
         win.show_notice(res.user_message(win.ctx.lang), "info" if res.ok else "warning")
         if res.ok:
@@ -202,30 +199,26 @@ class OpsHost(QObject):
                 # Only sidebar_position changed on the server: carry it into our text and
                 # build on the new version, so the next save neither conflicts nor undoes it.
                 win.editor_pane.apply_field("sidebar_position", positions[doc.doc_id])
-                doc.base_sha = shas[doc.path]
-                if doc.drafts is not None:
-                    with contextlib.suppress(Exception):
-                        doc.drafts.rebase(doc.base_sha)
-            win._spawn(win.refresh_list())
+                doc.rebase(shas[doc.path])
+                if win.drafts is not None:
+                    win.drafts.rebase(doc.base_sha)
+            win.ops.run(win.refresh_list())
 
     async def insert_picture(self) -> str | None:
-        from modu_desktop.ui.ops_images import pick_and_upload
-
         win = self.win
-        if win.doc is None or not win.doc.editable:
+        if win.doc is None or not win.doc.editable or self.uploader is None:
             return None
-        md = await pick_and_upload(self.uploader, win)
+        md = await pick_and_upload(self.uploader, self.parent_widget)
         if md:
             win.editor_pane.editor.insertPlainText(md)
         return md
 
-    def _uploaded(self, res: Any) -> None:
-        msg = getattr(res, "user_message", None)
-        text = msg(self.win.ctx.lang) if callable(msg) else str(res)
-        ok = bool(getattr(res, "ok", False))
-        self.win._set_lock_status(text, "ok" if ok else "warning")
+    def _uploaded(self, res: ImageUpload) -> None:
+        text = res.user_message(self.win.ctx.lang)
+        ok = res.ok
+        self.win.set_lock_status(text, "ok" if ok else "warning")
         if ok and self.uploader is not None:
-            for site_path, data in dict(getattr(self.uploader, "recent", {})).items():
+            for site_path, data in dict(self.uploader.recent).items():
                 self.win.images.remember(site_path, data)
         if not ok:
             self.win.show_notice(text, "warning")

@@ -1,10 +1,7 @@
 """The durable save queue in the app: :class:`~modu_desktop.core.spool.SaveSpool` wired to the
 real GitHub client, driven by an asyncio task, with a status-bar widget.
 
-* :func:`make_sender` - ``GitHubClient.put_file`` with the item's base sha; the client's typed
-  errors become the spool's outcomes (:func:`outcome_for_error`).
-* :func:`make_reader` - the file's current blob sha from the git database (ref -> commit -> tree,
-  :meth:`GitHubClient.entry_at`), never the cached Contents API.
+* the sender and reader over the GitHub client are the core's (``core/saving.py``).
 * :class:`SaveQueue` - runs ``run_once`` whenever something is due (backoff lives in the spool),
   wakes up at once on :meth:`SaveQueue.enqueue` / :meth:`SaveQueue.retry_now`, and reports
   through Qt signals.
@@ -28,20 +25,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from modu_desktop.core import errors
-from modu_desktop.core.spool import (
-    Committed,
-    Conflict,
-    Fatal,
-    Reader,
-    Retryable,
-    RunReport,
-    SaveRequest,
-    SaveSpool,
-    Sender,
-    SendOutcome,
-    SpoolItem,
-    Uncertain,
-)
+from modu_desktop.core.documents import DocumentStore
+from modu_desktop.core.github import GitHubClient
+from modu_desktop.core.saving import is_queueable_error, make_reader, make_sender, outcome_for_error
+from modu_desktop.core.spool import RunReport, SaveRequest, SaveSpool, SpoolItem
 from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
@@ -60,77 +47,6 @@ __all__ = [
 def _t(en: str, ko: str) -> str:
     """``tr()`` in context "SaveQueue"; the built-in Korean when no catalogue entry exists."""
     return translate_or("SaveQueue", en, ko)
-
-
-# -- sender / reader ------------------------------------------------------------------------------
-
-
-def outcome_for_error(exc: BaseException) -> SendOutcome:
-    """Map a failure of ``put_file`` to the spool's outcome (see core/spool.py's contract)."""
-    if isinstance(exc, errors.Conflict):  # 409, ShaMissing 422
-        return Conflict(None)  # the spool reads the server's sha back itself
-    if isinstance(exc, errors.RateLimited):
-        return Retryable(f"rate limited: {exc.message}", exc.retry_in())
-    if isinstance(exc, errors.NetworkError):
-        if not exc.sent:
-            return Retryable(f"offline: {exc.message}")
-        return Uncertain(f"no answer: {exc.message}")
-    if isinstance(exc, errors.WriteUncertain):
-        return Uncertain(exc.message)
-    if isinstance(exc, errors.ServerError):
-        return Uncertain(f"server error {exc.status}: {exc.message}")
-    if isinstance(
-        exc,
-        errors.BadCredentials | errors.PermissionDenied | errors.ValidationFailed | errors.NotFound,
-    ):
-        return Fatal(f"{type(exc).__name__}: {exc.message}")
-    return Uncertain(f"{type(exc).__name__}: {exc}")
-
-
-def is_queueable_error(exc: BaseException) -> bool:
-    """True for failures the queue can wait out (offline, timeouts, 5xx, rate limits)."""
-    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
-        return True
-    return isinstance(
-        exc,
-        errors.NetworkError | errors.ServerError | errors.RateLimited | errors.WriteUncertain,
-    )
-
-
-def _same_repo(client: Any, item: SpoolItem) -> bool:
-    api = str(getattr(client, "api_url", "")).rstrip("/")
-    repo = getattr(client, "repo", None)
-    return api == item.api_host and getattr(repo, "full_name", item.repo) == item.repo
-
-
-def make_sender(client: Any) -> Sender:
-    """``put_file(item.path, item.content_bytes(), item.message, sha=item.base_sha)``."""
-
-    async def send(item: SpoolItem) -> SendOutcome:
-        if not _same_repo(client, item):
-            return Retryable("saved for another repository; waiting for it", 3600.0)
-        try:
-            res = await client.put_file(
-                item.path, item.content_bytes(), item.message, sha=item.base_sha, branch=item.branch
-            )
-        except Exception as exc:
-            return outcome_for_error(exc)
-        sha = getattr(res, "content_sha", None) or item.blob_sha()
-        return Committed(str(sha), getattr(res, "commit_sha", None))
-
-    return send
-
-
-def make_reader(client: Any) -> Reader:
-    """The file's current blob sha on the item's branch (None if absent), git database only."""
-
-    async def read(item: SpoolItem) -> str | None:
-        if not _same_repo(client, item):
-            raise RuntimeError("item belongs to another repository")
-        _head, entry = await client.entry_at(item.path, item.branch)
-        return None if entry is None else str(entry.sha)
-
-    return read
 
 
 # -- the queue ------------------------------------------------------------------------------------
@@ -169,7 +85,12 @@ class SaveQueue(QObject):
 
     @classmethod
     def for_client(
-        cls, root: str | Path, client: Any, *, parent: QObject | None = None, **spool_kw: Any
+        cls,
+        root: str | Path,
+        client: GitHubClient,
+        *,
+        parent: QObject | None = None,
+        **spool_kw: Any,
     ) -> SaveQueue:
         spool = SaveSpool(root, make_sender(client), make_reader(client), **spool_kw)
         return cls(spool, parent=parent)
@@ -200,6 +121,11 @@ class SaveQueue(QObject):
     def wake(self) -> None:
         if self._wake is not None:
             self._wake.set()
+
+    def poke(self) -> None:
+        """Something was queued from outside (``SaveService``): show the count, try it soon."""
+        self._emit_counts()
+        self.wake()
 
     def enqueue(self, **request: Unpack[SaveRequest]) -> SpoolItem:
         """Queue a save (durable when this returns) and try it soon."""
@@ -337,7 +263,7 @@ async def resolve_failed(
     parent: QWidget | None,
     queue: SaveQueue,
     item: SpoolItem,
-    store: Any,
+    store: DocumentStore,
     *,
     save_as_new: SaveAsNew | None = None,
 ) -> Any:
@@ -382,5 +308,5 @@ async def resolve_failed(
         and await save_as_new(item.doc_id, item.text)
     ):
         queue.spool.discard(item.id)
-    queue._emit_counts()
+    queue.poke()
     return choice

@@ -119,13 +119,10 @@ def test_tray_channel_when_available(me: Any, ui: Any, qtbot: Any) -> None:
 def test_lock_dialog_button_watches_and_notifies(
     make_window: Any, peer: Any, ui: Any, qtbot: Any
 ) -> None:
-    from modu_desktop.ui import lock_dialog
-    from modu_desktop.ui.nothing_lost import attach
-
     p = peer()
     held = ui.run(p.locks.acquire(DOC)).held
     win = make_window()
-    nl = attach(win)
+    nl = win.nothing_lost
     nl.notifier.interval_s = 0.1
     try:
         task = ui.start(win.open_document(DOC))
@@ -139,13 +136,11 @@ def test_lock_dialog_button_watches_and_notifies(
         qtbot.waitUntil(lambda: "is free now" in win.notice.label.text(), timeout=10000)
     finally:
         ui.run(nl.aclose())
-    assert lock_dialog.notify_free_handler is None  # detached with the window
 
 
 def test_lock_dialog_without_handler_has_no_button(qtbot: Any) -> None:
     from modu_desktop.ui import lock_dialog
 
-    assert lock_dialog.notify_free_handler is None
     info = lock_dialog.LockHolderInfo(DOC, "editor2", 1.0, 1.0, 2.0)
     dlg = lock_dialog.LockDialog(info)
     qtbot.addWidget(dlg)

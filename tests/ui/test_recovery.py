@@ -1,6 +1,7 @@
 """Crash recovery at start: drafts against the server (unchanged / changed / deleted / new),
 the recovery dialog (restore byte-identical, save as new, discard), and leftover locks of a dead
-session (recorded by RecordingLockManager; released, resumed with the draft, or forgotten)."""
+session (recorded by the lock manager's HeldLockRecorder; released, resumed with the draft,
+or forgotten)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from modu_desktop.core import atomic
 from modu_desktop.core.documents import DocumentStore
 from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
-from modu_desktop.core.heldlocks import HeldLockRegistry, ProcessState
+from modu_desktop.core.heldlocks import HeldLockRecorder, HeldLockRegistry, ProcessState
+from modu_desktop.core.locks import LockManager
 from modu_desktop.ui.leftover_locks import (
     LeftoverAction,
     LeftoverLocks,
     LeftoverState,
-    RecordingLockManager,
     find_leftovers,
 )
 from modu_desktop.ui.recovery_dialog import (
@@ -192,17 +193,20 @@ def _registry(tmp_path: Path) -> HeldLockRegistry:
 
 def _manager(
     sandbox: Any, clients: list[GitHubClient], tmp_path: Path, session: str
-) -> RecordingLockManager:
+) -> LockManager:
     c = _client(sandbox, clients)
-    return RecordingLockManager(
-        c,
-        "editor1",
-        session,
-        c.clock,
-        registry=_registry(tmp_path),
-        api_host=sandbox.api_url,
-        repo=REPO,
+    mgr = LockManager(c, "editor1", session, c.clock)
+    mgr.observers.append(
+        HeldLockRecorder(
+            _registry(tmp_path),
+            api_host=sandbox.api_url,
+            repo=REPO,
+            branch="main",
+            session_id=session,
+            login="editor1",
+        )
     )
+    return mgr
 
 
 def _crash_holding(
@@ -211,10 +215,10 @@ def _crash_holding(
     dead = _manager(sandbox, clients, tmp_path, "dead")
     res = ui.run(dead.acquire(doc))
     assert res.held is not None
-    assert [r.doc_id for r in dead.registry.records("dead")] == [doc]
+    assert [r.doc_id for r in _registry(tmp_path).records("dead")] == [doc]
     # heartbeat keeps the recorded sha current
     ui.run(dead.heartbeat(res.held))
-    assert dead.registry.records("dead")[0].lock_sha == res.held.sha
+    assert _registry(tmp_path).records("dead")[0].lock_sha == res.held.sha
 
 
 def _lock(sandbox: Any, doc: str) -> dict[str, Any] | None:
@@ -227,9 +231,9 @@ def test_recording_manager_forgets_after_release(
 ) -> None:
     mgr = _manager(sandbox, clients, tmp_path, "live")
     res = ui.run(mgr.acquire("01-welcome"))
-    assert mgr.registry.records("live")
+    assert _registry(tmp_path).records("live")
     ui.run(mgr.release(res.held))
-    assert mgr.registry.records() == []
+    assert _registry(tmp_path).records() == []
 
 
 def test_leftover_without_draft_is_released(
@@ -238,7 +242,7 @@ def test_leftover_without_draft_is_released(
     _crash_holding(ui, sandbox, clients, tmp_path, "01-welcome")
     now = _manager(sandbox, clients, tmp_path, "new")
     ll = LeftoverLocks(
-        now.registry,
+        _registry(tmp_path),
         now,
         api_host=sandbox.api_url,
         repo=REPO,
@@ -249,7 +253,7 @@ def test_leftover_without_draft_is_released(
     assert [x.action for x in report.leftovers] == [LeftoverAction.RELEASED]
     assert _lock(sandbox, "01-welcome") is None
     assert sandbox.commits()[0]["message"] == "system: release lock for 01-welcome [skip ci]"
-    assert now.registry.records() == []
+    assert _registry(tmp_path).records() == []
 
 
 def test_leftover_with_draft_is_resumed(
@@ -260,7 +264,7 @@ def test_leftover_with_draft_is_resumed(
     ds.save(_draft(sandbox, "01-welcome", _sha(sandbox, "01-welcome")))
     now = _manager(sandbox, clients, tmp_path, "new")
     ll = LeftoverLocks(
-        now.registry, now, api_host=sandbox.api_url, repo=REPO, branch="main", drafts=ds
+        _registry(tmp_path), now, api_host=sandbox.api_url, repo=REPO, branch="main", drafts=ds
     )
     report = ui.run(ll.run())
     assert len(report.resumed) == 1
@@ -268,10 +272,10 @@ def test_leftover_with_draft_is_resumed(
     assert lo.draft is not None and lo.draft.text == TEXT
     lock = _lock(sandbox, "01-welcome")
     assert lock is not None and lock["sessionId"] == "new" and lock["editingBy"] == "editor1"
-    assert [r.session_id for r in now.registry.records()] == ["new"]
+    assert [r.session_id for r in _registry(tmp_path).records()] == ["new"]
     # the resumed lock behaves like any held lock: released normally at the end
     ui.run(now.release(held))
-    assert _lock(sandbox, "01-welcome") is None and now.registry.records() == []
+    assert _lock(sandbox, "01-welcome") is None and _registry(tmp_path).records() == []
 
 
 def test_leftover_taken_by_someone_else_is_only_forgotten(
@@ -283,10 +287,10 @@ def test_leftover_taken_by_someone_else_is_only_forgotten(
     assert ui.run(p.locks.steal(view)).held is not None
     now = _manager(sandbox, clients, tmp_path, "new")
     found = ui.run(
-        find_leftovers(now.registry, now, api_host=sandbox.api_url, repo=REPO, branch="main")
+        find_leftovers(_registry(tmp_path), now, api_host=sandbox.api_url, repo=REPO, branch="main")
     )
     assert [x.state for x in found] == [LeftoverState.TAKEN]
-    ll = LeftoverLocks(now.registry, now, api_host=sandbox.api_url, repo=REPO, branch="main")
+    ll = LeftoverLocks(_registry(tmp_path), now, api_host=sandbox.api_url, repo=REPO, branch="main")
     report = ui.run(ll.run())
     assert [x.action for x in report.leftovers] == [LeftoverAction.FORGOTTEN]
     lock = _lock(sandbox, "01-welcome")
@@ -299,10 +303,10 @@ def test_leftover_kept_while_offline(
     _crash_holding(ui, sandbox, clients, tmp_path, "01-welcome")
     now = _manager(sandbox, clients, tmp_path, "new")
     sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
-    ll = LeftoverLocks(now.registry, now, api_host=sandbox.api_url, repo=REPO, branch="main")
+    ll = LeftoverLocks(_registry(tmp_path), now, api_host=sandbox.api_url, repo=REPO, branch="main")
     report = ui.run(ll.run())
     assert [x.action for x in report.leftovers] == [LeftoverAction.KEPT]
-    assert [r.session_id for r in now.registry.records()] == ["dead"]
+    assert [r.session_id for r in _registry(tmp_path).records()] == ["dead"]
     sandbox.faults.update(failure_rate=0.0)
     report = ui.run(ll.run())
     assert [x.action for x in report.leftovers] == [LeftoverAction.RELEASED]

@@ -157,7 +157,7 @@ def test_edits_are_journaled_and_draft_removed_after_save(
 
     win = make_window()
     mine = _open_and_type(ui, win, "\n초안 보관\n")
-    win._note_edit()  # insertPlainText in tests does not go through the keyboard path
+    win.note_edit()  # insertPlainText in tests does not go through the keyboard path
     store = DraftStore(win.ctx.paths.drafts_dir)
     qtbot.waitUntil(lambda: any(d.text == mine for d in store.list()), timeout=5000)
     assert ui.run(win.save())
@@ -176,31 +176,6 @@ def test_quit_without_questions_keeps_the_draft(make_window: Any, sandbox: Any, 
     assert sandbox.read_file(f".locks/{DOC}.lock.json") is None
 
 
-def test_draft_from_an_ended_session_is_offered_and_restored(
-    make_window: Any, sandbox: Any, ui: Any
-) -> None:
-    import time
-
-    from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
-
-    first = make_window()
-    loaded = ui.run(first.ctx.store.load(DOC))
-    s = first.ctx.settings
-    key = DraftKey(s.api_url, s.repo_full_name, s.branch, DOC)
-    text = loaded.text + "\n강제 종료 전에 쓴 글\n"
-    store = DraftStore(first.ctx.paths.drafts_dir)
-    store.save(Draft(key, text, loaded.sha, loaded.path, time.time(), "crashed-session", "제목"))
-
-    drafts = first.find_left_drafts()
-    assert len(drafts) == 1 and first.draft_banner.isVisible()
-    assert ui.run(first.restore_draft())
-    assert first.editor_pane.text() == text and first.editor_pane.is_modified()
-    assert not first.draft_banner.isVisible()
-    assert ui.run(first.save())
-    assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == text
-    assert store.list() == []
-
-
 def test_crashed_session_lock_and_draft_come_back(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
@@ -213,11 +188,11 @@ def test_crashed_session_lock_and_draft_come_back(
     store = DraftStore(dead.ctx.paths.drafts_dir)
     qtbot.waitUntil(lambda: any(d.text == typed for d in store.list()), timeout=5000)
     # "crash": the heartbeat and the journal stop, nothing is released
-    doc = dead.doc
-    assert doc is not None and doc.heartbeat is not None
-    doc.heartbeat.cancel()
-    doc.drafts.stop()
-    dead.doc = None
+    session = dead.doc
+    assert session is not None and session.editable
+    session.forget()
+    dead.drafts.stop()
+    dead.session = None
     # …and its process is gone: same pid here, so mark the recorded process start as another one
     import dataclasses
 
@@ -269,5 +244,7 @@ def test_recovery_dialog_at_start_restores_a_left_draft(
     ui.wait_task(task, timeout=20000)
     assert win.doc is not None and win.doc.doc_id == DOC and win.doc.editable
     assert win.editor_pane.text() == text  # byte-identical
+    assert win.editor_pane.is_modified()
     assert ui.run(win.save())
     assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == text
+    assert DraftStore(win.ctx.paths.drafts_dir).list() == []

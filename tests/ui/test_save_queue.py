@@ -208,23 +208,10 @@ def test_status_widget_texts(qtbot: Any) -> None:
 
 
 def _attached(make_window: Any, ui: Any, tmp_path: Path) -> tuple[Any, Any]:
-    from modu_desktop.ui.leftover_locks import RecordingLockManager, registry_for
-    from modu_desktop.ui.nothing_lost import attach
-
     win = make_window()
     ctx = win.ctx
-    if not isinstance(ctx.locks, RecordingLockManager):  # until AppContext.build() creates it
-        ctx.locks = RecordingLockManager(
-            ctx.client,
-            ctx.login,
-            ctx.session_id,
-            ctx.client.clock,
-            registry=registry_for(ctx.paths.data_dir),
-            api_host=ctx.settings.api_url,
-            repo=ctx.settings.repo_full_name,
-        )
     ctx.client.retry = RetryPolicy(max_attempts=2, base_delay=0.02, max_delay=0.05, max_total=0.3)
-    nl = attach(win)
+    nl = win.nothing_lost
     nl.queue.spool.backoff = Backoff(base_s=0.2, cap_s=0.5, jitter=0.0)
     assert not nl.queue.running  # starts once the window has recovered the last session
     ui.run(win.recover_at_start())
@@ -265,13 +252,13 @@ def test_window_save_offline_is_queued_and_lands_once(
 def test_window_single_instance_request_opens_here(
     make_window: Any, ui: Any, qtbot: Any, tmp_path: Path, sandbox: Any
 ) -> None:
-    from modu_desktop.ui.nothing_lost import NothingLost
     from modu_desktop.ui.single_instance import SingleInstance
 
     win = make_window()
     inst = SingleInstance(tmp_path / "inst")
     assert inst.acquire()
-    nl = NothingLost(win, inst)
+    nl = win.nothing_lost
+    nl.serve(inst)
     try:
         inst.handle({"action": "open", "doc_id": "01-welcome"})
         qtbot.waitUntil(
@@ -290,12 +277,10 @@ def test_window_single_instance_request_opens_here(
 def test_read_only_banner_offers_notify_when_free(
     make_window: Any, ui: Any, qtbot: Any, tmp_path: Path, peer: Any
 ) -> None:
-    from modu_desktop.ui.nothing_lost import attach
-
     p = peer()
     held = ui.run(p.locks.acquire("01-welcome")).held
     win = make_window()
-    nl = attach(win)
+    nl = win.nothing_lost
     nl.notifier.interval_s = 0.1
     task = ui.start(win.open_document("01-welcome"))
     dlg = ui.dialog("lockDialog")
@@ -309,28 +294,27 @@ def test_read_only_banner_offers_notify_when_free(
     ui.run(nl.aclose())
 
 
-def test_queueing_store_joins_a_waiting_save(
+def test_save_service_joins_a_waiting_save(
     queue: SaveQueue, sandbox: Any, ui: Any, client: GitHubClient, tmp_path: Path
 ) -> None:
     from modu_desktop.core.documents import DocumentStore
-    from modu_desktop.ui.nothing_lost import QueuedForSave, QueueingStore
+    from modu_desktop.core.saving import Queued, SaveService, Target
+    from modu_desktop.ui.session_words import queued_text
 
-    store = QueueingStore(
+    store = SaveService(
         DocumentStore(client, tmp_path / "cache-j"),
-        queue,
-        api_host=sandbox.api_url,
-        repo="pnuai/PNU-Modu",
-        branch="main",
+        Target(sandbox.api_url, "pnuai/PNU-Modu", "main"),
+        queue.spool,
+        on_queued=lambda _item: queue.poke(),
     )
     text, base = _base(sandbox)
     sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
-    with pytest.raises(QueuedForSave) as first:
-        ui.run(store.save(DOC, text + "\none\n", base, "editor1"))
-    assert "waiting to save" in first.value.user_message("en")
+    first = ui.run(store.save(DOC, text + "\none\n", base, "editor1"))
+    assert isinstance(first, Queued)
+    assert "waiting to save" in queued_text()
     sandbox.faults.update(failure_rate=0.0)
     # online again, but the first save still waits: the second joins it instead of racing it
-    with pytest.raises(QueuedForSave):
-        ui.run(store.save(DOC, text + "\none\ntwo\n", base, "editor1"))
+    assert isinstance(ui.run(store.save(DOC, text + "\none\ntwo\n", base, "editor1")), Queued)
     assert queue.pending_count() == 1
     queue.retry_now()
     report = ui.run(queue.run_once())
@@ -341,7 +325,7 @@ def test_queueing_store_joins_a_waiting_save(
     # an editor that has not heard of the queued commit yet still saves on top of it
     res = ui.run(store.save(DOC, text + "three\n", base, "editor1"))
     assert getattr(res, "commit_sha", None)
-    assert ui.run(store.load(DOC)).text == text + "three\n"
+    assert ui.run(store.store.load(DOC)).text == text + "three\n"
 
 
 def test_status_widget_in_korean(qtbot: Any) -> None:

@@ -1,0 +1,664 @@
+"""One open document's editing session, Qt-free: open → lock → load → heartbeat → save → release.
+
+The session owns the protocol and its state machine; its view (the window, or a fake in tests)
+only renders. The session talks to the view through :class:`EditView`:
+
+* decisions it must ask — :meth:`EditView.ask_take_over` (someone holds the lock: take over,
+  read only, or cancel?) and :meth:`EditView.ask_conflict` (someone saved first: keep mine,
+  take theirs, save mine as a new document, or cancel?);
+* typed events it reports — :class:`LockRenewed`, :class:`HeartbeatMissed`, :class:`LockLost`
+  ``(by, at)``, :class:`Saved`, :class:`Queued`, :class:`Conflict`, :class:`TheirsTaken`,
+  :class:`Released`, :class:`RaceLost`, :class:`OpenFailed`, :class:`NotSaved`.
+
+Events carry codes and fields, never sentences: the view words them (``modu_desktop.i18n.tr``).
+
+Walk of a save: ``save(text)`` → ``LockManager.verify`` (one tree read when unchanged) → lost?
+``LockLost`` and ``NotSaved("lock_lost")`` · unreachable and a queue exists? go on, the queued
+write still carries its base sha · → :class:`~modu_desktop.core.saving.SaveService.save` →
+``Saved`` (new base sha) | ``Queued`` (on disk, goes out by itself) | ``SaveConflict`` → the view
+is asked → keep mine (save again over their sha) | take theirs | save as new | cancel.
+
+Walk of a steal: ``open(doc)`` → acquire (or inspect first when the list showed a lock) →
+BLOCKED → ``ask_take_over(LockHolder)`` → TAKE_OVER → ``LockManager.steal(view)`` (PUT with the
+sha we saw: someone faster wins, never overwritten) → we edit. The one stolen from learns it at
+its next heartbeat (or at once when a list refresh sees the lock's sha change: :meth:`lock_seen`):
+the heartbeat's PUT conflicts → ``LockLost(by, at)`` → its text stays, read-only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from modu_desktop.core.documents import LoadedDoc, SaveConflict, SaveResult
+from modu_desktop.core.locks import (
+    AcquireOutcome,
+    AcquireResult,
+    HeartbeatOutcome,
+    HeldLock,
+    LockStatus,
+    LockView,
+    ReleaseOutcome,
+)
+from modu_desktop.core.saving import Queued as QueuedSave
+
+if TYPE_CHECKING:
+    from modu_desktop.core.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+OPEN_ATTEMPTS = 3
+
+
+class Mode(enum.Enum):
+    EDIT = "edit"
+    READ_ONLY = "read_only"  # someone else holds the lock; we chose to look only
+    VIEWER = "viewer"  # viewer mode: never any writes
+
+
+class TakeOver(enum.Enum):
+    CANCEL = "cancel"
+    READ_ONLY = "read_only"
+    TAKE_OVER = "take_over"
+
+
+class ConflictDecision(enum.Enum):
+    KEEP_MINE = "keep_mine"  # save mine over their version (it stays in the history)
+    TAKE_THEIRS = "take_theirs"  # show their version; mine is dropped
+    SAVED_AS_NEW = "saved_as_new"  # the view saved mine as a new document: show theirs here
+    CANCEL = "cancel"  # nothing saved; my text stays in the editor
+
+
+# -- who holds a lock: the one rule --------------------------------------------------------------
+
+
+def is_blocking(view: LockView) -> bool:
+    """Does this lock stop us from editing without asking? (A stale one is taken over.)"""
+    return view.status in (LockStatus.HELD, LockStatus.MINE_OTHER_SESSION, LockStatus.MALFORMED)
+
+
+def holder_of(view: LockView) -> str | None:
+    """Who holds the lock, as shown to people: the login it names, or for an unreadable lock the
+    login it seems to name (None when nothing can be read)."""
+    rec = view.record
+    if rec is not None and rec.malformed:
+        return rec.claimed_by or None
+    return view.holder
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """What the lock question shows: who, since when, last sign of life (server time)."""
+
+    doc_id: str
+    holder: str | None  # login, None if the lock file is unreadable
+    started_at: float | None
+    last_heartbeat: float | None
+    now: float  # server time, for "x minutes ago"
+    same_user: bool = False  # our own login, from another window or computer
+    malformed: bool = False
+    title: str | None = None  # the document's title, if known
+
+    @property
+    def label(self) -> str:
+        return self.title or self.doc_id
+
+    @classmethod
+    def of(cls, view: LockView, title: str | None = None) -> LockHolder:
+        return cls(
+            doc_id=view.doc_id,
+            holder=holder_of(view),
+            started_at=view.started_at,
+            last_heartbeat=view.last_heartbeat,
+            now=view.server_now,
+            same_user=view.status is LockStatus.MINE_OTHER_SESSION,
+            malformed=view.status is LockStatus.MALFORMED,
+            title=title,
+        )
+
+
+# -- events ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LockRenewed:
+    doc_id: str
+    at: float  # server time
+
+
+@dataclass(frozen=True)
+class HeartbeatMissed:
+    doc_id: str
+    misses: int
+    expires_in_s: float | None
+    error: BaseException | None
+
+
+@dataclass(frozen=True)
+class LockLost:
+    """The lock is gone: read-only now, the text untouched. ``by`` None = released (or unknown);
+    ``by_me_elsewhere``: our own login in another window took it."""
+
+    doc_id: str
+    by: str | None
+    at: float | None
+    released: bool
+    by_me_elsewhere: bool = False
+    during_save: bool = False
+
+
+@dataclass(frozen=True)
+class Saved:
+    doc_id: str
+    text: str
+    sha: str
+    commit_sha: str | None
+
+
+@dataclass(frozen=True)
+class Queued:
+    doc_id: str
+    text: str
+    item_id: str
+    cause: BaseException | None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Someone saved first; ``theirs`` None = the file was deleted."""
+
+    doc_id: str
+    path: str
+    mine: str
+    theirs: str | None
+    their_sha: str | None
+    by: str | None = None  # who saved it (best effort)
+
+
+@dataclass(frozen=True)
+class TheirsTaken:
+    doc_id: str
+    text: str
+    sha: str
+    saved_as_new: bool
+
+
+@dataclass(frozen=True)
+class NotSaved:
+    """``reason``: ``error`` (``error`` set), ``lock_lost``, ``lock_unchecked``, ``conflict``."""
+
+    doc_id: str
+    reason: str
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
+class Released:
+    doc_id: str
+    outcome: ReleaseOutcome | None  # None: the release failed or timed out
+
+
+@dataclass(frozen=True)
+class RaceLost:
+    """Someone else took the lock at the same moment we did; we look again."""
+
+    doc_id: str
+
+
+@dataclass(frozen=True)
+class OpenFailed:
+    """``reason``: ``error`` (``error`` set) or ``contended`` (others kept changing the lock)."""
+
+    doc_id: str
+    reason: str
+    error: BaseException | None = None
+
+
+SessionEvent = (
+    LockRenewed
+    | HeartbeatMissed
+    | LockLost
+    | Saved
+    | Queued
+    | Conflict
+    | TheirsTaken
+    | NotSaved
+    | Released
+    | RaceLost
+    | OpenFailed
+)
+
+
+class EditView(Protocol):
+    """What an :class:`EditSession` needs from whoever shows it."""
+
+    async def ask_take_over(self, holder: LockHolder) -> TakeOver: ...
+
+    async def ask_conflict(self, conflict: Conflict) -> ConflictDecision: ...
+
+    def report(self, event: SessionEvent) -> None: ...
+
+
+# -- the session ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Opened:
+    """The document as loaded: the view shows ``text``; ``took_over`` is the stale lock we
+    replaced (None when the document was free) and ``holder`` who holds it in read-only mode."""
+
+    loaded: LoadedDoc
+    mode: Mode
+    took_over: LockHolder | None = None
+    holder: LockHolder | None = None
+
+
+@dataclass
+class _Timing:
+    heartbeat_s: float
+    release_timeout_s: float
+
+
+class EditSession:
+    """One open document. Create it with :meth:`open` (or :meth:`adopt` for a lock we already
+    hold); end it with :meth:`close` (releases the lock) or :meth:`forget` (the document and its
+    lock are gone)."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        view: EditView,
+        loaded: LoadedDoc,
+        mode: Mode,
+        held: HeldLock | None,
+        *,
+        title: str = "",
+        release_timeout_s: float = 10.0,
+    ) -> None:
+        self.ws = ws
+        self.view = view
+        self.doc_id = loaded.doc_id
+        self.path = loaded.path
+        self.base_sha = loaded.sha
+        self.mode = mode
+        self.title = title or loaded.doc_id
+        self.held = held
+        self.lost = False
+        self.saving = False
+        self.closed = False
+        self._timing = _Timing(float(ws.locks.heartbeat_s), release_timeout_s)
+        self._wake = asyncio.Event()
+        self._heartbeat: asyncio.Task[None] | None = None
+        if mode is Mode.EDIT and held is not None:
+            self._heartbeat = asyncio.ensure_future(self._heartbeat_loop())
+            self._heartbeat.set_name(f"heartbeat:{self.doc_id}")
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def editable(self) -> bool:
+        return self.mode is Mode.EDIT and not self.lost and self.held is not None
+
+    def lock_seen(self, lock_sha: str | None) -> None:
+        """A list refresh saw our lock file at ``lock_sha`` (None: gone): if that is not the sha
+        we wrote, check now instead of at the next heartbeat."""
+        if self.held is not None and not self.lost and lock_sha != self.held.sha:
+            self._wake.set()
+
+    def rebase(self, sha: str) -> None:
+        """The server's version of the text is now ``sha`` and it is ours (a queued save
+        landed, or only ``sidebar_position`` was changed by a reorder we carried over)."""
+        self.base_sha = sha
+
+    # -- opening -------------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        ws: Workspace,
+        view: EditView,
+        doc_id: str,
+        *,
+        title: str | None = None,
+        list_saw_no_lock: bool = False,
+        viewer: bool = False,
+        release_timeout_s: float = 10.0,
+    ) -> tuple[EditSession, Opened] | None:
+        """Lock (asking the view when someone else has it), load, start the heartbeat.
+        None when the user cancelled or it failed (the view was told why)."""
+
+        def make(loaded: LoadedDoc, mode: Mode, held: HeldLock | None) -> EditSession:
+            return cls(
+                ws,
+                view,
+                loaded,
+                mode,
+                held,
+                title=title or doc_id,
+                release_timeout_s=release_timeout_s,
+            )
+
+        async def load(preloaded: LoadedDoc | None = None) -> LoadedDoc | None:
+            if preloaded is not None:
+                return preloaded
+            try:
+                return await ws.store.load(doc_id)
+            except Exception as exc:
+                view.report(OpenFailed(doc_id, "error", exc))
+                return None
+
+        if viewer:
+            loaded = await load()
+            if loaded is None:
+                return None
+            return make(loaded, Mode.VIEWER, None), Opened(loaded, Mode.VIEWER)
+
+        held: HeldLock | None = None
+        preloaded: LoadedDoc | None = None
+        took_over: LockHolder | None = None
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                if attempt == 0 and list_saw_no_lock:
+                    # The list saw no lock: write the lock and read the text in the same round
+                    # trip. A lock created since is still safe: a PUT without sha cannot replace
+                    # it, and acquire then reports who holds it.
+                    res, preloaded = await _acquire_and_load(ws, doc_id)
+                    if res.held is None:
+                        # Not ours yet: a lock question may stay open for minutes, so the text
+                        # read now would be stale by the time the user takes over. Read again.
+                        preloaded = None
+                else:
+                    # Look first (reads only): a fresh foreign lock goes straight to the
+                    # question, without a doomed write attempt.
+                    seen = await ws.locks.inspect(doc_id)
+                    if is_blocking(seen):
+                        res = AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=seen)
+                    else:
+                        res = await ws.locks.acquire(doc_id, take_stale=True)
+            except Exception as exc:
+                view.report(OpenFailed(doc_id, "error", exc))
+                return None
+            if res.outcome in (AcquireOutcome.ACQUIRED, AcquireOutcome.REUSED):
+                held = res.held
+                break
+            if res.outcome is AcquireOutcome.TOOK_OVER:
+                held = res.held
+                took_over = LockHolder.of(res.view, title) if res.view is not None else None
+                break
+            if res.outcome is AcquireOutcome.FAILED:
+                view.report(OpenFailed(doc_id, "error", res.error or RuntimeError(res.message)))
+                return None
+            if res.outcome is AcquireOutcome.LOST_RACE:
+                continue  # look again
+            # BLOCKED: ask
+            lock_view = res.view
+            assert lock_view is not None
+            holder = LockHolder.of(lock_view, title)
+            choice = await view.ask_take_over(holder)
+            if choice is TakeOver.CANCEL:
+                return None
+            if choice is TakeOver.READ_ONLY:
+                loaded = await load()
+                if loaded is None:
+                    return None
+                return make(loaded, Mode.READ_ONLY, None), Opened(
+                    loaded, Mode.READ_ONLY, holder=holder
+                )
+            try:
+                stolen = await ws.locks.steal(lock_view)
+            except Exception as exc:
+                view.report(OpenFailed(doc_id, "error", exc))
+                return None
+            if stolen.held is not None:
+                held = stolen.held
+                break
+            if stolen.outcome is AcquireOutcome.FAILED:
+                view.report(
+                    OpenFailed(doc_id, "error", stolen.error or RuntimeError(stolen.message))
+                )
+                return None
+            # lost the race: someone else took it first; the next round shows the new holder
+            view.report(RaceLost(doc_id))
+        if held is None:
+            view.report(OpenFailed(doc_id, "contended"))
+            return None
+        loaded = await load(preloaded)
+        if loaded is None:
+            await _release_quietly(ws, held, release_timeout_s)
+            return None
+        return make(loaded, Mode.EDIT, held), Opened(loaded, Mode.EDIT, took_over=took_over)
+
+    @classmethod
+    async def adopt(
+        cls,
+        ws: Workspace,
+        view: EditView,
+        doc_id: str,
+        held: HeldLock,
+        *,
+        title: str | None = None,
+        release_timeout_s: float = 10.0,
+    ) -> tuple[EditSession, Opened] | None:
+        """Open a document whose lock we already hold (just created, or resumed after a crash).
+        If it cannot be loaded, the lock is released."""
+        try:
+            loaded = await ws.store.load(doc_id)
+        except Exception as exc:
+            view.report(OpenFailed(doc_id, "error", exc))
+            await _release_quietly(ws, held, release_timeout_s)
+            return None
+        session = cls(
+            ws,
+            view,
+            loaded,
+            Mode.EDIT,
+            held,
+            title=title or doc_id,
+            release_timeout_s=release_timeout_s,
+        )
+        return session, Opened(loaded, Mode.EDIT)
+
+    # -- heartbeat -----------------------------------------------------------------------------
+
+    async def _heartbeat_loop(self) -> None:
+        interval = self._timing.heartbeat_s
+        while self.held is not None and not self.lost and not self.closed:
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=interval)
+            self._wake.clear()
+            held = self.held
+            if held is None or self.lost or self.closed:
+                return
+            try:
+                res = await self.ws.locks.heartbeat(held)
+            except Exception as exc:  # the manager reports errors; be safe anyway
+                self.view.report(HeartbeatMissed(self.doc_id, held.misses, None, exc))
+                continue
+            if self.lost or self.closed:
+                return
+            if res.outcome is HeartbeatOutcome.OK:
+                self.view.report(LockRenewed(self.doc_id, self.ws.server_now()))
+            elif res.outcome is HeartbeatOutcome.MISSED:
+                self.view.report(
+                    HeartbeatMissed(self.doc_id, res.misses, res.expires_in_s, res.error)
+                )
+            else:
+                self._lose(res.view, released=res.outcome is HeartbeatOutcome.RELEASED)
+                return
+
+    def _lose(
+        self, lock_view: LockView | None, *, released: bool, during_save: bool = False
+    ) -> None:
+        if self.lost:
+            return
+        self.lost = True
+        self.held = None
+        rec = lock_view.record if lock_view is not None else None
+        if released or lock_view is None or rec is None:
+            event = LockLost(self.doc_id, None, None, True, during_save=during_save)
+        else:
+            elsewhere = not rec.malformed and rec.editing_by.casefold() == self.ws.login.casefold()
+            event = LockLost(
+                self.doc_id,
+                holder_of(lock_view),
+                rec.started_at,
+                False,
+                by_me_elsewhere=elsewhere,
+                during_save=during_save,
+            )
+        self.view.report(event)
+
+    # -- saving --------------------------------------------------------------------------------
+
+    async def save(self, text: str) -> SessionEvent | None:
+        """Verify the lock, then save ``text`` over the base version. Returns the event that
+        ended it (``Saved``, ``Queued``, ``TheirsTaken``, ``NotSaved``), also reported; None
+        when there was nothing to do (not editable, or a save is already running)."""
+        held = self.held
+        if not self.editable or self.saving or held is None:
+            return None
+        self.saving = True
+        try:
+            try:
+                ver = await self.ws.locks.verify(held)
+            except Exception as exc:
+                return self._tell(NotSaved(self.doc_id, "error", exc))
+            if not ver.ok:
+                if not ver.retryable:
+                    lv = ver.view
+                    self._lose(
+                        lv, released=lv is None or lv.status is LockStatus.FREE, during_save=True
+                    )
+                    return self._tell(NotSaved(self.doc_id, "lock_lost"))
+                if not self.ws.saves.queues:
+                    return self._tell(NotSaved(self.doc_id, "lock_unchecked"))
+                # GitHub unreachable: the save goes on to the queue; its base sha still
+                # prevents any overwrite of someone else's change.
+            return await self._commit(text, self.base_sha)
+        finally:
+            self.saving = False
+
+    def _tell(self, event: SessionEvent) -> SessionEvent:
+        self.view.report(event)
+        return event
+
+    async def _commit(self, text: str, base_sha: str) -> SessionEvent:
+        try:
+            res = await self.ws.saves.save(self.path, text, base_sha, self.ws.login)
+        except Exception as exc:
+            return self._tell(NotSaved(self.doc_id, "error", exc))
+        if isinstance(res, QueuedSave):
+            return self._tell(Queued(self.doc_id, text, res.item.id, res.cause))
+        if isinstance(res, SaveConflict):
+            return await self._resolve(text, res)
+        assert isinstance(res, SaveResult)
+        self.base_sha = res.sha or base_sha
+        return self._tell(Saved(self.doc_id, text, self.base_sha, res.commit_sha))
+
+    async def _resolve(self, mine: str, res: SaveConflict) -> SessionEvent:
+        by: str | None = None
+        try:  # who saved it (best effort, one read)
+            commits = await self.ws.client.list_commits(path=self.path, per_page=1)
+            if commits:
+                by = commits[0].author_login or commits[0].author_name
+        except Exception:
+            by = None
+        conflict = Conflict(self.doc_id, self.path, mine, res.theirs, res.their_sha, by)
+        decision = await self.view.ask_conflict(conflict)
+        if decision is ConflictDecision.KEEP_MINE and res.their_sha:
+            return await self._commit(mine, res.their_sha)
+        if (
+            decision in (ConflictDecision.TAKE_THEIRS, ConflictDecision.SAVED_AS_NEW)
+            and res.their_sha is not None
+        ):
+            self.base_sha = res.their_sha
+            return self._tell(
+                TheirsTaken(
+                    self.doc_id,
+                    res.theirs or "",
+                    res.their_sha,
+                    saved_as_new=decision is ConflictDecision.SAVED_AS_NEW,
+                )
+            )
+        return self._tell(NotSaved(self.doc_id, "conflict"))
+
+    # -- ending --------------------------------------------------------------------------------
+
+    async def _stop_heartbeat(self) -> None:
+        task, self._heartbeat = self._heartbeat, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def close(self) -> Released | None:
+        """Stop the heartbeat and release the lock (bounded by ``release_timeout_s``)."""
+        self.closed = True
+        held, self.held = self.held, None
+        await self._stop_heartbeat()
+        if held is None:
+            return None
+        outcome: ReleaseOutcome | None = None
+        try:
+            res = await asyncio.wait_for(
+                self.ws.locks.release(held), self._timing.release_timeout_s
+            )
+            outcome = None if res.outcome is ReleaseOutcome.FAILED else res.outcome
+        except Exception as exc:
+            log.warning("release of %s failed: %s", self.doc_id, exc)
+        event = Released(self.doc_id, outcome)
+        self.view.report(event)
+        return event
+
+    def forget(self) -> None:
+        """The document is gone with its lock (deleted): stop without releasing."""
+        self.closed = True
+        self.held = None
+        task, self._heartbeat = self._heartbeat, None
+        if task is not None and not task.done():
+            task.cancel()
+
+
+async def _acquire_and_load(ws: Workspace, doc_id: str) -> tuple[AcquireResult, LoadedDoc | None]:
+    """Acquire the lock and load the text concurrently; the text is None if loading failed (it
+    is loaded again once the lock is ours)."""
+    acquired, loaded = await asyncio.gather(
+        ws.locks.acquire(doc_id, take_stale=True), ws.store.load(doc_id), return_exceptions=True
+    )
+    if isinstance(acquired, BaseException):
+        raise acquired
+    return acquired, None if isinstance(loaded, BaseException) else loaded
+
+
+async def _release_quietly(ws: Workspace, held: HeldLock, timeout_s: float) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.locks.release(held), timeout_s)
+
+
+__all__ = [
+    "Conflict",
+    "ConflictDecision",
+    "EditSession",
+    "EditView",
+    "HeartbeatMissed",
+    "LockHolder",
+    "LockLost",
+    "LockRenewed",
+    "Mode",
+    "NotSaved",
+    "OpenFailed",
+    "Opened",
+    "Queued",
+    "RaceLost",
+    "Released",
+    "Saved",
+    "SessionEvent",
+    "TakeOver",
+    "TheirsTaken",
+    "holder_of",
+    "is_blocking",
+]

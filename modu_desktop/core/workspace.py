@@ -1,0 +1,111 @@
+"""The one wiring of the core for a signed-in user on one repository branch (Qt-free).
+
+``Workspace.build`` makes, from a GitHub client and who we are: the document store (over the
+blob cache), the lock manager (with the held-lock records as its observer), the drafts store,
+the save queue's spool and the :class:`~modu_desktop.core.saving.SaveService` over them. The
+app, the CLI, the self-test and the benchmark all build their core objects here, so a newcomer
+reads the wiring in one place.
+
+Without a data directory (the CLI, the self-test) there are no drafts, no queue and no records:
+a save that cannot reach GitHub fails instead of waiting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from modu_desktop.core.documents import DocumentStore
+from modu_desktop.core.drafts import DraftStore
+from modu_desktop.core.github import GitHubClient
+from modu_desktop.core.heldlocks import HeldLockRecorder, HeldLockRegistry
+from modu_desktop.core.locks import LockManager
+from modu_desktop.core.saving import SaveService, Target
+from modu_desktop.core.spool import Backoff, SaveSpool, SpoolItem
+
+HELD_LOCKS_DIR = "held-locks"
+DRAFTS_DIR = "drafts"
+SPOOL_DIR = "spool"
+DONE_KEEP_S = 7 * 86400.0  # committed queue items are kept a week (SaveService.rebased)
+
+
+def registry_for(data_dir: str | Path) -> HeldLockRegistry:
+    """The held-lock records of every session of this app under ``data_dir``."""
+    return HeldLockRegistry(Path(data_dir) / HELD_LOCKS_DIR)
+
+
+@dataclass
+class Workspace:
+    client: GitHubClient
+    login: str
+    session_id: str
+    target: Target
+    store: DocumentStore
+    locks: LockManager
+    saves: SaveService
+    drafts: DraftStore | None = None
+    spool: SaveSpool | None = None
+    held_locks: HeldLockRegistry | None = None
+
+    @classmethod
+    def build(
+        cls,
+        client: GitHubClient,
+        login: str,
+        session_id: str,
+        *,
+        cache_dir: str | Path,
+        data_dir: str | Path | None = None,
+        heartbeat_s: float = 300.0,
+        stale_s: float = 900.0,
+        queue_saves: bool = True,
+        backoff: Backoff | None = None,
+        on_queued: Callable[[SpoolItem], None] | None = None,
+    ) -> Workspace:
+        """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
+        no queue even with a data directory."""
+        repo = client.repo
+        target = Target(str(client.api_url), repo.full_name, repo.branch)
+        blobs = Path(cache_dir)
+        blobs.mkdir(parents=True, exist_ok=True)
+        store = DocumentStore(client, blobs, branch=repo.branch)
+        locks = LockManager(
+            client, login, session_id, client.clock, heartbeat_s=heartbeat_s, stale_s=stale_s
+        )
+        drafts = spool = registry = None
+        if data_dir is not None:
+            data = Path(data_dir)
+            drafts = DraftStore(data / DRAFTS_DIR)
+            registry = registry_for(data)
+            locks.observers.append(
+                HeldLockRecorder(
+                    registry,
+                    api_host=target.api_host,
+                    repo=target.repo,
+                    branch=target.branch,
+                    session_id=session_id,
+                    login=login,
+                )
+            )
+            if queue_saves:
+                from modu_desktop.core.saving import make_reader, make_sender
+
+                spool = SaveSpool(
+                    data / SPOOL_DIR,
+                    make_sender(client),
+                    make_reader(client),
+                    backoff=backoff or Backoff(base_s=3.0, cap_s=300.0),
+                )
+                with contextlib.suppress(OSError):
+                    spool.prune_done(DONE_KEEP_S)
+        saves = SaveService(store, target, spool, on_queued=on_queued)
+        return cls(client, login, session_id, target, store, locks, saves, drafts, spool, registry)
+
+    def server_now(self) -> float:
+        """Server time (GitHub's ``Date`` offset), for lock ages."""
+        return float(self.client.clock.now())
+
+    async def aclose(self) -> None:
+        await self.client.aclose()

@@ -1,0 +1,91 @@
+"""The main window's menus and shortcuts (File, Edit, Language, Go)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QAction, QKeySequence
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.window_api import WindowApi
+
+Shortcut = str | QKeySequence.StandardKey | None
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MainWindow", text)
+
+
+def action(win: WindowApi, text: str, shortcut: Shortcut, slot: Callable[[], object]) -> QAction:
+    a = QAction(text, win.menuBar())
+    if shortcut is not None:
+        a.setShortcut(QKeySequence(shortcut))
+    a.triggered.connect(lambda _checked=False: slot())
+    win.addAction(a)
+    return a
+
+
+def build_menus(win: WindowApi) -> None:
+    """Create the window's actions (``win.act_*``) and menus."""
+    mb = win.menuBar()
+    run = win.ops.run
+    m_file = mb.addMenu(_tr("&File"))
+    win.act_open = action(win, _tr("&Open selected document"), "Ctrl+O", win.open_selected)
+    win.act_save = action(
+        win, _tr("&Save"), QKeySequence.StandardKey.Save, lambda: run(win.save(), name="save")
+    )
+    win.act_save_new = action(
+        win, _tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
+    )
+    win.act_close = action(win, _tr("&Close document"), "Ctrl+W", lambda: run(win.close_document()))
+    win.act_refresh = action(win, _tr("&Refresh list"), "F5", lambda: run(win.refresh_list()))
+    win.act_signout = action(win, _tr("Sign &out"), None, lambda: run(win.sign_out()))
+    win.act_quit = action(win, _tr("&Quit"), "Ctrl+Q", win.request_quit)
+    for a in (win.act_open, win.act_save, win.act_save_new, win.act_close, win.act_refresh):
+        m_file.addAction(a)
+    m_file.addSeparator()
+    if not win.ctx.practice:
+        m_file.addAction(win.act_signout)
+    m_file.addAction(win.act_quit)
+
+    ed = win.editor_pane.editor
+    m_edit = mb.addMenu(_tr("&Edit"))
+    win.act_undo = action(win, _tr("&Undo"), QKeySequence.StandardKey.Undo, ed.undo)
+    win.act_redo = action(win, _tr("&Redo"), QKeySequence.StandardKey.Redo, ed.redo)
+    ed.undoAvailable.connect(lambda ok: win.act_undo.setEnabled(ok and not ed.isReadOnly()))
+    ed.redoAvailable.connect(lambda ok: win.act_redo.setEnabled(ok and not ed.isReadOnly()))
+    win.act_undo.setEnabled(False)
+    win.act_redo.setEnabled(False)
+    fb = win.editor_pane.find_bar
+    win.act_find = action(
+        win, _tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
+    )
+    win.act_replace = action(win, _tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
+    act_next = action(win, _tr("Find &next"), "F3", fb.find_next)
+    act_prev = action(win, _tr("Find &previous"), "Shift+F3", fb.find_previous)
+    for a in (win.act_undo, win.act_redo):
+        m_edit.addAction(a)
+    m_edit.addSeparator()
+    for a in (win.act_find, win.act_replace, act_next, act_prev):
+        m_edit.addAction(a)
+
+    m_lang = mb.addMenu(_tr("&Language"))
+    m_lang.setObjectName("languageMenu")
+    win.lang_actions = {}
+    for code, label in ((None, _tr("Follow the computer")), ("ko", "한국어"), ("en", "English")):
+        a = QAction(label, win.menuBar())
+        a.setCheckable(True)
+        a.setChecked(win.ctx.settings.language == code)
+        a.triggered.connect(lambda _c=False, c=code: win.set_language(c))
+        m_lang.addAction(a)
+        win.lang_actions[code] = a
+
+    m_go = mb.addMenu(_tr("&Go"))
+    m_go.addAction(action(win, _tr("Document &list"), "Ctrl+L", win.doc_list.tree.setFocus))
+    m_go.addAction(action(win, _tr("&Filter"), "Ctrl+K", win.doc_list.filter_edit.setFocus))
+    m_go.addAction(action(win, _tr("&Editor"), "Ctrl+E", ed.setFocus))
+    m_go.addAction(
+        action(win, _tr("&Page settings"), "Ctrl+T", win.editor_pane.form.title_edit.setFocus)
+    )
