@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.main_window import MainWindow
 
 
 def _hwm_kb() -> tuple[int, int]:
@@ -63,11 +67,7 @@ def qtimport() -> int:
     return 0
 
 
-def _make_window(api_url: str, token: str, data_dir: str) -> object:
-    import contextlib
-
-    from PySide6.QtGui import QGuiApplication
-
+def _make_window(api_url: str, token: str, data_dir: str) -> MainWindow:
     from modu_desktop.core.github import GitHubClient, RepoRef
     from modu_desktop.core.paths import app_paths
     from modu_desktop.core.settings import Settings
@@ -79,18 +79,14 @@ def _make_window(api_url: str, token: str, data_dir: str) -> object:
     ctx = AppContext(
         settings=settings,
         paths=app_paths(data_dir).ensure(),
-        options=AppOptions(lang="en"),
+        # The window refreshes by itself when the application becomes active; the probes start
+        # the list themselves, at a known moment.
+        options=AppOptions(lang="en", refresh_on_activate=False),
         client=client,
         login="desk",
         can_push=True,
     ).build()
     win = MainWindow(ctx)
-    # The window refreshes by itself when the application becomes active; the probes start
-    # the list themselves, at a known moment.
-    app = QGuiApplication.instance()
-    if app is not None:
-        with contextlib.suppress(RuntimeError, TypeError):
-            app.applicationStateChanged.disconnect(win._app_state_changed)  # type: ignore[attr-defined]
     win.show()
     return win
 
@@ -176,7 +172,7 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
     async def run() -> dict[str, object]:
         from modu_desktop.bench.ours import OurClient
 
-        win: object = None
+        win: MainWindow | None = None
         ours: OurClient | None = None
         if mode == "ui":
             win = _make_window(api_url, token, data_dir)
@@ -185,7 +181,7 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
         # The app's first request (the sign-in check) happens before its window exists, and it
         # pays one-off lazy imports (anyio's backend, ~0.1 s under PySide's import hook).
         # Do the same here so the probe sees the list, not the first-request imports.
-        client = win.ctx.client if win is not None else ours.client  # type: ignore[union-attr,attr-defined]
+        client = win.ctx.client if win is not None else ours.client  # type: ignore[union-attr]
         t_first = time.perf_counter()
         await client.get_user()
         first_request_s = time.perf_counter() - t_first
@@ -209,8 +205,8 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
         t0 = time.perf_counter()
         ticks.append(t0)
         if win is not None:
-            ok = await win.refresh_list()  # type: ignore[attr-defined]
-            rows = len(win.doc_list.rows)  # type: ignore[attr-defined]
+            ok = await win.refresh_list()
+            rows = len(win.doc_list.rows)
         else:
             assert ours is not None
             snap = await ours.list_docs()
@@ -265,19 +261,19 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
         await asyncio.sleep(0.2)
         phases["window_kb"] = _hwm_kb()[0]
         t = time.perf_counter()
-        ok = await win.refresh_list()  # type: ignore[attr-defined]
+        ok = await win.refresh_list()
         list_s = time.perf_counter() - t
-        rows = len(win.doc_list.rows)  # type: ignore[attr-defined]
+        rows = len(win.doc_list.rows)
         phases["listed_kb"] = _hwm_kb()[0]
         t = time.perf_counter()
-        opened = await win.open_document(doc_id)  # type: ignore[attr-defined]
-        pane = win.editor_pane  # type: ignore[attr-defined]
+        opened = await win.open_document(doc_id)
+        pane = win.editor_pane
         pane._render_now()  # the debounced preview, now (what the user sees 150 ms later)
         await asyncio.sleep(0.3)
         open_s = time.perf_counter() - t
         html_len = len(pane.preview.toHtml())
         phases["opened_kb"] = _hwm_kb()[0]
-        await win.shutdown(interactive=False)  # type: ignore[attr-defined]
+        await win.shutdown(interactive=False)
         return {
             "ok": bool(ok),
             "opened": bool(opened),

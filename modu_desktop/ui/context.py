@@ -38,6 +38,7 @@ class AppOptions:
     refresh_s: float = 60.0
     deploy_poll_s: float = 5.0
     release_timeout_s: float = 10.0
+    refresh_on_activate: bool = True  # re-read the list when the app comes to the front
 
 
 @dataclass

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.edit_session import LockHolder
+from modu_desktop.core.edit_session import LockHolder, TakeOver
 from modu_desktop.ui.asyncutil import ask, run_dialog
 from modu_desktop.ui.i18n import translate_or
 
@@ -206,3 +206,17 @@ async def choose_lock_action(
         if await confirm_steal(parent, info):
             return LockChoice.STEAL
         # said no at the confirmation: back to the three choices
+
+
+_TAKE_OVER = {
+    LockChoice.CANCEL: TakeOver.CANCEL,
+    LockChoice.READ_ONLY: TakeOver.READ_ONLY,
+    LockChoice.STEAL: TakeOver.TAKE_OVER,
+}
+
+
+async def ask_take_over(
+    parent: QWidget | None, holder: LockHolder, *, notify_free: NotifyFree | None = None
+) -> TakeOver:
+    """The editing session's question "someone holds the lock: take over?" as this dialog."""
+    return _TAKE_OVER[await choose_lock_action(parent, holder, notify_free=notify_free)]

@@ -13,8 +13,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication
@@ -23,7 +21,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QStackedWidget,
     QWidget,
@@ -43,37 +40,29 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.core.locks import HeldLock
-from modu_desktop.core.settings import save_settings
-from modu_desktop.core.spool import SpoolItem
-from modu_desktop.ui import fmsync
-from modu_desktop.ui.asyncutil import ask, run_dialog
 from modu_desktop.ui.banners import Banner
-from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.context import AppContext
 from modu_desktop.ui.deploy_status import DeployStatus
+from modu_desktop.ui.doc_dialogs import ask_new_document, ask_unsaved, compare, decide_conflict
 from modu_desktop.ui.doc_list import DocListPanel, DocRow
 from modu_desktop.ui.drafts_controller import DraftsController
 from modu_desktop.ui.editor import EditorPane
 from modu_desktop.ui.list_badges import lock_badges
-from modu_desktop.ui.lock_dialog import LockChoice, choose_lock_action
-from modu_desktop.ui.new_doc_dialog import NewDocDialog, suggest_doc_id
+from modu_desktop.ui.lock_dialog import ask_take_over
 from modu_desktop.ui.nothing_lost import NothingLost
 from modu_desktop.ui.operation import Operations, error_text
 from modu_desktop.ui.ops_host import OpsHost
-from modu_desktop.ui.preview import PreviewPane
-from modu_desktop.ui.repo_images import RepoImageMirror
 from modu_desktop.ui.session_words import SessionWords, took_over_text
 from modu_desktop.ui.startup_recovery import recover_at_start
-from modu_desktop.ui.window_menus import build_menus
-from modu_desktop.ui.window_parts import build_central, build_status_bar
+from modu_desktop.ui.window_menus import build_menus, remember_language
+from modu_desktop.ui.window_parts import (
+    build_central,
+    build_status_bar,
+    preview_images,
+    show_state,
+)
 
 log = logging.getLogger(__name__)
-
-_TAKE_OVER = {
-    LockChoice.CANCEL: TakeOver.CANCEL,
-    LockChoice.READ_ONLY: TakeOver.READ_ONLY,
-    LockChoice.STEAL: TakeOver.TAKE_OVER,
-}
 
 
 class MainWindow(QMainWindow):
@@ -133,20 +122,7 @@ class MainWindow(QMainWindow):
             poll_s=ctx.options.deploy_poll_s,
             stopped=lambda: self._closing,
         )
-        self.images = RepoImageMirror(
-            ctx.store,
-            ctx.paths.cache_dir / "repo-files",
-            spawn=self._run_named,
-            on_ready=self._images_ready,
-            doc_path=lambda: self.session.path if self.session is not None else None,
-        )
-        if isinstance(self.editor_pane.preview, PreviewPane):
-            self.editor_pane.preview.set_image_resolver(self.images.resolve)
-        self._image_timer = QTimer(self)
-        self._image_timer.setSingleShot(True)
-        self._image_timer.setInterval(100)
-        self._image_timer.timeout.connect(self._rerender_images)
-
+        self.images = preview_images(self, self, lambda: self._closing)
         self.ops_host = OpsHost(self, self)
         self.ops_host.build_menu()
         self.nothing_lost = NothingLost(self, self)
@@ -158,11 +134,8 @@ class MainWindow(QMainWindow):
         self._idle_timer.timeout.connect(self._idle_refresh)
         self._idle_timer.start()
         app = QGuiApplication.instance()
-        if isinstance(app, QGuiApplication):
+        if isinstance(app, QGuiApplication) and ctx.options.refresh_on_activate:
             app.applicationStateChanged.connect(self._app_state_changed)
-
-    def _run_named(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        return self.ops.run(coro)
 
     @property
     def doc(self) -> EditSession | None:
@@ -172,33 +145,15 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ small state helpers
     def set_language(self, code: str | None) -> None:
         """Remember the interface language (applies at the next start)."""
-        self.ctx.settings.language = code
-        for c, a in self.lang_actions.items():
-            a.setChecked(c == code)
-        try:
-            save_settings(self.ctx.settings, self.ctx.paths.settings_file)
-        except OSError as exc:
-            self.show_notice(str(exc), "error")
-            return
-        self.show_notice(self.tr("The language changes the next time Modu Desktop starts."), "info")
+        remember_language(self, code)
 
     def set_connection(self, ok: bool, message: str | None = None) -> None:
-        if ok:
-            self.status_conn.setText(self.tr("● Connected"))
-            self.status_conn.setProperty("kind", "ok")
-            self.status_conn.setToolTip(self.ctx.settings.api_url)
-        else:
-            self.status_conn.setText(self.tr("⚠ Connection problem"))
-            self.status_conn.setProperty("kind", "error")
-            self.status_conn.setToolTip(message or "")
-        self.status_conn.style().unpolish(self.status_conn)
-        self.status_conn.style().polish(self.status_conn)
+        self.status_conn.setToolTip(self.ctx.settings.api_url if ok else message or "")
+        text = self.tr("● Connected") if ok else self.tr("⚠ Connection problem")
+        show_state(self.status_conn, text, "ok" if ok else "error")
 
     def set_lock_status(self, text: str, kind: str = "info") -> None:
-        self.status_lock.setText(text)
-        self.status_lock.setProperty("kind", kind)
-        self.status_lock.style().unpolish(self.status_lock)
-        self.status_lock.style().polish(self.status_lock)
+        show_state(self.status_lock, text, kind)
 
     def show_notice(self, text: str, kind: str = "info") -> None:
         self.notice.set_text(text)
@@ -300,36 +255,22 @@ class MainWindow(QMainWindow):
             self.tr("“{doc}” is in use").format(doc=self.label(holder.doc_id)), "warning"
         )
         notify = None if self.ctx.viewer else self.nothing_lost.watch
-        choice = _TAKE_OVER[await choose_lock_action(self, holder, notify_free=notify)]
+        choice = await ask_take_over(self, holder, notify_free=notify)
         if choice is TakeOver.CANCEL:
             self.set_lock_status("")
         return choice
 
     async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
-        s = self.session
-        title = s.title if s is not None else conflict.doc_id
-        dlg = ConflictDialog(
-            title, conflict.mine, conflict.theirs or "", theirs_by=conflict.by, parent=self
-        )
-        await run_dialog(dlg)
-        choice = dlg.choice
-        dlg.deleteLater()
-        if choice is ConflictChoice.KEEP_MINE:
-            return ConflictDecision.KEEP_MINE
-        if choice is ConflictChoice.TAKE_THEIRS:
-            return ConflictDecision.TAKE_THEIRS
-        if choice is ConflictChoice.SAVE_AS_NEW:
-            new_id = await self.create_new_document(conflict.doc_id, conflict.mine)
-            if new_id is None:
-                return ConflictDecision.CANCEL
+        title = self.session.title if self.session is not None else conflict.doc_id
+        decision, new_id = await decide_conflict(self, title, conflict, self.create_new_document)
+        if new_id is not None:
             self.show_notice(
                 self.tr(
                     "Your text was saved as “{new}”. This window now shows the current “{doc}”."
                 ).format(new=new_id, doc=conflict.doc_id),
                 "info",
             )
-            return ConflictDecision.SAVED_AS_NEW
-        return ConflictDecision.CANCEL
+        return decision
 
     def report(self, event: SessionEvent) -> None:
         s = self.session
@@ -470,34 +411,20 @@ class MainWindow(QMainWindow):
         self.lock_banner.show()
         self.editor_pane.editor.ensureCursorVisible()
 
-    # ------------------------------------------------------------------ pictures in the preview
-    def _images_ready(self) -> None:
-        if not self._closing:
-            self._image_timer.start()  # coalesce several pictures into one re-render
-
-    def _rerender_images(self) -> None:
-        pv = self.editor_pane.preview
-        if not isinstance(pv, PreviewPane):
-            return
-        pv.set_image_resolver(self.images.resolve)  # forget the last HTML: pictures changed
-        if self.session is not None:
-            pv.render_now(self.editor_pane.text())
-
     # ------------------------------------------------------------------ drafts (issue 5)
     def _make_drafts(self, s: EditSession) -> DraftsController | None:
-        """Journal edits to the user data dir within ~2 s (core.drafts, driven by a timer); a
-        draft is removed only once its text is committed or the user discards it. Edits are fed
-        by ``_note_edit`` (typing, not programmatic loads)."""
+        """Journal edits to the user data dir within ~2 s; a draft is removed only once its text
+        is committed or the user discards it. Edits are fed by ``note_edit`` (typing only)."""
         ws = self.ctx.workspace
         if ws.drafts is None:
             return None
-        t = ws.target
+        key = DraftKey(ws.target.api_host, ws.target.repo, ws.target.branch, s.doc_id)
         journal = DraftJournal(
             ws.drafts,
-            DraftKey(t.api_host, t.repo, t.branch, s.doc_id),
+            key,
             base_sha=s.base_sha,
             doc_path=s.path,
-            session_id=self.ctx.session_id,
+            session_id=ws.session_id,
             title=s.title,
         )
         return DraftsController(journal, parent=self)
@@ -516,33 +443,6 @@ class MainWindow(QMainWindow):
         if ctl is not None:
             ctl.flush()
             ctl.stop()
-
-    def put_back(self, text: str, base_sha: str | None) -> None:
-        """Put a draft's text in the open editor (byte-identical), on the draft's base sha."""
-        s = self.session
-        if s is None:
-            return
-        if s.editable and base_sha:
-            s.rebase(base_sha)
-        self.editor_pane.replace_all_text(text, modified=True)
-        if s.editable and self.drafts is not None:
-            self.drafts.rebase(s.base_sha)
-            self.drafts.note_edit(text)
-        self.update_title()
-
-    def queued_save_landed(self, item: SpoolItem) -> bool:
-        """A queued save of the open document was committed: build on it. False if the item
-        is not the open document's."""
-        s = self.session
-        if s is None or s.path != item.path or item.result_sha is None:
-            return False
-        s.rebase(item.result_sha)
-        if self.drafts is not None:
-            self.drafts.committed(item.text, item.result_sha)
-        if self.editor_pane.text() == item.text:
-            self.editor_pane.set_modified(False)
-        self.update_title()
-        return True
 
     async def recover_at_start(self) -> None:
         """Leftover locks and drafts of a crashed session come back; then the save queue starts
@@ -575,13 +475,7 @@ class MainWindow(QMainWindow):
         except Exception as exc:
             self.show_notice(error_text(exc, self.ctx.lang), "error")
             return
-        dlg = ConflictDialog(
-            s.title, self.editor_pane.text(), current.text, compare_only=True, parent=self
-        )
-        await run_dialog(dlg)
-        choice = dlg.choice
-        dlg.deleteLater()
-        if choice is ConflictChoice.SAVE_AS_NEW:
+        if await compare(self, s.title, self.editor_pane.text(), current.text):
             await self.save_as_new_document()
 
     async def save_as_new_document(self) -> str | None:
@@ -599,15 +493,10 @@ class MainWindow(QMainWindow):
         return new_id
 
     async def create_new_document(self, from_doc: str, text: str) -> str | None:
-        existing = set(self.doc_list.doc_ids())
-        dlg = NewDocDialog(suggest_doc_id(from_doc, existing), existing, self)
-        result = await run_dialog(dlg)
-        new_id = dlg.doc_id()
-        dlg.deleteLater()
-        if result != 1:
+        asked = await ask_new_document(self, set(self.doc_list.doc_ids()), from_doc, text)
+        if asked is None:
             return None
-        if fmsync.read_id(text) is not None:
-            text = fmsync.write_field(text, "id", new_id.rsplit("/", 1)[-1])
+        new_id, text = asked
         try:
             await self.ctx.store.create(new_id, text, self.ctx.login)
         except Exception as exc:
@@ -624,28 +513,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ close / quit
     async def _ask_unsaved(self, s: EditSession) -> bool:
         """The unsaved-changes question; False = stay (cancelled, or the save failed)."""
-        title = s.title or s.doc_id
-        cancel = ("cancel", QMessageBox.ButtonRole.RejectRole, self.tr("&Cancel"))
-        discard = ("discard", QMessageBox.ButtonRole.DestructiveRole, self.tr("&Discard changes"))
-        if s.editable:
-            text = self.tr("“{doc}” has changes that are not saved.").format(doc=title)
-            first = ("save", QMessageBox.ButtonRole.AcceptRole, self.tr("&Save"))
-            default: str | None = "save"
-        else:
-            text = self.tr(
-                "Your changes to “{doc}” are not saved and you no longer hold its lock."
-            ).format(doc=title)
-            first = ("saveNew", QMessageBox.ButtonRole.AcceptRole, self.tr("Save as &new document"))
-            default = None
-        key = await ask(
-            self,
-            self.tr("Unsaved changes"),
-            text,
-            [first, discard, cancel],
-            object_name="unsavedDialog",
-            icon=QMessageBox.Icon.Warning,
-            default=default,
-        )
+        key = await ask_unsaved(self, s.title or s.doc_id, editable=s.editable)
         if key == "save":
             return await self.save()
         if key == "saveNew":

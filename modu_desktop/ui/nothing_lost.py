@@ -38,7 +38,7 @@ from modu_desktop.ui.save_queue import SaveQueue, SaveQueueStatus, resolve_faile
 from modu_desktop.ui.single_instance import SingleInstance, bring_to_front
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.window_api import QueueHost
+    from modu_desktop.ui.window_api import WindowApi
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def remember_practice_port(data_dir: str | Path, port: int) -> None:
 class NothingLost(QObject):
     """Owns the queue runner, its status widget, the notifier and the single-instance hookup."""
 
-    def __init__(self, win: QueueHost, parent: QWidget) -> None:
+    def __init__(self, win: WindowApi, parent: QWidget) -> None:
         super().__init__(parent)
         self.win = win
         self.parent_widget = parent
@@ -147,7 +147,7 @@ class NothingLost(QObject):
     def _committed(self, item: SpoolItem) -> None:
         if item.result_sha is None:
             return
-        if not self.win.queued_save_landed(item):
+        if not _landed_in_editor(self.win, item):
             drafts = self.win.ctx.workspace.drafts
             t = self.win.ctx.workspace.target
             if drafts is not None:
@@ -252,6 +252,21 @@ class NothingLost(QObject):
             await self.queue.stop()
         await self.notifier.stop()
         # The instance lock stays held until the process exits (sign-out opens a new window).
+
+
+def _landed_in_editor(win: WindowApi, item: SpoolItem) -> bool:
+    """A queued save of the open document was committed: the editor builds on it (new base
+    sha, draft removed). False if the item is not the open document's."""
+    s = win.doc
+    if s is None or s.path != item.path or item.result_sha is None:
+        return False
+    s.rebase(item.result_sha)
+    if win.drafts is not None:
+        win.drafts.committed(item.text, item.result_sha)
+    if win.editor_pane.text() == item.text:
+        win.editor_pane.set_modified(False)
+    win.update_title()
+    return True
 
 
 __all__ = [

@@ -37,7 +37,7 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
         ).run()
         for lo, held in report.resumed:
             if await win.open_with_lock(lo.doc_id, held) and lo.draft is not None:
-                win.put_back(lo.draft.text, lo.draft.base_sha)
+                put_back(win, lo.draft.text, lo.draft.base_sha)
                 win.show_notice(
                     QCoreApplication.translate(
                         "MainWindow",
@@ -56,7 +56,7 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
         doc = win.doc
         if doc is None or doc.doc_id != draft.key.doc_id:
             return False
-        win.put_back(draft.text, draft.base_sha)
+        put_back(win, draft.text, draft.base_sha)
         return True
 
     async def save_as_new(draft: Draft, _item: RecoveryItem) -> str | None:
@@ -79,3 +79,17 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
         )
     except Exception:
         log.warning("draft recovery failed", exc_info=True)
+
+
+def put_back(win: WindowApi, text: str, base_sha: str | None) -> None:
+    """Put a draft's text in the open editor (byte-identical), on the draft's base sha."""
+    s = win.doc
+    if s is None:
+        return
+    if s.editable and base_sha:
+        s.rebase(base_sha)
+    win.editor_pane.replace_all_text(text, modified=True)
+    if s.editable and win.drafts is not None:
+        win.drafts.rebase(s.base_sha)
+        win.drafts.note_edit(text)
+    win.update_title()

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QLabel, QMenuBar, QSplitter, QStackedWidget, QStat
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
     from modu_desktop.core.locks import HeldLock
-    from modu_desktop.core.spool import SpoolItem
     from modu_desktop.ui.banners import Banner
     from modu_desktop.ui.context import AppContext
     from modu_desktop.ui.doc_list import DocListPanel
@@ -91,8 +90,6 @@ class WindowApi(Protocol):
 
     def set_language(self, code: str | None) -> None: ...
 
-    def put_back(self, text: str, base_sha: str | None) -> None: ...
-
 
 class ShellApi(WindowApi, Protocol):
     """What ``window_parts`` builds on the window (its widgets) and connects to."""
@@ -115,9 +112,3 @@ class ShellApi(WindowApi, Protocol):
     async def compare_with_current(self) -> None: ...
 
     def note_edit(self) -> None: ...
-
-
-class QueueHost(WindowApi, Protocol):
-    """What the save queue's runner (``nothing_lost``) needs from the window."""
-
-    def queued_save_landed(self, item: SpoolItem) -> bool: ...

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 
+from modu_desktop.core.settings import save_settings
+
 if TYPE_CHECKING:
     from modu_desktop.ui.window_api import WindowApi
 
@@ -89,3 +91,16 @@ def build_menus(win: WindowApi) -> None:
     m_go.addAction(
         action(win, _tr("&Page settings"), "Ctrl+T", win.editor_pane.form.title_edit.setFocus)
     )
+
+
+def remember_language(win: WindowApi, code: str | None) -> None:
+    """Keep the chosen interface language in the settings (it applies at the next start)."""
+    win.ctx.settings.language = code
+    for c, a in win.lang_actions.items():
+        a.setChecked(c == code)
+    try:
+        save_settings(win.ctx.settings, win.ctx.paths.settings_file)
+    except OSError as exc:
+        win.show_notice(str(exc), "error")
+        return
+    win.show_notice(_tr("The language changes the next time Modu Desktop starts."), "info")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.doc_list import DocListPanel
 from modu_desktop.ui.editor import EditorPane
+from modu_desktop.ui.preview import PreviewPane
+from modu_desktop.ui.repo_images import RepoImageMirror
 
 if TYPE_CHECKING:
     from modu_desktop.ui.window_api import ShellApi
@@ -122,3 +125,43 @@ def build_status_bar(win: ShellApi) -> None:
     sb.addPermanentWidget(win.status_deploy)
     sb.addPermanentWidget(win.status_conn)
     sb.addPermanentWidget(who)
+
+
+def show_state(label: QLabel, text: str, kind: str) -> None:
+    """A status-bar label's text and its ``kind`` (ok/info/warning/error, styled by QSS)."""
+    label.setText(text)
+    label.setProperty("kind", kind)
+    label.style().unpolish(label)
+    label.style().polish(label)
+
+
+def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -> RepoImageMirror:
+    """Pictures of the repository in the preview: fetched in the background into the cache,
+    several arrivals coalesced into one re-render."""
+    timer = QTimer(owner)
+    timer.setSingleShot(True)
+    timer.setInterval(100)
+
+    def ready() -> None:
+        if not stopped():
+            timer.start()
+
+    mirror = RepoImageMirror(
+        win.ctx.store,
+        win.ctx.paths.cache_dir / "repo-files",
+        spawn=lambda coro: win.ops.run(coro),
+        on_ready=ready,
+        doc_path=lambda: win.doc.path if win.doc is not None else None,
+    )
+    pv = win.editor_pane.preview
+
+    def rerender() -> None:
+        if isinstance(pv, PreviewPane):
+            pv.set_image_resolver(mirror.resolve)  # forget the last HTML: pictures changed
+            if win.doc is not None:
+                pv.render_now(win.editor_pane.text())
+
+    if isinstance(pv, PreviewPane):
+        pv.set_image_resolver(mirror.resolve)
+    timer.timeout.connect(rerender)
+    return mirror
