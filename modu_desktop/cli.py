@@ -110,12 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     images_sub = images.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     # docs new / delete / move / import and images add live in cli_ops.py (on core.ops).
-    try:
-        from modu_desktop import cli_ops
-    except ImportError:  # pragma: no cover - cli_ops is part of the package
-        cli_ops = None  # type: ignore[assignment]
-    if cli_ops is not None:
-        cli_ops.register({"docs": docs_sub, "images": images_sub})
+    from modu_desktop import cli_ops
+
+    cli_ops.register({"docs": docs_sub, "images": images_sub})
     return parser
 
 

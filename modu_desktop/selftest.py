@@ -122,12 +122,9 @@ def resources_dir() -> Path | None:
     meipass = getattr(sys, "_MEIPASS", None)
     if meipass:
         candidates.append(Path(meipass) / "resources")
-    try:
-        from modu_desktop.core.paths import resources_dir as core_resources_dir
+    from modu_desktop.core.paths import resources_dir as core_resources_dir
 
-        candidates.append(core_resources_dir())
-    except ImportError:
-        pass
+    candidates.append(core_resources_dir())
     package_dir = Path(__file__).resolve().parent
     candidates += [package_dir.parent / "resources", package_dir / "resources"]
     for cand in candidates:
@@ -348,15 +345,9 @@ def check_tls(state: dict[str, Any]) -> str:
 def check_markdown(state: dict[str, Any]) -> str:
     sample = "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
     source = "core.render"
-    try:
-        from modu_desktop.core.render import render_preview
+    from modu_desktop.core.render import render_preview
 
-        html = render_preview(sample)
-    except ImportError:
-        import markdown
-
-        html = markdown.markdown(sample, extensions=["tables", "fenced_code", "attr_list"])
-        source = "markdown"
+    html = render_preview(sample)
     if "<table" not in html or "제목" not in html:
         raise RuntimeError("tables extension did not render")
     return f"{source} renders tables and fenced code"

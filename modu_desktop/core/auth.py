@@ -179,10 +179,7 @@ async def check_token(
     the membership: not a member, a token without ``read:org`` (or SSO authorisation), and a
     check that could not be made each end with that check's own message.
     """
-    try:
-        from modu_desktop.core import github as gh
-    except ImportError:  # pragma: no cover - github.py is part of the core
-        gh = None  # type: ignore[assignment]
+    from modu_desktop.core import github as gh
 
     def msg(exc: BaseException, ko: str, en: str) -> str:
         um = getattr(exc, "user_message", None)
@@ -203,7 +200,7 @@ async def check_token(
         user = await client.get_user()
     except Exception as exc:
         repo_task.cancel()
-        if gh is not None and isinstance(exc, getattr(gh, "BadCredentials", ())):
+        if isinstance(exc, gh.BadCredentials):
             return SignInResult(
                 False,
                 error_kind="bad_token",
@@ -213,7 +210,7 @@ async def check_token(
                     else "This token is not valid or has expired; create a new one and paste it."
                 ),
             )
-        if gh is not None and isinstance(exc, getattr(gh, "GitHubError", ())):
+        if isinstance(exc, gh.GitHubError):
             return SignInResult(
                 False,
                 error_kind="other",
@@ -232,9 +229,7 @@ async def check_token(
     try:
         repo = await repo_task
     except Exception as exc:
-        not_found = gh is not None and isinstance(
-            exc, (getattr(gh, "NotFound", ()), getattr(gh, "PermissionDenied", ()))
-        )
+        not_found = isinstance(exc, gh.NotFound | gh.PermissionDenied)
         if not_found:
             return SignInResult(
                 False,
@@ -271,7 +266,7 @@ async def check_token(
                 MembershipStatus.NO_SCOPE: "no_scope",
             }.get(org.status)
             if kind is None:  # could not check: refuse, the membership is not confirmed
-                network = gh is not None and isinstance(org.error, getattr(gh, "NetworkError", ()))
+                network = isinstance(org.error, gh.NetworkError)
                 kind = "network" if network else "other"
             return SignInResult(False, login=login, error_kind=kind, message=org.user_message(lang))
     return SignInResult(True, login=login, can_push=can_push, repo_full_name=full_name)
