@@ -194,7 +194,8 @@ def info_plist(version: str) -> dict[str, object]:
 
 
 def resource_datas(root: Path = ROOT) -> list[tuple[str, str]]:
-    """(source, bundle destination) pairs for resources/; translations ship as .qm only."""
+    """(source, bundle destination) pairs for resources/; translations ship as the JSON
+    catalogues of ``modu_desktop.i18n`` (``ko.json``, ``ko/*.json``) and fresh .qm only."""
     out: list[tuple[str, str]] = []
     for name in RESOURCE_DIRS:
         src = root / "resources" / name
@@ -207,6 +208,8 @@ def resource_datas(root: Path = ROOT) -> list[tuple[str, str]]:
                 qm for qm in sorted(src.glob("*.qm")) if not _needs_compile(qm.with_suffix(".ts"))
             ]
             out += [(str(qm), "resources/translations") for qm in fresh]
+            out += [(str(js), "resources/translations") for js in sorted(src.glob("*.json"))]
+            out += [(str(js), "resources/translations/ko") for js in sorted(src.glob("ko/*.json"))]
             continue
         files = [f for f in src.rglob("*") if f.is_file() and not f.name.startswith(".")]
         if files:

@@ -20,6 +20,17 @@ VIEWER = ("viewer", "tok-viewer")
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pnu-modu"
 
 
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Tests read the English source texts unless they choose Korean (``i18n.set_language``)."""
+    from modu_desktop import i18n
+
+    before = i18n.language()
+    i18n.set_language("en")
+    yield
+    i18n.set_language(before)
+
+
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Iterator[object]:
     """A started sandbox on 127.0.0.1 seeded with the sample brochure, two editors and a viewer."""

@@ -148,7 +148,10 @@ def test_resource_folders_in_the_spec_exist() -> None:
         folder = ROOT / "resources" / name
         shipped = [f for f in folder.rglob("*") if f.is_file() and not f.name.startswith(".")]
         if name == "translations":
-            shipped = [f for f in shipped if f.suffix == ".qm"]
+            shipped = [f for f in shipped if f.suffix in (".qm", ".json")]
+            for f in shipped:  # every catalogue ships, at its place
+                rel = f.parent.relative_to(ROOT)
+                assert (str(f), str(rel)) in datas, f"{f} is not bundled"
         if shipped:
             assert f"resources/{name}" in dests, f"resources/{name} has files but is not bundled"
 

@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from modu_desktop.i18n import tr
+
 log = logging.getLogger("modu_desktop")
 
 SHUTDOWN_GRACE_S = 15.0
@@ -153,7 +155,7 @@ class _Runner:
 async def _async_main(
     args: argparse.Namespace, app: Any, paths: Any, settings: Any, lang: str, runner: _Runner
 ) -> int:
-    from PySide6.QtCore import QCoreApplication, QTimer
+    from PySide6.QtCore import QTimer
 
     from modu_desktop.core.auth import TokenSource, TokenStore, check_token
     from modu_desktop.ui.context import AppContext, AppOptions, make_client
@@ -305,10 +307,9 @@ async def _async_main(
             win.show()
             if session_only_notice:
                 win.show_notice(
-                    QCoreApplication.translate(
-                        "MainWindow",
-                        "No password store (keyring) on this computer: "
-                        "your token is kept only until you quit.",
+                    tr(
+                        "No password store (keyring) on this computer: your token is "
+                        "kept only until you quit."
                     ),
                     "warning",
                 )

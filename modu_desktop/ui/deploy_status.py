@@ -6,18 +6,14 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QLabel
 
 from modu_desktop.core import errors
 from modu_desktop.core.github import GitHubClient
+from modu_desktop.i18n import tr
 from modu_desktop.ui.operation import Operations
 
 NO_RUN_AFTER_S = 180.0
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 class DeployStatus:
@@ -43,7 +39,7 @@ class DeployStatus:
         self._task = self.ops.run(self._loop(commit_sha), name="deploy-status")
 
     def _show(self, text: str, kind: str | None = None) -> None:
-        self.label.setText(_tr(text))
+        self.label.setText(tr(text))
         if kind is not None:
             self.label.setProperty("kind", kind)
 

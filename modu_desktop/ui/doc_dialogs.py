@@ -5,37 +5,33 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from modu_desktop.core.edit_session import Conflict, ConflictDecision
+from modu_desktop.i18n import tr
 from modu_desktop.ui import fmsync
 from modu_desktop.ui.asyncutil import ask, run_dialog
 from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.new_doc_dialog import NewDocDialog, suggest_doc_id
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 async def ask_unsaved(parent: QWidget, title: str, *, editable: bool) -> str | None:
     """ "save" / "saveNew" (the lock is gone) / "discard"; None = cancel."""
-    cancel = ("cancel", QMessageBox.ButtonRole.RejectRole, _tr("&Cancel"))
-    discard = ("discard", QMessageBox.ButtonRole.DestructiveRole, _tr("&Discard changes"))
+    cancel = ("cancel", QMessageBox.ButtonRole.RejectRole, tr("&Cancel"))
+    discard = ("discard", QMessageBox.ButtonRole.DestructiveRole, tr("&Discard changes"))
     if editable:
-        text = _tr("“{doc}” has changes that are not saved.").format(doc=title)
-        first = ("save", QMessageBox.ButtonRole.AcceptRole, _tr("&Save"))
+        text = tr("“{doc}” has changes that are not saved.").format(doc=title)
+        first = ("save", QMessageBox.ButtonRole.AcceptRole, tr("&Save"))
         default: str | None = "save"
     else:
-        text = _tr("Your changes to “{doc}” are not saved and you no longer hold its lock.").format(
+        text = tr("Your changes to “{doc}” are not saved and you no longer hold its lock.").format(
             doc=title
         )
-        first = ("saveNew", QMessageBox.ButtonRole.AcceptRole, _tr("Save as &new document"))
+        first = ("saveNew", QMessageBox.ButtonRole.AcceptRole, tr("Save as &new document"))
         default = None
     key = await ask(
         parent,
-        _tr("Unsaved changes"),
+        tr("Unsaved changes"),
         text,
         [first, discard, cancel],
         object_name="unsavedDialog",

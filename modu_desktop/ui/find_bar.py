@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.i18n import tr
+
 
 class FindBar(QWidget):
     closed = Signal()
@@ -25,35 +27,35 @@ class FindBar(QWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
 
-        self.find_label = QLabel(self.tr("F&ind:"))
+        self.find_label = QLabel(tr("F&ind:"))
         self.find_edit = QLineEdit()
         self.find_edit.setObjectName("findEdit")
-        self.find_edit.setAccessibleName(self.tr("Text to find"))
+        self.find_edit.setAccessibleName(tr("Text to find"))
         self.find_label.setBuddy(self.find_edit)
-        self.replace_label = QLabel(self.tr("Re&place with:"))
+        self.replace_label = QLabel(tr("Re&place with:"))
         self.replace_edit = QLineEdit()
         self.replace_edit.setObjectName("replaceEdit")
-        self.replace_edit.setAccessibleName(self.tr("Replacement text"))
+        self.replace_edit.setAccessibleName(tr("Replacement text"))
         self.replace_label.setBuddy(self.replace_edit)
-        self.case_box = QCheckBox(self.tr("&Match case"))
-        self.case_box.setAccessibleName(self.tr("Match case"))
-        self.prev_button = QPushButton(self.tr("Previous"))
-        self.prev_button.setAccessibleName(self.tr("Find previous"))
-        self.prev_button.setToolTip(self.tr("Find previous (Shift+F3)"))
-        self.next_button = QPushButton(self.tr("&Next"))
-        self.next_button.setAccessibleName(self.tr("Find next"))
-        self.next_button.setToolTip(self.tr("Find next (F3)"))
-        self.replace_button = QPushButton(self.tr("&Replace"))
+        self.case_box = QCheckBox(tr("&Match case"))
+        self.case_box.setAccessibleName(tr("Match case"))
+        self.prev_button = QPushButton(tr("Previous"))
+        self.prev_button.setAccessibleName(tr("Find previous"))
+        self.prev_button.setToolTip(tr("Find previous (Shift+F3)"))
+        self.next_button = QPushButton(tr("&Next"))
+        self.next_button.setAccessibleName(tr("Find next"))
+        self.next_button.setToolTip(tr("Find next (F3)"))
+        self.replace_button = QPushButton(tr("&Replace"))
         self.replace_button.setObjectName("replaceButton")
-        self.replace_button.setAccessibleName(self.tr("Replace"))
-        self.replace_all_button = QPushButton(self.tr("Replace &all"))
+        self.replace_button.setAccessibleName(tr("Replace"))
+        self.replace_all_button = QPushButton(tr("Replace &all"))
         self.replace_all_button.setObjectName("replaceAllButton")
-        self.replace_all_button.setAccessibleName(self.tr("Replace all"))
+        self.replace_all_button.setAccessibleName(tr("Replace all"))
         self.status = QLabel("")
         self.status.setObjectName("findStatus")
-        self.close_button = QPushButton(self.tr("Close"))
-        self.close_button.setAccessibleName(self.tr("Close find bar"))
-        self.close_button.setToolTip(self.tr("Close (Esc)"))
+        self.close_button = QPushButton(tr("Close"))
+        self.close_button.setAccessibleName(tr("Close find bar"))
+        self.close_button.setToolTip(tr("Close (Esc)"))
 
         for w in (
             self.find_label,
@@ -142,9 +144,9 @@ class FindBar(QWidget):
         )
         self._editor.setTextCursor(cur)
         if self._editor.find(needle, self._flags(backward)):
-            self.status.setText(self.tr("Wrapped around"))
+            self.status.setText(tr("Wrapped around"))
             return True
-        self.status.setText(self.tr("Not found"))
+        self.status.setText(tr("Not found"))
         return False
 
     def find_next(self) -> bool:

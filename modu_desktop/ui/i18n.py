@@ -1,27 +1,29 @@
-"""Language choice and Qt translators (``resources/translations/modu_ko.qm``), and the style."""
+"""The interface language at start, Qt's own translations, and the style.
+
+Words come from the one mechanism, :func:`modu_desktop.i18n.tr` (catalogues in
+``resources/translations/``). Qt's ``qtbase_ko`` translator still words Qt's standard buttons.
+Widgets that still call Qt's ``self.tr`` (kept in files other engineers are changing; to be
+converted to ``tr`` after their merge) are served from the same catalogue by
+:class:`CatalogueTranslator`, so there is one set of Korean texts.
+"""
 
 from __future__ import annotations
 
 import logging
-import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 
+from modu_desktop import i18n
 from modu_desktop.core.paths import resources_dir
 
 log = logging.getLogger(__name__)
 _installed: list[QTranslator] = []
 
 
-def translate_or(context: str, en: str, ko: str) -> str:
-    """``QCoreApplication.translate(context, en)``, or the built-in Korean ``ko`` when the
-    catalogue has no entry and the locale is Korean (texts kept next to their code)."""
-    text = QCoreApplication.translate(context, en)
-    if text == en and QLocale().language() == QLocale.Language.Korean:
-        return ko
-    return text
+def tr_count(source: str, n: int) -> str:
+    """``tr`` of a catalogue text with a ``%n`` count (``"%n min ago"``)."""
+    return i18n.tr(source).replace("%n", str(n))
 
 
 def detect_language(cli: str | None, configured: str | None) -> str:
@@ -32,71 +34,44 @@ def detect_language(cli: str | None, configured: str | None) -> str:
     return "ko" if QLocale.system().language() == QLocale.Language.Korean else "en"
 
 
+class CatalogueTranslator(QTranslator):
+    """Qt's ``tr()`` answered from the JSON catalogue (context-free: English source → Korean)."""
+
+    def isEmpty(self) -> bool:  # noqa: N802 - Qt API
+        return not i18n.catalogue()
+
+    def translate(  # type: ignore[override]
+        self, context: str, source: str, disambiguation: str | None = None, n: int = -1
+    ) -> str | None:
+        text = i18n.catalogue().get(source)
+        if text is None:
+            return None
+        return text.replace("%n", str(n)) if n >= 0 else text
+
+
 def install_translators(app: Any, lang: str) -> bool:
-    """Install our Korean catalogue (and Qt's own, for standard buttons). English = no-op."""
+    """Set the language of ``tr`` and install Qt's translators (Korean only; English = none)."""
     for t in _installed:
         app.removeTranslator(t)
     _installed.clear()
+    i18n.set_language(lang)
     QLocale.setDefault(
         QLocale(QLocale.Language.Korean if lang == "ko" else QLocale.Language.English)
     )
     if lang != "ko":
         return True
-    ok = False
-    ours: QTranslator = QTranslator(app)
-    folder = resources_dir() / "translations"
-    qm = folder / "modu_ko.qm"
-    if not ours.load(str(qm)):
-        # The .qm is a build artefact (installer / update.py); from a plain checkout read the
-        # Qt Linguist source directly.
-        ours = TsTranslator(folder / "modu_ko.ts", app)
-    if not ours.isEmpty():
-        app.installTranslator(ours)
-        _installed.append(ours)
-        ok = True
-    else:
-        log.warning("Korean translations not found in %s", folder)
+    ours = CatalogueTranslator(app)
+    if ours.isEmpty():
+        log.warning("Korean translations not found in %s", resources_dir() / "translations")
+        return False
+    app.installTranslator(ours)
+    _installed.append(ours)
     qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     qtbase = QTranslator(app)
     if qtbase.load("qtbase_ko", qt_dir):
         app.installTranslator(qtbase)
         _installed.append(qtbase)
-    return ok
-
-
-class TsTranslator(QTranslator):
-    """Serves translations straight from a ``.ts`` file (no ``.qm`` compiled)."""
-
-    def __init__(self, ts_path: Path, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._table: dict[tuple[str, str], str] = {}
-        try:
-            root = ET.parse(ts_path).getroot()
-        except (OSError, ET.ParseError) as exc:
-            log.warning("cannot read %s: %s", ts_path, exc)
-            return
-        for ctx in root.iter("context"):
-            name = ctx.findtext("name") or ""
-            for msg in ctx.iter("message"):
-                src = msg.findtext("source")
-                tr = msg.find("translation")
-                if src is None or tr is None or tr.get("type") in ("unfinished", "obsolete"):
-                    continue
-                forms = [f.text or "" for f in tr.iter("numerusform")]
-                text = forms[0] if forms else (tr.text or "")
-                if text:
-                    self._table[(name, src)] = text
-
-    def isEmpty(self) -> bool:  # noqa: N802 - Qt API
-        return not self._table
-
-    def translate(  # type: ignore[override]
-        self, context: str, source: str, disambiguation: str | None = None, n: int = -1
-    ) -> str | None:
-        text = self._table.get((context, source))
-        if text is None:
-            return None
-        return text.replace("%n", str(n)) if n >= 0 else text
+    return True
 
 
 def load_style(app: Any) -> None:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from enum import Enum
 
-from PySide6.QtCore import QCoreApplication, QDateTime, Qt
+from PySide6.QtCore import QDateTime, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.edit_session import LockHolder, TakeOver
+from modu_desktop.i18n import tr
 from modu_desktop.ui.asyncutil import ask, run_dialog
-from modu_desktop.ui.i18n import translate_or
+from modu_desktop.ui.i18n import tr_count
 
 # "Notify me when it is free" (issue 5): the window passes ``notify_free``; it is called with the
 # docId, after which the dialog closes as CANCEL. None = no button.
@@ -28,7 +29,7 @@ NotifyFree = Callable[[str], None]
 
 
 def _notify_label() -> str:
-    return translate_or("LockDialog", "&Notify me when it is free", "비면 알려 주기(&N)")
+    return tr("&Notify me when it is free")
 
 
 class LockChoice(Enum):
@@ -50,11 +51,11 @@ def format_when(ts: float | None, now: float | None = None) -> str:
     clock = dt.toString("yyyy-MM-dd HH:mm") if now - ts > 20 * 3600 else dt.toString("HH:mm")
     minutes = max(0, int((now - ts) // 60))
     if minutes < 1:
-        ago = QCoreApplication.translate("LockText", "just now")
+        ago = tr("just now")
     elif minutes < 120:
-        ago = QCoreApplication.translate("LockText", "%n min ago", "", minutes)
+        ago = tr_count("%n min ago", minutes)
     else:
-        ago = QCoreApplication.translate("LockText", "%n h ago", "", minutes // 60)
+        ago = tr_count("%n h ago", minutes // 60)
     return f"{clock} ({ago})"
 
 
@@ -71,34 +72,34 @@ class LockDialog(QDialog):
         self._notify_free = notify_free
         self.info = info
         self.choice = LockChoice.CANCEL
-        self.setWindowTitle(self.tr("Document in use"))
-        self.setAccessibleName(self.tr("Document in use"))
+        self.setWindowTitle(tr("Document in use"))
+        self.setAccessibleName(tr("Document in use"))
         self.setModal(True)
         lay = QVBoxLayout(self)
 
         if info.same_user:
-            head = self.tr(
+            head = tr(
                 "You ({who}) are already editing “{doc}” in another window or on another computer."
             ).format(who=info.holder or "?", doc=info.label)
-            body = self.tr(
-                "If you edit here, the other window will switch to read-only at its next check. "
-                "Unsaved changes there stay on that screen."
+            body = tr(
+                "If you edit here, the other window will switch to read-only at "
+                "its next check. Unsaved changes there stay on that screen."
             )
         elif info.malformed:
-            head = self.tr("“{doc}” has a lock file that cannot be read.").format(doc=info.label)
-            body = self.tr("Someone may be editing it. Open it read-only unless you are sure.")
+            head = tr("“{doc}” has a lock file that cannot be read.").format(doc=info.label)
+            body = tr("Someone may be editing it. Open it read-only unless you are sure.")
         else:
-            head = self.tr("{who} is editing “{doc}” right now.").format(
+            head = tr("{who} is editing “{doc}” right now.").format(
                 who=info.holder or "?", doc=info.label
             )
-            body = self.tr("Two people editing at once would overwrite each other's work.")
+            body = tr("Two people editing at once would overwrite each other's work.")
         self.head_label = QLabel(f"<b>{_esc(head)}</b>")
         self.head_label.setObjectName("lockDialogHeadline")
         self.head_label.setWordWrap(True)
         self.head_label.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.head_label)
         if info.holder is not None:
-            details = self.tr("Started: {start}\nLast sign of life: {beat}").format(
+            details = tr("Started: {start}\nLast sign of life: {beat}").format(
                 start=format_when(info.started_at, info.now),
                 beat=format_when(info.last_heartbeat, info.now),
             )
@@ -110,17 +111,17 @@ class LockDialog(QDialog):
         lay.addWidget(body_label)
 
         buttons = QHBoxLayout()
-        self.read_only_button = QPushButton(self.tr("Open &read-only"))
+        self.read_only_button = QPushButton(tr("Open &read-only"))
         self.read_only_button.setObjectName("readOnlyButton")
-        self.read_only_button.setAccessibleName(self.tr("Open read-only"))
+        self.read_only_button.setAccessibleName(tr("Open read-only"))
         self.steal_button = QPushButton(
-            self.tr("&Edit here instead") if info.same_user else self.tr("&Take over editing")
+            tr("&Edit here instead") if info.same_user else tr("&Take over editing")
         )
         self.steal_button.setObjectName("stealButton")
         self.steal_button.setAccessibleName(self.steal_button.text().replace("&", ""))
-        self.cancel_button = QPushButton(self.tr("&Cancel"))
+        self.cancel_button = QPushButton(tr("&Cancel"))
         self.cancel_button.setObjectName("cancelButton")
-        self.cancel_button.setAccessibleName(self.tr("Cancel"))
+        self.cancel_button.setAccessibleName(tr("Cancel"))
         buttons.addWidget(self.read_only_button)
         buttons.addWidget(self.steal_button)
         self.notify_button: QPushButton | None = None
@@ -160,29 +161,27 @@ def _esc(s: str) -> str:
 async def confirm_steal(parent: QWidget | None, info: LockHolderInfo) -> bool:
 
     if info.same_user:
-        text = QCoreApplication.translate(
-            "LockDialog", "Edit here and switch your other window to read-only?"
-        )
+        text = tr("Edit here and switch your other window to read-only?")
     else:
-        text = QCoreApplication.translate(
-            "LockDialog",
-            "Take over editing from {who}? {who} will be switched to read-only and cannot save "
-            "there any more. Their unsaved text stays on their screen.",
+        text = tr(
+            "Take over editing from {who}? {who} will be switched to "
+            "read-only and cannot save there any more. Their unsaved text "
+            "stays on their screen."
         ).format(who=info.holder or "?")
     key = await ask(
         parent,
-        QCoreApplication.translate("LockDialog", "Take over editing?"),
+        tr("Take over editing?"),
         text,
         [
             (
                 "confirmSteal",
                 QMessageBox.ButtonRole.AcceptRole,
-                QCoreApplication.translate("LockDialog", "Take over"),
+                tr("Take over"),
             ),
             (
                 "cancelSteal",
                 QMessageBox.ButtonRole.RejectRole,
-                QCoreApplication.translate("LockDialog", "Cancel"),
+                tr("Cancel"),
             ),
         ],
         object_name="stealConfirmDialog",

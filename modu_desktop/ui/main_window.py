@@ -40,6 +40,7 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.core.locks import HeldLock
+from modu_desktop.i18n import tr
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.context import AppContext
 from modu_desktop.ui.deploy_status import DeployStatus
@@ -149,7 +150,7 @@ class MainWindow(QMainWindow):
 
     def set_connection(self, ok: bool, message: str | None = None) -> None:
         self.status_conn.setToolTip(self.ctx.settings.api_url if ok else message or "")
-        text = self.tr("● Connected") if ok else self.tr("⚠ Connection problem")
+        text = tr("● Connected") if ok else tr("⚠ Connection problem")
         show_state(self.status_conn, text, "ok" if ok else "error")
 
     def set_lock_status(self, text: str, kind: str = "info") -> None:
@@ -166,7 +167,7 @@ class MainWindow(QMainWindow):
         return row.title if row is not None and row.title else doc_id
 
     def update_title(self) -> None:
-        app = self.tr("Modu Desktop (practice)") if self.ctx.practice else self.tr("Modu Desktop")
+        app = tr("Modu Desktop (practice)") if self.ctx.practice else tr("Modu Desktop")
         s = self.session
         if s is None:
             self.setWindowTitle(app)
@@ -174,9 +175,9 @@ class MainWindow(QMainWindow):
             return
         suffix = ""
         if s.mode is not Mode.EDIT:
-            suffix = self.tr(" (read-only)")
+            suffix = tr(" (read-only)")
         elif s.lost:
-            suffix = self.tr(" (lock lost)")
+            suffix = tr(" (lock lost)")
         self.setWindowTitle(f"{s.title or s.doc_id}[*]{suffix} — {app}")
         self.setWindowModified(self.editor_pane.is_modified())
 
@@ -252,7 +253,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ the session's view
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
         self.set_lock_status(
-            self.tr("“{doc}” is in use").format(doc=self.label(holder.doc_id)), "warning"
+            tr("“{doc}” is in use").format(doc=self.label(holder.doc_id)), "warning"
         )
         notify = None if self.ctx.viewer else self.nothing_lost.watch
         choice = await ask_take_over(self, holder, notify_free=notify)
@@ -265,7 +266,7 @@ class MainWindow(QMainWindow):
         decision, new_id = await decide_conflict(self, title, conflict, self.create_new_document)
         if new_id is not None:
             self.show_notice(
-                self.tr(
+                tr(
                     "Your text was saved as “{new}”. This window now shows the current “{doc}”."
                 ).format(new=new_id, doc=conflict.doc_id),
                 "info",
@@ -305,7 +306,7 @@ class MainWindow(QMainWindow):
             self.notice.hide()
             if not self.ctx.viewer:
                 self.set_lock_status(
-                    self.tr("Checking whether someone is editing “{doc}”…").format(
+                    tr("Checking whether someone is editing “{doc}”…").format(
                         doc=self.label(doc_id)
                     )
                 )
@@ -364,20 +365,20 @@ class MainWindow(QMainWindow):
             self.drafts = self._make_drafts(session)
             self.readonly_banner.hide()
             self.set_lock_status(
-                self.tr("You are editing “{doc}”").format(doc=self.label(session.doc_id)), "ok"
+                tr("You are editing “{doc}”").format(doc=self.label(session.doc_id)), "ok"
             )
         elif mode is Mode.READ_ONLY:
             who = opened.holder.holder if opened.holder and opened.holder.holder else "?"
             self.readonly_banner.set_text(
-                self.tr(
+                tr(
                     "Read-only: {who} is editing this document. You can read and copy, not change."
                 ).format(who=who)
             )
             self.readonly_banner.show()
-            self.set_lock_status(self.tr("Read-only"), "info")
+            self.set_lock_status(tr("Read-only"), "info")
         else:
             self.readonly_banner.hide()
-            self.set_lock_status(self.tr("Viewer mode — read-only"), "info")
+            self.set_lock_status(tr("Viewer mode — read-only"), "info")
         self.editor_pane.editor.setFocus()
         self.update_title()
         self._update_actions()
@@ -457,14 +458,14 @@ class MainWindow(QMainWindow):
         s = self.session
         if s is None or not s.editable or s.saving:
             return False
-        self.set_lock_status(self.tr("Saving…"), "info")
+        self.set_lock_status(tr("Saving…"), "info")
         result = await s.save(self.editor_pane.text())
         return isinstance(result, Saved | TheirsTaken)
 
     # ------------------------------------------------------------------ lost-lock actions
     def copy_text(self) -> None:
         QApplication.clipboard().setText(self.editor_pane.text())
-        self.show_notice(self.tr("Your text is on the clipboard."), "info")
+        self.show_notice(tr("Your text is on the clipboard."), "info")
 
     async def compare_with_current(self) -> None:
         s = self.session
@@ -487,7 +488,7 @@ class MainWindow(QMainWindow):
             if s.lost or s.mode is not Mode.EDIT:
                 self.editor_pane.set_modified(False)
             self.show_notice(
-                self.tr("Saved your text as the new document “{new}”.").format(new=new_id), "info"
+                tr("Saved your text as the new document “{new}”.").format(new=new_id), "info"
             )
             self.update_title()
         return new_id
@@ -501,7 +502,7 @@ class MainWindow(QMainWindow):
             await self.ctx.store.create(new_id, text, self.ctx.login)
         except Exception as exc:
             self.show_notice(
-                self.tr("Could not create “{new}”: {msg} Your text is still here.").format(
+                tr("Could not create “{new}”: {msg} Your text is still here.").format(
                     new=new_id, msg=error_text(exc, self.ctx.lang)
                 ),
                 "error",
@@ -534,7 +535,7 @@ class MainWindow(QMainWindow):
             self._draft_discard()
         if s.held is not None:
             self.set_lock_status(
-                self.tr("Releasing the lock on “{doc}”…").format(doc=s.title or s.doc_id)
+                tr("Releasing the lock on “{doc}”…").format(doc=s.title or s.doc_id)
             )
         await s.close()
         if self.session is s:

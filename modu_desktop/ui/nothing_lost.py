@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QWidget
 from modu_desktop.core.atomic import write_atomic
 from modu_desktop.core.drafts import DraftKey
 from modu_desktop.core.spool import SpoolItem
-from modu_desktop.ui.i18n import translate_or
+from modu_desktop.i18n import tr
 from modu_desktop.ui.notify_free import FreeNotifier
 from modu_desktop.ui.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
 from modu_desktop.ui.single_instance import SingleInstance, bring_to_front
@@ -44,10 +44,6 @@ log = logging.getLogger(__name__)
 
 _instance: SingleInstance | None = None
 QUEUE_START_FALLBACK_S = 30.0
-
-
-def _t(en: str, ko: str) -> str:
-    return translate_or("NothingLost", en, ko)
 
 
 # -- single instance ----------------------------------------------------------------------------
@@ -129,7 +125,7 @@ class NothingLost(QObject):
             queue.itemFailed.connect(self._failed)
             QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self.start_queue)
         self.notify_button = win.readonly_banner.add_button(
-            "notifyFreeButton", _t("Notify me when it is free", "비면 알려 주기")
+            "notifyFreeButton", tr("Notify me when it is free")
         )
         self.notify_button.clicked.connect(self.watch_open_document)
         self.notifier.openRequested.connect(self._open_from_notification)
@@ -156,20 +152,15 @@ class NothingLost(QObject):
                         DraftKey(t.api_host, t.repo, t.branch, item.doc_id), only_if_text=item.text
                     )
         self.win.show_notice(
-            _t(
-                "Saved “{doc}”: it was waiting for the connection.",
-                "연결을 기다리던 “{doc}”을(를) 저장했습니다.",
-            ).format(doc=item.doc_id),
+            tr("Saved “{doc}”: it was waiting for the connection.").format(doc=item.doc_id),
             "info",
         )
 
     def _failed(self, item: SpoolItem) -> None:
         self.win.show_notice(
-            _t(
-                "“{doc}” could not be saved ({why}). Your text is kept: "
-                "open “not saved” in the status bar.",
-                "“{doc}”을(를) 저장하지 못했습니다({why}). 글은 남아 있습니다. "
-                "상태 표시줄의 “저장 안 됨”을 여세요.",
+            tr(
+                "“{doc}” could not be saved ({why}). Your text is kept: open "
+                "“not saved” in the status bar."
             ).format(doc=item.doc_id, why=item.failure or item.last_error or "?"),
             "error",
         )
@@ -199,10 +190,7 @@ class NothingLost(QObject):
             return
         self.notifier.watch(doc_id)
         self.win.show_notice(
-            _t(
-                "You will be told when “{doc}” is free.",
-                "“{doc}” 문서가 비면 알려 드립니다.",
-            ).format(doc=doc_id),
+            tr("You will be told when “{doc}” is free.").format(doc=doc_id),
             "info",
         )
 

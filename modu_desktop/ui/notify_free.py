@@ -24,16 +24,12 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle, QSystemTrayIcon
 
 from modu_desktop.core.locks import LockStatus
-from modu_desktop.ui.i18n import translate_or
+from modu_desktop.i18n import tr
 
 log = logging.getLogger(__name__)
 
 REASON_RELEASED = "released"
 REASON_STALE = "stale"
-
-
-def _t(en: str, ko: str) -> str:
-    return translate_or("NotifyFree", en, ko)
 
 
 class FreeWatcher(QObject):
@@ -168,17 +164,13 @@ class FreeNotifier(QObject):
 
     def _free(self, doc_id: str, reason: str) -> None:
         self.watchers.pop(doc_id, None)
-        title = _t("Document is free", "문서가 비었습니다")
+        title = tr("Document is free")
         if reason == REASON_STALE:
-            text = _t(
-                "Whoever was editing “{doc}” stopped responding; you can edit it now.",
-                "“{doc}”을(를) 편집하던 사람의 응답이 끊겼습니다. 이제 편집할 수 있습니다.",
+            text = tr(
+                "Whoever was editing “{doc}” stopped responding; you can edit it now."
             ).format(doc=doc_id)
         else:
-            text = _t(
-                "“{doc}” is free now; you can edit it.",
-                "“{doc}” 문서가 비었습니다. 이제 편집할 수 있습니다.",
-            ).format(doc=doc_id)
+            text = tr("“{doc}” is free now; you can edit it.").format(doc=doc_id)
         self.messages.append((title, text))
         self._last_doc = doc_id
         channel = "banner"

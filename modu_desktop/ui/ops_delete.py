@@ -30,83 +30,14 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.documents import DocSummary
 from modu_desktop.core.locks import HeldLock
 from modu_desktop.core.ops import DocOps, OpCode, OpResult
+from modu_desktop.i18n import catalogue
 from modu_desktop.ui.asyncutil import run_dialog, spawn
-
-# The ops dialogs' own texts in Korean (English is the key). Kept here rather than in the Qt
-# catalogue so these dialogs are complete in both languages on their own; ``ui_text`` is used
-# instead of ``self.tr`` for that reason.
-# Long Korean pairs read better one under the other: keep the formatter out.
-# fmt: off
-_KO: dict[str, str] = {
-    "Delete document": "문서 삭제",
-    "The page disappears from the site at the next publish. The repository history keeps it, "
-    "so an administrator can bring it back.":
-        "다음 게시 때 사이트에서 이 페이지가 사라집니다. 저장소 기록에는 남아 있어 관리자가 "
-        "되살릴 수 있습니다.",
-    "&Delete": "삭제(&D)",
-    "Delete": "삭제",
-    "Cancel": "취소",
-    "Delete “{title}” ({file})?": "“{title}”({file}) 문서를 삭제할까요?",
-    "Deleting {file}…": "{file} 삭제 중…",
-    "Insert picture": "그림 넣기",
-    "&Browse…": "찾아보기(&B)…",
-    "&File:": "파일(&F):",
-    "What the picture shows (for screen readers)": "그림이 보여 주는 내용(화면 낭독기용)",
-    "&Description:": "설명(&D):",
-    "&Upload and insert": "올리고 넣기(&U)",
-    "Pictures (*.png *.jpg *.jpeg *.gif *.webp *.svg)":
-        "그림 (*.png *.jpg *.jpeg *.gif *.webp *.svg)",
-    "Choose a picture first.": "먼저 그림을 골라 주세요.",
-    "PNG, JPEG, GIF, WebP or SVG, up to {mb} MB. You can also drop a file here.":
-        "PNG, JPEG, GIF, WebP, SVG 그림을 {mb}MB까지 올릴 수 있습니다. 여기에 파일을 끌어다 "
-        "놓아도 됩니다.",
-    "Uploading {name}…": "{name} 올리는 중…",
-    "(optional) short label for the menu": "(선택) 메뉴에 보일 짧은 이름",
-    "Position": "순서",
-    "Start from the template (hero, cards, timeline, quote, call to action)":
-        "템플릿으로 시작(히어로, 카드, 타임라인, 인용, 행동 유도)",
-    "File:": "파일:",
-    "New document": "새 문서",
-    "&Create": "만들기(&C)",
-    "Import documents": "문서 가져오기",
-    "Drop .md files here or add them. Each file's front matter fills in its form; fix any "
-    "conflict before importing.":
-        ".md 파일을 여기에 끌어다 놓거나 추가하세요. 각 파일의 front matter로 양식이 "
-        "채워집니다. 가져오기 전에 충돌을 해결해 주세요.",
-    "&Apply changes": "변경 적용(&A)",
-    "Add &files…": "파일 추가(&F)…",
-    "&Import": "가져오기(&I)",
-    "Close": "닫기",
-    "Markdown (*.md *.markdown)": "마크다운 (*.md *.markdown)",
-    "Importing…": "가져오는 중…",
-    "&Id:": "&Id:",
-    "&Title:": "제목(&T):",
-    "&Menu label:": "메뉴 이름(&M):",
-    "Order:": "순서:",
-    "T&heme:": "테마(&H):",
-    "&Layout:": "레이아웃(&L):",
-    "{name} → {path}": "{name} → {path}",
-    "Creating {path}…": "{path} 만드는 중…",
-    "✔ {name} → {path}": "✔ {name} → {path}",
-    "⚠ {name}": "⚠ {name}",
-    "Creating {path} ({i} of {n})…": "{path} 만드는 중({n}개 중 {i}번째)…",
-    "{n} file(s) not imported; select them to see why.":
-        "{n}개 파일은 가져오지 못했습니다. 파일을 골라 이유를 확인하세요.",
-    "Imported {n} document(s).": "문서 {n}개를 가져왔습니다.",
-    "{n} file(s) ready to import": "가져올 준비가 된 파일 {n}개",
-    "{n} with a conflict": "충돌 {n}개",
-    "Move up in the sidebar": "사이드바에서 위로 옮기기",
-    "Move up": "위로",
-    "Move down in the sidebar": "사이드바에서 아래로 옮기기",
-    "Move down": "아래로",
-    "Select a document first.": "먼저 문서를 골라 주세요.",
-}
-# fmt: on
 
 
 def ui_text(lang: str, text: str) -> str:
-    """``text`` (English) in ``lang`` ("ko" or "en")."""
-    return _KO.get(text, text) if lang == "ko" else text
+    """``text`` (English) in ``lang`` ("ko" or "en"), from the one catalogue
+    (``resources/translations/ko/docops.json``)."""
+    return catalogue().get(text, text) if lang == "ko" else text
 
 
 class OpDialog(QDialog):

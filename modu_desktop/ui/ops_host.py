@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QWidget
 
 from modu_desktop.core.images import ImageUpload
 from modu_desktop.core.ops import DocOps, OpResult
+from modu_desktop.i18n import tr
 from modu_desktop.ui import ops_delete, ops_import, ops_reorder
 from modu_desktop.ui.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
 
@@ -47,7 +48,7 @@ class OpsHost(QObject):
         self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
         self.uploader.finished.connect(self._uploaded)
         self.uploader.started.connect(
-            lambda name: win.set_lock_status(self.tr("Uploading {name}…").format(name=name))
+            lambda name: win.set_lock_status(tr("Uploading {name}…").format(name=name))
         )
         self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
 
@@ -56,7 +57,7 @@ class OpsHost(QObject):
         win = self.win
         if not (self.available or self.images_available):
             return
-        menu = win.menuBar().addMenu(self.tr("&Document"))
+        menu = win.menuBar().addMenu(tr("&Document"))
         menu.setObjectName("documentMenu")
 
         def add(key: str, text: str, shortcut: str | None, slot: Callable[[], object]) -> None:
@@ -72,33 +73,33 @@ class OpsHost(QObject):
         if self.available:
             add(
                 "newDocumentAction",
-                self.tr("&New document…"),
+                tr("&New document…"),
                 "Ctrl+N",
                 lambda: win.ops.run(self.new_document()),
             )
             add(
                 "importAction",
-                self.tr("&Import Markdown files…"),
+                tr("&Import Markdown files…"),
                 None,
                 lambda: win.ops.run(self.import_files()),
             )
             menu.addSeparator()
             add(
                 "moveUpAction",
-                self.tr("Move &up in the menu"),
+                tr("Move &up in the menu"),
                 "Alt+Shift+Up",
                 lambda: self.move("up"),
             )
             add(
                 "moveDownAction",
-                self.tr("Move &down in the menu"),
+                tr("Move &down in the menu"),
                 "Alt+Shift+Down",
                 lambda: self.move("down"),
             )
             menu.addSeparator()
             add(
                 "deleteAction",
-                self.tr("&Delete document…"),
+                tr("&Delete document…"),
                 None,
                 lambda: win.ops.run(self.delete()),
             )
@@ -106,7 +107,7 @@ class OpsHost(QObject):
             menu.addSeparator()
             add(
                 "insertPictureAction",
-                self.tr("Insert &picture…"),
+                tr("Insert &picture…"),
                 "Ctrl+Shift+I",
                 lambda: win.ops.run(self.insert_picture()),
             )
@@ -159,7 +160,7 @@ class OpsHost(QObject):
         snap = win.ctx.store.snapshot
         summary = snap.doc(doc_id) if snap is not None and doc_id else None
         if summary is None:
-            win.show_notice(self.tr("Select a document in the list first."), "info")
+            win.show_notice(tr("Select a document in the list first."), "info")
             return False
         open_doc = win.doc if win.doc is not None and win.doc.doc_id == doc_id else None
         held = open_doc.held if open_doc is not None else None
@@ -177,7 +178,7 @@ class OpsHost(QObject):
     def move(self, direction: str) -> None:
         doc_id = self._selected()
         if doc_id is None:
-            self.win.show_notice(self.tr("Select a document in the list first."), "info")
+            self.win.show_notice(tr("Select a document in the list first."), "info")
             return
         assert self.reorder is not None
         self.win.ops.run(self.reorder.move(doc_id, direction))

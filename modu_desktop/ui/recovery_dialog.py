@@ -37,8 +37,8 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+from modu_desktop.i18n import tr
 from modu_desktop.ui.conflict_dialog import read_only_pane
-from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +51,6 @@ __all__ = [
     "offer_recovery",
     "orphan_drafts",
 ]
-
-
-def _t(en: str, ko: str) -> str:
-    return translate_or("RecoveryDialog", en, ko)
 
 
 class ServerState(enum.Enum):
@@ -165,41 +161,29 @@ async def assess(drafts: list[Draft], doc_store: object) -> list[RecoveryItem]:
 
 def describe_state(item: RecoveryItem) -> str:
     if item.state is ServerState.UNCHANGED:
-        return _t(
+        return tr(
             "Nobody has changed this document on the site since you started: "
-            "restoring and saving is safe.",
-            "작업을 시작한 뒤 사이트의 이 문서는 바뀌지 않았습니다. 복원해서 저장해도 안전합니다.",
+            "restoring and saving is safe."
         )
     if item.state is ServerState.CHANGED:
-        return _t(
-            "Someone else saved this document on the site meanwhile. Restore it to compare "
-            "when you save, or save yours as a new document.",
-            "그 사이에 다른 사람이 사이트의 이 문서를 저장했습니다. 복원하면 저장할 때 비교하고, "
-            "또는 새 문서로 저장할 수 있습니다.",
+        return tr(
+            "Someone else saved this document on the site meanwhile. Restore "
+            "it to compare when you save, or save yours as a new document."
         )
     if item.state is ServerState.DELETED:
-        return _t(
-            "This document was deleted from the site. Save your text as a new document.",
-            "이 문서는 사이트에서 삭제되었습니다. 내 글을 새 문서로 저장하세요.",
-        )
+        return tr("This document was deleted from the site. Save your text as a new document.")
     if item.state is ServerState.NEW:
-        return _t(
-            "This document was never saved to the site.",
-            "이 문서는 아직 사이트에 저장된 적이 없습니다.",
-        )
-    return _t(
-        "The site cannot be reached right now, so it is not known whether it changed.",
-        "지금은 사이트에 연결할 수 없어 바뀌었는지 알 수 없습니다.",
-    )
+        return tr("This document was never saved to the site.")
+    return tr("The site cannot be reached right now, so it is not known whether it changed.")
 
 
 def _state_badge(state: ServerState) -> str:
     return {
-        ServerState.UNCHANGED: _t("unchanged on the site", "사이트 변경 없음"),
-        ServerState.CHANGED: _t("changed on the site", "사이트에서 바뀜"),
-        ServerState.DELETED: _t("deleted on the site", "사이트에서 삭제됨"),
-        ServerState.NEW: _t("new document", "새 문서"),
-        ServerState.UNKNOWN: _t("site not reachable", "사이트 연결 안 됨"),
+        ServerState.UNCHANGED: tr("unchanged on the site"),
+        ServerState.CHANGED: tr("changed on the site"),
+        ServerState.DELETED: tr("deleted on the site"),
+        ServerState.NEW: tr("new document"),
+        ServerState.UNKNOWN: tr("site not reachable"),
     }[state]
 
 
@@ -219,7 +203,7 @@ class RecoveryDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("recoveryDialog")
-        self.setWindowTitle(_t("Recover unsaved text", "저장하지 않은 글 복구"))
+        self.setWindowTitle(tr("Recover unsaved text"))
         self.setAccessibleName(self.windowTitle())
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.resize(980, 620)
@@ -229,11 +213,9 @@ class RecoveryDialog(QDialog):
 
         lay = QVBoxLayout(self)
         head = QLabel(
-            _t(
+            tr(
                 "The app closed before this text was saved. Nothing was lost: "
-                "choose what to do with each document.",
-                "글을 저장하기 전에 앱이 닫혔습니다. 잃어버린 것은 없습니다. "
-                "문서마다 어떻게 할지 고르세요.",
+                "choose what to do with each document."
             )
         )
         head.setWordWrap(True)
@@ -243,7 +225,7 @@ class RecoveryDialog(QDialog):
         body = QHBoxLayout()
         self.list = QListWidget()
         self.list.setObjectName("recoveryList")
-        self.list.setAccessibleName(_t("Recovered documents", "복구된 문서"))
+        self.list.setAccessibleName(tr("Recovered documents"))
         self.list.setMaximumWidth(300)
         body.addWidget(self.list)
         right = QVBoxLayout()
@@ -252,24 +234,22 @@ class RecoveryDialog(QDialog):
         self.state_label.setWordWrap(True)
         right.addWidget(self.state_label)
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.mine_view = read_only_pane(
-            split, _t("Your unsaved text", "저장 안 된 내 글"), "recoveryMine"
-        )
+        self.mine_view = read_only_pane(split, tr("Your unsaved text"), "recoveryMine")
         self.server_view = read_only_pane(
-            split, _t("The version on the site now", "지금 사이트의 버전"), "recoveryServer"
+            split, tr("The version on the site now"), "recoveryServer"
         )
         right.addWidget(split, 1)
         body.addLayout(right, 1)
         lay.addLayout(body, 1)
 
         buttons = QHBoxLayout()
-        self.restore_button = QPushButton(_t("&Restore and keep editing", "복원해서 계속 편집(&R)"))
+        self.restore_button = QPushButton(tr("&Restore and keep editing"))
         self.restore_button.setObjectName("recoverRestoreButton")
-        self.save_new_button = QPushButton(_t("Save as &new document", "새 문서로 저장(&N)"))
+        self.save_new_button = QPushButton(tr("Save as &new document"))
         self.save_new_button.setObjectName("recoverSaveNewButton")
-        self.discard_button = QPushButton(_t("&Discard this text", "이 글 버리기(&D)"))
+        self.discard_button = QPushButton(tr("&Discard this text"))
         self.discard_button.setObjectName("recoverDiscardButton")
-        self.later_button = QPushButton(_t("Decide &later", "나중에(&L)"))
+        self.later_button = QPushButton(tr("Decide &later"))
         self.later_button.setObjectName("recoverLaterButton")
         for b in (self.restore_button, self.save_new_button, self.discard_button):
             b.setAccessibleName(b.text().replace("&", ""))

@@ -29,7 +29,7 @@ from modu_desktop.core.documents import DocumentStore
 from modu_desktop.core.github import GitHubClient
 from modu_desktop.core.saving import is_queueable_error, make_reader, make_sender, outcome_for_error
 from modu_desktop.core.spool import RunReport, SaveRequest, SaveSpool, SpoolItem
-from modu_desktop.ui.i18n import translate_or
+from modu_desktop.i18n import tr
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +42,6 @@ __all__ = [
     "outcome_for_error",
     "resolve_failed",
 ]
-
-
-def _t(en: str, ko: str) -> str:
-    """``tr()`` in context "SaveQueue"; the built-in Korean when no catalogue entry exists."""
-    return translate_or("SaveQueue", en, ko)
 
 
 # -- the queue ------------------------------------------------------------------------------------
@@ -219,15 +214,15 @@ class SaveQueueStatus(QWidget):
         self.label.setObjectName("saveQueueLabel")
         self.retry_button = QToolButton()
         self.retry_button.setObjectName("saveQueueRetryButton")
-        self.retry_button.setText(_t("Retry now", "지금 다시 시도"))
+        self.retry_button.setText(tr("Retry now"))
         self.retry_button.setAccessibleName(self.retry_button.text())
         self.retry_button.clicked.connect(self.retryRequested.emit)
         self.failed_label = QLabel("")
         self.failed_label.setObjectName("saveQueueFailedLabel")
         self.failed_button = QToolButton()
         self.failed_button.setObjectName("saveQueueFailedButton")
-        self.failed_button.setText(_t("Show", "보기"))
-        self.failed_button.setAccessibleName(_t("Show the saves that failed", "실패한 저장 보기"))
+        self.failed_button.setText(tr("Show"))
+        self.failed_button.setAccessibleName(tr("Show the saves that failed"))
         self.failed_button.clicked.connect(self.showFailedRequested.emit)
         for w in (self.label, self.retry_button, self.failed_label, self.failed_button):
             lay.addWidget(w)
@@ -237,9 +232,9 @@ class SaveQueueStatus(QWidget):
 
     def set_counts(self, pending: int, failed: int) -> None:
         self.pending, self.failed = pending, failed
-        self.label.setText(_t("waiting to save ({n})", "저장 대기 중 ({n})").format(n=pending))
+        self.label.setText(tr("waiting to save ({n})").format(n=pending))
         self.label.setAccessibleName(self.label.text())
-        self.failed_label.setText(_t("not saved ({n})", "저장 안 됨 ({n})").format(n=failed))
+        self.failed_label.setText(tr("not saved ({n})").format(n=failed))
         self.label.setVisible(pending > 0)
         self.retry_button.setVisible(pending > 0)
         self.failed_label.setVisible(failed > 0)

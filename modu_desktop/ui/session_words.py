@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication
-
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
@@ -21,6 +19,7 @@ from modu_desktop.core.edit_session import (
     SessionEvent,
     TheirsTaken,
 )
+from modu_desktop.i18n import tr
 from modu_desktop.ui.lock_dialog import format_when
 from modu_desktop.ui.operation import error_text
 
@@ -28,23 +27,19 @@ if TYPE_CHECKING:
     from modu_desktop.ui.window_api import WindowApi
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 def queued_text() -> str:
     """Why a save is waiting (the save queue's one sentence)."""
-    return _tr(
-        "GitHub cannot be reached, so the save is kept on this computer and will be sent "
-        "by itself when the connection returns (waiting to save)."
+    return tr(
+        "GitHub cannot be reached, so the save is kept on this computer "
+        "and will be sent by itself when the connection returns (waiting "
+        "to save)."
     )
 
 
 def took_over_text(holder: LockHolder, now: float) -> str:
-    return _tr(
-        "{who} had left “{doc}” without a sign of life since {beat}, "
-        "so you have taken over "
-        "editing."
+    return tr(
+        "{who} had left “{doc}” without a sign of life since {beat}, so "
+        "you have taken over editing."
     ).format(
         who=holder.holder or "?",
         doc=holder.doc_id,
@@ -54,16 +49,18 @@ def took_over_text(holder: LockHolder, now: float) -> str:
 
 def lock_lost_text(event: LockLost, login: str, now: float) -> str:
     if event.released or event.by is None:
-        return _tr(
-            "Someone released your lock on this document, so it is read-only now. "
-            "Your text is still here: copy it, save it as a new document, or compare it."
+        return tr(
+            "Someone released your lock on this document, so it is read-only "
+            "now. Your text is still here: copy it, save it as a new "
+            "document, or compare it."
         )
     who = event.by
     if event.by_me_elsewhere:
-        who = _tr("you ({login}) in another window").format(login=event.by)
-    return _tr(
-        "{who} took over editing at {when}, so this document is read-only now. "
-        "Your text is still here: copy it, save it as a new document, or compare it."
+        who = tr("you ({login}) in another window").format(login=event.by)
+    return tr(
+        "{who} took over editing at {when}, so this document is "
+        "read-only now. Your text is still here: copy it, save it as a "
+        "new document, or compare it."
     ).format(who=who, when=format_when(event.at, now))
 
 
@@ -80,7 +77,7 @@ class SessionWords:
             win.set_connection(True)
             stamp = format_when(event.at, event.at).split(" ")[0]
             win.set_lock_status(
-                _tr("You are editing “{doc}” · lock renewed at {time}").format(
+                tr("You are editing “{doc}” · lock renewed at {time}").format(
                     doc=event.doc_id, time=stamp
                 ),
                 "ok",
@@ -90,28 +87,27 @@ class SessionWords:
                 win.set_connection(False, error_text(event.error, lang) if event.error else None)
                 return
             mins = max(0, int((event.expires_in_s or 0) // 60))
-            msg = _tr(
-                "Cannot reach GitHub to renew your lock ({n} missed). "
-                "It expires in {m} min unless "
-                "the connection comes back; keep your text."
+            msg = tr(
+                "Cannot reach GitHub to renew your lock ({n} missed). It expires "
+                "in {m} min unless the connection comes back; keep your text."
             ).format(n=event.misses, m=mins)
             win.set_connection(False, error_text(event.error, lang) if event.error else msg)
             win.set_lock_status(msg, "warning")
         elif isinstance(event, LockLost):
             win.show_lock_lost(lock_lost_text(event, win.ctx.login, win.ctx.server_now()))
-            win.set_lock_status(_tr("Lock lost — read-only"), "error")
+            win.set_lock_status(tr("Lock lost — read-only"), "error")
         elif isinstance(event, Saved):
             win.set_connection(True)
-            win.set_lock_status(_tr("✔ Saved “{doc}”").format(doc=win.label(event.doc_id)), "ok")
+            win.set_lock_status(tr("✔ Saved “{doc}”").format(doc=win.label(event.doc_id)), "ok")
         elif isinstance(event, Queued):
             msg = queued_text()
-            win.set_lock_status(_tr("Waiting to save: {msg}").format(msg=msg), "warning")
+            win.set_lock_status(tr("Waiting to save: {msg}").format(msg=msg), "warning")
             win.set_connection(False, msg)
             win.show_notice(msg, "warning")
         elif isinstance(event, TheirsTaken):
             if not event.saved_as_new:
                 win.set_lock_status(
-                    _tr("Showing the current version of “{doc}”").format(
+                    tr("Showing the current version of “{doc}”").format(
                         doc=win.label(event.doc_id)
                     ),
                     "ok",
@@ -120,7 +116,7 @@ class SessionWords:
             self._not_saved(event)
         elif isinstance(event, RaceLost):
             win.show_notice(
-                _tr("Someone else took “{doc}” at the same moment.").format(
+                tr("Someone else took “{doc}” at the same moment.").format(
                     doc=win.label(event.doc_id)
                 ),
                 "warning",
@@ -128,27 +124,25 @@ class SessionWords:
         elif isinstance(event, OpenFailed):
             win.set_lock_status("")
             if event.reason == "contended":
-                text = _tr(
+                text = tr(
                     "Could not start editing “{doc}”: others keep changing its lock. Try again."
                 ).format(doc=win.label(event.doc_id))
             else:
                 msg = error_text(event.error, lang) if event.error else "?"
-                text = _tr("Could not open “{doc}”: {msg}").format(doc=event.doc_id, msg=msg)
+                text = tr("Could not open “{doc}”: {msg}").format(doc=event.doc_id, msg=msg)
             win.show_notice(text, "error")
 
     def _not_saved(self, event: NotSaved) -> None:
         win = self.win
         if event.reason == "conflict":
-            win.set_lock_status(_tr("Not saved (conflict): your text is still here."), "warning")
+            win.set_lock_status(tr("Not saved (conflict): your text is still here."), "warning")
             return
         if event.reason == "lock_lost":
-            win.show_notice(
-                _tr("Not saved: you no longer hold the lock on this document."), "error"
-            )
+            win.show_notice(tr("Not saved: you no longer hold the lock on this document."), "error")
             return
         if event.reason == "lock_unchecked":
-            msg = _tr("could not check the lock; try again")
+            msg = tr("could not check the lock; try again")
         else:
             msg = error_text(event.error, win.ctx.lang) if event.error else "?"
-        win.set_lock_status(_tr("Not saved: {msg}").format(msg=msg), "error")
-        win.show_notice(_tr("Not saved: {msg} Your text is still here.").format(msg=msg), "error")
+        win.set_lock_status(tr("Not saved: {msg}").format(msg=msg), "error")
+        win.show_notice(tr("Not saved: {msg} Your text is still here.").format(msg=msg), "error")

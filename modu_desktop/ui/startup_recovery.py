@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
 from modu_desktop.core.drafts import Draft, DraftKey
+from modu_desktop.i18n import tr
 from modu_desktop.ui.leftover_locks import LeftoverLocks, leftover_drafts
 from modu_desktop.ui.recovery_dialog import RecoveryItem, assess, offer_recovery, orphan_drafts
 
@@ -39,10 +39,9 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
             if await win.open_with_lock(lo.doc_id, held) and lo.draft is not None:
                 put_back(win, lo.draft.text, lo.draft.base_sha)
                 win.show_notice(
-                    QCoreApplication.translate(
-                        "MainWindow",
+                    tr(
                         "“{doc}” was still open when the app stopped: your lock and your "
-                        "unsaved text are back.",
+                        "unsaved text are back."
                     ).format(doc=lo.draft.title or lo.doc_id),
                     "info",
                 )

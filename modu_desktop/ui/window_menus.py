@@ -5,19 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 
 from modu_desktop.core.settings import save_settings
+from modu_desktop.i18n import tr
 
 if TYPE_CHECKING:
     from modu_desktop.ui.window_api import WindowApi
 
 Shortcut = str | QKeySequence.StandardKey | None
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 def action(win: WindowApi, text: str, shortcut: Shortcut, slot: Callable[[], object]) -> QAction:
@@ -33,18 +29,18 @@ def build_menus(win: WindowApi) -> None:
     """Create the window's actions (``win.act_*``) and menus."""
     mb = win.menuBar()
     run = win.ops.run
-    m_file = mb.addMenu(_tr("&File"))
-    win.act_open = action(win, _tr("&Open selected document"), "Ctrl+O", win.open_selected)
+    m_file = mb.addMenu(tr("&File"))
+    win.act_open = action(win, tr("&Open selected document"), "Ctrl+O", win.open_selected)
     win.act_save = action(
-        win, _tr("&Save"), QKeySequence.StandardKey.Save, lambda: run(win.save(), name="save")
+        win, tr("&Save"), QKeySequence.StandardKey.Save, lambda: run(win.save(), name="save")
     )
     win.act_save_new = action(
-        win, _tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
+        win, tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
     )
-    win.act_close = action(win, _tr("&Close document"), "Ctrl+W", lambda: run(win.close_document()))
-    win.act_refresh = action(win, _tr("&Refresh list"), "F5", lambda: run(win.refresh_list()))
-    win.act_signout = action(win, _tr("Sign &out"), None, lambda: run(win.sign_out()))
-    win.act_quit = action(win, _tr("&Quit"), "Ctrl+Q", win.request_quit)
+    win.act_close = action(win, tr("&Close document"), "Ctrl+W", lambda: run(win.close_document()))
+    win.act_refresh = action(win, tr("&Refresh list"), "F5", lambda: run(win.refresh_list()))
+    win.act_signout = action(win, tr("Sign &out"), None, lambda: run(win.sign_out()))
+    win.act_quit = action(win, tr("&Quit"), "Ctrl+Q", win.request_quit)
     for a in (win.act_open, win.act_save, win.act_save_new, win.act_close, win.act_refresh):
         m_file.addAction(a)
     m_file.addSeparator()
@@ -53,30 +49,30 @@ def build_menus(win: WindowApi) -> None:
     m_file.addAction(win.act_quit)
 
     ed = win.editor_pane.editor
-    m_edit = mb.addMenu(_tr("&Edit"))
-    win.act_undo = action(win, _tr("&Undo"), QKeySequence.StandardKey.Undo, ed.undo)
-    win.act_redo = action(win, _tr("&Redo"), QKeySequence.StandardKey.Redo, ed.redo)
+    m_edit = mb.addMenu(tr("&Edit"))
+    win.act_undo = action(win, tr("&Undo"), QKeySequence.StandardKey.Undo, ed.undo)
+    win.act_redo = action(win, tr("&Redo"), QKeySequence.StandardKey.Redo, ed.redo)
     ed.undoAvailable.connect(lambda ok: win.act_undo.setEnabled(ok and not ed.isReadOnly()))
     ed.redoAvailable.connect(lambda ok: win.act_redo.setEnabled(ok and not ed.isReadOnly()))
     win.act_undo.setEnabled(False)
     win.act_redo.setEnabled(False)
     fb = win.editor_pane.find_bar
     win.act_find = action(
-        win, _tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
+        win, tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
     )
-    win.act_replace = action(win, _tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
-    act_next = action(win, _tr("Find &next"), "F3", fb.find_next)
-    act_prev = action(win, _tr("Find &previous"), "Shift+F3", fb.find_previous)
+    win.act_replace = action(win, tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
+    act_next = action(win, tr("Find &next"), "F3", fb.find_next)
+    act_prev = action(win, tr("Find &previous"), "Shift+F3", fb.find_previous)
     for a in (win.act_undo, win.act_redo):
         m_edit.addAction(a)
     m_edit.addSeparator()
     for a in (win.act_find, win.act_replace, act_next, act_prev):
         m_edit.addAction(a)
 
-    m_lang = mb.addMenu(_tr("&Language"))
+    m_lang = mb.addMenu(tr("&Language"))
     m_lang.setObjectName("languageMenu")
     win.lang_actions = {}
-    for code, label in ((None, _tr("Follow the computer")), ("ko", "한국어"), ("en", "English")):
+    for code, label in ((None, tr("Follow the computer")), ("ko", "한국어"), ("en", "English")):
         a = QAction(label, win.menuBar())
         a.setCheckable(True)
         a.setChecked(win.ctx.settings.language == code)
@@ -84,12 +80,12 @@ def build_menus(win: WindowApi) -> None:
         m_lang.addAction(a)
         win.lang_actions[code] = a
 
-    m_go = mb.addMenu(_tr("&Go"))
-    m_go.addAction(action(win, _tr("Document &list"), "Ctrl+L", win.doc_list.tree.setFocus))
-    m_go.addAction(action(win, _tr("&Filter"), "Ctrl+K", win.doc_list.filter_edit.setFocus))
-    m_go.addAction(action(win, _tr("&Editor"), "Ctrl+E", ed.setFocus))
+    m_go = mb.addMenu(tr("&Go"))
+    m_go.addAction(action(win, tr("Document &list"), "Ctrl+L", win.doc_list.tree.setFocus))
+    m_go.addAction(action(win, tr("&Filter"), "Ctrl+K", win.doc_list.filter_edit.setFocus))
+    m_go.addAction(action(win, tr("&Editor"), "Ctrl+E", ed.setFocus))
     m_go.addAction(
-        action(win, _tr("&Page settings"), "Ctrl+T", win.editor_pane.form.title_edit.setFocus)
+        action(win, tr("&Page settings"), "Ctrl+T", win.editor_pane.form.title_edit.setFocus)
     )
 
 
@@ -103,4 +99,4 @@ def remember_language(win: WindowApi, code: str | None) -> None:
     except OSError as exc:
         win.show_notice(str(exc), "error")
         return
-    win.show_notice(_tr("The language changes the next time Modu Desktop starts."), "info")
+    win.show_notice(tr("The language changes the next time Modu Desktop starts."), "info")

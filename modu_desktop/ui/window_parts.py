@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from modu_desktop.i18n import tr
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.doc_list import DocListPanel
 from modu_desktop.ui.editor import EditorPane
@@ -16,10 +17,6 @@ from modu_desktop.ui.repo_images import RepoImageMirror
 
 if TYPE_CHECKING:
     from modu_desktop.ui.window_api import ShellApi
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 def build_central(win: ShellApi) -> None:
@@ -32,26 +29,25 @@ def build_central(win: ShellApi) -> None:
     outer.setSpacing(0)
 
     win.practice_banner = Banner("practiceBanner", "practice")
-    win.practice_banner.set_text(_tr("Practice mode — nothing you do here reaches the real site"))
+    win.practice_banner.set_text(tr("Practice mode — nothing you do here reaches the real site"))
     win.practice_banner.setVisible(ctx.practice)
     outer.addWidget(win.practice_banner)
 
     win.viewer_banner = Banner("viewerBanner", "info")
     if ctx.options.force_viewer:
-        win.viewer_banner.set_text(_tr("Viewer mode: you can read documents but not change them."))
+        win.viewer_banner.set_text(tr("Viewer mode: you can read documents but not change them."))
     else:
         win.viewer_banner.set_text(
-            _tr(
+            tr(
                 "Viewer mode: your account ({login}) can read this repository "
-                "but not change it, "
-                "so documents open read-only."
+                "but not change it, so documents open read-only."
             ).format(login=ctx.login)
         )
     win.viewer_banner.setVisible(ctx.viewer)
     outer.addWidget(win.viewer_banner)
 
     win.notice = Banner("noticeBar", "info")
-    close_notice = win.notice.add_button("noticeCloseButton", _tr("Dismiss"))
+    close_notice = win.notice.add_button("noticeCloseButton", tr("Dismiss"))
     close_notice.clicked.connect(win.notice.hide)
     win.notice.hide()
     outer.addWidget(win.notice)
@@ -64,7 +60,7 @@ def build_central(win: ShellApi) -> None:
 
     win.right = QStackedWidget()
     placeholder = QLabel(
-        _tr("Choose a document on the left and press Enter (or double-click) to open it.")
+        tr("Choose a document on the left and press Enter (or double-click) to open it.")
     )
     placeholder.setObjectName("placeholder")
     placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -79,11 +75,11 @@ def build_central(win: ShellApi) -> None:
     area_lay.addWidget(win.doc_header)
 
     win.lock_banner = Banner("lockBanner", "error", buttons_below=True)
-    b = win.lock_banner.add_button("copyTextButton", _tr("&Copy my text"))
+    b = win.lock_banner.add_button("copyTextButton", tr("&Copy my text"))
     b.clicked.connect(win.copy_text)
-    b = win.lock_banner.add_button("saveAsNewButton", _tr("Save as &new document"))
+    b = win.lock_banner.add_button("saveAsNewButton", tr("Save as &new document"))
     b.clicked.connect(lambda: run(win.save_as_new_document()))
-    b = win.lock_banner.add_button("compareButton", _tr("Co&mpare with current version"))
+    b = win.lock_banner.add_button("compareButton", tr("Co&mpare with current version"))
     b.clicked.connect(lambda: run(win.compare_with_current()))
     win.lock_banner.hide()
     area_lay.addWidget(win.lock_banner)
@@ -110,15 +106,15 @@ def build_status_bar(win: ShellApi) -> None:
     sb = win.statusBar()
     win.status_lock = QLabel("")
     win.status_lock.setObjectName("statusLock")
-    win.status_lock.setAccessibleName(_tr("Lock state"))
+    win.status_lock.setAccessibleName(tr("Lock state"))
     win.status_deploy = QLabel("")
     win.status_deploy.setObjectName("statusDeploy")
-    win.status_deploy.setAccessibleName(_tr("Publishing state"))
+    win.status_deploy.setAccessibleName(tr("Publishing state"))
     win.status_conn = QLabel("")
     win.status_conn.setObjectName("statusConnection")
-    win.status_conn.setAccessibleName(_tr("Connection"))
+    win.status_conn.setAccessibleName(tr("Connection"))
     who = QLabel(
-        _tr("{login} · {repo}").format(login=win.ctx.login, repo=win.ctx.settings.repo_full_name)
+        tr("{login} · {repo}").format(login=win.ctx.login, repo=win.ctx.settings.repo_full_name)
     )
     who.setObjectName("statusAccount")
     sb.addWidget(win.status_lock, 1)

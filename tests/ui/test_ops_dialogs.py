@@ -146,7 +146,9 @@ def test_every_dialog_text_has_korean() -> None:
     import ast
 
     import modu_desktop.ui.ops_delete as od
+    from modu_desktop.i18n import catalogue
 
+    korean = catalogue()
     root = Path(od.__file__).parent
     missing = []
     for name in ("ops_delete.py", "ops_images.py", "ops_import.py", "ops_reorder.py"):
@@ -157,7 +159,7 @@ def test_every_dialog_text_has_korean() -> None:
                 and n.func.attr == "t"
                 and n.args
                 and isinstance(n.args[0], ast.Constant)
-                and n.args[0].value not in od._KO
+                and n.args[0].value not in korean
             ):
                 missing.append((name, n.args[0].value))
     assert not missing

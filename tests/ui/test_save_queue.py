@@ -329,10 +329,9 @@ def test_save_service_joins_a_waiting_save(
 
 
 def test_status_widget_in_korean(qtbot: Any) -> None:
-    from PySide6.QtCore import QLocale
+    from modu_desktop import i18n
 
-    previous = QLocale()
-    QLocale.setDefault(QLocale(QLocale.Language.Korean))
+    i18n.set_language("ko")  # the autouse fixture puts English back
     try:
         w = SaveQueueStatus()
         qtbot.addWidget(w)
@@ -340,4 +339,4 @@ def test_status_widget_in_korean(qtbot: Any) -> None:
         assert w.label.text() == "저장 대기 중 (2)"
         assert w.retry_button.text() == "지금 다시 시도"
     finally:
-        QLocale.setDefault(previous)
+        i18n.set_language("en")
