@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     images_sub = images.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     # docs new / delete / move / import and images add live in cli_ops.py (on core.ops).
-    from modu_desktop import cli_ops
+    from modu_desktop.cli import ops as cli_ops
 
     cli_ops.register({"docs": docs_sub, "images": images_sub})
     return parser

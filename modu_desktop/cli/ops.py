@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from modu_desktop import cli
+from modu_desktop.cli import commands as cli
 from modu_desktop.core.ops import (
     DEFAULT_LAYOUT,
     DEFAULT_THEME,
