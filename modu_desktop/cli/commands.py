@@ -15,7 +15,7 @@ Exit status: 0 success, 1 failure (one line on stderr, never a traceback, never 
 Adding a command: write ``_add_<group>_<name>(subparsers)`` that registers a parser with
 ``parents=[_conn_parser()]`` and ``set_defaults(run=<async function(args, ctx) -> int>)``, and call
 it from :func:`build_parser`. ``docs new/delete/move/import`` and ``images add`` come from
-``cli_ops.register()``, called there.
+``cli/ops.py``'s ``register()``, called there. Shared parts: ``cli/common.py``.
 """
 
 from __future__ import annotations
@@ -25,47 +25,23 @@ import asyncio
 import json
 import sys
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
-from urllib.parse import urlsplit
 
-from modu_desktop.core.locks import InvalidDocId, validate_doc_id
-
-DEFAULT_API_URL = "https://api.github.com"
-DEFAULT_REPO = "pnuai/PNU-Modu"
-DEFAULT_BRANCH = "main"
-
-Runner = Callable[[argparse.Namespace, "Context"], Awaitable[int]]
-
-
-class CliFailure(Exception):
-    """A failure to report as one line with exit status 1."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that exits 2 on usage errors (the default) and never prints a traceback."""
-
+from modu_desktop.cli.common import (
+    CliFailure,
+    Context,
+    Runner,
+    load_token,
+)
+from modu_desktop.cli.common import Parser as _Parser
+from modu_desktop.cli.common import conn_parser as _conn_parser
+from modu_desktop.cli.common import doc_id_arg as _doc_id_arg
+from modu_desktop.cli.common import lock_manager as _lock_manager
 
 # --------------------------------------------------------------------------------------------
 # Parsers
-
-
-def _conn_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(add_help=False)
-    g = p.add_argument_group("connection")
-    g.add_argument("--api-url", default=DEFAULT_API_URL, help=f"API base URL ({DEFAULT_API_URL})")
-    g.add_argument("--repo", default=DEFAULT_REPO, help=f"OWNER/NAME ({DEFAULT_REPO})")
-    g.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
-    return p
-
-
-def _doc_id_arg(text: str) -> str:
-    try:
-        return validate_doc_id(text)
-    except InvalidDocId as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_docs_list(sub: Any) -> None:
@@ -120,41 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
 # Context: client, token, output
 
 
-@dataclass
-class Context:
-    client: Any
-    token: str
-    out: TextIO
-
-    @property
-    def where(self) -> str:
-        repo = self.client.repo
-        return f"{repo.owner}/{repo.name}@{repo.branch}"
-
-    async def login(self) -> str:
-        user = await self.client.get_user()
-        return str(user.login)
-
-
-def api_account(api_url: str) -> str:
-    """The keyring account for an API URL: its host (with port, if any)."""
-    return urlsplit(api_url).netloc or api_url
-
-
-def load_token(api_url: str) -> str:
-    from modu_desktop.core.auth import TokenStore
-
-    store = TokenStore(api_account(api_url))
-    token = store.load()
-    if not token:
-        extra = f" (keyring: {store.keyring_error})" if store.keyring_error else ""
-        raise CliFailure(
-            "no GitHub token: set MODU_TOKEN, or sign in once with the app so the token is in "
-            f"the keyring (service modu-desktop, account {api_account(api_url)}){extra}"
-        )
-    return token
-
-
 def _fmt_ts(ts: float | None) -> str:
     if ts is None:
         return "-"
@@ -177,15 +118,6 @@ def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
 
 # --------------------------------------------------------------------------------------------
 # Commands
-
-
-def _lock_manager(ctx: Context, login: str) -> Any:
-    from modu_desktop.core.locks import LockManager
-    from modu_desktop.core.session import new_session_id
-
-    return LockManager(
-        ctx.client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
-    )
 
 
 async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:

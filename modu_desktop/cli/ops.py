@@ -7,10 +7,9 @@
     modu-desktop docs import FILE… [--dry-run]
     modu-desktop images add FILE [--alt TEXT] [--base-url /]   (prints the Markdown to insert)
 
-Same connection flags, token lookup and exit status as ``docs list`` (``modu_desktop/cli.py``):
+Same connection flags, token lookup and exit status as ``docs list`` (``cli/common.py``):
 0 success, 1 failure (one line on stderr), 2 usage error. ``register()`` adds the commands to
-the ``docs`` and ``images`` sub-parsers; ``cli.build_parser()`` calls it. :func:`main` and
-:func:`attach` here also work on a parser without them (attaching is idempotent).
+the ``docs`` and ``images`` sub-parsers; ``commands.build_parser()`` calls it.
 """
 
 from __future__ import annotations
@@ -19,11 +18,11 @@ import argparse
 import json
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from modu_desktop.cli import commands as cli
+from modu_desktop.cli import common
 from modu_desktop.core.ops import (
     DEFAULT_LAYOUT,
     DEFAULT_THEME,
@@ -36,7 +35,7 @@ from modu_desktop.core.ops import (
     validate_new_id,
 )
 
-__all__ = ["attach", "build_parser", "main", "register"]
+__all__ = ["register"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -60,8 +59,10 @@ def _position_arg(text: str) -> int:
     return n
 
 
-def _add(sub: Any, name: str, help_text: str, run: cli.Runner) -> argparse.ArgumentParser:
-    p: argparse.ArgumentParser = sub.add_parser(name, parents=[cli._conn_parser()], help=help_text)
+def _add(sub: Any, name: str, help_text: str, run: common.Runner) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        name, parents=[common.conn_parser()], help=help_text
+    )
     p.set_defaults(run=run)
     return p
 
@@ -103,12 +104,12 @@ def register(subparsers: Mapping[str, Any]) -> None:
             p = _add(
                 docs, "delete", "delete a document (refused while someone edits it)", _docs_delete
             )
-            p.add_argument("doc_id", metavar="DOC_ID", type=cli._doc_id_arg, help="e.g. 05-news")
+            p.add_argument("doc_id", metavar="DOC_ID", type=common.doc_id_arg, help="e.g. 05-news")
         if "move" not in have:
             p = _add(
                 docs, "move", "move a document up or down the sidebar (swaps positions)", _docs_move
             )
-            p.add_argument("doc_id", metavar="DOC_ID", type=cli._doc_id_arg)
+            p.add_argument("doc_id", metavar="DOC_ID", type=common.doc_id_arg)
             p.add_argument("direction", choices=("up", "down"))
         if "import" not in have:
             p = _add(
@@ -134,54 +135,6 @@ def register(subparsers: Mapping[str, Any]) -> None:
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def _subparsers_action(parser: argparse.ArgumentParser) -> Any:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return None
-
-
-def attach(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Register our commands on an already built ``cli.build_parser()`` (no-op once cli.py
-    calls :func:`register` itself)."""
-    groups = _subparsers_action(parser)
-    if groups is None:
-        return parser
-    found: dict[str, Any] = {}
-    for name in ("docs", "images"):
-        group = groups.choices.get(name)
-        if group is not None:
-            action = _subparsers_action(group)
-            if action is not None:
-                found[name] = action
-    register(found)
-    return parser
-
-
-def build_parser() -> argparse.ArgumentParser:
-    return attach(cli.build_parser())
-
-
-@contextmanager
-def _patched_parser() -> Iterator[None]:
-    original: Callable[[], argparse.ArgumentParser] = cli.build_parser
-
-    def patched() -> argparse.ArgumentParser:
-        return attach(original())
-
-    cli.build_parser = patched  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        cli.build_parser = original  # type: ignore[assignment]
-
-
-def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
-    """``cli.main`` with these commands attached (same flags, token and exit codes)."""
-    with _patched_parser():
-        return cli.main(argv, out=out)
-
-
 # --------------------------------------------------------------------------------------------
 # Commands
 
@@ -199,19 +152,19 @@ def _store_dir() -> Iterator[str]:
         yield tmp
 
 
-async def _ops(ctx: cli.Context, cache_dir: str) -> DocOps:
+async def _ops(ctx: common.Context, cache_dir: str) -> DocOps:
     from modu_desktop.core.documents import DocumentStore
 
     login = await ctx.login()
     store = DocumentStore(ctx.client, cache_dir, branch=ctx.client.repo.branch)
-    return DocOps(store, cli._lock_manager(ctx, login), login)
+    return DocOps(store, common.lock_manager(ctx, login), login)
 
 
-def _finish(res: OpResult, ctx: cli.Context, *, json_out: bool = False) -> int:
+def _finish(res: OpResult, ctx: common.Context, *, json_out: bool = False) -> int:
     if json_out:
         ctx.out.write(json.dumps(_result_json(res), ensure_ascii=False, indent=2) + "\n")
     if not res.ok:
-        raise cli.CliFailure(res.text.en)
+        raise common.CliFailure(res.text.en)
     if not json_out:
         commits = ", ".join(c[:7] for c in res.commits)
         ctx.out.write(res.text.en + (f" (commit {commits})" if commits else "") + "\n")
@@ -230,7 +183,7 @@ def _result_json(res: OpResult) -> dict[str, Any]:
     }
 
 
-async def _docs_new(args: argparse.Namespace, ctx: cli.Context) -> int:
+async def _docs_new(args: argparse.Namespace, ctx: common.Context) -> int:
     req = NewDocRequest(
         args.doc_id,
         args.title,
@@ -246,21 +199,21 @@ async def _docs_new(args: argparse.Namespace, ctx: cli.Context) -> int:
     return _finish(res, ctx, json_out=args.json)
 
 
-async def _docs_delete(args: argparse.Namespace, ctx: cli.Context) -> int:
+async def _docs_delete(args: argparse.Namespace, ctx: common.Context) -> int:
     with _store_dir() as cache:
         ops = await _ops(ctx, cache)
         res = await ops.delete(args.doc_id)
     return _finish(res, ctx)
 
 
-async def _docs_move(args: argparse.Namespace, ctx: cli.Context) -> int:
+async def _docs_move(args: argparse.Namespace, ctx: common.Context) -> int:
     with _store_dir() as cache:
         ops = await _ops(ctx, cache)
         res = await ops.move(args.doc_id, args.direction)
     return _finish(res, ctx)
 
 
-async def _docs_import(args: argparse.Namespace, ctx: cli.Context) -> int:
+async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
     from modu_desktop.core.importer import (
         check_candidates,
         import_candidates,
@@ -277,7 +230,7 @@ async def _docs_import(args: argparse.Namespace, ctx: cli.Context) -> int:
                 _print_candidate(c, ctx.out)
                 bad += 0 if c.ok else 1
             if bad:
-                raise cli.CliFailure(f"{bad} of {len(checked)} file(s) cannot be imported as is")
+                raise common.CliFailure(f"{bad} of {len(checked)} file(s) cannot be imported as is")
             return 0
         results = await import_candidates(ops, cands)
     failed = 0
@@ -287,7 +240,7 @@ async def _docs_import(args: argparse.Namespace, ctx: cli.Context) -> int:
         ctx.out.write(f"{mark} {name}: {res.text.en}\n")
         failed += 0 if res.ok else 1
     if failed:
-        raise cli.CliFailure(f"{failed} of {len(results)} file(s) not imported (see above)")
+        raise common.CliFailure(f"{failed} of {len(results)} file(s) not imported (see above)")
     return 0
 
 
@@ -308,14 +261,14 @@ def _print_candidate(c: Any, out: TextIO) -> None:
         out.write(f"       conflict: {c.conflict.en}\n")
 
 
-async def _images_add(args: argparse.Namespace, ctx: cli.Context) -> int:
+async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
     from modu_desktop.core.images import upload_image_file
 
     res = await upload_image_file(
         ctx.client, args.file, alt=args.alt, base_url=args.base_url, branch=ctx.client.repo.branch
     )
     if not res.ok:
-        raise cli.CliFailure(res.text.en)
+        raise common.CliFailure(res.text.en)
     if res.check is not None and res.check.warning is not None:
         sys.stderr.write(f"note: {res.check.warning.en}\n")
     if args.json:

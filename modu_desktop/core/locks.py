@@ -739,7 +739,7 @@ class LockManager:
         validate_doc_id(doc_id)
         return await self.view_of(doc_id, await self._lock_sha(doc_id))
 
-    async def list_locks(self, shas: Mapping[str, str] | None = None) -> list[LockView]:
+    async def list_locks(self, shas: Mapping[str, Any] | None = None) -> list[LockView]:
         """Every lock on the branch (or in ``shas``, e.g. a RepoSnapshot's), sorted by docId."""
         if shas is None:
             shas = await self.read_lock_shas()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from modu_desktop.cli import commands as cli
-from modu_desktop.cli.ops import build_parser, main
+from modu_desktop.cli.commands import build_parser, main
 from modu_desktop.core import frontmatter
 from modu_desktop.core.github import GitHubClient, RepoRef
 from modu_desktop.core.locks import LockManager
@@ -52,10 +52,6 @@ def test_parser_has_the_commands_and_cli_keeps_its_own() -> None:
     assert ns.direction == "up" and callable(ns.run)
     ns = p.parse_args(["docs", "list"])
     assert ns.run is cli._docs_list
-    # Attaching twice (e.g. once cli.py registers them itself) changes nothing.
-    from modu_desktop.cli.ops import attach
-
-    attach(p)
     assert p.parse_args(["images", "add", "x.png"]).file == "x.png"
 
 

@@ -1,0 +1,90 @@
+"""What every admin command shares: the connection flags, the token, the context, failures
+and the lock manager of a CLI session."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TextIO
+from urllib.parse import urlsplit
+
+from modu_desktop.core.github import GitHubClient
+from modu_desktop.core.locks import InvalidDocId, LockManager, validate_doc_id
+
+DEFAULT_API_URL = "https://api.github.com"
+DEFAULT_REPO = "pnuai/PNU-Modu"
+DEFAULT_BRANCH = "main"
+
+Runner = Callable[[argparse.Namespace, "Context"], Awaitable[int]]
+
+
+class CliFailure(Exception):
+    """A failure to report as one line with exit status 1."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that exits 2 on usage errors (the default) and never prints a traceback."""
+
+
+# --------------------------------------------------------------------------------------------
+# Parsers
+
+
+def conn_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("connection")
+    g.add_argument("--api-url", default=DEFAULT_API_URL, help=f"API base URL ({DEFAULT_API_URL})")
+    g.add_argument("--repo", default=DEFAULT_REPO, help=f"OWNER/NAME ({DEFAULT_REPO})")
+    g.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
+    return p
+
+
+def doc_id_arg(text: str) -> str:
+    try:
+        return validate_doc_id(text)
+    except InvalidDocId as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+@dataclass
+class Context:
+    client: GitHubClient
+    token: str
+    out: TextIO
+
+    @property
+    def where(self) -> str:
+        repo = self.client.repo
+        return f"{repo.owner}/{repo.name}@{repo.branch}"
+
+    async def login(self) -> str:
+        user = await self.client.get_user()
+        return str(user.login)
+
+
+def api_account(api_url: str) -> str:
+    """The keyring account for an API URL: its host (with port, if any)."""
+    return urlsplit(api_url).netloc or api_url
+
+
+def load_token(api_url: str) -> str:
+    from modu_desktop.core.auth import TokenStore
+
+    store = TokenStore(api_account(api_url))
+    token = store.load()
+    if not token:
+        extra = f" (keyring: {store.keyring_error})" if store.keyring_error else ""
+        raise CliFailure(
+            "no GitHub token: set MODU_TOKEN, or sign in once with the app so the token is in "
+            f"the keyring (service modu-desktop, account {api_account(api_url)}){extra}"
+        )
+    return token
+
+
+def lock_manager(ctx: Context, login: str) -> LockManager:
+    from modu_desktop.core.session import new_session_id
+
+    return LockManager(
+        ctx.client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
+    )
