@@ -138,5 +138,11 @@ def catalogue() -> Mapping[str, str]:
 def tr(source: str, /, **fields: Any) -> str:
     """``source`` in the current language, with ``fields`` filled in (``str.format`` syntax,
     plus particle specs). An English text without a Korean entry is shown in English."""
-    text = catalogue().get(source, source) if _state["lang"] == "ko" else source
+    return tr_in(str(_state["lang"]), source, **fields)
+
+
+def tr_in(lang: str, source: str, /, **fields: Any) -> str:
+    """``tr`` in a language chosen by the caller (a result worded for the CLI in English while
+    the window speaks Korean, or a dialog built with its own ``lang``)."""
+    text = catalogue().get(source, source) if lang == "ko" else source
     return _FORMATTER.format(text, **fields) if fields else text

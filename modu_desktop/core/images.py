@@ -163,23 +163,17 @@ def _check_svg(data: bytes) -> tuple[bool, Text | None]:
     for pattern, en, ko in _SVG_BAD:
         if pattern.search(data):
             return True, Text(
-                f"This SVG contains {en}, which could run on the site; "
-                "it is not uploaded. Export it as PNG, or remove that part.",
-                f"이 SVG에는 사이트에서 실행될 수 있는 {ko}이(가) 들어 있어 올리지 "
-                "않습니다. PNG로 내보내거나 그 부분을 지워 주세요.",
+                "This SVG contains {en}, which could run on the site; it is not "
+                "uploaded. Export it as PNG, or remove that part.",
+                en=en,
+                ko=ko,
             )
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        return True, Text(
-            f"This SVG is not well-formed XML ({exc}).",
-            f"SVG 파일의 XML 형식이 올바르지 않습니다({exc}).",
-        )
+        return True, Text("This SVG is not well-formed XML ({exc}).", exc=exc)
     if root.tag not in ("svg", f"{{{_SVG_NS}}}svg"):
-        return True, Text(
-            "This XML file is not an SVG picture (its root element is not <svg>).",
-            "이 XML 파일은 SVG 그림이 아닙니다(최상위 요소가 <svg>가 아닙니다).",
-        )
+        return True, Text("This XML file is not an SVG picture (its root element is not <svg>).")
     return True, None
 
 
@@ -191,7 +185,7 @@ def check_image(
     size = len(data) if total_size is None else total_size
     shown = posixpath.basename(name.replace("\\", "/")) or "This file"
     if size == 0:
-        return ImageCheck(False, Text(f"{shown} is empty.", f"{shown} 파일이 비어 있습니다."))
+        return ImageCheck(False, Text("{shown} is empty.", shown=shown))
     kind = _sniff_raster(data)
     refusal: Text | None = None
     if kind is None:
@@ -205,16 +199,20 @@ def check_image(
             return ImageCheck(
                 False,
                 Text(
-                    f"{shown} is {other[0]}, not a picture. Pictures can be {supported}.",
-                    f"{shown}은(는) 그림이 아니라 {other[1]}입니다. 올릴 수 있는 그림: {supported}",
+                    "{shown} is {v}, not a picture. Pictures can be {supported}.",
+                    shown=shown,
+                    v=other[0],
+                    supported=supported,
+                    v2=other[1],
                 ),
                 size=size,
             )
         return ImageCheck(
             False,
             Text(
-                f"{shown} is not a supported picture ({supported}).",
-                f"{shown}은(는) 지원하는 그림 형식이 아닙니다({supported}).",
+                "{shown} is not a supported picture ({supported}).",
+                shown=shown,
+                supported=supported,
             ),
             size=size,
         )
@@ -222,12 +220,12 @@ def check_image(
         return ImageCheck(
             False,
             Text(
-                f"{shown} is {_mb(size)}; pictures can be at most {_mb(max_bytes)} so the "
-                "site stays fast. Make it smaller (e.g. 2000 px wide, JPEG quality 80) and try "
-                "again.",
-                f"{shown} 파일은 {_mb(size)}입니다. 사이트가 느려지지 않도록 그림은 "
-                f"{_mb(max_bytes)}까지만 올릴 수 있습니다. 크기를 줄여(예: 가로 2000px, JPEG "
-                "품질 80) 다시 시도해 주세요.",
+                "{shown} is {v}; pictures can be at most {v2} so the site stays "
+                "fast. Make it smaller (e.g. 2000 px wide, JPEG quality 80) and "
+                "try again.",
+                shown=shown,
+                v=_mb(size),
+                v2=_mb(max_bytes),
             ),
             kind=kind,
             size=size,
@@ -241,15 +239,11 @@ def check_image(
     warning = None
     if size > WARN_BYTES:
         warning = Text(
-            f"{shown} is {_mb(size)}; a smaller picture loads faster for visitors.",
-            f"{shown} 파일은 {_mb(size)}입니다. 더 작은 그림이 방문자에게 빨리 열립니다.",
+            "{shown} is {v}; a smaller picture loads faster for visitors.", shown=shown, v=_mb(size)
         )
     return ImageCheck(
         True,
-        Text(
-            f"{shown} is a {kind.upper()} picture ({_mb(size)}).",
-            f"{shown}: {kind.upper()} 그림({_mb(size)})",
-        ),
+        Text("{shown} is a {v} picture ({v2}).", shown=shown, v=kind.upper(), v2=_mb(size)),
         kind=kind,
         ext=ext,
         size=size,
@@ -353,10 +347,9 @@ async def upload_image(
             return ImageUpload(
                 False,
                 Text(
-                    f"Could not confirm whether the picture was uploaded as {name}; check the "
-                    "connection and try again (a second copy does no harm).",
-                    f"그림이 {name}(으)로 올라갔는지 확인하지 못했습니다. 연결을 확인하고 다시 "
-                    "시도해 주세요(한 번 더 올려도 문제없습니다).",
+                    "Could not confirm whether the picture was uploaded as {name}; "
+                    "check the connection and try again (a second copy does no harm).",
+                    name=name,
                 ),
                 check,
                 path,
@@ -367,20 +360,16 @@ async def upload_image(
         except GitHubError as exc:
             return ImageUpload(
                 False,
-                Text(
-                    f"The picture was not uploaded: {exc.user_message('en')}",
-                    f"그림을 올리지 못했습니다: {exc.user_message('ko')}",
-                ),
+                Text("The picture was not uploaded: {error}", error=exc),
                 check,
                 error=exc,
             )
         md = image_markdown(name, alt_text, base_url)
         site = f"{normalize_base_url(base_url)}{SITE_DIR}/{name}"
-        warn_en = f" {check.warning.en}" if check.warning else ""
-        warn_ko = f" {check.warning.ko}" if check.warning else ""
+        warn: Text | str = Text(" {warning}", warning=check.warning) if check.warning else ""
         return ImageUpload(
             True,
-            Text(f"Uploaded {name}.{warn_en}", f"{name} 그림을 올렸습니다.{warn_ko}"),
+            Text("Uploaded {name}.{warn}", name=name, warn=warn),
             check,
             path,
             name,
@@ -390,10 +379,7 @@ async def upload_image(
         )
     return ImageUpload(
         False,
-        Text(
-            "The picture was not uploaded: the file names were taken; try again.",
-            "그림을 올리지 못했습니다: 파일 이름이 겹쳤습니다. 다시 시도해 주세요.",
-        ),
+        Text("The picture was not uploaded: the file names were taken; try again."),
         check,
         error=last,
     )
@@ -415,10 +401,7 @@ async def upload_image_file(client: Any, path: str | Path, **kw: Any) -> ImageUp
     except OSError as exc:
         return ImageUpload(
             False,
-            Text(
-                f"Could not read {p.name}: {exc.strerror or exc}.",
-                f"{p.name} 파일을 읽지 못했습니다: {exc.strerror or exc}",
-            ),
+            Text("Could not read {name}: {v}.", name=p.name, v=exc.strerror or exc),
             error=exc,
         )
     return await upload_image(client, data, p.name, **kw)

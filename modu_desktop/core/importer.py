@@ -90,8 +90,7 @@ def _decode(data: bytes) -> tuple[str | None, Text | None]:
     except UnicodeDecodeError:
         return None, None
     return text, Text(
-        "The file was not UTF-8; it was read as Korean (CP949/EUC-KR) and will be saved as UTF-8.",
-        "UTF-8 파일이 아니어서 한국어(CP949/EUC-KR)로 읽었고 UTF-8로 저장합니다.",
+        "The file was not UTF-8; it was read as Korean (CP949/EUC-KR) and will be saved as UTF-8."
     )
 
 
@@ -102,20 +101,17 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         return ImportCandidate(
             source,
             None,
-            conflict=Text(
-                f"{name} is not a Markdown (.md) file.",
-                f"{name}은(는) 마크다운(.md) 파일이 아닙니다.",
-            ),
+            conflict=Text("{name} is not a Markdown (.md) file.", name=name),
         )
     if len(data) > MAX_IMPORT_BYTES:
         return ImportCandidate(
             source,
             None,
             conflict=Text(
-                f"{name} is {len(data) // 1024} KB; a document can be at most "
-                f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB.",
-                f"{name} 파일은 {len(data) // 1024}KB입니다. 문서는 "
-                f"{MAX_IMPORT_BYTES // (1024 * 1024)}MB까지만 가져올 수 있습니다.",
+                "{name} is {v} KB; a document can be at most {v2} MB.",
+                name=name,
+                v=len(data) // 1024,
+                v2=MAX_IMPORT_BYTES // (1024 * 1024),
             ),
         )
     text, note = _decode(data)
@@ -123,10 +119,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         return ImportCandidate(
             source,
             None,
-            conflict=Text(
-                f"{name} is not a text file (or not in UTF-8).",
-                f"{name}은(는) 텍스트 파일이 아니거나 UTF-8이 아닙니다.",
-            ),
+            conflict=Text("{name} is not a text file (or not in UTF-8).", name=name),
         )
     notes: list[Text] = [note] if note else []
     fm = frontmatter.parse(text)
@@ -141,10 +134,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     if validate_new_id(doc_id) is not None:
         fixed = suggest_id(doc_id) or suggest_id(name_id) or "imported"
         notes.append(
-            Text(
-                f"The id '{doc_id}' was changed to '{fixed}'.",
-                f"id '{doc_id}'을(를) '{fixed}'(으)로 바꿨습니다.",
-            )
+            Text("The id '{doc_id}' was changed to '{fixed}'.", doc_id=doc_id, fixed=fixed)
         )
         doc_id = fixed
 
@@ -157,17 +147,13 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             position = max(0, min(MAX_POSITION, round(raw_pos)))
             notes.append(
                 Text(
-                    f"sidebar_position {raw_pos} was rounded to {position}.",
-                    f"sidebar_position {raw_pos}을(를) {position}(으)로 바꿨습니다.",
+                    "sidebar_position {raw_pos} was rounded to {position}.",
+                    raw_pos=raw_pos,
+                    position=position,
                 )
             )
     elif fm.get("sidebar_position") is not None:
-        notes.append(
-            Text(
-                "sidebar_position is not a number; it was left out.",
-                "sidebar_position이 숫자가 아니어서 비워 두었습니다.",
-            )
-        )
+        notes.append(Text("sidebar_position is not a number; it was left out."))
     elif name_pos is not None and name_pos <= MAX_POSITION:
         position = name_pos
 
@@ -175,12 +161,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     if not title:
         h = _HEADING.search(fm.body if fm.has_block else text)
         title = h.group(1).strip() if h else doc_id
-        notes.append(
-            Text(
-                f"No title in the front matter; using '{title}'.",
-                f"front matter에 제목이 없어 '{title}'을(를) 씁니다.",
-            )
-        )
+        notes.append(Text("No title in the front matter; using '{title}'.", title=title))
     title = " ".join(title.split())
 
     theme = (fm.get("theme") or "").strip()
@@ -188,8 +169,9 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         if theme:
             notes.append(
                 Text(
-                    f"Unknown theme '{theme}'; using {DEFAULT_THEME}.",
-                    f"알 수 없는 테마 '{theme}' 대신 {DEFAULT_THEME}을(를) 씁니다.",
+                    "Unknown theme '{theme}'; using {DEFAULT_THEME}.",
+                    theme=theme,
+                    DEFAULT_THEME=DEFAULT_THEME,
                 )
             )
         theme = DEFAULT_THEME
@@ -198,8 +180,9 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         if layout:
             notes.append(
                 Text(
-                    f"Unknown layout '{layout}'; using {DEFAULT_LAYOUT}.",
-                    f"알 수 없는 레이아웃 '{layout}' 대신 {DEFAULT_LAYOUT}을(를) 씁니다.",
+                    "Unknown layout '{layout}'; using {DEFAULT_LAYOUT}.",
+                    layout=layout,
+                    DEFAULT_LAYOUT=DEFAULT_LAYOUT,
                 )
             )
         layout = DEFAULT_LAYOUT
@@ -225,8 +208,7 @@ def read_candidates(paths: Iterable[str | Path]) -> list[ImportCandidate]:
                     str(path),
                     None,
                     conflict=Text(
-                        f"Could not read {path.name}: {exc.strerror or exc}.",
-                        f"{path.name} 파일을 읽지 못했습니다: {exc.strerror or exc}",
+                        "Could not read {name}: {v}.", name=path.name, v=exc.strerror or exc
                     ),
                 )
             )
@@ -271,10 +253,11 @@ def check_candidates(cands: Sequence[ImportCandidate], snap: RepoSnapshot) -> li
                 replace(
                     c,
                     conflict=Text(
-                        f"{base} in this import already uses the file name {req.path} or the id "
-                        f"'{req.doc_id}'.",
-                        f"함께 가져오는 {base} 파일이 이미 {req.path} 또는 id '{req.doc_id}'을(를) "
-                        "씁니다.",
+                        "{base} in this import already uses the file name {path} or the "
+                        "id '{doc_id}'.",
+                        base=base,
+                        path=req.path,
+                        doc_id=req.doc_id,
                     ),
                     conflict_field=field,
                 )
@@ -299,7 +282,7 @@ async def import_candidates(
             code = OpCode.EXISTS if c.conflict_path or c.conflict_field else OpCode.INVALID
             if c.request is None:
                 code = OpCode.INVALID
-            text = c.conflict or Text("Not imported.", "가져오지 않았습니다.")
+            text = c.conflict or Text("Not imported.")
             results.append(
                 (
                     c,

@@ -120,29 +120,61 @@ _NUM_PREFIX = re.compile(r"^\d+[-_.]")
 # Messages and results
 
 
-@dataclass(frozen=True)
 class Text:
-    """One user-facing sentence in English and Korean."""
+    """One user-facing sentence as a code and its fields: ``source`` is the English text with
+    ``{field}`` places, which is also the key of its Korean in the catalogues
+    (``resources/translations/ko/*.json``); :meth:`__call__` words it through
+    ``modu_desktop.i18n``. A field that is itself a ``Text``, or an error with
+    ``user_message(lang)``, is worded in the same language."""
 
-    en: str
-    ko: str
+    __slots__ = ("fields", "source")
+
+    def __init__(self, source: str, /, **fields: object) -> None:
+        self.source = source
+        self.fields: Mapping[str, object] = fields
 
     def __call__(self, lang: str = "ko") -> str:
-        return self.ko if lang == "ko" else self.en
+        from modu_desktop.i18n import tr_in
+
+        def worded(value: object) -> object:
+            if isinstance(value, Text):
+                return value(lang)
+            um = getattr(value, "user_message", None)
+            if isinstance(value, BaseException) and callable(um):
+                return str(um(lang))
+            return value
+
+        return tr_in(lang, self.source, **{k: worded(v) for k, v in self.fields.items()})
+
+    @property
+    def en(self) -> str:
+        return self("en")
+
+    @property
+    def ko(self) -> str:
+        return self("ko")
 
     def __str__(self) -> str:
         return self.en
 
+    def __repr__(self) -> str:
+        return f"Text({self.source!r}, **{dict(self.fields)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Text)
+            and other.source == self.source
+            and dict(other.fields) == dict(self.fields)
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.source)
+
 
 def _err_text(exc: BaseException) -> Text:
-    um = getattr(exc, "user_message", None)
-    if callable(um):
-        try:
-            return Text(str(um("en")), str(um("ko")))
-        except Exception:  # pragma: no cover - defensive
-            pass
-    s = str(exc) or type(exc).__name__
-    return Text(s, s)
+    if callable(getattr(exc, "user_message", None)):
+        return Text("{error}", error=exc)
+    return Text("{error}", error=str(exc) or type(exc).__name__)
 
 
 class OpCode(enum.Enum):
@@ -282,35 +314,31 @@ def validate_new_id(doc_id: str) -> Text | None:
     """None if ``doc_id`` is a valid new-document id, else the reason."""
     d = doc_id.strip()
     if not d:
-        return Text(
-            "Enter an id, for example 'bootcamp-2026'.",
-            "문서 id를 입력해 주세요. 예: bootcamp-2026",
-        )
+        return Text("Enter an id, for example 'bootcamp-2026'.")
     if d.lower().endswith(".md"):
-        return Text(f"Leave out '.md': use '{d[:-3]}'.", f"'.md'는 빼고 입력해 주세요: '{d[:-3]}'")
+        return Text("Leave out '.md': use '{v}'.", v=d[:-3])
     if "/" in d or "\\" in d or ".." in d:
         return Text(
-            "The id cannot contain '/', '\\' or '..': new documents are created directly in "
-            "docs/ (as the web admin does).",
-            "id에는 '/', '\\', '..'를 쓸 수 없습니다. 새 문서는 웹 관리자처럼 docs/ 바로 아래에 "
-            "만들어집니다.",
+            "The id cannot contain '/', '\\' or '..': new documents are "
+            "created directly in docs/ (as the web admin does)."
         )
     if len(d) > MAX_ID_LEN:
         return Text(
-            f"The id is too long ({len(d)} characters; at most {MAX_ID_LEN}).",
-            f"id가 너무 깁니다({len(d)}자, 최대 {MAX_ID_LEN}자).",
+            "The id is too long ({v} characters; at most {MAX_ID_LEN}).",
+            v=len(d),
+            MAX_ID_LEN=MAX_ID_LEN,
         )
     if not _ID_OK.match(d):
         hint = suggest_id(d)
         if any(ch.isspace() for ch in d):
-            en = "The id cannot contain spaces (they end up in the page address)"
-            ko = "id에는 공백을 쓸 수 없습니다(페이지 주소에 들어갑니다)"
+            reason = Text("The id cannot contain spaces (they end up in the page address)")
         else:
-            en = "Use only letters, Hangul, digits, '-' and '_' (starting with a letter or digit)"
-            ko = "id에는 영문·한글·숫자·'-'·'_'만 쓸 수 있고 첫 글자는 문자나 숫자여야 합니다"
+            reason = Text(
+                "Use only letters, Hangul, digits, '-' and '_' (starting with a letter or digit)"
+            )
         if hint and hint != d:
-            return Text(f"{en}; try '{hint}'.", f"{ko}. 예: '{hint}'")
-        return Text(en + ".", ko + ".")
+            return Text("{reason}; try '{hint}'.", reason=reason, hint=hint)
+        return Text("{reason}.", reason=reason)
     return None
 
 
@@ -321,28 +349,28 @@ def validate_new_doc(req: NewDocRequest) -> tuple[str, Text] | None:
     if problem is not None:
         return "doc_id", problem
     if not req.title.strip():
-        return "title", Text("Enter a title.", "제목을 입력해 주세요.")
+        return "title", Text("Enter a title.")
     for name, value in (("title", req.title), ("nav_label", req.nav_label or "")):
         if "\n" in value or "\r" in value:
-            return name, Text("Use a single line.", "한 줄로 입력해 주세요.")
+            return name, Text("Use a single line.")
     if req.position is not None and (
         isinstance(req.position, bool)
         or not isinstance(req.position, int)
         or not 0 <= req.position <= MAX_POSITION
     ):
         return "position", Text(
-            f"The position must be a whole number from 0 to {MAX_POSITION}.",
-            f"순서는 0부터 {MAX_POSITION} 사이의 정수여야 합니다.",
+            "The position must be a whole number from 0 to {MAX_POSITION}.",
+            MAX_POSITION=MAX_POSITION,
         )
     if req.theme not in THEMES:
         return "theme", Text(
-            f"Unknown theme '{req.theme}'; choose one of: {', '.join(THEMES)}.",
-            f"알 수 없는 테마 '{req.theme}'입니다. 다음 중에서 고르세요: {', '.join(THEMES)}",
+            "Unknown theme '{theme}'; choose one of: {v}.", theme=req.theme, v=", ".join(THEMES)
         )
     if req.layout not in LAYOUTS:
         return "layout", Text(
-            f"Unknown layout '{req.layout}'; choose one of: {', '.join(LAYOUTS)}.",
-            f"알 수 없는 레이아웃 '{req.layout}'입니다. 다음 중에서 고르세요: {', '.join(LAYOUTS)}",
+            "Unknown layout '{layout}'; choose one of: {v}.",
+            layout=req.layout,
+            v=", ".join(LAYOUTS),
         )
     return None
 
@@ -423,10 +451,7 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
         if d.path.casefold() == path.casefold():
             return OpResult(
                 OpCode.EXISTS,
-                Text(
-                    f"A file named {d.path} already exists ({d.title}).",
-                    f"같은 이름의 파일 {d.path}이(가) 이미 있습니다({d.title}).",
-                ),
+                Text("A file named {path} already exists ({title}).", path=d.path, title=d.title),
                 doc_id=d.doc_id,
                 path=d.path,
                 request=req,
@@ -437,10 +462,10 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
             return OpResult(
                 OpCode.EXISTS,
                 Text(
-                    f"The id '{req.doc_id}' is already used by {d.path} ({d.title}); "
-                    "choose another id.",
-                    f"id '{req.doc_id}'은(는) 이미 {d.path}({d.title})에서 쓰고 있습니다. "
-                    "다른 id를 골라 주세요.",
+                    "The id '{doc_id}' is already used by {path} ({title}); choose another id.",
+                    doc_id=req.doc_id,
+                    path=d.path,
+                    title=d.title,
                 ),
                 doc_id=d.doc_id,
                 path=d.path,
@@ -471,23 +496,24 @@ def lock_holder_text(view: LockView, doc_id: str) -> Text:
     age = format_age(view.age_s)
     if view.status is LockStatus.MINE_OTHER_SESSION:
         return Text(
-            f"You (@{rec.editing_by if rec else '?'}) are editing {doc_id} in another "
-            f"window (last heartbeat {age} ago); close it there first.",
-            f"다른 창에서 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전). "
-            "그 창에서 먼저 닫아 주세요.",
+            "You (@{v}) are editing {doc_id} in another window (last "
+            "heartbeat {age} ago); close it there first.",
+            v=rec.editing_by if rec else "?",
+            doc_id=doc_id,
+            age=age,
         )
     if view.status is LockStatus.MALFORMED:
         return Text(
-            f"{doc_id} has an unreadable lock file ({view.malformed_reason}).",
-            f"{doc_id} 문서의 잠금 파일을 읽을 수 없습니다({view.malformed_reason}).",
+            "{doc_id} has an unreadable lock file ({malformed_reason}).",
+            doc_id=doc_id,
+            malformed_reason=view.malformed_reason,
         )
     return Text(
-        f"{who} is editing {doc_id} (last heartbeat {age} ago).",
-        f"{who} 님이 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전).",
+        "{who} is editing {doc_id} (last heartbeat {age} ago).", who=who, doc_id=doc_id, age=age
     )
 
 
-_NOT_DELETED = Text("Not deleted", "삭제하지 않았습니다")
+_NOT_DELETED = Text("Not deleted")
 
 
 def _locked(view: LockView, lock_id: str, refused: Text, /, **fields: Any) -> OpResult:
@@ -495,7 +521,7 @@ def _locked(view: LockView, lock_id: str, refused: Text, /, **fields: Any) -> Op
     holder = lock_holder_text(view, lock_id)
     return OpResult(
         OpCode.LOCKED,
-        Text(f"{refused.en}: {holder.en}", f"{refused.ko}: {holder.ko}"),
+        Text("{refused}: {holder}", refused=refused, holder=holder),
         view=view,
         **fields,
     )
@@ -539,7 +565,7 @@ class DocOps:
             snap = await self._snapshot()
             clash = await self.check_new(req, snap)
         except GitHubError as exc:
-            return self._failed(exc, req, "list the documents", "문서 목록을 읽지")
+            return self._failed(exc, req, Text("list the documents"))
         if clash is not None:
             return clash
         path, lock_id = req.path, req.file_doc_id
@@ -549,7 +575,7 @@ class DocOps:
                 return _locked(
                     acq.view,
                     lock_id,
-                    Text("Not created", "만들지 않았습니다"),
+                    Text("Not created"),
                     doc_id=lock_id,
                     path=path,
                     request=req,
@@ -569,10 +595,9 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    f"Could not confirm whether {path} was created; refresh the list to "
-                    "check before trying again.",
-                    f"{path} 파일이 만들어졌는지 확인하지 못했습니다. 다시 시도하기 전에 목록을 "
-                    "새로 고쳐 확인해 주세요.",
+                    "Could not confirm whether {path} was created; refresh the list "
+                    "to check before trying again.",
+                    path=path,
                 ),
                 doc_id=lock_id,
                 path=path,
@@ -581,15 +606,12 @@ class DocOps:
             )
         except GitHubError as exc:
             await self._release_quietly(held)
-            return self._failed(exc, req, f"create {path}", f"{path} 파일을 만들지")
+            return self._failed(exc, req, Text("create {path}", path=path))
         if isinstance(res, SaveConflict):
             await self._release_quietly(held)
             return OpResult(
                 OpCode.EXISTS,
-                Text(
-                    f"Not created: {path} was created by someone else just now.",
-                    f"만들지 않았습니다: 방금 다른 사람이 {path} 파일을 만들었습니다.",
-                ),
+                Text("Not created: {path} was created by someone else just now.", path=path),
                 doc_id=lock_id,
                 path=path,
                 request=req,
@@ -599,7 +621,7 @@ class DocOps:
             await self._release_quietly(held)
         return OpResult(
             OpCode.CREATED,
-            Text(f"Created {path}.", f"{path} 문서를 만들었습니다."),
+            Text("Created {path}.", path=path),
             doc_id=res.doc_id,
             path=path,
             commits=tuple(c for c in [res.commit_sha] if c),
@@ -619,25 +641,21 @@ class DocOps:
         try:
             snap = await self._snapshot()
         except GitHubError as exc:
-            return self._failed(exc, None, "list the documents", "문서 목록을 읽지")
+            return self._failed(exc, None, Text("list the documents"))
         doc = snap.doc(doc_id)
         if doc is None:
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text(
-                    f"{doc_id} does not exist (any more).",
-                    f"{doc_id} 문서가 없습니다(이미 삭제되었을 수 있습니다).",
-                ),
+                Text("{doc_id} does not exist (any more).", doc_id=doc_id),
                 doc_id=doc_id,
             )
         if expected_sha is not None and expected_sha != doc.sha:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    f"Not deleted: {doc.file_name} changed on GitHub since you looked at it; "
-                    "check the latest version first.",
-                    f"삭제하지 않았습니다: 그 사이 {doc.file_name} 파일이 바뀌었습니다. 최신 "
-                    "내용을 먼저 확인해 주세요.",
+                    "Not deleted: {file_name} changed on GitHub since you looked at "
+                    "it; check the latest version first.",
+                    file_name=doc.file_name,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -676,10 +694,9 @@ class DocOps:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    f"Not deleted: {doc.file_name} changed on GitHub meanwhile; refresh and "
-                    "check it first.",
-                    f"삭제하지 않았습니다: 그 사이 {doc.file_name} 파일이 바뀌었습니다. 새로 "
-                    "고친 뒤 확인해 주세요.",
+                    "Not deleted: {file_name} changed on GitHub meanwhile; refresh "
+                    "and check it first.",
+                    file_name=doc.file_name,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -689,10 +706,7 @@ class DocOps:
             await self._release_quietly(ours)
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text(
-                    f"{doc.file_name} was already deleted.",
-                    f"{doc.file_name} 파일은 이미 삭제되었습니다.",
-                ),
+                Text("{file_name} was already deleted.", file_name=doc.file_name),
                 doc_id=doc_id,
                 path=doc.path,
                 error=exc,
@@ -701,10 +715,8 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    f"Could not confirm whether {doc.file_name} was deleted; refresh the list "
-                    "to check.",
-                    f"{doc.file_name} 파일이 삭제되었는지 확인하지 못했습니다. 목록을 새로 "
-                    "고쳐 확인해 주세요.",
+                    "Could not confirm whether {file_name} was deleted; refresh the list to check.",
+                    file_name=doc.file_name,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -712,18 +724,14 @@ class DocOps:
             )
         except GitHubError as exc:
             await self._release_quietly(ours)
-            return self._failed(
-                exc, None, f"delete {doc.file_name}", f"{doc.file_name} 파일을 삭제하지"
-            )
+            return self._failed(exc, None, Text("delete {file_name}", file_name=doc.file_name))
         released = await self._release_quietly(ours)
-        extra_en = "" if released else " (its lock file could not be removed; it expires by itself)"
-        extra_ko = "" if released else " (잠금 파일은 지우지 못했지만 저절로 만료됩니다)"
+        extra: Text | str = (
+            "" if released else Text(" (its lock file could not be removed; it expires by itself)")
+        )
         return OpResult(
             OpCode.DELETED,
-            Text(
-                f"Deleted {doc.file_name}.{extra_en}",
-                f"{doc.file_name} 문서를 삭제했습니다.{extra_ko}",
-            ),
+            Text("Deleted {file_name}.{extra}", file_name=doc.file_name, extra=extra),
             doc_id=doc_id,
             path=doc.path,
             commits=(commit,),
@@ -737,29 +745,28 @@ class DocOps:
         if direction not in ("up", "down"):
             return OpResult(
                 OpCode.INVALID,
-                Text("Direction must be 'up' or 'down'.", "방향은 up 또는 down이어야 합니다."),
+                Text("Direction must be 'up' or 'down'."),
                 doc_id=doc_id,
                 input_field="direction",
             )
         try:
             snap = await self._snapshot()
         except GitHubError as exc:
-            return self._failed(exc, None, "list the documents", "문서 목록을 읽지")
+            return self._failed(exc, None, Text("list the documents"))
         doc = snap.doc(doc_id)
         if doc is None:
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text(f"{doc_id} does not exist.", f"{doc_id} 문서가 없습니다."),
+                Text("{doc_id} does not exist.", doc_id=doc_id),
                 doc_id=doc_id,
             )
         if doc.position is None:
             return OpResult(
                 OpCode.NOTHING_TO_DO,
                 Text(
-                    f"{doc.file_name} has no sidebar_position, so it is listed last; "
-                    "give it a position first.",
-                    f"{doc.file_name} 문서에는 순서(sidebar_position)가 없어 맨 "
-                    "끝에 표시됩니다. 먼저 순서를 정해 주세요.",
+                    "{file_name} has no sidebar_position, so it is listed last; give "
+                    "it a position first.",
+                    file_name=doc.file_name,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -774,13 +781,10 @@ class DocOps:
         i = next(k for k, d in enumerate(ordered) if d.doc_id == doc_id)
         j = i - 1 if direction == "up" else i + 1
         if not 0 <= j < len(ordered):
-            where = Text("first", "맨 위") if direction == "up" else Text("last", "맨 아래")
+            where = Text("first") if direction == "up" else Text("last")
             return OpResult(
                 OpCode.NOTHING_TO_DO,
-                Text(
-                    f"{doc.file_name} is already {where.en}.",
-                    f"{doc.file_name} 문서는 이미 {where.ko}에 있습니다.",
-                ),
+                Text("{file_name} is already {where}.", file_name=doc.file_name, where=where),
                 doc_id=doc_id,
                 path=doc.path,
             )
@@ -795,26 +799,21 @@ class DocOps:
             try:
                 view = await self.locks.inspect(d)
             except GitHubError as exc:
-                return self._failed(exc, None, f"read the lock of {d}", f"{d} 잠금을 확인하지")
+                return self._failed(exc, None, Text("read the lock of {d}", d=d))
             if blocking_lock(view):
-                return _locked(
-                    view, d, Text("Order not changed", "순서를 바꾸지 않았습니다"), doc_id=d
-                )
+                return _locked(view, d, Text("Order not changed"), doc_id=d)
         try:
             da = await self.store.load(a_id)
             db = await self.store.load(b_id)
         except GitHubError as exc:
-            return self._failed(exc, None, "read the two documents", "두 문서를 읽지")
+            return self._failed(exc, None, Text("read the two documents"))
         fa, fb = frontmatter.parse(da.text), frontmatter.parse(db.text)
         pa, pb = fa.get_number("sidebar_position"), fb.get_number("sidebar_position")
         if pa is None or pb is None:
             missing = da if pa is None else db
             return OpResult(
                 OpCode.NOTHING_TO_DO,
-                Text(
-                    f"{posixpath.basename(missing.path)} has no sidebar_position.",
-                    f"{posixpath.basename(missing.path)} 문서에는 순서가 없습니다.",
-                ),
+                Text("{v} has no sidebar_position.", v=posixpath.basename(missing.path)),
                 doc_id=missing.doc_id,
                 path=missing.path,
             )
@@ -822,10 +821,11 @@ class DocOps:
             return OpResult(
                 OpCode.NOTHING_TO_DO,
                 Text(
-                    f"{_base(da)} and {_base(db)} both have position {pa}; swapping would "
-                    "change nothing. Give them different positions first.",
-                    f"{_base(da)}와(과) {_base(db)}의 순서가 둘 다 {pa}라서 바꿔도 달라지지 "
-                    "않습니다. 먼저 서로 다른 순서를 정해 주세요.",
+                    "{v} and {v2} both have position {pa}; swapping would change "
+                    "nothing. Give them different positions first.",
+                    v=_base(da),
+                    v2=_base(db),
+                    pa=pa,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -841,8 +841,11 @@ class DocOps:
             return OpResult(
                 OpCode.MOVED,
                 Text(
-                    f"Swapped the order: {_base(da)} is now {pb}, {_base(db)} is now {pa}.",
-                    f"순서를 바꿨습니다: {_base(da)} → {pb}, {_base(db)} → {pa}.",
+                    "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
+                    v=_base(da),
+                    pb=pb,
+                    v2=_base(db),
+                    pa=pa,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -867,10 +870,8 @@ class DocOps:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    f"Order not changed: {_base(da)} changed on GitHub meanwhile. "
-                    "Refresh and try again.",
-                    f"순서를 바꾸지 않았습니다: 그 사이 {_base(da)} 파일이 "
-                    "바뀌었습니다. 새로 고친 뒤 다시 시도해 주세요.",
+                    "Order not changed: {v} changed on GitHub meanwhile. Refresh and try again.",
+                    v=_base(da),
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -879,16 +880,14 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    f"Could not confirm whether {_base(da)} was changed; refresh to "
-                    "check the order.",
-                    f"{_base(da)} 파일이 바뀌었는지 확인하지 못했습니다. 새로 고쳐 "
-                    "순서를 확인해 주세요.",
+                    "Could not confirm whether {v} was changed; refresh to check the order.",
+                    v=_base(da),
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
                 error=err,
             )
-        return self._failed(err, None, "change the order", "순서를 바꾸지")
+        return self._failed(err, None, Text("change the order"))
 
     async def _roll_back(
         self,
@@ -900,10 +899,7 @@ class DocOps:
         second: SaveConflict | GitHubError,
     ) -> OpResult:
         why = (
-            Text(
-                f"{_base(db)} changed on GitHub meanwhile",
-                f"그 사이 {_base(db)} 파일이 바뀌었습니다",
-            )
+            Text("{v} changed on GitHub meanwhile", v=_base(db))
             if isinstance(second, SaveConflict)
             else _err_text(second)
         )
@@ -922,8 +918,11 @@ class DocOps:
                 return OpResult(
                     OpCode.MOVED,
                     Text(
-                        f"Swapped the order: {_base(da)} is now {pb}, {_base(db)} is now {pa}.",
-                        f"순서를 바꿨습니다: {_base(da)} → {pb}, {_base(db)} → {pa}.",
+                        "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
+                        v=_base(da),
+                        pb=pb,
+                        v2=_base(db),
+                        pa=pa,
                     ),
                     doc_id=da.doc_id,
                     path=da.path,
@@ -959,14 +958,15 @@ class DocOps:
         return OpResult(
             OpCode.UNCERTAIN,
             Text(
-                f"The order may be only half changed: {_base(da)} now has position {pb} "
-                f"(commit {commit}), but GitHub did not answer whether {_base(db)} was changed "
-                f"to {pa}. Refresh the list: if both show {pb}, move {_base(da)} back or set its "
-                f"sidebar_position to {pa}.",
-                f"순서가 절반만 바뀌었을 수 있습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
-                f"{commit}) {_base(db)}가 {pa}(으)로 바뀌었는지 GitHub가 답하지 않았습니다. "
-                f"목록을 새로 고쳐 둘 다 {pb}이면 {_base(da)}의 sidebar_position을 "
-                f"{pa}(으)로 돌려 주세요.",
+                "The order may be only half changed: {v} now has position {pb} "
+                "(commit {commit}), but GitHub did not answer whether {v2} was "
+                "changed to {pa}. Refresh the list: if both show {pb}, move {v} "
+                "back or set its sidebar_position to {pa}.",
+                v=_base(da),
+                pb=pb,
+                commit=commit,
+                v2=_base(db),
+                pa=pa,
             ),
             doc_id=da.doc_id,
             path=da.path,
@@ -992,12 +992,14 @@ class DocOps:
             return OpResult(
                 OpCode.ROLLED_BACK,
                 Text(
-                    f"Order not changed: {why.en}. The first change ({_base(da)} → {pb}) was "
-                    f"undone, so both documents keep their positions ({_base(da)} {pa}, "
-                    f"{_base(db)} {pb}).",
-                    f"순서를 바꾸지 않았습니다: {why.ko}. 먼저 바꾼 {_base(da)} → {pb}는 "
-                    f"되돌렸으므로 두 문서 모두 원래 순서입니다({_base(da)} {pa}, {_base(db)} "
-                    f"{pb}).",
+                    "Order not changed: {why}. The first change ({v} → {pb}) was "
+                    "undone, so both documents keep their positions ({v} {pa}, {v2} "
+                    "{pb}).",
+                    why=why,
+                    v=_base(da),
+                    pb=pb,
+                    pa=pa,
+                    v2=_base(db),
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -1008,14 +1010,16 @@ class DocOps:
         return OpResult(
             OpCode.PARTIAL,
             Text(
-                f"The order is only half changed: {_base(da)} now has position {pb} (commit "
-                f"{(first.commit_sha or '?')[:7]}), but {_base(db)} could not be changed "
-                f"({why.en}) and still has {pb}, and undoing the first change failed too. "
-                f"Set the sidebar_position of {_base(da)} back to {pa} by hand.",
-                f"순서가 절반만 바뀌었습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
-                f"{(first.commit_sha or '?')[:7]}) {_base(db)}는 바꾸지 못해({why.ko}) 여전히 "
-                f"{pb}이고, 되돌리기도 실패했습니다. {_base(da)}의 sidebar_position을 직접 "
-                f"{pa}(으)로 돌려 주세요.",
+                "The order is only half changed: {v} now has position {pb} "
+                "(commit {v2}), but {v3} could not be changed ({why}) and still "
+                "has {pb}, and undoing the first change failed too. Set the "
+                "sidebar_position of {v} back to {pa} by hand.",
+                v=_base(da),
+                pb=pb,
+                v2=(first.commit_sha or "?")[:7],
+                v3=_base(db),
+                why=why,
+                pa=pa,
             ),
             doc_id=da.doc_id,
             path=da.path,
@@ -1037,23 +1041,18 @@ class DocOps:
     def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, doc_id: str) -> OpResult:
         """Taking the lock failed for another reason than someone holding it."""
         err = acq.error or GitHubError(None, acq.message)
-        return self._failed(err, req, f"lock {doc_id}", f"{doc_id} 문서를 잠그지")
+        return self._failed(err, req, Text("lock {doc_id}", doc_id=doc_id))
 
-    def _failed(
-        self, exc: BaseException, req: NewDocRequest | None, what_en: str, what_ko: str
-    ) -> OpResult:
+    def _failed(self, exc: BaseException, req: NewDocRequest | None, what: Text) -> OpResult:
         t = _err_text(exc)
-        if isinstance(exc, (NotFound, PermissionDenied)) and not what_en.startswith(
+        if isinstance(exc, (NotFound, PermissionDenied)) and not what.source.startswith(
             ("list", "read")
         ):
             # GitHub answers a write without push access with 404 (or 403).
-            t = Text(
-                f"{t.en} This account may not have write access to the repository.",
-                f"{t.ko} 이 계정에 저장소 쓰기 권한이 없을 수 있습니다.",
-            )
+            t = Text("{t} This account may not have write access to the repository.", t=t)
         return OpResult(
             OpCode.FAILED,
-            Text(f"Could not {what_en}: {t.en}", f"{what_ko} 못했습니다: {t.ko}"),
+            Text("Could not {what}: {t}", what=what, t=t),
             request=req,
             error=exc,
         )

@@ -65,26 +65,23 @@ class OrgCheck:
 
 def _messages(status: MembershipStatus, org: str, login: str) -> Text:
     if status is MembershipStatus.MEMBER:
-        return Text(f"@{login} is a member of {org}.", f"@{login} 님은 {org} 조직의 구성원입니다.")
+        return Text("@{login} is a member of {org}.", login=login, org=org)
     if status is MembershipStatus.NOT_MEMBER:
         return Text(
-            f"@{login} is not a member of the {org} organisation, so this app cannot be "
-            f"used with this account. Ask an owner of {org} to invite you.",
-            f"@{login} 님은 {org} 조직의 구성원이 아니어서 이 계정으로는 사용할 수 "
-            f"없습니다. {org} 조직 관리자에게 초대를 요청해 주세요.",
+            "@{login} is not a member of the {org} organisation, so this app "
+            "cannot be used with this account. Ask an owner of {org} to "
+            "invite you.",
+            login=login,
+            org=org,
         )
     if status is MembershipStatus.NO_SCOPE:
         return Text(
-            f"This token cannot check membership of {org}: it needs the 'read:org' "
-            "permission (or SSO authorisation for the organisation). Create a token "
-            "with read:org and sign in again.",
-            f"이 토큰으로는 {org} 조직 구성원인지 확인할 수 없습니다. 'read:org' 권한(또는 "
-            "조직 SSO 승인)이 필요합니다. read:org 권한이 있는 토큰을 만들어 다시 로그인해 "
-            "주세요.",
+            "This token cannot check membership of {org}: it needs the "
+            "'read:org' permission (or SSO authorisation for the "
+            "organisation). Create a token with read:org and sign in again.",
+            org=org,
         )
-    return Text(
-        f"Could not check membership of {org}.", f"{org} 조직 구성원인지 확인하지 못했습니다."
-    )
+    return Text("Could not check membership of {org}.", org=org)
 
 
 async def check_org_membership(client: Any, org: str, login: str) -> OrgCheck:
@@ -118,5 +115,5 @@ async def check_org_membership(client: Any, org: str, login: str) -> OrgCheck:
 
 def _error(org: str, login: str, exc: GitHubError) -> OrgCheck:
     base = _messages(MembershipStatus.ERROR, org, login)
-    text = Text(f"{base.en} {exc.user_message('en')}", f"{base.ko} {exc.user_message('ko')}")
+    text = Text("{base} {error}", base=base, error=exc)
     return OrgCheck(MembershipStatus.ERROR, text, org, login, exc.status, error=exc)

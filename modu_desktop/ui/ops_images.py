@@ -106,10 +106,7 @@ class ImageUploader(QObject):
     async def upload_bytes(self, data: bytes, name: str, alt: str | None = None) -> ImageUpload:
         if self.busy:
             return self._refusal(
-                Text(
-                    "Another picture is still uploading; try again when it is done.",
-                    "다른 그림을 올리는 중입니다. 끝난 뒤 다시 시도해 주세요.",
-                )
+                Text("Another picture is still uploading; try again when it is done.")
             )
         check = check_image(data, name, max_bytes=self.max_bytes)
         if not check.ok:  # refused before any request
@@ -143,10 +140,7 @@ class ImageUploader(QObject):
             data = p.read_bytes()
         except OSError as exc:
             return self._refusal(
-                Text(
-                    f"Could not read {p.name}: {exc.strerror or exc}.",
-                    f"{p.name} 파일을 읽지 못했습니다: {exc.strerror or exc}",
-                )
+                Text("Could not read {name}: {v}.", name=p.name, v=exc.strerror or exc)
             )
         return await self.upload_bytes(data, p.name, alt)
 

@@ -48,10 +48,7 @@ class ReorderController(QObject):
     def _refuse_busy(self, doc_id: str) -> OpResult:
         return OpResult(
             OpCode.NOTHING_TO_DO,
-            Text(
-                "Another move is still running; try again when it is done.",
-                "다른 순서 변경이 아직 진행 중입니다. 끝난 뒤 다시 시도해 주세요.",
-            ),
+            Text("Another move is still running; try again when it is done."),
             doc_id=doc_id,
         )
 
@@ -66,9 +63,7 @@ class ReorderController(QObject):
         if self._running:
             return self._refuse_busy(doc_id)
         if steps == 0:
-            return OpResult(
-                OpCode.NOTHING_TO_DO, Text("Nothing to move.", "옮길 것이 없습니다."), doc_id=doc_id
-            )
+            return OpResult(OpCode.NOTHING_TO_DO, Text("Nothing to move."), doc_id=doc_id)
         return await self._run(doc_id, ["up" if steps < 0 else "down"] * abs(steps))
 
     async def _run(self, doc_id: str, directions: list[str]) -> OpResult:
@@ -78,9 +73,7 @@ class ReorderController(QObject):
         res: OpResult | None = None
         try:
             for d in directions:
-                self.started.emit(
-                    Text(f"Moving {doc_id} {d}…", f"{doc_id} 순서를 바꾸는 중…")(self.lang)
-                )
+                self.started.emit(Text("Moving {doc_id} {d}…", doc_id=doc_id, d=d)(self.lang))
                 res = await self.ops.move(doc_id, d)
                 if not res.ok:
                     break
@@ -93,9 +86,11 @@ class ReorderController(QObject):
             res = OpResult(
                 res.code,
                 Text(
-                    f"Moved {doc_id} {done} of {len(directions)} places; then: {res.text.en}",
-                    f"{doc_id} 문서를 {len(directions)}칸 중 {done}칸 옮긴 뒤 멈췄습니다: "
-                    f"{res.text.ko}",
+                    "Moved {doc_id} {done} of {v} places; then: {text}",
+                    doc_id=doc_id,
+                    done=done,
+                    v=len(directions),
+                    text=res.text,
                 ),
                 doc_id=res.doc_id,
                 path=res.path,
