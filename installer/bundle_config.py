@@ -62,7 +62,7 @@ SUBMODULE_EXCLUDES = (
 COPY_METADATA = ("keyring", "markdown", "dulwich", "httpx", "truststore", "modu-desktop")
 
 # Big Qt modules and dev tools the app never uses (keep in sync with what ui/ imports; the
-# self-test imports modu_desktop.ui.app inside the bundle, so a wrong exclusion fails there).
+# self-test imports modu_desktop.ui.shell.app inside the bundle, so a wrong exclusion fails there).
 EXCLUDES = (
     "tkinter",
     "_tkinter",

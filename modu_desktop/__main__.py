@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
         from modu_desktop.selftest import main as selftest_main
 
         return selftest_main([a for a in args if a != "--self-test"])
-    from modu_desktop.ui.app import main as gui_main
+    from modu_desktop.ui.shell.app import main as gui_main
 
     return gui_main(args)
 

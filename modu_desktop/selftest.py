@@ -354,10 +354,10 @@ def check_markdown(state: dict[str, Any]) -> str:
 
 
 def check_ui(state: dict[str, Any]) -> str:
-    module = importlib.import_module("modu_desktop.ui.app")
+    module = importlib.import_module("modu_desktop.ui.shell.app")
     if not callable(getattr(module, "main", None)):
-        raise RuntimeError("modu_desktop.ui.app has no main()")
-    return "modu_desktop.ui.app imports"
+        raise RuntimeError("modu_desktop.ui.shell.app has no main()")
+    return "modu_desktop.ui.shell.app imports"
 
 
 CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (

@@ -87,8 +87,8 @@ class Scenes:
         from modu_desktop.core.auth import check_token
         from modu_desktop.core.paths import app_paths
         from modu_desktop.core.settings import Settings
-        from modu_desktop.ui.context import AppContext, AppOptions
-        from modu_desktop.ui.main_window import MainWindow
+        from modu_desktop.ui.shell.context import AppContext, AppOptions
+        from modu_desktop.ui.shell.main_window import MainWindow
 
         client = self.client(token)
         res = await check_token(client)
@@ -124,8 +124,8 @@ class Scenes:
     async def run(self, lang: str) -> None:
         from modu_desktop.core.auth import TokenStore
         from modu_desktop.core.settings import Settings
-        from modu_desktop.ui.context import make_client
-        from modu_desktop.ui.signin import SignInWidget
+        from modu_desktop.ui.shell.context import make_client
+        from modu_desktop.ui.signin.signin import SignInWidget
 
         o = self.out
         # 1. sign-in (on a machine without a keyring it says the token is kept for this session)
@@ -216,7 +216,7 @@ async def amain(out: Path, langs: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop.sandbox import Sandbox, SandboxUser
-    from modu_desktop.ui.i18n import install_translators, load_style
+    from modu_desktop.ui.shell.i18n import install_translators, load_style
 
     app = QApplication.instance()
     load_style(app)
@@ -257,7 +257,7 @@ def main(argv: list[str]) -> int:
     langs = ["ko", "en"] if a.lang == "both" else [a.lang]
     with loop:
         rc = loop.run_until_complete(amain(a.out, langs))
-    from modu_desktop.ui.app import _teardown_qt
+    from modu_desktop.ui.shell.app import _teardown_qt
 
     _teardown_qt(app)
     return rc

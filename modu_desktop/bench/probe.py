@@ -1,6 +1,6 @@
 """Qt-side measurements, each in its own fresh process (``python -m modu_desktop.bench.probe``):
 
-* ``startup``  — the real app (``modu_desktop.ui.app.main``) with one hook: after the first
+* ``startup``  — the real app (``modu_desktop.ui.shell.app.main``) with one hook: after the first
   ``MainWindow.refresh_list`` that shows documents, print ``FIRST_LIST <epoch> <rows>`` and quit.
   The parent takes the time from just before ``Popen`` to that epoch.
 * ``qtimport`` — the baseline: ``import PySide6.QtWidgets``, then ``QTIMPORT <epoch>``.
@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.main_window import MainWindow
+    from modu_desktop.ui.shell.main_window import MainWindow
 
 
 def _hwm_kb() -> tuple[int, int]:
@@ -40,7 +40,7 @@ def _hwm_kb() -> tuple[int, int]:
 
 def startup(argv: list[str]) -> int:
     """argv: the app's own flags. The hook is installed before the app's main runs."""
-    from modu_desktop.ui import main_window as mw
+    from modu_desktop.ui.shell import main_window as mw
 
     original = mw.MainWindow.refresh_list
     state = {"done": False}
@@ -55,7 +55,7 @@ def startup(argv: list[str]) -> int:
         return bool(ok)
 
     mw.MainWindow.refresh_list = hooked  # type: ignore[method-assign]
-    from modu_desktop.ui.app import main
+    from modu_desktop.ui.shell.app import main
 
     return main(argv)
 
@@ -71,8 +71,8 @@ def _make_window(api_url: str, token: str, data_dir: str) -> MainWindow:
     from modu_desktop.core.github import GitHubClient, RepoRef
     from modu_desktop.core.paths import app_paths
     from modu_desktop.core.settings import Settings
-    from modu_desktop.ui.context import AppContext, AppOptions
-    from modu_desktop.ui.main_window import MainWindow
+    from modu_desktop.ui.shell.context import AppContext, AppOptions
+    from modu_desktop.ui.shell.main_window import MainWindow
 
     settings = Settings(api_url=api_url)
     client = GitHubClient(api_url, token, RepoRef(settings.owner, settings.name, settings.branch))

@@ -94,8 +94,8 @@ def make_window(
     from modu_desktop.core.auth import check_token
     from modu_desktop.core.paths import app_paths
     from modu_desktop.core.settings import Settings
-    from modu_desktop.ui.context import AppContext, AppOptions
-    from modu_desktop.ui.main_window import MainWindow
+    from modu_desktop.ui.shell.context import AppContext, AppOptions
+    from modu_desktop.ui.shell.main_window import MainWindow
 
     windows: list[Any] = []
 

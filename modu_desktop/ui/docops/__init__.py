@@ -1,0 +1,1 @@
+"""Document operations: new, import, delete, reorder, pictures."""

@@ -1,0 +1,225 @@
+"""Hosts the document operations (new, import, delete, move up/down, insert picture) in the
+main window. The dialogs and controllers are the ops engineer's (``ui/ops_*.py`` over
+``core/ops.py`` / ``core/images.py``); this module only wires them to the window's menus, the
+list and the open document. In viewer mode the actions stay hidden.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from modu_desktop.core.images import ImageUpload
+from modu_desktop.core.ops import DocOps, OpResult
+from modu_desktop.i18n import tr
+from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
+from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.shell.window_api import WindowApi
+
+log = logging.getLogger(__name__)
+
+
+class OpsHost(QObject):
+    def __init__(self, win: WindowApi, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.win = win
+        self.parent_widget = parent  # dialogs open over it
+        self.available = not win.ctx.viewer  # viewer mode: no writes at all
+        self.images_available = self.available
+        self.ops: DocOps | None = None
+        self.reorder: ops_reorder.ReorderController | None = None
+        self.uploader: ImageUploader | None = None
+        self.image_helper: EditorImageHelper | None = None
+        self.actions: dict[str, QAction] = {}
+        if not self.available:
+            return
+        self.ops = DocOps(win.ctx.store, win.ctx.locks, win.ctx.login)
+        self.reorder = ops_reorder.ReorderController(self.ops, self, lang=win.ctx.lang)
+        self.reorder.finished.connect(self._moved)
+        self.reorder.busy.connect(self._busy)
+        self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
+        self.uploader.finished.connect(self._uploaded)
+        self.uploader.started.connect(
+            lambda name: win.set_lock_status(tr("Uploading {name}…").format(name=name))
+        )
+        self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
+
+    # ------------------------------------------------------------------ menus
+    def build_menu(self) -> None:
+        win = self.win
+        if not (self.available or self.images_available):
+            return
+        menu = win.menuBar().addMenu(tr("&Document"))
+        menu.setObjectName("documentMenu")
+
+        def add(key: str, text: str, shortcut: str | None, slot: Callable[[], object]) -> None:
+            a = QAction(text, menu)
+            a.setObjectName(key)
+            if shortcut:
+                a.setShortcut(QKeySequence(shortcut))
+            a.triggered.connect(lambda _c=False: slot())
+            win.addAction(a)
+            menu.addAction(a)
+            self.actions[key] = a
+
+        if self.available:
+            add(
+                "newDocumentAction",
+                tr("&New document…"),
+                "Ctrl+N",
+                lambda: win.ops.run(self.new_document()),
+            )
+            add(
+                "importAction",
+                tr("&Import Markdown files…"),
+                None,
+                lambda: win.ops.run(self.import_files()),
+            )
+            menu.addSeparator()
+            add(
+                "moveUpAction",
+                tr("Move &up in the menu"),
+                "Alt+Shift+Up",
+                lambda: self.move("up"),
+            )
+            add(
+                "moveDownAction",
+                tr("Move &down in the menu"),
+                "Alt+Shift+Down",
+                lambda: self.move("down"),
+            )
+            menu.addSeparator()
+            add(
+                "deleteAction",
+                tr("&Delete document…"),
+                None,
+                lambda: win.ops.run(self.delete()),
+            )
+        if self.images_available:
+            menu.addSeparator()
+            add(
+                "insertPictureAction",
+                tr("Insert &picture…"),
+                "Ctrl+Shift+I",
+                lambda: win.ops.run(self.insert_picture()),
+            )
+
+    def update_actions(self) -> None:
+        d = self.win.doc
+        pic = self.actions.get("insertPictureAction")
+        if pic is not None:
+            pic.setEnabled(bool(d and d.editable))
+
+    def detach(self) -> None:
+        """Before the window goes: unhook the picture helper from the editor (its event filter
+        must not run while the editor is being destroyed)."""
+        helper, self.image_helper = self.image_helper, None
+        if helper is not None:
+            with contextlib.suppress(RuntimeError):
+                self.win.editor_pane.editor.removeEventFilter(helper)
+            with contextlib.suppress(RuntimeError):
+                helper.setParent(None)
+                helper.deleteLater()
+
+    # ------------------------------------------------------------------ operations
+    def _selected(self) -> str | None:
+        win = self.win
+        return win.doc_list.selected_doc_id() or (win.doc.doc_id if win.doc else None)
+
+    async def new_document(self) -> str | None:
+        assert self.ops is not None
+        res = await ops_import.new_document(self.ops, self.parent_widget, lang=self.win.ctx.lang)
+        if res is None or not res.ok or not res.doc_id:
+            return None
+        await self.win.refresh_list()
+        if res.held is not None:
+            await self.win.open_with_lock(res.doc_id, res.held)
+        return str(res.doc_id)
+
+    async def import_files(self, paths: list[str] | None = None) -> int:
+        assert self.ops is not None
+        results = await ops_import.import_files(
+            self.ops, paths or [], self.parent_widget, lang=self.win.ctx.lang
+        )
+        if results:
+            await self.win.refresh_list()
+        return sum(1 for r in results.values() if r.ok)
+
+    async def delete(self) -> bool:
+        win = self.win
+        assert self.ops is not None
+        doc_id = self._selected()
+        snap = win.ctx.store.snapshot
+        summary = snap.doc(doc_id) if snap is not None and doc_id else None
+        if summary is None:
+            win.show_notice(tr("Select a document in the list first."), "info")
+            return False
+        open_doc = win.doc if win.doc is not None and win.doc.doc_id == doc_id else None
+        held = open_doc.held if open_doc is not None else None
+        res = await ops_delete.delete_document(
+            self.ops, summary, self.parent_widget, lang=win.ctx.lang, held=held
+        )
+        if res is None or not res.ok:
+            return False
+        if open_doc is not None:
+            await win.forget_open_document()  # the lock file went with the document
+        await win.refresh_list()
+        win.show_notice(res.user_message(win.ctx.lang), "info")
+        return True
+
+    def move(self, direction: str) -> None:
+        doc_id = self._selected()
+        if doc_id is None:
+            self.win.show_notice(tr("Select a document in the list first."), "info")
+            return
+        assert self.reorder is not None
+        self.win.ops.run(self.reorder.move(doc_id, direction))
+
+    def _busy(self, busy: bool) -> None:
+        for key in ("moveUpAction", "moveDownAction"):
+            a = self.actions.get(key)
+            if a is not None:
+                a.setEnabled(not busy)
+
+    def _moved(self, res: OpResult) -> None:
+        win = self.win
+        win.show_notice(res.user_message(win.ctx.lang), "info" if res.ok else "warning")
+        if res.ok:
+            doc = win.doc
+            shas = (res.details or {}).get("shas") or {}
+            positions = (res.details or {}).get("positions") or {}
+            if doc is not None and doc.path in shas and doc.doc_id in positions:
+                # Only sidebar_position changed on the server: carry it into our text and
+                # build on the new version, so the next save neither conflicts nor undoes it.
+                win.editor_pane.apply_field("sidebar_position", positions[doc.doc_id])
+                doc.rebase(shas[doc.path])
+                if win.drafts is not None:
+                    win.drafts.rebase(doc.base_sha)
+            win.ops.run(win.refresh_list())
+
+    async def insert_picture(self) -> str | None:
+        win = self.win
+        if win.doc is None or not win.doc.editable or self.uploader is None:
+            return None
+        md = await pick_and_upload(self.uploader, self.parent_widget)
+        if md:
+            win.editor_pane.editor.insertPlainText(md)
+        return md
+
+    def _uploaded(self, res: ImageUpload) -> None:
+        text = res.user_message(self.win.ctx.lang)
+        ok = res.ok
+        self.win.set_lock_status(text, "ok" if ok else "warning")
+        if ok and self.uploader is not None:
+            for site_path, data in dict(self.uploader.recent).items():
+                self.win.images.remember(site_path, data)
+        if not ok:
+            self.win.show_notice(text, "warning")

@@ -1,0 +1,1 @@
+"""The open document: editor, front matter form, find, conflicts, drafts, the session's words."""

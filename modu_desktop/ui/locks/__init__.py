@@ -1,0 +1,1 @@
+"""Who holds a document: the lock question, notify-when-free."""

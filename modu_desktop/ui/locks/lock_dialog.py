@@ -1,0 +1,221 @@
+"""The "someone is editing this document" dialog: read-only, take over (with a second
+confirmation that says the other person will switch to read-only), or cancel."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from enum import Enum
+
+from PySide6.QtCore import QDateTime, Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modu_desktop.core.edit_session import LockHolder, TakeOver
+from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.asyncutil import ask, run_dialog
+from modu_desktop.ui.shell.i18n import tr_count
+
+# "Notify me when it is free" (issue 5): the window passes ``notify_free``; it is called with the
+# docId, after which the dialog closes as CANCEL. None = no button.
+NotifyFree = Callable[[str], None]
+
+
+def _notify_label() -> str:
+    return tr("&Notify me when it is free")
+
+
+class LockChoice(Enum):
+    READ_ONLY = "read_only"
+    STEAL = "steal"
+    CANCEL = "cancel"
+
+
+LockHolderInfo = LockHolder  # the core's description of who holds a lock
+
+
+def format_when(ts: float | None, now: float | None = None) -> str:
+    """'14:05 (3 min ago)' in the user's locale; '?' if unknown."""
+
+    if ts is None:
+        return "?"
+    now = time.time() if now is None else now
+    dt = QDateTime.fromSecsSinceEpoch(int(ts))
+    clock = dt.toString("yyyy-MM-dd HH:mm") if now - ts > 20 * 3600 else dt.toString("HH:mm")
+    minutes = max(0, int((now - ts) // 60))
+    if minutes < 1:
+        ago = tr("just now")
+    elif minutes < 120:
+        ago = tr_count("%n min ago", minutes)
+    else:
+        ago = tr_count("%n h ago", minutes // 60)
+    return f"{clock} ({ago})"
+
+
+class LockDialog(QDialog):
+    def __init__(
+        self,
+        info: LockHolderInfo,
+        parent: QWidget | None = None,
+        *,
+        notify_free: NotifyFree | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("lockDialog")
+        self._notify_free = notify_free
+        self.info = info
+        self.choice = LockChoice.CANCEL
+        self.setWindowTitle(tr("Document in use"))
+        self.setAccessibleName(tr("Document in use"))
+        self.setModal(True)
+        lay = QVBoxLayout(self)
+
+        if info.same_user:
+            head = tr(
+                "You ({who}) are already editing “{doc}” in another window or on another computer."
+            ).format(who=info.holder or "?", doc=info.label)
+            body = tr(
+                "If you edit here, the other window will switch to read-only at "
+                "its next check. Unsaved changes there stay on that screen."
+            )
+        elif info.malformed:
+            head = tr("“{doc}” has a lock file that cannot be read.").format(doc=info.label)
+            body = tr("Someone may be editing it. Open it read-only unless you are sure.")
+        else:
+            head = tr("{who} is editing “{doc}” right now.").format(
+                who=info.holder or "?", doc=info.label
+            )
+            body = tr("Two people editing at once would overwrite each other's work.")
+        self.head_label = QLabel(f"<b>{_esc(head)}</b>")
+        self.head_label.setObjectName("lockDialogHeadline")
+        self.head_label.setWordWrap(True)
+        self.head_label.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.head_label)
+        if info.holder is not None:
+            details = tr("Started: {start}\nLast sign of life: {beat}").format(
+                start=format_when(info.started_at, info.now),
+                beat=format_when(info.last_heartbeat, info.now),
+            )
+            self.details_label = QLabel(details)
+            self.details_label.setObjectName("lockDialogDetails")
+            lay.addWidget(self.details_label)
+        body_label = QLabel(body)
+        body_label.setWordWrap(True)
+        lay.addWidget(body_label)
+
+        buttons = QHBoxLayout()
+        self.read_only_button = QPushButton(tr("Open &read-only"))
+        self.read_only_button.setObjectName("readOnlyButton")
+        self.read_only_button.setAccessibleName(tr("Open read-only"))
+        self.steal_button = QPushButton(
+            tr("&Edit here instead") if info.same_user else tr("&Take over editing")
+        )
+        self.steal_button.setObjectName("stealButton")
+        self.steal_button.setAccessibleName(self.steal_button.text().replace("&", ""))
+        self.cancel_button = QPushButton(tr("&Cancel"))
+        self.cancel_button.setObjectName("cancelButton")
+        self.cancel_button.setAccessibleName(tr("Cancel"))
+        buttons.addWidget(self.read_only_button)
+        buttons.addWidget(self.steal_button)
+        self.notify_button: QPushButton | None = None
+        if notify_free is not None:
+            self.notify_button = QPushButton(_notify_label())
+            self.notify_button.setObjectName("notifyFreeButton")
+            self.notify_button.setAccessibleName(self.notify_button.text().replace("&", ""))
+            self.notify_button.clicked.connect(self._notify_when_free)
+            buttons.addWidget(self.notify_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.cancel_button)
+        lay.addLayout(buttons)
+        self.read_only_button.setDefault(True)
+        self.read_only_button.clicked.connect(lambda: self._choose(LockChoice.READ_ONLY))
+        self.steal_button.clicked.connect(lambda: self._choose(LockChoice.STEAL))
+        self.cancel_button.clicked.connect(lambda: self._choose(LockChoice.CANCEL))
+        self.setMinimumWidth(460)
+
+    def _notify_when_free(self) -> None:
+        handler = self._notify_free
+        if handler is not None:
+            handler(self.info.doc_id)
+        self._choose(LockChoice.CANCEL)
+
+    def _choose(self, choice: LockChoice) -> None:
+        self.choice = choice
+        if choice is LockChoice.CANCEL:
+            self.reject()
+        else:
+            self.accept()
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+async def confirm_steal(parent: QWidget | None, info: LockHolderInfo) -> bool:
+
+    if info.same_user:
+        text = tr("Edit here and switch your other window to read-only?")
+    else:
+        text = tr(
+            "Take over editing from {who}? {who} will be switched to "
+            "read-only and cannot save there any more. Their unsaved text "
+            "stays on their screen."
+        ).format(who=info.holder or "?")
+    key = await ask(
+        parent,
+        tr("Take over editing?"),
+        text,
+        [
+            (
+                "confirmSteal",
+                QMessageBox.ButtonRole.AcceptRole,
+                tr("Take over"),
+            ),
+            (
+                "cancelSteal",
+                QMessageBox.ButtonRole.RejectRole,
+                tr("Cancel"),
+            ),
+        ],
+        object_name="stealConfirmDialog",
+        icon=QMessageBox.Icon.Warning,
+        default="cancelSteal",
+    )
+    return key == "confirmSteal"
+
+
+async def choose_lock_action(
+    parent: QWidget | None, info: LockHolderInfo, *, notify_free: NotifyFree | None = None
+) -> LockChoice:
+    """Run the dialog (and, for a steal, the second confirmation)."""
+    while True:
+        dlg = LockDialog(info, parent, notify_free=notify_free)
+        await run_dialog(dlg)
+        choice = dlg.choice
+        dlg.deleteLater()
+        if choice is not LockChoice.STEAL:
+            return choice
+        if await confirm_steal(parent, info):
+            return LockChoice.STEAL
+        # said no at the confirmation: back to the three choices
+
+
+_TAKE_OVER = {
+    LockChoice.CANCEL: TakeOver.CANCEL,
+    LockChoice.READ_ONLY: TakeOver.READ_ONLY,
+    LockChoice.STEAL: TakeOver.TAKE_OVER,
+}
+
+
+async def ask_take_over(
+    parent: QWidget | None, holder: LockHolder, *, notify_free: NotifyFree | None = None
+) -> TakeOver:
+    """The editing session's question "someone holds the lock: take over?" as this dialog."""
+    return _TAKE_OVER[await choose_lock_action(parent, holder, notify_free=notify_free)]

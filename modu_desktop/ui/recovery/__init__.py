@@ -1,0 +1,1 @@
+"""Nothing is lost: the save queue, start-up recovery, single instance."""

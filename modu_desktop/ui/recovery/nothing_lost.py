@@ -1,0 +1,266 @@
+"""Issue 5 in the window: the save queue's runner, single instance and notify-when-free.
+
+The window builds one :class:`NothingLost` for itself; the app hands it the single-instance
+listener (:meth:`NothingLost.serve`). Nothing is swapped or patched: saves queue in the core
+(``SaveService``, the workspace's spool); this object only runs the spool and shows it.
+
+* **Save queue** - :class:`SaveQueue` sends what ``SaveService`` queued (offline, timeout, 5xx,
+  rate limit), exactly once; it starts once the window has recovered the last session
+  (:meth:`start_queue`, or a fallback timer). The status bar shows "waiting to save (N)" with
+  "Retry now"; a failed item (conflict, or too many failures) opens the conflict screen with
+  its text intact. When a queued save lands, the open editor is told (new base sha, draft
+  removed).
+* **Single instance** - requests from later instances (``--open DOC``) bring this window to the
+  front and open the document here (no second lock session). Before any window,
+  :func:`instance_gate` decides whether this process is the instance at all.
+* **Notify when free** - the read-only banner and the lock question get "Notify me when it is
+  free"; a system notification (or the in-app notice) says when the lock is released or goes
+  stale.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QWidget
+
+from modu_desktop.core.atomic import write_atomic
+from modu_desktop.core.drafts import DraftKey
+from modu_desktop.core.spool import SpoolItem
+from modu_desktop.i18n import tr
+from modu_desktop.ui.locks.notify_free import FreeNotifier
+from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
+from modu_desktop.ui.shell.single_instance import SingleInstance, bring_to_front
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.shell.window_api import WindowApi
+
+log = logging.getLogger(__name__)
+
+_instance: SingleInstance | None = None
+QUEUE_START_FALLBACK_S = 30.0
+
+
+# -- single instance ----------------------------------------------------------------------------
+
+
+def instance_gate(data_dir: str | Path, open_doc: str | None) -> int | None:
+    """None: this process is the instance for ``data_dir`` (keep running). Otherwise the request
+    was handed to the running instance: the exit code (0 when it acknowledged)."""
+    global _instance
+    inst = SingleInstance(data_dir)
+    if inst.acquire():
+        _instance = inst
+        return None
+    if open_doc:
+        ok = inst.forward("open", doc_id=open_doc)
+        what = f"open “{open_doc}”"
+    else:
+        ok = inst.forward("activate")
+        what = "come to the front"
+    if ok:
+        print(f"Modu Desktop is already running; asked it to {what}.", flush=True)
+        return 0
+    print("Modu Desktop seems to be running but does not answer.", file=sys.stderr, flush=True)
+    return 1
+
+
+def current_instance() -> SingleInstance | None:
+    return _instance
+
+
+# -- practice mode: a stable address ----------------------------------------------------------
+
+PRACTICE_PORT_FILE = "practice-port"
+
+
+def practice_port(data_dir: str | Path) -> int:
+    """The port the practice sandbox used last time (0 = any). Drafts, queued saves and lock
+    records are keyed by the API address, so practice mode must keep it across restarts or a
+    crash's work would never be recognised at the next start."""
+    try:
+        value = int((Path(data_dir) / PRACTICE_PORT_FILE).read_text("ascii").strip())
+    except (OSError, ValueError):
+        return 0
+    return value if 1024 <= value <= 65535 else 0
+
+
+def remember_practice_port(data_dir: str | Path, port: int) -> None:
+    with contextlib.suppress(OSError):
+        write_atomic(Path(data_dir) / PRACTICE_PORT_FILE, f"{int(port)}\n".encode("ascii"))
+
+
+# -- in the window ------------------------------------------------------------------------------
+
+
+class NothingLost(QObject):
+    """Owns the queue runner, its status widget, the notifier and the single-instance hookup."""
+
+    def __init__(self, win: WindowApi, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.win = win
+        self.parent_widget = parent
+        ctx = win.ctx
+        ws = ctx.workspace
+        self.instance: SingleInstance | None = None
+        self.queue: SaveQueue | None = None
+        self.status = SaveQueueStatus()
+        self.notifier = FreeNotifier(ws.store, ws.locks, banner=self._notice_free, parent=self)
+        self._closed = False
+        if ws.spool is not None:
+            queue = SaveQueue(ws.spool, parent=self)
+            self.queue = queue
+            ws.saves.on_queued = lambda _item: queue.poke()
+            win.statusBar().addPermanentWidget(self.status)
+            self.status.bind(queue)
+            self.status.showFailedRequested.connect(
+                lambda: win.ops.run(self.show_failed(), name="show-failed-saves")
+            )
+            queue.itemCommitted.connect(self._committed)
+            queue.itemFailed.connect(self._failed)
+            QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self.start_queue)
+        self.notify_button = win.readonly_banner.add_button(
+            "notifyFreeButton", tr("Notify me when it is free")
+        )
+        self.notify_button.clicked.connect(self.watch_open_document)
+        self.notifier.openRequested.connect(self._open_from_notification)
+
+    # -- queue -------------------------------------------------------------------------------
+
+    def start_queue(self) -> None:
+        """Saves left in the queue by a crashed session go out once the window has put that
+        session's documents back (the window calls this after its start-up recovery), so a
+        document resumed with its draft learns the queued commit's sha instead of keeping the
+        draft's old base. A timer calls it anyway if that step never comes."""
+        if not self._closed and self.queue is not None and not self.queue.running:
+            self.queue.start()
+
+    def _committed(self, item: SpoolItem) -> None:
+        if item.result_sha is None:
+            return
+        if not _landed_in_editor(self.win, item):
+            drafts = self.win.ctx.workspace.drafts
+            t = self.win.ctx.workspace.target
+            if drafts is not None:
+                with contextlib.suppress(OSError):
+                    drafts.discard(
+                        DraftKey(t.api_host, t.repo, t.branch, item.doc_id), only_if_text=item.text
+                    )
+        self.win.show_notice(
+            tr("Saved “{doc}”: it was waiting for the connection.").format(doc=item.doc_id),
+            "info",
+        )
+
+    def _failed(self, item: SpoolItem) -> None:
+        self.win.show_notice(
+            tr(
+                "“{doc}” could not be saved ({why}). Your text is kept: open "
+                "“not saved” in the status bar."
+            ).format(doc=item.doc_id, why=item.failure or item.last_error or "?"),
+            "error",
+        )
+
+    async def show_failed(self) -> None:
+        if self.queue is None:
+            return
+        for item in self.queue.failed_items():
+            await resolve_failed(
+                self.parent_widget,
+                self.queue,
+                item,
+                self.win.ctx.store,
+                save_as_new=self.win.create_new_document,
+            )
+
+    # -- notify when free --------------------------------------------------------------------
+
+    def watch_open_document(self) -> None:
+        doc = self.win.doc
+        if doc is not None:
+            self.watch(doc.doc_id)
+
+    def watch(self, doc_id: str) -> None:
+        """Start watching ``doc_id`` (from the lock question or the read-only banner)."""
+        if self._closed:
+            return
+        self.notifier.watch(doc_id)
+        self.win.show_notice(
+            tr("You will be told when “{doc}” is free.").format(doc=doc_id),
+            "info",
+        )
+
+    def _notice_free(self, text: str) -> None:
+        if not self._closed:
+            self.win.show_notice(text, "info")
+
+    def _open_from_notification(self, doc_id: str) -> None:
+        bring_to_front(self.parent_widget)
+        self.win.ops.run(self.win.open_document(doc_id))
+
+    # -- single instance ---------------------------------------------------------------------
+
+    def serve(self, instance: SingleInstance | None) -> None:
+        """Take requests from later instances of the app (``--open DOC``, come to the front)."""
+        if instance is None or not instance.listen():
+            return
+        self.instance = instance
+        instance.openRequested.connect(self._open_requested)
+        instance.activateRequested.connect(self._activate)
+
+    def _activate(self) -> None:
+        bring_to_front(self.parent_widget)
+
+    def _open_requested(self, doc_id: str) -> None:
+        bring_to_front(self.parent_widget)
+        self.win.ops.run(self._open_and_log(doc_id))
+
+    async def _open_and_log(self, doc_id: str) -> None:
+        doc = self.win.doc
+        already = doc is not None and doc.doc_id == doc_id
+        ok = await self.win.open_document(doc_id)
+        if self.instance is not None:
+            state = "focused (already open)" if already else ("opened" if ok else "not opened")
+            self.instance.write_log(f"front {doc_id}: {state}")
+
+    async def aclose(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.instance is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.instance.openRequested.disconnect(self._open_requested)
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.instance.activateRequested.disconnect(self._activate)
+        if self.queue is not None:
+            await self.queue.stop()
+        await self.notifier.stop()
+        # The instance lock stays held until the process exits (sign-out opens a new window).
+
+
+def _landed_in_editor(win: WindowApi, item: SpoolItem) -> bool:
+    """A queued save of the open document was committed: the editor builds on it (new base
+    sha, draft removed). False if the item is not the open document's."""
+    s = win.doc
+    if s is None or s.path != item.path or item.result_sha is None:
+        return False
+    s.rebase(item.result_sha)
+    if win.drafts is not None:
+        win.drafts.committed(item.text, item.result_sha)
+    if win.editor_pane.text() == item.text:
+        win.editor_pane.set_modified(False)
+    win.update_title()
+    return True
+
+
+__all__ = [
+    "NothingLost",
+    "current_instance",
+    "instance_gate",
+    "practice_port",
+    "remember_practice_port",
+]

@@ -1,0 +1,1 @@
+"""The window around the work: app start, main window, its widgets, menus, status, jobs."""

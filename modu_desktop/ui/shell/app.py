@@ -1,0 +1,406 @@
+"""GUI entry point: ``modu-desktop [--sandbox] [--api-url URL --repo OWNER/NAME] …``.
+
+Event loop: qasync over the QApplication; ``setQuitOnLastWindowClosed(False)`` and the main
+coroutine waits for the window's ``finished`` (emitted after every lock is released) or for
+``lastWindowClosed``. SIGINT/SIGTERM and OS logout (``commitDataRequest``) take the same path as
+File → Quit, without questions; a 200 ms timer lets Python see signals while Qt runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from modu_desktop.i18n import tr
+
+log = logging.getLogger("modu_desktop")
+
+SHUTDOWN_GRACE_S = 15.0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="modu-desktop", description="Modu Desktop — brochure editor")
+    p.add_argument(
+        "--sandbox", action="store_true", help="practice mode: a local practice repository"
+    )
+    p.add_argument("--api-url", help="GitHub API base URL (GitHub Enterprise: https://HOST/api/v3)")
+    p.add_argument("--repo", help="repository OWNER/NAME (default pnuai/PNU-Modu)")
+    p.add_argument("--branch", help="branch (default main)")
+    p.add_argument("--viewer", action="store_true", help="read only: no locks, no writes")
+    p.add_argument("--open", dest="open_doc", metavar="DOC_ID", help="open this document at start")
+    p.add_argument("--lang", choices=("ko", "en"), help="interface language")
+    p.add_argument("--data-dir", help="keep config, cache, drafts and the practice repo here")
+    p.add_argument("--heartbeat-seconds", type=float, default=300.0)
+    p.add_argument("--stale-seconds", type=float, default=900.0)
+    p.add_argument("--screenshot", metavar="FILE", help="write a PNG of the main window")
+    p.add_argument("--quit-after", type=float, metavar="SECONDS", help="quit gracefully after N s")
+    p.add_argument("--debug", action="store_true", help="verbose log on stderr")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if (
+        os.environ.get("QT_QPA_PLATFORM") is None
+        and sys.platform.startswith("linux")
+        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    ):
+        # Without a display Qt aborts the whole process; fall back to offscreen (screenshots work).
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from modu_desktop import APP_NAME
+    from modu_desktop.ui.shell.i18n import detect_language, install_translators, load_style
+
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modu-desktop"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("modu-desktop")
+    app.setApplicationDisplayName(APP_NAME)
+    app.setOrganizationName("pnuai")
+    app.setQuitOnLastWindowClosed(False)
+
+    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.settings import load_settings
+
+    paths = app_paths(args.data_dir).ensure()
+    settings = load_settings(paths.settings_file)
+    lang = detect_language(args.lang, settings.language)
+    install_translators(app, lang)
+    load_style(app)
+
+    # One running instance per data dir: a second start hands its request (--open DOC) to the
+    # first one and leaves (issue 5).
+    from modu_desktop.ui.recovery.nothing_lost import instance_gate
+
+    gate_rc = instance_gate(paths.data_dir, args.open_doc)
+    if gate_rc is not None:
+        return gate_rc
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    runner = _Runner()
+    rc = 0
+    with loop:
+        try:
+            rc = int(loop.run_until_complete(_async_main(args, app, paths, settings, lang, runner)))
+        except KeyboardInterrupt:
+            rc = 130
+        except RuntimeError as exc:
+            # Qt's own quit (OS logout/shutdown calling QApplication.quit()) stopped the loop
+            # under us: run it once more, briefly, to release every held lock.
+            log.warning("event loop stopped early (%s); releasing locks", exc)
+            win = runner.window
+            if win is not None:
+                with contextlib.suppress(Exception):
+                    loop.run_until_complete(
+                        asyncio.wait_for(win.shutdown(interactive=False), SHUTDOWN_GRACE_S)
+                    )
+            rc = 0
+    _teardown_qt(app)
+    return rc
+
+
+def _teardown_qt(app: Any) -> None:
+    """Delete every widget while the QApplication still exists: Python's finaliser must not be
+    the one destroying Qt objects (PySide can crash in interpreter shutdown otherwise)."""
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    for w in list(app.topLevelWidgets()):
+        with contextlib.suppress(RuntimeError):
+            w.close()
+            w.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    app.processEvents()
+    gc.collect()
+
+
+class _Runner:
+    """Holds the current window so signals and OS logout can reach it."""
+
+    def __init__(self) -> None:
+        self.window: Any = None
+        self._quit_event: asyncio.Event | None = None
+        self.signals = 0
+
+    @property
+    def quit_event(self) -> asyncio.Event:
+        if self._quit_event is None:  # created inside the running loop
+            self._quit_event = asyncio.Event()
+        return self._quit_event
+
+    def quit_quietly(self) -> None:
+        """SIGTERM/SIGINT/logout: same as File → Quit, without questions; twice = leave now."""
+        self.signals += 1
+        if self.window is not None and self.signals == 1:
+            self.window.request_quit(False)
+        else:
+            self.quit_event.set()
+
+
+async def _async_main(
+    args: argparse.Namespace, app: Any, paths: Any, settings: Any, lang: str, runner: _Runner
+) -> int:
+    from PySide6.QtCore import QTimer
+
+    from modu_desktop.core.auth import TokenSource, TokenStore, check_token
+    from modu_desktop.ui.recovery.nothing_lost import (
+        current_instance,
+        practice_port,
+        remember_practice_port,
+    )
+    from modu_desktop.ui.shell.context import AppContext, AppOptions, make_client
+    from modu_desktop.ui.shell.main_window import MainWindow
+
+    loop = asyncio.get_running_loop()
+
+    def on_signal(_signum: int, _frame: Any) -> None:
+        loop.call_soon_threadsafe(runner.quit_quietly)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(sig, on_signal)
+    wake = QTimer()
+    wake.timeout.connect(lambda: None)  # let the interpreter run signal handlers
+    wake.start(200)
+    app.commitDataRequest.connect(lambda _m: runner.quit_quietly())
+
+    def _last_closed() -> None:
+        if runner.window is None:
+            runner.quit_event.set()
+
+    app.lastWindowClosed.connect(_last_closed)
+
+    if args.repo:
+        settings.set_repo(args.repo)
+    if args.branch:
+        settings.branch = args.branch
+    if args.api_url:
+        settings.api_url = args.api_url.rstrip("/")
+
+    options = AppOptions(
+        lang=lang,
+        practice=bool(args.sandbox),
+        force_viewer=bool(args.viewer),
+        heartbeat_s=max(1.0, float(args.heartbeat_seconds)),
+        stale_s=max(2.0, float(args.stale_seconds)),
+        open_doc=args.open_doc,
+    )
+
+    sandbox = None
+    token_store: TokenStore | None = None
+    token: str | None = None
+    session_only_notice = False
+    if args.sandbox:
+        from modu_desktop.sandbox import PRACTICE_USER, Sandbox
+
+        sandbox = Sandbox(
+            paths.sandbox_repo_dir,
+            owner=settings.owner,
+            name=settings.name,
+            branch=settings.branch,
+            users=[PRACTICE_USER],
+            seed="sample",
+            port=practice_port(paths.data_dir),
+        )
+        try:
+            await loop.run_in_executor(None, sandbox.start)
+        except OSError:  # last time's port is taken now: any free port
+            sandbox.port = 0
+            await loop.run_in_executor(None, sandbox.start)
+        remember_practice_port(paths.data_dir, sandbox.port)
+        settings.api_url = sandbox.api_url
+        token = PRACTICE_USER.token
+    else:
+        token_store = TokenStore(settings.api_host)
+        token = token_store.load()
+
+    quit_after_handle: list[Any] = []
+    if args.quit_after is not None:
+
+        def _time_up() -> None:
+            if runner.window is not None:
+                _take_screenshot(runner.window, args.screenshot)
+                runner.window.request_quit(False)
+            else:
+                runner.quit_event.set()
+
+        t = QTimer()
+        t.setSingleShot(True)
+        t.timeout.connect(_time_up)
+        t.start(int(args.quit_after * 1000))
+        quit_after_handle.append(t)
+
+    rc = 0
+    ctx: AppContext | None = None
+    try:
+        first_error: str | None = None
+        retry_token: str | None = None
+        while True:
+            client = None
+            result = None
+            if token:
+                client = make_client(settings.api_url, token, settings)
+                result = await check_token(client, required_org=settings.required_org, lang=lang)
+                if not result.ok:
+                    first_error = result.message
+                    # Offline or GitHub down: keep the stored token in the field, so
+                    # "Sign in" just tries again.
+                    retry_token = token if result.error_kind == "network" else None
+                    with contextlib.suppress(Exception):
+                        await client.aclose()
+                    client = None
+                    if sandbox is not None:
+                        log.error("practice sign-in failed: %s", result.message)
+                        return 1
+                    if token_store is not None and token_store.source is TokenSource.ENV:
+                        token_store.use_env = False  # a bad MODU_TOKEN: ask instead
+            if client is None or result is None:
+                assert token_store is not None
+                got = await _sign_in(settings, token_store, lang, first_error, runner, retry_token)
+                if got is None:
+                    return 0
+                result, token, client = got
+                session_only_notice = token_store.source is TokenSource.SESSION
+                if token_store.account != settings.api_host:
+                    token_store.account = settings.api_host
+                with contextlib.suppress(Exception):
+                    from modu_desktop.core.settings import save_settings
+
+                    save_settings(settings, paths.settings_file)
+            ctx = AppContext(
+                settings=settings,
+                paths=paths,
+                options=options,
+                client=client,
+                login=result.login or "?",
+                can_push=result.can_push,
+                token_store=token_store,
+                sandbox=sandbox,
+            ).build()
+            win = MainWindow(ctx)
+            runner.window = win
+            win.nothing_lost.serve(current_instance())
+            done = asyncio.Event()
+            outcome: dict[str, bool] = {"signed_out": False}
+
+            def _signed_out(ev: asyncio.Event = done, out: dict[str, bool] = outcome) -> None:
+                out["signed_out"] = True
+                ev.set()
+
+            win.finished.connect(done.set)
+            win.signOutRequested.connect(_signed_out)
+            win.show()
+            if session_only_notice:
+                win.show_notice(
+                    tr(
+                        "No password store (keyring) on this computer: your token is "
+                        "kept only until you quit."
+                    ),
+                    "warning",
+                )
+            win.ops.run(_startup(win, options.open_doc, args.screenshot), name="startup")
+            waiter = asyncio.ensure_future(done.wait())
+            quitter = asyncio.ensure_future(runner.quit_event.wait())
+            await asyncio.wait({waiter, quitter}, return_when=asyncio.FIRST_COMPLETED)
+            for f in (waiter, quitter):
+                f.cancel()
+            if not done.is_set():
+                # asked to leave without the window's own quit (second signal, window gone):
+                # still try to release within the grace period
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(win.shutdown(interactive=False), SHUTDOWN_GRACE_S)
+            runner.window = None
+            await win.nothing_lost.aclose()
+            win.hide()
+            win.deleteLater()
+            await ctx.aclose()
+            ctx = None
+            if outcome["signed_out"]:
+                token = None
+                first_error = None
+                continue
+            break
+    finally:
+        if ctx is not None:
+            await ctx.aclose()
+        if sandbox is not None:
+            await loop.run_in_executor(None, sandbox.stop)
+        wake.stop()
+    return rc
+
+
+async def _startup(win: Any, open_doc: str | None, screenshot: str | None) -> None:
+    await win.refresh_list()
+    await win.recover_at_start()
+    if open_doc:
+        await win.open_document(open_doc)
+    if screenshot:
+        await asyncio.sleep(0.4)  # let the preview render
+        _take_screenshot(win, screenshot)
+
+
+def _take_screenshot(win: Any, path: str | None) -> None:
+    if not path or getattr(win, "_screenshot_taken", False):
+        return
+    win._screenshot_taken = True
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if not win.grab().save(str(p), "PNG"):
+        log.error("could not write screenshot %s", p)
+
+
+async def _sign_in(
+    settings: Any,
+    token_store: Any,
+    lang: str,
+    error: str | None,
+    runner: _Runner,
+    initial_token: str | None = None,
+) -> Any:
+    from modu_desktop.ui.shell.context import make_client
+    from modu_desktop.ui.signin.signin import SignInWidget
+
+    w = SignInWidget(
+        settings,
+        token_store,
+        make_client,
+        lang=lang,
+        initial_error=error,
+        initial_token=initial_token,
+    )
+    fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def ok(result: Any, token: str, client: Any) -> None:
+        if not fut.done():
+            fut.set_result((result, token, client))
+
+    def cancel() -> None:
+        if not fut.done():
+            fut.set_result(None)
+
+    w.signedIn.connect(ok)
+    w.quitRequested.connect(cancel)
+    w.show()
+    quitter = asyncio.ensure_future(runner.quit_event.wait())
+    quitter.add_done_callback(lambda _f: cancel())
+    try:
+        return await fut
+    finally:
+        quitter.cancel()
+        w.hide()
+        w.deleteLater()

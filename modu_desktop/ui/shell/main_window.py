@@ -1,0 +1,604 @@
+"""The main window: document list, editor with preview, banners, status bar.
+
+The window renders; it does not sequence the protocol. Opening, locking, the heartbeat, saving,
+conflicts, the queue and the release belong to the open document's
+:class:`~modu_desktop.core.edit_session.EditSession`; this window is that session's view
+(:meth:`ask_take_over`, :meth:`ask_conflict`, :meth:`report`), and ``session_words`` turns the
+session's events into sentences. Background jobs run through :class:`Operations`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QStackedWidget,
+    QWidget,
+)
+
+from modu_desktop.core.drafts import DraftJournal, DraftKey
+from modu_desktop.core.edit_session import (
+    Conflict,
+    ConflictDecision,
+    EditSession,
+    LockHolder,
+    Mode,
+    Opened,
+    Saved,
+    SessionEvent,
+    TakeOver,
+    TheirsTaken,
+)
+from modu_desktop.core.locks import HeldLock
+from modu_desktop.i18n import tr
+from modu_desktop.ui.docops.ops_host import OpsHost
+from modu_desktop.ui.editing.doc_dialogs import (
+    ask_new_document,
+    ask_unsaved,
+    compare,
+    decide_conflict,
+)
+from modu_desktop.ui.editing.drafts_controller import DraftsController
+from modu_desktop.ui.editing.editor import EditorPane
+from modu_desktop.ui.editing.session_words import SessionWords, took_over_text
+from modu_desktop.ui.locks.lock_dialog import ask_take_over
+from modu_desktop.ui.recovery.nothing_lost import NothingLost
+from modu_desktop.ui.recovery.startup_recovery import recover_at_start
+from modu_desktop.ui.shell.banners import Banner
+from modu_desktop.ui.shell.context import AppContext
+from modu_desktop.ui.shell.deploy_status import DeployStatus
+from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow
+from modu_desktop.ui.shell.list_badges import lock_badges
+from modu_desktop.ui.shell.operation import Operations, error_text
+from modu_desktop.ui.shell.window_menus import build_menus, remember_language
+from modu_desktop.ui.shell.window_parts import (
+    build_central,
+    build_status_bar,
+    preview_images,
+    show_state,
+)
+
+log = logging.getLogger(__name__)
+
+
+class MainWindow(QMainWindow):
+    signOutRequested = Signal()
+    finished = Signal()  # the window closed and every lock it held was released (or timed out)
+
+    # built by window_parts.build_central / build_status_bar and window_menus.build_menus
+    practice_banner: Banner
+    viewer_banner: Banner
+    notice: Banner
+    lock_banner: Banner
+    readonly_banner: Banner
+    splitter: QSplitter
+    doc_list: DocListPanel
+    right: QStackedWidget
+    doc_header: QLabel
+    editor_pane: EditorPane
+    status_lock: QLabel
+    status_deploy: QLabel
+    status_conn: QLabel
+    lang_actions: dict[str | None, QAction]
+    act_open: QAction
+    act_save: QAction
+    act_save_new: QAction
+    act_close: QAction
+    act_refresh: QAction
+    act_signout: QAction
+    act_quit: QAction
+    act_undo: QAction
+    act_redo: QAction
+    act_find: QAction
+    act_replace: QAction
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.session: EditSession | None = None
+        self.drafts: DraftsController | None = None
+        self.ops = Operations(lambda text: self.show_notice(text, "error"), ctx.lang)
+        self.words = SessionWords(self)
+        self._refreshing = False
+        self._last_refresh = 0.0
+        self._closing = False
+        self._closed_ok = False
+        self._busy_open = False
+        self._open_task: asyncio.Task[bool] | None = None
+        self.setObjectName("mainWindow")
+        self.resize(1280, 800)
+        build_central(self)
+        build_status_bar(self)
+        self.set_connection(True)
+        build_menus(self)
+        self.deploy = DeployStatus(
+            self.status_deploy,
+            ctx.client,
+            self.ops,
+            poll_s=ctx.options.deploy_poll_s,
+            stopped=lambda: self._closing,
+        )
+        self.images = preview_images(self, self, lambda: self._closing)
+        self.ops_host = OpsHost(self, self)
+        self.ops_host.build_menu()
+        self.nothing_lost = NothingLost(self, self)
+        self.update_title()
+        self._update_actions()
+
+        self._idle_timer = QTimer(self)
+        self._idle_timer.setInterval(int(ctx.options.refresh_s * 1000))
+        self._idle_timer.timeout.connect(self._idle_refresh)
+        self._idle_timer.start()
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication) and ctx.options.refresh_on_activate:
+            app.applicationStateChanged.connect(self._app_state_changed)
+
+    @property
+    def doc(self) -> EditSession | None:
+        """The open document's session (None when nothing is open)."""
+        return self.session
+
+    # ------------------------------------------------------------------ small state helpers
+    def set_language(self, code: str | None) -> None:
+        """Remember the interface language (applies at the next start)."""
+        remember_language(self, code)
+
+    def set_connection(self, ok: bool, message: str | None = None) -> None:
+        self.status_conn.setToolTip(self.ctx.settings.api_url if ok else message or "")
+        text = tr("● Connected") if ok else tr("⚠ Connection problem")
+        show_state(self.status_conn, text, "ok" if ok else "error")
+
+    def set_lock_status(self, text: str, kind: str = "info") -> None:
+        show_state(self.status_lock, text, kind)
+
+    def show_notice(self, text: str, kind: str = "info") -> None:
+        self.notice.set_text(text)
+        self.notice.set_kind(kind)
+        self.notice.show()
+
+    def label(self, doc_id: str) -> str:
+        """The document's title for messages (its docId when the list does not know it)."""
+        row = self.doc_list.row(doc_id)
+        return row.title if row is not None and row.title else doc_id
+
+    def update_title(self) -> None:
+        app = tr("Modu Desktop (practice)") if self.ctx.practice else tr("Modu Desktop")
+        s = self.session
+        if s is None:
+            self.setWindowTitle(app)
+            self.setWindowModified(False)
+            return
+        suffix = ""
+        if s.mode is not Mode.EDIT:
+            suffix = tr(" (read-only)")
+        elif s.lost:
+            suffix = tr(" (lock lost)")
+        self.setWindowTitle(f"{s.title or s.doc_id}[*]{suffix} — {app}")
+        self.setWindowModified(self.editor_pane.is_modified())
+
+    def _update_actions(self) -> None:
+        s = self.session
+        self.act_save.setEnabled(bool(s and s.editable))
+        self.act_close.setEnabled(s is not None)
+        self.act_save_new.setEnabled(bool(s and not self.ctx.viewer))
+        self.act_replace.setEnabled(bool(s and s.editable))
+        self.ops_host.update_actions()
+
+    # ------------------------------------------------------------------ list
+    def _app_state_changed(self, state: Qt.ApplicationState) -> None:
+        if (
+            state == Qt.ApplicationState.ApplicationActive
+            and time.monotonic() - self._last_refresh > 5
+        ):
+            self.ops.run(self.refresh_list())
+
+    def _idle_refresh(self) -> None:
+        if not self._refreshing and not self._closing:
+            self.ops.run(self.refresh_list())
+
+    async def refresh_list(self) -> bool:
+        """Re-read the document list (one request when nothing changed)."""
+        if self._refreshing or self._closing:
+            return False
+        self._refreshing = True
+        if not self.doc_list.rows:
+            self.doc_list.set_loading(True)
+        else:
+            self.doc_list.refresh_button.setEnabled(False)
+        try:
+            snap = await self.ctx.store.refresh()
+            locks = snap.locks
+            shas = {doc_id: entry.sha for doc_id, entry in locks.items()}
+            views = await self.ctx.locks.list_locks(shas) if shas else []
+        except Exception as exc:
+            log.info("refresh failed: %s", exc)
+            self.doc_list.set_loading(False)
+            self.doc_list.set_error(error_text(exc, self.ctx.lang))
+            self.set_connection(False, error_text(exc, self.ctx.lang))
+            return False
+        finally:
+            self._refreshing = False
+            self._last_refresh = time.monotonic()
+            if not self._closed_ok:
+                self.doc_list.refresh_button.setEnabled(True)
+        badges = lock_badges(views)
+        rows = [
+            DocRow(
+                doc_id=d.doc_id,
+                path=d.path,
+                title=d.title or d.nav_label or d.doc_id,
+                position=d.position if isinstance(d.position, int) else None,
+                lock=badges.get(d.doc_id),
+            )
+            for d in snap.docs
+        ]
+        self.doc_list.set_loading(False)
+        self.doc_list.set_rows(rows, self.ctx.server_now())
+        self.set_connection(True)
+        if self.session is not None:  # our lock changed on the server? check now
+            entry = locks.get(self.session.doc_id)
+            self.session.lock_seen(entry.sha if entry is not None else None)
+        return True
+
+    def open_selected(self) -> None:
+        d = self.doc_list.selected_doc_id()
+        if d:
+            self.ops.run(self.open_document(d))
+
+    # ------------------------------------------------------------------ the session's view
+    async def ask_take_over(self, holder: LockHolder) -> TakeOver:
+        self.set_lock_status(
+            tr("“{doc}” is in use").format(doc=self.label(holder.doc_id)), "warning"
+        )
+        notify = None if self.ctx.viewer else self.nothing_lost.watch
+        choice = await ask_take_over(self, holder, notify_free=notify)
+        if choice is TakeOver.CANCEL:
+            self.set_lock_status("")
+        return choice
+
+    async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
+        title = self.session.title if self.session is not None else conflict.doc_id
+        decision, new_id = await decide_conflict(self, title, conflict, self.create_new_document)
+        if new_id is not None:
+            self.show_notice(
+                tr(
+                    "Your text was saved as “{new}”. This window now shows the current “{doc}”."
+                ).format(new=new_id, doc=conflict.doc_id),
+                "info",
+            )
+        return decision
+
+    def report(self, event: SessionEvent) -> None:
+        s = self.session
+        if isinstance(event, Saved | TheirsTaken) and s is not None and s.doc_id == event.doc_id:
+            if isinstance(event, TheirsTaken):
+                self.editor_pane.replace_all_text(event.text, modified=False)
+            if self.drafts is not None:
+                self.drafts.committed(event.text, event.sha)
+            if self.editor_pane.text() == event.text:
+                self.editor_pane.set_modified(False)
+        self.words.show(event)
+        if isinstance(event, Saved):
+            if event.commit_sha:
+                self.deploy.watch(event.commit_sha)
+            self.ops.run(self.refresh_list())
+        self.update_title()
+        self._update_actions()
+
+    # ------------------------------------------------------------------ open
+    async def open_document(self, doc_id: str) -> bool:
+        """Open a document: lock it (asking when someone else has it), load it, show it."""
+        if self._busy_open or self._closing:
+            return False
+        if self.session is not None and self.session.doc_id == doc_id:
+            self.editor_pane.editor.setFocus()
+            return True
+        self._busy_open = True
+        self._open_task = asyncio.current_task()  # type: ignore[assignment]
+        try:
+            if self.session is not None and not await self.close_document():
+                return False
+            self.notice.hide()
+            if not self.ctx.viewer:
+                self.set_lock_status(
+                    tr("Checking whether someone is editing “{doc}”…").format(
+                        doc=self.label(doc_id)
+                    )
+                )
+            row = self.doc_list.row(doc_id)
+            opened = await EditSession.open(
+                self.ctx.workspace,
+                self,
+                doc_id,
+                title=row.title if row is not None else None,
+                list_saw_no_lock=row is not None and row.lock is None,
+                viewer=self.ctx.viewer,
+                release_timeout_s=self.ctx.options.release_timeout_s,
+            )
+            if opened is None:
+                return False
+            self._show(*opened)
+            return True
+        finally:
+            self._busy_open = False
+            self._open_task = None
+
+    async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool:
+        """Open a document whose lock we already hold (just created, or resumed)."""
+        if self.session is not None and not await self.close_document():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    self.ctx.locks.release(held), self.ctx.options.release_timeout_s
+                )
+            return False
+        row = self.doc_list.row(doc_id)
+        opened = await EditSession.adopt(
+            self.ctx.workspace,
+            self,
+            doc_id,
+            held,
+            title=row.title if row is not None else None,
+            release_timeout_s=self.ctx.options.release_timeout_s,
+        )
+        if opened is None:
+            return False
+        self._show(*opened)
+        return True
+
+    def _show(self, session: EditSession, opened: Opened) -> None:
+        self.session = session
+        loaded, mode = opened.loaded, opened.mode
+        self.lock_banner.hide()
+        self.editor_pane.load_text(loaded.text, read_only=mode is not Mode.EDIT)
+        self.editor_pane.find_bar.hide()
+        self.right.setCurrentIndex(1)
+        self.doc_list.select(session.doc_id)
+        self.doc_header.setText(
+            f"<b>{_esc(session.title)}</b> &nbsp; <span>{_esc(session.path)}</span>"
+        )
+        if mode is Mode.EDIT:
+            self.drafts = self._make_drafts(session)
+            self.readonly_banner.hide()
+            self.set_lock_status(
+                tr("You are editing “{doc}”").format(doc=self.label(session.doc_id)), "ok"
+            )
+        elif mode is Mode.READ_ONLY:
+            who = opened.holder.holder if opened.holder and opened.holder.holder else "?"
+            self.readonly_banner.set_text(
+                tr(
+                    "Read-only: {who} is editing this document. You can read and copy, not change."
+                ).format(who=who)
+            )
+            self.readonly_banner.show()
+            self.set_lock_status(tr("Read-only"), "info")
+        else:
+            self.readonly_banner.hide()
+            self.set_lock_status(tr("Viewer mode — read-only"), "info")
+        self.editor_pane.editor.setFocus()
+        self.update_title()
+        self._update_actions()
+        self.set_connection(True)
+        if opened.took_over is not None:
+            self.show_notice(took_over_text(opened.took_over, self.ctx.server_now()), "warning")
+
+    async def forget_open_document(self) -> None:
+        """The open document is gone (deleted with its lock): close it without releasing."""
+        if self.session is None:
+            return
+        self.session.forget()
+        self._draft_discard()
+        self._show_no_document()
+
+    def _show_no_document(self) -> None:
+        """No document is open any more: empty read-only editor, the list page, no banners."""
+        self.session = None
+        self.lock_banner.hide()
+        self.readonly_banner.hide()
+        self.editor_pane.load_text("", read_only=True)
+        self.right.setCurrentIndex(0)
+        self.set_lock_status("")
+        self.update_title()
+        self._update_actions()
+
+    def show_lock_lost(self, text: str) -> None:
+        """The lock is gone: read-only now, banner with who/when, text untouched."""
+        self.editor_pane.set_read_only(True)
+        self.lock_banner.set_text(text)
+        self.lock_banner.show()
+        self.editor_pane.editor.ensureCursorVisible()
+
+    # ------------------------------------------------------------------ drafts (issue 5)
+    def _make_drafts(self, s: EditSession) -> DraftsController | None:
+        """Journal edits to the user data dir within ~2 s; a draft is removed only once its text
+        is committed or the user discards it. Edits are fed by ``note_edit`` (typing only)."""
+        ws = self.ctx.workspace
+        if ws.drafts is None:
+            return None
+        key = DraftKey(ws.target.api_host, ws.target.repo, ws.target.branch, s.doc_id)
+        journal = DraftJournal(
+            ws.drafts,
+            key,
+            base_sha=s.base_sha,
+            doc_path=s.path,
+            session_id=ws.session_id,
+            title=s.title,
+        )
+        return DraftsController(journal, parent=self)
+
+    def note_edit(self) -> None:
+        if self.drafts is not None and self.session is not None and self.editor_pane.is_modified():
+            self.drafts.note_edit(self.editor_pane.text())
+
+    def _draft_discard(self) -> None:
+        ctl, self.drafts = self.drafts, None
+        if ctl is not None:
+            ctl.discard()
+
+    def _draft_flush(self) -> None:
+        ctl, self.drafts = self.drafts, None
+        if ctl is not None:
+            ctl.flush()
+            ctl.stop()
+
+    async def recover_at_start(self) -> None:
+        """Leftover locks and drafts of a crashed session come back; then the save queue starts
+        (a resumed document learns the queued commit's sha instead of its draft's old base)."""
+        try:
+            await recover_at_start(self, self)
+        finally:
+            self.nothing_lost.start_queue()
+
+    # ------------------------------------------------------------------ save
+    async def save(self) -> bool:
+        s = self.session
+        if s is None or not s.editable or s.saving:
+            return False
+        self.set_lock_status(tr("Saving…"), "info")
+        result = await s.save(self.editor_pane.text())
+        return isinstance(result, Saved | TheirsTaken)
+
+    # ------------------------------------------------------------------ lost-lock actions
+    def copy_text(self) -> None:
+        QApplication.clipboard().setText(self.editor_pane.text())
+        self.show_notice(tr("Your text is on the clipboard."), "info")
+
+    async def compare_with_current(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        try:
+            current = await self.ctx.store.load(s.doc_id)
+        except Exception as exc:
+            self.show_notice(error_text(exc, self.ctx.lang), "error")
+            return
+        if await compare(self, s.title, self.editor_pane.text(), current.text):
+            await self.save_as_new_document()
+
+    async def save_as_new_document(self) -> str | None:
+        s = self.session
+        if s is None or self.ctx.viewer:
+            return None
+        new_id = await self.create_new_document(s.doc_id, self.editor_pane.text())
+        if new_id:
+            if s.lost or s.mode is not Mode.EDIT:
+                self.editor_pane.set_modified(False)
+            self.show_notice(
+                tr("Saved your text as the new document “{new}”.").format(new=new_id), "info"
+            )
+            self.update_title()
+        return new_id
+
+    async def create_new_document(self, from_doc: str, text: str) -> str | None:
+        asked = await ask_new_document(self, set(self.doc_list.doc_ids()), from_doc, text)
+        if asked is None:
+            return None
+        new_id, text = asked
+        try:
+            await self.ctx.store.create(new_id, text, self.ctx.login)
+        except Exception as exc:
+            self.show_notice(
+                tr("Could not create “{new}”: {msg} Your text is still here.").format(
+                    new=new_id, msg=error_text(exc, self.ctx.lang)
+                ),
+                "error",
+            )
+            return None
+        self.ops.run(self.refresh_list())
+        return new_id
+
+    # ------------------------------------------------------------------ close / quit
+    async def _ask_unsaved(self, s: EditSession) -> bool:
+        """The unsaved-changes question; False = stay (cancelled, or the save failed)."""
+        key = await ask_unsaved(self, s.title or s.doc_id, editable=s.editable)
+        if key == "save":
+            return await self.save()
+        if key == "saveNew":
+            return await self.save_as_new_document() is not None
+        return key == "discard"
+
+    async def close_document(self, *, interactive: bool = True) -> bool:
+        """Ask about unsaved changes (if interactive), stop the heartbeat, release the lock."""
+        s = self.session
+        if s is None:
+            return True
+        modified = self.editor_pane.is_modified()
+        if interactive and modified and s.mode is Mode.EDIT and not await self._ask_unsaved(s):
+            return False
+        if modified and not interactive:
+            self._draft_flush()  # quitting without questions: keep the text for next start
+        else:
+            self._draft_discard()
+        if s.held is not None:
+            self.set_lock_status(
+                tr("Releasing the lock on “{doc}”…").format(doc=s.title or s.doc_id)
+            )
+        await s.close()
+        if self.session is s:
+            self._show_no_document()
+        return True
+
+    async def shutdown(self, *, interactive: bool) -> bool:
+        """Close the document (asking if interactive) and release every lock (bounded)."""
+        if self._closed_ok:
+            return True
+        await self._settle_open()
+        if self.session is not None and not await self.close_document(interactive=interactive):
+            return False
+        self._closing = True
+        self._idle_timer.stop()
+        self.ops_host.detach()
+        await self.nothing_lost.aclose()
+        await self.ops.cancel_all()
+        self._closed_ok = True
+        return True
+
+    async def _settle_open(self) -> None:
+        """An open in progress must finish (or be cancelled by its own dialogs) before we quit:
+        cancelling it mid-request could leave a lock acquired on GitHub that nobody releases."""
+        task = self._open_task
+        if task is None or task.done() or task is asyncio.current_task():
+            return
+        for dlg in self.findChildren(QDialog):
+            if dlg.isVisible():
+                dlg.reject()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(task), self.ctx.options.release_timeout_s)
+
+    def request_quit(self, interactive: bool = True) -> None:
+        """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""
+        self.ops.run(self._quit(interactive), name="quit")
+
+    async def _quit(self, interactive: bool) -> None:
+        if self._closing and not self._closed_ok:
+            return
+        if await self.shutdown(interactive=interactive):
+            self.hide()
+            self.finished.emit()
+
+    async def sign_out(self) -> None:
+        if await self.shutdown(interactive=True):
+            if self.ctx.token_store is not None:
+                self.ctx.token_store.clear()
+            self.hide()
+            self.signOutRequested.emit()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        if self._closed_ok:
+            event.accept()
+            return
+        event.ignore()
+        self.request_quit(True)
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,114 @@
+"""What the main window offers the parts that live beside it (menus, document operations, the
+save queue, start-up recovery, the session's words). They are typed against this interface, not
+against ``MainWindow``, so no part imports the window back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QMenuBar, QSplitter, QStackedWidget, QStatusBar, QWidget
+
+if TYPE_CHECKING:
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.core.locks import HeldLock
+    from modu_desktop.ui.docops.repo_images import RepoImageMirror
+    from modu_desktop.ui.editing.drafts_controller import DraftsController
+    from modu_desktop.ui.editing.editor import EditorPane
+    from modu_desktop.ui.shell.banners import Banner
+    from modu_desktop.ui.shell.context import AppContext
+    from modu_desktop.ui.shell.doc_list import DocListPanel
+    from modu_desktop.ui.shell.operation import Operations
+
+
+class WindowApi(Protocol):
+    ctx: AppContext
+    ops: Operations
+    editor_pane: EditorPane
+    doc_list: DocListPanel
+    readonly_banner: Banner
+    images: RepoImageMirror
+    drafts: DraftsController | None
+    lang_actions: dict[str | None, QAction]
+    act_open: QAction
+    act_save: QAction
+    act_save_new: QAction
+    act_close: QAction
+    act_refresh: QAction
+    act_signout: QAction
+    act_quit: QAction
+    act_undo: QAction
+    act_redo: QAction
+    act_find: QAction
+    act_replace: QAction
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    # -- Qt (QMainWindow) ------------------------------------------------------------------
+    def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt API
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt API
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
+
+    # -- showing things --------------------------------------------------------------------
+    def show_notice(self, text: str, kind: str = "info") -> None: ...
+
+    def set_lock_status(self, text: str, kind: str = "info") -> None: ...
+
+    def set_connection(self, ok: bool, message: str | None = None) -> None: ...
+
+    def show_lock_lost(self, text: str) -> None: ...
+
+    def label(self, doc_id: str) -> str: ...
+
+    def update_title(self) -> None: ...
+
+    # -- documents ------------------------------------------------------------------------
+    async def open_document(self, doc_id: str) -> bool: ...
+
+    async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool: ...
+
+    async def forget_open_document(self) -> None: ...
+
+    async def refresh_list(self) -> bool: ...
+
+    async def create_new_document(self, from_doc: str, text: str) -> str | None: ...
+
+    def open_selected(self) -> None: ...
+
+    async def save(self) -> bool: ...
+
+    async def save_as_new_document(self) -> str | None: ...
+
+    async def close_document(self, *, interactive: bool = True) -> bool: ...
+
+    async def sign_out(self) -> None: ...
+
+    def request_quit(self, interactive: bool = True) -> None: ...
+
+    def set_language(self, code: str | None) -> None: ...
+
+
+class ShellApi(WindowApi, Protocol):
+    """What ``window_parts`` builds on the window (its widgets) and connects to."""
+
+    practice_banner: Banner
+    viewer_banner: Banner
+    notice: Banner
+    lock_banner: Banner
+    splitter: QSplitter
+    right: QStackedWidget
+    doc_header: QLabel
+    status_lock: QLabel
+    status_deploy: QLabel
+    status_conn: QLabel
+
+    def setCentralWidget(self, widget: QWidget) -> None: ...  # noqa: N802 - Qt API
+
+    def copy_text(self) -> None: ...
+
+    async def compare_with_current(self) -> None: ...
+
+    def note_edit(self) -> None: ...

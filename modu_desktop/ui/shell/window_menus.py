@@ -1,0 +1,102 @@
+"""The main window's menus and shortcuts (File, Edit, Language, Go)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QKeySequence
+
+from modu_desktop.core.settings import save_settings
+from modu_desktop.i18n import tr
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.shell.window_api import WindowApi
+
+Shortcut = str | QKeySequence.StandardKey | None
+
+
+def action(win: WindowApi, text: str, shortcut: Shortcut, slot: Callable[[], object]) -> QAction:
+    a = QAction(text, win.menuBar())
+    if shortcut is not None:
+        a.setShortcut(QKeySequence(shortcut))
+    a.triggered.connect(lambda _checked=False: slot())
+    win.addAction(a)
+    return a
+
+
+def build_menus(win: WindowApi) -> None:
+    """Create the window's actions (``win.act_*``) and menus."""
+    mb = win.menuBar()
+    run = win.ops.run
+    m_file = mb.addMenu(tr("&File"))
+    win.act_open = action(win, tr("&Open selected document"), "Ctrl+O", win.open_selected)
+    win.act_save = action(
+        win, tr("&Save"), QKeySequence.StandardKey.Save, lambda: run(win.save(), name="save")
+    )
+    win.act_save_new = action(
+        win, tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
+    )
+    win.act_close = action(win, tr("&Close document"), "Ctrl+W", lambda: run(win.close_document()))
+    win.act_refresh = action(win, tr("&Refresh list"), "F5", lambda: run(win.refresh_list()))
+    win.act_signout = action(win, tr("Sign &out"), None, lambda: run(win.sign_out()))
+    win.act_quit = action(win, tr("&Quit"), "Ctrl+Q", win.request_quit)
+    for a in (win.act_open, win.act_save, win.act_save_new, win.act_close, win.act_refresh):
+        m_file.addAction(a)
+    m_file.addSeparator()
+    if not win.ctx.practice:
+        m_file.addAction(win.act_signout)
+    m_file.addAction(win.act_quit)
+
+    ed = win.editor_pane.editor
+    m_edit = mb.addMenu(tr("&Edit"))
+    win.act_undo = action(win, tr("&Undo"), QKeySequence.StandardKey.Undo, ed.undo)
+    win.act_redo = action(win, tr("&Redo"), QKeySequence.StandardKey.Redo, ed.redo)
+    ed.undoAvailable.connect(lambda ok: win.act_undo.setEnabled(ok and not ed.isReadOnly()))
+    ed.redoAvailable.connect(lambda ok: win.act_redo.setEnabled(ok and not ed.isReadOnly()))
+    win.act_undo.setEnabled(False)
+    win.act_redo.setEnabled(False)
+    fb = win.editor_pane.find_bar
+    win.act_find = action(
+        win, tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
+    )
+    win.act_replace = action(win, tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
+    act_next = action(win, tr("Find &next"), "F3", fb.find_next)
+    act_prev = action(win, tr("Find &previous"), "Shift+F3", fb.find_previous)
+    for a in (win.act_undo, win.act_redo):
+        m_edit.addAction(a)
+    m_edit.addSeparator()
+    for a in (win.act_find, win.act_replace, act_next, act_prev):
+        m_edit.addAction(a)
+
+    m_lang = mb.addMenu(tr("&Language"))
+    m_lang.setObjectName("languageMenu")
+    win.lang_actions = {}
+    for code, label in ((None, tr("Follow the computer")), ("ko", "한국어"), ("en", "English")):
+        a = QAction(label, win.menuBar())
+        a.setCheckable(True)
+        a.setChecked(win.ctx.settings.language == code)
+        a.triggered.connect(lambda _c=False, c=code: win.set_language(c))
+        m_lang.addAction(a)
+        win.lang_actions[code] = a
+
+    m_go = mb.addMenu(tr("&Go"))
+    m_go.addAction(action(win, tr("Document &list"), "Ctrl+L", win.doc_list.tree.setFocus))
+    m_go.addAction(action(win, tr("&Filter"), "Ctrl+K", win.doc_list.filter_edit.setFocus))
+    m_go.addAction(action(win, tr("&Editor"), "Ctrl+E", ed.setFocus))
+    m_go.addAction(
+        action(win, tr("&Page settings"), "Ctrl+T", win.editor_pane.form.title_edit.setFocus)
+    )
+
+
+def remember_language(win: WindowApi, code: str | None) -> None:
+    """Keep the chosen interface language in the settings (it applies at the next start)."""
+    win.ctx.settings.language = code
+    for c, a in win.lang_actions.items():
+        a.setChecked(c == code)
+    try:
+        save_settings(win.ctx.settings, win.ctx.paths.settings_file)
+    except OSError as exc:
+        win.show_notice(str(exc), "error")
+        return
+    win.show_notice(tr("The language changes the next time Modu Desktop starts."), "info")

@@ -1,0 +1,163 @@
+"""The main window's widgets: banners, the list beside the editor, the status bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+
+from modu_desktop.i18n import tr
+from modu_desktop.ui.docops.repo_images import RepoImageMirror
+from modu_desktop.ui.editing.editor import EditorPane
+from modu_desktop.ui.preview import PreviewPane
+from modu_desktop.ui.shell.banners import Banner
+from modu_desktop.ui.shell.doc_list import DocListPanel
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.shell.window_api import ShellApi
+
+
+def build_central(win: ShellApi) -> None:
+    """Banners on top, the document list and the editor side by side (``win.*`` widgets)."""
+    ctx = win.ctx
+    run = win.ops.run
+    central = QWidget()
+    outer = QVBoxLayout(central)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.setSpacing(0)
+
+    win.practice_banner = Banner("practiceBanner", "practice")
+    win.practice_banner.set_text(tr("Practice mode — nothing you do here reaches the real site"))
+    win.practice_banner.setVisible(ctx.practice)
+    outer.addWidget(win.practice_banner)
+
+    win.viewer_banner = Banner("viewerBanner", "info")
+    if ctx.options.force_viewer:
+        win.viewer_banner.set_text(tr("Viewer mode: you can read documents but not change them."))
+    else:
+        win.viewer_banner.set_text(
+            tr(
+                "Viewer mode: your account ({login}) can read this repository "
+                "but not change it, so documents open read-only."
+            ).format(login=ctx.login)
+        )
+    win.viewer_banner.setVisible(ctx.viewer)
+    outer.addWidget(win.viewer_banner)
+
+    win.notice = Banner("noticeBar", "info")
+    close_notice = win.notice.add_button("noticeCloseButton", tr("Dismiss"))
+    close_notice.clicked.connect(win.notice.hide)
+    win.notice.hide()
+    outer.addWidget(win.notice)
+
+    win.splitter = QSplitter(Qt.Orientation.Horizontal)
+    win.doc_list = DocListPanel()
+    win.doc_list.openRequested.connect(lambda d: run(win.open_document(d)))
+    win.doc_list.refreshRequested.connect(lambda: run(win.refresh_list()))
+    win.splitter.addWidget(win.doc_list)
+
+    win.right = QStackedWidget()
+    placeholder = QLabel(
+        tr("Choose a document on the left and press Enter (or double-click) to open it.")
+    )
+    placeholder.setObjectName("placeholder")
+    placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    placeholder.setWordWrap(True)
+    win.right.addWidget(placeholder)
+
+    area = QWidget()
+    area_lay = QVBoxLayout(area)
+    area_lay.setContentsMargins(4, 4, 4, 4)
+    win.doc_header = QLabel("")
+    win.doc_header.setObjectName("docHeader")
+    area_lay.addWidget(win.doc_header)
+
+    win.lock_banner = Banner("lockBanner", "error", buttons_below=True)
+    b = win.lock_banner.add_button("copyTextButton", tr("&Copy my text"))
+    b.clicked.connect(win.copy_text)
+    b = win.lock_banner.add_button("saveAsNewButton", tr("Save as &new document"))
+    b.clicked.connect(lambda: run(win.save_as_new_document()))
+    b = win.lock_banner.add_button("compareButton", tr("Co&mpare with current version"))
+    b.clicked.connect(lambda: run(win.compare_with_current()))
+    win.lock_banner.hide()
+    area_lay.addWidget(win.lock_banner)
+
+    win.readonly_banner = Banner("readOnlyBanner", "info")
+    win.readonly_banner.hide()
+    area_lay.addWidget(win.readonly_banner)
+
+    win.editor_pane = EditorPane()
+    win.editor_pane.textEdited.connect(win.update_title)
+    win.editor_pane.textEdited.connect(win.note_edit)
+    win.editor_pane.editor.document().modificationChanged.connect(lambda _m: win.update_title())
+    area_lay.addWidget(win.editor_pane, 1)
+    win.right.addWidget(area)
+    win.splitter.addWidget(win.right)
+    win.splitter.setStretchFactor(0, 0)
+    win.splitter.setStretchFactor(1, 1)
+    win.splitter.setSizes([470, 810])
+    outer.addWidget(win.splitter, 1)
+    win.setCentralWidget(central)
+
+
+def build_status_bar(win: ShellApi) -> None:
+    sb = win.statusBar()
+    win.status_lock = QLabel("")
+    win.status_lock.setObjectName("statusLock")
+    win.status_lock.setAccessibleName(tr("Lock state"))
+    win.status_deploy = QLabel("")
+    win.status_deploy.setObjectName("statusDeploy")
+    win.status_deploy.setAccessibleName(tr("Publishing state"))
+    win.status_conn = QLabel("")
+    win.status_conn.setObjectName("statusConnection")
+    win.status_conn.setAccessibleName(tr("Connection"))
+    who = QLabel(
+        tr("{login} · {repo}").format(login=win.ctx.login, repo=win.ctx.settings.repo_full_name)
+    )
+    who.setObjectName("statusAccount")
+    sb.addWidget(win.status_lock, 1)
+    sb.addPermanentWidget(win.status_deploy)
+    sb.addPermanentWidget(win.status_conn)
+    sb.addPermanentWidget(who)
+
+
+def show_state(label: QLabel, text: str, kind: str) -> None:
+    """A status-bar label's text and its ``kind`` (ok/info/warning/error, styled by QSS)."""
+    label.setText(text)
+    label.setProperty("kind", kind)
+    label.style().unpolish(label)
+    label.style().polish(label)
+
+
+def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -> RepoImageMirror:
+    """Pictures of the repository in the preview: fetched in the background into the cache,
+    several arrivals coalesced into one re-render."""
+    timer = QTimer(owner)
+    timer.setSingleShot(True)
+    timer.setInterval(100)
+
+    def ready() -> None:
+        if not stopped():
+            timer.start()
+
+    mirror = RepoImageMirror(
+        win.ctx.store,
+        win.ctx.paths.cache_dir / "repo-files",
+        spawn=lambda coro: win.ops.run(coro),
+        on_ready=ready,
+        doc_path=lambda: win.doc.path if win.doc is not None else None,
+    )
+    pv = win.editor_pane.preview
+
+    def rerender() -> None:
+        if isinstance(pv, PreviewPane):
+            pv.set_image_resolver(mirror.resolve)  # forget the last HTML: pictures changed
+            if win.doc is not None:
+                pv.render_now(win.editor_pane.text())
+
+    if isinstance(pv, PreviewPane):
+        pv.set_image_resolver(mirror.resolve)
+    timer.timeout.connect(rerender)
+    return mirror

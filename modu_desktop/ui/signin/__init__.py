@@ -1,0 +1,1 @@
+"""Signing in: token, browser sign-in, GitHub Enterprise."""

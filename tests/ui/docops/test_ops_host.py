@@ -1,0 +1,60 @@
+"""The main window hosts the document operations (new, delete, move) with the open document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import lock_json
+
+pytest.importorskip("modu_desktop.ui.docops.ops_import")
+pytest.importorskip("modu_desktop.ui.docops.ops_delete")
+pytest.importorskip("modu_desktop.ui.docops.ops_reorder")
+
+
+def test_new_document_opens_with_its_lock(make_window: Any, sandbox: Any, ui: Any) -> None:
+    win = make_window()
+    assert win.ops_host.available and "newDocumentAction" in win.ops_host.actions
+    task = ui.start(win.ops_host.new_document())
+    dlg = ui.dialog("opsNewDocDialog")
+    dlg.form.id_edit.setText("new-page")
+    dlg.form.title_edit.setText("새 페이지")
+    ui.click(dlg, "opsCreateButton")
+    doc_id = ui.wait_task(task, timeout=20000)
+    assert doc_id and win.doc is not None and win.doc.doc_id == doc_id
+    assert win.doc.editable and not win.editor_pane.editor.isReadOnly()
+    assert lock_json(sandbox, doc_id)["editingBy"] == "editor1"
+    assert doc_id in win.doc_list.doc_ids()
+    assert ui.run(win.close_document(interactive=False))
+    assert lock_json(sandbox, doc_id) is None
+
+
+def test_delete_the_open_document(make_window: Any, sandbox: Any, ui: Any) -> None:
+    win = make_window()
+    assert ui.run(win.open_document("05-sandbox-notes"))
+    task = ui.start(win.ops_host.delete())
+    dlg = ui.dialog("opsDeleteDialog")
+    ui.click(dlg, "opsDeleteButton")
+    assert ui.wait_task(task, timeout=20000) is True
+    assert win.doc is None
+    assert sandbox.read_file("docs/05-sandbox-notes.md") is None
+    assert lock_json(sandbox, "05-sandbox-notes") is None
+    assert "05-sandbox-notes" not in win.doc_list.doc_ids()
+
+
+def test_move_keeps_the_open_document_saveable(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    win = make_window()
+    assert ui.run(win.open_document("02-programs"))
+    win.editor_pane.editor.insertPlainText("편집 중 ")
+    done: list[Any] = []
+    win.ops_host.reorder.finished.connect(done.append)
+    win.ops_host.move("up")
+    qtbot.waitUntil(lambda: bool(done), timeout=20000)
+    assert done[0].ok, done[0].message
+    assert "sidebar_position: 1" in win.editor_pane.text()
+    assert ui.run(win.save())  # no conflict: built on the moved version
+    saved = sandbox.read_file("docs/02-programs.md").decode("utf-8")
+    assert "편집 중 " in saved and "sidebar_position: 1" in saved

@@ -1,0 +1,122 @@
+"""DraftsController: a QTimer drives the journal; typing reaches disk within ~2 s, byte-exact."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPlainTextEdit
+
+from modu_desktop.core import atomic
+from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
+from modu_desktop.ui.editing.drafts_controller import TICK_MS, DraftsController
+
+KEY = DraftKey("http://127.0.0.1:1", "pnuai/PNU-Modu", "main", "03-strategy")
+
+
+@pytest.fixture(autouse=True)
+def _fast_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(atomic, "DURABLE", False)
+
+
+def _controller(
+    tmp_path: Path, qtbot: Any, *, tick_ms: int = TICK_MS, **kw: Any
+) -> tuple[DraftsController, QPlainTextEdit]:
+    editor = QPlainTextEdit()
+    qtbot.addWidget(editor)
+    journal = DraftJournal(
+        DraftStore(tmp_path / "drafts"),
+        KEY,
+        base_sha="a" * 40,
+        doc_path="docs/03-strategy.md",
+        session_id="s1",
+        title="전략",
+        **kw,
+    )
+    ctl = DraftsController(journal, tick_ms=tick_ms)
+    ctl.attach(editor)
+    return ctl, editor
+
+
+def test_typing_is_on_disk_within_two_seconds(tmp_path: Path, qtbot: Any) -> None:
+    ctl, editor = _controller(tmp_path, qtbot)
+    editor.show()
+    t0 = time.monotonic()
+    qtbot.keyClicks(editor, "hello draft")
+    qtbot.waitUntil(lambda: ctl.store.load(KEY) is not None, timeout=3000)
+    assert time.monotonic() - t0 < 2.6
+    draft = ctl.store.load(KEY)
+    assert draft is not None and draft.text == editor.toPlainText() == "hello draft"
+    assert draft.base_sha == "a" * 40 and draft.session_id == "s1" and draft.title == "전략"
+    ctl.stop()
+
+
+def test_keystrokes_are_coalesced_not_written_each(tmp_path: Path, qtbot: Any) -> None:
+    ctl, editor = _controller(tmp_path, qtbot, idle_s=0.3, max_latency_s=2.0, tick_ms=50)
+    for ch in "abcdefghij":
+        editor.insertPlainText(ch)
+    qtbot.waitUntil(lambda: ctl.journal.writes >= 1, timeout=3000)
+    qtbot.wait(200)
+    assert ctl.journal.writes == 1
+    assert not ctl._timer.isActive()  # idle: no timer running
+    ctl.stop()
+
+
+def test_exotic_text_round_trips_byte_for_byte(tmp_path: Path, qtbot: Any) -> None:
+    ctl, _editor = _controller(tmp_path, qtbot)
+    text = "\ufeff---\r\ntitle: 한글 \U0001f600\r\n---\r\n\x00tab\there\u2028end\n"
+    ctl.note_edit(text)
+    assert ctl.flush()
+    draft = DraftStore(tmp_path / "drafts").load(KEY)
+    assert draft is not None
+    assert draft.text.encode("utf-8", "surrogatepass") == text.encode("utf-8", "surrogatepass")
+    ctl.stop()
+
+
+def test_commit_removes_draft_but_newer_edits_stay(tmp_path: Path, qtbot: Any) -> None:
+    ctl, editor = _controller(tmp_path, qtbot, tick_ms=50, idle_s=0.1)
+    removed: list[bool] = []
+    ctl.draftRemoved.connect(lambda: removed.append(True))
+    editor.setPlainText("v1")
+    qtbot.waitUntil(lambda: ctl.store.load(KEY) is not None, timeout=3000)
+    assert ctl.committed("v1", "b" * 40)
+    assert ctl.store.load(KEY) is None and removed == [True]
+    editor.setPlainText("v2")
+    assert not ctl.committed("v1", "c" * 40)  # v2 typed after: kept, rewritten on new base
+    qtbot.waitUntil(lambda: ctl.store.load(KEY) is not None, timeout=3000)
+    draft = ctl.store.load(KEY)
+    assert draft is not None and draft.text == "v2" and draft.base_sha == "c" * 40
+    ctl.stop()
+
+
+def test_suspend_ignores_programmatic_loads_and_discard(tmp_path: Path, qtbot: Any) -> None:
+    ctl, editor = _controller(tmp_path, qtbot)
+    with ctl.suspend():
+        editor.setPlainText("loaded from server")
+    assert not ctl.dirty
+    qtbot.keyClick(editor, Qt.Key.Key_X)
+    assert ctl.dirty
+    assert ctl.flush()
+    assert ctl.discard()
+    assert ctl.store.load(KEY) is None
+    editor.insertPlainText("after stop")
+    assert not ctl.dirty  # stopped: no more journaling
+
+
+def test_write_errors_are_reported_not_raised(tmp_path: Path, qtbot: Any) -> None:
+    blocker = tmp_path / "drafts"
+    blocker.write_text("a file where the directory should be")
+    ctl, editor = _controller(tmp_path, qtbot, tick_ms=50, idle_s=0.05, max_latency_s=0.1)
+    errors: list[str] = []
+    ctl.draftError.connect(errors.append)
+    editor.setPlainText("cannot be written")
+    qtbot.waitUntil(lambda: bool(errors), timeout=3000)
+    assert ctl.dirty  # still pending: retried later
+    blocker.unlink()
+    qtbot.waitUntil(lambda: not ctl.dirty, timeout=3000)
+    draft = DraftStore(tmp_path / "drafts").load(KEY)
+    assert draft is not None and draft.text == "cannot be written"
+    ctl.stop()

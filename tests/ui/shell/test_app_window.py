@@ -1,0 +1,88 @@
+"""The main window on a seeded sandbox: list, filter, cheap refresh, Korean screenshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+SAMPLE = {
+    "01-welcome",
+    "02-programs",
+    "03-strategy",
+    "04-admission",
+    "05-sandbox-notes",
+    "99-template",
+}
+
+
+def test_lists_sample_documents_in_site_order(make_window: Any, sandbox: Any) -> None:
+    win = make_window()
+    ids = win.doc_list.doc_ids()
+    assert set(ids) >= SAMPLE
+    assert ids.index("01-welcome") < ids.index("02-programs") < ids.index("99-template")
+    tree = win.findChild(type(win.doc_list.tree), "docList")
+    assert tree is not None and tree.topLevelItemCount() == len(ids)
+    titles = [tree.topLevelItem(i).text(1) for i in range(tree.topLevelItemCount())]
+    assert any("브로슈어" in t for t in titles)
+    assert win.practice_banner.isHidden()  # not practice mode here
+    assert win.viewer_banner.isHidden()
+
+
+def test_filter_and_cheap_refresh(make_window: Any, sandbox: Any, ui: Any) -> None:
+    win = make_window()
+    win.doc_list.filter_edit.setText("template")
+    assert win.doc_list.visible_doc_ids() == ["99-template"]
+    win.doc_list.filter_edit.clear()
+    sandbox.reset_stats()
+    assert ui.run(win.refresh_list())
+    assert sandbox.stats()["total"] == 1  # unchanged repository: one (conditional) tree request
+
+
+def test_refresh_error_shown_in_place(make_window: Any, sandbox: Any, ui: Any) -> None:
+    win = make_window()
+    sandbox.stop()
+    win.ctx.client.retry = type(win.ctx.client.retry)(max_attempts=1, max_total=0.5)
+    assert ui.run(win.refresh_list(), timeout=30000) is False
+    assert win.doc_list.status.property("kind") == "error"
+    assert win.doc_list.status.text()
+    assert win.doc_list.doc_ids()  # the old list stays
+
+
+def test_screenshot_shows_korean(make_window: Any, tmp_path: Path, qtbot: Any) -> None:
+    from PySide6.QtGui import QFontDatabase, QImage
+
+    assert QFontDatabase.families(QFontDatabase.WritingSystem.Korean), "install fonts-nanum"
+    win = make_window(practice=True)
+    assert win.practice_banner.isVisible()
+    qtbot.wait(50)
+    out = tmp_path / "list.png"
+    assert win.grab().save(str(out), "PNG")
+    img = QImage(str(out))
+    assert img.width() > 600 and img.height() > 400
+    # Glyph check: render a Hangul title with the window's font and compare with a box glyph.
+    from PySide6.QtGui import QFontMetrics
+
+    fm = QFontMetrics(win.doc_list.tree.font())
+    assert fm.inFontUcs4(ord("브")) or QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
+
+
+def test_preview_shows_repository_pictures(make_window: Any, ui: Any, qtbot: Any) -> None:
+    win = make_window()
+    assert ui.run(win.open_document("05-sandbox-notes"))  # has ![로고](/img/modu-logo.png)
+    mirror = win.ctx.paths.cache_dir / "repo-files" / "static" / "img" / "modu-logo.png"
+    qtbot.waitUntil(mirror.is_file, timeout=10000)
+    pv = win.editor_pane.preview
+    qtbot.waitUntil(lambda: mirror.as_uri() in pv.toHtml(), timeout=10000)
+    assert not [u for u in getattr(pv, "refused_urls", []) if "modu-logo" in u]
+
+
+def test_repo_path_mapping() -> None:
+    from modu_desktop.ui.docops.repo_images import repo_path_for
+
+    assert repo_path_for("/img/a.png", "docs/01.md") == "static/img/a.png"
+    assert repo_path_for("/PNU-Modu/img/a.png", "docs/01.md", "/PNU-Modu/") == "static/img/a.png"
+    assert repo_path_for("../static/img/a.png", "docs/01.md") == "static/img/a.png"
+    assert repo_path_for("./images/b.jpg", "docs/sub/02.md") == "docs/sub/images/b.jpg"
+    assert repo_path_for("https://x.org/a.png", "docs/01.md") is None
+    assert repo_path_for("../../etc/passwd.png", "docs/01.md") is None
+    assert repo_path_for("/img/notes.txt", "docs/01.md") is None
