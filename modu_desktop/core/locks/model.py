@@ -1,0 +1,280 @@
+"""What a lock means to us (Qt-free): ``LockStatus`` from our point of view, the ``LockView`` of one
+document, the ``HeldLock`` we hold, and the results of acquire / heartbeat / release / verify.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from modu_desktop.core.locks.wire import (
+    LOCK_DIR,
+    LOCK_SUFFIX,
+    LockRecord,
+)
+
+# --------------------------------------------------------------------------------------------
+# Classification
+
+
+class LockStatus(enum.Enum):
+    FREE = "free"
+    MINE_THIS_SESSION = "mine_this_session"
+    MINE_OTHER_SESSION = "mine_other_session"
+    HELD = "held"
+    STALE = "stale"
+    MALFORMED = "malformed"
+
+
+def _fmt_time(ts: float | None) -> str:
+    if ts is None:
+        return "an unknown time"
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def format_age(seconds: float | None) -> str:
+    if seconds is None:
+        return "unknown"
+    sign = "-" if seconds < 0 else ""
+    s = int(abs(seconds))
+    if s < 60:
+        return f"{sign}{s} s"
+    if s < 3600:
+        return f"{sign}{s // 60} min"
+    if s < 86400:
+        return f"{sign}{s // 3600} h {s % 3600 // 60} min"
+    return f"{sign}{s // 86400} d {s % 86400 // 3600} h"
+
+
+@dataclass(frozen=True)
+class LockView:
+    """What is on the server for one document, classified from our point of view."""
+
+    doc_id: str
+    status: LockStatus
+    sha: str | None
+    record: LockRecord | None
+    server_now: float
+    stale_s: float
+    same_host: bool = False
+
+    @property
+    def path(self) -> str:
+        return f"{LOCK_DIR}/{self.doc_id}{LOCK_SUFFIX}"
+
+    @property
+    def holder(self) -> str | None:
+        return None if self.record is None else self.record.editing_by
+
+    @property
+    def started_at(self) -> int | None:
+        return None if self.record is None else self.record.started_at
+
+    @property
+    def last_heartbeat(self) -> int | None:
+        return None if self.record is None else self.record.last_heartbeat
+
+    @property
+    def age_s(self) -> float | None:
+        """Seconds since the last heartbeat, in server time (None if unknown)."""
+        beat = self.last_heartbeat
+        return None if beat is None else self.server_now - beat
+
+    @property
+    def is_stale(self) -> bool:
+        age = self.age_s
+        return age is not None and age >= self.stale_s
+
+    @property
+    def malformed_reason(self) -> str | None:
+        return None if self.record is None else self.record.malformed
+
+    def describe(self) -> str:
+        """One plain English sentence for the UI or the CLI."""
+        doc = self.doc_id
+        rec = self.record
+        if self.status is LockStatus.FREE or rec is None:
+            return f"{doc} is not locked."
+        since = _fmt_time(rec.started_at)
+        beat = format_age(self.age_s)
+        if self.status is LockStatus.MALFORMED:
+            who = f" (it names @{rec.claimed_by})" if rec.claimed_by else ""
+            return f"{doc} has an unreadable lock held by unknown{who}: {rec.malformed}."
+        if self.status is LockStatus.MINE_THIS_SESSION:
+            return f"You hold the lock on {doc} in this window since {since}."
+        if self.status is LockStatus.MINE_OTHER_SESSION:
+            where = _where(rec)
+            return (
+                f"You (@{rec.editing_by}) are already editing {doc} {where} since {since}; "
+                f"last heartbeat {beat} ago."
+            )
+        if self.status is LockStatus.STALE:
+            return (
+                f"@{rec.editing_by}'s lock on {doc} is stale: no heartbeat for {beat} "
+                f"(since {since})."
+            )
+        return f"@{rec.editing_by} is editing {doc} since {since}; last heartbeat {beat} ago."
+
+
+def _where(rec: LockRecord) -> str:
+    if rec.session_id is None:
+        return "in another window (the web admin or another app)"
+    if rec.host:
+        return f"in another window on {rec.host}"
+    return "in another window"
+
+
+def classify(
+    doc_id: str,
+    sha: str | None,
+    record: LockRecord | None,
+    *,
+    login: str,
+    session_id: str,
+    server_now: float,
+    stale_s: float,
+    host: str | None = None,
+) -> LockView:
+    if record is None or sha is None:
+        status = LockStatus.FREE
+        record = None
+    elif record.is_malformed:
+        status = LockStatus.MALFORMED
+    else:
+        age = server_now - (record.last_heartbeat or 0)
+        mine = record.editing_by.casefold() == login.casefold()  # GitHub logins ignore case
+        if mine and record.session_id == session_id:
+            status = LockStatus.MINE_THIS_SESSION
+        elif age >= stale_s:
+            status = LockStatus.STALE
+        elif mine:
+            status = LockStatus.MINE_OTHER_SESSION
+        else:
+            status = LockStatus.HELD
+    same_host = bool(record and host and record.host == host)
+    return LockView(doc_id, status, sha, record, server_now, stale_s, same_host)
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass
+class HeldLock:
+    """A lock this session holds. ``sha`` is the blob sha we last wrote (mutated by heartbeats)."""
+
+    doc_id: str
+    sha: str
+    started_at: int
+    last_heartbeat: int
+    misses: int = 0
+    last_error: str | None = None
+
+    @property
+    def path(self) -> str:
+        return f"{LOCK_DIR}/{self.doc_id}{LOCK_SUFFIX}"
+
+
+class AcquireOutcome(enum.Enum):
+    ACQUIRED = "acquired"  # created a new lock
+    REUSED = "reused"  # it was already ours in this session
+    TOOK_OVER = "took_over"  # replaced a stale / foreign / malformed lock with its seen sha
+    BLOCKED = "blocked"  # someone (or we elsewhere) holds it: the UI must ask
+    LOST_RACE = "lost_race"  # someone else wrote the lock between our read and our write
+    FAILED = "failed"  # network / permission error; nothing changed as far as we know
+
+
+@dataclass(frozen=True)
+class AcquireResult:
+    outcome: AcquireOutcome
+    doc_id: str
+    held: HeldLock | None = None
+    view: LockView | None = None
+    message: str = ""
+    error: Exception | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.held is not None
+
+
+class HeartbeatOutcome(enum.Enum):
+    OK = "ok"
+    LOST = "lost"  # someone else holds it now
+    RELEASED = "released"  # the lock file is gone
+    MISSED = "missed"  # could not reach the server; still ours as far as we know
+
+
+@dataclass(frozen=True)
+class HeartbeatResult:
+    outcome: HeartbeatOutcome
+    held: HeldLock
+    view: LockView | None = None
+    misses: int = 0
+    expires_in_s: float | None = None
+    message: str = ""
+    error: Exception | None = None
+
+    @property
+    def still_held(self) -> bool:
+        return self.outcome in (HeartbeatOutcome.OK, HeartbeatOutcome.MISSED)
+
+
+class ReleaseOutcome(enum.Enum):
+    RELEASED = "released"
+    ALREADY_GONE = "already_gone"
+    NOT_OURS = "not_ours"  # someone else holds it now: left alone
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class ReleaseResult:
+    outcome: ReleaseOutcome
+    doc_id: str
+    view: LockView | None = None
+    message: str = ""
+    error: Exception | None = None
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    ok: bool
+    reason: str
+    view: LockView | None = None
+    retryable: bool = False
+
+
+def view_to_json(view: LockView) -> dict[str, Any]:
+    """A JSON-ready description (used by ``locks list --json``)."""
+    rec = view.record
+    return {
+        "docId": view.doc_id,
+        "path": view.path,
+        "status": view.status.value,
+        "holder": view.holder,
+        "startedAt": view.started_at,
+        "lastHeartbeat": view.last_heartbeat,
+        "ageSeconds": None if view.age_s is None else int(view.age_s),
+        "stale": view.is_stale,
+        "malformed": view.malformed_reason is not None,
+        "malformedReason": view.malformed_reason,
+        "claimedBy": rec.claimed_by if rec else None,
+        "client": rec.client if rec else None,
+        "sessionId": rec.session_id if rec else None,
+        "host": rec.host if rec else None,
+        "sha": view.sha,
+    }
+
+
+class LockObserver(Protocol):
+    """Told about every lock a :class:`LockManager` comes to hold or stops holding (the
+    held-lock records of ``core/heldlocks.py`` follow the manager this way). An observer must not
+    raise; the manager logs and ignores it if one does."""
+
+    def lock_acquired(self, held: HeldLock) -> None: ...
+
+    def lock_renewed(self, held: HeldLock) -> None: ...
+
+    def lock_gone(self, doc_id: str) -> None: ...
