@@ -17,8 +17,8 @@ Request pattern (every arrow is a full round trip, nothing is cached between act
 
 Assumptions the protocol notes do not settle: 6 connections (Chrome's HTTP/1.1 limit; the
 sandbox speaks HTTP/1.1), the document read on open is by blob sha from the list, and the close
-re-reads the lock before deleting (as ``tests/core/webadmin_peer.py`` models it). No browser HTTP
-cache is modelled (see docs/performance.md).
+re-reads the lock before deleting (as ``tests/core/locks/webadmin_peer.py`` models it). No
+browser HTTP cache is modelled (see docs/performance.md).
 """
 
 from __future__ import annotations

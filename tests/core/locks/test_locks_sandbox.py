@@ -24,7 +24,7 @@ from modu_desktop.core.locks import (
     parse_lock,
     render_lock,
 )
-from tests.core.webadmin_peer import HttpWebAdminApi, WebAdminPeer
+from tests.core.locks.webadmin_peer import HttpWebAdminApi, WebAdminPeer
 
 DOC = "01-welcome"
 PATH = lock_path(DOC)

@@ -30,9 +30,9 @@ from modu_desktop.core.locks import (
     render_lock,
     validate_doc_id,
 )
-from tests.core.test_locks_fakes import FakeClient, FakeRepo
+from tests.core.locks.test_locks_fakes import FakeClient, FakeRepo
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pnu-modu"
 T0 = 1_790_000_000
 
 
