@@ -56,8 +56,9 @@ _NUM_PREFIX = re.compile(r"^\d+[-_.]")
 @dataclass(frozen=True)
 class NewDocRequest:
     """The new-document form. ``base_text``: an imported file whose front matter is updated with
-    these values (other keys, the body and the line endings are kept); else ``template`` picks
-    the template body or an empty one."""
+    these values (other keys, the body and the line endings are kept); ``verbatim``: a text
+    saved as it is ("save mine as a new document"); else ``template`` picks the template body or
+    an empty one."""
 
     doc_id: str
     title: str
@@ -67,6 +68,7 @@ class NewDocRequest:
     layout: str = DEFAULT_LAYOUT
     template: bool = False
     base_text: str | None = None
+    verbatim: str | None = None
 
     @property
     def path(self) -> str:
@@ -92,6 +94,8 @@ class NewDocRequest:
 
     def render(self) -> str:
         """The new file's text."""
+        if self.verbatim is not None:
+            return self.verbatim
         if self.base_text is not None:
             fm = frontmatter.parse(self.base_text)
             fm.set("id", self.doc_id)

@@ -29,6 +29,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
+from modu_desktop.core.edit_session import EditSession
+from modu_desktop.core.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -184,3 +186,20 @@ class DraftsController(QObject):
         if message != self._last_error:
             self._last_error = message
             self.draftError.emit(message)
+
+
+def drafts_for(ws: Workspace, s: EditSession, parent: QObject) -> DraftsController | None:
+    """Journal one open document's edits to the user data dir within ~2 s; a draft is removed
+    only once its text is committed or the user discards it (None without a data dir)."""
+    if ws.drafts is None:
+        return None
+    key = DraftKey(ws.target.api_host, ws.target.repo, ws.target.branch, s.doc_id)
+    journal = DraftJournal(
+        ws.drafts,
+        key,
+        base_sha=s.base_sha,
+        doc_path=s.path,
+        session_id=ws.session_id,
+        title=s.title,
+    )
+    return DraftsController(journal, parent=parent)

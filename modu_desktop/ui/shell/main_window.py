@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.drafts import DraftJournal, DraftKey
 from modu_desktop.core.edit_session import (
     Conflict,
     ConflictDecision,
@@ -40,6 +39,7 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.core.locks import HeldLock
+from modu_desktop.core.newdoc import NewDocRequest
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_host import OpsHost
 from modu_desktop.ui.editing.doc_dialogs import (
@@ -48,8 +48,9 @@ from modu_desktop.ui.editing.doc_dialogs import (
     compare,
     decide_conflict,
 )
-from modu_desktop.ui.editing.drafts_controller import DraftsController
+from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
 from modu_desktop.ui.editing.editor import EditorPane
+from modu_desktop.ui.editing.fmsync import read_fields
 from modu_desktop.ui.editing.session_words import SessionWords, took_over_text
 from modu_desktop.ui.locks.lock_dialog import ask_take_over
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
@@ -367,7 +368,7 @@ class MainWindow(QMainWindow):
             f"<b>{_esc(session.title)}</b> &nbsp; <span>{_esc(session.path)}</span>"
         )
         if mode is Mode.EDIT:
-            self.drafts = self._make_drafts(session)
+            self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
             self.readonly_banner.hide()
             self.set_lock_status(
                 tr("You are editing “{doc}”").format(doc=self.label(session.doc_id)), "ok"
@@ -418,23 +419,6 @@ class MainWindow(QMainWindow):
         self.editor_pane.editor.ensureCursorVisible()
 
     # ------------------------------------------------------------------ drafts (issue 5)
-    def _make_drafts(self, s: EditSession) -> DraftsController | None:
-        """Journal edits to the user data dir within ~2 s; a draft is removed only once its text
-        is committed or the user discards it. Edits are fed by ``note_edit`` (typing only)."""
-        ws = self.ctx.workspace
-        if ws.drafts is None:
-            return None
-        key = DraftKey(ws.target.api_host, ws.target.repo, ws.target.branch, s.doc_id)
-        journal = DraftJournal(
-            ws.drafts,
-            key,
-            base_sha=s.base_sha,
-            doc_path=s.path,
-            session_id=ws.session_id,
-            title=s.title,
-        )
-        return DraftsController(journal, parent=self)
-
     def note_edit(self) -> None:
         if self.drafts is not None and self.session is not None and self.editor_pane.is_modified():
             self.drafts.note_edit(self.editor_pane.text())
@@ -499,16 +483,18 @@ class MainWindow(QMainWindow):
         return new_id
 
     async def create_new_document(self, from_doc: str, text: str) -> str | None:
+        """Save ``text`` as a new document, with the core's id rules, clash check and lock."""
         asked = await ask_new_document(self, set(self.doc_list.doc_ids()), from_doc, text)
-        if asked is None:
+        if asked is None or self.ops_host.ops is None:
             return None
         new_id, text = asked
-        try:
-            await self.ctx.store.create(new_id, text, self.ctx.login)
-        except Exception as exc:
+        title = str(read_fields(text).get("title") or new_id)
+        req = NewDocRequest(new_id, title, verbatim=text)
+        res = await self.ops_host.ops.create(req, keep_lock=False)
+        if not res.ok:
             self.show_notice(
                 tr("Could not create “{new}”: {msg} Your text is still here.").format(
-                    new=new_id, msg=error_text(exc, self.ctx.lang)
+                    new=new_id, msg=res.user_message(self.ctx.lang)
                 ),
                 "error",
             )
