@@ -246,15 +246,17 @@ def _repo_ref(sb: Any) -> Any:
 
 
 async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
-    from modu_desktop.core.documents import DocumentStore
     from modu_desktop.core.github import GitHubClient
-    from modu_desktop.core.locks import LockManager
+    from modu_desktop.core.workspace import Workspace
 
     sb = state["sandbox"]
     user = state["user"]
     tmp = Path(state["tmp"])
     async with GitHubClient(sb.api_url, user.token, _repo_ref(sb), timeout=10.0) as client:
-        store = DocumentStore(client, tmp / "cache")
+        ws = Workspace.build(
+            client, user.login, f"selftest-{uuid.uuid4().hex[:8]}", cache_dir=tmp / "cache"
+        )
+        store = ws.store
         snapshot = await store.refresh()
         docs = list(snapshot.docs)
         if not docs:
@@ -268,7 +270,7 @@ async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
             f"{first.doc_id} loaded ({len(loaded.text)} chars)"
         )
 
-        manager = LockManager(client, user.login, f"selftest-{uuid.uuid4().hex[:8]}", client.clock)
+        manager = ws.locks
         acquired = await manager.acquire(first.doc_id)
         if not acquired.ok or acquired.held is None:
             raise RuntimeError(f"acquire failed: {acquired.message}")

@@ -7,12 +7,12 @@ UI path (what the app does today):
 * list:  ``DocumentStore.refresh()`` then ``LockManager.list_locks(snapshot.locks)``
   (``MainWindow.refresh_list``).
 * open:  when the list showed no lock file, ``acquire`` ∥ ``load``
-  (``MainWindow._acquire_and_load``); otherwise ``LockManager.inspect`` → ``acquire`` →
+  (``EditSession.open``); otherwise ``LockManager.inspect`` → ``acquire`` →
   ``DocumentStore.load``, sequential.
 * contended open: ``LockManager.inspect`` → a fresh foreign lock → the dialog.
 * heartbeat: ``LockManager.heartbeat`` (one conditional PUT).
-* save:  ``LockManager.verify`` → ``DocumentStore.save`` (sequential; ``MainWindow.save``).
-* close: ``LockManager.release`` (``MainWindow._release``).
+* save:  ``LockManager.verify`` → ``SaveService.save`` (sequential; ``EditSession.save``).
+* close: ``LockManager.release`` (``EditSession.close``).
 
 Proposed:
 
@@ -33,18 +33,18 @@ from typing import Any
 
 from modu_desktop.bench.transport import CountingTransport
 from modu_desktop.core.blobcache import git_blob_sha
-from modu_desktop.core.documents import DocumentStore, LoadedDoc, RepoSnapshot
+from modu_desktop.core.documents import LoadedDoc, RepoSnapshot
 from modu_desktop.core.github import GitHubClient, NotFound, RepoRef
 from modu_desktop.core.locks import (
     AcquireOutcome,
     HeldLock,
-    LockManager,
     LockStatus,
     LockView,
     classify,
     lock_path,
     parse_lock,
 )
+from modu_desktop.core.workspace import Workspace
 
 
 @dataclass
@@ -55,8 +55,8 @@ class OpenResult:
 
 
 class OurClient:
-    """A GitHubClient + DocumentStore + LockManager, as ``ui/context.AppContext.build`` makes
-    them. ``cache_dir`` None → a fresh temp directory (a cold disk cache)."""
+    """A GitHubClient and the core's ``Workspace`` (store and locks, as the app builds them).
+    ``cache_dir`` None → a fresh temp directory (a cold disk cache)."""
 
     def __init__(
         self,
@@ -75,10 +75,11 @@ class OurClient:
         self.client = GitHubClient(
             api_url, token, RepoRef(owner, name, branch), transport=self.transport
         )
-        self.store = DocumentStore(self.client, self.cache_dir)
-        self.locks = LockManager(
-            self.client, login, "bench-session", self.client.clock, host="bench-host"
+        ws = Workspace.build(
+            self.client, login, "bench-session", cache_dir=self.cache_dir, host="bench-host"
         )
+        self.store = ws.store
+        self.locks = ws.locks
         self.snapshot: RepoSnapshot | None = None
         self.views: list[LockView] = []
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
 from modu_desktop.core.github import GitHubClient
 from modu_desktop.core.locks import InvalidDocId, LockManager, validate_doc_id
+from modu_desktop.core.workspace import Workspace
+from modu_desktop.core.workspace import lock_manager as workspace_lock_manager
 
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_REPO = "pnuai/PNU-Modu"
@@ -82,9 +85,21 @@ def load_token(api_url: str) -> str:
     return token
 
 
-def lock_manager(ctx: Context, login: str) -> LockManager:
+CLIENT_NAME = "ModuDesktopCLI"
+
+
+def _session_id() -> str:
     from modu_desktop.core.session import new_session_id
 
-    return LockManager(
-        ctx.client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
+    return f"cli-{new_session_id()}"
+
+
+def lock_manager(ctx: Context, login: str) -> LockManager:
+    return workspace_lock_manager(ctx.client, login, _session_id(), client_name=CLIENT_NAME)
+
+
+def workspace(ctx: Context, login: str, cache_dir: str | Path) -> Workspace:
+    """The core for one command: store and locks (no drafts, queue or records on the CLI)."""
+    return Workspace.build(
+        ctx.client, login, _session_id(), cache_dir=cache_dir, client_name=CLIENT_NAME
     )

@@ -153,11 +153,9 @@ def _store_dir() -> Iterator[str]:
 
 
 async def _ops(ctx: common.Context, cache_dir: str) -> DocOps:
-    from modu_desktop.core.documents import DocumentStore
-
     login = await ctx.login()
-    store = DocumentStore(ctx.client, cache_dir, branch=ctx.client.repo.branch)
-    return DocOps(store, common.lock_manager(ctx, login), login)
+    ws = common.workspace(ctx, login, cache_dir)
+    return DocOps(ws.store, ws.locks, login)
 
 
 def _finish(res: OpResult, ctx: common.Context, *, json_out: bool = False) -> int:

@@ -21,7 +21,7 @@ from modu_desktop.core.documents import DocumentStore
 from modu_desktop.core.drafts import DraftStore
 from modu_desktop.core.github import GitHubClient
 from modu_desktop.core.heldlocks import HeldLockRecorder, HeldLockRegistry
-from modu_desktop.core.locks import LockManager
+from modu_desktop.core.locks import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving import SaveService, Target
 from modu_desktop.core.spool import Backoff, SaveSpool, SpoolItem
 
@@ -34,6 +34,29 @@ DONE_KEEP_S = 7 * 86400.0  # committed queue items are kept a week (SaveService.
 def registry_for(data_dir: str | Path) -> HeldLockRegistry:
     """The held-lock records of every session of this app under ``data_dir``."""
     return HeldLockRegistry(Path(data_dir) / HELD_LOCKS_DIR)
+
+
+def lock_manager(
+    client: GitHubClient,
+    login: str,
+    session_id: str,
+    *,
+    heartbeat_s: float = 300.0,
+    stale_s: float = 900.0,
+    client_name: str | None = None,
+    host: str | None = None,
+) -> LockManager:
+    """The lock manager of one session (the workspace's, or a CLI command's on its own)."""
+    return LockManager(
+        client,
+        login,
+        session_id,
+        client.clock,
+        heartbeat_s=heartbeat_s,
+        stale_s=stale_s,
+        client_name=client_name or DEFAULT_CLIENT_NAME,
+        host=host,
+    )
 
 
 @dataclass
@@ -63,6 +86,8 @@ class Workspace:
         queue_saves: bool = True,
         backoff: Backoff | None = None,
         on_queued: Callable[[SpoolItem], None] | None = None,
+        client_name: str | None = None,
+        host: str | None = None,
     ) -> Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
         no queue even with a data directory."""
@@ -71,8 +96,14 @@ class Workspace:
         blobs = Path(cache_dir)
         blobs.mkdir(parents=True, exist_ok=True)
         store = DocumentStore(client, blobs, branch=repo.branch)
-        locks = LockManager(
-            client, login, session_id, client.clock, heartbeat_s=heartbeat_s, stale_s=stale_s
+        locks = lock_manager(
+            client,
+            login,
+            session_id,
+            heartbeat_s=heartbeat_s,
+            stale_s=stale_s,
+            client_name=client_name,
+            host=host,
         )
         drafts = spool = registry = None
         if data_dir is not None:
