@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from . import payloads as P
+from . import site
 from .api import load_routes
 from .faults import Faults
 from .http_types import ApiError, ApiRequest, ApiResponse
@@ -214,6 +215,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         elif path == "/_sandbox/stats/reset" and self.command == "POST":
             sandbox.reset_stats()
             self._send(ApiResponse(204))
+        elif path.startswith(site.PREFIX) and self.command in ("GET", "HEAD"):
+            status, html = site.page(sandbox, path)
+            self._send(ApiResponse(status, html, content_type="text/html; charset=utf-8"))
         elif path == "/_sandbox/health" and self.command == "GET":
             self._send(ApiResponse(200, {"ok": True, "repo": f"{sandbox.owner}/{sandbox.name}"}))
         else:
