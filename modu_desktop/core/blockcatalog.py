@@ -259,9 +259,15 @@ _LABELS: dict[str, str] = {
 
 
 def field_label(key: str) -> str:
-    """A field's name for the form (the key itself when the guide does not know it)."""
+    """A field's name for the form (the key itself when the guide does not know it). The
+    catalogue entries are ``"block field|<English>"``, so short words like "Position" do not
+    clash with other features' texts."""
     en = _LABELS.get(key)
-    return tr(en) if en else key
+    if not en:
+        return key
+    qualified = f"block field|{en}"
+    text = tr(qualified)
+    return en if text == qualified else text
 
 
 def spec_for(kind: str, items: Sequence[Mapping[str, str]] = ()) -> BlockSpec:
