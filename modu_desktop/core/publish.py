@@ -81,6 +81,17 @@ def page_url(base_url: str, slug: str) -> str:
     return f"{base_url.rstrip('/')}/docs/{path}" if path else f"{base_url.rstrip('/')}/docs/"
 
 
+def document_page_url(api_url: str, owner: str, name: str, path: str, text: str) -> str | None:
+    """The published address of the document at ``path`` whose text is ``text``."""
+    from modu_desktop.core.blocks import split_front_matter
+
+    base = site_base_url(api_url, owner, name)
+    if base is None:
+        return None
+    fm, _body = split_front_matter(text.replace("\r\n", "\n"))
+    return page_url(base, doc_slug(path, fm.values))
+
+
 # ------------------------------------------------------------------------------ deploy state
 class DeployState(Enum):
     SAVED = "saved"

@@ -74,6 +74,18 @@ def test_github_pages_address_of_the_real_repository() -> None:
     assert page_url(base, "전공") == "https://pnuai.github.io/PNU-Modu/docs/%EC%A0%84%EA%B3%B5"
 
 
+def test_document_page_url_reads_the_front_matter() -> None:
+    from modu_desktop.core.publish import document_page_url
+
+    text = "\ufeff---\r\nid: part-2\r\ntitle: 둘\r\n---\r\n본문"
+    assert document_page_url(
+        "https://api.github.com", "pnuai", "PNU-Modu", "docs/02-x.md", text
+    ) == ("https://pnuai.github.io/PNU-Modu/docs/part-2")
+    assert document_page_url(
+        "https://api.github.com", "pnuai", "PNU-Modu", "docs/01-intro.md", "글"
+    ) == ("https://pnuai.github.io/PNU-Modu/docs/intro")
+
+
 def test_sandbox_and_enterprise_addresses() -> None:
     assert site_base_url("http://127.0.0.1:8765", "pnuai", "PNU-Modu") == (
         "http://127.0.0.1:8765/_sandbox/site/"
