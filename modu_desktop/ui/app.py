@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings(paths.settings_file)
     lang = detect_language(args.lang, settings.language)
     install_translators(app, lang)
+    from modu_desktop import i18n
+
+    i18n.set_language(lang)  # the Qt-free tr() follows the same language (issue 14)
     load_style(app)
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
