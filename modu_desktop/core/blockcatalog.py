@@ -102,7 +102,7 @@ CATALOG: tuple[BlockSpec, ...] = (
         "Card grid",
         "Cards with an icon, a title and a description, in a grid.",
         _f("title", "subtitle", "columns", "variant"),
-        _f("icon", "title", "description"),
+        _f("title", "description", "icon"),
     ),
     BlockSpec(
         "panel",

@@ -340,7 +340,8 @@ class ItemTable(_Table):
     def add(self) -> None:
         if self.read_only:
             return
-        first = self.keys[0] if self.keys else "title"
+        named = [k for k in ("title", "label", "phase", "category", "letter") if k in self.keys]
+        first = named[0] if named else (self.keys[0] if self.keys else "title")
         new = self.model.new_item({first: tr("New item")}, into=self.into)
         at = self.current() + 1 if self.current() >= 0 else len(self.body.items)
         self.body.add(new, at)
