@@ -28,6 +28,7 @@ from PySide6.QtGui import (
     QIcon,
     QKeyEvent,
     QKeySequence,
+    QMouseEvent,
     QPainter,
     QPixmap,
     QTextCursor,
@@ -420,6 +421,7 @@ class EditorPane(QWidget):
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
         self.editor.installEventFilter(self)
+        self.preview.viewport().installEventFilter(self)
         self.form.fieldEdited.connect(self._apply_form_edit)
         self.block_form.blockEdited.connect(self._apply_block_text)
         self.save_button.clicked.connect(self.saveRequested)
@@ -638,6 +640,39 @@ class EditorPane(QWidget):
         self.block_form.show_model(model)
         self.block_form.set_read_only(self.editor.isReadOnly())
         self.block_form.show()
+        self.follow_in_preview(model, span)
+
+    def follow_in_preview(self, model: blockmodel.BlockModel, span: blockmodel.BlockSpan) -> bool:
+        """Scroll the preview to the block being edited: find one of its texts (its title,
+        header, …) in the preview, the same occurrence as in the source. Best effort."""
+        if not self.preview.isVisible():
+            return False
+        from PySide6.QtGui import QTextDocument
+
+        candidates = [v for v in model.values().values() if len(v.strip()) >= 2]
+        if model.body is not None:
+            for it in model.body.items[:2]:
+                candidates.extend(v for v in it.values().values() if len(v.strip()) >= 2)
+        source = self.text()
+        before = "\n".join(source.split("\n")[: span.start])
+        doc = self.preview.document()
+        for cand in candidates:
+            needle = cand.replace("**", "").strip()
+            if not needle or len(needle) > 80:
+                continue
+            skip = before.count(needle)
+            cur = doc.find(needle, 0, QTextDocument.FindFlag.FindCaseSensitively)
+            while skip > 0 and not cur.isNull():
+                cur = doc.find(needle, cur, QTextDocument.FindFlag.FindCaseSensitively)
+                skip -= 1
+            if cur.isNull():
+                continue
+            rect = doc.documentLayout().blockBoundingRect(cur.block())
+            bar = self.preview.verticalScrollBar()
+            bar.setValue(max(0, int(rect.top()) - 24))
+            self.preview_followed = needle
+            return True
+        return False
 
     def _apply_block_text(self, new_block: str) -> None:
         span = self._block_span
@@ -709,7 +744,35 @@ class EditorPane(QWidget):
         self.editor.setFocus()
         self._sync_block_form()
 
+    def open_block_at_preview_point(self, pos: Any) -> bool:
+        """A double-click on the preview: the block whose text is under the mouse gets the
+        cursor (and so its form). The clicked line's text is looked up in the blocks."""
+        cur = self.preview.cursorForPosition(pos)
+        clicked = cur.block().text().strip()
+        if len(clicked) < 2:
+            return False
+        text = self.text()
+        lines = text.split("\n")
+        for span in blockmodel.block_spans(text):
+            for n in range(span.start, span.end + 1):
+                if clicked in lines[n].replace("**", ""):
+                    b = self.editor.document().findBlockByNumber(n)
+                    c = self.editor.textCursor()
+                    c.setPosition(b.position() + len(lines[n]) - len(lines[n].lstrip()))
+                    self.editor.setTextCursor(c)
+                    self.editor.centerCursor()
+                    self._sync_block_form()
+                    return True
+        return False
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if (
+            obj is self.preview.viewport()
+            and event.type() == QEvent.Type.MouseButtonDblClick
+            and isinstance(event, QMouseEvent)
+            and self.open_block_at_preview_point(event.position().toPoint())
+        ):
+            return True
         if obj is self.editor and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             key = event.key()

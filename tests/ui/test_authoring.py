@@ -469,3 +469,31 @@ def test_slow_list_and_open_show_progress_in_place(
     finally:
         sandbox.faults.latency_ms = 0
     qtbot.waitUntil(lambda: not win._open_busy.isVisible(), timeout=2000)
+
+
+def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) -> None:
+    pane.load_text(TEMPLATE, read_only=False)
+    qtbot.wait(50)
+    bar = pane.preview.verticalScrollBar()
+    spans = bm.block_spans(TEMPLATE)
+    positions = []
+    for span in (spans[3], spans[8], spans[-1]):  # stats, stepper, datatable
+        _goto_line(pane, span.start + 1)
+        positions.append(bar.value())
+    assert positions == sorted(positions) and positions[0] > 0 and len(set(positions)) == 3
+
+
+def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qtbot: Any) -> None:
+    from PySide6.QtGui import QTextDocument
+
+    pane.load_text(TEMPLATE, read_only=False)
+    _goto_line(pane, bm.front_matter_lines(TEMPLATE) + 1)
+    qtbot.wait(50)
+    cur = pane.preview.document().find("4C 추진전략", 0, QTextDocument.FindFlag.FindCaseSensitively)
+    assert not cur.isNull()
+    pane.preview.setTextCursor(cur)
+    pane.preview.ensureCursorVisible()
+    rect = pane.preview.cursorRect(cur)
+    qtbot.mouseDClick(pane.preview.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert pane.block_form.isVisible()
+    assert pane.block_form.model is not None and pane.block_form.model.kind == "strategy"
