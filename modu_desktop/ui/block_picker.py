@@ -28,7 +28,7 @@ from modu_desktop.core.blockcatalog import CATALOG, BlockSpec
 from modu_desktop.i18n import tr
 
 PICTURE = QSize(168, 96)
-_RENDER_WIDTH = 720
+_RENDER_WIDTH = 520
 _cache: dict[tuple[str, str], QPixmap] = {}
 
 

@@ -166,6 +166,11 @@ class FrontMatterForm(QGroupBox):
                     layout_swatch(lchoice.key), f"{lchoice.label} ({lchoice.width_px}px)", lay
                 )
 
+        for box in (self.theme_box, self.layout_box):  # long Korean names must not widen the form
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(8)
         row = QHBoxLayout()
         row.addWidget(self.position_edit)
         self.theme_label = QLabel(self.tr("T&heme:"))
@@ -401,6 +406,7 @@ class EditorPane(QWidget):
         self._applying_form = False
         self._applying_block = False
         self._block_span: blockmodel.BlockSpan | None = None
+        self._form_sized = False
         self._layout_path: Path | None = None
         self._outer: QSplitter | None = None
         self._doc_list: QWidget | None = None
@@ -422,6 +428,9 @@ class EditorPane(QWidget):
         self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
         self.editor.installEventFilter(self)
         self.preview.viewport().installEventFilter(self)
+        rendered = getattr(self.preview, "rendered", None)
+        if rendered is not None:  # a new rendering: keep the edited block in view
+            rendered.connect(self._refollow)
         self.form.fieldEdited.connect(self._apply_form_edit)
         self.block_form.blockEdited.connect(self._apply_block_text)
         self.save_button.clicked.connect(self.saveRequested)
@@ -639,8 +648,18 @@ class EditorPane(QWidget):
         model = blockmodel.parse(blockmodel.span_text(self.text(), span))
         self.block_form.show_model(model)
         self.block_form.set_read_only(self.editor.isReadOnly())
-        self.block_form.show()
+        if not self.block_form.isVisible():
+            self.block_form.show()
+            total = sum(self.left_splitter.sizes())
+            if total > 0 and not self._form_sized:
+                # room for fields and items; the user's own split is kept afterwards
+                self.left_splitter.setSizes([total * 2 // 5, total - total * 2 // 5])
+                self._form_sized = True
         self.follow_in_preview(model, span)
+
+    def _refollow(self) -> None:
+        if self.block_form.isVisible() and self.block_form.model is not None and self._block_span:
+            self.follow_in_preview(self.block_form.model, self._block_span)
 
     def follow_in_preview(self, model: blockmodel.BlockModel, span: blockmodel.BlockSpan) -> bool:
         """Scroll the preview to the block being edited: find one of its texts (its title,
@@ -667,9 +686,11 @@ class EditorPane(QWidget):
                 skip -= 1
             if cur.isNull():
                 continue
-            rect = doc.documentLayout().blockBoundingRect(cur.block())
+            cur.clearSelection()
+            self.preview.setTextCursor(cur)
             bar = self.preview.verticalScrollBar()
-            bar.setValue(max(0, int(rect.top()) - 24))
+            top = self.preview.cursorRect(cur).top()
+            bar.setValue(max(0, bar.value() + top - 24))
             self.preview_followed = needle
             return True
         return False
@@ -895,8 +916,9 @@ class EditorPane(QWidget):
 
         if (s := sizes(state.get("editor"))) and len(s) == 2:
             self.splitter.setSizes(s)
-        if (s := sizes(state.get("form"))) and len(s) == 2:
+        if (s := sizes(state.get("form"))) and len(s) == 2 and all(s):
             self.left_splitter.setSizes(s)
+            self._form_sized = True
         if self._outer is not None and (s := sizes(state.get("outer"))) and len(s) == 2:
             self._outer.setSizes(s)
         if state.get("view") in self.VIEWS:
