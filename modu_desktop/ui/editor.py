@@ -699,22 +699,45 @@ class EditorPane(QWidget):
         span = self._block_span
         if span is None or self.editor.isReadOnly():
             return
-        old = self.text()
-        new = blockmodel.replace_span(old, span, new_block)
-        if new == old:
+        doc = self.editor.document()
+        first, last = doc.findBlockByNumber(span.start), doc.findBlockByNumber(span.end)
+        if not first.isValid() or not last.isValid():
             return
-        line = self.editor.textCursor().blockNumber()
+        start = first.position()
+        end = last.position() + last.length() - 1  # without the block's own line break
+        cur = QTextCursor(doc)
+        cur.setPosition(start)
+        cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        old_block = cur.selectedText().replace("\u2029", "\n")
+        if old_block == new_block:
+            return
+        # only the changed middle of the block (cursor and undo stay sensible)
+        a = 0
+        while a < min(len(old_block), len(new_block)) and old_block[a] == new_block[a]:
+            a += 1
+        b_old, b_new = len(old_block), len(new_block)
+        while b_old > a and b_new > a and old_block[b_old - 1] == new_block[b_new - 1]:
+            b_old -= 1
+            b_new -= 1
         self._applying_block = True
         try:
-            self._replace_text(old, new)
-            self._block_span = blockmodel.block_at(new, span.start)
-            cur = self.editor.textCursor()
-            if self._block_span is not None and not (
-                self._block_span.start <= line <= self._block_span.end
-            ):
-                b = self.editor.document().findBlockByNumber(self._block_span.start + 1)
-                cur.setPosition(b.position())
-                self.editor.setTextCursor(cur)
+            edit = QTextCursor(doc)
+            edit.beginEditBlock()
+            edit.setPosition(start + _u16(old_block, a))
+            edit.setPosition(start + _u16(old_block, b_old), QTextCursor.MoveMode.KeepAnchor)
+            edit.insertText(new_block[a:b_new])
+            edit.endEditBlock()
+            n_lines = new_block.count("\n") + 1
+            self._block_span = blockmodel.BlockSpan(
+                span.start, span.start + n_lines - 1, span.name, span.closed
+            )
+            # Qt moved the editor's cursor along with the edit; only bring it back into the
+            # block if its line went away (a removed item)
+            now = self.editor.textCursor().blockNumber()
+            if not (self._block_span.start <= now <= self._block_span.end):
+                c = self.editor.textCursor()
+                c.setPosition(doc.findBlockByNumber(self._block_span.start + 1).position())
+                self.editor.setTextCursor(c)
         finally:
             self._applying_block = False
 

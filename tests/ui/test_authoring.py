@@ -500,3 +500,22 @@ def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qt
     qtbot.mouseDClick(pane.preview.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert pane.block_form.isVisible()
     assert pane.block_form.model is not None and pane.block_form.model.kind == "strategy"
+
+
+def test_form_edit_keeps_the_cursor_on_its_line(pane: EditorPane) -> None:
+    pane.load_text(TEMPLATE, read_only=False)
+    cards = next(s for s in bm.block_spans(TEMPLATE) if s.name == "cards")
+    _goto_line(pane, cards.start + 7, 4)  # in the first item
+    before = pane.editor.textCursor().blockNumber()
+    w = pane.block_form.field_widgets["title"]
+    assert isinstance(w, QLineEdit)
+    w.setText("짧게")
+    w.textEdited.emit("짧게")
+    assert pane.editor.textCursor().blockNumber() == before
+    assert pane.text().split("\n")[cards.start + 1] == "title: 짧게"
+    # removing the item the cursor is in keeps the cursor inside the block
+    table = pane.block_form.tables["items"]
+    table.table.setCurrentCell(2, 0)
+    table.findChild(QPushButton, "removeItemButton").click()
+    span = pane.current_block_span()
+    assert span is not None and span.name == "cards"
