@@ -18,6 +18,7 @@ FILES = (
     "ui/ops_images.py",
     "ui/ops_import.py",
     "ui/main_window.py",
+    "ui/app.py",
 )
 
 

@@ -301,6 +301,20 @@ async def _async_main(
                     ),
                     "warning",
                 )
+            from modu_desktop.core.auth import TOKEN_NAME, read_only_reason
+            from modu_desktop.i18n import tr
+
+            if token and read_only_reason(token, result) == "approval_pending":  # issue 14
+                win.show_notice(
+                    tr(
+                        "Your token cannot save yet: the organization {owner} has to approve "
+                        "“{token}” first. Until then documents open read-only; after the "
+                        "approval, sign out and in again.",
+                        owner=settings.owner,
+                        token=TOKEN_NAME,
+                    ),
+                    "warning",
+                )
             spawn(_startup(win, options.open_doc, args.screenshot))
             waiter = asyncio.ensure_future(done.wait())
             quitter = asyncio.ensure_future(runner.quit_event.wait())
