@@ -2,8 +2,9 @@
 
     uv run python scripts/authoring_screenshots.py OUT_DIR
 
-Writes ``signin-{w}.png``, ``block-picker-{w}.png``, ``block-form-{w}.png`` and
-``after-save-{w}.png`` for w = 800 and 1600, against a throw-away sandbox. Works offscreen.
+Writes ``signin-{w}.png``, ``signin-browser-{w}.png`` (a client id shipped by IT),
+``block-picker-{w}.png``, ``block-form-{w}.png`` and ``after-save-{w}.png`` for w = 800 and
+1600, against a throw-away sandbox. Works offscreen.
 """
 
 from __future__ import annotations
@@ -45,6 +46,21 @@ async def shots(scenes: Scenes, out: Path) -> None:
         s.show()
         await asyncio.sleep(0.1)
         save(s, out / f"signin-{width}.png")
+        s.close()
+        s.deleteLater()
+        it_file = scenes.tmp / "modu-desktop.json"  # what IT ships beside the installer
+        it_file.write_text('{"oauth_client_id": "Ov23liEXAMPLE"}', encoding="utf-8")
+        s = SignInWidget(
+            Settings(),
+            TokenStore("api.github.com", use_env=False),
+            make_client,
+            lang="ko",
+            deployment_paths=[it_file],
+        )
+        s.resize(width, height)
+        s.show()
+        await asyncio.sleep(0.1)
+        save(s, out / f"signin-browser-{width}.png")
         s.close()
         s.deleteLater()
 

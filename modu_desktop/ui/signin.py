@@ -92,6 +92,8 @@ class SignInWidget(QWidget):
         self.intro.setWordWrap(True)
         self.intro.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.intro)
+        practice_row = QHBoxLayout()  # filled below: the practice button, near the top
+        lay.addLayout(practice_row)
 
         # --- 1st choice when IT configured an OAuth app: sign in with the browser ---
         self.device_button = QPushButton(tr("Sign in with the browser (recommended)"))
@@ -210,7 +212,13 @@ class SignInWidget(QWidget):
         self.quit_button = QPushButton(self.tr("&Quit"))
         self.quit_button.setObjectName("signInQuitButton")
         self.quit_button.setAccessibleName(self.tr("Quit"))
-        bottom.addWidget(self.practice_button)
+        practice_row.addWidget(self.practice_button)
+        practice_hint = QLabel(
+            tr("New here? Look around a practice brochure first, without signing in.")
+        )
+        practice_hint.setObjectName("practiceHint")
+        practice_hint.setWordWrap(True)
+        practice_row.addWidget(practice_hint, 1)
         bottom.addStretch(1)
         bottom.addWidget(self.quit_button)
 
