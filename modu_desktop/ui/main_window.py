@@ -330,6 +330,9 @@ class MainWindow(QMainWindow):
             m_edit.addAction(a)
         m_edit.addSeparator()
         m_edit.addAction(self.editor_pane.insert_block_action)  # issue 14: 블록 넣기
+        self.act_save.changed.connect(  # issue 14: the Save button follows the Save action
+            lambda: self.editor_pane.save_button.setEnabled(self.act_save.isEnabled())
+        )
 
         m_lang = mb.addMenu(self.tr("&Language"))
         m_lang.setObjectName("languageMenu")

@@ -519,3 +519,44 @@ def test_form_edit_keeps_the_cursor_on_its_line(pane: EditorPane) -> None:
     table.findChild(QPushButton, "removeItemButton").click()
     span = pane.current_block_span()
     assert span is not None and span.name == "cards"
+
+
+def test_insert_inside_a_block_goes_after_it_and_into_an_empty_document(pane: EditorPane) -> None:
+    text = "앞 문단\n\n:::quote\ntext: 말\n:::\n뒤 문단\n"
+    pane.load_text(text, read_only=False)
+    _goto_line(pane, 3)  # inside the quote
+    example = next(s for s in CATALOG if s.entry == "cta").example
+    pane.insert_block(example)
+    assert pane.text() == "앞 문단\n\n:::quote\ntext: 말\n:::\n\n" + example + "\n\n뒤 문단\n"
+    assert bm.parse(example).understood
+    pane.load_text("", read_only=False)
+    pane.insert_block(example)
+    assert pane.text() == example + "\n"
+    assert pane.block_form.isVisible()
+
+
+def test_read_only_document_has_no_block_editing(pane: EditorPane) -> None:
+    pane.load_text(TEMPLATE, read_only=True)
+    assert not pane.insert_block_button.isEnabled()
+    assert not pane.insert_block_action.isEnabled()
+    assert not pane.save_button.isEnabled()
+    assert pane.save_state.text() == "읽기 전용"
+    span = bm.block_spans(TEMPLATE)[4]
+    _goto_line(pane, span.start + 1)
+    assert pane.block_form.isVisible() and pane.block_form.read_only
+    w = next(iter(pane.block_form.field_widgets.values()))
+    assert isinstance(w, QLineEdit) and w.isReadOnly()
+    pane.open_block_picker()
+    assert pane.picker is None
+    pane.block_form._set_field("title", "바꿈")
+    assert pane.text() == TEMPLATE
+
+
+def test_save_button_follows_the_save_action(make_window: Any, ui: Any) -> None:
+    win = make_window()
+    assert ui.run(win.open_document(DOC))
+    assert win.editor_pane.save_button.isEnabled()
+    win.act_save.setEnabled(False)  # e.g. the lock was lost
+    assert not win.editor_pane.save_button.isEnabled()
+    win.act_save.setEnabled(True)
+    assert win.editor_pane.save_button.isEnabled()
