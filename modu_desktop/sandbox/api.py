@@ -1,4 +1,4 @@
-"""The sandbox's API state and route table; the endpoints live in `endpoints_*.py`.
+"""The sandbox's API state; the endpoints live in `endpoints_*.py`, the route table in `routes.py`.
 
 Handlers run with the repository lock held (see `GitHubApi.handle`), so a write's
 check-then-commit cannot interleave with another write — GitHub serialises them per branch too.
@@ -15,18 +15,12 @@ from .actions import DeployWorkflow
 from .faults import Faults
 from .gitstore import GitStore
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
-from .router import Router
 from .users import SandboxUser
 
 Handler = Callable[["GitHubApi", ApiRequest], ApiResponse]
-ROUTES: Router[Handler] = Router()
 EMPTY_GIT = "Git Repository is empty."
 EMPTY_CONTENTS = "This repository is empty."
 WRITE_METHODS = {"PUT", "DELETE", "POST", "PATCH"}
-
-
-def route(method: str, template: str) -> Callable[[Handler], Handler]:
-    return ROUTES.add(method, template)
 
 
 @dataclass
@@ -115,10 +109,3 @@ class GitHubApi:
         if seconds <= 0 or write is None or time.monotonic() - write.at >= seconds:
             return False, None
         return True, write.before
-
-
-def load_routes() -> Router[Handler]:
-    """The full route table (importing the endpoint modules registers their handlers)."""
-    from . import endpoints_contents, endpoints_read  # noqa: F401
-
-    return ROUTES
