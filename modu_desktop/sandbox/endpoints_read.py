@@ -218,7 +218,7 @@ def list_commits(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     path = (req.arg("path") or "").strip("/") or None
     infos = [
         i
-        for i in api.store.log(head, path=path)
+        for i in api.commit_log(head, path)
         if (since is None or i.committer.timestamp >= since)
         and (until is None or i.committer.timestamp <= until)
         and (not author or _person_matches(api, i.author, author))

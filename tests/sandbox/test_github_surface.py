@@ -273,3 +273,14 @@ def test_last_modified_and_if_modified_since(sb: Sandbox, editor: httpx.Client) 
     commits = editor.get(f"{REPO_PATH}/commits")
     assert "last-modified" in commits.headers
     assert "last-modified" in editor.get("/user").headers
+
+
+def test_commit_history_stays_exact_across_writes(sb: Sandbox, editor: httpx.Client) -> None:
+    """The sandbox remembers histories per head; each answer still equals `git log -- path`."""
+    for i in range(6):
+        write(editor, f"docs/h{i % 2}.md", f"{i}\n", f"docs: h{i}")
+        write(editor, f"docs/sub/h{i % 3}.md", f"{i}\n", f"docs: sub h{i}")
+        for path in ("docs/h0.md", "docs/sub", "docs", None):
+            params = {"per_page": "100", **({"path": path} if path else {})}
+            got = [c["sha"] for c in editor.get(f"{REPO_PATH}/commits", params=params).json()]
+            assert got == [c["sha"] for c in sb.commits(path)], (i, path)
