@@ -155,6 +155,11 @@ def _drive(
     c.get(f"{R}/contents")
     c.get(f"{R}/contents/docs", headers={"Accept": "application/vnd.github.object"})
     c.get(doc, headers={"Accept": "application/vnd.github.raw"})
+    c.get(doc, headers={"Accept": "application/vnd.github.object"})
+    big = f"{R}/contents/static/img/big.bin"
+    c.put(big, json={"message": "big [skip ci]", "content": b64(b"\0" * (1024 * 1024 + 10))})
+    c.get(big)  # 403 too large for the JSON form
+    c.get(big, headers={"Accept": "application/vnd.github.object"})  # 200, encoding "none"
     c.get(f"{R}/contents/docs/missing.md")
     c.get(doc, params={"ref": "no-such-branch"})
     e.get(f"{R}/contents/docs")  # 404 empty repository
@@ -259,6 +264,7 @@ def test_statuses_seen(answers: list[Answer]) -> None:
         ("DELETE", contents, 422),
         ("DELETE", contents, 404),
         ("GET", contents, 304),
+        ("GET", contents, 403),
         ("GET", "/user", 304),
         ("GET", "/user", 401),
         ("GET", "/orgs/{org}/members/{username}", 204),
