@@ -1,4 +1,4 @@
-"""JSON shapes of GitHub's REST responses (fields as in github-rest-notes.md; empty = null)."""
+"""JSON shapes of GitHub's REST responses (fields as GitHub sends them; empty = null)."""
 
 from __future__ import annotations
 

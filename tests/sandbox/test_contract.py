@@ -3,7 +3,7 @@
 Opt-in live run (scratch repository you own; files go under `modu-contract/<random>/`):
     MODU_LIVE_TOKEN=ghp_… MODU_LIVE_REPO=you/scratch uv run pytest tests/sandbox -m live
 (`MODU_LIVE_API` points it at another GitHub-compatible API, e.g. a `modu-desktop sandbox`.)
-Every assertion here is one the sandbox must share with GitHub (github-rest-notes.md).
+Every assertion here is one the sandbox must share with GitHub (docs/github-behaviour.md).
 """
 
 from __future__ import annotations
