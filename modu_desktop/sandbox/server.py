@@ -313,7 +313,7 @@ class Sandbox:
             }
         body: dict[str, Any] = {"resources": resources}
         if (request.headers.get("x-github-api-version") or DEFAULT_API_VERSION) < "2026-03-10":
-            body["rate"] = core  # dropped by API version 2026-03-10 (notes §1)
+            body["rate"] = core  # dropped by API version 2026-03-10
         return ApiResponse(200, body, cacheable=True)
 
     @staticmethod

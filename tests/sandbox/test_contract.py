@@ -371,7 +371,7 @@ def test_put_sha_null_on_existing_file_is_422_as_if_missing(
 
 
 def test_put_sha_null_on_new_path_creates(target: Target) -> None:
-    # The web admin's acquireLock always sends "sha": null for a new lock (notes §2.2).
+    # The web admin's acquireLock always sends "sha": null for a new lock.
     path = f"{target.scratch}/sha-null.lock.json"
     r = target.put(path, '{"docId": "x"}', "test: sha null create [skip ci]", sha=None)
     assert r.status_code == 201, r.text
