@@ -184,10 +184,16 @@ def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
 
 def _lock_manager(ctx: Context, login: str) -> Any:
     from modu_desktop.core.locks import LockManager
-    from modu_desktop.core.session import new_session_id
+    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.session import install_id, new_session_id
 
     return LockManager(
-        ctx.client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
+        ctx.client,
+        login,
+        f"cli-{new_session_id()}",
+        ctx.client.clock,
+        client_name="ModuDesktopCLI",
+        install_id=install_id(app_paths().data_dir),
     )
 
 

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDateTime, Qt
 from PySide6.QtWidgets import (
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.i18n import fill
 from modu_desktop.ui.asyncutil import ask, run_dialog
 from modu_desktop.ui.i18n import translate_or
 
@@ -69,6 +71,46 @@ def format_when(ts: float | None, now: float | None = None) -> str:
     else:
         ago = QCoreApplication.translate("LockText", "%n h ago", "", minutes // 60)
     return f"{clock} ({ago})"
+
+
+def took_first_text(doc_label: str, view: Any) -> str:
+    """The notice when a take-over found that someone *else* (not the holder the user agreed to
+    replace) had taken the lock meanwhile: who it is now, truthfully."""
+    from modu_desktop.core.locks import LockStatus
+
+    rec = getattr(view, "record", None)
+    status = getattr(view, "status", None)
+    if rec is None or status is LockStatus.FREE:
+        return fill(
+            QCoreApplication.translate(
+                "LockDialog", "The lock of “{doc}” changed while you were taking it over."
+            ),
+            doc=doc_label,
+        )
+    if status is LockStatus.MINE_OTHER_SESSION:
+        return fill(
+            QCoreApplication.translate(
+                "LockDialog",
+                "You ({who}) started editing “{doc}” in another window just before this one.",
+            ),
+            who=rec.editing_by,
+            doc=doc_label,
+        )
+    who = rec.claimed_by if rec.is_malformed else rec.editing_by
+    if not who:
+        return fill(
+            QCoreApplication.translate(
+                "LockDialog", "Someone else started editing “{doc}” just before you."
+            ),
+            doc=doc_label,
+        )
+    return fill(
+        QCoreApplication.translate(
+            "LockDialog", "{who} started editing “{doc}” just before you took over."
+        ),
+        who=who,
+        doc=doc_label,
+    )
 
 
 class LockDialog(QDialog):

@@ -33,7 +33,13 @@ from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.context import AppContext
 from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
 from modu_desktop.ui.editor import EditorPane
-from modu_desktop.ui.lock_dialog import LockChoice, LockHolderInfo, choose_lock_action, format_when
+from modu_desktop.ui.lock_dialog import (
+    LockChoice,
+    LockHolderInfo,
+    choose_lock_action,
+    format_when,
+    took_first_text,
+)
 from modu_desktop.ui.new_doc_dialog import NewDocDialog, suggest_doc_id
 
 log = logging.getLogger(__name__)
@@ -624,13 +630,9 @@ class MainWindow(QMainWindow):
             if res2.outcome is AcquireOutcome.FAILED:
                 self._fail_open(doc_id, res2.error or RuntimeError(res2.message))
                 return False
-            # lost the race: someone else took it first; loop shows the new holder
-            self.show_notice(
-                self.tr("Someone else took “{doc}” at the same moment.").format(
-                    doc=self._label(doc_id)
-                ),
-                "warning",
-            )
+            # a different holder took it meanwhile (core.locks re-read it): say who, truthfully;
+            # the loop then asks again about the new holder
+            self.show_notice(took_first_text(self._label(doc_id), res2.view), "warning")
         if held is None:
             self.show_notice(
                 self.tr(
