@@ -1177,42 +1177,42 @@ class MainWindow(QMainWindow):
 
     async def _deploy_loop(self, commit_sha: str) -> None:
         from modu_desktop.core import errors
+        from modu_desktop.core.deploy import DeployTracker
 
         poll = self.ctx.options.deploy_poll_s
-        label = self.status_deploy
-        label.setText(self.tr("Publishing: waiting to start"))
-        label.setProperty("kind", "info")
+        tracker = DeployTracker(commit_sha)
+        self._show_deploy(tracker.state)
         started = time.monotonic()
-        while not self._closing:
+        while not self._closing and not tracker.state.final:
             try:
                 runs = await self.ctx.client.workflow_runs(commit_sha)
             except (errors.PermissionDenied, errors.NotFound):
-                label.setText(self.tr("Publishing status not available"))
+                self._show_deploy(tracker.unavailable())
                 return
             except Exception:
                 runs = None
-            if runs:
-                run = runs[0]
-                if run.status == "completed":
-                    if run.conclusion == "success":
-                        label.setText(self.tr("✔ Published"))
-                        label.setProperty("kind", "ok")
-                    elif run.conclusion in ("skipped", "cancelled", "neutral"):
-                        label.setText(self.tr("Publishing skipped"))
-                    else:
-                        label.setText(self.tr("✖ Publishing failed"))
-                        label.setProperty("kind", "error")
-                    label.style().unpolish(label)
-                    label.style().polish(label)
-                    return
-                if run.status in ("queued", "waiting", "pending", "requested"):
-                    label.setText(self.tr("Publishing: queued"))
-                else:
-                    label.setText(self.tr("Publishing: building…"))
-            elif time.monotonic() - started > 180:
-                label.setText(self.tr("No publishing run found for this save"))
-                return
-            await asyncio.sleep(poll)
+            self._show_deploy(tracker.observe(runs, time.monotonic() - started))
+            if not tracker.state.final:
+                await asyncio.sleep(poll)
+
+    def _show_deploy(self, state: Any) -> None:
+        """One wording per publishing state (core.deploy keeps the state from going back)."""
+        from modu_desktop.core.deploy import DeployState
+
+        texts = {
+            DeployState.WAITING: (self.tr("Publishing: waiting"), "info"),
+            DeployState.BUILDING: (self.tr("Publishing: building the site…"), "info"),
+            DeployState.PUBLISHED: (self.tr("✔ Published"), "ok"),
+            DeployState.FAILED: (self.tr("✖ Publishing failed"), "error"),
+            DeployState.SKIPPED: (self.tr("Not published (skipped)"), "info"),
+            DeployState.UNKNOWN: (self.tr("Publishing status unknown"), "info"),
+        }
+        text, kind = texts[state]
+        label = self.status_deploy
+        label.setText(text)
+        label.setProperty("kind", kind)
+        label.style().unpolish(label)
+        label.style().polish(label)
 
     # ------------------------------------------------------------------ lost-lock actions
     def copy_text(self) -> None:
