@@ -518,6 +518,20 @@ class MainWindow(QMainWindow):
         """Open a document: lock it (asking when someone else has it), load it, show it."""
         if self._busy_open or self._closing:
             return False
+        # Any name of the document (docId, path, or the front-matter id = the site address);
+        # a document that is not in the tree gets no lock written for it.
+        try:
+            found = await self.ctx.store.resolve(doc_id)
+        except Exception as exc:
+            self._fail_open(doc_id, exc)
+            return False
+        if found is None:
+            self.show_notice(
+                self.tr("There is no document “{doc}” in the repository.").format(doc=doc_id),
+                "error",
+            )
+            return False
+        doc_id = found.doc_id
         if self.doc is not None and self.doc.doc_id == doc_id:
             self.editor_pane.editor.setFocus()
             return True
