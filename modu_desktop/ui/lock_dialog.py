@@ -30,7 +30,7 @@ notify_free_handler: Callable[[str], None] | None = None
 
 
 def _notify_label() -> str:
-    return translate_or("LockDialog", "&Notify me when it is free", "비면 알려 주기(&N)")
+    return translate_or("LockDialog", "&Notify me when it is free", "편집 가능해지면 알려 주기(&N)")
 
 
 class LockChoice(Enum):

@@ -275,6 +275,12 @@ class MainWindow(QMainWindow):
         self.act_save = self._action(
             self.tr("&Save"), QKeySequence.StandardKey.Save, lambda: self._spawn(self.save())
         )
+        # Ctrl+S on a read-only document says why it cannot save (act_save is disabled then,
+        # and only one of the two is ever enabled, so the shortcut is never ambiguous).
+        self.act_explain_save = self._action(
+            self.tr("&Save"), QKeySequence.StandardKey.Save, self.explain_cannot_save
+        )
+        self.act_explain_save.setEnabled(False)
         self.act_save_new = self._action(
             self.tr("Save as &new document…"),
             None,
@@ -419,12 +425,30 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         d = self.doc
         self.act_save.setEnabled(bool(d and d.editable))
+        self.act_explain_save.setEnabled(bool(d and not d.editable))
         self.act_close.setEnabled(d is not None)
         self.act_save_new.setEnabled(bool(d and not self.ctx.viewer))
         self.act_replace.setEnabled(bool(d and d.editable))
         host = getattr(self, "ops_host", None)
         if host is not None:
             host.update_actions()
+
+    def explain_cannot_save(self) -> None:
+        """Ctrl+S on a read-only document: say why, in the banner that shows its state."""
+        d = self.doc
+        if d is None or d.editable:
+            return
+        if d.lost:
+            banner = self.lock_banner
+        elif self.ctx.viewer:
+            banner = self.viewer_banner
+        else:
+            banner = self.readonly_banner
+        prefix = self.tr("This document cannot be saved here.")
+        text = banner.label.text()
+        if not text.startswith(prefix):
+            banner.set_text(f"{prefix} {text}")
+        banner.show()
 
     def _lock_badges(self, views: list[Any]) -> dict[str, LockBadge]:
         from modu_desktop.core.locks import LockStatus

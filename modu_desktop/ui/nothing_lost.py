@@ -262,9 +262,17 @@ class NothingLost(QObject):
         banner = getattr(win, "readonly_banner", None)
         if banner is not None and hasattr(banner, "add_button"):
             self.notify_button = banner.add_button(
-                "notifyFreeButton", _t("Notify me when it is free", "비면 알려 주기")
+                "notifyFreeButton",
+                _t("Notify me when it is free", "편집 가능해지면 알려 주기"),
             )
             self.notify_button.clicked.connect(self.watch_open_document)
+        lost = getattr(win, "lock_banner", None)  # after losing the lock, the same offer
+        if lost is not None and hasattr(lost, "add_button") and not ctx.viewer:
+            self.lost_notify_button = lost.add_button(
+                "lostNotifyFreeButton",
+                _t("Notify me when it is free", "편집 가능해지면 알려 주기"),
+            )
+            self.lost_notify_button.clicked.connect(self.watch_open_document)
         self.notifier.openRequested.connect(self._open_from_notification)
         if not ctx.viewer:
             from modu_desktop.ui import lock_dialog
