@@ -426,12 +426,28 @@ class MainWindow(QMainWindow):
         d = self.doc
         self.act_save.setEnabled(bool(d and d.editable))
         self.act_explain_save.setEnabled(bool(d and not d.editable))
+        self._sync_own_lock_badge()
         self.act_close.setEnabled(d is not None)
         self.act_save_new.setEnabled(bool(d and not self.ctx.viewer))
         self.act_replace.setEnabled(bool(d and d.editable))
         host = getattr(self, "ops_host", None)
         if host is not None:
             host.update_actions()
+
+    def _sync_own_lock_badge(self) -> None:
+        """The list's "Editing" column follows our own open, close, take-over, loss and
+        recovery at once, not at the next listing."""
+        d = self.doc
+        held = d.held if d is not None and not d.lost else None
+        lost = None
+        if d is not None and d.lost:
+            view = d.lost_view
+            lost = (d.doc_id, self._lock_badges([view]).get(d.doc_id) if view else None)
+        self.doc_list.set_own_lock(
+            d.doc_id if d is not None and held is not None else None,
+            started_at=getattr(held, "started_at", None),
+            lost=lost,
+        )
 
     def explain_cannot_save(self) -> None:
         """Ctrl+S on a read-only document: say why, in the banner that shows its state."""
