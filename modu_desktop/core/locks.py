@@ -115,7 +115,7 @@ def validate_doc_id(doc_id: object) -> str:
         if segment in (".", ".."):
             raise InvalidDocId(
                 f"docId {doc_id!r} contains a '{segment}' segment",
-                f"'{segment}'로 다른 폴더를 가리킬 수 없습니다",
+                f"'{segment}' 같은 경로로 다른 폴더를 가리킬 수 없습니다",
             )
     return doc_id
 
@@ -284,18 +284,22 @@ def _fmt_time(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def format_age(seconds: float | None) -> str:
+def format_age(seconds: float | None, lang: str = "en") -> str:
+    """``90`` → "1 min" (or, with ``lang="ko"``, "1분")."""
+    ko = lang == "ko"
     if seconds is None:
-        return "unknown"
+        return "알 수 없음" if ko else "unknown"
     sign = "-" if seconds < 0 else ""
     s = int(abs(seconds))
     if s < 60:
-        return f"{sign}{s} s"
+        return f"{sign}{s}초" if ko else f"{sign}{s} s"
     if s < 3600:
-        return f"{sign}{s // 60} min"
+        return f"{sign}{s // 60}분" if ko else f"{sign}{s // 60} min"
     if s < 86400:
-        return f"{sign}{s // 3600} h {s % 3600 // 60} min"
-    return f"{sign}{s // 86400} d {s % 86400 // 3600} h"
+        h, m = s // 3600, s % 3600 // 60
+        return f"{sign}{h}시간 {m}분" if ko else f"{sign}{h} h {m} min"
+    d, h = s // 86400, s % 86400 // 3600
+    return f"{sign}{d}일 {h}시간" if ko else f"{sign}{d} d {h} h"
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.i18n import fill
+
 
 def read_only_pane(
     split: QSplitter, title: str, name: str, text: str | None = None
@@ -144,7 +146,7 @@ class ConflictDialog(QDialog):
                 "Nothing has been overwritten. Choose what to keep."
             )
         by = self.tr(" by {who}").format(who=theirs_by) if theirs_by else ""
-        head = QLabel(msg.format(doc=doc_id, by=by))
+        head = QLabel(fill(msg, doc=doc_id, by=by))
         head.setWordWrap(True)
         head.setObjectName("conflictHeadline")
         lay.addWidget(head)

@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.ops import LAYOUTS, THEMES
+from modu_desktop.core.ops import LAYOUTS, THEMES, layout_label, theme_label
 from modu_desktop.ui import fmsync
 from modu_desktop.ui.find_bar import FindBar
+from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
 
@@ -109,13 +110,15 @@ class FrontMatterForm(QGroupBox):
         self.theme_box = QComboBox()
         self.theme_box.setObjectName("fmTheme")
         self.theme_box.addItem(self.tr("(default)"), None)
-        for t in THEMES:
-            self.theme_box.addItem(t, t)
+        for t in THEMES:  # the site's names, not the ids written in the file
+            name = theme_label(t)
+            self.theme_box.addItem(translate_or("FrontMatterForm", name.en, name.ko), t)
         self.layout_box = QComboBox()
         self.layout_box.setObjectName("fmLayout")
         self.layout_box.addItem(self.tr("(default)"), None)
         for lay in LAYOUTS:
-            self.layout_box.addItem(lay, lay)
+            name = layout_label(lay)
+            self.layout_box.addItem(translate_or("FrontMatterForm", name.en, name.ko), lay)
 
         row = QHBoxLayout()
         row.addWidget(self.position_edit)

@@ -67,9 +67,9 @@ def format_when(ts: float | None, now: float | None = None) -> str:
     if minutes < 1:
         ago = QCoreApplication.translate("LockText", "just now")
     elif minutes < 120:
-        ago = QCoreApplication.translate("LockText", "%n min ago", "", minutes)
+        ago = QCoreApplication.translate("LockText", "{n} min ago").format(n=minutes)
     else:
-        ago = QCoreApplication.translate("LockText", "%n h ago", "", minutes // 60)
+        ago = QCoreApplication.translate("LockText", "{n} h ago").format(n=minutes // 60)
     return f"{clock} ({ago})"
 
 
@@ -125,9 +125,14 @@ class LockDialog(QDialog):
         lay = QVBoxLayout(self)
 
         if info.same_user:
-            head = self.tr(
-                "You ({who}) are already editing “{doc}” in another window or on another computer."
-            ).format(who=info.holder or "?", doc=info.label)
+            head = fill(
+                self.tr(
+                    "You ({who}) are already editing “{doc}” in another window or on another "
+                    "computer."
+                ),
+                who=info.holder or "?",
+                doc=info.label,
+            )
             body = self.tr(
                 "If you edit here, the other window will switch to read-only at its next check. "
                 "Unsaved changes there stay on that screen."
@@ -136,8 +141,10 @@ class LockDialog(QDialog):
             head = self.tr("“{doc}” has a lock file that cannot be read.").format(doc=info.label)
             body = self.tr("Someone may be editing it. Open it read-only unless you are sure.")
         else:
-            head = self.tr("{who} is editing “{doc}” right now.").format(
-                who=info.holder or "?", doc=info.label
+            head = fill(
+                self.tr("{who} is editing “{doc}” right now."),
+                who=info.holder or "?",
+                doc=info.label,
             )
             body = self.tr("Two people editing at once would overwrite each other's work.")
         self.head_label = QLabel(f"<b>{_esc(head)}</b>")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.i18n import fill
 from modu_desktop.ui.asyncutil import ask, run_dialog, spawn
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
@@ -594,7 +595,7 @@ class MainWindow(QMainWindow):
             return await self._load_and_show(doc_id, MODE_VIEWER, None)
 
         self._set_lock_status(
-            self.tr("Checking whether someone is editing “{doc}”…").format(doc=self._label(doc_id))
+            fill(self.tr("Checking whether someone is editing “{doc}”…"), doc=self._label(doc_id))
         )
         held = None
         preloaded: Any = None
@@ -665,7 +666,7 @@ class MainWindow(QMainWindow):
                 title=row.title if (row := self.doc_list.row(doc_id)) is not None else None,
             )
             self._set_lock_status(
-                self.tr("“{doc}” is in use").format(doc=self._label(doc_id)), "warning"
+                fill(self.tr("“{doc}” is in use"), doc=self._label(doc_id)), "warning"
             )
             choice = await choose_lock_action(self, info)
             if choice is LockChoice.CANCEL:
@@ -761,8 +762,10 @@ class MainWindow(QMainWindow):
     def _fail_open(self, doc_id: str, exc: BaseException) -> None:
         self._set_lock_status("")
         self.show_notice(
-            self.tr("Could not open “{doc}”: {msg}").format(
-                doc=doc_id, msg=err_text(exc, self.ctx.lang)
+            fill(
+                self.tr("Could not open “{doc}”: {msg}"),
+                doc=doc_id,
+                msg=err_text(exc, self.ctx.lang),
             ),
             "error",
         )
@@ -803,7 +806,7 @@ class MainWindow(QMainWindow):
             doc.drafts = self._make_drafts(doc)
             self.readonly_banner.hide()
             self._set_lock_status(
-                self.tr("You are editing “{doc}”").format(doc=self._label(doc_id)), "ok"
+                fill(self.tr("You are editing “{doc}”"), doc=self._label(doc_id)), "ok"
             )
             doc.heartbeat = self._spawn(self._heartbeat_loop(doc), name=f"heartbeat:{doc_id}")
             self.editor_pane.editor.setFocus()
@@ -916,10 +919,13 @@ class MainWindow(QMainWindow):
                 if await self.open_with_lock(lo.doc_id, held) and lo.draft is not None:
                     self._put_back(lo.draft)
                     self.show_notice(
-                        self.tr(
-                            "“{doc}” was still open when the app stopped: your lock and your "
-                            "unsaved text are back."
-                        ).format(doc=lo.draft.title or lo.doc_id),
+                        fill(
+                            self.tr(
+                                "“{doc}” was still open when the app stopped: your lock and your "
+                                "unsaved text are back."
+                            ),
+                            doc=lo.draft.title or lo.doc_id,
+                        ),
                         "info",
                     )
             resumed_keys = [d.key for d in leftover_drafts(report)]
@@ -1065,13 +1071,19 @@ class MainWindow(QMainWindow):
                     "ok",
                 )
             elif res.outcome is HeartbeatOutcome.MISSED:
-                left = res.expires_in_s
-                mins = max(0, int((left or 0) // 60))
-                msg = self.tr(
-                    "Cannot reach GitHub to renew your lock ({n} missed). "
-                    "It expires in {m} min unless "
-                    "the connection comes back; keep your text."
-                ).format(n=res.misses, m=mins)
+                left = res.expires_in_s or 0
+                if left > 0:  # never "in 0 min": round up, at least one minute
+                    msg = self.tr(
+                        "Cannot reach GitHub to renew your editing lock ({n} tries failed). "
+                        "If the connection is not back within {m} min, others may take over "
+                        "editing. Keep this window open: your text is safe here."
+                    ).format(n=res.misses, m=max(1, -int(-left // 60)))
+                else:
+                    msg = self.tr(
+                        "Cannot reach GitHub to renew your editing lock ({n} tries failed). "
+                        "It has expired, so others may take over editing now. Keep this window "
+                        "open: your text is safe here."
+                    ).format(n=res.misses)
                 self._set_connection(
                     False, err_text(res.error, self.ctx.lang) if res.error else msg
                 )
@@ -1098,11 +1110,16 @@ class MainWindow(QMainWindow):
             rec = view.record
             who = rec.claimed_by if rec.malformed and rec.claimed_by else view.holder
             if rec.editing_by.casefold() == self.ctx.login.casefold() and not rec.malformed:
-                who = self.tr("you ({login}) in another window").format(login=rec.editing_by)
-            text = self.tr(
-                "{who} took over editing at {when}, so this document is read-only now. "
-                "Your text is still here: copy it, save it as a new document, or compare it."
-            ).format(who=who, when=format_when(rec.started_at, now))
+                text = self.tr(
+                    "You ({login}) took over editing in another window at {when}, so this "
+                    "document is read-only here. Your text is still here: copy it, save it as "
+                    "a new document, or compare it."
+                ).format(login=rec.editing_by, when=format_when(rec.started_at, now))
+            else:
+                text = self.tr(
+                    "{who} took over editing at {when}, so this document is read-only now. "
+                    "Your text is still here: copy it, save it as a new document, or compare it."
+                ).format(who=who, when=format_when(rec.started_at, now))
         self.lock_banner.set_text(text)
         self.lock_banner.show()
         self.editor_pane.editor.ensureCursorVisible()
@@ -1162,7 +1179,7 @@ class MainWindow(QMainWindow):
         if self.editor_pane.text() == text:
             self.editor_pane.set_modified(False)
         self._set_connection(True)
-        self._set_lock_status(self.tr("✔ Saved “{doc}”").format(doc=doc.title or doc.doc_id), "ok")
+        self._set_lock_status(fill(self.tr("✔ Saved “{doc}”"), doc=doc.title or doc.doc_id), "ok")
         self._update_title()
         if commit:
             self._watch_deploy(str(commit))
@@ -1213,9 +1230,14 @@ class MainWindow(QMainWindow):
                 self.editor_pane.replace_all_text(theirs, modified=False)
                 self._draft_committed(doc, theirs, their_sha)
                 self.show_notice(
-                    self.tr(
-                        "Your text was saved as “{new}”. This window now shows the current “{doc}”."
-                    ).format(new=new_id, doc=doc.doc_id),
+                    fill(
+                        self.tr(
+                            "Your text was saved as “{new}”. This window now shows the current "
+                            "“{doc}”."
+                        ),
+                        new=new_id,
+                        doc=doc.doc_id,
+                    ),
                     "info",
                 )
                 self._update_title()
@@ -1304,7 +1326,7 @@ class MainWindow(QMainWindow):
             if doc.lost or doc.mode != MODE_EDIT:
                 self.editor_pane.set_modified(False)
             self.show_notice(
-                self.tr("Saved your text as the new document “{new}”.").format(new=new_id), "info"
+                fill(self.tr("Saved your text as the new document “{new}”."), new=new_id), "info"
             )
             self._update_title()
         return new_id
@@ -1325,8 +1347,10 @@ class MainWindow(QMainWindow):
             await create_document(self.ctx, new_id, text)
         except Exception as exc:
             self.show_notice(
-                self.tr("Could not create “{new}”: {msg} Your text is still here.").format(
-                    new=new_id, msg=err_text(exc, self.ctx.lang)
+                fill(
+                    self.tr("Could not create “{new}”: {msg} Your text is still here."),
+                    new=new_id,
+                    msg=err_text(exc, self.ctx.lang),
                 ),
                 "error",
             )

@@ -40,6 +40,7 @@ from PySide6.QtCore import QObject, QTimer
 from modu_desktop.core import documents
 from modu_desktop.core.drafts import DraftKey, DraftStore
 from modu_desktop.core.spool import Backoff, SpoolItem
+from modu_desktop.i18n import fill
 from modu_desktop.ui.asyncutil import spawn
 from modu_desktop.ui.i18n import translate_or
 from modu_desktop.ui.notify_free import REASON_STALE, FreeNotifier
@@ -332,22 +333,29 @@ class NothingLost(QObject):
                 )
         with contextlib.suppress(Exception):
             win.show_notice(
-                _t(
-                    "Saved “{doc}”: it was waiting for the connection.",
-                    "연결을 기다리던 “{doc}”을(를) 저장했습니다.",
-                ).format(doc=item.doc_id),
+                fill(
+                    _t(
+                        "Saved “{doc}”: it was waiting for the connection.",
+                        "연결을 기다리던 “{doc}”{doc:을} 저장했습니다.",
+                    ),
+                    doc=item.doc_id,
+                ),
                 "info",
             )
 
     def _failed(self, item: SpoolItem) -> None:
         with contextlib.suppress(Exception):
             self.win.show_notice(
-                _t(
-                    "“{doc}” could not be saved ({why}). Your text is kept: "
-                    "open “not saved” in the status bar.",
-                    "“{doc}”을(를) 저장하지 못했습니다({why}). 글은 남아 있습니다. "
-                    "상태 표시줄의 “저장 안 됨”을 여세요.",
-                ).format(doc=item.doc_id, why=item.failure or item.last_error or "?"),
+                fill(
+                    _t(
+                        "“{doc}” could not be saved ({why}). Your text is kept: "
+                        "open “not saved” in the status bar.",
+                        "“{doc}”{doc:을} 저장하지 못했습니다({why}). 글은 남아 있습니다. "
+                        "상태 표시줄의 “저장 못 함”을 눌러 확인하세요.",
+                    ),
+                    doc=item.doc_id,
+                    why=item.failure or item.last_error or "?",
+                ),
                 "error",
             )
 
@@ -377,7 +385,7 @@ class NothingLost(QObject):
             self.win.show_notice(
                 _t(
                     "You will be told when “{doc}” is free.",
-                    "“{doc}” 문서가 비면 알려 드립니다.",
+                    "“{doc}” 문서를 편집할 수 있게 되면 알려 드립니다.",
                 ).format(doc=doc_id),
                 "info",
             )

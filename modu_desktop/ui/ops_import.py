@@ -56,6 +56,8 @@ from modu_desktop.core.ops import (
     DocOps,
     NewDocRequest,
     OpResult,
+    layout_label,
+    theme_label,
     validate_new_id,
 )
 from modu_desktop.ui.asyncutil import run_dialog, spawn
@@ -94,10 +96,12 @@ class NewDocForm(QWidget):
         pos_row.addWidget(self.position, 1)
         self.theme = QComboBox()
         self.theme.setObjectName("opsThemeCombo")
-        self.theme.addItems(list(THEMES))
+        for t in THEMES:  # the site's names; the id is the item's data
+            self.theme.addItem(theme_label(t)(self.lang), t)
         self.layout_combo = QComboBox()
         self.layout_combo.setObjectName("opsLayoutCombo")
-        self.layout_combo.addItems(list(LAYOUTS))
+        for lay in LAYOUTS:
+            self.layout_combo.addItem(layout_label(lay)(self.lang), lay)
         self.template = QCheckBox(
             self.t("Start from the template (hero, cards, timeline, quote, call to action)")
         )
@@ -154,8 +158,8 @@ class NewDocForm(QWidget):
             title=self.title_edit.text().strip(),
             position=self.position.value() if self.has_position.isChecked() else None,
             nav_label=self.nav_edit.text().strip() or None,
-            theme=self.theme.currentText() or DEFAULT_THEME,
-            layout=self.layout_combo.currentText() or DEFAULT_LAYOUT,
+            theme=self.theme.currentData() or DEFAULT_THEME,
+            layout=self.layout_combo.currentData() or DEFAULT_LAYOUT,
             template=self.template.isChecked(),
             base_text=self.base_text,
         )
@@ -167,8 +171,12 @@ class NewDocForm(QWidget):
         self.nav_edit.setText(req.nav_label or "")
         self.has_position.setChecked(req.position is not None)
         self.position.setValue(req.position or 0)
-        self.theme.setCurrentText(req.theme if req.theme in THEMES else DEFAULT_THEME)
-        self.layout_combo.setCurrentText(req.layout if req.layout in LAYOUTS else DEFAULT_LAYOUT)
+        self.theme.setCurrentIndex(
+            self.theme.findData(req.theme if req.theme in THEMES else DEFAULT_THEME)
+        )
+        self.layout_combo.setCurrentIndex(
+            self.layout_combo.findData(req.layout if req.layout in LAYOUTS else DEFAULT_LAYOUT)
+        )
         self.template.setChecked(req.template)
         self.template.setEnabled(req.base_text is None)
         self.clear_error()

@@ -16,11 +16,11 @@
     </message>
     <message>
         <source>While you were editing “{doc}”, a newer version was saved{by}. Nothing has been overwritten. Choose what to keep.</source>
-        <translation>“{doc}”을(를) 편집하는 동안{by} 더 새로운 버전이 저장되었습니다. 아무것도 덮어쓰지 않았습니다. 어느 쪽을 남길지 고르세요.</translation>
+        <translation>“{doc}”{doc:을} 편집하는 동안 새 버전이 저장되었습니다{by}. 아무것도 덮어쓰지 않았습니다. 어느 쪽을 남길지 고르세요.</translation>
     </message>
     <message>
         <source> by {who}</source>
-        <translation> {who} 님이</translation>
+        <translation> (저장한 사람: {who} 님)</translation>
     </message>
     <message>
         <source>Your version</source>
@@ -40,11 +40,11 @@
     </message>
     <message>
         <source>&amp;Keep mine (overwrite theirs)</source>
-        <translation>내 것 유지 — 상대 것 덮어쓰기(&amp;K)</translation>
+        <translation>내 글 남기기 — 상대 글 덮어쓰기(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Take theirs (discard mine)</source>
-        <translation>상대 것 받기 — 내 것 버리기(&amp;T)</translation>
+        <translation>상대 글 받기 — 내 글 버리기(&amp;T)</translation>
     </message>
     <message>
         <source>Save mine as a &amp;new document</source>
@@ -71,11 +71,11 @@
     </message>
     <message>
         <source>{who} started at {since}; no sign of life since {beat} (inactive).</source>
-        <translation>{who} 님이 {since}에 시작했지만 {beat} 이후로 응답이 없습니다 (비활성).</translation>
+        <translation>{who} 님이 {since}에 편집을 시작했지만 {beat} 이후로 응답이 없습니다.</translation>
     </message>
     <message>
         <source>{who} is editing since {since}; last sign of life {beat}.</source>
-        <translation>{who} 님이 {since}부터 편집 중입니다. 마지막 접속 확인: {beat}.</translation>
+        <translation>{who} 님이 {since}부터 편집하고 있습니다. 마지막 응답: {beat}.</translation>
     </message>
     <message>
         <source>{who} · inactive</source>
@@ -325,12 +325,28 @@
 <context>
     <name>LockDialog</name>
     <message>
+        <source>The lock of “{doc}” changed while you were taking it over.</source>
+        <translation>편집 권한을 가져오는 사이에 “{doc}”의 잠금이 바뀌었습니다.</translation>
+    </message>
+    <message>
+        <source>You ({who}) started editing “{doc}” in another window just before this one.</source>
+        <translation>방금 다른 창에서 내 계정({who})으로 “{doc}” 편집을 시작했습니다.</translation>
+    </message>
+    <message>
+        <source>Someone else started editing “{doc}” just before you.</source>
+        <translation>방금 다른 사람이 “{doc}” 편집을 먼저 시작했습니다.</translation>
+    </message>
+    <message>
+        <source>{who} started editing “{doc}” just before you took over.</source>
+        <translation>편집 권한을 가져오기 직전에 {who} 님이 “{doc}” 편집을 시작했습니다.</translation>
+    </message>
+    <message>
         <source>Document in use</source>
-        <translation>다른 사람이 편집 중인 문서</translation>
+        <translation>편집 중인 문서</translation>
     </message>
     <message>
         <source>You ({who}) are already editing “{doc}” in another window or on another computer.</source>
-        <translation>내 계정({who})이 다른 창이나 다른 컴퓨터에서 이미 “{doc}”을(를) 편집하고 있습니다.</translation>
+        <translation>내 계정({who})으로 다른 창이나 다른 컴퓨터에서 이미 “{doc}”{doc:을} 편집하고 있습니다.</translation>
     </message>
     <message>
         <source>If you edit here, the other window will switch to read-only at its next check. Unsaved changes there stay on that screen.</source>
@@ -346,7 +362,7 @@
     </message>
     <message>
         <source>{who} is editing “{doc}” right now.</source>
-        <translation>{who} 님이 지금 “{doc}”을(를) 편집하고 있습니다.</translation>
+        <translation>지금 {who} 님이 “{doc}”{doc:을} 편집하고 있습니다.</translation>
     </message>
     <message>
         <source>Two people editing at once would overwrite each other's work.</source>
@@ -356,7 +372,7 @@
         <source>Started: {start}
 Last sign of life: {beat}</source>
         <translation>편집 시작: {start}
-마지막 접속 확인: {beat}</translation>
+마지막 응답: {beat}</translation>
     </message>
     <message>
         <source>Open &amp;read-only</source>
@@ -405,13 +421,13 @@ Last sign of life: {beat}</source>
         <source>just now</source>
         <translation>방금</translation>
     </message>
-    <message numerus="yes">
-        <source>%n min ago</source>
-        <translation><numerusform>%n분 전</numerusform></translation>
+    <message>
+        <source>{n} min ago</source>
+        <translation>{n}분 전</translation>
     </message>
-    <message numerus="yes">
-        <source>%n h ago</source>
-        <translation><numerusform>%n시간 전</numerusform></translation>
+    <message>
+        <source>{n} h ago</source>
+        <translation>{n}시간 전</translation>
     </message>
 </context>
 <context>
@@ -422,7 +438,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>GitHub did not answer in time.</source>
-        <translation>GitHub가 제시간에 응답하지 않았습니다.</translation>
+        <translation>GitHub이 제시간에 응답하지 않았습니다.</translation>
     </message>
     <message>
         <source>Practice mode — nothing you do here reaches the real site</source>
@@ -597,36 +613,68 @@ Last sign of life: {beat}</source>
         <translation> (편집 권한 잃음)</translation>
     </message>
     <message>
+        <source>This document cannot be saved here.</source>
+        <translation>이 문서는 여기서 저장할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>There is no document “{doc}” in the repository.</source>
+        <translation>저장소에 “{doc}” 문서가 없습니다.</translation>
+    </message>
+    <message>
         <source>Checking whether someone is editing “{doc}”…</source>
-        <translation>누가 “{doc}”을(를) 편집 중인지 확인하는 중…</translation>
+        <translation>누가 “{doc}”{doc:을} 편집하고 있는지 확인하는 중…</translation>
     </message>
     <message>
         <source>{who} had left “{doc}” without a sign of life since {beat}, so you have taken over editing.</source>
-        <translation>{who} 님이 {beat} 이후로 “{doc}”에서 응답이 없어 편집 권한을 가져왔습니다.</translation>
+        <translation>{beat} 이후로 {who} 님의 응답이 없어 “{doc}”의 편집 권한을 가져왔습니다.</translation>
     </message>
     <message>
         <source>“{doc}” is in use</source>
-        <translation>“{doc}”을(를) 다른 사람이 편집 중입니다</translation>
+        <translation>다른 사람이 “{doc}”{doc:을} 편집하고 있습니다</translation>
     </message>
     <message>
-        <source>Someone else took “{doc}” at the same moment.</source>
-        <translation>같은 순간에 다른 사람이 “{doc}”의 편집을 시작했습니다.</translation>
+        <source>Cannot reach GitHub to renew your editing lock ({n} tries failed). If the connection is not back within {m} min, others may take over editing. Keep this window open: your text is safe here.</source>
+        <translation>GitHub에 연결되지 않아 편집 권한을 갱신하지 못했습니다({n}번 실패). {m}분 안에 연결되지 않으면 다른 사람이 편집 권한을 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot reach GitHub to renew your editing lock ({n} tries failed). It has expired, so others may take over editing now. Keep this window open: your text is safe here.</source>
+        <translation>GitHub에 연결되지 않아 편집 권한을 갱신하지 못했습니다({n}번 실패). 편집 권한이 만료되어 이제 다른 사람이 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
+    </message>
+    <message>
+        <source>You ({login}) took over editing in another window at {when}, so this document is read-only here. Your text is still here: copy it, save it as a new document, or compare it.</source>
+        <translation>{when}에 다른 창에서 내 계정({login})으로 편집 권한을 가져가서 이 창의 문서는 읽기 전용이 되었습니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
+    </message>
+    <message>
+        <source>Publishing: waiting</source>
+        <translation>게시 대기 중</translation>
+    </message>
+    <message>
+        <source>Publishing: building the site…</source>
+        <translation>게시: 사이트를 만드는 중…</translation>
+    </message>
+    <message>
+        <source>Not published (skipped)</source>
+        <translation>게시하지 않음 (건너뜀)</translation>
+    </message>
+    <message>
+        <source>Publishing status unknown</source>
+        <translation>게시 상태를 알 수 없음</translation>
     </message>
     <message>
         <source>Could not start editing “{doc}”: others keep changing its lock. Try again.</source>
-        <translation>“{doc}” 편집을 시작하지 못했습니다. 다른 사람이 계속 잠금을 바꾸고 있습니다. 다시 시도하세요.</translation>
+        <translation>“{doc}” 편집을 시작하지 못했습니다. 다른 사람이 편집 권한을 계속 바꾸고 있습니다. 잠시 뒤 다시 시도해 주세요.</translation>
     </message>
     <message>
         <source>Could not open “{doc}”: {msg}</source>
-        <translation>“{doc}”을(를) 열지 못했습니다: {msg}</translation>
+        <translation>“{doc}”{doc:을} 열지 못했습니다. {msg}</translation>
     </message>
     <message>
         <source>You are editing “{doc}”</source>
-        <translation>“{doc}”을(를) 편집하고 있습니다</translation>
+        <translation>“{doc}”{doc:을} 편집하고 있습니다</translation>
     </message>
     <message>
         <source>Read-only: {who} is editing this document. You can read and copy, not change.</source>
-        <translation>읽기 전용: {who} 님이 이 문서를 편집하고 있습니다. 읽고 복사할 수는 있지만 바꿀 수는 없습니다.</translation>
+        <translation>읽기 전용: {who} 님이 이 문서를 편집하고 있습니다. 읽고 복사할 수는 있지만 고칠 수는 없습니다.</translation>
     </message>
     <message>
         <source>Read-only</source>
@@ -638,7 +686,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>“{doc}” was still open when the app stopped: your lock and your unsaved text are back.</source>
-        <translation>프로그램이 멈췄을 때 “{doc}”이(가) 열려 있었습니다. 편집 권한과 저장하지 않은 글을 되찾았습니다.</translation>
+        <translation>프로그램이 멈췄을 때 “{doc}”{doc:이} 열려 있었습니다. 편집 권한과 저장하지 않은 글을 되찾았습니다.</translation>
     </message>
     <message>
         <source>Unsaved text of “{doc}” from {when} was kept when the app closed. Restore it to keep working on it, or discard it.</source>
@@ -649,16 +697,8 @@ Last sign of life: {beat}</source>
         <translation>“{doc}” 편집 중 · {time}에 편집 권한을 갱신했습니다</translation>
     </message>
     <message>
-        <source>Cannot reach GitHub to renew your lock ({n} missed). It expires in {m} min unless the connection comes back; keep your text.</source>
-        <translation>GitHub에 연결되지 않아 편집 권한을 갱신하지 못했습니다 ({n}회 실패). 연결이 돌아오지 않으면 {m}분 뒤에 만료됩니다. 글은 그대로 두세요.</translation>
-    </message>
-    <message>
         <source>Someone released your lock on this document, so it is read-only now. Your text is still here: copy it, save it as a new document, or compare it.</source>
         <translation>누군가 이 문서의 편집 권한을 해제해서 지금은 읽기 전용입니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
-    </message>
-    <message>
-        <source>you ({login}) in another window</source>
-        <translation>다른 창의 내 계정({login})</translation>
     </message>
     <message>
         <source>{who} took over editing at {when}, so this document is read-only now. Your text is still here: copy it, save it as a new document, or compare it.</source>
@@ -674,11 +714,11 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>could not check the lock; try again</source>
-        <translation>편집 권한을 확인하지 못했습니다. 다시 시도하세요</translation>
+        <translation>편집 권한을 확인하지 못했습니다. 다시 시도해 주세요</translation>
     </message>
     <message>
         <source>Not saved: you no longer hold the lock on this document.</source>
-        <translation>저장하지 않았습니다: 이 문서의 편집 권한이 더 이상 없습니다.</translation>
+        <translation>저장하지 못했습니다. 이 문서의 편집 권한이 이제 없습니다.</translation>
     </message>
     <message>
         <source>Waiting to save: {msg}</source>
@@ -686,15 +726,15 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>✔ Saved “{doc}”</source>
-        <translation>✔ “{doc}”을(를) 저장했습니다</translation>
+        <translation>✔ “{doc}”{doc:을} 저장했습니다</translation>
     </message>
     <message>
         <source>Not saved: {msg}</source>
-        <translation>저장하지 못했습니다: {msg}</translation>
+        <translation>저장하지 못했습니다. {msg}</translation>
     </message>
     <message>
         <source>Not saved: {msg} Your text is still here.</source>
-        <translation>저장하지 못했습니다: {msg} 내 글은 그대로 있습니다.</translation>
+        <translation>저장하지 못했습니다. {msg} 내 글은 그대로 있습니다.</translation>
     </message>
     <message>
         <source>Showing the current version of “{doc}”</source>
@@ -702,43 +742,19 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Your text was saved as “{new}”. This window now shows the current “{doc}”.</source>
-        <translation>내 글을 “{new}”(으)로 저장했습니다. 이 창은 이제 현재의 “{doc}”을(를) 보여 줍니다.</translation>
+        <translation>내 글을 “{new}”{new:으로} 저장했습니다. 이 창에는 이제 사이트에 있는 “{doc}”{doc:이} 보입니다.</translation>
     </message>
     <message>
         <source>Not saved (conflict): your text is still here.</source>
-        <translation>저장하지 않았습니다 (충돌): 내 글은 그대로 있습니다.</translation>
-    </message>
-    <message>
-        <source>Publishing: waiting to start</source>
-        <translation>게시: 시작을 기다리는 중</translation>
-    </message>
-    <message>
-        <source>Publishing status not available</source>
-        <translation>게시 상태를 알 수 없습니다</translation>
+        <translation>저장하지 않았습니다(충돌). 내 글은 그대로 있습니다.</translation>
     </message>
     <message>
         <source>✔ Published</source>
         <translation>✔ 게시됨</translation>
     </message>
     <message>
-        <source>Publishing skipped</source>
-        <translation>게시 건너뜀</translation>
-    </message>
-    <message>
         <source>✖ Publishing failed</source>
         <translation>✖ 게시 실패</translation>
-    </message>
-    <message>
-        <source>Publishing: queued</source>
-        <translation>게시: 대기 중</translation>
-    </message>
-    <message>
-        <source>Publishing: building…</source>
-        <translation>게시: 만드는 중…</translation>
-    </message>
-    <message>
-        <source>No publishing run found for this save</source>
-        <translation>이 저장에 대한 게시 작업을 찾지 못했습니다</translation>
     </message>
     <message>
         <source>Your text is on the clipboard.</source>
@@ -746,11 +762,11 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Saved your text as the new document “{new}”.</source>
-        <translation>내 글을 새 문서 “{new}”(으)로 저장했습니다.</translation>
+        <translation>내 글을 새 문서 “{new}”{new:으로} 저장했습니다.</translation>
     </message>
     <message>
         <source>Could not create “{new}”: {msg} Your text is still here.</source>
-        <translation>“{new}”을(를) 만들지 못했습니다: {msg} 내 글은 그대로 있습니다.</translation>
+        <translation>“{new}”{new:을} 만들지 못했습니다. {msg} 내 글은 그대로 있습니다.</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -805,7 +821,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Use letters, numbers and dashes, for example 09-new-page.</source>
-        <translation>영문자, 숫자, 하이픈을 쓰세요. 예: 09-new-page</translation>
+        <translation>영문자, 숫자, 하이픈(-)만 쓸 수 있습니다. 예: 09-new-page</translation>
     </message>
     <message>
         <source>A document with this name already exists.</source>
@@ -951,11 +967,11 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>GitHub Enterprise: use https://YOUR-SERVER/api/v3. Change only if your office told you to.</source>
-        <translation>GitHub Enterprise는 https://서버주소/api/v3 를 쓰세요. 담당 부서에서 안내한 경우에만 바꾸세요.</translation>
+        <translation>GitHub Enterprise라면 주소를 https://서버주소/api/v3 형식으로 입력하세요. 담당 부서에서 안내한 경우에만 바꾸세요.</translation>
     </message>
     <message>
         <source>Modu Desktop saves your work to the brochure repository &lt;b&gt;{repo}&lt;/b&gt; on GitHub. It needs a &lt;i&gt;personal access token&lt;/i&gt; from your GitHub account:&lt;ul&gt;&lt;li&gt;&lt;b&gt;Fine-grained token&lt;/b&gt; (recommended): under &lt;i&gt;Repository access&lt;/i&gt; choose only &lt;b&gt;{repo}&lt;/b&gt;; under &lt;i&gt;Permissions → Contents&lt;/i&gt; choose &lt;b&gt;Read and write&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Classic token&lt;/b&gt;: tick the &lt;b&gt;repo&lt;/b&gt; scope.&lt;/li&gt;&lt;/ul&gt;Copy the token GitHub shows you (it is shown only once) and paste it below.</source>
-        <translation>모두 데스크톱은 작업 내용을 GitHub의 브로슈어 저장소 &lt;b&gt;{repo}&lt;/b&gt;에 저장합니다. 이를 위해 내 GitHub 계정의 &lt;i&gt;개인 액세스 토큰&lt;/i&gt;이 필요합니다:&lt;ul&gt;&lt;li&gt;&lt;b&gt;세분화된(fine-grained) 토큰&lt;/b&gt; (권장): &lt;i&gt;Repository access&lt;/i&gt;에서 &lt;b&gt;{repo}&lt;/b&gt;만 고르고, &lt;i&gt;Permissions → Contents&lt;/i&gt;에서 &lt;b&gt;Read and write&lt;/b&gt;를 고르세요.&lt;/li&gt;&lt;li&gt;&lt;b&gt;클래식 토큰&lt;/b&gt;: &lt;b&gt;repo&lt;/b&gt; 범위에 체크하세요.&lt;/li&gt;&lt;/ul&gt;GitHub가 보여 주는 토큰을 복사해서(한 번만 보여 줍니다) 아래에 붙여 넣으세요.</translation>
+        <translation>모두 데스크톱은 작업 내용을 GitHub의 브로슈어 저장소 &lt;b&gt;{repo}&lt;/b&gt;에 저장합니다. 이를 위해 내 GitHub 계정의 &lt;i&gt;개인 액세스 토큰&lt;/i&gt;이 필요합니다:&lt;ul&gt;&lt;li&gt;&lt;b&gt;세분화된(fine-grained) 토큰&lt;/b&gt; (권장): &lt;i&gt;Repository access&lt;/i&gt;에서 &lt;b&gt;{repo}&lt;/b&gt;만 고르고, &lt;i&gt;Permissions → Contents&lt;/i&gt;에서 &lt;b&gt;Read and write&lt;/b&gt;를 고르세요.&lt;/li&gt;&lt;li&gt;&lt;b&gt;클래식 토큰&lt;/b&gt;: &lt;b&gt;repo&lt;/b&gt; 범위에 체크하세요.&lt;/li&gt;&lt;/ul&gt;GitHub이 보여 주는 토큰을 복사해서(한 번만 보여 줍니다) 아래에 붙여 넣으세요.</translation>
     </message>
     <message>
         <source>The token will be kept in this computer's password store (keyring).</source>
@@ -975,7 +991,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>The API address must start with https://.</source>
-        <translation>API 주소는 https:// 로 시작해야 합니다.</translation>
+        <translation>API 주소는 https://로 시작해야 합니다.</translation>
     </message>
     <message>
         <source>The repository must look like owner/name.</source>
