@@ -383,13 +383,18 @@ class MainWindow(QMainWindow):
         return a
 
     # ------------------------------------------------------------------ small state helpers
-    def _set_connection(self, ok: bool, message: str | None = None) -> None:
+    def _set_connection(
+        self, ok: bool, message: str | None = None, *, offline: bool = False
+    ) -> None:
         if ok:
             self.status_conn.setText(self.tr("● Connected"))
             self.status_conn.setProperty("kind", "ok")
             self.status_conn.setToolTip(self.ctx.settings.api_url)
+            self.resolve_notice("connection")  # what the outage said is no longer true
         else:
-            self.status_conn.setText(self.tr("⚠ Connection problem"))
+            self.status_conn.setText(
+                self.tr("⚠ Not connected to GitHub") if offline else self.tr("⚠ Connection problem")
+            )
             self.status_conn.setProperty("kind", "error")
             self.status_conn.setToolTip(message or "")
         self.status_conn.style().unpolish(self.status_conn)
@@ -401,10 +406,13 @@ class MainWindow(QMainWindow):
         self.status_lock.style().unpolish(self.status_lock)
         self.status_lock.style().polish(self.status_lock)
 
-    def show_notice(self, text: str, kind: str = "info") -> None:
-        self.notice.set_text(text)
-        self.notice.set_kind(kind)
-        self.notice.show()
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None:
+        """The one place for a message about an event; ``topic`` ("connection", "save",
+        "upload") lets the success that resolves it clear it (``resolve_notice``)."""
+        self.notice.show_message(text, kind, topic)
+
+    def resolve_notice(self, *topics: str) -> None:
+        self.notice.resolve(*topics)
 
     def _update_title(self) -> None:
         app = self.tr("Modu Desktop")
@@ -517,9 +525,13 @@ class MainWindow(QMainWindow):
             views = await self.ctx.locks.list_locks(locks) if locks else []
         except Exception as exc:
             log.info("refresh failed: %s", exc)
+            offline = _offline(exc)
             self.doc_list.set_loading(False)
-            self.doc_list.set_error(err_text(exc, self.ctx.lang))
-            self._set_connection(False, err_text(exc, self.ctx.lang))
+            # An outage reads the same in the list as in the status bar.
+            self.doc_list.set_error(
+                self.tr("not connected to GitHub") if offline else err_text(exc, self.ctx.lang)
+            )
+            self._set_connection(False, err_text(exc, self.ctx.lang), offline=offline)
             return False
         finally:
             self._refreshing = False
@@ -1057,7 +1069,7 @@ class MainWindow(QMainWindow):
             try:
                 res = await self.ctx.locks.heartbeat(doc.held)
             except Exception as exc:  # the manager reports errors; be safe anyway
-                self._set_connection(False, err_text(exc, self.ctx.lang))
+                self._set_connection(False, err_text(exc, self.ctx.lang), offline=_offline(exc))
                 continue
             if self.doc is not doc or doc.lost:
                 return
@@ -1066,7 +1078,7 @@ class MainWindow(QMainWindow):
                 stamp = format_when(self.ctx.server_now(), self.ctx.server_now()).split(" ")[0]
                 self._set_lock_status(
                     self.tr("You are editing “{doc}” · lock renewed at {time}").format(
-                        doc=doc.doc_id, time=stamp
+                        doc=doc.title or doc.doc_id, time=stamp
                     ),
                     "ok",
                 )
@@ -1074,18 +1086,20 @@ class MainWindow(QMainWindow):
                 left = res.expires_in_s or 0
                 if left > 0:  # never "in 0 min": round up, at least one minute
                     msg = self.tr(
-                        "Cannot reach GitHub to renew your editing lock ({n} tries failed). "
+                        "Not connected to GitHub: your editing lock was not renewed ({n} tries). "
                         "If the connection is not back within {m} min, others may take over "
                         "editing. Keep this window open: your text is safe here."
                     ).format(n=res.misses, m=max(1, -int(-left // 60)))
                 else:
                     msg = self.tr(
-                        "Cannot reach GitHub to renew your editing lock ({n} tries failed). "
-                        "It has expired, so others may take over editing now. Keep this window "
+                        "Not connected to GitHub: your editing lock was not renewed ({n} tries) "
+                        "and has expired, so others may take over editing now. Keep this window "
                         "open: your text is safe here."
                     ).format(n=res.misses)
                 self._set_connection(
-                    False, err_text(res.error, self.ctx.lang) if res.error else msg
+                    False,
+                    err_text(res.error, self.ctx.lang) if res.error else msg,
+                    offline=res.error is None or _offline(res.error),
                 )
                 self._set_lock_status(msg, "warning")
             else:
@@ -1143,8 +1157,18 @@ class MainWindow(QMainWindow):
                 self._save_failed(exc)
                 return False
             if not ver.ok:
-                if ver.retryable:
-                    self._save_failed(RuntimeError(self.tr("could not check the lock; try again")))
+                if ver.retryable:  # GitHub could not be asked: say so as the outage is said
+                    if doc.editable:
+                        self._show_editing_status(doc)
+                    self._set_connection(False, ver.reason, offline=True)
+                    self.show_notice(
+                        self.tr(
+                            "Not saved: not connected to GitHub (the lock could not be checked). "
+                            "Your text is still here; save again when the connection is back."
+                        ),
+                        "error",
+                        topic="connection",
+                    )
                     return False
                 view = ver.view
                 self._lock_lost(doc, view, released=view is None or view.status is LockStatus.FREE)
@@ -1164,9 +1188,9 @@ class MainWindow(QMainWindow):
             if type(exc).__name__ == "QueuedForSave":
                 # Offline: the save waits on disk and goes out by itself (issue 5's queue).
                 msg = err_text(exc, self.ctx.lang)
-                self._set_lock_status(self.tr("Waiting to save: {msg}").format(msg=msg), "warning")
-                self._set_connection(False, msg)
-                self.show_notice(msg, "warning")
+                self._show_editing_status(doc)  # the message goes to one place: the notice
+                self._set_connection(False, msg, offline=True)
+                self.show_notice(msg, "warning", topic="connection")
                 return False
             self._save_failed(exc)
             return False
@@ -1180,6 +1204,7 @@ class MainWindow(QMainWindow):
             self.editor_pane.set_modified(False)
         self._set_connection(True)
         self._set_lock_status(fill(self.tr("✔ Saved “{doc}”"), doc=doc.title or doc.doc_id), "ok")
+        self.resolve_notice("save", "connection")  # an earlier "not saved" is resolved
         self._update_title()
         if commit:
             self._watch_deploy(str(commit))
@@ -1187,10 +1212,22 @@ class MainWindow(QMainWindow):
         return True
 
     def _save_failed(self, exc: BaseException) -> None:
+        """One message in one place (the notice); the status bar keeps the lock state."""
         msg = err_text(exc, self.ctx.lang)
-        self._set_lock_status(self.tr("Not saved: {msg}").format(msg=msg), "error")
+        offline = _offline(exc)
+        if self.doc is not None and self.doc.editable:
+            self._show_editing_status(self.doc)
+        if offline:
+            self._set_connection(False, msg, offline=True)
         self.show_notice(
-            self.tr("Not saved: {msg} Your text is still here.").format(msg=msg), "error"
+            self.tr("Not saved: {msg} Your text is still here.").format(msg=msg),
+            "error",
+            topic="connection" if offline else "save",
+        )
+
+    def _show_editing_status(self, doc: OpenDoc) -> None:
+        self._set_lock_status(
+            fill(self.tr("You are editing “{doc}”"), doc=doc.title or doc.doc_id), "ok"
         )
 
     async def _resolve_conflict(self, doc: OpenDoc, mine: str, conflict: Any) -> bool:
@@ -1496,6 +1533,15 @@ class MainWindow(QMainWindow):
             return
         event.ignore()
         self.request_quit(True)
+
+
+def _offline(exc: BaseException | None) -> bool:
+    """GitHub could not be reached (as opposed to: it answered with an error)."""
+    from modu_desktop.core import errors
+
+    return isinstance(exc, errors.NetworkError | asyncio.TimeoutError | TimeoutError) or type(
+        exc
+    ).__name__ in ("QueuedForSave", "WriteUncertain")
 
 
 def _esc(s: str) -> str:

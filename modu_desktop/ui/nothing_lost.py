@@ -128,11 +128,11 @@ class QueuedForSave(Exception):
     def user_message(self, lang: str = "ko") -> str:
         if lang == "ko":
             return (
-                "GitHub에 연결할 수 없어 이 컴퓨터에 저장해 두었습니다. "
+                "GitHub에 연결되지 않음: 저장할 글을 이 컴퓨터에 보관해 두었습니다. "
                 "연결되면 자동으로 저장됩니다(저장 대기 중)."
             )
         return (
-            "GitHub cannot be reached, so the save is kept on this computer and will be sent "
+            "Not connected to GitHub: the save is kept on this computer and will be sent "
             "by itself when the connection returns (waiting to save)."
         )
 

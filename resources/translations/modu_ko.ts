@@ -597,6 +597,10 @@ Last sign of life: {beat}</source>
         <translation>⚠ 연결 문제</translation>
     </message>
     <message>
+        <source>⚠ Not connected to GitHub</source>
+        <translation>⚠ GitHub에 연결되지 않음</translation>
+    </message>
+    <message>
         <source>Modu Desktop</source>
         <translation>모두 데스크톱</translation>
     </message>
@@ -617,6 +621,10 @@ Last sign of life: {beat}</source>
         <translation>이 문서는 여기서 저장할 수 없습니다.</translation>
     </message>
     <message>
+        <source>not connected to GitHub</source>
+        <translation>GitHub에 연결되지 않음</translation>
+    </message>
+    <message>
         <source>There is no document “{doc}” in the repository.</source>
         <translation>저장소에 “{doc}” 문서가 없습니다.</translation>
     </message>
@@ -633,16 +641,12 @@ Last sign of life: {beat}</source>
         <translation>다른 사람이 “{doc}”{doc:을} 편집하고 있습니다</translation>
     </message>
     <message>
-        <source>Cannot reach GitHub to renew your editing lock ({n} tries failed). If the connection is not back within {m} min, others may take over editing. Keep this window open: your text is safe here.</source>
-        <translation>GitHub에 연결되지 않아 편집 권한을 갱신하지 못했습니다({n}번 실패). {m}분 안에 연결되지 않으면 다른 사람이 편집 권한을 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
-    </message>
-    <message>
-        <source>Cannot reach GitHub to renew your editing lock ({n} tries failed). It has expired, so others may take over editing now. Keep this window open: your text is safe here.</source>
-        <translation>GitHub에 연결되지 않아 편집 권한을 갱신하지 못했습니다({n}번 실패). 편집 권한이 만료되어 이제 다른 사람이 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
-    </message>
-    <message>
         <source>You ({login}) took over editing in another window at {when}, so this document is read-only here. Your text is still here: copy it, save it as a new document, or compare it.</source>
         <translation>{when}에 다른 창에서 내 계정({login})으로 편집 권한을 가져가서 이 창의 문서는 읽기 전용이 되었습니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
+    </message>
+    <message>
+        <source>Not saved: not connected to GitHub (the lock could not be checked). Your text is still here; save again when the connection is back.</source>
+        <translation>저장하지 못했습니다: GitHub에 연결되지 않음(편집 권한을 확인하지 못했습니다). 내 글은 그대로 있습니다. 연결되면 다시 저장하세요.</translation>
     </message>
     <message>
         <source>Publishing: waiting</source>
@@ -697,6 +701,14 @@ Last sign of life: {beat}</source>
         <translation>“{doc}” 편집 중 · {time}에 편집 권한을 갱신했습니다</translation>
     </message>
     <message>
+        <source>Not connected to GitHub: your editing lock was not renewed ({n} tries). If the connection is not back within {m} min, others may take over editing. Keep this window open: your text is safe here.</source>
+        <translation>GitHub에 연결되지 않음: 편집 권한을 갱신하지 못했습니다({n}번 시도). {m}분 안에 연결되지 않으면 다른 사람이 편집 권한을 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
+    </message>
+    <message>
+        <source>Not connected to GitHub: your editing lock was not renewed ({n} tries) and has expired, so others may take over editing now. Keep this window open: your text is safe here.</source>
+        <translation>GitHub에 연결되지 않음: 편집 권한을 갱신하지 못했고({n}번 시도) 권한이 만료되어 이제 다른 사람이 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
+    </message>
+    <message>
         <source>Someone released your lock on this document, so it is read-only now. Your text is still here: copy it, save it as a new document, or compare it.</source>
         <translation>누군가 이 문서의 편집 권한을 해제해서 지금은 읽기 전용입니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
     </message>
@@ -713,24 +725,12 @@ Last sign of life: {beat}</source>
         <translation>저장하는 중…</translation>
     </message>
     <message>
-        <source>could not check the lock; try again</source>
-        <translation>편집 권한을 확인하지 못했습니다. 다시 시도해 주세요</translation>
-    </message>
-    <message>
         <source>Not saved: you no longer hold the lock on this document.</source>
         <translation>저장하지 못했습니다. 이 문서의 편집 권한이 이제 없습니다.</translation>
     </message>
     <message>
-        <source>Waiting to save: {msg}</source>
-        <translation>저장 대기 중: {msg}</translation>
-    </message>
-    <message>
         <source>✔ Saved “{doc}”</source>
         <translation>✔ “{doc}”{doc:을} 저장했습니다</translation>
-    </message>
-    <message>
-        <source>Not saved: {msg}</source>
-        <translation>저장하지 못했습니다. {msg}</translation>
     </message>
     <message>
         <source>Not saved: {msg} Your text is still here.</source>
