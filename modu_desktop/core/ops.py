@@ -838,7 +838,9 @@ class DocOps:
             try:
                 view = await self.locks.inspect(d)
             except GitHubError as exc:
-                return self._failed(exc, None, f"read the lock of {d}", f"{d} 잠금을 확인하지")
+                return self._failed(
+                    exc, None, f"read the lock of {d}", f"{d} 문서의 편집 권한을 확인하지"
+                )
             if blocking_lock(view):
                 return _locked(
                     view, d, Text("Order not changed", "순서를 바꾸지 않았습니다"), doc_id=d
@@ -1081,7 +1083,7 @@ class DocOps:
     def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, doc_id: str) -> OpResult:
         """Taking the lock failed for another reason than someone holding it."""
         err = acq.error or GitHubError(None, acq.message)
-        return self._failed(err, req, f"lock {doc_id}", f"{doc_id} 문서를 잠그지")
+        return self._failed(err, req, f"lock {doc_id}", f"{doc_id} 문서의 편집 권한을 얻지")
 
     def _failed(
         self, exc: BaseException, req: NewDocRequest | None, what_en: str, what_ko: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from enum import Enum
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QDialog,
@@ -160,8 +160,9 @@ class ConflictDialog(QDialog):
         ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
         _highlight(self.mine_view, ca, "#fff3c4")
         _highlight(self.theirs_view, cb, "#dceeff")
-        _scroll_to(self.mine_view, min(ca) if ca else 0)
-        _scroll_to(self.theirs_view, min(cb) if cb else 0)
+        self._first_change = (min(ca) if ca else 0, min(cb) if cb else 0)
+        _scroll_to(self.mine_view, self._first_change[0])
+        _scroll_to(self.theirs_view, self._first_change[1])
         self.summary = QLabel(
             self.tr("The two versions are identical.")
             if mine == theirs
@@ -216,6 +217,8 @@ class ConflictDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
         self._safe.setFocus()
+        # Once laid out, put the first difference in view (the panes then scroll together).
+        QTimer.singleShot(0, lambda: _scroll_to(self.mine_view, self._first_change[0]))
 
     def _done(self, choice: ConflictChoice) -> None:
         self.choice = choice

@@ -67,7 +67,7 @@
     </message>
     <message>
         <source>⚠ unreadable lock</source>
-        <translation>⚠ 읽을 수 없는 잠금</translation>
+        <translation>⚠ 읽을 수 없는 잠금 파일</translation>
     </message>
     <message>
         <source>{who} started at {since}; no sign of life since {beat} (inactive).</source>
@@ -83,7 +83,7 @@
     </message>
     <message>
         <source>You, elsewhere · {since}</source>
-        <translation>나 (다른 곳) · {since}</translation>
+        <translation>나 (다른 곳) · {since}부터</translation>
     </message>
     <message>
         <source>{who} · {since}</source>
@@ -326,7 +326,7 @@
     <name>LockDialog</name>
     <message>
         <source>The lock of “{doc}” changed while you were taking it over.</source>
-        <translation>편집 권한을 가져오는 사이에 “{doc}”의 잠금이 바뀌었습니다.</translation>
+        <translation>편집 권한을 가져오는 사이에 “{doc}”의 편집 상태가 바뀌었습니다.</translation>
     </message>
     <message>
         <source>You ({who}) started editing “{doc}” in another window just before this one.</source>
@@ -358,7 +358,7 @@
     </message>
     <message>
         <source>Someone may be editing it. Open it read-only unless you are sure.</source>
-        <translation>누군가 편집 중일 수 있습니다. 확실하지 않으면 읽기 전용으로 여세요.</translation>
+        <translation>누군가 편집하고 있을 수 있습니다. 확실하지 않으면 읽기 전용으로 여세요.</translation>
     </message>
     <message>
         <source>{who} is editing “{doc}” right now.</source>
@@ -482,7 +482,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Lock state</source>
-        <translation>잠금 상태</translation>
+        <translation>편집 권한 상태</translation>
     </message>
     <message>
         <source>Publishing state</source>
@@ -654,15 +654,15 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Publishing: building the site…</source>
-        <translation>게시: 사이트를 만드는 중…</translation>
+        <translation>게시하는 중…</translation>
     </message>
     <message>
         <source>Not published (skipped)</source>
-        <translation>게시하지 않음 (건너뜀)</translation>
+        <translation>게시 안 함 (건너뜀)</translation>
     </message>
     <message>
         <source>Publishing status unknown</source>
-        <translation>게시 상태를 알 수 없음</translation>
+        <translation>게시 상태 알 수 없음</translation>
     </message>
     <message>
         <source>Could not start editing “{doc}”: others keep changing its lock. Try again.</source>
@@ -686,7 +686,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Viewer mode — read-only</source>
-        <translation>보기 전용 모드 — 읽기 전용</translation>
+        <translation>보기 전용 모드</translation>
     </message>
     <message>
         <source>“{doc}” was still open when the app stopped: your lock and your unsaved text are back.</source>
@@ -726,7 +726,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Not saved: you no longer hold the lock on this document.</source>
-        <translation>저장하지 못했습니다. 이 문서의 편집 권한이 이제 없습니다.</translation>
+        <translation>저장하지 못했습니다. 이 문서의 편집 권한을 잃었습니다.</translation>
     </message>
     <message>
         <source>✔ Saved “{doc}”</source>
