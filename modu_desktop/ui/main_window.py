@@ -85,6 +85,7 @@ class OpenDoc:
 class MainWindow(QMainWindow):
     signOutRequested = Signal()
     finished = Signal()  # the window closed and every lock it held was released (or timed out)
+    connectionRestored = Signal()  # GitHub answers again after a failure
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -387,6 +388,8 @@ class MainWindow(QMainWindow):
         self, ok: bool, message: str | None = None, *, offline: bool = False
     ) -> None:
         if ok:
+            if self.status_conn.property("kind") == "error":
+                self.connectionRestored.emit()
             self.status_conn.setText(self.tr("● Connected"))
             self.status_conn.setProperty("kind", "ok")
             self.status_conn.setToolTip(self.ctx.settings.api_url)

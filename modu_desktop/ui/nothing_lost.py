@@ -258,6 +258,9 @@ class NothingLost(QObject):
             self.status.bind(self.queue)
             self.status.showFailedRequested.connect(lambda: spawn(self.show_failed()))
             self.queue.itemCommitted.connect(self._committed)
+            restored = getattr(win, "connectionRestored", None)
+            if restored is not None:  # the connection is back: send what waits now
+                restored.connect(self._connection_restored)
             self.queue.itemFailed.connect(self._failed)
             self._start_queue_after_recovery()
         banner = getattr(win, "readonly_banner", None)
@@ -342,6 +345,10 @@ class NothingLost(QObject):
                 ),
                 "info",
             )
+
+    def _connection_restored(self) -> None:
+        if not self._closed and self.queue.pending_count():
+            self.queue.retry_now()
 
     def _failed(self, item: SpoolItem) -> None:
         with contextlib.suppress(Exception):

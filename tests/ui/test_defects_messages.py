@@ -108,3 +108,34 @@ def test_a_save_error_is_said_once(make_window: Any, ui: Any) -> None:
     assert ui.run(win.open_document(DOC))
     win._save_failed(RuntimeError("disk full"))
     assert _places(win, "disk full") == ["notice"]
+
+
+def test_when_the_connection_is_back_the_waiting_save_goes_out_and_the_notice_goes(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    from modu_desktop.core.spool import Backoff
+    from tests.ui.test_save_queue import _attached
+
+    win, nl = _attached(make_window, ui, Path(sandbox.repo_dir).parent)
+    nl.queue.spool.backoff = Backoff(base_s=600.0, cap_s=600.0, jitter=0.0)  # no retry by itself
+    try:
+        assert ui.run(win.open_document(DOC))
+        win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+        win.editor_pane.editor.insertPlainText("\n끊긴 동안 저장한 문장\n")
+        sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
+        assert ui.run(win.save()) is False
+        assert nl.queue.pending_count() == 1
+        assert "Not connected to GitHub" in win.notice.label.text()
+        # the queue has tried once and now waits its (long) backoff
+        qtbot.waitUntil(
+            lambda: any(i.attempts >= 1 for i in nl.queue.spool.pending_items()), timeout=10000
+        )
+        qtbot.wait(300)
+        sandbox.faults.update(failure_rate=0.0)
+        assert ui.run(win.refresh_list())  # GitHub answers again
+        assert "Not connected" not in win.notice.label.text() or not win.notice.isVisible()
+        qtbot.waitUntil(lambda: nl.queue.pending_count() == 0, timeout=10000)
+        qtbot.waitUntil(lambda: not win.editor_pane.is_modified(), timeout=5000)
+        assert "끊긴 동안 저장한 문장" in sandbox.read_file(f"docs/{DOC}.md").decode()
+    finally:
+        ui.run(nl.aclose())
