@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.ui.lock_dialog import format_when
+
+NARROW_LIST_PX = 360
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,12 @@ class DocListPanel(QWidget):
         enter.setContext(Qt.ShortcutContext.WidgetShortcut)
         enter.activated.connect(lambda: self._request_open(self.tree.currentItem()))
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        # In a narrow list the titles matter more than the file names (still in the tooltip
+        # and above the editor): hide the file column rather than cut every title to "…".
+        self.tree.setColumnHidden(self.COL_FILE, self.width() < NARROW_LIST_PX)
+
     # --- state ---
     def set_loading(self, loading: bool) -> None:
         if loading:
@@ -248,7 +256,7 @@ class DocListPanel(QWidget):
                     color = QColor("#1a7f37")
                 item.setForeground(self.COL_LOCK, color)
                 item.setToolTip(self.COL_LOCK, badge_text(r.lock, now, long=True))
-            item.setToolTip(self.COL_TITLE, r.doc_id)
+            item.setToolTip(self.COL_TITLE, f"{r.title or r.doc_id}\n{r.path}")
             self.tree.addTopLevelItem(item)
             if r.doc_id == selected:
                 item.setSelected(True)

@@ -405,6 +405,7 @@ class MainWindow(QMainWindow):
 
     def _set_lock_status(self, text: str, kind: str = "info") -> None:
         self.status_lock.setText(text)
+        self.status_lock.setToolTip(text)  # the status bar may cut a long sentence off
         self.status_lock.setProperty("kind", kind)
         self.status_lock.style().unpolish(self.status_lock)
         self.status_lock.style().polish(self.status_lock)
