@@ -623,6 +623,7 @@ class LockManager:
         client_version: str = __version__,
         install_id: str | None = None,
         branch: str | None = None,
+        host: str | None = None,  # the old name of install_id (callers written before it)
         blob_concurrency: int = 4,
     ) -> None:
         if not login:
@@ -636,6 +637,8 @@ class LockManager:
         self.stale_s = stale_s
         self.client_name = client_name
         self.client_version = client_version
+        if install_id is None:
+            install_id = host
         if install_id is None:
             from modu_desktop.core.session import install_id as process_install_id
 
@@ -1304,6 +1307,8 @@ def _same_claim(agreed: LockView, now: LockView) -> bool:
         return False
     if now.status is LockStatus.MINE_THIS_SESSION:
         return False
+    if agreed.status is LockStatus.STALE and not now.is_stale:
+        return False  # taken over *because* it was dead, and it came back: ask the user
     return (
         a.editing_by.casefold() == b.editing_by.casefold()
         and a.session_id == b.session_id

@@ -195,3 +195,31 @@ def test_same_login_elsewhere_is_told_apart_by_install_id() -> None:
         assert "this computer" in v2.describe() and "another computer" in v3.describe()
 
     asyncio.run(body())
+
+
+def test_a_stale_lock_that_comes_back_to_life_is_not_taken_without_asking() -> None:
+    env = Env()
+    alice, bob = env.manager("editor1", "s1"), env.manager("editor2", "s2")
+
+    async def body() -> None:
+        held = (await alice.acquire("d")).held
+        assert held is not None
+        env.t += 901
+        view = await bob.inspect("d")
+        assert view.status is LockStatus.STALE
+        assert (await alice.heartbeat(held)).still_held  # Alice's laptop wakes up
+        res = await bob.steal(view)
+        assert res.outcome is AcquireOutcome.LOST_RACE and "@editor1" in res.message
+        assert parse_lock(env.repo.read(".locks/d.lock.json") or b"", "d").editing_by == "editor1"
+
+    asyncio.run(body())
+
+
+def test_the_old_host_argument_is_an_install_id_and_never_written_as_host() -> None:
+    from modu_desktop.core.locks import LockManager
+    from tests.core.test_locks_fakes import FakeClient
+
+    env = Env()
+    m = LockManager(FakeClient(env.repo, "editor1"), "editor1", "s1", lambda: env.t, host="pc1")
+    body = json.loads(m.acquire_body("d", int(env.t)))
+    assert m.install_id == "pc1" and body["installId"] == "pc1" and "host" not in body
