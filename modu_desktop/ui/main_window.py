@@ -1103,7 +1103,7 @@ class MainWindow(QMainWindow):
                 self._set_connection(
                     False,
                     err_text(res.error, self.ctx.lang) if res.error else msg,
-                    offline=res.error is None or _offline(res.error),
+                    offline=True,  # a missed beat is GitHub not answering: say it as above
                 )
                 self._set_lock_status(msg, "warning")
             else:
