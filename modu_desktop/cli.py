@@ -190,11 +190,17 @@ def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
 
 def _lock_manager(ctx: Context, login: str, client: Any = None) -> Any:
     from modu_desktop.core.locks import LockManager
-    from modu_desktop.core.session import new_session_id
+    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.session import install_id, new_session_id
 
     client = client if client is not None else ctx.client
     return LockManager(
-        client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
+        client,
+        login,
+        f"cli-{new_session_id()}",
+        ctx.client.clock,
+        client_name="ModuDesktopCLI",
+        install_id=install_id(app_paths().data_dir),  # random, never the machine name
     )
 
 

@@ -140,3 +140,9 @@ def tr(source: str, /, **fields: Any) -> str:
     plus particle specs). An English text without a Korean entry is shown in English."""
     text = catalogue().get(source, source) if _state["lang"] == "ko" else source
     return _FORMATTER.format(text, **fields) if fields else text
+
+
+def fill(text: str, /, **fields: Any) -> str:
+    """``text`` (already translated, e.g. by Qt) with ``fields`` filled in, particle specs
+    included: ``fill("“{doc}”{doc:을} 저장했습니다.", doc="전략")`` → "“전략”을 저장했습니다."."""
+    return _FORMATTER.format(text, **fields)

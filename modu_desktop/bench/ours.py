@@ -77,7 +77,7 @@ class OurClient:
         )
         self.store = DocumentStore(self.client, self.cache_dir)
         self.locks = LockManager(
-            self.client, login, "bench-session", self.client.clock, host="bench-host"
+            self.client, login, "bench-session", self.client.clock, install_id="bench-install"
         )
         self.snapshot: RepoSnapshot | None = None
         self.views: list[LockView] = []
@@ -168,7 +168,7 @@ class OurClient:
             session_id=self.locks.session_id,
             server_now=self.locks.server_now(),
             stale_s=self.locks.stale_s,
-            host=self.locks.host,
+            install_id=self.locks.install_id,
         )
 
     # -- heartbeat / save / close ----------------------------------------------------------

@@ -35,6 +35,7 @@ from typing import Any
 
 from modu_desktop.core.errors import Conflict, GitHubError, WriteUncertain
 from modu_desktop.core.ops import Text
+from modu_desktop.i18n import particle
 
 __all__ = [
     "MAX_BYTES",
@@ -165,8 +166,8 @@ def _check_svg(data: bytes) -> tuple[bool, Text | None]:
             return True, Text(
                 f"This SVG contains {en}, which could run on the site; "
                 "it is not uploaded. Export it as PNG, or remove that part.",
-                f"이 SVG에는 사이트에서 실행될 수 있는 {ko}이(가) 들어 있어 올리지 "
-                "않습니다. PNG로 내보내거나 그 부분을 지워 주세요.",
+                f"이 SVG에는 사이트에서 실행될 수 있는 {ko}{particle(ko, '이')} 들어 있어 "
+                "올리지 않습니다. PNG로 내보내거나 그 부분을 지워 주세요.",
             )
     try:
         root = ET.fromstring(text)
@@ -206,7 +207,8 @@ def check_image(
                 False,
                 Text(
                     f"{shown} is {other[0]}, not a picture. Pictures can be {supported}.",
-                    f"{shown}은(는) 그림이 아니라 {other[1]}입니다. 올릴 수 있는 그림: {supported}",
+                    f"{shown} 파일은 그림이 아니라 {other[1]}입니다. 올릴 수 있는 그림: "
+                    f"{supported}",
                 ),
                 size=size,
             )
@@ -214,7 +216,7 @@ def check_image(
             False,
             Text(
                 f"{shown} is not a supported picture ({supported}).",
-                f"{shown}은(는) 지원하는 그림 형식이 아닙니다({supported}).",
+                f"{shown} 파일은 지원하는 그림 형식이 아닙니다({supported}).",
             ),
             size=size,
         )
@@ -355,8 +357,8 @@ async def upload_image(
                 Text(
                     f"Could not confirm whether the picture was uploaded as {name}; check the "
                     "connection and try again (a second copy does no harm).",
-                    f"그림이 {name}(으)로 올라갔는지 확인하지 못했습니다. 연결을 확인하고 다시 "
-                    "시도해 주세요(한 번 더 올려도 문제없습니다).",
+                    f"그림이 {name} 이름으로 올라갔는지 확인하지 못했습니다. 연결을 확인하고 "
+                    "다시 시도해 주세요(한 번 더 올려도 문제없습니다).",
                 ),
                 check,
                 path,

@@ -40,10 +40,13 @@ from modu_desktop.core.ops import (
     OpResult,
     Text,
     existing_clash,
+    layout_label,
     suggest_id,
+    theme_label,
     validate_new_doc,
     validate_new_id,
 )
+from modu_desktop.i18n import particle
 
 __all__ = [
     "MAX_IMPORT_BYTES",
@@ -55,6 +58,20 @@ __all__ = [
 ]
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
+
+
+def _p(word: object, form: str) -> str:
+    return particle(str(word), form)
+
+
+def _theme_ko(name: str) -> str:
+    return theme_label(name).ko
+
+
+def _layout_ko(name: str) -> str:
+    return layout_label(name).ko
+
+
 _PREFIX = re.compile(r"^(\d+)[-_.](.+)$")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 
@@ -104,7 +121,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             None,
             conflict=Text(
                 f"{name} is not a Markdown (.md) file.",
-                f"{name}은(는) 마크다운(.md) 파일이 아닙니다.",
+                f"{name} 파일은 마크다운(.md) 파일이 아닙니다.",
             ),
         )
     if len(data) > MAX_IMPORT_BYTES:
@@ -125,7 +142,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             None,
             conflict=Text(
                 f"{name} is not a text file (or not in UTF-8).",
-                f"{name}은(는) 텍스트 파일이 아니거나 UTF-8이 아닙니다.",
+                f"{name} 파일은 텍스트 파일이 아니거나 UTF-8 형식이 아닙니다.",
             ),
         )
     notes: list[Text] = [note] if note else []
@@ -143,7 +160,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         notes.append(
             Text(
                 f"The id '{doc_id}' was changed to '{fixed}'.",
-                f"id '{doc_id}'을(를) '{fixed}'(으)로 바꿨습니다.",
+                f"페이지 주소 '{doc_id}'{_p(doc_id, '를')} '{fixed}'{_p(fixed, '로')} 바꿨습니다.",
             )
         )
         doc_id = fixed
@@ -158,14 +175,15 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             notes.append(
                 Text(
                     f"sidebar_position {raw_pos} was rounded to {position}.",
-                    f"sidebar_position {raw_pos}을(를) {position}(으)로 바꿨습니다.",
+                    f"순서(sidebar_position) {raw_pos}{_p(raw_pos, '을')} "
+                    f"{position}{_p(position, '으로')} 바꿨습니다.",
                 )
             )
     elif fm.get("sidebar_position") is not None:
         notes.append(
             Text(
                 "sidebar_position is not a number; it was left out.",
-                "sidebar_position이 숫자가 아니어서 비워 두었습니다.",
+                "순서(sidebar_position)가 숫자가 아니어서 비워 두었습니다.",
             )
         )
     elif name_pos is not None and name_pos <= MAX_POSITION:
@@ -178,7 +196,8 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         notes.append(
             Text(
                 f"No title in the front matter; using '{title}'.",
-                f"front matter에 제목이 없어 '{title}'을(를) 씁니다.",
+                f"페이지 설정(front matter)에 제목이 없어 '{title}'{_p(title, '을')} 제목으로 "
+                "씁니다.",
             )
         )
     title = " ".join(title.split())
@@ -189,7 +208,8 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             notes.append(
                 Text(
                     f"Unknown theme '{theme}'; using {DEFAULT_THEME}.",
-                    f"알 수 없는 테마 '{theme}' 대신 {DEFAULT_THEME}을(를) 씁니다.",
+                    f"알 수 없는 테마 '{theme}' 대신 기본 테마({_theme_ko(DEFAULT_THEME)})를 "
+                    "씁니다.",
                 )
             )
         theme = DEFAULT_THEME
@@ -199,7 +219,8 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             notes.append(
                 Text(
                     f"Unknown layout '{layout}'; using {DEFAULT_LAYOUT}.",
-                    f"알 수 없는 레이아웃 '{layout}' 대신 {DEFAULT_LAYOUT}을(를) 씁니다.",
+                    f"알 수 없는 레이아웃 '{layout}' 대신 기본 레이아웃"
+                    f"({_layout_ko(DEFAULT_LAYOUT)})을 씁니다.",
                 )
             )
         layout = DEFAULT_LAYOUT
@@ -273,8 +294,8 @@ def check_candidates(cands: Sequence[ImportCandidate], snap: RepoSnapshot) -> li
                     conflict=Text(
                         f"{base} in this import already uses the file name {req.path} or the id "
                         f"'{req.doc_id}'.",
-                        f"함께 가져오는 {base} 파일이 이미 {req.path} 또는 id '{req.doc_id}'을(를) "
-                        "씁니다.",
+                        f"함께 가져오는 {base} 파일이 이미 파일 이름 {req.path} 또는 페이지 주소 "
+                        f"'{req.doc_id}'{_p(req.doc_id, '를')} 쓰고 있습니다.",
                     ),
                     conflict_field=field,
                 )

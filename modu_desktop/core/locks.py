@@ -115,7 +115,7 @@ def validate_doc_id(doc_id: object) -> str:
         if segment in (".", ".."):
             raise InvalidDocId(
                 f"docId {doc_id!r} contains a '{segment}' segment",
-                f"'{segment}'로 다른 폴더를 가리킬 수 없습니다",
+                f"'{segment}' 같은 경로로 다른 폴더를 가리킬 수 없습니다",
             )
     return doc_id
 
@@ -153,7 +153,8 @@ class LockRecord:
     client: str | None = None
     client_version: str | None = None
     session_id: str | None = None
-    host: str | None = None
+    host: str | None = None  # old locks only: the machine name (we no longer write it)
+    install_id: str | None = None
     malformed: str | None = None
     claimed_by: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -238,7 +239,13 @@ def parse_lock(raw: bytes | str, expected_doc_id: str) -> LockRecord:
         if value <= 0:
             return _malformed(expected_doc_id, f"{key} is not a valid time ({value})", data)
         stamps[key] = value
-    known = set(ACQUIRE_KEY_ORDER) | {"client", "clientVersion", "sessionId", "host"}
+    known = set(ACQUIRE_KEY_ORDER) | {
+        "client",
+        "clientVersion",
+        "sessionId",
+        "installId",
+        "host",
+    }
     return LockRecord(
         doc_id=doc_id,
         editing_by=editing_by,
@@ -248,6 +255,7 @@ def parse_lock(raw: bytes | str, expected_doc_id: str) -> LockRecord:
         client_version=_optional_str(data, "clientVersion"),
         session_id=_optional_str(data, "sessionId"),
         host=_optional_str(data, "host"),
+        install_id=_optional_str(data, "installId"),
         extra={k: v for k, v in data.items() if k not in known},
     )
 
@@ -276,18 +284,22 @@ def _fmt_time(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def format_age(seconds: float | None) -> str:
+def format_age(seconds: float | None, lang: str = "en") -> str:
+    """``90`` → "1 min" (or, with ``lang="ko"``, "1분")."""
+    ko = lang == "ko"
     if seconds is None:
-        return "unknown"
+        return "알 수 없음" if ko else "unknown"
     sign = "-" if seconds < 0 else ""
     s = int(abs(seconds))
     if s < 60:
-        return f"{sign}{s} s"
+        return f"{sign}{s}초" if ko else f"{sign}{s} s"
     if s < 3600:
-        return f"{sign}{s // 60} min"
+        return f"{sign}{s // 60}분" if ko else f"{sign}{s // 60} min"
     if s < 86400:
-        return f"{sign}{s // 3600} h {s % 3600 // 60} min"
-    return f"{sign}{s // 86400} d {s % 86400 // 3600} h"
+        h, m = s // 3600, s % 3600 // 60
+        return f"{sign}{h}시간 {m}분" if ko else f"{sign}{h} h {m} min"
+    d, h = s // 86400, s % 86400 // 3600
+    return f"{sign}{d}일 {h}시간" if ko else f"{sign}{d} d {h} h"
 
 
 @dataclass(frozen=True)
@@ -300,7 +312,7 @@ class LockView:
     record: LockRecord | None
     server_now: float
     stale_s: float
-    same_host: bool = False
+    same_install: bool = False  # the lock names this installation's id (this computer)
 
     @property
     def path(self) -> str:
@@ -347,7 +359,7 @@ class LockView:
         if self.status is LockStatus.MINE_THIS_SESSION:
             return f"You hold the lock on {doc} in this window since {since}."
         if self.status is LockStatus.MINE_OTHER_SESSION:
-            where = _where(rec)
+            where = _where(rec, self.same_install)
             return (
                 f"You (@{rec.editing_by}) are already editing {doc} {where} since {since}; "
                 f"last heartbeat {beat} ago."
@@ -360,11 +372,13 @@ class LockView:
         return f"@{rec.editing_by} is editing {doc} since {since}; last heartbeat {beat} ago."
 
 
-def _where(rec: LockRecord) -> str:
+def _where(rec: LockRecord, same_install: bool = False) -> str:
     if rec.session_id is None:
         return "in another window (the web admin or another app)"
-    if rec.host:
-        return f"in another window on {rec.host}"
+    if same_install:
+        return "in another window on this computer"
+    if rec.install_id:
+        return "on another computer"
     return "in another window"
 
 
@@ -377,7 +391,7 @@ def classify(
     session_id: str,
     server_now: float,
     stale_s: float,
-    host: str | None = None,
+    install_id: str | None = None,
 ) -> LockView:
     if record is None or sha is None:
         status = LockStatus.FREE
@@ -395,8 +409,8 @@ def classify(
             status = LockStatus.MINE_OTHER_SESSION
         else:
             status = LockStatus.HELD
-    same_host = bool(record and host and record.host == host)
-    return LockView(doc_id, status, sha, record, server_now, stale_s, same_host)
+    same_install = bool(record and install_id and record.install_id == install_id)
+    return LockView(doc_id, status, sha, record, server_now, stale_s, same_install)
 
 
 # --------------------------------------------------------------------------------------------
@@ -607,8 +621,9 @@ class LockManager:
         stale_s: float = 900,
         client_name: str = DEFAULT_CLIENT_NAME,
         client_version: str = __version__,
-        host: str | None = None,
+        install_id: str | None = None,
         branch: str | None = None,
+        host: str | None = None,  # the old name of install_id (callers written before it)
         blob_concurrency: int = 4,
     ) -> None:
         if not login:
@@ -622,11 +637,13 @@ class LockManager:
         self.stale_s = stale_s
         self.client_name = client_name
         self.client_version = client_version
-        if host is None:
-            from modu_desktop.core.session import host_name
+        if install_id is None:
+            install_id = host
+        if install_id is None:
+            from modu_desktop.core.session import install_id as process_install_id
 
-            host = host_name()
-        self.host = host
+            install_id = process_install_id()  # random; never the machine's name
+        self.install_id = install_id
         self.branch = branch or _branch_of(client) or "main"
         self._blob_cache: dict[str, bytes] = {}
         self.blob_concurrency = max(1, blob_concurrency)
@@ -706,7 +723,7 @@ class LockManager:
             session_id=self.session_id,
             server_now=self.server_now(),
             stale_s=self.stale_s,
-            host=self.host,
+            install_id=self.install_id,
         )
 
     async def inspect(self, doc_id: str) -> LockView:
@@ -732,7 +749,7 @@ class LockManager:
             "client": self.client_name,
             "clientVersion": self.client_version,
             "sessionId": self.session_id,
-            "host": self.host,
+            "installId": self.install_id,
         }
 
     def acquire_body(self, doc_id: str, now: int) -> bytes:
@@ -868,49 +885,79 @@ class LockManager:
         return AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=view, message=view.describe())
 
     async def steal(self, view: LockView) -> AcquireResult:
-        """Take the lock over, sending the sha we saw. If the lock changed since, report that
-        someone else took it first (never retry blindly)."""
+        """Take the lock over, sending the sha we saw.
+
+        The user agreed to replace *the claim in* ``view`` (its holder, session and start), not
+        one exact version of the file: if that claim only heartbeated meanwhile (409 on the old
+        sha), re-read and take it over on the new sha; if it was released, create the lock.
+        Only a *different* claim is news: then report who holds it now (never retry blindly)."""
         doc_id = validate_doc_id(view.doc_id)
         unsynced = await self._sync_clock(doc_id)
         if unsynced is not None:
             return unsynced
-        held, err, conflict = await self._write_lock(doc_id, view.sha)
-        if held is not None:
-            if view.status is LockStatus.FREE:
+        seen = view
+        for _ in range(_STEAL_ATTEMPTS):
+            held, err, conflict = await self._write_lock(doc_id, seen.sha)
+            if held is not None:
+                if view.status is LockStatus.FREE:
+                    return AcquireResult(
+                        AcquireOutcome.ACQUIRED,
+                        doc_id,
+                        held=held,
+                        message=f"You are now editing {doc_id}.",
+                    )
+                prev = view.holder or UNKNOWN_HOLDER
                 return AcquireResult(
-                    AcquireOutcome.ACQUIRED,
+                    AcquireOutcome.TOOK_OVER,
                     doc_id,
                     held=held,
-                    message=f"You are now editing {doc_id}.",
+                    view=view,
+                    message=f"You took over the lock on {doc_id} from @{prev}.",
                 )
-            prev = view.holder or UNKNOWN_HOLDER
-            return AcquireResult(
-                AcquireOutcome.TOOK_OVER,
-                doc_id,
-                held=held,
-                view=view,
-                message=f"You took over the lock on {doc_id} from @{prev}.",
-            )
-        if not conflict:
-            assert err is not None
-            return AcquireResult(
-                AcquireOutcome.FAILED,
-                doc_id,
-                view=view,
-                error=err,
-                message=f"Could not take over the lock on {doc_id}: {_err_text(err)}",
-            )
-        try:
-            now_view: LockView | None = await self.inspect(doc_id)
-        except Exception:
-            now_view = None
-        who = f"@{now_view.holder}" if now_view and now_view.holder else "someone else"
-        if now_view is not None and now_view.status is LockStatus.FREE:
-            msg = f"The lock on {doc_id} changed while you were taking it over; it is free now."
-        else:
-            msg = f"Someone else took the lock on {doc_id} first ({who})."
+            if not conflict:
+                assert err is not None
+                return AcquireResult(
+                    AcquireOutcome.FAILED,
+                    doc_id,
+                    view=view,
+                    error=err,
+                    message=f"Could not take over the lock on {doc_id}: {_err_text(err)}",
+                )
+            try:
+                now_view: LockView | None = await self.inspect(doc_id)
+            except Exception:
+                now_view = None
+            if now_view is not None and (
+                now_view.status is LockStatus.FREE or _same_claim(view, now_view)
+            ):
+                seen = now_view  # the same holder heartbeated, or left: go on with the new sha
+                continue
+            return self._lost_steal(doc_id, now_view, err)
         return AcquireResult(
-            AcquireOutcome.LOST_RACE, doc_id, view=now_view, error=err, message=msg
+            AcquireOutcome.LOST_RACE,
+            doc_id,
+            view=seen,
+            message=f"The lock on {doc_id} kept changing while you were taking it over.",
+        )
+
+    def _lost_steal(
+        self, doc_id: str, now_view: LockView | None, err: Exception | None
+    ) -> AcquireResult:
+        rec = now_view.record if now_view is not None else None
+        if rec is None:
+            who = "someone else"
+        elif now_view is not None and now_view.status is LockStatus.MINE_OTHER_SESSION:
+            who = f"you (@{rec.editing_by}) {_where(rec, now_view.same_install)}"
+        elif rec.is_malformed:
+            who = f"@{rec.claimed_by}" if rec.claimed_by else "an unreadable lock"
+        else:
+            who = f"@{rec.editing_by}"
+        return AcquireResult(
+            AcquireOutcome.LOST_RACE,
+            doc_id,
+            view=now_view,
+            error=err,
+            message=f"Someone else took the lock on {doc_id} first ({who}).",
         )
 
     async def heartbeat(self, held: HeldLock) -> HeartbeatResult:
@@ -1053,7 +1100,7 @@ class LockManager:
         elif view.status is LockStatus.MINE_OTHER_SESSION or (
             rec.editing_by.casefold() == self.login.casefold()
         ):
-            who = f"you (@{rec.editing_by}) {_where(rec)}"
+            who = f"you (@{rec.editing_by}) {_where(rec, view.same_install)}"
         else:
             who = f"@{rec.editing_by}"
         since = _fmt_time(rec.started_at if rec else None)
@@ -1240,12 +1287,33 @@ class LockManager:
             rec = view.record
             who = f"@{rec.editing_by}" if rec else "someone else"
             if rec and view.status is LockStatus.MINE_OTHER_SESSION:
-                who = f"you (@{rec.editing_by}) {_where(rec)}"
+                who = f"you (@{rec.editing_by}) {_where(rec, view.same_install)}"
             reason = (
                 f"Not saved: your lock on {held.doc_id} was taken over by {who} at "
                 f"{_fmt_time(rec.started_at if rec else None)}."
             )
         return VerifyResult(False, reason, view=view)
+
+
+_STEAL_ATTEMPTS = 4  # a live holder heartbeats every few minutes: a 4th 409 in a row is odd
+
+
+def _same_claim(agreed: LockView, now: LockView) -> bool:
+    """Whether ``now`` is still the claim the user agreed to replace: same holder, same session
+    and same start (a heartbeat changes only ``lastHeartbeat``; the web admin keeps
+    ``startedAt``, and has no session id, so its start tells its editing sessions apart)."""
+    a, b = agreed.record, now.record
+    if a is None or b is None or a.is_malformed or b.is_malformed:
+        return False
+    if now.status is LockStatus.MINE_THIS_SESSION:
+        return False
+    if agreed.status is LockStatus.STALE and not now.is_stale:
+        return False  # taken over *because* it was dead, and it came back: ask the user
+    return (
+        a.editing_by.casefold() == b.editing_by.casefold()
+        and a.session_id == b.session_id
+        and a.started_at == b.started_at
+    )
 
 
 def _branch_of(client: Any) -> str | None:
@@ -1271,7 +1339,8 @@ def view_to_json(view: LockView) -> dict[str, Any]:
         "claimedBy": rec.claimed_by if rec else None,
         "client": rec.client if rec else None,
         "sessionId": rec.session_id if rec else None,
-        "host": rec.host if rec else None,
+        "installId": rec.install_id if rec else None,
+        "host": rec.host if rec else None,  # old locks only
         "sha": view.sha,
     }
 

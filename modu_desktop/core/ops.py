@@ -73,12 +73,15 @@ from modu_desktop.core.locks import (
     ReleaseOutcome,
     format_age,
 )
+from modu_desktop.i18n import particle
 
 __all__ = [
     "DEFAULT_LAYOUT",
     "DEFAULT_THEME",
     "LAYOUTS",
+    "LAYOUT_LABELS",
     "THEMES",
+    "THEME_LABELS",
     "DocOps",
     "NewDocRequest",
     "OpCode",
@@ -132,6 +135,40 @@ class Text:
 
     def __str__(self) -> str:
         return self.en
+
+
+# The names the site's web admin shows for each theme and layout (static/admin/index.html);
+# the ids are what the front matter holds, the names are what people see.
+THEME_LABELS: dict[str, Text] = {
+    "public-blue": Text("Public Blue", "공공 블루"),
+    "teal-green": Text("Deep Forest", "딥 포레스트"),
+    "royal-purple": Text("Royal Purple", "로얄 퍼플"),
+    "burgundy-gold": Text("Burgundy Gold", "버건디 골드"),
+    "ocean-cyan": Text("Deep Steel Blue", "딥 스틸 블루"),
+    "startup-gradient": Text("Startup Dark", "스타트업 다크"),
+    "minimal-light": Text("Minimal Light", "미니멀 라이트"),
+}
+LAYOUT_LABELS: dict[str, Text] = {
+    "cinema": Text("Cinema (wide)", "시네마 (Wide)"),
+    "poster": Text("A3 poster", "A3 포스터"),
+    "standard": Text("A4 brochure", "A4 브로슈어"),
+    "compact": Text("B5 leaflet", "B5 리플렛"),
+    "slim": Text("Leaflet (slim)", "리플렛 (Slim)"),
+}
+
+
+def _p(word: object, form: str) -> str:
+    """The Korean particle of ``form``'s family after ``word`` (을/를, 이/가, 으로/로, …)."""
+    return particle(str(word), form)
+
+
+def theme_label(name: str) -> Text:
+    """The shown name of theme ``name`` (an unknown id is shown as it is)."""
+    return THEME_LABELS.get(name, Text(name, name))
+
+
+def layout_label(name: str) -> Text:
+    return LAYOUT_LABELS.get(name, Text(name, name))
 
 
 def _err_text(exc: BaseException) -> Text:
@@ -284,7 +321,7 @@ def validate_new_id(doc_id: str) -> Text | None:
     if not d:
         return Text(
             "Enter an id, for example 'bootcamp-2026'.",
-            "문서 id를 입력해 주세요. 예: bootcamp-2026",
+            "페이지 주소를 입력해 주세요. 예: bootcamp-2026",
         )
     if d.lower().endswith(".md"):
         return Text(f"Leave out '.md': use '{d[:-3]}'.", f"'.md'는 빼고 입력해 주세요: '{d[:-3]}'")
@@ -292,22 +329,25 @@ def validate_new_id(doc_id: str) -> Text | None:
         return Text(
             "The id cannot contain '/', '\\' or '..': new documents are created directly in "
             "docs/ (as the web admin does).",
-            "id에는 '/', '\\', '..'를 쓸 수 없습니다. 새 문서는 웹 관리자처럼 docs/ 바로 아래에 "
-            "만들어집니다.",
+            "페이지 주소에는 '/', '\\', '..'를 쓸 수 없습니다. 새 문서는 웹 관리자에서처럼 docs/ "
+            "폴더 바로 아래에 만들어집니다.",
         )
     if len(d) > MAX_ID_LEN:
         return Text(
             f"The id is too long ({len(d)} characters; at most {MAX_ID_LEN}).",
-            f"id가 너무 깁니다({len(d)}자, 최대 {MAX_ID_LEN}자).",
+            f"페이지 주소가 너무 깁니다({len(d)}자, 최대 {MAX_ID_LEN}자).",
         )
     if not _ID_OK.match(d):
         hint = suggest_id(d)
         if any(ch.isspace() for ch in d):
             en = "The id cannot contain spaces (they end up in the page address)"
-            ko = "id에는 공백을 쓸 수 없습니다(페이지 주소에 들어갑니다)"
+            ko = "페이지 주소에는 공백(띄어쓰기)을 쓸 수 없습니다"
         else:
             en = "Use only letters, Hangul, digits, '-' and '_' (starting with a letter or digit)"
-            ko = "id에는 영문·한글·숫자·'-'·'_'만 쓸 수 있고 첫 글자는 문자나 숫자여야 합니다"
+            ko = (
+                "페이지 주소에는 영문·한글·숫자·'-'·'_'만 쓸 수 있고, 첫 글자는 문자나 숫자여야 "
+                "합니다"
+            )
         if hint and hint != d:
             return Text(f"{en}; try '{hint}'.", f"{ko}. 예: '{hint}'")
         return Text(en + ".", ko + ".")
@@ -337,12 +377,14 @@ def validate_new_doc(req: NewDocRequest) -> tuple[str, Text] | None:
     if req.theme not in THEMES:
         return "theme", Text(
             f"Unknown theme '{req.theme}'; choose one of: {', '.join(THEMES)}.",
-            f"알 수 없는 테마 '{req.theme}'입니다. 다음 중에서 고르세요: {', '.join(THEMES)}",
+            f"알 수 없는 테마 '{req.theme}'입니다. 다음 중에서 고르세요: "
+            + ", ".join(THEME_LABELS[t].ko for t in THEMES),
         )
     if req.layout not in LAYOUTS:
         return "layout", Text(
             f"Unknown layout '{req.layout}'; choose one of: {', '.join(LAYOUTS)}.",
-            f"알 수 없는 레이아웃 '{req.layout}'입니다. 다음 중에서 고르세요: {', '.join(LAYOUTS)}",
+            f"알 수 없는 레이아웃 '{req.layout}'입니다. 다음 중에서 고르세요: "
+            + ", ".join(LAYOUT_LABELS[lay].ko for lay in LAYOUTS),
         )
     return None
 
@@ -425,7 +467,7 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
                 OpCode.EXISTS,
                 Text(
                     f"A file named {d.path} already exists ({d.title}).",
-                    f"같은 이름의 파일 {d.path}이(가) 이미 있습니다({d.title}).",
+                    f"같은 이름의 파일이 이미 있습니다: {d.path}({d.title})",
                 ),
                 doc_id=d.doc_id,
                 path=d.path,
@@ -439,8 +481,8 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
                 Text(
                     f"The id '{req.doc_id}' is already used by {d.path} ({d.title}); "
                     "choose another id.",
-                    f"id '{req.doc_id}'은(는) 이미 {d.path}({d.title})에서 쓰고 있습니다. "
-                    "다른 id를 골라 주세요.",
+                    f"페이지 주소 '{req.doc_id}'는 이미 {d.path}({d.title})에서 쓰고 있습니다. "
+                    "다른 주소를 정해 주세요.",
                 ),
                 doc_id=d.doc_id,
                 path=d.path,
@@ -469,12 +511,13 @@ def lock_holder_text(view: LockView, doc_id: str) -> Text:
     rec = view.record
     who = f"@{rec.editing_by}" if rec is not None else "@unknown"
     age = format_age(view.age_s)
+    age_ko = format_age(view.age_s, "ko")
     if view.status is LockStatus.MINE_OTHER_SESSION:
         return Text(
             f"You (@{rec.editing_by if rec else '?'}) are editing {doc_id} in another "
             f"window (last heartbeat {age} ago); close it there first.",
-            f"다른 창에서 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전). "
-            "그 창에서 먼저 닫아 주세요.",
+            f"내 계정으로 다른 창에서 {doc_id} 문서를 편집하고 있습니다(마지막 응답 {age_ko} "
+            "전). 그 창에서 먼저 문서를 닫아 주세요.",
         )
     if view.status is LockStatus.MALFORMED:
         return Text(
@@ -483,7 +526,7 @@ def lock_holder_text(view: LockView, doc_id: str) -> Text:
         )
     return Text(
         f"{who} is editing {doc_id} (last heartbeat {age} ago).",
-        f"{who} 님이 {doc_id} 문서를 편집 중입니다(마지막 신호 {age} 전).",
+        f"{who} 님이 {doc_id} 문서를 편집하고 있습니다(마지막 응답 {age_ko} 전).",
     )
 
 
@@ -795,7 +838,9 @@ class DocOps:
             try:
                 view = await self.locks.inspect(d)
             except GitHubError as exc:
-                return self._failed(exc, None, f"read the lock of {d}", f"{d} 잠금을 확인하지")
+                return self._failed(
+                    exc, None, f"read the lock of {d}", f"{d} 문서의 편집 권한을 확인하지"
+                )
             if blocking_lock(view):
                 return _locked(
                     view, d, Text("Order not changed", "순서를 바꾸지 않았습니다"), doc_id=d
@@ -824,8 +869,8 @@ class DocOps:
                 Text(
                     f"{_base(da)} and {_base(db)} both have position {pa}; swapping would "
                     "change nothing. Give them different positions first.",
-                    f"{_base(da)}와(과) {_base(db)}의 순서가 둘 다 {pa}라서 바꿔도 달라지지 "
-                    "않습니다. 먼저 서로 다른 순서를 정해 주세요.",
+                    f"{_base(da)}, {_base(db)} 두 문서의 순서가 둘 다 {pa}{_p(pa, '이라')}서 "
+                    "바꿔도 달라지지 않습니다. 먼저 서로 다른 순서를 정해 주세요.",
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -963,10 +1008,11 @@ class DocOps:
                 f"(commit {commit}), but GitHub did not answer whether {_base(db)} was changed "
                 f"to {pa}. Refresh the list: if both show {pb}, move {_base(da)} back or set its "
                 f"sidebar_position to {pa}.",
-                f"순서가 절반만 바뀌었을 수 있습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
-                f"{commit}) {_base(db)}가 {pa}(으)로 바뀌었는지 GitHub가 답하지 않았습니다. "
-                f"목록을 새로 고쳐 둘 다 {pb}이면 {_base(da)}의 sidebar_position을 "
-                f"{pa}(으)로 돌려 주세요.",
+                f"순서가 절반만 바뀌었을 수 있습니다. {_base(da)}의 순서는 {pb}{_p(pb, '로')} "
+                f"바뀌었지만(커밋 {commit}), {_base(db)}의 순서가 {pa}{_p(pa, '로')} "
+                "바뀌었는지는 GitHub이 답하지 않았습니다. 목록을 새로 고쳐 보고 둘 다 "
+                f"{pb}{_p(pb, '이라')}면 {_base(da)}의 순서(sidebar_position)를 {pa}{_p(pa, '로')} "
+                "되돌려 주세요.",
             ),
             doc_id=da.doc_id,
             path=da.path,
@@ -1012,10 +1058,10 @@ class DocOps:
                 f"{(first.commit_sha or '?')[:7]}), but {_base(db)} could not be changed "
                 f"({why.en}) and still has {pb}, and undoing the first change failed too. "
                 f"Set the sidebar_position of {_base(da)} back to {pa} by hand.",
-                f"순서가 절반만 바뀌었습니다: {_base(da)}의 순서는 {pb}로 바뀌었지만(커밋 "
-                f"{(first.commit_sha or '?')[:7]}) {_base(db)}는 바꾸지 못해({why.ko}) 여전히 "
-                f"{pb}이고, 되돌리기도 실패했습니다. {_base(da)}의 sidebar_position을 직접 "
-                f"{pa}(으)로 돌려 주세요.",
+                f"순서가 절반만 바뀌었습니다. {_base(da)}의 순서는 {pb}{_p(pb, '로')} "
+                f"바뀌었지만(커밋 {(first.commit_sha or '?')[:7]}), {_base(db)}의 순서는 "
+                f"바꾸지 못해({why.ko}) 여전히 {pb}이고, 되돌리기도 실패했습니다. "
+                f"{_base(da)}의 순서(sidebar_position)를 직접 {pa}{_p(pa, '로')} 되돌려 주세요.",
             ),
             doc_id=da.doc_id,
             path=da.path,
@@ -1037,7 +1083,7 @@ class DocOps:
     def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, doc_id: str) -> OpResult:
         """Taking the lock failed for another reason than someone holding it."""
         err = acq.error or GitHubError(None, acq.message)
-        return self._failed(err, req, f"lock {doc_id}", f"{doc_id} 문서를 잠그지")
+        return self._failed(err, req, f"lock {doc_id}", f"{doc_id} 문서의 편집 권한을 얻지")
 
     def _failed(
         self, exc: BaseException, req: NewDocRequest | None, what_en: str, what_ko: str

@@ -1572,23 +1572,21 @@ def _render_block(block: Block, ctx: _Ctx) -> str:
     if not block.closed:
         warning = (
             '<p style="margin-top:8px; margin-bottom:0; font-size:12px; color:#b45309;">'
-            f"⚠ ‘:::{_esc(block.name)}’ 블록이 ‘:::’ 줄로 닫히지 않았습니다"
-            " (unclosed block).</p>"
+            f"⚠ ‘:::{_esc(block.name)}’ 블록이 ‘:::’ 줄로 닫히지 않았습니다. "
+            "블록 끝에 ‘:::’ 한 줄을 넣어 주세요.</p>"
         )
     if block.kind == "admonition":
         return warning + _render_admonition(block, ctx)
     renderer = _RENDERERS.get(block.kind)
     if renderer is None:
-        return warning + _raw_box(
-            f"알 수 없는 블록 :::{block.name} (unknown block)", block.raw, kind="unknown"
-        )
+        return warning + _raw_box(f"알 수 없는 블록: :::{block.name}", block.raw, kind="unknown")
     try:
         out = renderer(block, ctx)
     except Exception:  # never let one block break the whole preview
         return warning + _raw_box(f":::{block.name}", block.raw, kind="error")
     if block.extra:
         out += _raw_box(
-            f":::{block.name} — 읽지 못한 줄 (unreadable lines)",
+            f":::{block.name} 블록에서 읽지 못한 줄",
             "\n".join(block.extra),
             kind="extra",
         )

@@ -71,7 +71,9 @@ class AppContext:
         """Create the document store and the lock manager on top of the client."""
         from modu_desktop.core.documents import DocumentStore
         from modu_desktop.core.locks import LockManager
+        from modu_desktop.core.session import install_id
 
+        this_install = install_id(self.paths.data_dir)  # random, kept in the data folder
         cache = self.paths.cache_dir / "blobs"
         cache.mkdir(parents=True, exist_ok=True)
         self.store = DocumentStore(self.client, cache)
@@ -89,6 +91,7 @@ class AppContext:
                 repo=self.settings.repo_full_name,
                 heartbeat_s=self.options.heartbeat_s,
                 stale_s=self.options.stale_s,
+                install_id=this_install,
             )
         except ImportError:
             self.locks = LockManager(
@@ -98,6 +101,7 @@ class AppContext:
                 self.client.clock,
                 heartbeat_s=self.options.heartbeat_s,
                 stale_s=self.options.stale_s,
+                install_id=this_install,
             )
         return self
 

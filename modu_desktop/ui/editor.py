@@ -238,8 +238,10 @@ class FrontMatterForm(QGroupBox):
                 box.setCurrentIndex(idx)
 
     def set_read_only(self, ro: bool) -> None:
+        """Every field at once, and all alike: greyed out and not editable."""
         for w in (self.title_edit, self.nav_edit, self.position_edit):
             w.setReadOnly(ro)
+            w.setEnabled(not ro)
         self.theme_box.setEnabled(not ro)
         self.layout_box.setEnabled(not ro)
 

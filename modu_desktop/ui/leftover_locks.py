@@ -155,6 +155,7 @@ def recording_manager(
     repo: str,
     heartbeat_s: float = 300,
     stale_s: float = 900,
+    install_id: str | None = None,
 ) -> RecordingLockManager:
     """The drop-in replacement for ``LockManager(client, login, session_id, client.clock, …)``."""
     return RecordingLockManager(
@@ -164,6 +165,7 @@ def recording_manager(
         client.clock,
         heartbeat_s=heartbeat_s,
         stale_s=stale_s,
+        install_id=install_id,
         registry=registry_for(data_dir),
         api_host=api_host,
         repo=repo,

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDateTime, Qt
 from PySide6.QtWidgets import (
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.i18n import fill
 from modu_desktop.ui.asyncutil import ask, run_dialog
 from modu_desktop.ui.i18n import translate_or
 
@@ -28,7 +30,7 @@ notify_free_handler: Callable[[str], None] | None = None
 
 
 def _notify_label() -> str:
-    return translate_or("LockDialog", "&Notify me when it is free", "비면 알려 주기(&N)")
+    return translate_or("LockDialog", "&Notify me when it is free", "편집 가능해지면 알려 주기(&N)")
 
 
 class LockChoice(Enum):
@@ -65,10 +67,50 @@ def format_when(ts: float | None, now: float | None = None) -> str:
     if minutes < 1:
         ago = QCoreApplication.translate("LockText", "just now")
     elif minutes < 120:
-        ago = QCoreApplication.translate("LockText", "%n min ago", "", minutes)
+        ago = QCoreApplication.translate("LockText", "{n} min ago").format(n=minutes)
     else:
-        ago = QCoreApplication.translate("LockText", "%n h ago", "", minutes // 60)
+        ago = QCoreApplication.translate("LockText", "{n} h ago").format(n=minutes // 60)
     return f"{clock} ({ago})"
+
+
+def took_first_text(doc_label: str, view: Any) -> str:
+    """The notice when a take-over found that someone *else* (not the holder the user agreed to
+    replace) had taken the lock meanwhile: who it is now, truthfully."""
+    from modu_desktop.core.locks import LockStatus
+
+    rec = getattr(view, "record", None)
+    status = getattr(view, "status", None)
+    if rec is None or status is LockStatus.FREE:
+        return fill(
+            QCoreApplication.translate(
+                "LockDialog", "The lock of “{doc}” changed while you were taking it over."
+            ),
+            doc=doc_label,
+        )
+    if status is LockStatus.MINE_OTHER_SESSION:
+        return fill(
+            QCoreApplication.translate(
+                "LockDialog",
+                "You ({who}) started editing “{doc}” in another window just before this one.",
+            ),
+            who=rec.editing_by,
+            doc=doc_label,
+        )
+    who = rec.claimed_by if rec.is_malformed else rec.editing_by
+    if not who:
+        return fill(
+            QCoreApplication.translate(
+                "LockDialog", "Someone else started editing “{doc}” just before you."
+            ),
+            doc=doc_label,
+        )
+    return fill(
+        QCoreApplication.translate(
+            "LockDialog", "{who} started editing “{doc}” just before you took over."
+        ),
+        who=who,
+        doc=doc_label,
+    )
 
 
 class LockDialog(QDialog):
@@ -83,9 +125,14 @@ class LockDialog(QDialog):
         lay = QVBoxLayout(self)
 
         if info.same_user:
-            head = self.tr(
-                "You ({who}) are already editing “{doc}” in another window or on another computer."
-            ).format(who=info.holder or "?", doc=info.label)
+            head = fill(
+                self.tr(
+                    "You ({who}) are already editing “{doc}” in another window or on another "
+                    "computer."
+                ),
+                who=info.holder or "?",
+                doc=info.label,
+            )
             body = self.tr(
                 "If you edit here, the other window will switch to read-only at its next check. "
                 "Unsaved changes there stay on that screen."
@@ -94,8 +141,10 @@ class LockDialog(QDialog):
             head = self.tr("“{doc}” has a lock file that cannot be read.").format(doc=info.label)
             body = self.tr("Someone may be editing it. Open it read-only unless you are sure.")
         else:
-            head = self.tr("{who} is editing “{doc}” right now.").format(
-                who=info.holder or "?", doc=info.label
+            head = fill(
+                self.tr("{who} is editing “{doc}” right now."),
+                who=info.holder or "?",
+                doc=info.label,
             )
             body = self.tr("Two people editing at once would overwrite each other's work.")
         self.head_label = QLabel(f"<b>{_esc(head)}</b>")

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.publish import document_page_url
-from modu_desktop.i18n import tr
+from modu_desktop.i18n import fill, tr
 from modu_desktop.ui.asyncutil import ask, run_dialog, spawn
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.busy import BusyOverlay
@@ -36,7 +36,13 @@ from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.context import AppContext
 from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
 from modu_desktop.ui.editor import EditorPane
-from modu_desktop.ui.lock_dialog import LockChoice, LockHolderInfo, choose_lock_action, format_when
+from modu_desktop.ui.lock_dialog import (
+    LockChoice,
+    LockHolderInfo,
+    choose_lock_action,
+    format_when,
+    took_first_text,
+)
 from modu_desktop.ui.new_doc_dialog import NewDocDialog, suggest_doc_id
 
 log = logging.getLogger(__name__)
@@ -81,6 +87,7 @@ class OpenDoc:
 class MainWindow(QMainWindow):
     signOutRequested = Signal()
     finished = Signal()  # the window closed and every lock it held was released (or timed out)
+    connectionRestored = Signal()  # GitHub answers again after a failure
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -280,6 +287,12 @@ class MainWindow(QMainWindow):
         self.act_save = self._action(
             self.tr("&Save"), QKeySequence.StandardKey.Save, lambda: self._spawn(self.save())
         )
+        # Ctrl+S on a read-only document says why it cannot save (act_save is disabled then,
+        # and only one of the two is ever enabled, so the shortcut is never ambiguous).
+        self.act_explain_save = self._action(
+            self.tr("&Save"), QKeySequence.StandardKey.Save, self.explain_cannot_save
+        )
+        self.act_explain_save.setEnabled(False)
         self.act_save_new = self._action(
             self.tr("Save as &new document…"),
             None,
@@ -386,13 +399,20 @@ class MainWindow(QMainWindow):
         return a
 
     # ------------------------------------------------------------------ small state helpers
-    def _set_connection(self, ok: bool, message: str | None = None) -> None:
+    def _set_connection(
+        self, ok: bool, message: str | None = None, *, offline: bool = False
+    ) -> None:
         if ok:
+            if self.status_conn.property("kind") == "error":
+                self.connectionRestored.emit()
             self.status_conn.setText(self.tr("● Connected"))
             self.status_conn.setProperty("kind", "ok")
             self.status_conn.setToolTip(self.ctx.settings.api_url)
+            self.resolve_notice("connection")  # what the outage said is no longer true
         else:
-            self.status_conn.setText(self.tr("⚠ Connection problem"))
+            self.status_conn.setText(
+                self.tr("⚠ Not connected to GitHub") if offline else self.tr("⚠ Connection problem")
+            )
             self.status_conn.setProperty("kind", "error")
             self.status_conn.setToolTip(message or "")
         self.status_conn.style().unpolish(self.status_conn)
@@ -400,14 +420,18 @@ class MainWindow(QMainWindow):
 
     def _set_lock_status(self, text: str, kind: str = "info") -> None:
         self.status_lock.setText(text)
+        self.status_lock.setToolTip(text)  # the status bar may cut a long sentence off
         self.status_lock.setProperty("kind", kind)
         self.status_lock.style().unpolish(self.status_lock)
         self.status_lock.style().polish(self.status_lock)
 
-    def show_notice(self, text: str, kind: str = "info") -> None:
-        self.notice.set_text(text)
-        self.notice.set_kind(kind)
-        self.notice.show()
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None:
+        """The one place for a message about an event; ``topic`` ("connection", "save",
+        "upload") lets the success that resolves it clear it (``resolve_notice``)."""
+        self.notice.show_message(text, kind, topic)
+
+    def resolve_notice(self, *topics: str) -> None:
+        self.notice.resolve(*topics)
 
     def _update_title(self) -> None:
         app = self.tr("Modu Desktop")
@@ -429,12 +453,46 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         d = self.doc
         self.act_save.setEnabled(bool(d and d.editable))
+        self.act_explain_save.setEnabled(bool(d and not d.editable))
+        self._sync_own_lock_badge()
         self.act_close.setEnabled(d is not None)
         self.act_save_new.setEnabled(bool(d and not self.ctx.viewer))
         self.act_replace.setEnabled(bool(d and d.editable))
         host = getattr(self, "ops_host", None)
         if host is not None:
             host.update_actions()
+
+    def _sync_own_lock_badge(self) -> None:
+        """The list's "Editing" column follows our own open, close, take-over, loss and
+        recovery at once, not at the next listing."""
+        d = self.doc
+        held = d.held if d is not None and not d.lost else None
+        lost = None
+        if d is not None and d.lost:
+            view = d.lost_view
+            lost = (d.doc_id, self._lock_badges([view]).get(d.doc_id) if view else None)
+        self.doc_list.set_own_lock(
+            d.doc_id if d is not None and held is not None else None,
+            started_at=getattr(held, "started_at", None),
+            lost=lost,
+        )
+
+    def explain_cannot_save(self) -> None:
+        """Ctrl+S on a read-only document: say why, in the banner that shows its state."""
+        d = self.doc
+        if d is None or d.editable:
+            return
+        if d.lost:
+            banner = self.lock_banner
+        elif self.ctx.viewer:
+            banner = self.viewer_banner
+        else:
+            banner = self.readonly_banner
+        prefix = self.tr("This document cannot be saved here.")
+        text = banner.label.text()
+        if not text.startswith(prefix):
+            banner.set_text(f"{prefix} {text}")
+        banner.show()
 
     def _lock_badges(self, views: list[Any]) -> dict[str, LockBadge]:
         from modu_desktop.core.locks import LockStatus
@@ -486,9 +544,13 @@ class MainWindow(QMainWindow):
             views = await self.ctx.locks.list_locks(locks) if locks else []
         except Exception as exc:
             log.info("refresh failed: %s", exc)
+            offline = _offline(exc)
             self.doc_list.set_loading(False)
-            self.doc_list.set_error(err_text(exc, self.ctx.lang))
-            self._set_connection(False, err_text(exc, self.ctx.lang))
+            # An outage reads the same in the list as in the status bar.
+            self.doc_list.set_error(
+                self.tr("not connected to GitHub") if offline else err_text(exc, self.ctx.lang)
+            )
+            self._set_connection(False, err_text(exc, self.ctx.lang), offline=offline)
             return False
         finally:
             self._refreshing = False
@@ -528,6 +590,20 @@ class MainWindow(QMainWindow):
         """Open a document: lock it (asking when someone else has it), load it, show it."""
         if self._busy_open or self._closing:
             return False
+        # Any name of the document (docId, path, or the front-matter id = the site address);
+        # a document that is not in the tree gets no lock written for it.
+        try:
+            found = await self.ctx.store.resolve(doc_id)
+        except Exception as exc:
+            self._fail_open(doc_id, exc)
+            return False
+        if found is None:
+            self.show_notice(
+                self.tr("There is no document “{doc}” in the repository.").format(doc=doc_id),
+                "error",
+            )
+            return False
+        doc_id = found.doc_id
         if self.doc is not None and self.doc.doc_id == doc_id:
             self.editor_pane.editor.setFocus()
             return True
@@ -550,7 +626,7 @@ class MainWindow(QMainWindow):
             return await self._load_and_show(doc_id, MODE_VIEWER, None)
 
         self._set_lock_status(
-            self.tr("Checking whether someone is editing “{doc}”…").format(doc=self._label(doc_id))
+            fill(self.tr("Checking whether someone is editing “{doc}”…"), doc=self._label(doc_id))
         )
         held = None
         preloaded: Any = None
@@ -621,7 +697,7 @@ class MainWindow(QMainWindow):
                 title=row.title if (row := self.doc_list.row(doc_id)) is not None else None,
             )
             self._set_lock_status(
-                self.tr("“{doc}” is in use").format(doc=self._label(doc_id)), "warning"
+                fill(self.tr("“{doc}” is in use"), doc=self._label(doc_id)), "warning"
             )
             choice = await choose_lock_action(self, info)
             if choice is LockChoice.CANCEL:
@@ -640,13 +716,9 @@ class MainWindow(QMainWindow):
             if res2.outcome is AcquireOutcome.FAILED:
                 self._fail_open(doc_id, res2.error or RuntimeError(res2.message))
                 return False
-            # lost the race: someone else took it first; loop shows the new holder
-            self.show_notice(
-                self.tr("Someone else took “{doc}” at the same moment.").format(
-                    doc=self._label(doc_id)
-                ),
-                "warning",
-            )
+            # a different holder took it meanwhile (core.locks re-read it): say who, truthfully;
+            # the loop then asks again about the new holder
+            self.show_notice(took_first_text(self._label(doc_id), res2.view), "warning")
         if held is None:
             self.show_notice(
                 self.tr(
@@ -721,8 +793,10 @@ class MainWindow(QMainWindow):
     def _fail_open(self, doc_id: str, exc: BaseException) -> None:
         self._set_lock_status("")
         self.show_notice(
-            self.tr("Could not open “{doc}”: {msg}").format(
-                doc=doc_id, msg=err_text(exc, self.ctx.lang)
+            fill(
+                self.tr("Could not open “{doc}”: {msg}"),
+                doc=doc_id,
+                msg=err_text(exc, self.ctx.lang),
             ),
             "error",
         )
@@ -763,7 +837,7 @@ class MainWindow(QMainWindow):
             doc.drafts = self._make_drafts(doc)
             self.readonly_banner.hide()
             self._set_lock_status(
-                self.tr("You are editing “{doc}”").format(doc=self._label(doc_id)), "ok"
+                fill(self.tr("You are editing “{doc}”"), doc=self._label(doc_id)), "ok"
             )
             doc.heartbeat = self._spawn(self._heartbeat_loop(doc), name=f"heartbeat:{doc_id}")
             self.editor_pane.editor.setFocus()
@@ -876,10 +950,13 @@ class MainWindow(QMainWindow):
                 if await self.open_with_lock(lo.doc_id, held) and lo.draft is not None:
                     self._put_back(lo.draft)
                     self.show_notice(
-                        self.tr(
-                            "“{doc}” was still open when the app stopped: your lock and your "
-                            "unsaved text are back."
-                        ).format(doc=lo.draft.title or lo.doc_id),
+                        fill(
+                            self.tr(
+                                "“{doc}” was still open when the app stopped: your lock and your "
+                                "unsaved text are back."
+                            ),
+                            doc=lo.draft.title or lo.doc_id,
+                        ),
                         "info",
                     )
             resumed_keys = [d.key for d in leftover_drafts(report)]
@@ -1011,7 +1088,7 @@ class MainWindow(QMainWindow):
             try:
                 res = await self.ctx.locks.heartbeat(doc.held)
             except Exception as exc:  # the manager reports errors; be safe anyway
-                self._set_connection(False, err_text(exc, self.ctx.lang))
+                self._set_connection(False, err_text(exc, self.ctx.lang), offline=_offline(exc))
                 continue
             if self.doc is not doc or doc.lost:
                 return
@@ -1020,20 +1097,28 @@ class MainWindow(QMainWindow):
                 stamp = format_when(self.ctx.server_now(), self.ctx.server_now()).split(" ")[0]
                 self._set_lock_status(
                     self.tr("You are editing “{doc}” · lock renewed at {time}").format(
-                        doc=doc.doc_id, time=stamp
+                        doc=doc.title or doc.doc_id, time=stamp
                     ),
                     "ok",
                 )
             elif res.outcome is HeartbeatOutcome.MISSED:
-                left = res.expires_in_s
-                mins = max(0, int((left or 0) // 60))
-                msg = self.tr(
-                    "Cannot reach GitHub to renew your lock ({n} missed). "
-                    "It expires in {m} min unless "
-                    "the connection comes back; keep your text."
-                ).format(n=res.misses, m=mins)
+                left = res.expires_in_s or 0
+                if left > 0:  # never "in 0 min": round up, at least one minute
+                    msg = self.tr(
+                        "Not connected to GitHub: your editing lock was not renewed ({n} tries). "
+                        "If the connection is not back within {m} min, others may take over "
+                        "editing. Keep this window open: your text is safe here."
+                    ).format(n=res.misses, m=max(1, -int(-left // 60)))
+                else:
+                    msg = self.tr(
+                        "Not connected to GitHub: your editing lock was not renewed ({n} tries) "
+                        "and has expired, so others may take over editing now. Keep this window "
+                        "open: your text is safe here."
+                    ).format(n=res.misses)
                 self._set_connection(
-                    False, err_text(res.error, self.ctx.lang) if res.error else msg
+                    False,
+                    err_text(res.error, self.ctx.lang) if res.error else msg,
+                    offline=True,  # a missed beat is GitHub not answering: say it as above
                 )
                 self._set_lock_status(msg, "warning")
             else:
@@ -1058,11 +1143,16 @@ class MainWindow(QMainWindow):
             rec = view.record
             who = rec.claimed_by if rec.malformed and rec.claimed_by else view.holder
             if rec.editing_by.casefold() == self.ctx.login.casefold() and not rec.malformed:
-                who = self.tr("you ({login}) in another window").format(login=rec.editing_by)
-            text = self.tr(
-                "{who} took over editing at {when}, so this document is read-only now. "
-                "Your text is still here: copy it, save it as a new document, or compare it."
-            ).format(who=who, when=format_when(rec.started_at, now))
+                text = self.tr(
+                    "You ({login}) took over editing in another window at {when}, so this "
+                    "document is read-only here. Your text is still here: copy it, save it as "
+                    "a new document, or compare it."
+                ).format(login=rec.editing_by, when=format_when(rec.started_at, now))
+            else:
+                text = self.tr(
+                    "{who} took over editing at {when}, so this document is read-only now. "
+                    "Your text is still here: copy it, save it as a new document, or compare it."
+                ).format(who=who, when=format_when(rec.started_at, now))
         self.lock_banner.set_text(text)
         self.lock_banner.show()
         self.editor_pane.editor.ensureCursorVisible()
@@ -1087,8 +1177,18 @@ class MainWindow(QMainWindow):
                 self._save_failed(exc)
                 return False
             if not ver.ok:
-                if ver.retryable:
-                    self._save_failed(RuntimeError(self.tr("could not check the lock; try again")))
+                if ver.retryable:  # GitHub could not be asked: say so as the outage is said
+                    if doc.editable:
+                        self._show_editing_status(doc)
+                    self._set_connection(False, ver.reason, offline=True)
+                    self.show_notice(
+                        self.tr(
+                            "Not saved: not connected to GitHub (the lock could not be checked). "
+                            "Your text is still here; save again when the connection is back."
+                        ),
+                        "error",
+                        topic="connection",
+                    )
                     return False
                 view = ver.view
                 self._lock_lost(doc, view, released=view is None or view.status is LockStatus.FREE)
@@ -1109,9 +1209,9 @@ class MainWindow(QMainWindow):
             if type(exc).__name__ == "QueuedForSave":
                 # Offline: the save waits on disk and goes out by itself (issue 5's queue).
                 msg = err_text(exc, self.ctx.lang)
-                self._set_lock_status(self.tr("Waiting to save: {msg}").format(msg=msg), "warning")
-                self._set_connection(False, msg)
-                self.show_notice(msg, "warning")
+                self._show_editing_status(doc)  # the message goes to one place: the notice
+                self._set_connection(False, msg, offline=True)
+                self.show_notice(msg, "warning", topic="connection")
                 return False
             self._save_failed(exc)
             return False
@@ -1124,7 +1224,8 @@ class MainWindow(QMainWindow):
         if self.editor_pane.text() == text:
             self.editor_pane.set_modified(False)
         self._set_connection(True)
-        self._set_lock_status(self.tr("✔ Saved “{doc}”").format(doc=doc.title or doc.doc_id), "ok")
+        self._set_lock_status(fill(self.tr("✔ Saved “{doc}”"), doc=doc.title or doc.doc_id), "ok")
+        self.resolve_notice("save", "connection")  # an earlier "not saved" is resolved
         self._update_title()
         if commit:
             self._watch_deploy(str(commit))
@@ -1132,10 +1233,22 @@ class MainWindow(QMainWindow):
         return True
 
     def _save_failed(self, exc: BaseException) -> None:
+        """One message in one place (the notice); the status bar keeps the lock state."""
         msg = err_text(exc, self.ctx.lang)
-        self._set_lock_status(self.tr("Not saved: {msg}").format(msg=msg), "error")
+        offline = _offline(exc)
+        if self.doc is not None and self.doc.editable:
+            self._show_editing_status(self.doc)
+        if offline:
+            self._set_connection(False, msg, offline=True)
         self.show_notice(
-            self.tr("Not saved: {msg} Your text is still here.").format(msg=msg), "error"
+            self.tr("Not saved: {msg} Your text is still here.").format(msg=msg),
+            "error",
+            topic="connection" if offline else "save",
+        )
+
+    def _show_editing_status(self, doc: OpenDoc) -> None:
+        self._set_lock_status(
+            fill(self.tr("You are editing “{doc}”"), doc=doc.title or doc.doc_id), "ok"
         )
 
     async def _resolve_conflict(self, doc: OpenDoc, mine: str, conflict: Any) -> bool:
@@ -1175,9 +1288,14 @@ class MainWindow(QMainWindow):
                 self.editor_pane.replace_all_text(theirs, modified=False)
                 self._draft_committed(doc, theirs, their_sha)
                 self.show_notice(
-                    self.tr(
-                        "Your text was saved as “{new}”. This window now shows the current “{doc}”."
-                    ).format(new=new_id, doc=doc.doc_id),
+                    fill(
+                        self.tr(
+                            "Your text was saved as “{new}”. This window now shows the current "
+                            "“{doc}”."
+                        ),
+                        new=new_id,
+                        doc=doc.doc_id,
+                    ),
                     "info",
                 )
                 self._update_title()
@@ -1204,45 +1322,46 @@ class MainWindow(QMainWindow):
 
     async def _deploy_loop(self, commit_sha: str) -> None:
         from modu_desktop.core import errors
+        from modu_desktop.core.deploy import DeployState, DeployTracker
 
         poll = self.ctx.options.deploy_poll_s
-        label = self.status_deploy
-        label.setText(self.tr("Publishing: waiting to start"))
-        label.setProperty("kind", "info")
+        tracker = DeployTracker(commit_sha)
+        self._show_deploy(tracker.state)
         started = time.monotonic()
-        while not self._closing:
+        while not self._closing and not tracker.state.final:
             try:
                 runs = await self.ctx.client.workflow_runs(commit_sha)
                 self.editor_pane.publish.observe(runs)  # issue 14
             except (errors.PermissionDenied, errors.NotFound):
-                label.setText(self.tr("Publishing status not available"))
+                self._show_deploy(tracker.unavailable())
                 self.editor_pane.publish.stop("no-access")  # issue 14
                 return
             except Exception:
                 runs = None
-            if runs:
-                run = runs[0]
-                if run.status == "completed":
-                    if run.conclusion == "success":
-                        label.setText(self.tr("✔ Published"))
-                        label.setProperty("kind", "ok")
-                    elif run.conclusion in ("skipped", "cancelled", "neutral"):
-                        label.setText(self.tr("Publishing skipped"))
-                    else:
-                        label.setText(self.tr("✖ Publishing failed"))
-                        label.setProperty("kind", "error")
-                    label.style().unpolish(label)
-                    label.style().polish(label)
-                    return
-                if run.status in ("queued", "waiting", "pending", "requested"):
-                    label.setText(self.tr("Publishing: queued"))
-                else:
-                    label.setText(self.tr("Publishing: building…"))
-            elif time.monotonic() - started > 180:
-                label.setText(self.tr("No publishing run found for this save"))
+            self._show_deploy(tracker.observe(runs, time.monotonic() - started))
+            if tracker.state is DeployState.UNKNOWN:
                 self.editor_pane.publish.stop("no-run")  # issue 14
-                return
-            await asyncio.sleep(poll)
+            if not tracker.state.final:
+                await asyncio.sleep(poll)
+
+    def _show_deploy(self, state: Any) -> None:
+        """One wording per publishing state (core.deploy keeps the state from going back)."""
+        from modu_desktop.core.deploy import DeployState
+
+        texts = {
+            DeployState.WAITING: (self.tr("Publishing: waiting"), "info"),
+            DeployState.BUILDING: (self.tr("Publishing: building the site…"), "info"),
+            DeployState.PUBLISHED: (self.tr("✔ Published"), "ok"),
+            DeployState.FAILED: (self.tr("✖ Publishing failed"), "error"),
+            DeployState.SKIPPED: (self.tr("Not published (skipped)"), "info"),
+            DeployState.UNKNOWN: (self.tr("Publishing status unknown"), "info"),
+        }
+        text, kind = texts[state]
+        label = self.status_deploy
+        label.setText(text)
+        label.setProperty("kind", kind)
+        label.style().unpolish(label)
+        label.style().polish(label)
 
     # ------------------------------------------------------------------ lost-lock actions
     def copy_text(self) -> None:
@@ -1280,7 +1399,7 @@ class MainWindow(QMainWindow):
             if doc.lost or doc.mode != MODE_EDIT:
                 self.editor_pane.set_modified(False)
             self.show_notice(
-                self.tr("Saved your text as the new document “{new}”.").format(new=new_id), "info"
+                fill(self.tr("Saved your text as the new document “{new}”."), new=new_id), "info"
             )
             self._update_title()
         return new_id
@@ -1301,8 +1420,10 @@ class MainWindow(QMainWindow):
             await create_document(self.ctx, new_id, text)
         except Exception as exc:
             self.show_notice(
-                self.tr("Could not create “{new}”: {msg} Your text is still here.").format(
-                    new=new_id, msg=err_text(exc, self.ctx.lang)
+                fill(
+                    self.tr("Could not create “{new}”: {msg} Your text is still here."),
+                    new=new_id,
+                    msg=err_text(exc, self.ctx.lang),
                 ),
                 "error",
             )
@@ -1448,6 +1569,15 @@ class MainWindow(QMainWindow):
             return
         event.ignore()
         self.request_quit(True)
+
+
+def _offline(exc: BaseException | None) -> bool:
+    """GitHub could not be reached (as opposed to: it answered with an error)."""
+    from modu_desktop.core import errors
+
+    return isinstance(exc, errors.NetworkError | asyncio.TimeoutError | TimeoutError) or type(
+        exc
+    ).__name__ in ("QueuedForSave", "WriteUncertain")
 
 
 def _esc(s: str) -> str:

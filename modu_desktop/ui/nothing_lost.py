@@ -40,6 +40,7 @@ from PySide6.QtCore import QObject, QTimer
 from modu_desktop.core import documents
 from modu_desktop.core.drafts import DraftKey, DraftStore
 from modu_desktop.core.spool import Backoff, SpoolItem
+from modu_desktop.i18n import fill
 from modu_desktop.ui.asyncutil import spawn
 from modu_desktop.ui.i18n import translate_or
 from modu_desktop.ui.notify_free import REASON_STALE, FreeNotifier
@@ -127,11 +128,11 @@ class QueuedForSave(Exception):
     def user_message(self, lang: str = "ko") -> str:
         if lang == "ko":
             return (
-                "GitHub에 연결할 수 없어 이 컴퓨터에 저장해 두었습니다. "
+                "GitHub에 연결되지 않음: 저장할 글을 이 컴퓨터에 보관해 두었습니다. "
                 "연결되면 자동으로 저장됩니다(저장 대기 중)."
             )
         return (
-            "GitHub cannot be reached, so the save is kept on this computer and will be sent "
+            "Not connected to GitHub: the save is kept on this computer and will be sent "
             "by itself when the connection returns (waiting to save)."
         )
 
@@ -257,14 +258,25 @@ class NothingLost(QObject):
             self.status.bind(self.queue)
             self.status.showFailedRequested.connect(lambda: spawn(self.show_failed()))
             self.queue.itemCommitted.connect(self._committed)
+            restored = getattr(win, "connectionRestored", None)
+            if restored is not None:  # the connection is back: send what waits now
+                restored.connect(self._connection_restored)
             self.queue.itemFailed.connect(self._failed)
             self._start_queue_after_recovery()
         banner = getattr(win, "readonly_banner", None)
         if banner is not None and hasattr(banner, "add_button"):
             self.notify_button = banner.add_button(
-                "notifyFreeButton", _t("Notify me when it is free", "비면 알려 주기")
+                "notifyFreeButton",
+                _t("Notify me when it is free", "편집 가능해지면 알려 주기"),
             )
             self.notify_button.clicked.connect(self.watch_open_document)
+        lost = getattr(win, "lock_banner", None)  # after losing the lock, the same offer
+        if lost is not None and hasattr(lost, "add_button") and not ctx.viewer:
+            self.lost_notify_button = lost.add_button(
+                "lostNotifyFreeButton",
+                _t("Notify me when it is free", "편집 가능해지면 알려 주기"),
+            )
+            self.lost_notify_button.clicked.connect(self.watch_open_document)
         self.notifier.openRequested.connect(self._open_from_notification)
         if not ctx.viewer:
             from modu_desktop.ui import lock_dialog
@@ -324,22 +336,33 @@ class NothingLost(QObject):
                 )
         with contextlib.suppress(Exception):
             win.show_notice(
-                _t(
-                    "Saved “{doc}”: it was waiting for the connection.",
-                    "연결을 기다리던 “{doc}”을(를) 저장했습니다.",
-                ).format(doc=item.doc_id),
+                fill(
+                    _t(
+                        "Saved “{doc}”: it was waiting for the connection.",
+                        "연결을 기다리던 “{doc}”{doc:을} 저장했습니다.",
+                    ),
+                    doc=item.doc_id,
+                ),
                 "info",
             )
+
+    def _connection_restored(self) -> None:
+        if not self._closed and self.queue.pending_count():
+            self.queue.retry_now()
 
     def _failed(self, item: SpoolItem) -> None:
         with contextlib.suppress(Exception):
             self.win.show_notice(
-                _t(
-                    "“{doc}” could not be saved ({why}). Your text is kept: "
-                    "open “not saved” in the status bar.",
-                    "“{doc}”을(를) 저장하지 못했습니다({why}). 글은 남아 있습니다. "
-                    "상태 표시줄의 “저장 안 됨”을 여세요.",
-                ).format(doc=item.doc_id, why=item.failure or item.last_error or "?"),
+                fill(
+                    _t(
+                        "“{doc}” could not be saved ({why}). Your text is kept: "
+                        "open “not saved” in the status bar.",
+                        "“{doc}”{doc:을} 저장하지 못했습니다({why}). 글은 남아 있습니다. "
+                        "상태 표시줄의 “저장 못 함”을 눌러 확인하세요.",
+                    ),
+                    doc=item.doc_id,
+                    why=item.failure or item.last_error or "?",
+                ),
                 "error",
             )
 
@@ -369,7 +392,7 @@ class NothingLost(QObject):
             self.win.show_notice(
                 _t(
                     "You will be told when “{doc}” is free.",
-                    "“{doc}” 문서가 비면 알려 드립니다.",
+                    "“{doc}” 문서를 편집할 수 있게 되면 알려 드립니다.",
                 ).format(doc=doc_id),
                 "info",
             )

@@ -1,4 +1,4 @@
-""" "Notify me when it is free" (비면 알려 주기) from the locked-document dialog.
+""" "Notify me when it is free" (편집 가능해지면 알려 주기) from the locked-document dialog.
 
 :class:`FreeWatcher` polls with :meth:`DocumentStore.refresh` - a conditional tree read, one
 request (a 304) while nothing changed - and classifies the document's lock from the lock blob
@@ -24,6 +24,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle, QSystemTrayIcon
 
 from modu_desktop.core.locks import LockStatus
+from modu_desktop.i18n import fill
 from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
@@ -168,16 +169,19 @@ class FreeNotifier(QObject):
 
     def _free(self, doc_id: str, reason: str) -> None:
         self.watchers.pop(doc_id, None)
-        title = _t("Document is free", "문서가 비었습니다")
+        title = _t("Document is free", "이제 편집할 수 있습니다")
         if reason == REASON_STALE:
-            text = _t(
-                "Whoever was editing “{doc}” stopped responding; you can edit it now.",
-                "“{doc}”을(를) 편집하던 사람의 응답이 끊겼습니다. 이제 편집할 수 있습니다.",
-            ).format(doc=doc_id)
+            text = fill(
+                _t(
+                    "Whoever was editing “{doc}” stopped responding; you can edit it now.",
+                    "“{doc}”{doc:을} 편집하던 사람의 응답이 끊겼습니다. 이제 편집할 수 있습니다.",
+                ),
+                doc=doc_id,
+            )
         else:
             text = _t(
                 "“{doc}” is free now; you can edit it.",
-                "“{doc}” 문서가 비었습니다. 이제 편집할 수 있습니다.",
+                "이제 “{doc}” 문서를 편집할 수 있습니다.",
             ).format(doc=doc_id)
         self.messages.append((title, text))
         self._last_doc = doc_id

@@ -71,19 +71,19 @@ _KO: dict[str, str] = {
     "Import documents": "문서 가져오기",
     "Drop .md files here or add them. Each file's front matter fills in its form; fix any "
     "conflict before importing.":
-        ".md 파일을 여기에 끌어다 놓거나 추가하세요. 각 파일의 front matter로 양식이 "
-        "채워집니다. 가져오기 전에 충돌을 해결해 주세요.",
+        ".md 파일을 여기에 끌어다 놓거나 추가하세요. 각 파일의 페이지 설정(front matter)으로 "
+        "양식이 채워집니다. 가져오기 전에 충돌을 해결해 주세요.",
     "&Apply changes": "변경 적용(&A)",
     "Add &files…": "파일 추가(&F)…",
     "&Import": "가져오기(&I)",
     "Close": "닫기",
     "Markdown (*.md *.markdown)": "마크다운 (*.md *.markdown)",
     "Importing…": "가져오는 중…",
-    "&Id:": "&Id:",
+    "&Id:": "페이지 주소(&I):",
     "&Title:": "제목(&T):",
     "&Menu label:": "메뉴 이름(&M):",
     "Order:": "순서:",
-    "T&heme:": "테마(&H):",
+    "T&heme:": "색상 테마(&H):",
     "&Layout:": "레이아웃(&L):",
     "{name} → {path}": "{name} → {path}",
     "Creating {path}…": "{path} 만드는 중…",
@@ -95,9 +95,9 @@ _KO: dict[str, str] = {
     "Imported {n} document(s).": "문서 {n}개를 가져왔습니다.",
     "{n} file(s) ready to import": "가져올 준비가 된 파일 {n}개",
     "{n} with a conflict": "충돌 {n}개",
-    "Move up in the sidebar": "사이드바에서 위로 옮기기",
+    "Move up in the sidebar": "메뉴에서 위로 옮기기",
     "Move up": "위로",
-    "Move down in the sidebar": "사이드바에서 아래로 옮기기",
+    "Move down in the sidebar": "메뉴에서 아래로 옮기기",
     "Move down": "아래로",
     "Select a document first.": "먼저 문서를 골라 주세요.",
 }
@@ -188,6 +188,16 @@ class OpDialog(QDialog):
         self.status.setVisible(bool(text))
         self.status.style().unpolish(self.status)
         self.status.style().polish(self.status)
+        if text and self.isVisible():
+            # Grow (never shrink) to show the whole message: a long reason must not be cut off.
+            lay = self.layout()
+            need = (
+                lay.totalHeightForWidth(self.width())
+                if lay is not None and lay.hasHeightForWidth()
+                else self.sizeHint().height()
+            )
+            if need > self.height():
+                self.resize(self.width(), need)
 
     def run_op(self, factory: Callable[[], Awaitable[Any]], busy_text: str) -> asyncio.Task[Any]:
         """Start the operation (one at a time). The task's result is the operation's result."""

@@ -30,6 +30,8 @@ class OpsHost(QObject):
         self.uploader: Any = None
         self.image_helper: Any = None
         self.actions: dict[str, QAction] = {}
+        self._picker_open = False  # the picker dialog shows its own upload result
+        self._status_before_upload: tuple[str, str] | None = None
         if win.ctx.viewer:
             return  # viewer mode: no writes at all
         try:
@@ -48,9 +50,7 @@ class OpsHost(QObject):
 
             self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
             self.uploader.finished.connect(self._uploaded)
-            self.uploader.started.connect(
-                lambda name: win._set_lock_status(self.tr("Uploading {name}…").format(name=name))
-            )
+            self.uploader.started.connect(self._upload_started)
             self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
             self.images_available = True
         except Exception:
@@ -214,18 +214,37 @@ class OpsHost(QObject):
         win = self.win
         if win.doc is None or not win.doc.editable:
             return None
-        md = await pick_and_upload(self.uploader, win)
+        self._picker_open = True
+        try:
+            md = await pick_and_upload(self.uploader, win)
+        finally:
+            self._picker_open = False
         if md:
             win.editor_pane.editor.insertPlainText(md)
         return md
 
+    def _upload_started(self, name: str) -> None:
+        label = self.win.status_lock
+        self._status_before_upload = (label.text(), str(label.property("kind") or "info"))
+        self.win._set_lock_status(self.tr("Uploading {name}…").format(name=name))
+
     def _uploaded(self, res: Any) -> None:
+        """One upload, one message in one place: a success in the status bar (clearing an
+        earlier upload error), a refusal in the picker dialog if it is open, else in the
+        notice. Never the same text in two places."""
+        win = self.win
         msg = getattr(res, "user_message", None)
-        text = msg(self.win.ctx.lang) if callable(msg) else str(res)
+        text = msg(win.ctx.lang) if callable(msg) else str(res)
         ok = bool(getattr(res, "ok", False))
-        self.win._set_lock_status(text, "ok" if ok else "warning")
-        if ok and self.uploader is not None:
-            for site_path, data in dict(getattr(self.uploader, "recent", {})).items():
-                self.win.images.remember(site_path, data)
-        if not ok:
-            self.win.show_notice(text, "warning")
+        before, self._status_before_upload = self._status_before_upload, None
+        if ok:
+            win._set_lock_status(text, "ok")
+            win.resolve_notice("upload")
+            if self.uploader is not None:
+                for site_path, data in dict(getattr(self.uploader, "recent", {})).items():
+                    win.images.remember(site_path, data)
+            return
+        if before is not None:
+            win._set_lock_status(*before)  # "Uploading…" is over; the lock state again
+        if not self._picker_open:
+            win.show_notice(text, "warning", topic="upload")

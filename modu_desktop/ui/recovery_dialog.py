@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
-from modu_desktop.ui.conflict_dialog import read_only_pane
+from modu_desktop.ui.conflict_dialog import link_scrolling, read_only_pane
 from modu_desktop.ui.i18n import translate_or
 
 log = logging.getLogger(__name__)
@@ -168,14 +168,15 @@ def describe_state(item: RecoveryItem) -> str:
         return _t(
             "Nobody has changed this document on the site since you started: "
             "restoring and saving is safe.",
-            "작업을 시작한 뒤 사이트의 이 문서는 바뀌지 않았습니다. 복원해서 저장해도 안전합니다.",
+            "작업을 시작한 뒤로 사이트의 이 문서는 바뀌지 않았습니다. 복원해서 저장해도 "
+            "안전합니다.",
         )
     if item.state is ServerState.CHANGED:
         return _t(
             "Someone else saved this document on the site meanwhile. Restore it to compare "
             "when you save, or save yours as a new document.",
-            "그 사이에 다른 사람이 사이트의 이 문서를 저장했습니다. 복원하면 저장할 때 비교하고, "
-            "또는 새 문서로 저장할 수 있습니다.",
+            "그 사이에 다른 사람이 사이트의 이 문서를 저장했습니다. 복원하면 저장할 때 두 "
+            "버전을 비교할 수 있고, 내 글을 새 문서로 저장할 수도 있습니다.",
         )
     if item.state is ServerState.DELETED:
         return _t(
@@ -199,7 +200,7 @@ def _state_badge(state: ServerState) -> str:
         ServerState.CHANGED: _t("changed on the site", "사이트에서 바뀜"),
         ServerState.DELETED: _t("deleted on the site", "사이트에서 삭제됨"),
         ServerState.NEW: _t("new document", "새 문서"),
-        ServerState.UNKNOWN: _t("site not reachable", "사이트 연결 안 됨"),
+        ServerState.UNKNOWN: _t("site not reachable", "사이트에 연결 안 됨"),
     }[state]
 
 
@@ -232,7 +233,7 @@ class RecoveryDialog(QDialog):
             _t(
                 "The app closed before this text was saved. Nothing was lost: "
                 "choose what to do with each document.",
-                "글을 저장하기 전에 앱이 닫혔습니다. 잃어버린 것은 없습니다. "
+                "글을 저장하기 전에 프로그램이 닫혔습니다. 잃어버린 글은 없습니다. "
                 "문서마다 어떻게 할지 고르세요.",
             )
         )
@@ -253,11 +254,12 @@ class RecoveryDialog(QDialog):
         right.addWidget(self.state_label)
         split = QSplitter(Qt.Orientation.Horizontal)
         self.mine_view = read_only_pane(
-            split, _t("Your unsaved text", "저장 안 된 내 글"), "recoveryMine"
+            split, _t("Your unsaved text", "저장하지 않은 내 글"), "recoveryMine"
         )
         self.server_view = read_only_pane(
-            split, _t("The version on the site now", "지금 사이트의 버전"), "recoveryServer"
+            split, _t("The version on the site now", "지금 사이트에 있는 버전"), "recoveryServer"
         )
+        link_scrolling(self.mine_view, self.server_view)
         right.addWidget(split, 1)
         body.addLayout(right, 1)
         lay.addLayout(body, 1)
@@ -269,7 +271,7 @@ class RecoveryDialog(QDialog):
         self.save_new_button.setObjectName("recoverSaveNewButton")
         self.discard_button = QPushButton(_t("&Discard this text", "이 글 버리기(&D)"))
         self.discard_button.setObjectName("recoverDiscardButton")
-        self.later_button = QPushButton(_t("Decide &later", "나중에(&L)"))
+        self.later_button = QPushButton(_t("Decide &later", "나중에 정하기(&L)"))
         self.later_button.setObjectName("recoverLaterButton")
         for b in (self.restore_button, self.save_new_button, self.discard_button):
             b.setAccessibleName(b.text().replace("&", ""))
@@ -291,6 +293,7 @@ class RecoveryDialog(QDialog):
         if self.items:
             self.list.setCurrentRow(0)
         self.restore_button.setDefault(True)
+        self.discard_button.setAutoDefault(False)  # Enter never throws text away
 
     def current(self) -> RecoveryItem | None:
         row = self.list.currentRow()

@@ -313,7 +313,7 @@ class SaveQueueStatus(QWidget):
         self.pending, self.failed = pending, failed
         self.label.setText(_t("waiting to save ({n})", "저장 대기 중 ({n})").format(n=pending))
         self.label.setAccessibleName(self.label.text())
-        self.failed_label.setText(_t("not saved ({n})", "저장 안 됨 ({n})").format(n=failed))
+        self.failed_label.setText(_t("not saved ({n})", "저장 못 함 ({n})").format(n=failed))
         self.label.setVisible(pending > 0)
         self.retry_button.setVisible(pending > 0)
         self.failed_label.setVisible(failed > 0)

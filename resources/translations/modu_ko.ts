@@ -1,6 +1,385 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name />
+    <message>
+        <source>Your token cannot save yet: the organization {owner} has to approve “{token}” first. Until then documents open read-only; after the approval, sign out and in again.</source>
+        <translation>토큰으로 아직 저장할 수 없습니다. {owner} 기관의 관리자가 “{token}” 토큰을 먼저 승인해야 합니다. 승인 전까지 문서는 읽기 전용으로 열립니다. 승인되면 로그아웃한 뒤 다시 로그인하세요.</translation>
+    </message>
+    <message>
+        <source>Block form</source>
+        <translation>블록 양식</translation>
+    </message>
+    <message>
+        <source>Block: {name}</source>
+        <translation>블록: {name}</translation>
+    </message>
+    <message>
+        <source>line {n}: {why} — “{text}”</source>
+        <translation>{n}번째 줄: {why} — “{text}”</translation>
+    </message>
+    <message>
+        <source>The form cannot read some lines; they stay in the text unchanged:</source>
+        <translation>양식으로 읽을 수 없는 줄이 있습니다. 이 줄은 글에 그대로 둡니다:</translation>
+    </message>
+    <message>
+        <source>Left items</source>
+        <translation>왼쪽 항목</translation>
+    </message>
+    <message>
+        <source>Right items</source>
+        <translation>오른쪽 항목</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>행</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>항목</translation>
+    </message>
+    <message>
+        <source>Add item</source>
+        <translation>항목 추가</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>삭제</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>위로</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>아래로</translation>
+    </message>
+    <message>
+        <source>New item</source>
+        <translation>새 항목</translation>
+    </message>
+    <message>
+        <source>Add row</source>
+        <translation>행 추가</translation>
+    </message>
+    <message>
+        <source>Remove row</source>
+        <translation>행 삭제</translation>
+    </message>
+    <message>
+        <source>Add column</source>
+        <translation>열 추가</translation>
+    </message>
+    <message>
+        <source>Remove column</source>
+        <translation>열 삭제</translation>
+    </message>
+    <message>
+        <source>New column</source>
+        <translation>새 열</translation>
+    </message>
+    <message>
+        <source>Insert a block</source>
+        <translation>블록 넣기</translation>
+    </message>
+    <message>
+        <source>Choose a block. A filled-in example goes in at the cursor; change it in the form.</source>
+        <translation>블록을 고르세요. 커서 위치에 예시가 채워진 블록이 들어갑니다. 내용은 양식에서 바꾸면 됩니다.</translation>
+    </message>
+    <message>
+        <source>Search blocks</source>
+        <translation>블록 찾기</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>블록</translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation>넣기</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>☰ List</source>
+        <translation>☰ 목록</translation>
+    </message>
+    <message>
+        <source>Show or hide the document list</source>
+        <translation>문서 목록 숨기기/보이기</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>저장</translation>
+    </message>
+    <message>
+        <source>Save the document</source>
+        <translation>문서 저장</translation>
+    </message>
+    <message>
+        <source>Save (Ctrl+S)</source>
+        <translation>저장 (Ctrl+S)</translation>
+    </message>
+    <message>
+        <source>Saved or not</source>
+        <translation>저장 상태</translation>
+    </message>
+    <message>
+        <source>Insert block</source>
+        <translation>블록 넣기</translation>
+    </message>
+    <message>
+        <source>Insert a brochure block</source>
+        <translation>브로슈어 블록 넣기</translation>
+    </message>
+    <message>
+        <source>Insert a brochure block ({keys})</source>
+        <translation>브로슈어 블록 넣기 ({keys})</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>편집</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>미리 보기</translation>
+    </message>
+    <message>
+        <source>Both</source>
+        <translation>함께 보기</translation>
+    </message>
+    <message>
+        <source>View: {name}</source>
+        <translation>보기: {name}</translation>
+    </message>
+    <message>
+        <source>Header lines</source>
+        <translation>머리말 보기</translation>
+    </message>
+    <message>
+        <source>Show the page settings as text (the --- lines at the top)</source>
+        <translation>페이지 설정을 글자 그대로 봅니다 (맨 위의 --- 줄)</translation>
+    </message>
+    <message>
+        <source>Show the raw page settings</source>
+        <translation>페이지 설정 원문 보기</translation>
+    </message>
+    <message>
+        <source>Insert &amp;block…</source>
+        <translation>블록 넣기(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>읽기 전용</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>저장하는 중…</translation>
+    </message>
+    <message>
+        <source>● Not saved yet</source>
+        <translation>● 저장하지 않은 변경 있음</translation>
+    </message>
+    <message>
+        <source>✔ Saved</source>
+        <translation>✔ 저장됨</translation>
+    </message>
+    <message>
+        <source>☰ Show list</source>
+        <translation>☰ 목록 보기</translation>
+    </message>
+    <message>
+        <source>Loading the document list…</source>
+        <translation>문서 목록을 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>Opening…</source>
+        <translation>문서를 여는 중…</translation>
+    </message>
+    <message>
+        <source>Picture too large</source>
+        <translation>그림이 너무 큽니다</translation>
+    </message>
+    <message>
+        <source>{name} is larger than {mb} MB. Make it smaller (longest side 2000 px, JPEG) and upload that?</source>
+        <translation>{name} 파일은 {mb} MB보다 큽니다. 긴 쪽을 2000px로 줄인 JPEG로 바꿔서 올릴까요?</translation>
+    </message>
+    <message>
+        <source>Make it smaller and upload</source>
+        <translation>자동으로 줄여서 올리기</translation>
+    </message>
+    <message>
+        <source>Make the photo smaller (2000 px, JPEG) and upload it</source>
+        <translation>사진을 줄여서(2000px, JPEG) 올리기</translation>
+    </message>
+    <message>
+        <source>Making {name} smaller and uploading it…</source>
+        <translation>{name}{name:을} 줄여서 올리는 중…</translation>
+    </message>
+    <message>
+        <source>{name} is {size}; pictures can be at most {mb} MB. The app can make it smaller for you (longest side 2000 px, JPEG) and upload that.</source>
+        <translation>{name} 파일은 {size}입니다. 그림은 {mb} MB까지만 올릴 수 있습니다. 긴 쪽을 2000px로 줄인 JPEG로 바꿔서 대신 올릴 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>e.g. 2026 AI bootcamp</source>
+        <translation>예: 2026 AI 부트캠프</translation>
+    </message>
+    <message>
+        <source>Set the order in the menu</source>
+        <translation>메뉴 순서 정하기</translation>
+    </message>
+    <message>
+        <source>Order in the menu</source>
+        <translation>메뉴 순서</translation>
+    </message>
+    <message>
+        <source>Advanced ▸</source>
+        <translation>고급 ▸</translation>
+    </message>
+    <message>
+        <source>The page address and file name come from the id. It follows the title until you change it here.</source>
+        <translation>페이지 주소와 파일 이름은 id로 정해집니다. 여기서 바꾸기 전까지는 제목을 따라 자동으로 정해집니다.</translation>
+    </message>
+    <message>
+        <source>Advanced ▾</source>
+        <translation>고급 ▾</translation>
+    </message>
+    <message>
+        <source>Publishing state</source>
+        <translation>게시 상태</translation>
+    </message>
+    <message>
+        <source>View on site</source>
+        <translation>사이트에서 보기</translation>
+    </message>
+    <message>
+        <source>Open the published page in the browser</source>
+        <translation>게시된 페이지를 브라우저로 열기</translation>
+    </message>
+    <message>
+        <source>(no publishing run was started for this save)</source>
+        <translation>(이번 저장으로는 게시 작업이 시작되지 않았습니다)</translation>
+    </message>
+    <message>
+        <source>(this sign-in cannot see the publishing state)</source>
+        <translation>(이 로그인으로는 게시 상태를 볼 수 없습니다)</translation>
+    </message>
+    <message>
+        <source>(still not finished; look again later)</source>
+        <translation>(아직 끝나지 않았습니다. 나중에 다시 확인하세요)</translation>
+    </message>
+    <message>
+        <source>(publishing was skipped for this save)</source>
+        <translation>(이번 저장은 게시를 건너뛰었습니다)</translation>
+    </message>
+    <message>
+        <source>(publishing was cancelled)</source>
+        <translation>(게시가 취소되었습니다)</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>저장됨</translation>
+    </message>
+    <message>
+        <source>Getting ready to publish</source>
+        <translation>게시 준비 중</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>게시됨</translation>
+    </message>
+    <message>
+        <source>Publishing failed</source>
+        <translation>게시 실패</translation>
+    </message>
+    <message>
+        <source>Sign in with the browser (recommended)</source>
+        <translation>브라우저로 로그인 (추천)</translation>
+    </message>
+    <message>
+        <source>Sign in with the browser</source>
+        <translation>브라우저로 로그인</translation>
+    </message>
+    <message>
+        <source>Sign in with a token instead ▸</source>
+        <translation>토큰으로 로그인하기 ▸</translation>
+    </message>
+    <message>
+        <source>Sign in with a token</source>
+        <translation>토큰으로 로그인</translation>
+    </message>
+    <message>
+        <source>Create a token</source>
+        <translation>토큰 만들기</translation>
+    </message>
+    <message>
+        <source>Open GitHub's page to create a token, filled in</source>
+        <translation>미리 채워진 GitHub 토큰 만들기 페이지 열기</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>토큰(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Sign in</source>
+        <translation>로그인(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Waiting for approval</source>
+        <translation>승인 대기 중</translation>
+    </message>
+    <message>
+        <source>Continue read-only</source>
+        <translation>읽기 전용으로 계속</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>다시 확인</translation>
+    </message>
+    <message>
+        <source>Try it in practice mode</source>
+        <translation>연습 모드로 둘러보기</translation>
+    </message>
+    <message>
+        <source>Try it in practice mode: a practice copy on this computer, no sign-in</source>
+        <translation>연습 모드로 둘러보기: 이 컴퓨터의 연습용 사본, 로그인 필요 없음</translation>
+    </message>
+    <message>
+        <source>Opens a practice brochure on this computer. Nothing reaches the real site.</source>
+        <translation>이 컴퓨터에 있는 연습용 브로슈어를 엽니다. 실제 사이트에는 아무것도 바뀌지 않습니다.</translation>
+    </message>
+    <message>
+        <source>New here? Look around a practice brochure first, without signing in.</source>
+        <translation>처음이신가요? 로그인하지 않고 연습용 브로슈어부터 둘러볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Modu Desktop saves your work to the brochure repository &lt;b&gt;{repo}&lt;/b&gt; on GitHub, so it needs to know who you are.</source>
+        <translation>모두 데스크톱은 작업한 내용을 GitHub의 브로슈어 저장소 &lt;b&gt;{repo}&lt;/b&gt;에 저장합니다. 그래서 먼저 누구인지 확인해야 합니다.</translation>
+    </message>
+    <message>
+        <source>Press &lt;b&gt;Create a token&lt;/b&gt;. GitHub's page opens with the name, description, owner (&lt;b&gt;{owner}&lt;/b&gt;), expiry (90 days) and permissions (Contents: read and write, Actions: read) already filled in.</source>
+        <translation>&lt;b&gt;토큰 만들기&lt;/b&gt;를 누르세요. GitHub 페이지가 열리고 이름, 설명, 소유자(&lt;b&gt;{owner}&lt;/b&gt;), 기간(90일), 권한(Contents 읽기·쓰기, Actions 읽기)이 미리 채워져 있습니다.</translation>
+    </message>
+    <message>
+        <source>One thing to choose yourself: under &lt;b&gt;Repository access&lt;/b&gt; pick &lt;b&gt;Only select repositories&lt;/b&gt; and choose &lt;b&gt;{name}&lt;/b&gt;.</source>
+        <translation>직접 고를 것은 하나뿐입니다. &lt;b&gt;Repository access&lt;/b&gt;에서 &lt;b&gt;Only select repositories&lt;/b&gt;를 누르고 &lt;b&gt;{name}&lt;/b&gt; 저장소를 고르세요.</translation>
+    </message>
+    <message>
+        <source>Press &lt;b&gt;Generate token&lt;/b&gt; at the bottom and copy the token (it starts with github_pat_ and is shown only once).</source>
+        <translation>맨 아래 &lt;b&gt;Generate token&lt;/b&gt;을 누르고 나타난 토큰을 복사하세요(github_pat_로 시작하며, 한 번만 보입니다).</translation>
+    </message>
+    <message>
+        <source>Paste it below and press &lt;b&gt;Sign in&lt;/b&gt;.</source>
+        <translation>아래 칸에 붙여 넣고 &lt;b&gt;로그인&lt;/b&gt;을 누르세요.</translation>
+    </message>
+    <message>
+        <source>The token works, but it cannot save yet: the organization {owner} has to approve new tokens first. Ask one of its owners to approve “{token}” (Settings → Personal access tokens → Pending requests), then press Check again. Until then you can look around read-only.</source>
+        <translation>토큰은 확인됐지만 아직 저장할 수 없습니다. {owner} 기관은 새 토큰을 관리자가 승인해야 쓸 수 있습니다. 기관 관리자에게 “{token}” 토큰의 승인을 부탁하세요(Settings → Personal access tokens → Pending requests). 승인되면 ‘다시 확인’을 누르세요. 그동안은 읽기 전용으로 둘러볼 수 있습니다.</translation>
+    </message>
+</context>
+<context>
     <name>ConflictDialog</name>
     <message>
         <source>Compare versions</source>
@@ -16,11 +395,11 @@
     </message>
     <message>
         <source>While you were editing “{doc}”, a newer version was saved{by}. Nothing has been overwritten. Choose what to keep.</source>
-        <translation>“{doc}”을(를) 편집하는 동안{by} 더 새로운 버전이 저장되었습니다. 아무것도 덮어쓰지 않았습니다. 어느 쪽을 남길지 고르세요.</translation>
+        <translation>“{doc}”{doc:을} 편집하는 동안 새 버전이 저장되었습니다{by}. 아무것도 덮어쓰지 않았습니다. 어느 쪽을 남길지 고르세요.</translation>
     </message>
     <message>
         <source> by {who}</source>
-        <translation> {who} 님이</translation>
+        <translation> (저장한 사람: {who} 님)</translation>
     </message>
     <message>
         <source>Your version</source>
@@ -40,11 +419,11 @@
     </message>
     <message>
         <source>&amp;Keep mine (overwrite theirs)</source>
-        <translation>내 것 유지 — 상대 것 덮어쓰기(&amp;K)</translation>
+        <translation>내 글 남기기 — 상대 글 덮어쓰기(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Take theirs (discard mine)</source>
-        <translation>상대 것 받기 — 내 것 버리기(&amp;T)</translation>
+        <translation>상대 글 받기 — 내 글 버리기(&amp;T)</translation>
     </message>
     <message>
         <source>Save mine as a &amp;new document</source>
@@ -67,15 +446,15 @@
     </message>
     <message>
         <source>⚠ unreadable lock</source>
-        <translation>⚠ 읽을 수 없는 잠금</translation>
+        <translation>⚠ 읽을 수 없는 잠금 파일</translation>
     </message>
     <message>
         <source>{who} started at {since}; no sign of life since {beat} (inactive).</source>
-        <translation>{who} 님이 {since}에 시작했지만 {beat} 이후로 응답이 없습니다 (비활성).</translation>
+        <translation>{who} 님이 {since}에 편집을 시작했지만 {beat} 이후로 응답이 없습니다.</translation>
     </message>
     <message>
         <source>{who} is editing since {since}; last sign of life {beat}.</source>
-        <translation>{who} 님이 {since}부터 편집 중입니다. 마지막 접속 확인: {beat}.</translation>
+        <translation>{who} 님이 {since}부터 편집하고 있습니다. 마지막 응답: {beat}.</translation>
     </message>
     <message>
         <source>{who} · inactive</source>
@@ -83,7 +462,7 @@
     </message>
     <message>
         <source>You, elsewhere · {since}</source>
-        <translation>나 (다른 곳) · {since}</translation>
+        <translation>나 (다른 곳) · {since}부터</translation>
     </message>
     <message>
         <source>{who} · {since}</source>
@@ -325,12 +704,28 @@
 <context>
     <name>LockDialog</name>
     <message>
+        <source>The lock of “{doc}” changed while you were taking it over.</source>
+        <translation>편집 권한을 가져오는 사이에 “{doc}”의 편집 상태가 바뀌었습니다.</translation>
+    </message>
+    <message>
+        <source>You ({who}) started editing “{doc}” in another window just before this one.</source>
+        <translation>방금 다른 창에서 내 계정({who})으로 “{doc}” 편집을 시작했습니다.</translation>
+    </message>
+    <message>
+        <source>Someone else started editing “{doc}” just before you.</source>
+        <translation>방금 다른 사람이 “{doc}” 편집을 먼저 시작했습니다.</translation>
+    </message>
+    <message>
+        <source>{who} started editing “{doc}” just before you took over.</source>
+        <translation>편집 권한을 가져오기 직전에 {who} 님이 “{doc}” 편집을 시작했습니다.</translation>
+    </message>
+    <message>
         <source>Document in use</source>
-        <translation>다른 사람이 편집 중인 문서</translation>
+        <translation>편집 중인 문서</translation>
     </message>
     <message>
         <source>You ({who}) are already editing “{doc}” in another window or on another computer.</source>
-        <translation>내 계정({who})이 다른 창이나 다른 컴퓨터에서 이미 “{doc}”을(를) 편집하고 있습니다.</translation>
+        <translation>내 계정({who})으로 다른 창이나 다른 컴퓨터에서 이미 “{doc}”{doc:을} 편집하고 있습니다.</translation>
     </message>
     <message>
         <source>If you edit here, the other window will switch to read-only at its next check. Unsaved changes there stay on that screen.</source>
@@ -342,11 +737,11 @@
     </message>
     <message>
         <source>Someone may be editing it. Open it read-only unless you are sure.</source>
-        <translation>누군가 편집 중일 수 있습니다. 확실하지 않으면 읽기 전용으로 여세요.</translation>
+        <translation>누군가 편집하고 있을 수 있습니다. 확실하지 않으면 읽기 전용으로 여세요.</translation>
     </message>
     <message>
         <source>{who} is editing “{doc}” right now.</source>
-        <translation>{who} 님이 지금 “{doc}”을(를) 편집하고 있습니다.</translation>
+        <translation>지금 {who} 님이 “{doc}”{doc:을} 편집하고 있습니다.</translation>
     </message>
     <message>
         <source>Two people editing at once would overwrite each other's work.</source>
@@ -356,7 +751,7 @@
         <source>Started: {start}
 Last sign of life: {beat}</source>
         <translation>편집 시작: {start}
-마지막 접속 확인: {beat}</translation>
+마지막 응답: {beat}</translation>
     </message>
     <message>
         <source>Open &amp;read-only</source>
@@ -405,13 +800,13 @@ Last sign of life: {beat}</source>
         <source>just now</source>
         <translation>방금</translation>
     </message>
-    <message numerus="yes">
-        <source>%n min ago</source>
-        <translation><numerusform>%n분 전</numerusform></translation>
+    <message>
+        <source>{n} min ago</source>
+        <translation>{n}분 전</translation>
     </message>
-    <message numerus="yes">
-        <source>%n h ago</source>
-        <translation><numerusform>%n시간 전</numerusform></translation>
+    <message>
+        <source>{n} h ago</source>
+        <translation>{n}시간 전</translation>
     </message>
 </context>
 <context>
@@ -422,7 +817,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>GitHub did not answer in time.</source>
-        <translation>GitHub가 제시간에 응답하지 않았습니다.</translation>
+        <translation>GitHub이 제시간에 응답하지 않았습니다.</translation>
     </message>
     <message>
         <source>Practice mode — nothing you do here reaches the real site</source>
@@ -466,7 +861,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Lock state</source>
-        <translation>잠금 상태</translation>
+        <translation>편집 권한 상태</translation>
     </message>
     <message>
         <source>Publishing state</source>
@@ -581,6 +976,10 @@ Last sign of life: {beat}</source>
         <translation>⚠ 연결 문제</translation>
     </message>
     <message>
+        <source>⚠ Not connected to GitHub</source>
+        <translation>⚠ GitHub에 연결되지 않음</translation>
+    </message>
+    <message>
         <source>Modu Desktop</source>
         <translation>모두 데스크톱</translation>
     </message>
@@ -597,36 +996,68 @@ Last sign of life: {beat}</source>
         <translation> (편집 권한 잃음)</translation>
     </message>
     <message>
+        <source>This document cannot be saved here.</source>
+        <translation>이 문서는 여기서 저장할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>not connected to GitHub</source>
+        <translation>GitHub에 연결되지 않음</translation>
+    </message>
+    <message>
+        <source>There is no document “{doc}” in the repository.</source>
+        <translation>저장소에 “{doc}” 문서가 없습니다.</translation>
+    </message>
+    <message>
         <source>Checking whether someone is editing “{doc}”…</source>
-        <translation>누가 “{doc}”을(를) 편집 중인지 확인하는 중…</translation>
+        <translation>누가 “{doc}”{doc:을} 편집하고 있는지 확인하는 중…</translation>
     </message>
     <message>
         <source>{who} had left “{doc}” without a sign of life since {beat}, so you have taken over editing.</source>
-        <translation>{who} 님이 {beat} 이후로 “{doc}”에서 응답이 없어 편집 권한을 가져왔습니다.</translation>
+        <translation>{beat} 이후로 {who} 님의 응답이 없어 “{doc}”의 편집 권한을 가져왔습니다.</translation>
     </message>
     <message>
         <source>“{doc}” is in use</source>
-        <translation>“{doc}”을(를) 다른 사람이 편집 중입니다</translation>
+        <translation>다른 사람이 “{doc}”{doc:을} 편집하고 있습니다</translation>
     </message>
     <message>
-        <source>Someone else took “{doc}” at the same moment.</source>
-        <translation>같은 순간에 다른 사람이 “{doc}”의 편집을 시작했습니다.</translation>
+        <source>You ({login}) took over editing in another window at {when}, so this document is read-only here. Your text is still here: copy it, save it as a new document, or compare it.</source>
+        <translation>{when}에 다른 창에서 내 계정({login})으로 편집 권한을 가져가서 이 창의 문서는 읽기 전용이 되었습니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
+    </message>
+    <message>
+        <source>Not saved: not connected to GitHub (the lock could not be checked). Your text is still here; save again when the connection is back.</source>
+        <translation>저장하지 못했습니다: GitHub에 연결되지 않음(편집 권한을 확인하지 못했습니다). 내 글은 그대로 있습니다. 연결되면 다시 저장하세요.</translation>
+    </message>
+    <message>
+        <source>Publishing: waiting</source>
+        <translation>게시 대기 중</translation>
+    </message>
+    <message>
+        <source>Publishing: building the site…</source>
+        <translation>게시하는 중…</translation>
+    </message>
+    <message>
+        <source>Not published (skipped)</source>
+        <translation>게시 안 함 (건너뜀)</translation>
+    </message>
+    <message>
+        <source>Publishing status unknown</source>
+        <translation>게시 상태 알 수 없음</translation>
     </message>
     <message>
         <source>Could not start editing “{doc}”: others keep changing its lock. Try again.</source>
-        <translation>“{doc}” 편집을 시작하지 못했습니다. 다른 사람이 계속 잠금을 바꾸고 있습니다. 다시 시도하세요.</translation>
+        <translation>“{doc}” 편집을 시작하지 못했습니다. 다른 사람이 편집 권한을 계속 바꾸고 있습니다. 잠시 뒤 다시 시도해 주세요.</translation>
     </message>
     <message>
         <source>Could not open “{doc}”: {msg}</source>
-        <translation>“{doc}”을(를) 열지 못했습니다: {msg}</translation>
+        <translation>“{doc}”{doc:을} 열지 못했습니다. {msg}</translation>
     </message>
     <message>
         <source>You are editing “{doc}”</source>
-        <translation>“{doc}”을(를) 편집하고 있습니다</translation>
+        <translation>“{doc}”{doc:을} 편집하고 있습니다</translation>
     </message>
     <message>
         <source>Read-only: {who} is editing this document. You can read and copy, not change.</source>
-        <translation>읽기 전용: {who} 님이 이 문서를 편집하고 있습니다. 읽고 복사할 수는 있지만 바꿀 수는 없습니다.</translation>
+        <translation>읽기 전용: {who} 님이 이 문서를 편집하고 있습니다. 읽고 복사할 수는 있지만 고칠 수는 없습니다.</translation>
     </message>
     <message>
         <source>Read-only</source>
@@ -634,11 +1065,11 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Viewer mode — read-only</source>
-        <translation>보기 전용 모드 — 읽기 전용</translation>
+        <translation>보기 전용 모드</translation>
     </message>
     <message>
         <source>“{doc}” was still open when the app stopped: your lock and your unsaved text are back.</source>
-        <translation>프로그램이 멈췄을 때 “{doc}”이(가) 열려 있었습니다. 편집 권한과 저장하지 않은 글을 되찾았습니다.</translation>
+        <translation>프로그램이 멈췄을 때 “{doc}”{doc:이} 열려 있었습니다. 편집 권한과 저장하지 않은 글을 되찾았습니다.</translation>
     </message>
     <message>
         <source>Unsaved text of “{doc}” from {when} was kept when the app closed. Restore it to keep working on it, or discard it.</source>
@@ -649,16 +1080,16 @@ Last sign of life: {beat}</source>
         <translation>“{doc}” 편집 중 · {time}에 편집 권한을 갱신했습니다</translation>
     </message>
     <message>
-        <source>Cannot reach GitHub to renew your lock ({n} missed). It expires in {m} min unless the connection comes back; keep your text.</source>
-        <translation>GitHub에 연결되지 않아 편집 권한을 갱신하지 못했습니다 ({n}회 실패). 연결이 돌아오지 않으면 {m}분 뒤에 만료됩니다. 글은 그대로 두세요.</translation>
+        <source>Not connected to GitHub: your editing lock was not renewed ({n} tries). If the connection is not back within {m} min, others may take over editing. Keep this window open: your text is safe here.</source>
+        <translation>GitHub에 연결되지 않음: 편집 권한을 갱신하지 못했습니다({n}번 시도). {m}분 안에 연결되지 않으면 다른 사람이 편집 권한을 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
+    </message>
+    <message>
+        <source>Not connected to GitHub: your editing lock was not renewed ({n} tries) and has expired, so others may take over editing now. Keep this window open: your text is safe here.</source>
+        <translation>GitHub에 연결되지 않음: 편집 권한을 갱신하지 못했고({n}번 시도) 권한이 만료되어 이제 다른 사람이 가져갈 수 있습니다. 이 창을 닫지 마세요. 글은 여기에 안전하게 남아 있습니다.</translation>
     </message>
     <message>
         <source>Someone released your lock on this document, so it is read-only now. Your text is still here: copy it, save it as a new document, or compare it.</source>
         <translation>누군가 이 문서의 편집 권한을 해제해서 지금은 읽기 전용입니다. 내 글은 그대로 있습니다. 복사하거나, 새 문서로 저장하거나, 비교해 보세요.</translation>
-    </message>
-    <message>
-        <source>you ({login}) in another window</source>
-        <translation>다른 창의 내 계정({login})</translation>
     </message>
     <message>
         <source>{who} took over editing at {when}, so this document is read-only now. Your text is still here: copy it, save it as a new document, or compare it.</source>
@@ -673,28 +1104,16 @@ Last sign of life: {beat}</source>
         <translation>저장하는 중…</translation>
     </message>
     <message>
-        <source>could not check the lock; try again</source>
-        <translation>편집 권한을 확인하지 못했습니다. 다시 시도하세요</translation>
-    </message>
-    <message>
         <source>Not saved: you no longer hold the lock on this document.</source>
-        <translation>저장하지 않았습니다: 이 문서의 편집 권한이 더 이상 없습니다.</translation>
-    </message>
-    <message>
-        <source>Waiting to save: {msg}</source>
-        <translation>저장 대기 중: {msg}</translation>
+        <translation>저장하지 못했습니다. 이 문서의 편집 권한을 잃었습니다.</translation>
     </message>
     <message>
         <source>✔ Saved “{doc}”</source>
-        <translation>✔ “{doc}”을(를) 저장했습니다</translation>
-    </message>
-    <message>
-        <source>Not saved: {msg}</source>
-        <translation>저장하지 못했습니다: {msg}</translation>
+        <translation>✔ “{doc}”{doc:을} 저장했습니다</translation>
     </message>
     <message>
         <source>Not saved: {msg} Your text is still here.</source>
-        <translation>저장하지 못했습니다: {msg} 내 글은 그대로 있습니다.</translation>
+        <translation>저장하지 못했습니다. {msg} 내 글은 그대로 있습니다.</translation>
     </message>
     <message>
         <source>Showing the current version of “{doc}”</source>
@@ -702,43 +1121,19 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Your text was saved as “{new}”. This window now shows the current “{doc}”.</source>
-        <translation>내 글을 “{new}”(으)로 저장했습니다. 이 창은 이제 현재의 “{doc}”을(를) 보여 줍니다.</translation>
+        <translation>내 글을 “{new}”{new:으로} 저장했습니다. 이 창에는 이제 사이트에 있는 “{doc}”{doc:이} 보입니다.</translation>
     </message>
     <message>
         <source>Not saved (conflict): your text is still here.</source>
-        <translation>저장하지 않았습니다 (충돌): 내 글은 그대로 있습니다.</translation>
-    </message>
-    <message>
-        <source>Publishing: waiting to start</source>
-        <translation>게시: 시작을 기다리는 중</translation>
-    </message>
-    <message>
-        <source>Publishing status not available</source>
-        <translation>게시 상태를 알 수 없습니다</translation>
+        <translation>저장하지 않았습니다(충돌). 내 글은 그대로 있습니다.</translation>
     </message>
     <message>
         <source>✔ Published</source>
         <translation>✔ 게시됨</translation>
     </message>
     <message>
-        <source>Publishing skipped</source>
-        <translation>게시 건너뜀</translation>
-    </message>
-    <message>
         <source>✖ Publishing failed</source>
         <translation>✖ 게시 실패</translation>
-    </message>
-    <message>
-        <source>Publishing: queued</source>
-        <translation>게시: 대기 중</translation>
-    </message>
-    <message>
-        <source>Publishing: building…</source>
-        <translation>게시: 만드는 중…</translation>
-    </message>
-    <message>
-        <source>No publishing run found for this save</source>
-        <translation>이 저장에 대한 게시 작업을 찾지 못했습니다</translation>
     </message>
     <message>
         <source>Your text is on the clipboard.</source>
@@ -746,11 +1141,11 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Saved your text as the new document “{new}”.</source>
-        <translation>내 글을 새 문서 “{new}”(으)로 저장했습니다.</translation>
+        <translation>내 글을 새 문서 “{new}”{new:으로} 저장했습니다.</translation>
     </message>
     <message>
         <source>Could not create “{new}”: {msg} Your text is still here.</source>
-        <translation>“{new}”을(를) 만들지 못했습니다: {msg} 내 글은 그대로 있습니다.</translation>
+        <translation>“{new}”{new:을} 만들지 못했습니다. {msg} 내 글은 그대로 있습니다.</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -805,7 +1200,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>Use letters, numbers and dashes, for example 09-new-page.</source>
-        <translation>영문자, 숫자, 하이픈을 쓰세요. 예: 09-new-page</translation>
+        <translation>영문자, 숫자, 하이픈(-)만 쓸 수 있습니다. 예: 09-new-page</translation>
     </message>
     <message>
         <source>A document with this name already exists.</source>
@@ -862,14 +1257,6 @@ Last sign of life: {beat}</source>
         <translation>모두 데스크톱 로그인</translation>
     </message>
     <message>
-        <source>&amp;1. Create a token on GitHub (recommended)</source>
-        <translation>1. GitHub에서 토큰 만들기 — 권장(&amp;1)</translation>
-    </message>
-    <message>
-        <source>Open GitHub's page to create a fine-grained token</source>
-        <translation>세분화된(fine-grained) 토큰을 만드는 GitHub 페이지 열기</translation>
-    </message>
-    <message>
         <source>Classic token page</source>
         <translation>클래식 토큰 페이지</translation>
     </message>
@@ -886,24 +1273,8 @@ Last sign of life: {beat}</source>
         <translation>개인 액세스 토큰</translation>
     </message>
     <message>
-        <source>&amp;2. Paste the token:</source>
-        <translation>2. 토큰 붙여 넣기(&amp;2):</translation>
-    </message>
-    <message>
-        <source>&amp;3. Sign in</source>
-        <translation>3. 로그인(&amp;3)</translation>
-    </message>
-    <message>
         <source>Sign in</source>
         <translation>로그인</translation>
-    </message>
-    <message>
-        <source>Sign in with the &amp;browser</source>
-        <translation>브라우저로 로그인(&amp;B)</translation>
-    </message>
-    <message>
-        <source>Sign in with the browser</source>
-        <translation>브라우저로 로그인</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -951,11 +1322,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>GitHub Enterprise: use https://YOUR-SERVER/api/v3. Change only if your office told you to.</source>
-        <translation>GitHub Enterprise는 https://서버주소/api/v3 를 쓰세요. 담당 부서에서 안내한 경우에만 바꾸세요.</translation>
-    </message>
-    <message>
-        <source>Modu Desktop saves your work to the brochure repository &lt;b&gt;{repo}&lt;/b&gt; on GitHub. It needs a &lt;i&gt;personal access token&lt;/i&gt; from your GitHub account:&lt;ul&gt;&lt;li&gt;&lt;b&gt;Fine-grained token&lt;/b&gt; (recommended): under &lt;i&gt;Repository access&lt;/i&gt; choose only &lt;b&gt;{repo}&lt;/b&gt;; under &lt;i&gt;Permissions → Contents&lt;/i&gt; choose &lt;b&gt;Read and write&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Classic token&lt;/b&gt;: tick the &lt;b&gt;repo&lt;/b&gt; scope.&lt;/li&gt;&lt;/ul&gt;Copy the token GitHub shows you (it is shown only once) and paste it below.</source>
-        <translation>모두 데스크톱은 작업 내용을 GitHub의 브로슈어 저장소 &lt;b&gt;{repo}&lt;/b&gt;에 저장합니다. 이를 위해 내 GitHub 계정의 &lt;i&gt;개인 액세스 토큰&lt;/i&gt;이 필요합니다:&lt;ul&gt;&lt;li&gt;&lt;b&gt;세분화된(fine-grained) 토큰&lt;/b&gt; (권장): &lt;i&gt;Repository access&lt;/i&gt;에서 &lt;b&gt;{repo}&lt;/b&gt;만 고르고, &lt;i&gt;Permissions → Contents&lt;/i&gt;에서 &lt;b&gt;Read and write&lt;/b&gt;를 고르세요.&lt;/li&gt;&lt;li&gt;&lt;b&gt;클래식 토큰&lt;/b&gt;: &lt;b&gt;repo&lt;/b&gt; 범위에 체크하세요.&lt;/li&gt;&lt;/ul&gt;GitHub가 보여 주는 토큰을 복사해서(한 번만 보여 줍니다) 아래에 붙여 넣으세요.</translation>
+        <translation>GitHub Enterprise라면 주소를 https://서버주소/api/v3 형식으로 입력하세요. 담당 부서에서 안내한 경우에만 바꾸세요.</translation>
     </message>
     <message>
         <source>The token will be kept in this computer's password store (keyring).</source>
@@ -975,7 +1342,7 @@ Last sign of life: {beat}</source>
     </message>
     <message>
         <source>The API address must start with https://.</source>
-        <translation>API 주소는 https:// 로 시작해야 합니다.</translation>
+        <translation>API 주소는 https://로 시작해야 합니다.</translation>
     </message>
     <message>
         <source>The repository must look like owner/name.</source>

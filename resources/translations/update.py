@@ -36,7 +36,9 @@ def main(argv: list[str]) -> int:
         check=True,
         capture_output=True,
     )
-    table: dict[str, str] = json.loads((HERE / "ko.json").read_text("utf-8"))
+    table: dict[str, str] = {}
+    for part in [HERE / "ko.json", *sorted((HERE / "ko").glob("*.json"))]:
+        table.update(json.loads(part.read_text("utf-8")))  # as modu_desktop.i18n reads them
     tree = ET.parse(ts)
     root = tree.getroot()
     root.set("language", "ko_KR")

@@ -38,7 +38,7 @@ def lock_as(sb: Any, login: str, doc: str, *, body: bytes | None = None) -> None
                 await c.put_file(lock_path(doc), body, "test lock")
                 return
             await c.get_user()
-            res = await LockManager(c, login, "s-test", c.clock, host="h").acquire(doc)
+            res = await LockManager(c, login, "s-test", c.clock, install_id="h").acquire(doc)
             assert res.held is not None
 
     asyncio.run(go())

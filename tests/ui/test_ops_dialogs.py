@@ -42,7 +42,7 @@ class Env:
         gh = GitHubClient(self.sandbox.api_url, f"tok-{login}", REPO)
         self.clients.append(gh)
         store = DocumentStore(gh, self.tmp / f"blobs-{login}-{session}")
-        return DocOps(store, LockManager(gh, login, session, gh.clock, host="h"), login)
+        return DocOps(store, LockManager(gh, login, session, gh.clock, install_id="h"), login)
 
     def lock_as(self, login: str, doc_id: str) -> None:
         other = self.ops(login, "other-session")
