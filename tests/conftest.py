@@ -24,13 +24,10 @@ if hasattr(os, "geteuid") and os.geteuid() == 0:
 def _prepare_webengine() -> None:
     """WebEngine wants its URL schemes and shared GL contexts before the QApplication."""
     try:
-        from PySide6.QtCore import QCoreApplication, Qt
-
-        from modu_desktop.ui.webengine import register_schemes
+        from modu_desktop.ui.webengine import prepare_application
     except ImportError:
         return
-    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    register_schemes()
+    prepare_application()
 
 
 _prepare_webengine()

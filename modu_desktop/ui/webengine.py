@@ -74,6 +74,18 @@ def register_schemes() -> None:
     _registered = True
 
 
+def prepare_application() -> None:
+    """Everything WebEngine needs before the ``QApplication`` exists (cheap: ~40 ms of import)."""
+    from PySide6.QtCore import QCoreApplication, Qt
+
+    if QCoreApplication.instance() is None:
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    try:
+        register_schemes()
+    except ImportError:  # a build without WebEngine: the preview says so itself
+        log.info("Qt WebEngine is not installed")
+
+
 def _gpu_marker() -> Path:
     from modu_desktop.core.paths import app_paths
 
@@ -343,13 +355,22 @@ def csp(nonce: str) -> str:
     return f"script-src 'nonce-{nonce}'; object-src 'none'; base-uri 'none'"
 
 
-def register_app_font() -> str | None:
-    """Register the shipped font for the application's own widgets; its family or None."""
-    from PySide6.QtGui import QFontDatabase
+def register_app_font(app: Any = None) -> str | None:
+    """Register the shipped font and put it first in the application's font (the widgets draw
+    Hangul with the preview's font, on every OS, offline). Its family, or None."""
+    from PySide6.QtGui import QFontDatabase, QGuiApplication
 
     path = resources_dir() / "preview" / "fonts" / "PretendardVariable.ttf"
     font_id = QFontDatabase.addApplicationFont(str(path))
     if font_id < 0:
+        log.info("shipped font not loaded: %s", path)
         return None
     families = QFontDatabase.applicationFontFamilies(font_id)
-    return families[0] if families else None
+    if not families:
+        return None
+    app = app or QGuiApplication.instance()
+    if app is not None:
+        font = app.font()
+        font.setFamilies([families[0], *[f for f in font.families() if f != families[0]]])
+        app.setFont(font)
+    return families[0]
