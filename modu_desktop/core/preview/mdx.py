@@ -50,15 +50,15 @@ _MDX_OPEN_RE = re.compile(
     r"^\s*<(Callout|Details|Columns|Col|Column|StepList|StepItem)((?:\s+[^<>]*)?)>\s*$"
 )
 _MDX_CLOSE_RE = re.compile(r"^\s*</(Callout|Details|Columns|Col|Column|StepList|StepItem)>\s*$")
-_MDX_ONELINE_RE = re.compile(r"^\s*<(Callout|Details)((?:\s+[^<>]*)?)>(.*)</\1>\s*$")
 _ATTR_RE = re.compile(
     r"""([A-Za-z_][\w-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|\{"([^"]*)"\}|([^\s"'>]+)))?"""
 )
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_HIGHLIGHT_RE = re.compile(
-    r"<Highlight(?:\s+color\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'))?\s*>(.*?)</Highlight>", re.S
+_INLINE_RE = re.compile(r"<(Text|HeroButton|Highlight)((?:\s+[^<>]*)?)>(.*?)</\1>")
+# A line that is one component and nothing else is an MDX *flow* element: no paragraph.
+_FLOW_RE = re.compile(
+    r"^\s{0,3}<(Text|HeroButton|Highlight|Callout|Details)((?:\s+[^<>]*)?)>(.*)</\1>\s*$"
 )
-_INLINE_RE = re.compile(r"<(Text|HeroButton)((?:\s+[^<>]*)?)>(.*?)</\1>", re.S)
 _SIZE_RE = re.compile(r"^\d{1,3}(\.\d+)?(px|rem|em|%|pt)?$")
 _WEIGHT_RE = re.compile(r"^([1-9]00|bold|normal)$")
 _FAMILIES = {
@@ -146,24 +146,20 @@ def _mdx_html(name: str, attrs: dict[str, str]) -> tuple[str, str]:
     )
 
 
-def _highlight(m: re.Match[str], nonce: str, store: dict[str, str]) -> str:
-    color = (m.group(1) or m.group(2) or "").strip()
-    if not _COLOR_RE.match(color):
-        color = "#2563eb"
-    key_open, key_close = f"MODUHL{nonce}O{len(store)}X", f"MODUHL{nonce}C{len(store)}X"
-    store[key_open] = (
-        f'<span style="background-color:{color};border-radius:4px;color:#fff;padding:2px 6px;'
-        'font-weight:bold">'
-    )
-    store[key_close] = "</span>"
-    return f"{key_open}{m.group(3)}{key_close}"
-
-
-def _inline_component(m: re.Match[str], nonce: str, store: dict[str, str]) -> str:
-    """``<Text size weight color family>`` and ``<HeroButton href outline>``, as the site's
-    components render them; any value we cannot vouch for is left out."""
-    attrs = _parse_attrs(m.group(2))
-    if m.group(1) == "Text":
+def _inline_tags(name: str, attrs: dict[str, str]) -> tuple[str, str]:
+    """(opening, closing) HTML of ``<Highlight color>``, ``<Text size weight color family
+    display>`` or ``<HeroButton href outline>``, as the site's components render them; any
+    value we cannot vouch for is left out."""
+    if name == "Highlight":
+        color = attrs.get("color", "").strip()
+        if not _COLOR_RE.match(color):
+            color = "#2563eb"
+        return (
+            f'<span style="background-color:{color};border-radius:4px;color:#fff;'
+            'padding:2px 6px;font-weight:bold">',
+            "</span>",
+        )
+    if name == "Text":
         style = []
         size = attrs.get("size", "")
         if _SIZE_RE.match(size):
@@ -181,27 +177,49 @@ def _inline_component(m: re.Match[str], nonce: str, store: dict[str, str]) -> st
         if display not in ("inline", "inline-block", "block"):
             display = "inline-block"
         style += [f"display:{display}", "line-height:1.4"]
-        opening = f'<span style="{";".join(style)}">'
-        closing = "</span>"
-    else:
-        from modu_desktop.core.preview.blocks import safe_href
+        return f'<span style="{";".join(style)}">', "</span>"
+    from modu_desktop.core.preview.blocks import safe_href
 
-        href = safe_href(attrs.get("href")) or "#"
-        base = (
-            "display:inline-block;padding:12px 24px;border-radius:8px;font-weight:bold;"
-            "text-decoration:none;transition:all 0.2s ease;margin-top:10px;margin-bottom:10px"
-        )
-        look = (
-            "border:2px solid #2563eb;color:#2563eb;background-color:transparent"
-            if "outline" in attrs
-            else "background-color:#2563eb;color:#fff"
-        )
-        opening = f'<a href="{esc(href)}" style="{base};{look}" class="hero-button">'
-        closing = "</a>"
-    key_open, key_close = f"MODUHL{nonce}O{len(store)}X", f"MODUHL{nonce}C{len(store)}X"
-    store[key_open] = opening
-    store[key_close] = closing
-    return f"{key_open}{m.group(3)}{key_close}"
+    href = safe_href(attrs.get("href")) or "#"
+    base = (
+        "display:inline-block;padding:12px 24px;border-radius:8px;font-weight:bold;"
+        "text-decoration:none;transition:all 0.2s ease;margin-top:10px;margin-bottom:10px"
+    )
+    look = (
+        "border:2px solid #2563eb;color:#2563eb;background-color:transparent"
+        if "outline" in attrs
+        else "background-color:#2563eb;color:#fff"
+    )
+    return f'<a href="{esc(href)}" style="{base};{look}" class="hero-button">', "</a>"
+
+
+def _inline_html(text: str) -> str:
+    """Phrasing content (a component's children on one line): Markdown inline, sanitised."""
+    md = _md()
+    md.reset()
+    out = sanitize_html(md.convert(text.strip()), image_src=lambda _src: None).strip()
+    if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
+        out = out[3:-4]
+    return out
+
+
+def _key(nonce: str, store: dict[str, str], frag: str) -> str:
+    key = f"MODUPH{nonce}N{len(store)}X"
+    store[key] = frag
+    return key
+
+
+def _inline_line(line: str, nonce: str, store: dict[str, str]) -> str:
+    """Inline components of one line, outside its `code spans`, become placeholders."""
+    parts = re.split(r"(`+[^`]*`+)", line)
+    for i in range(0, len(parts), 2):
+
+        def repl(m: re.Match[str]) -> str:
+            opening, closing = _inline_tags(m.group(1), _parse_attrs(m.group(2)))
+            return f"{_key(nonce, store, opening)}{m.group(3)}{_key(nonce, store, closing)}"
+
+        parts[i] = _INLINE_RE.sub(repl, parts[i])
+    return "".join(parts)
 
 
 def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
@@ -209,10 +227,6 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
     placeholders: dict[str, str] = {}
     if "<" not in text:
         return text, placeholders
-    if "<Highlight" in text:
-        text = _HIGHLIGHT_RE.sub(lambda m: _highlight(m, nonce, placeholders), text)
-    if "<Text" in text or "<HeroButton" in text:
-        text = _INLINE_RE.sub(lambda m: _inline_component(m, nonce, placeholders), text)
     lines: list[str] = []
     in_fence: str | None = None
     for line in text.split("\n"):
@@ -226,9 +240,19 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
             in_fence = fm0.group(1)
             lines.append(line)
             continue
-        m = _MDX_ONELINE_RE.match(line)
-        if m:
-            lines.extend([f"<{m.group(1)}{m.group(2)}>", m.group(3).strip(), f"</{m.group(1)}>"])
+        m = _FLOW_RE.match(line)
+        if m and "</" + m.group(1) not in m.group(3) and "<" + m.group(1) not in m.group(3):
+            name, attrs = m.group(1), _parse_attrs(m.group(2))
+            if name in ("Callout", "Details"):
+                opening, closing = _mdx_html(name.lower(), attrs)
+            else:
+                opening, closing = _inline_tags(name, attrs)
+            inner = _inline_html(_inline_line(m.group(3), nonce, placeholders))
+            for key, frag in list(placeholders.items()):
+                inner = inner.replace(key, frag)
+            lines.extend(["", _key(nonce, placeholders, opening + inner + closing), ""])
+        elif "<" in line:
+            lines.append(_inline_line(line, nonce, placeholders))
         else:
             lines.append(line)
     tokens: list[tuple[int, str, dict[str, str], bool]] = []
@@ -336,6 +360,68 @@ def _placeholder(m: re.Match[str]) -> str:
     return f'<span class="modu-img-placeholder" role="img">{esc(text)}</span>'
 
 
+# -- Docusaurus DOM for code blocks and headings ---------------------------------------------
+_PRE_RE = re.compile(r'<pre><code(?: class="language-([\w+-]+)")?>(.*?)</code></pre>', re.S)
+_HEADING_RE = re.compile(r"<h([2-6])>(.*?)</h\1>", re.S)
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
+def _code_block(m: re.Match[str]) -> str:
+    """A fenced code block as Docusaurus (prism-react-renderer, light theme) renders it; no
+    syntax colouring, one ``token-line`` per line."""
+    lang = m.group(1) or "text"
+    lines = m.group(2).split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    rows = []
+    for line in lines:
+        plain = (
+            f'<span class="token plain">{line}</span>'
+            if line
+            else '<span class="token plain" style="display:inline-block"></span>'
+        )
+        rows.append(f'<div class="token-line" style="color:#393A34">{plain}<br></div>')
+    return (
+        f'<div class="language-{lang} codeBlockContainer theme-code-block" style="--prism-color:'
+        '#393A34;--prism-background-color:#f6f8fa"><div class="codeBlockContent"><pre tabindex="0"'
+        f' class="prism-code language-{lang} codeBlock thin-scrollbar" style="color:#393A34;'
+        f'background-color:#f6f8fa"><code class="codeBlockLines">{"".join(rows)}</code></pre>'
+        "</div></div>"
+    )
+
+
+def slug(text: str) -> str:
+    """Heading ids like github-slugger (Docusaurus): lower case, no punctuation, - for spaces."""
+    import unicodedata
+
+    text = html.unescape(_TAG_RE.sub("", text)).lower()
+    kept = [
+        c
+        for c in text
+        if c in "-_ " or unicodedata.category(c)[0] in "LM" or unicodedata.category(c) == "Nd"
+    ]
+    return "".join(kept).replace(" ", "-")
+
+
+def _heading(m: re.Match[str]) -> str:
+    level, inner = m.group(1), m.group(2)
+    ident = esc(slug(inner))
+    label = esc(html.unescape(_TAG_RE.sub("", inner)) + "에 대한 직접 링크")
+    return (
+        f'<h{level} class="anchor anchorTargetStickyNavbar" id="{ident}">{inner}'
+        f'<a href="#{ident}" class="hash-link" aria-label="{label}" title="{label}"'
+        f' translate="no">\u200b</a></h{level}>'
+    )
+
+
+def docusaurus_dom(fragment: str) -> str:
+    if "<pre><code" in fragment:
+        fragment = _PRE_RE.sub(_code_block, fragment)
+    if "<h" in fragment:
+        fragment = _HEADING_RE.sub(_heading, fragment)
+    return fragment
+
+
 # -- conversion with a cache -----------------------------------------------------------------
 _CACHE_MAX = 512
 _cache: OrderedDict[str, str] = OrderedDict()
@@ -379,8 +465,12 @@ def _convert(text: str, resolver: ImageResolver | None) -> str:
     safe = sanitize_html(converted, image_src=_image_src(resolver))
     if _FAILED in safe:
         safe = _FAILED_IMG_RE.sub(_placeholder, safe)
+    safe = docusaurus_dom(safe)
     for key, frag in placeholders.items():
-        safe = safe.replace(f"<p>{key}</p>", frag).replace(key, frag if "MODUHL" in key else "")
+        if key.startswith("MODUMDX"):  # block component tags: only where they stand alone
+            safe = safe.replace(f"<p>{key}</p>", frag).replace(key, "")
+        else:
+            safe = safe.replace(f"<p>{key}</p>", frag).replace(key, frag)
     return safe
 
 

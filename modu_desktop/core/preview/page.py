@@ -144,7 +144,7 @@ def render_document(
     title = values.get("title", "")
     hide = _truthy(values.get("hide_title"))
     segs: list[Segment] = []
-    parts = split_segments(body)
+    parts = split_segments(body, unquote=False)  # the site shows block values as written
     first_md = next((p for p in parts if isinstance(p, str) and p.strip()), "")
     starts_with_h1 = isinstance(parts[0] if parts else "", str) and first_md.lstrip().startswith(
         "# "
