@@ -47,6 +47,38 @@ def _children_hwm_kb() -> int:
     return total
 
 
+def _tree_pss_kb() -> tuple[int, int]:
+    """(our PSS, our descendants' PSS) in KiB: shared pages (Qt, WebEngine) counted once."""
+    import os
+
+    def pss(pid: int | str) -> int:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    parent: dict[int, int] = {}
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as fh:
+                    parent[int(name)] = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    me, kids = os.getpid(), 0
+    for pid in parent:
+        p = pid
+        while p in parent and p != me and p > 1:
+            p = parent[p]
+        if p == me and pid != me:
+            kids += pss(pid)
+    return pss("self"), kids
+
+
 def _hwm_kb() -> tuple[int, int]:
     """(VmRSS, VmHWM) in KiB from /proc (0 if unavailable)."""
     rss = hwm = 0
@@ -314,6 +346,7 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
         current = getattr(preview, "current_doc", lambda: None)()
         html_len = len(current.content_html()) if current is not None else 0
         phases["renderer_hwm_kb"] = _children_hwm_kb()
+        phases["self_pss_kb"], phases["renderer_pss_kb"] = _tree_pss_kb()
         phases["opened_kb"] = _hwm_kb()[0]
         await win.shutdown(interactive=False)  # type: ignore[attr-defined]
         return {
