@@ -4,6 +4,7 @@ network, lazy creation, debounced patching that keeps the scroll position, the h
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -557,3 +558,21 @@ def test_core_preview_stays_qt_free() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_software_rendering_is_said_once(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from modu_desktop.ui import webengine
+
+    assert webengine.prepare_engine() is True  # offscreen: no usable OpenGL here
+    assert "--disable-gpu" in os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+    monkeypatch.setattr(webengine, "_notice_said", False)
+    said: list[str] = []
+    first = _pane(qtbot)
+    first.notice.connect(said.append)
+    _render(qtbot, first, "# 하나")
+    qtbot.waitUntil(lambda: len(said) == 1, timeout=5000)
+    second = _pane(qtbot)
+    second.notice.connect(said.append)
+    _render(qtbot, second, "# 둘")
+    qtbot.wait(200)
+    assert len(said) == 1 and ("소프트웨어" in said[0] or "software" in said[0])
