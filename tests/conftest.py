@@ -13,6 +13,25 @@ import pytest
 # Must happen before any QApplication exists; without it a display-less machine aborts the process.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+# Qt WebEngine (the preview): Chromium refuses to run as root without --no-sandbox. Test
+# environment only; the shipped app never turns the sandbox off.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
+    _flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+    if "--no-sandbox" not in _flags:
+        os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (_flags + " --no-sandbox").strip()
+
+
+def _prepare_webengine() -> None:
+    """WebEngine wants its URL schemes and shared GL contexts before the QApplication."""
+    try:
+        from modu_desktop.ui.webengine import prepare_application
+    except ImportError:
+        return
+    prepare_application()
+
+
+_prepare_webengine()
 
 EDITOR1 = ("editor1", "tok-editor1")
 EDITOR2 = ("editor2", "tok-editor2")

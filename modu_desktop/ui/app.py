@@ -62,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from modu_desktop import APP_NAME
     from modu_desktop.ui.i18n import detect_language, install_translators, load_style
+    from modu_desktop.ui.webengine import prepare_application, register_app_font
 
+    prepare_application()  # the preview's WebEngine: URL schemes before the QApplication
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modu-desktop"])
     assert isinstance(app, QApplication)
+    register_app_font(app)  # the font the preview uses, for the UI too (Hangul alike everywhere)
     app.setApplicationName("modu-desktop")
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName("pnuai")

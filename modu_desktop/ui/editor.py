@@ -45,7 +45,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -65,47 +64,38 @@ INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
 log = logging.getLogger(__name__)
 
 
-def _make_preview(parent: QWidget) -> QTextBrowser:
-    """The preview engineer's PreviewPane if it is there, else a plain QTextBrowser placeholder."""
+def _make_preview(parent: QWidget) -> QWidget:
+    """The WebEngine preview (its view is created at the first render, not here)."""
     import os
 
     try:
         if os.environ.get("MODU_NO_PREVIEW"):
-            raise ImportError("preview disabled")
+            raise ImportError("preview disabled (MODU_NO_PREVIEW)")
         from modu_desktop.ui.preview import PreviewPane
 
-        pane: QTextBrowser = PreviewPane(parent)
-    except Exception:  # not landed yet, or broken: keep the app usable
-        log.info("PreviewPane unavailable; using a plain preview", exc_info=True)
-        pane = _PlainPreview(parent)
+        pane: QWidget = PreviewPane(parent)
+    except Exception:  # WebEngine missing from this build: say so, never pretend
+        log.info("preview unavailable", exc_info=True)
+        pane = _NoPreview(parent)
     pane.setObjectName("preview")
     return pane
 
 
-class _PlainPreview(QTextBrowser):
-    """Fallback preview: core.render if present, else the text as is (debounced)."""
+class _NoPreview(QLabel):
+    """Shown instead of the preview when Qt WebEngine cannot be loaded at all."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setOpenLinks(False)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(150)
-        self._pending = ""
-        self._timer.timeout.connect(lambda: self.render_now(self._pending))
+        self.setWordWrap(True)
+        from modu_desktop.i18n import tr
+
+        self.setText(tr("The preview is not available in this installation."))
 
     def schedule_render(self, text: str) -> None:
-        self._pending = text
-        self._timer.start()
+        pass
 
     def render_now(self, text: str) -> None:
-        self._timer.stop()
-        try:
-            from modu_desktop.core.render import render_preview
-
-            self.setHtml(render_preview(text))
-        except Exception:
-            self.setPlainText(text)
+        pass
 
 
 def _attach_highlighter(editor: QPlainTextEdit) -> Any:

@@ -125,6 +125,9 @@ class MainWindow(QMainWindow):
 
         self.ops_host = OpsHost(self)
         self.ops_host.build_menu()
+        from modu_desktop.ui.preview_wiring import attach_preview
+
+        attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self._update_title()
         self._update_actions()
 
