@@ -122,14 +122,51 @@ def measure(site: Path) -> dict:
     }
 
 
+def site_build_check(site: Path, names: list[str]) -> list[tuple[str, bool, bool]]:
+    """Build the real site (``npm run build``) once per known breaker (and once clean), each
+    time with that one document added: (id, the build passed, the oracle said it builds)."""
+    docs = {d.id: d for d in publish_corpus.breakers()}
+    chosen = [("clean", "---\nid: oracle-clean\ntitle: 예시\n---\n\n본문 <br /> 입니다.\n")]
+    chosen += [(n, docs[n].text) for n in names]
+    oracle = run_oracle(site, [(i, "50-oracle-check.md", t) for i, t in chosen])
+    out = []
+    target = site / "docs" / "50-oracle-check.md"
+    try:
+        for doc_id, text in chosen:
+            target.write_text(text, "utf-8")
+            done = subprocess.run(
+                ["npm", "run", "build", "--silent"],
+                cwd=site,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            out.append((doc_id, done.returncode == 0, bool(oracle[doc_id]["ok"])))
+    finally:
+        target.unlink(missing_ok=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the whole report as JSON")
     ap.add_argument("--show", type=int, default=10, help="disagreements to list (default 10)")
+    ap.add_argument(
+        "--site-build",
+        nargs="*",
+        metavar="BREAKER",
+        help="also build the real site with these known breakers (e.g. breaker:html-comment; "
+        "~10 s each) to confirm the oracle",
+    )
     args = ap.parse_args(argv)
     from tests.nodetools import site_checkout
 
     site = site_checkout()
+    if args.site_build:
+        for doc_id, built, oracle_ok in site_build_check(site, args.site_build):
+            verdict = "agrees" if built == oracle_ok else "DISAGREES"
+            print(f"site build with {doc_id}: {'passed' if built else 'failed'}; oracle {verdict}")
+        return 0
     report = measure(site)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

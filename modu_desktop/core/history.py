@@ -177,3 +177,19 @@ async def restore_version(
     path = store._path_of(doc)
     message = restore_message(path, version.short_sha, login)
     return await store.save(doc, text, base_sha, login, message=message)
+
+
+async def version_before(
+    history: DocHistory, commit_sha: str, path: str
+) -> tuple[Version, str] | None:
+    """The version of ``path`` just before commit ``commit_sha`` (its first parent) and its
+    text — what "restore the version before my save" restores. None: the file is new there."""
+    commit = await history.client.get_commit(commit_sha)
+    if not commit.parents:
+        return None
+    parent = await history.client.get_commit(commit.parents[0])
+    text = await history.text_at(parent.sha, path)
+    if text is None:
+        return None
+    first = parent.message.splitlines()[0] if parent.message else ""
+    return Version(parent.sha, first, None, parent.author_name, parent.author_date), text

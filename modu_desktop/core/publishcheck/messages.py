@@ -29,8 +29,19 @@ _EXPECTED = {
 }
 
 
-def sentence(f: Finding) -> str:
-    """The finding as one plain sentence (in the current language)."""
+def _t(lang: str | None, source: str, /, **fields: str) -> str:
+    if lang == "en":
+        return source.format(**fields) if fields else source
+    return tr(source, **fields)
+
+
+def sentence(f: Finding, lang: str | None = None) -> str:
+    """The finding as one plain sentence (in the current language, or ``lang="en"``: the
+    English source, e.g. for a build log written from another thread)."""
+
+    def tr(source: str, /, **fields: str) -> str:
+        return _t(lang, source, **fields)
+
     x = dict(f.fields)
     c = f.code
     if c == "mdx-void-tag":

@@ -1,0 +1,268 @@
+"""The fake deploy's build step: the publish check on every document of the pushed commit.
+
+The real deploy (``npm run build``) fails when any one ``docs/*.md`` breaks the MDX build; so
+does this one, with a job log in the shape GitHub serves, so staff can practise a failed deploy
+and tests can see it. Endpoints, as GitHub has them:
+
+- ``GET /repos/{o}/{r}/actions/runs/{run_id}/jobs`` — one job ``build`` with its steps; when
+  the check fails, the step "Build website" is ``failure`` and the later steps are skipped;
+- ``GET /repos/{o}/{r}/actions/jobs/{job_id}/logs`` — the job's plain-text log (GitHub answers
+  with a redirect to the file; the sandbox answers it directly), with ``##[group]Run …`` per
+  step and, for a failure, one line per problem: ``docs/FILE.md:LINE:COL message [code]``.
+
+Check results are kept by blob sha, so a push re-checks only the documents it changed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import payloads as P
+from .api import route
+from .http_types import ApiRequest, ApiResponse, not_found
+
+if TYPE_CHECKING:
+    from .actions import DeployRun
+    from .api import GitHubApi
+    from .gitstore import GitStore
+
+STEPS = (
+    "Set up job",
+    "Checkout",
+    "Setup Node.js",
+    "Install dependencies",
+    "Build website",
+    "Upload artifact",
+    "Deploy to GitHub Pages",
+    "Complete job",
+)
+BUILD_STEP = 5  # 1-based number of "Build website"
+JOB_ID_OFFSET = 3_000_000_000
+BUILD_ERROR = "[ERROR] Client bundle compiled with errors therefore further build is impossible."
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str  # English, as a build log is
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    documents: int
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+_cache: dict[tuple[str, str, int], tuple[Problem, ...]] = {}
+_cache_lock = threading.Lock()
+
+
+def build_check(store: GitStore, commit_sha: str) -> BuildReport:
+    """Run the publish check on every ``docs/*.md``/``.mdx`` of the commit."""
+    from modu_desktop.core.publishcheck import check_text
+    from modu_desktop.core.publishcheck.messages import sentence
+
+    with store.lock:  # read what is needed while no write runs; check afterwards
+        info = store.commit(commit_sha)
+        if info is None:
+            return BuildReport(0)
+        entries = [e for e in store.walk_tree(info.tree, recursive=True) if e.kind == "blob"]
+        paths = {e.path for e in entries}
+        static_key = hash(frozenset(p for p in paths if p.startswith("static/")))
+        docs = [
+            e
+            for e in entries
+            if e.path.startswith("docs/") and posixpath.splitext(e.path)[1] in (".md", ".mdx")
+        ]
+        with _cache_lock:
+            todo = [e for e in docs if (e.sha, e.path, static_key) not in _cache]
+        data = {e.sha: store.blob(e.sha) or b"" for e in todo}
+    problems: list[Problem] = []
+    for entry in docs:
+        key = (entry.sha, entry.path, static_key)
+        with _cache_lock:
+            found = _cache.get(key)
+        if found is None:
+            text = data.get(entry.sha, b"").decode("utf-8", "replace")
+            result = check_text(text, path=entry.path, repo_paths=paths)
+            found = tuple(
+                Problem(entry.path, f.line, f.column, f.code, sentence(f, lang="en"))
+                for f in result.build_breakers
+            )
+            with _cache_lock:
+                if len(_cache) > 20_000:
+                    _cache.clear()
+                _cache[key] = found
+        problems.extend(found)
+    return BuildReport(len(docs), tuple(problems))
+
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def start_build_check(store: GitStore, commit_sha: str) -> Future[BuildReport]:
+    """Run :func:`build_check` in the background (a push must not wait for it); the run stays
+    in progress until it is done."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-build")
+        return _pool.submit(_safe_check, store, commit_sha)
+
+
+def _safe_check(store: GitStore, commit_sha: str) -> BuildReport:
+    try:
+        return build_check(store, commit_sha)
+    except Exception as exc:  # a closed repository at shutdown, …: report, never crash
+        return BuildReport(0, (Problem("", 0, 0, "sandbox-error", str(exc)),))
+
+
+# ----- jobs and logs --------------------------------------------------------------------------
+
+
+def _step_state(run_status: str, failed: bool, number: int) -> tuple[str, str | None]:
+    if run_status == "queued":
+        return "queued", None
+    if run_status != "completed":  # in progress: the build step is running
+        if number < BUILD_STEP:
+            return "completed", "success"
+        return ("in_progress", None) if number == BUILD_STEP else ("queued", None)
+    if not failed or number < BUILD_STEP or number == len(STEPS):
+        return "completed", "success"
+    if number == BUILD_STEP:
+        return "completed", "failure"
+    return "completed", "skipped"
+
+
+def _job_state(api: GitHubApi, run: DeployRun) -> tuple[str, str | None, list[dict[str, Any]]]:
+    state = api.workflow.state(run)
+    failed = state.conclusion == "failure"
+    steps = []
+    for number, name in enumerate(STEPS, start=1):
+        status, conclusion = _step_state(state.status, failed, number)
+        steps.append(
+            {
+                "name": name,
+                "status": status,
+                "conclusion": conclusion,
+                "number": number,
+                "started_at": P.iso(state.started_wall) if state.started_wall else None,
+                "completed_at": P.iso(state.updated_wall) if status == "completed" else None,
+            }
+        )
+    return state.status, state.conclusion, steps
+
+
+def job_json(api: GitHubApi, run: DeployRun) -> dict[str, Any]:
+    status, conclusion, steps = _job_state(api, run)
+    state = api.workflow.state(run)
+    job_id = run.id + JOB_ID_OFFSET
+    return {
+        "id": job_id,
+        "run_id": run.id,
+        "run_url": f"{api.urls.repo_api}/actions/runs/{run.id}",
+        "node_id": P.node_id("WorkflowJob", str(job_id)),
+        "head_sha": run.head_sha,
+        "head_branch": run.head_branch,
+        "url": f"{api.urls.repo_api}/actions/jobs/{job_id}",
+        "html_url": f"{api.urls.web}/actions/runs/{run.id}/job/{job_id}",
+        "status": status,
+        "conclusion": conclusion,
+        "created_at": P.iso(run.created_wall),
+        "started_at": P.iso(state.started_wall or run.created_wall),
+        "completed_at": P.iso(state.updated_wall) if status == "completed" else None,
+        "name": "build",
+        "workflow_name": "Deploy",
+        "steps": steps,
+        "labels": ["ubuntu-latest"],
+        "runner_name": "sandbox",
+        "run_attempt": 1,
+    }
+
+
+def log_text(api: GitHubApi, run: DeployRun) -> str:
+    state = api.workflow.state(run)
+    stamp = P.iso(state.started_wall or run.created_wall).replace("Z", ".0000000Z")
+    check = getattr(run, "check", None)
+    report: BuildReport | None = check.result() if check is not None and check.done() else None
+    out: list[str] = []
+
+    def say(line: str) -> None:
+        out.append(f"{stamp} {line}")
+
+    commands = {
+        "Checkout": "actions/checkout@v4",
+        "Setup Node.js": "actions/setup-node@v4",
+        "Install dependencies": "npm ci",
+        "Build website": "npm run build",
+        "Upload artifact": "actions/upload-pages-artifact@v3",
+        "Deploy to GitHub Pages": "actions/deploy-pages@v4",
+    }
+    _status, _conclusion, steps = _job_state(api, run)
+    for step in steps:
+        if step["status"] != "completed" or step["conclusion"] == "skipped":
+            continue
+        name = step["name"]
+        cmd = commands.get(name)
+        if cmd is None:
+            say(name)
+            continue
+        say(f"##[group]Run {cmd}")
+        say(cmd)
+        say("##[endgroup]")
+        if name == "Build website":
+            say("> pnu-modu@0.0.0 build")
+            say("> npm run generate:chapters && docusaurus build")
+            say("[INFO] [ko] Creating an optimized production build...")
+            if step["conclusion"] == "failure":
+                problems = report.problems if report is not None else ()
+                say(BUILD_ERROR)
+                for path in dict.fromkeys(p.path for p in problems):
+                    say(f'Error: MDX compilation failed for file "{path}"')
+                    for p in problems:
+                        if p.path == path:
+                            say(f"{p.path}:{p.line}:{p.column} {p.message} [{p.code}]")
+                if not problems:
+                    say("Error: the build failed (practice failure set by the sandbox)")
+                say("##[error]Process completed with exit code 1.")
+            else:
+                checked = report.documents if report is not None else 0
+                say(f'[SUCCESS] Generated static files in "build" ({checked} documents).')
+    return "\n".join(out) + "\n"
+
+
+def _run_by_id(api: GitHubApi, run_id: str) -> DeployRun | None:
+    return next((r for r in api.workflow.runs() if str(r.id) == run_id), None)
+
+
+@route("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs")
+def list_jobs(api: GitHubApi, req: ApiRequest) -> ApiResponse:
+    run = _run_by_id(api, req.params["run_id"])
+    if run is None:
+        raise not_found()
+    return ApiResponse(200, {"total_count": 1, "jobs": [job_json(api, run)]})
+
+
+@route("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs")
+def job_logs(api: GitHubApi, req: ApiRequest) -> ApiResponse:
+    try:
+        run_id = int(req.params["job_id"]) - JOB_ID_OFFSET
+    except ValueError:
+        raise not_found() from None
+    run = _run_by_id(api, str(run_id))
+    if run is None or api.workflow.state(run).status != "completed":
+        raise not_found()
+    body = log_text(api, run).encode("utf-8")
+    return ApiResponse(200, body, content_type="text/plain; charset=utf-8")
