@@ -245,6 +245,30 @@ def _letters(text: str) -> str:
     return re.sub(r"[\\\s/{}*<>!-]", "", text)
 
 
+def test_fixes_for_paragraphs_that_read_as_code_and_for_yes() -> None:
+    body = "export 기능입니다.\n"
+    f = only(check(body), "mdx-esm")
+    after = apply_fix(FM + body, f)
+    assert after == FM + "{'export'} 기능입니다.\n"
+    assert not check_text(after).breaks_build
+    text = "---\nid: x\ntitle: a\nhide_title: yes\n---\n\n본문\n"
+    after = apply_fix(text, only(check_text(text), "fm-type"))
+    assert "hide_title: true\n" in after and not check_text(after).breaks_build
+
+
+def test_unclosed_front_matter_fix_closes_it_after_the_settings() -> None:
+    text = "---\nid: x\ntitle: a\n\n본문\n"
+    after = apply_fix(text, only(check_text(text), "fm-unclosed"))
+    assert after == "---\nid: x\ntitle: a\n---\n\n본문\n"
+    assert not check_text(after).breaks_build
+
+
+def test_br_with_content_and_a_closing_br_becomes_two_line_breaks() -> None:
+    body = "<br>텍스트</br>\n"
+    after = apply_fix(FM + body, only(check(body), "mdx-void-children"))
+    assert after == FM + "<br />텍스트<br />\n"
+
+
 def test_every_fix_of_the_corpus_keeps_every_letter() -> None:
     paths = publish_corpus.site_paths()
     for doc in publish_corpus.corpus():
@@ -259,6 +283,8 @@ def test_every_fix_of_the_corpus_keeps_every_letter() -> None:
                 "block-opener-text",
                 "mdx-style-string",
                 "block-unclosed",
+                "mdx-esm",
+                "fm-type",
             ):
                 continue  # a name or CSS spelling changed, brackets or quotes: checked above
             assert _letters(after) == _letters(doc.text), (doc.id, f.code)

@@ -63,10 +63,8 @@ def test_a_breaking_save_fails_the_deploy_with_a_log_and_restoring_fixes_it(
 
             failure = await deploy_failure(gh, run)
             assert failure.step_name == "Build website"
-            assert (
-                f"{PATH}:{line}:4 “<br>” must be written “<br />” or the site cannot be built. [mdx-void-tag]"
-                in failure.lines
-            )
+            sentence = "“<br>” must be written “<br />” or the site cannot be built."
+            assert f"{PATH}:{line}:4 {sentence} [mdx-void-tag]" in failure.lines
             assert failure.lines[-1] == "Process completed with exit code 1."
 
             # "이전 버전으로 되돌리기": the version before my save, as one normal save.

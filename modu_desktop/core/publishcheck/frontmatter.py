@@ -31,6 +31,7 @@ _FLOAT = re.compile(
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
 
+_YES_NO = {"yes": "true", "no": "false", "on": "true", "off": "false", "y": "true", "n": "false"}
 STRING_FIELDS = ("id", "title", "description", "sidebar_label", "pagination_label", "slug")
 NUMBER_FIELDS = ("sidebar_position",)
 BOOL_FIELDS = (
@@ -85,7 +86,18 @@ def check_front_matter(scanner: Scanner) -> FrontMatterInfo:
             break
         pos = nl + 1
     if close is None:
-        scanner.add("fm-unclosed", Severity.BREAKS_BUILD, start, start + 3)
+        # The closing line belongs after the last "key: value" line of the block.
+        fix = None
+        last = None
+        for ls, le in lines:
+            line = text[ls:le]
+            if _KEY_LINE.match(line) or (last is not None and line[:1] in " -" and line.strip()):
+                last = le
+            elif line.strip():
+                break
+        if last is not None:
+            fix = TextEdit(last, last, "\n---", "")
+        scanner.add("fm-unclosed", Severity.BREAKS_BUILD, start, start + 3, fix)
         return FrontMatterInfo(0, {})
     keys: dict[str, str] = {}
     key_pos: dict[str, int] = {}
@@ -302,11 +314,18 @@ def _check_type(scanner: Scanner, key: str, kind: str, vstart: int, line_end: in
     else:
         return
     if bad:
+        fix = None
+        raw = scanner.text[vstart:line_end].strip()
+        if expected == "boolean" and raw.lower() in _YES_NO:
+            fix = TextEdit(vstart, vstart + len(raw), _YES_NO[raw.lower()], raw)
+        elif expected == "string" and kind == "bool" and "\n" not in raw:
+            fix = TextEdit(vstart, vstart + len(raw), '"' + raw + '"', raw)
         scanner.add(
             "fm-type",
             Severity.BREAKS_BUILD,
             vstart,
             max(vstart + 1, line_end),
+            fix,
             key=key,
             expected=expected,
         )

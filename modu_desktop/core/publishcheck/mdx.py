@@ -360,7 +360,9 @@ class Scanner:
                 end = _BLANK_LINE.search(text, s)
                 stop = end.start() if end else self.n
                 word = text[s : s + 6].strip()
-                self.add("mdx-esm", Severity.BREAKS_BUILD, s, s + 6, word=word)
+                # {'export'} shows the same word and is not read as code.
+                fix = TextEdit(s, s + 6, "{'" + word + "'}", word)
+                self.add("mdx-esm", Severity.BREAKS_BUILD, s, s + 6, fix, word=word)
                 self.consumed = stop
                 continue
             cstart = s + _CONTENT_START.match(line).end()  # type: ignore[union-attr]
@@ -485,7 +487,8 @@ class Scanner:
             fix = TextEdit(tag.end - 1, tag.end, repl, ">")
             self.add("mdx-void-tag", Severity.BREAKS_BUILD, tag.start, tag.end, fix, tag=name)
         elif self.is_real_tag(name):
-            self.add("mdx-unclosed-tag", Severity.BREAKS_BUILD, tag.start, tag.end, tag=name)
+            fix = self.escape_fix(tag.start)  # show the tag as text: nothing is lost
+            self.add("mdx-unclosed-tag", Severity.BREAKS_BUILD, tag.start, tag.end, fix, tag=name)
         else:
             self.add(
                 "mdx-not-a-tag",
@@ -623,7 +626,13 @@ class Scanner:
                     end = close + 3
                     inner = text[p + 4 : close]
                     crosses_blank = _BLANK_LINE.search(text, p, close) is not None
-                    if "*/" not in inner and not crosses_blank:
+                    line_start = text.rfind("\n", 0, p) + 1
+                    after = text.find("\n", end)
+                    flow = (
+                        not text[line_start:p].strip()
+                        and not text[end : after if after >= 0 else self.n].strip()
+                    )
+                    if "*/" not in inner and (flow or not crosses_blank):
                         fix = TextEdit(p, end, "{/*" + inner + "*/}", text[p:end])
                 self.add("mdx-html-comment", Severity.BREAKS_BUILD, p, end, fix)
                 return end if close >= 0 else p + 4
@@ -696,7 +705,13 @@ class Scanner:
         name = tag.name
         if name in VOID and self.text[tag.end : close.start].strip():
             severity = Severity.PAGE_WRONG if op.in_block else Severity.BREAKS_BUILD
-            self.add("mdx-void-children", severity, tag.start, close.end, tag=name)
+            seg = self.text[tag.start : close.end]
+            fix = None
+            if name == "br" and not tag.attrs:
+                # Browsers read </br> as another <br>: write both as <br />.
+                inner = self.text[tag.end : close.start]
+                fix = TextEdit(tag.start, close.end, "<br />" + inner + "<br />", seg)
+            self.add("mdx-void-children", severity, tag.start, close.end, fix, tag=name)
         self.check_component(tag, close, op.in_block)
 
     def check_component(self, tag: _Tag, close: _Tag | None, in_block: bool) -> None:

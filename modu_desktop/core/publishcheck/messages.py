@@ -152,6 +152,14 @@ def fix_label(f: Finding) -> str:
         return tr("Make it the title: “{replacement}”", replacement=f.fix.replacement)
     if c == "mdx-autolink":
         return tr("Write the address alone")
+    if c == "mdx-esm":
+        return tr("Keep the word as text")
+    if c == "mdx-void-children":
+        return tr("Write both as “<br />”")
+    if c == "fm-unclosed":
+        return tr("Add the closing “---”")
+    if c == "fm-type":
+        return tr("Write “{replacement}”", replacement=f.fix.replacement)
     return tr("Show as text")
 
 
