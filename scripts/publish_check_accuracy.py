@@ -62,8 +62,8 @@ def fixed_text(text: str, path: str, paths: set[str]) -> str | None:
     return None
 
 
-def measure(site: Path) -> dict:
-    docs = publish_corpus.corpus()
+def measure(site: Path, seed: int = publish_corpus.DEFAULT_SEED) -> dict:
+    docs = publish_corpus.corpus(seed)
     paths = publish_corpus.site_paths()
     t0 = time.perf_counter()
     oracle = run_oracle(site, [(d.id, d.name, d.text) for d in docs])
@@ -104,7 +104,8 @@ def measure(site: Path) -> dict:
     return {
         "documents": len(rows),
         "by_part": {
-            p: sum(1 for r in rows if r["part"] == p) for p in ("real", "variation", "breaker")
+            p: sum(1 for r in rows if r["part"] == p)
+            for p in ("real", "variation", "snippet", "breaker")
         },
         "oracle_breaks": sum(1 for r in rows if not r["builds"]),
         "agree": agree,
@@ -152,6 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the whole report as JSON")
     ap.add_argument("--show", type=int, default=10, help="disagreements to list (default 10)")
     ap.add_argument(
+        "--seed",
+        type=int,
+        default=publish_corpus.DEFAULT_SEED,
+        help="seed of the variations (another seed = documents the rules were not tuned on)",
+    )
+    ap.add_argument(
         "--site-build",
         nargs="*",
         metavar="BREAKER",
@@ -167,10 +174,11 @@ def main(argv: list[str] | None = None) -> int:
             verdict = "agrees" if built == oracle_ok else "DISAGREES"
             print(f"site build with {doc_id}: {'passed' if built else 'failed'}; oracle {verdict}")
         return 0
-    report = measure(site)
+    report = measure(site, args.seed)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return 0
+    print(f"seed {args.seed}")
     print(
         f"corpus: {report['documents']} documents {report['by_part']}; "
         f"{report['oracle_breaks']} break the real build"

@@ -89,6 +89,17 @@ def test_each_site_breaker_is_caught_at_its_place_and_fixed(
         assert not check_text(after, path="docs/sample.md", repo_paths=PATHS).breaks_build
 
 
+def test_cells_beyond_the_header_columns_are_not_rendered_so_not_checked() -> None:
+    body = (
+        "| a | b |\n|---|---|\n| x | y | <Foo /> {name}\n| `|` | <br> |\n| c | d | <https://x.kr>\n"
+    )
+    result = check(body)
+    assert [(f.code, f.line - FM_LINES) for f in result.build_breakers] == [
+        ("mdx-void-tag", 4),
+        ("mdx-autolink", 5),  # parsed all the same
+    ]
+
+
 def test_the_void_tag_fix_in_a_table_builds() -> None:
     body = "| a | b |\n|---|---|\n| x<br>y | z |\n"
     after = apply_all_fixes(FM + body, check(body))

@@ -539,7 +539,10 @@ class _Parser:
             if t.kind == "punct" and t.value in (".", "?."):
                 self.i += 1
                 if self.peek().kind == "name":
+                    prop = self.peek().value
                     self.i += 1
+                    if kind == "obj" and prop == "components":
+                        continue  # props.components: an object too
                 elif t.value == "?." and self.at("("):
                     self.arguments()
                 elif t.value == "?." and self.at("["):
@@ -682,3 +685,19 @@ def check_spread(src: str) -> ExprVerdict:
     if not body.startswith("..."):
         return ExprVerdict("syntax", detail="expected ...")
     return check_expression(body[3:], as_child=False)
+
+
+def incomplete_expression(src: str) -> bool:
+    """Would acorn stop at the end of ``src`` wanting more — an unterminated string, template,
+    comment or bracket? MDX then reads on past the ``}`` (``{"}"}`` is one expression)."""
+    try:
+        toks = _tokenize(src)
+    except _SyntaxError as exc:
+        return str(exc).startswith("unterminated")
+    depth = 0
+    for t in toks:
+        if t.kind == "punct" and t.value in ("(", "["):
+            depth += 1
+        elif t.kind == "punct" and t.value in (")", "]"):
+            depth -= 1
+    return depth > 0

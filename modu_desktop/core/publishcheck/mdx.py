@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from . import brochure
-from .jsexpr import check_expression, check_spread
+from .jsexpr import check_expression, check_spread, incomplete_expression
 from .model import Finding, LineIndex, Severity, TextEdit
 
 VOID = frozenset(
@@ -202,6 +202,7 @@ _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _THEMATIC = re.compile(r"^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _TABLE_ROW = re.compile(r"^[ \t]*\|")
+_TABLE_DELIM = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _ESM = re.compile(r"(?:import|export)[ \t\n]")
 _CONTENT_START = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t]*")
 _SPECIAL = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|\{|\]\(|(?<![\w/])(?:https?://|www\.)|!\[", re.ASCII)
@@ -290,6 +291,8 @@ class Scanner:
         self.para_open = False
         self.code_spans: list[tuple[int, int]] = []
         self.lines: list[tuple[int, int]] = []
+        self.table_cols = 0  # columns of the GFM table being read (0: not in a table)
+        self.not_rendered = False  # scanning text that is parsed but never rendered
 
     # ----- findings ----------------------------------------------------------------------
 
@@ -310,7 +313,9 @@ class Scanner:
         return TextEdit(pos, pos + 1, "\\" + ch, ch)
 
     def in_block(self) -> bool:
-        return any(d.known for d in self.directives)
+        """Is this text parsed but not rendered? (A brochure block's body, whose parsed
+        content the site's plugin replaces by props, or a table cell GFM drops.)"""
+        return self.not_rendered or any(d.known for d in self.directives)
 
     # ----- main loop ---------------------------------------------------------------------
 
@@ -345,10 +350,29 @@ class Scanner:
                 continue
             if not line.strip():
                 self.end_paragraph()
+                self.table_cols = 0
                 continue
             if ":::" in line[:8] and self.directive_line(line, s, i):
                 continue
-            if _HEADING.match(line) or _THEMATIC.match(line) or _TABLE_ROW.match(line):
+            if _TABLE_ROW.match(line):
+                self.end_paragraph()
+                if i + 1 < len(lines) and _TABLE_DELIM.match(
+                    text, lines[i + 1][0], lines[i + 1][1]
+                ):
+                    delim = text[lines[i + 1][0] : lines[i + 1][1]]
+                    self.table_cols = len(re.findall(r":?-+:?", delim))
+                # GFM drops the cells of a row beyond the header's columns: they are parsed
+                # (so a "<" that is not a tag still breaks the build) but never rendered.
+                cut = _cell_cut(line, self.table_cols) if self.table_cols else len(line)
+                self.scan_inline(s, s + cut, i)
+                if cut < len(line):
+                    self.not_rendered = True
+                    self.scan_inline(s + cut, e, i)
+                    self.not_rendered = False
+                self.end_paragraph()
+                continue
+            self.table_cols = 0
+            if _HEADING.match(line) or _THEMATIC.match(line):
                 self.end_paragraph()
                 if not _THEMATIC.match(line):
                     self.scan_inline(s, e, i)
@@ -580,7 +604,15 @@ class Scanner:
                 pos = self.skip_destination(m.end(), end)
             elif tok == "![":
                 self.check_image(p, end)
-                pos = m.end()
+                label_end = _label_end(text, m.end(), end)
+                if label_end is not None and not self.not_rendered:
+                    # An image's alt text is parsed, but only its plain text is used.
+                    self.not_rendered = True
+                    self.scan_inline(m.end(), label_end, line_no)
+                    self.not_rendered = False
+                    pos = label_end
+                else:
+                    pos = m.end()
             else:  # a bare URL (GFM autolink literal)
                 q = m.end()
                 while q < end and not text[q].isspace() and text[q] != "<":
@@ -615,7 +647,14 @@ class Scanner:
     def handle_lt(self, p: int) -> int:
         text = self.text
         nxt = text[p + 1 : p + 2]
-        if nxt == "" or nxt in " \t\n\r":
+        if nxt in (" ", "\t"):
+            return p + 1
+        if nxt in ("", "\n", "\r"):
+            # At a line end "<" is text, unless the paragraph ends there (then MDX reads on
+            # into the end of the input and fails).
+            if text[p + 1 : self.paragraph_limit(p)].strip():
+                return p + 1
+            self.add("mdx-lt-not-tag", Severity.BREAKS_BUILD, p, p + 1, self.escape_fix(p))
             return p + 1
         if nxt == "!":
             if text.startswith("<!--", p):
@@ -862,6 +901,10 @@ class Scanner:
                 depth -= 1
                 i = c + 1
                 if depth == 0:
+                    # Like MDX (acorn): a "}" inside a string or comment does not end it.
+                    if incomplete_expression(text[p + 1 : c]):
+                        depth = 1
+                        continue
                     return c
 
     def handle_brace(self, p: int, *, flow: bool) -> int:
@@ -922,6 +965,51 @@ class Scanner:
             m.end(1),
             url=url,
         )
+
+
+def _label_end(text: str, pos: int, end: int) -> int | None:
+    """The index of the "]" closing a link label that starts at ``pos`` (None: not closed)."""
+    depth = 1
+    i = pos
+    while i < end:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                return i if text.startswith("(", i + 1) else None
+        i += 1
+    return None
+
+
+def _cell_cut(line: str, ncols: int) -> int:
+    """Index in a table row where the cells beyond ``ncols`` start (len(line): none)."""
+    i, n = 0, len(line)
+    while i < n and line[i] in " \t":
+        i += 1
+    if i < n and line[i] == "|":
+        i += 1
+    count = 0
+    while i < n:
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "`":
+            width = len(line[i:]) - len(line[i:].lstrip("`"))
+            close = line.find("`" * width, i + width)
+            i = close + width if close >= 0 else i + width
+            continue
+        if ch == "|":
+            count += 1
+            if count == ncols:
+                return i
+        i += 1
+    return n
 
 
 def resolve_image(doc_path: str, url: str) -> str | None:
