@@ -206,6 +206,9 @@ _TABLE_DELIM = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*
 _ESM = re.compile(r"(?:import|export)[ \t\n]")
 _CONTENT_START = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t]*")
 _SPECIAL = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|\{|\]\(|(?<![\w/])(?:https?://|www\.)|!\[", re.ASCII)
+# A line that starts with a letter and holds none of the characters MDX reads specially.
+_PLAIN_START = re.compile(r"[^\W\d_]")
+_ANY_SPECIAL = re.compile(r"[\\`<{!\]|:]|https?://|www\.")
 _BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
 # Where a paragraph ends: a blank line, or a line that starts a fence, heading or directive.
 _PARA_END = re.compile(r"\n(?:[ \t]*(?:\n|$)|[ \t]{0,3}(?:`{3,}|~{3,}|#{1,6}[ \t]|:::))")
@@ -343,6 +346,13 @@ class Scanner:
                 # The rest of a line a multi-line construct ended on.
                 self.scan_inline(self.consumed, e, i)
                 continue
+            if (
+                self.para_open
+                and not self.table_cols
+                and _PLAIN_START.match(line)
+                and not _ANY_SPECIAL.search(line)
+            ):
+                continue  # a plain continuation line of a paragraph: nothing to read in it
             m_fence = _FENCE.match(line)
             if m_fence and not (m_fence.group(2)[0] == "`" and "`" in m_fence.group(3)):
                 self.end_paragraph()
