@@ -193,3 +193,22 @@ async def version_before(
         return None
     first = parent.message.splitlines()[0] if parent.message else ""
     return Version(parent.sha, first, None, parent.author_name, parent.author_date), text
+
+
+async def restore_previous(
+    store: DocumentStore,
+    history: DocHistory,
+    path: str,
+    my_commit_sha: str,
+    current_sha: str,
+    login: str,
+    *,
+    lock_ok: Callable[[], Awaitable[str | None]],
+) -> SaveResult | SaveConflict | RestoreRefused:
+    """ "이전 버전으로 되돌리기" after a failed deploy: save the version before ``my_commit_sha``
+    over ``current_sha`` (the blob my save created), lock checked, restore message."""
+    found = await version_before(history, my_commit_sha, path)
+    if found is None:
+        return RestoreRefused(f"{path} has no earlier version")
+    version, text = found
+    return await restore_version(store, path, version, text, current_sha, login, lock_ok=lock_ok)

@@ -204,6 +204,8 @@ class PublishCheckDialog(QDialog):
             v.addWidget(name)
         self.panel = PublishCheckPanel(self)
         self.panel.fixRequested.connect(self.apply_fix)
+        self.panel.jumpRequested.connect(self._jump)
+        self.jump_to: tuple[int, int] | None = None
         v.addWidget(self.panel, 1)
         self.warning = QFrame()
         self.warning.setObjectName("saveAnywayWarning")
@@ -290,6 +292,12 @@ class PublishCheckDialog(QDialog):
             self.fixed_count += len(self.check_result.fixable)
             self.recheck()
 
+    def _jump(self, line: int, column: int) -> None:
+        """ "보기": back to editing at that place (the host moves the cursor to ``jump_to``).
+        Fixes made so far are kept only if the user saves them, so leave nothing half-done."""
+        self.jump_to = (line, column)
+        self.reject()
+
     def _ask_anyway(self) -> None:
         self.warning.show()
         self.confirm_button.setFocus()
@@ -333,3 +341,42 @@ def replace_editor_text(edit: QPlainTextEdit, text: str) -> None:
 def _utf16(text: str, index: int) -> int:
     """A QTextDocument position (UTF-16 units) for a Python string index."""
     return index + sum(1 for ch in text[:index] if ord(ch) > 0xFFFF)
+
+
+async def check_before_save(
+    parent: QWidget | None,
+    text: str,
+    *,
+    path: str,
+    repo_paths: set[str] | None,
+    title: str = "",
+    editor: QPlainTextEdit | None = None,
+) -> str | None:
+    """The check before a save. Returns the text to save (the text as typed when it does not
+    break the site, the fixed copy, or — after the explicit warning — the text as typed), or
+    None to go back to editing (with ``editor``, the cursor is put where "보기" pointed)."""
+    from modu_desktop.ui.asyncutil import run_dialog
+
+    result = check_text(text, path=path, repo_paths=repo_paths)
+    if not result.breaks_build:
+        return text
+    dlg = PublishCheckDialog(parent, text, result, path=path, repo_paths=repo_paths, title=title)
+    await run_dialog(dlg)
+    dlg.deleteLater()
+    if dlg.choice is CheckChoice.SAVE_FIXED:
+        if editor is not None:
+            replace_editor_text(editor, dlg.text)
+        return dlg.text
+    if dlg.choice is CheckChoice.SAVE_ANYWAY:
+        return text
+    if editor is not None and dlg.jump_to is not None:
+        line, column = dlg.jump_to
+        block = editor.document().findBlockByNumber(line - 1)
+        if block.isValid():
+            cursor = QTextCursor(block)
+            cursor.movePosition(
+                QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.MoveAnchor, column - 1
+            )
+            editor.setTextCursor(cursor)
+            editor.setFocus()
+    return None

@@ -12,7 +12,8 @@ from modu_desktop.core.blobcache import BlobCache
 from modu_desktop.core.deploys import deploy_failure, failing_lines
 from modu_desktop.core.documents import DocumentStore, SaveResult
 from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.history import DocHistory, restore_version, version_before
+from modu_desktop.core.history import DocHistory, restore_previous, version_before
+from modu_desktop.core.publishcheck import tree_paths
 from modu_desktop.sandbox.deploycheck import build_check
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
@@ -45,6 +46,8 @@ def test_a_breaking_save_fails_the_deploy_with_a_log_and_restoring_fixes_it(
         async with GitHubClient(sandbox.api_url, "tok-editor1", REPO, sleep=_no_sleep) as gh:
             store = DocumentStore(gh, BlobCache(tmp_path / "blobs"))
             await store.refresh()
+            paths = await tree_paths(gh)
+            assert {"static/img/modu-logo.png", PATH} <= paths
             doc = await store.load("03-strategy")
             broken = doc.text + "\n\n줄바꿈<br>다음 줄\n"
             res = await store.save(doc, broken, doc.sha, "editor1")
@@ -73,10 +76,13 @@ def test_a_breaking_save_fails_the_deploy_with_a_log_and_restoring_fixes_it(
             assert before is not None
             version, text = before
             assert text == doc.text
-            again = await restore_version(
-                store, PATH, version, text, res.sha, "editor1", lock_ok=_nothing_is_locked
+            again = await restore_previous(
+                store, history, PATH, res.commit_sha, res.sha, "editor1", lock_ok=_nothing_is_locked
             )
             assert isinstance(again, SaveResult) and again.commit_sha
+            assert sandbox.read_file(PATH).decode("utf-8") == doc.text
+            head = sandbox.commits()[0]["message"]
+            assert head == f"docs(edit): restore 03-strategy.md to {version.short_sha} by @editor1"
             fixed = await _completed_run(gh, again.commit_sha)
             assert fixed.conclusion == "success"
             (ok_job,) = await gh.run_jobs(fixed.id)

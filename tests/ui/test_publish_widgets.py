@@ -277,3 +277,42 @@ def test_history_panel_lists_diffs_and_restores_a_version(
     assert panel.list.count() == 3
     assert f"{version.short_sha} 버전으로 되돌림" in panel.list.item(0).text()
     ui.run(gh.aclose())
+
+
+# ----- the wiring helper ---------------------------------------------------------------------
+
+
+def test_check_before_save_passes_a_clean_text_and_fixes_a_breaking_one(
+    ui: Any, qtbot: Any
+) -> None:
+    from modu_desktop.ui.publish_check_panel import check_before_save
+
+    clean = FM + "본문 <br /> 입니다.\n"
+    assert ui.run(check_before_save(None, clean, path="docs/a.md", repo_paths=None)) == clean
+
+    edit = QPlainTextEdit()
+    qtbot.addWidget(edit)
+    edit.setPlainText(TEXT)
+    task = ui.start(check_before_save(None, TEXT, path="docs/a.md", repo_paths=None, editor=edit))
+    dlg = ui.dialog("publishCheckDialog")
+    qtbot.mouseClick(dlg.fix_all_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dlg.save_fixed_button, Qt.MouseButton.LeftButton)
+    saved = ui.wait_task(task)
+    assert saved == edit.toPlainText() and not check_text(saved).breaks_build
+    edit.undo()
+    assert edit.toPlainText() == TEXT  # one undoable step
+
+
+def test_show_goes_back_to_editing_at_the_problem(ui: Any, qtbot: Any) -> None:
+    from modu_desktop.ui.publish_check_panel import check_before_save
+
+    edit = QPlainTextEdit()
+    qtbot.addWidget(edit)
+    edit.setPlainText(TEXT)
+    task = ui.start(check_before_save(None, TEXT, path="docs/a.md", repo_paths=None, editor=edit))
+    dlg = ui.dialog("publishCheckDialog")
+    qtbot.mouseClick(_buttons(dlg.panel, "publishFindingShow")[0], Qt.MouseButton.LeftButton)
+    assert ui.wait_task(task) is None
+    cursor = edit.textCursor()
+    assert (cursor.blockNumber() + 1, cursor.positionInBlock() + 1) == (8, 7)  # the <br>
+    assert edit.toPlainText() == TEXT

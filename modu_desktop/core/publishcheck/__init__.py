@@ -20,6 +20,7 @@ the real site toolchain: ``docs/publish-check.md``.
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from .frontmatter import check_front_matter
 from .mdx import Scanner
@@ -35,6 +36,7 @@ __all__ = [
     "apply_edits",
     "apply_fix",
     "check_text",
+    "tree_paths",
 ]
 
 
@@ -49,6 +51,13 @@ def check_text(
     scanner.run()
     findings = sorted(scanner.findings, key=lambda f: (f.offset, f.code))
     return CheckResult(tuple(findings))
+
+
+async def tree_paths(client: Any, branch: str | None = None) -> set[str]:
+    """The repository's file paths for the picture checks (the recursive tree; a repeated call
+    is a free 304 when nothing changed)."""
+    tree = await client.get_tree(branch, recursive=True)
+    return {e.path for e in tree.entries if e.type == "blob"}
 
 
 def apply_fix(text: str, finding: Finding) -> str:
