@@ -31,7 +31,7 @@ class DeployRun:
     created_wall: float
     created_mono: float
     actor: str | None
-    check: Any = None  # deploycheck.PendingCheck: the build step's publish check
+    check: Any = None  # a Future[deploycheck.BuildReport]: the build step (the publish check)
 
 
 @dataclass(frozen=True)

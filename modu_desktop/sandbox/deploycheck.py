@@ -6,9 +6,10 @@ and tests can see it. Endpoints, as GitHub has them:
 
 - ``GET /repos/{o}/{r}/actions/runs/{run_id}/jobs`` — one job ``build`` with its steps; when
   the check fails, the step "Build website" is ``failure`` and the later steps are skipped;
-- ``GET /repos/{o}/{r}/actions/jobs/{job_id}/logs`` — the job's plain-text log (GitHub answers
-  with a redirect to the file; the sandbox answers it directly), with ``##[group]Run …`` per
-  step and, for a failure, one line per problem: ``docs/FILE.md:LINE:COL message [code]``.
+- ``GET /repos/{o}/{r}/actions/jobs/{job_id}/logs`` — 302 to the job's plain-text log (GitHub
+  redirects to a pre-signed file; the sandbox to ``/_sandbox/logs/{job_id}``), with
+  ``##[group]Run …`` per step and, for a failure, one line per problem:
+  ``docs/FILE.md:LINE:COL message [code]``.
 
 Check results are kept by blob sha, so a push re-checks only the documents it changed.
 """
@@ -22,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import payloads as P
-from .api import route
 from .http_types import ApiRequest, ApiResponse, not_found
 
 if TYPE_CHECKING:
@@ -186,8 +186,12 @@ def job_json(api: GitHubApi, run: DeployRun) -> dict[str, Any]:
         "name": "build",
         "workflow_name": "Deploy",
         "steps": steps,
+        "check_run_url": f"{api.urls.repo_api}/check-runs/{job_id}",
         "labels": ["ubuntu-latest"],
+        "runner_id": 1,
         "runner_name": "sandbox",
+        "runner_group_id": 1,
+        "runner_group_name": "GitHub Actions",
         "run_attempt": 1,
     }
 
@@ -247,7 +251,6 @@ def _run_by_id(api: GitHubApi, run_id: str) -> DeployRun | None:
     return next((r for r in api.workflow.runs() if str(r.id) == run_id), None)
 
 
-@route("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs")
 def list_jobs(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     run = _run_by_id(api, req.params["run_id"])
     if run is None:
@@ -255,14 +258,28 @@ def list_jobs(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, {"total_count": 1, "jobs": [job_json(api, run)]})
 
 
-@route("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs")
 def job_logs(api: GitHubApi, req: ApiRequest) -> ApiResponse:
-    try:
-        run_id = int(req.params["job_id"]) - JOB_ID_OFFSET
-    except ValueError:
-        raise not_found() from None
-    run = _run_by_id(api, str(run_id))
+    """GitHub answers 302 with the log file's address (elsewhere, pre-signed); so do we, to
+    ``/_sandbox/logs/{job_id}`` (served by :func:`log_file`)."""
+    run = _run_for_job(api, req.params["job_id"])
     if run is None or api.workflow.state(run).status != "completed":
         raise not_found()
+    location = f"{api.urls.api}/_sandbox/logs/{run.id + JOB_ID_OFFSET}"
+    return ApiResponse(302, None, {"Location": location})
+
+
+def _run_for_job(api: GitHubApi, job_id: str) -> DeployRun | None:
+    try:
+        run_id = int(job_id) - JOB_ID_OFFSET
+    except ValueError:
+        return None
+    return _run_by_id(api, str(run_id))
+
+
+def log_file(api: GitHubApi, job_id: str) -> ApiResponse:
+    """The log file a job's logs URL redirects to (plain text), or 404."""
+    run = _run_for_job(api, job_id)
+    if run is None or api.workflow.state(run).status != "completed":
+        return ApiResponse(404, P.error_body(404, "Not Found"))
     body = log_text(api, run).encode("utf-8")
     return ApiResponse(200, body, content_type="text/plain; charset=utf-8")
