@@ -145,9 +145,12 @@ class DeployWorkflow:
             return RunState("queued", None, None, run.created_wall)
         if elapsed < self.queue_seconds + self.run_seconds:
             return RunState("in_progress", None, start_wall, start_wall)
-        if run.check is not None and not run.check.done():
-            return RunState("in_progress", None, start_wall, start_wall)  # still building
-        report = run.check.result() if run.check is not None else None
+        report = None
+        if run.check is not None:
+            try:  # the build step (a publish check, needs no lock) is usually done by now
+                report = run.check.result(timeout=30)
+            except TimeoutError:
+                return RunState("in_progress", None, start_wall, start_wall)
         broken = report is not None and not report.ok
         conclusion = "failure" if run.id in self._failed or broken else "success"
         done = run.created_wall + self.queue_seconds + self.run_seconds

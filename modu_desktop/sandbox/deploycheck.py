@@ -68,36 +68,50 @@ _cache: dict[tuple[str, str, int], tuple[Problem, ...]] = {}
 _cache_lock = threading.Lock()
 
 
-def build_check(store: GitStore, commit_sha: str) -> BuildReport:
-    """Run the publish check on every ``docs/*.md``/``.mdx`` of the commit."""
+@dataclass(frozen=True)
+class _Snapshot:
+    docs: tuple[tuple[str, str], ...]  # (path, blob sha) of every document
+    paths: frozenset[str]
+    static_key: int
+    data: dict[str, bytes]  # the blobs not checked before
+
+
+def _read(store: GitStore, commit_sha: str) -> _Snapshot | None:
+    """What the check needs from the repository (under its lock; only new blobs are read)."""
+    with store.lock:
+        info = store.commit(commit_sha)
+        if info is None:
+            return None
+        entries = [e for e in store.walk_tree(info.tree, recursive=True) if e.kind == "blob"]
+        paths = frozenset(e.path for e in entries)
+        static_key = hash(frozenset(p for p in paths if p.startswith("static/")))
+        docs = tuple(
+            (e.path, e.sha)
+            for e in entries
+            if e.path.startswith("docs/") and posixpath.splitext(e.path)[1] in (".md", ".mdx")
+        )
+        with _cache_lock:
+            todo = {sha for path, sha in docs if (sha, path, static_key) not in _cache}
+        data = {sha: store.blob(sha) or b"" for sha in todo}
+    return _Snapshot(docs, paths, static_key, data)
+
+
+def _check(snap: _Snapshot | None) -> BuildReport:
     from modu_desktop.core.publishcheck import check_text
     from modu_desktop.core.publishcheck.messages import sentence
 
-    with store.lock:  # read what is needed while no write runs; check afterwards
-        info = store.commit(commit_sha)
-        if info is None:
-            return BuildReport(0)
-        entries = [e for e in store.walk_tree(info.tree, recursive=True) if e.kind == "blob"]
-        paths = {e.path for e in entries}
-        static_key = hash(frozenset(p for p in paths if p.startswith("static/")))
-        docs = [
-            e
-            for e in entries
-            if e.path.startswith("docs/") and posixpath.splitext(e.path)[1] in (".md", ".mdx")
-        ]
-        with _cache_lock:
-            todo = [e for e in docs if (e.sha, e.path, static_key) not in _cache]
-        data = {e.sha: store.blob(e.sha) or b"" for e in todo}
+    if snap is None:
+        return BuildReport(0)
     problems: list[Problem] = []
-    for entry in docs:
-        key = (entry.sha, entry.path, static_key)
+    for path, sha in snap.docs:
+        key = (sha, path, snap.static_key)
         with _cache_lock:
             found = _cache.get(key)
         if found is None:
-            text = data.get(entry.sha, b"").decode("utf-8", "replace")
-            result = check_text(text, path=entry.path, repo_paths=paths)
+            text = snap.data.get(sha, b"").decode("utf-8", "replace")
+            result = check_text(text, path=path, repo_paths=snap.paths)
             found = tuple(
-                Problem(entry.path, f.line, f.column, f.code, sentence(f, lang="en"))
+                Problem(path, f.line, f.column, f.code, sentence(f, lang="en"))
                 for f in result.build_breakers
             )
             with _cache_lock:
@@ -105,7 +119,12 @@ def build_check(store: GitStore, commit_sha: str) -> BuildReport:
                     _cache.clear()
                 _cache[key] = found
         problems.extend(found)
-    return BuildReport(len(docs), tuple(problems))
+    return BuildReport(len(snap.docs), tuple(problems))
+
+
+def build_check(store: GitStore, commit_sha: str) -> BuildReport:
+    """Run the publish check on every ``docs/*.md``/``.mdx`` of the commit."""
+    return _check(_read(store, commit_sha))
 
 
 _pool: ThreadPoolExecutor | None = None
@@ -113,19 +132,20 @@ _pool_lock = threading.Lock()
 
 
 def start_build_check(store: GitStore, commit_sha: str) -> Future[BuildReport]:
-    """Run :func:`build_check` in the background (a push must not wait for it); the run stays
-    in progress until it is done."""
+    """Read what the check needs now (the caller, a write, holds the repository lock) and
+    check in the background, so a push does not wait for it; the run waits for it."""
     global _pool
+    snap = _read(store, commit_sha)
     with _pool_lock:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-build")
-        return _pool.submit(_safe_check, store, commit_sha)
+        return _pool.submit(_safe_check, snap)
 
 
-def _safe_check(store: GitStore, commit_sha: str) -> BuildReport:
+def _safe_check(snap: _Snapshot | None) -> BuildReport:
     try:
-        return build_check(store, commit_sha)
-    except Exception as exc:  # a closed repository at shutdown, …: report, never crash
+        return _check(snap)
+    except Exception as exc:  # never crash the sandbox: report it as the build's problem
         return BuildReport(0, (Problem("", 0, 0, "sandbox-error", str(exc)),))
 
 
