@@ -122,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
         cli_ops = None  # type: ignore[assignment]
     if cli_ops is not None:
         cli_ops.register({"docs": docs_sub, "images": images_sub})
+    # docs check / history / restore live in cli_publish.py.
+    from modu_desktop import cli_publish
+
+    cli_publish.register({"docs": docs_sub})
     return parser
 
 
@@ -388,6 +392,9 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # usage error (2) or --help (0)
         return int(exc.code) if isinstance(exc.code, int) else 2
+    local = getattr(args, "local_run", None)
+    if local is not None:  # a command on local files: no token, no connection
+        return int(local(args, out))
     secrets: list[str] = []
     try:
         return asyncio.run(_run(args, out, secrets))

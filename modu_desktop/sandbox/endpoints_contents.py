@@ -12,6 +12,7 @@ from urllib.parse import unquote
 from . import payloads as P
 from .actions import WORKFLOW_PATH, paths_ignore_from_workflow, should_run
 from .api import EMPTY_CONTENTS, GitHubApi
+from .deploycheck import start_build_check
 from .gitstore import Entry, PathConflict, Signature, WriteOutcome
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
 
@@ -238,7 +239,9 @@ def _after_write(
     changed = api.store.changed_paths(outcome.commit.sha)
     if should_run(outcome.commit.message, changed, ignore):
         login = req.user.login if req.user else None
-        api.workflow.record_push(outcome.commit, branch, login, api.clock())
+        # The build step: the site's build fails when any document breaks it (deploycheck).
+        check = start_build_check(api.store, outcome.commit.sha)
+        api.workflow.record_push(outcome.commit, branch, login, api.clock(), check)
 
 
 def put_contents(api: GitHubApi, req: ApiRequest) -> ApiResponse:

@@ -6,6 +6,7 @@ nothing behind the reader's back.
 
 from __future__ import annotations
 
+from . import deploycheck
 from . import endpoints_contents as contents
 from . import endpoints_read as read
 from .api import Handler
@@ -25,6 +26,8 @@ TABLE: tuple[tuple[str, str, Handler], ...] = (
     ("GET", "/repos/{owner}/{repo}/commits", read.list_commits),
     ("GET", "/repos/{owner}/{repo}/actions/runs", read.list_runs),
     ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", read.get_run),
+    ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs", deploycheck.list_jobs),
+    ("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs", deploycheck.job_logs),
     ("GET", "/repos/{owner}/{repo}/contents", contents.get_root_contents),
     ("GET", "/repos/{owner}/{repo}/contents/{path}", contents.get_contents),
     ("PUT", "/repos/{owner}/{repo}/contents/{path}", contents.put_contents),

@@ -260,6 +260,12 @@ class Sandbox:
         assert match.route is not None
         return self.api.handle(match.route.handler, request)
 
+    def job_log_file(self, job_id: str) -> ApiResponse:
+        """The file a job's logs URL redirects to (``deploycheck``)."""
+        from .deploycheck import log_file
+
+        return log_file(self.api, job_id)
+
     def _authenticate(self, request: ApiRequest, match: Match[Handler]) -> SandboxUser | None:
         token = _token_from(request.headers.get("authorization", ""))
         if token is None:

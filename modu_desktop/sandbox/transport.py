@@ -53,6 +53,7 @@ class SandboxCore(Protocol):
         self, request: ApiRequest, match: Match[Handler], faults: Faults
     ) -> ApiResponse: ...
     def add_headers(self, request: ApiRequest, response: ApiResponse, rate: RateInfo) -> None: ...
+    def job_log_file(self, job_id: str) -> ApiResponse: ...
 
 
 class LoopbackServer(ThreadingHTTPServer):
@@ -268,6 +269,9 @@ class RequestHandler(BaseHTTPRequestHandler):
             # the practice site: "사이트에서 보기" in practice mode (sandbox/site.py)
             status, html = site.page(sandbox, path)
             self._send(ApiResponse(status, html, content_type="text/html; charset=utf-8"))
+        elif path.startswith("/_sandbox/logs/") and self.command in ("GET", "HEAD"):
+            # where a job's logs URL redirects (GitHub: a pre-signed file elsewhere)
+            self._send(sandbox.job_log_file(path[len("/_sandbox/logs/") :]))
         elif path == "/_sandbox/health" and self.command == "GET":
             self._send(ApiResponse(200, {"ok": True, "repo": f"{sandbox.owner}/{sandbox.name}"}))
         else:

@@ -43,7 +43,12 @@ ALIASES = {
     ("GET", "/repos/{owner}/{repo}/git/refs/{ref}"): "/repos/{owner}/{repo}/git/ref/{ref}",
     ("GET", "/repos/{owner}/{repo}/contents"): "/repos/{owner}/{repo}/contents/{path}",
 }
-EXTRA_STATUSES = {("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}"): {404}}
+EXTRA_STATUSES = {
+    ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}"): {404},
+    # GitHub answers an unknown run or job (or a log not there yet) 404, undocumented too.
+    ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs"): {404},
+    ("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs"): {404},
+}
 NOT_API = ("/raw/", "/_sandbox/")
 
 
