@@ -29,7 +29,7 @@ ICON_MACOS = ICON_DIR / "modu-desktop.icns"
 ICON_PNG = ICON_DIR / "modu-desktop-256.png"
 
 # resources/<name> folders shipped in the bundle as resources/<name> (next to sys._MEIPASS).
-RESOURCE_DIRS = ("icons", "styles", "translations")
+RESOURCE_DIRS = ("icons", "styles", "translations", "preview")
 # Package data shipped as-is (the sandbox's practice brochure); everything else non-.py under
 # the package is collected too (collect_data_files), this one is checked by the self-test.
 SEED_DATA = Path(PACKAGE) / "sandbox" / "seed_data"
@@ -73,6 +73,11 @@ EXCLUDES = (
     "ruff",
     "PyInstaller",
     "setuptools",
+    # dev-only (scripts/preview_fidelity.py): pygments would pull PIL and numpy in (~55 MB)
+    "PIL",
+    "numpy",
+    "scipy",
+    "skimage",
     "PySide6.QtQml",
     "PySide6.QtQuick",
     "PySide6.QtQuick3D",
@@ -90,10 +95,7 @@ EXCLUDES = (
     "PySide6.QtTest",
     "PySide6.QtConcurrent",
     "PySide6.QtXml",
-    "PySide6.QtWebEngineCore",
-    "PySide6.QtWebEngineWidgets",
     "PySide6.QtWebEngineQuick",
-    "PySide6.QtWebChannel",
     "PySide6.QtWebSockets",
     "PySide6.QtMultimedia",
     "PySide6.QtMultimediaWidgets",
@@ -131,19 +133,20 @@ DROP_PATTERNS = (
     "*/plugins/vectorimageformats/*",  # Lottie: pulls in QtQml/QtQuick
     "*/plugins/platformthemes/*gtk3*",  # Linux: would mix bundled cairo/gdk with the host's GTK
     "*qt6pdf*",
-    "*qt6qml*",
-    "*qt6quick*",
+    # Qt WebEngine (the preview) links libQt6Qml/Quick/QuickWidgets: their libraries stay; their
+    # Python modules stay excluded above.
+    "*/qtwebengine_devtools_resources.pak",  # developer tools, never opened (11 MB)
     "*qt6designer*",
     "*qt6virtualkeyboard*",
     # the same libraries as macOS frameworks (PySide6/Qt/lib/QtPdf.framework/...)
     "*/qtpdf.framework/*",
-    "*/qtqml*.framework/*",
-    "*/qtquick*.framework/*",
     "*/qtdesigner*.framework/*",
     "*/qtvirtualkeyboard*.framework/*",
 )
 # Qt's own translations: keep only the languages the app speaks (~2 MB saved).
 QT_TRANSLATION_LANGS = ("ko", "en")
+# Chromium's locale packs of Qt WebEngine (qtwebengine_locales/*.pak): the same two (~42 MB saved).
+WEBENGINE_LOCALES = ("ko", "en-US")
 
 
 def read_version(root: Path = ROOT) -> str:
@@ -279,6 +282,8 @@ def keep_file(dest: str) -> bool:
         stem = d.rsplit("/", 1)[-1][: -len(".qm")]
         lang = stem.split("_", 1)[1] if "_" in stem else ""
         return lang.split("_")[0] in QT_TRANSLATION_LANGS
+    if "/qtwebengine_locales/" in "/" + d and d.endswith(".pak"):
+        return d.rsplit("/", 1)[-1][: -len(".pak")] in {x.lower() for x in WEBENGINE_LOCALES}
     return True
 
 

@@ -1,4 +1,4 @@
-"""Entry point: `modu-desktop [sandbox|docs|locks|images|--self-test|GUI flags…]`."""
+"""Entry point: `modu-desktop [sandbox|docs|locks|images|export-pdf|--self-test|GUI flags…]`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ def main(argv: list[str] | None = None) -> int:
         from modu_desktop.sandbox.cli import main as sandbox_main
 
         return sandbox_main(args[1:])
+    if args and args[0] == "export-pdf":
+        from modu_desktop.cli.pdf import main as export_pdf_main
+
+        return export_pdf_main(args[1:])
     if args and args[0] in ADMIN_COMMANDS:
         from modu_desktop.cli import main as admin_main
 

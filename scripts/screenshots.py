@@ -250,6 +250,9 @@ def main(argv: list[str]) -> int:
     import qasync
     from PySide6.QtWidgets import QApplication
 
+    from modu_desktop.ui.webengine import prepare_application
+
+    prepare_application()  # the preview's WebEngine schemes, before the QApplication
     app = QApplication.instance() or QApplication(["screenshots"])
     app.setQuitOnLastWindowClosed(False)  # type: ignore[union-attr,attr-defined]
     loop = qasync.QEventLoop(app)

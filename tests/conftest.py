@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,25 @@ import pytest
 # Must happen before any QApplication exists; without it a display-less machine aborts the process.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+# Qt WebEngine (the preview): Chromium refuses to run as root without --no-sandbox. Test
+# environment only; the shipped app never turns the sandbox off.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
+    _flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+    if "--no-sandbox" not in _flags:
+        os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (_flags + " --no-sandbox").strip()
+
+
+def _prepare_webengine() -> None:
+    """WebEngine wants its URL schemes and shared GL contexts before the QApplication."""
+    try:
+        from modu_desktop.ui.webengine import prepare_application
+    except ImportError:
+        return
+    prepare_application()
+
+
+_prepare_webengine()
 
 EDITOR1 = ("editor1", "tok-editor1")
 EDITOR2 = ("editor2", "tok-editor2")
@@ -29,6 +49,53 @@ def _english() -> Iterator[None]:
     i18n.set_language("en")
     yield
     i18n.set_language(before)
+
+
+class _WarningCollector(logging.Handler):
+    """Collects WARNING-or-worse records from every logger (qutebrowser's ``logfail``)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "expect_log(*patterns): the test expects WARNING-or-worse log records whose "
+        "'logger: message' contains one of the patterns (any record when none is given)",
+    )
+
+
+@pytest.fixture(autouse=True)
+def fail_on_unexpected_warnings(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that logs WARNING or above fails, unless it declares it expects that: with the
+    ``expect_log`` marker, or by asking for ``caplog`` (then it asserts on the records itself)."""
+    collector = _WarningCollector()
+    root = logging.getLogger()
+    root.addHandler(collector)
+    try:
+        yield
+    finally:
+        root.removeHandler(collector)
+    if "caplog" in request.fixturenames:
+        return
+    marker = request.node.get_closest_marker("expect_log")
+    unexpected = [
+        line
+        for line in (f"{r.levelname} {r.name}: {r.getMessage()}" for r in collector.records)
+        if marker is None or (marker.args and not any(p in line for p in marker.args))
+    ]
+    if unexpected:
+        lines = "\n".join(f"  {line}" for line in unexpected[:10])
+        pytest.fail(
+            f"unexpected log records at WARNING or above (mark the test expect_log or use "
+            f"caplog if they are intended):\n{lines}",
+            pytrace=False,
+        )
 
 
 @pytest.fixture
@@ -54,7 +121,7 @@ def sandbox(tmp_path: Path) -> Iterator[object]:
 
 @pytest.fixture
 def event_loop_qt(qapp: object) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop set as the *running* loop without run_forever (see qt-toolchain-notes.md)."""
+    """A qasync loop set as the *running* loop without run_forever, so pytest-qt drives it."""
     import qasync
 
     loop = qasync.QEventLoop(qapp)

@@ -7,11 +7,14 @@ skips with a reason when Node or npm is missing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,34 +51,66 @@ def _npm(args: list[str], cwd: Path, timeout: float = 600) -> None:
         raise RuntimeError(f"npm {' '.join(args)} failed in {cwd}:\n{done.stderr[-4000:]}")
 
 
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """One installer at a time per cache folder (parallel test runs share the cache). Windows
+    runs one suite per machine in CI, so the POSIX lock is enough there."""
+    if os.name == "nt":
+        yield
+        return
+    import fcntl
+
+    with open(folder.with_name(folder.name + ".lock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _install_once(folder: Path, build: Callable[[Path], None]) -> Path:
+    """``folder`` as ``build`` makes it: built in a temporary sibling and renamed into place,
+    so an interrupted or concurrent install never leaves a half-filled folder behind."""
+    if (folder / ".installed").exists():
+        return folder
+    with _locked(folder):
+        if (folder / ".installed").exists():
+            return folder
+        work = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+        try:
+            build(work)
+            (work / ".installed").write_text("ok", "utf-8")
+            if folder.exists():
+                shutil.rmtree(folder)
+            work.rename(folder)
+        finally:
+            if work.exists():
+                shutil.rmtree(work, ignore_errors=True)
+    return folder
+
+
 def npm_packages(name: str, packages: dict[str, str]) -> Path:
     """A folder whose ``node_modules`` holds ``packages`` (name → version range), installed once."""
     require_node()
     key = hashlib.sha256(json.dumps(packages, sort_keys=True).encode()).hexdigest()[:12]
-    folder = cache_root() / f"npm-{name}-{key}"
-    marker = folder / ".installed"
-    if not marker.exists():
-        folder.mkdir(parents=True, exist_ok=True)
+
+    def build(work: Path) -> None:
         manifest = {"name": f"modu-test-{name}", "private": True, "dependencies": packages}
-        (folder / "package.json").write_text(json.dumps(manifest, indent=2), "utf-8")
-        _npm(["install"], folder)
-        marker.write_text("ok", "utf-8")
-    return folder
+        (work / "package.json").write_text(json.dumps(manifest, indent=2), "utf-8")
+        _npm(["install"], work)
+
+    return _install_once(cache_root() / f"npm-{name}-{key}", build)
 
 
 def site_checkout() -> Path:
     """A writable copy of the real site fixture with its locked dependencies installed (npm ci)."""
     require_node()
-    lock = (SITE_FIXTURE / "package-lock.json").read_bytes()
-    key = hashlib.sha256(lock).hexdigest()[:12]
-    folder = cache_root() / f"site-{key}"
-    marker = folder / ".installed"
-    if not marker.exists():
-        if folder.exists():
-            shutil.rmtree(folder)
-        shutil.copytree(SITE_FIXTURE, folder)
-        for path in folder.rglob("*"):
+    key = hashlib.sha256((SITE_FIXTURE / "package-lock.json").read_bytes()).hexdigest()[:12]
+
+    def build(work: Path) -> None:
+        shutil.copytree(SITE_FIXTURE, work, dirs_exist_ok=True)
+        for path in work.rglob("*"):
             path.chmod(path.stat().st_mode | 0o200)
-        _npm(["ci"], folder, timeout=900)
-        marker.write_text("ok", "utf-8")
-    return folder
+        _npm(["ci"], work, timeout=900)
+
+    return _install_once(cache_root() / f"site-{key}", build)

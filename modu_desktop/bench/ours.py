@@ -76,7 +76,11 @@ class OurClient:
             api_url, token, RepoRef(owner, name, branch), transport=self.transport
         )
         ws = Workspace.build(
-            self.client, login, "bench-session", cache_dir=self.cache_dir, host="bench-host"
+            self.client,
+            login,
+            "bench-session",
+            cache_dir=self.cache_dir,
+            install_id="bench-install",
         )
         self.store = ws.store
         self.locks = ws.locks
@@ -169,7 +173,7 @@ class OurClient:
             session_id=self.locks.session_id,
             server_now=self.locks.server_now(),
             stale_s=self.locks.stale_s,
-            host=self.locks.host,
+            install_id=self.locks.install_id,
         )
 
     # -- heartbeat / save / close ----------------------------------------------------------

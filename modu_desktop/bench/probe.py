@@ -23,6 +23,66 @@ if TYPE_CHECKING:
     from modu_desktop.ui.shell.main_window import MainWindow
 
 
+def _children_hwm_kb() -> int:
+    """Sum of VmHWM of this process's descendants (Qt WebEngine's renderer, GPU, utility)."""
+    import os
+
+    parent: dict[int, int] = {}
+    hwm: dict[int, int] = {}
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status") as fh:
+                for line in fh:
+                    if line.startswith("PPid:"):
+                        parent[int(name)] = int(line.split()[1])
+                    elif line.startswith("VmHWM:"):
+                        hwm[int(name)] = int(line.split()[1])
+        except OSError:
+            continue
+    me, total = os.getpid(), 0
+    for pid in parent:
+        p = pid
+        while p in parent and p != me and p > 1:
+            p = parent[p]
+        if p == me and pid != me:
+            total += hwm.get(pid, 0)
+    return total
+
+
+def _tree_pss_kb() -> tuple[int, int]:
+    """(our PSS, our descendants' PSS) in KiB: shared pages (Qt, WebEngine) counted once."""
+    import os
+
+    def pss(pid: int | str) -> int:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    parent: dict[int, int] = {}
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as fh:
+                    parent[int(name)] = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    me, kids = os.getpid(), 0
+    for pid in parent:
+        p = pid
+        while p in parent and p != me and p > 1:
+            p = parent[p]
+        if p == me and pid != me:
+            kids += pss(pid)
+    return pss("self"), kids
+
+
 def _hwm_kb() -> tuple[int, int]:
     """(VmRSS, VmHWM) in KiB from /proc (0 if unavailable)."""
     rss = hwm = 0
@@ -99,6 +159,9 @@ def _qt() -> tuple[object, object]:
     import qasync
     from PySide6.QtWidgets import QApplication
 
+    from modu_desktop.ui.webengine import prepare_application
+
+    prepare_application()  # WebEngine's URL schemes, before the QApplication
     app = QApplication.instance() or QApplication(["modu-bench"])
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
@@ -269,9 +332,17 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
         opened = await win.open_document(doc_id)
         pane = win.editor_pane
         pane._render_now()  # the debounced preview, now (what the user sees 150 ms later)
+        preview = pane.preview
+        for _ in range(300):  # the WebEngine page of the preview is loaded
+            await asyncio.sleep(0.05)
+            if not getattr(preview, "is_render_pending", lambda: False)():
+                break
         await asyncio.sleep(0.3)
         open_s = time.perf_counter() - t
-        html_len = len(pane.preview.toHtml())
+        current = getattr(preview, "current_doc", lambda: None)()
+        html_len = len(current.content_html()) if current is not None else 0
+        phases["renderer_hwm_kb"] = _children_hwm_kb()
+        phases["self_pss_kb"], phases["renderer_pss_kb"] = _tree_pss_kb()
         phases["opened_kb"] = _hwm_kb()[0]
         await win.shutdown(interactive=False)
         return {

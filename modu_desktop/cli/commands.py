@@ -4,7 +4,8 @@
     modu-desktop locks list [--json]
     modu-desktop locks release DOC_ID [--force]
 
-Connection flags (on every command): ``--api-url`` (default https://api.github.com, or a GitHub
+Connection flags (on every command): ``--data-dir`` (as the app's; else ``MODU_DATA_DIR``),
+``--api-url`` (default https://api.github.com, or a GitHub
 Enterprise ``https://HOST/api/v3``, or a sandbox), ``--repo OWNER/NAME`` (default
 pnuai/PNU-Modu), ``--branch`` (default main). The token comes from ``MODU_TOKEN`` or the OS
 keyring (service ``modu-desktop``, account = the API host, as the app stores it).
@@ -13,7 +14,7 @@ Exit status: 0 success, 1 failure (one line on stderr, never a traceback, never 
 2 usage error.
 
 Adding a command: write ``_add_<group>_<name>(subparsers)`` that registers a parser with
-``parents=[_conn_parser()]`` and ``set_defaults(run=<async function(args, ctx) -> int>)``, and call
+``parents=[conn_parser()]`` and ``set_defaults(run=<async function(args, ctx) -> int>)``, and call
 it from :func:`build_parser`. ``docs new/delete/move/import`` and ``images add`` come from
 ``cli/ops.py``'s ``register()``, called there. Shared parts: ``cli/common.py``.
 """
@@ -23,11 +24,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
-import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from modu_desktop.cli.common import (
     CliFailure,
@@ -39,6 +41,8 @@ from modu_desktop.cli.common import Parser as _Parser
 from modu_desktop.cli.common import conn_parser as _conn_parser
 from modu_desktop.cli.common import doc_id_arg as _doc_id_arg
 from modu_desktop.cli.common import lock_manager as _lock_manager
+from modu_desktop.cli.common import table as _table
+from modu_desktop.core.github import GitHubClient
 
 # --------------------------------------------------------------------------------------------
 # Parsers
@@ -89,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
     from modu_desktop.cli import ops as cli_ops
 
     cli_ops.register({"docs": docs_sub, "images": images_sub})
+    # docs check / history / restore live in cli/publish.py.
+    from modu_desktop.cli import publish as cli_publish
+
+    cli_publish.register({"docs": docs_sub})
     return parser
 
 
@@ -102,22 +110,22 @@ def _fmt_ts(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _width(text: str) -> int:
-    """Terminal columns: Hangul and other East Asian wide characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
-    if not rows:
-        return
-    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        cells = [c + " " * (w - _width(c)) for c, w in zip(r, widths, strict=True)]
-        out.write("  ".join(cells).rstrip() + "\n")
-
-
 # --------------------------------------------------------------------------------------------
 # Commands
+
+
+class _BlobsThroughStore:
+    """The client, with blob reads through a DocumentStore's disk cache (for lock blobs)."""
+
+    def __init__(self, client: Any, store: Any) -> None:
+        self._client, self._store = client, store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    async def get_blob(self, sha: str) -> bytes:
+        data: bytes = await self._store.read_blob(sha)
+        return data
 
 
 async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
@@ -134,7 +142,9 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
         store = DocumentStore(ctx.client, cache_dir or tmp, branch=ctx.client.repo.branch)
         snap = await store.refresh()
         login = await ctx.login()
-        views = {v.doc_id: v for v in await _lock_manager(ctx, login).list_locks(snap.locks)}
+        # Lock blobs go through the disk cache like document blobs: unchanged locks cost nothing.
+        locks = _lock_manager(ctx, login, cast(GitHubClient, _BlobsThroughStore(ctx.client, store)))
+        views = {v.doc_id: v for v in await locks.list_locks(snap.locks)}
     docs: list[dict[str, Any]] = []
     for d in snap.docs:
         v = views.get(d.doc_id)
@@ -247,7 +257,7 @@ def _one_line(text: str, token: str | None) -> str:
 
 
 async def _run(args: argparse.Namespace, out: TextIO, secrets: list[str]) -> int:
-    from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
+    from modu_desktop.core.github import RepoRef, RetryPolicy
 
     try:
         repo = RepoRef.parse(args.repo, branch=args.branch)
@@ -256,9 +266,28 @@ async def _run(args: argparse.Namespace, out: TextIO, secrets: list[str]) -> int
     token = load_token(args.api_url)
     secrets.append(token)
     retry = RetryPolicy(max_attempts=3, base_delay=0.5, max_delay=4.0, max_total=15.0)
-    async with GitHubClient(args.api_url, token, repo, retry=retry) as client:
-        runner: Runner = args.run
-        return await runner(args, Context(client, token, out))
+    with _data_dir(getattr(args, "data_dir", None)):
+        async with GitHubClient(args.api_url, token, repo, retry=retry) as client:
+            runner: Runner = args.run
+            return await runner(args, Context(client, token, out))
+
+
+@contextmanager
+def _data_dir(folder: str | None) -> Iterator[None]:
+    """``--data-dir``: app_paths() (here and in cli_ops) reads the override from the
+    environment, so it is set for the command and put back afterwards."""
+    from modu_desktop.core.paths import DATA_DIR_ENV
+
+    before = os.environ.get(DATA_DIR_ENV)
+    if folder:
+        os.environ[DATA_DIR_ENV] = folder
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(DATA_DIR_ENV, None)
+        else:
+            os.environ[DATA_DIR_ENV] = before
 
 
 def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
@@ -269,6 +298,9 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # usage error (2) or --help (0)
         return int(exc.code) if isinstance(exc.code, int) else 2
+    local = getattr(args, "local_run", None)
+    if local is not None:  # a command on local files: no token, no connection
+        return int(local(args, out))
     secrets: list[str] = []
     try:
         return asyncio.run(_run(args, out, secrets))

@@ -4,7 +4,8 @@ and the lock manager of a CLI session."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Awaitable, Callable
+import unicodedata
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -40,6 +41,9 @@ def conn_parser() -> argparse.ArgumentParser:
     g.add_argument("--api-url", default=DEFAULT_API_URL, help=f"API base URL ({DEFAULT_API_URL})")
     g.add_argument("--repo", default=DEFAULT_REPO, help=f"OWNER/NAME ({DEFAULT_REPO})")
     g.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
+    g.add_argument(
+        "--data-dir", help="the app's data folder (as the app's --data-dir; else MODU_DATA_DIR)"
+    )
     return p
 
 
@@ -94,12 +98,45 @@ def _session_id() -> str:
     return f"cli-{new_session_id()}"
 
 
-def lock_manager(ctx: Context, login: str) -> LockManager:
-    return workspace_lock_manager(ctx.client, login, _session_id(), client_name=CLIENT_NAME)
+def _install_id() -> str:
+    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.session import install_id
+
+    return install_id(app_paths().data_dir)  # random, never the machine name
+
+
+def lock_manager(ctx: Context, login: str, client: GitHubClient | None = None) -> LockManager:
+    """The lock manager of one command; ``client`` may read blobs through a cache."""
+    return workspace_lock_manager(
+        client if client is not None else ctx.client,
+        login,
+        _session_id(),
+        client_name=CLIENT_NAME,
+        install_id=_install_id(),
+    )
 
 
 def workspace(ctx: Context, login: str, cache_dir: str | Path) -> Workspace:
     """The core for one command: store and locks (no drafts, queue or records on the CLI)."""
     return Workspace.build(
-        ctx.client, login, _session_id(), cache_dir=cache_dir, client_name=CLIENT_NAME
+        ctx.client,
+        login,
+        _session_id(),
+        cache_dir=cache_dir,
+        client_name=CLIENT_NAME,
+        install_id=_install_id(),
     )
+
+
+def width(text: str) -> int:
+    """Terminal columns: Hangul and other East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
+    if not rows:
+        return
+    widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        cells = [c + " " * (w - width(c)) for c, w in zip(r, widths, strict=True)]
+        out.write("  ".join(cells).rstrip() + "\n")

@@ -118,10 +118,15 @@ def split_front_matter(text: str) -> tuple[FrontMatter, str]:
     return FrontMatter({}, ""), text
 
 
+def _keep(value: str) -> str:
+    return value.strip()
+
+
 def _parse_items(
-    lines: list[str], *, rows: list[str] | None = None
+    lines: list[str], *, rows: list[str] | None = None, unquote: bool = True
 ) -> tuple[list[dict[str, str]], list[str]]:
     """Parse ``- key: value`` items with indented sub-keys. Returns (items, unreadable lines)."""
+    unq = _unquote if unquote else _keep
     items: list[dict[str, str]] = []
     extra: list[str] = []
     current: dict[str, str] | None = None
@@ -141,10 +146,10 @@ def _parse_items(
             m_kv = _KEY.match(rest)
             if m_kv:
                 last_key = m_kv.group(1)
-                current[last_key] = _unquote(m_kv.group(2) or "")
+                current[last_key] = unq(m_kv.group(2) or "")
             elif rest:
                 last_key = "text"
-                current["text"] = _unquote(rest)
+                current["text"] = unq(rest)
             else:
                 last_key = None
             continue
@@ -152,7 +157,7 @@ def _parse_items(
             m_sub = _SUBKEY.match(line)
             if m_sub:
                 last_key = m_sub.group(1)
-                current[last_key] = _unquote(m_sub.group(2) or "")
+                current[last_key] = unq(m_sub.group(2) or "")
                 continue
             if line[:1].isspace() and last_key is not None:
                 # A wrapped value: continuation of the previous key.
@@ -163,7 +168,10 @@ def _parse_items(
     return items, extra
 
 
-def _parse_meta(lines: list[str], props: dict[str, str], extra: list[str]) -> None:
+def _parse_meta(
+    lines: list[str], props: dict[str, str], extra: list[str], *, unquote: bool = True
+) -> None:
+    unq = _unquote if unquote else _keep
     last_key: str | None = None
     for line in lines:
         if not line.strip():
@@ -171,7 +179,7 @@ def _parse_meta(lines: list[str], props: dict[str, str], extra: list[str]) -> No
         m = _KEY.match(line.strip()) if not line[:1].isspace() else None
         if m:
             last_key = m.group(1)
-            props[last_key] = _unquote(m.group(2) or "")
+            props[last_key] = unq(m.group(2) or "")
         elif line[:1].isspace() and last_key is not None:
             props[last_key] = (props[last_key] + " " + line.strip()).strip()
         else:
@@ -179,9 +187,16 @@ def _parse_meta(lines: list[str], props: dict[str, str], extra: list[str]) -> No
 
 
 def parse_block(
-    name: str, body_lines: list[str], *, closed: bool = True, line: int = 0, label: str = ""
+    name: str,
+    body_lines: list[str],
+    *,
+    closed: bool = True,
+    line: int = 0,
+    label: str = "",
+    unquote: bool = True,
 ) -> Block:
-    """Parse the body of one ``:::name`` block."""
+    """Parse the body of one ``:::name`` block. ``unquote=False`` keeps quotes around values
+    as the site's remark plugin does (``num: "①"`` shows ``"①"`` on the site)."""
     lname = name.lower()
     canonical = ALIASES.get(lname, lname)
     if canonical in BLOCK_TYPES:
@@ -212,9 +227,9 @@ def parse_block(
                 section = right
                 continue
             section.append(ln)
-        _parse_meta(meta, block.props, block.extra)
-        block.left, extra_l = _parse_items(left)
-        block.right, extra_r = _parse_items(right)
+        _parse_meta(meta, block.props, block.extra, unquote=unquote)
+        block.left, extra_l = _parse_items(left, unquote=unquote)
+        block.right, extra_r = _parse_items(right, unquote=unquote)
         block.extra.extend(extra_l + extra_r)
         return block
     meta_lines: list[str] = []
@@ -224,11 +239,11 @@ def parse_block(
         if not started and ln.strip().startswith("-") and not ln[:1].isspace():
             started = True
         (list_lines if started else meta_lines).append(ln)
-    _parse_meta(meta_lines, block.props, block.extra)
+    _parse_meta(meta_lines, block.props, block.extra, unquote=unquote)
     if kind == "datatable":
-        items, extra = _parse_items(list_lines, rows=block.rows)
+        items, extra = _parse_items(list_lines, rows=block.rows, unquote=unquote)
     else:
-        items, extra = _parse_items(list_lines)
+        items, extra = _parse_items(list_lines, unquote=unquote)
     block.items = items
     block.extra.extend(extra)
     return block
@@ -245,10 +260,11 @@ def _unclosed_end(lines: list[str], start: int, stop: int) -> int:
     return idx
 
 
-def split_segments(body: str) -> list[Segment]:
+def split_segments(body: str, *, unquote: bool = True) -> list[Segment]:
     """Split a document body (front matter removed) into Markdown strings and blocks.
 
     ``:::`` inside fenced code stays code. Adjacent Markdown lines are joined into one string.
+    ``unquote=False``: block values keep their quotes, as on the site.
     """
     lines = body.split("\n")
     out: list[Segment] = []
@@ -288,7 +304,14 @@ def split_segments(body: str) -> list[Segment]:
             out.append("\n".join(md))
             md = []
         out.append(
-            parse_block(name, lines[i + 1 : end], closed=closed, line=i, label=m_open.group(2))
+            parse_block(
+                name,
+                lines[i + 1 : end],
+                closed=closed,
+                line=i,
+                label=m_open.group(2),
+                unquote=unquote,
+            )
         )
         i = j + 1 if closed else end
     if md:

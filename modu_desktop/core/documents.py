@@ -193,6 +193,33 @@ class DocSummary:
         return (self.position is None, self.position or 0, self.file_name, self.path)
 
 
+def find_doc(docs: Iterable[DocSummary], name: str) -> DocSummary | None:
+    """The document ``name`` names: its docId (``01-welcome``, ``bootcamp/00-overview``), its
+    path (``docs/01-welcome.md``), or its front-matter ``id`` — which is also the page's
+    address on the site (``welcome``; ``bootcamp/overview`` for a file in a folder). A file's
+    docId wins over another file's front-matter id; an id two files share names neither."""
+    wanted = name.strip().strip("/")
+    if wanted.startswith("docs/"):
+        wanted = wanted[len("docs/") :]
+    if wanted.endswith(".md"):
+        wanted = wanted[: -len(".md")]
+    if not wanted:
+        return None
+    docs = list(docs)
+    for d in docs:
+        if d.doc_id == wanted:
+            return d
+    by_front = []
+    for d in docs:
+        if not d.front_id:
+            continue
+        folder = d.doc_id.rpartition("/")[0]
+        site_id = f"{folder}/{d.front_id}" if folder else d.front_id
+        if wanted == site_id:
+            by_front.append(d)
+    return by_front[0] if len(by_front) == 1 else None
+
+
 @dataclass(frozen=True)
 class RepoSnapshot:
     tree_sha: str
@@ -291,6 +318,19 @@ class DocumentStore:
 
     def __repr__(self) -> str:
         return f"DocumentStore({self.client.repo.full_name}@{self.branch}, cache={self.cache!r})"
+
+    # -------------------------------------------------------------- finding
+
+    async def resolve(self, name: str) -> DocSummary | None:
+        """The document ``name`` means (see :func:`find_doc`), looked up in the last listing and,
+        if it is not there, in a fresh one. None: no such document in the tree (so nothing may
+        be written for it, not even a lock)."""
+        if self.snapshot is not None:
+            found = find_doc(self.snapshot.docs, name)
+            if found is not None:
+                return found
+        snap = await self.refresh()
+        return find_doc(snap.docs, name)
 
     # -------------------------------------------------------------- listing
 

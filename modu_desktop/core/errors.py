@@ -127,7 +127,7 @@ class ValidationFailed(GitHubError):
     """422: GitHub rejected the request's content (bad path, bad field...)."""
 
     _MESSAGES: ClassVar[dict[str, str]] = {
-        "ko": "GitHub가 요청 내용을 받아들이지 않았습니다. 파일 이름과 내용을 확인해 주세요.",
+        "ko": "GitHub이 요청 내용을 받아들이지 않았습니다. 파일 이름과 내용을 확인해 주세요.",
         "en": "GitHub did not accept the request; please check the file name and content.",
     }
 

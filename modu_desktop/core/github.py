@@ -485,6 +485,40 @@ class GitHubClient:
         d = await self._get_json(f"{self._repo_path}/commits", params=params)
         return [_commit_from_rest(c) for c in d]
 
+    async def list_commits_page(
+        self, path: str | None = None, sha: str | None = None, *, page: int = 1, per_page: int = 100
+    ) -> tuple[list[Commit], bool]:
+        """One page of the commits API (newest first) and whether a next page exists (the
+        ``Link: rel="next"`` header)."""
+        params: dict[str, Any] = {
+            "per_page": per_page,
+            "page": page,
+            "sha": sha or self.repo.branch,
+        }
+        if path:
+            params["path"] = path
+        url = f"{self._repo_path}/commits"
+        resp = await self._request("GET", url, params=params)
+        try:
+            data = resp.json()
+        except ValueError:
+            raise GitHubError(
+                resp.status_code, "the server's answer was not JSON", method="GET", path=url
+            ) from None
+        more = 'rel="next"' in (resp.headers.get("link") or "")
+        return [_commit_from_rest(c) for c in data], more
+
+    async def run_jobs(self, run_id: int) -> list[Mapping[str, Any]]:
+        """``GET /repos/{o}/{r}/actions/runs/{id}/jobs``: the jobs of a workflow run (raw)."""
+        d = await self._get_json(f"{self._repo_path}/actions/runs/{int(run_id)}/jobs")
+        return list(d.get("jobs", []))
+
+    async def job_logs(self, job_id: int) -> str:
+        """``GET /repos/{o}/{r}/actions/jobs/{id}/logs``: a job's plain-text log (GitHub answers
+        with a redirect to the log file, which is followed)."""
+        resp = await self._request("GET", f"{self._repo_path}/actions/jobs/{int(job_id)}/logs")
+        return resp.content.decode("utf-8", "replace")
+
     async def workflow_runs(self, head_sha: str) -> list[WorkflowRun]:
         d = await self._get_json(f"{self._repo_path}/actions/runs", params={"head_sha": head_sha})
         runs = []

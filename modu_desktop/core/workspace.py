@@ -23,6 +23,7 @@ from modu_desktop.core.github import GitHubClient
 from modu_desktop.core.heldlocks import HeldLockRecorder, HeldLockRegistry
 from modu_desktop.core.locks import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving import SaveService, Target
+from modu_desktop.core.session import install_id as this_install
 from modu_desktop.core.spool import Backoff, SaveSpool, SpoolItem
 
 HELD_LOCKS_DIR = "held-locks"
@@ -44,7 +45,7 @@ def lock_manager(
     heartbeat_s: float = 300.0,
     stale_s: float = 900.0,
     client_name: str | None = None,
-    host: str | None = None,
+    install_id: str | None = None,
 ) -> LockManager:
     """The lock manager of one session (the workspace's, or a CLI command's on its own)."""
     return LockManager(
@@ -55,7 +56,7 @@ def lock_manager(
         heartbeat_s=heartbeat_s,
         stale_s=stale_s,
         client_name=client_name or DEFAULT_CLIENT_NAME,
-        host=host,
+        install_id=install_id,
     )
 
 
@@ -87,10 +88,13 @@ class Workspace:
         backoff: Backoff | None = None,
         on_queued: Callable[[SpoolItem], None] | None = None,
         client_name: str | None = None,
-        host: str | None = None,
+        install_id: str | None = None,
     ) -> Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
-        no queue even with a data directory."""
+        no queue even with a data directory. ``install_id`` None: this installation's id, kept
+        in the data directory (random; never the machine's name)."""
+        if install_id is None and data_dir is not None:
+            install_id = this_install(data_dir)
         repo = client.repo
         target = Target(str(client.api_url), repo.full_name, repo.branch)
         blobs = Path(cache_dir)
@@ -103,7 +107,7 @@ class Workspace:
             heartbeat_s=heartbeat_s,
             stale_s=stale_s,
             client_name=client_name,
-            host=host,
+            install_id=install_id,
         )
         drafts = spool = registry = None
         if data_dir is not None:

@@ -11,6 +11,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from .gitstore import CommitInfo
 
@@ -30,6 +31,7 @@ class DeployRun:
     created_wall: float
     created_mono: float
     actor: str | None
+    check: Any = None  # a Future[deploycheck.BuildReport]: the build step (the publish check)
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,12 @@ class DeployWorkflow:
         self._next_id = 1_000_000_001
 
     def record_push(
-        self, commit: CommitInfo, branch: str, actor: str | None, wall_now: float
+        self,
+        commit: CommitInfo,
+        branch: str,
+        actor: str | None,
+        wall_now: float,
+        check: Any = None,
     ) -> DeployRun:
         with self._lock:
             run = DeployRun(
@@ -118,6 +125,7 @@ class DeployWorkflow:
                 created_wall=wall_now,
                 created_mono=time.monotonic(),
                 actor=actor,
+                check=check,
             )
             self._next_id += 1
             self._runs.append(run)
@@ -137,6 +145,13 @@ class DeployWorkflow:
             return RunState("queued", None, None, run.created_wall)
         if elapsed < self.queue_seconds + self.run_seconds:
             return RunState("in_progress", None, start_wall, start_wall)
-        conclusion = "failure" if run.id in self._failed else "success"
+        report = None
+        if run.check is not None:
+            try:  # the build step (a publish check, needs no lock) is usually done by now
+                report = run.check.result(timeout=30)
+            except TimeoutError:
+                return RunState("in_progress", None, start_wall, start_wall)
+        broken = report is not None and not report.ok
+        conclusion = "failure" if run.id in self._failed or broken else "success"
         done = run.created_wall + self.queue_seconds + self.run_seconds
         return RunState("completed", conclusion, start_wall, done)

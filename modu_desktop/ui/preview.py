@@ -1,51 +1,61 @@
-"""Live brochure preview: a ``QTextBrowser`` that never touches the network."""
+"""Live brochure preview: the site's page in Qt WebEngine, offline and locked down.
+
+:class:`PreviewPane` keeps the interface of the earlier ``QTextBrowser`` preview
+(``schedule_render``, ``render_now``, ``set_image_resolver``, ``set_theme``, ``rendered``,
+``render_count``, ``debounce_interval``, ``is_render_pending``) and adds:
+
+* ``set_site_style(style)`` / ``set_site_source(store, spawn)`` — the repository's own
+  stylesheets and palettes (:mod:`modu_desktop.core.preview.site_style`); until one is given,
+  our built-in stylesheet is used;
+* ``export_pdf(path, paper=None)`` — the current document with the site's print rules;
+* ``blocked_requests`` — what the request interceptor refused (it refuses every network URL).
+
+The ``QWebEngineView`` is created lazily, at the first render, so start-up never pays for it.
+The first render loads a page; later edits update only the segments whose HTML changed (our
+page code ``resources/preview/preview.js``), so the scroll position stays where it is. A new
+site style or a change of theme keeps the page and changes the ``<html>`` attributes, or
+reloads it (style) and restores the scroll position.
+"""
 
 from __future__ import annotations
 
-import base64
-import re
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
-from PySide6.QtCore import QByteArray, QLocale, QTimer, QUrl, Signal
-from PySide6.QtGui import QImage, QTextDocument
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QLabel, QStackedLayout, QWidget
 
-from modu_desktop.core.render import ImageResolver, render_preview
-
-DEBOUNCE_MS = 150
-_DATA_URL = re.compile(r"^data:(image/[A-Za-z0-9.+-]+)?(;base64)?,(.*)$", re.S)
-
-
-_WARM_UP_TEXT = (
-    "---\ntitle: t\n---\n# h\n\n**b** `c` [l](/x)\n\n- a\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
-    "```\ncode\n```\n\n:::hero\ntitle: t\n:::\n"
+from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.preview import (
+    ImageResolver,
+    RenderedDoc,
+    SiteStyle,
+    build_page,
+    default_style,
+    render_document,
 )
-_warmed = False
+from modu_desktop.i18n import tr
+
+log = logging.getLogger(__name__)
+
+DEBOUNCE_MS = 60  # + render and patch: the preview is up to date < 150 ms after typing stops
 
 
-def _warm_up() -> None:
-    global _warmed
-    if not _warmed:
-        _warmed = True
-        render_preview(_WARM_UP_TEXT)
+def _page_script() -> str:
+    return (resources_dir() / "preview" / "preview.js").read_text("utf-8")
 
 
-def _korean() -> bool:
-    return QLocale().language() == QLocale.Language.Korean
+class PreviewPane(QWidget):
+    """Renders brochure Markdown as the site does, in a lazily created ``QWebEngineView``."""
 
-
-class PreviewPane(QTextBrowser):
-    """Renders brochure Markdown with :func:`render_preview`.
-
-    * :meth:`schedule_render` debounces: the last text is rendered ``debounce_ms`` after the
-      calls stop (a single-shot timer restarted on every call).
-    * :meth:`render_now` renders at once.
-    * Re-renders keep the scroll position proportionally.
-    * :meth:`loadResource` serves only local files and image data URIs; anything else (http,
-      https, ftp, relative names …) is refused, so nothing remote is ever fetched.
-    """
-
-    rendered = Signal()  # emitted after each render
+    rendered = Signal()  # after each render is on screen (page loaded or segments patched)
+    notice = Signal(str)  # a sentence for the status bar (e.g. software rendering), once
 
     def __init__(
         self,
@@ -54,38 +64,46 @@ class PreviewPane(QTextBrowser):
         image_resolver: ImageResolver | None = None,
         theme: str | None = None,
         debounce_ms: int = DEBOUNCE_MS,
+        style: SiteStyle | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("preview")
-        self.setOpenExternalLinks(False)
-        self.setOpenLinks(False)
-        self.setReadOnly(True)
-        self.setSearchPaths([])
-        self.document().setDocumentMargin(14)
-        if _korean():
-            self.setAccessibleName("미리보기")
-            self.setAccessibleDescription("편집 중인 문서를 사이트와 비슷하게 보여 줍니다")
-        else:
-            self.setAccessibleName("Preview")
-            self.setAccessibleDescription("Shows the document being edited as the site would")
+        self.setAccessibleName(tr("Preview"))
+        self.setAccessibleDescription(tr("Shows the document being edited as the site will"))
+        self._stack = QStackedLayout(self)
+        self._stack.setContentsMargins(0, 0, 0, 0)
+        self._placeholder = QLabel(tr("Open a document to see its preview here."), self)
+        self._placeholder.setWordWrap(True)
+        self._placeholder.setObjectName("previewPlaceholder")
+        self._stack.addWidget(self._placeholder)
         self._resolver = image_resolver
         self._theme = theme
+        self._style: SiteStyle = style or default_style()
+        self._view: Any = None
+        self._page: Any = None
+        self._loaded = False
+        self._loading = False
+        self._doc: RenderedDoc | None = None  # what the page shows (or is loading)
+        self._shown_attrs: dict[str, str] = {}
         self._pending: str | None = None
         self._last_text: str | None = None
-        self._last_html: str | None = None
+        self._queued_after_load: str | None = None
+        self._scroll_y: float = 0.0
+        self._in_flight = 0
         self.render_count = 0
-        self.refused_urls: list[str] = []
+        self.last_update_ms: float | None = None  # render + patch time of the last update
+        self.patch_count = 0
+        self.load_count = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._render_pending)
-        # The first conversion pays for Markdown's set-up (~0.1 s): do it while idle.
-        QTimer.singleShot(0, _warm_up)
+        self._style_task: Any = None
 
     # -- configuration -------------------------------------------------------------------------
     def set_image_resolver(self, resolver: ImageResolver | None) -> None:
-        self._resolver = resolver
-        self._last_html = None  # images may resolve differently now
+        self._resolver = resolver  # pictures may resolve differently now: the next render
+        # re-renders every segment and the page patches those whose HTML changed
 
     def set_theme(self, theme: str | None) -> None:
         """Force a theme (None: use the document's front matter)."""
@@ -93,11 +111,51 @@ class PreviewPane(QTextBrowser):
         if self._last_text is not None:
             self.render_now(self._last_text)
 
+    def set_site_style(self, style: SiteStyle | None) -> None:
+        """Apply a site style (None: our built-in one); the page reloads, keeping its scroll."""
+        style = style or default_style()
+        if style is self._style:
+            return
+        self._style = style
+        self._loaded = False  # the next render loads a whole page
+        if self._last_text is not None:
+            self.render_now(self._last_text)
+
+    def site_style(self) -> SiteStyle:
+        return self._style
+
+    def set_site_source(self, store: Any, spawn: Callable[[Any], Any]) -> None:
+        """Read the site style of ``store``'s branch (git database, cached) in the background."""
+        from modu_desktop.core.preview import load_site_style
+
+        async def load() -> None:
+            try:
+                style = await load_site_style(store)
+            except Exception as exc:  # offline, no rights …: keep what we have
+                log.info("preview style not read: %s", exc)
+                return
+            self.set_site_style(style)
+
+        self._style_task = spawn(load())
+
     def debounce_interval(self) -> int:
         return self._timer.interval()
 
     def is_render_pending(self) -> bool:
-        return self._timer.isActive()
+        return self._timer.isActive() or self._in_flight > 0 or self._loading
+
+    @property
+    def view(self) -> Any:
+        """The ``QWebEngineView`` (None until the first render)."""
+        return self._view
+
+    @property
+    def blocked_requests(self) -> list[str]:
+        if self._view is None:
+            return []
+        from modu_desktop.ui.webengine import preview_profile
+
+        return list(preview_profile().interceptor.blocked_urls)
 
     # -- rendering -----------------------------------------------------------------------------
     def schedule_render(self, text: str) -> None:
@@ -114,56 +172,176 @@ class PreviewPane(QTextBrowser):
         if text is not None:
             self._render(text)
 
+    def _ensure_view(self) -> None:
+        if self._view is not None:
+            return
+        from PySide6.QtWebEngineWidgets import QWebEngineView
+
+        from modu_desktop.ui import webengine
+
+        t0 = time.perf_counter()
+        webengine.prepare_engine()
+        self._view = QWebEngineView(self)
+        self._page = webengine.new_page(self._view)
+        self._view.setPage(self._page)
+        self._view.setContextMenuPolicy(self._view.contextMenuPolicy().NoContextMenu)
+        self._view.setAccessibleName(tr("Preview"))
+        self._page.loadFinished.connect(self._on_load_finished)
+        self._page.renderProcessTerminated.connect(self._on_render_crash)
+        self._stack.addWidget(self._view)
+        self._stack.setCurrentWidget(self._view)
+        log.info("preview view created in %.0f ms", (time.perf_counter() - t0) * 1000)
+        message = webengine.software_notice()
+        if message:
+            QTimer.singleShot(0, lambda: self.notice.emit(message))
+
+    def _wrapped_resolver(self) -> ImageResolver | None:
+        resolver = self._resolver
+        if resolver is None:
+            return None
+        from modu_desktop.ui.webengine import preview_profile
+
+        images = preview_profile().images
+
+        def resolve(src: str) -> str | None:
+            url = resolver(src)
+            if not url:
+                return None
+            if url.startswith("file:"):
+                path = Path(unquote(urlsplit(url).path))
+                if path.is_file():
+                    return images.url_for(path)
+                return None
+            return url
+
+        return resolve
+
     def _render(self, text: str) -> None:
-        html = render_preview(text, theme=self._theme, image_resolver=self._resolver)
+        self._ensure_view()
         self._last_text = text
+        if self._loading:
+            self._queued_after_load = text  # apply once the page is there
+            return
+        t0 = time.perf_counter()
+        doc = render_document(
+            text, style=self._style, theme=self._theme, image_resolver=self._wrapped_resolver()
+        )
         self.render_count += 1
-        if html == self._last_html:
-            # Nothing visible changed (e.g. trailing spaces): skip Qt's parse and layout.
+        if not self._loaded or self._doc is None:
+            self._load_page(doc)
+            return
+        old = self._doc
+        attrs = doc.root_attrs(self._style)
+        js_parts = []
+        if attrs != self._shown_attrs:
+            js_parts.append(f"modu.setRoot({json.dumps(attrs)});")
+        if doc.keys != old.keys:
+            known = set(old.keys)
+            fresh = {s.key: s.html for s in doc.segments if s.key not in known}
+            js_parts.append(f"modu.patch({json.dumps(doc.keys)}, {json.dumps(fresh)});")
+        self._doc = doc
+        self._shown_attrs = attrs
+        if not js_parts:
+            self.last_update_ms = (time.perf_counter() - t0) * 1000
             self.rendered.emit()
             return
-        bar = self.verticalScrollBar()
-        maximum = bar.maximum()
-        ratio = bar.value() / maximum if maximum > 0 else 0.0
-        self.setHtml(html)
-        self._last_html = html
-        if ratio > 0:
-            # Force layout so the new maximum is known, then restore the relative position.
-            self.document().documentLayout().documentSize()
-            bar.setValue(round(ratio * bar.maximum()))
+        self._in_flight += 1
+        self.patch_count += 1
+
+        def done(_result: Any) -> None:
+            self._in_flight -= 1
+            self.last_update_ms = (time.perf_counter() - t0) * 1000
+            self.rendered.emit()
+
+        self._page.runJavaScript("".join(js_parts) + "0;", 0, done)
+
+    def _load_page(self, doc: RenderedDoc) -> None:
+        from modu_desktop.ui.webengine import csp, preview_profile
+
+        nonce = secrets.token_urlsafe(12)
+        page_html = build_page(
+            doc, self._style, script=_page_script(), nonce=nonce, csp=csp(nonce), live=True
+        )
+        url = preview_profile().pages.put(page_html)
+        self._doc = doc
+        self._shown_attrs = doc.root_attrs(self._style)
+        self._loading = True
+        self.load_count += 1
+        self._t_load = time.perf_counter()
+        if self._loaded_once:
+            # Keep the reader's place across the reload.
+            self._page.runJavaScript(
+                "window.modu ? window.modu.scrollState().y : 0", 0, self._remember_scroll
+            )
+        self._page.load(url)
+
+    _loaded_once = False
+    _t_load = 0.0
+
+    def _remember_scroll(self, y: Any) -> None:
+        if isinstance(y, int | float):
+            self._scroll_y = float(y)
+
+    def _on_load_finished(self, ok: bool) -> None:
+        self._loading = False
+        self._loaded = bool(ok)
+        first = not self._loaded_once
+        self._loaded_once = True
+        if not ok:
+            log.info("preview page did not load")
+        elif not first and self._scroll_y > 0:
+            self._page.runJavaScript(f"modu.restoreScroll({self._scroll_y:.0f})")
+        self.last_update_ms = (time.perf_counter() - self._t_load) * 1000
+        queued, self._queued_after_load = self._queued_after_load, None
+        if queued is not None and ok:
+            self._render(queued)
+            return
         self.rendered.emit()
 
-    # -- resources -----------------------------------------------------------------------------
-    def loadResource(self, type: int, name: QUrl | str) -> Any:  # noqa: A002 - Qt signature
-        """Only ``file:`` URLs and image ``data:`` URLs; never the network."""
-        if isinstance(name, str):
-            name = QUrl(name)
-        scheme = name.scheme().lower()
-        if scheme == "file" and name.isLocalFile():
-            if int(type) == int(QTextDocument.ResourceType.ImageResource):
-                image = QImage(name.toLocalFile())
-                if image.isNull():
-                    return None
-                return self._fit(image)
-            return None
-        if scheme == "data" and int(type) == int(QTextDocument.ResourceType.ImageResource):
-            m = _DATA_URL.match(name.toString())
-            if m and m.group(2):
-                try:
-                    raw = base64.b64decode(m.group(3), validate=False)
-                except (ValueError, TypeError):
-                    return None
-                image = QImage.fromData(QByteArray(raw))
-                return None if image.isNull() else self._fit(image)
-            return None
-        self.refused_urls.append(name.toString())
-        return None
+    def _on_render_crash(self, status: Any, code: int) -> None:
+        from PySide6.QtWebEngineCore import QWebEnginePage
 
-    def _fit(self, image: QImage) -> QImage:
-        """Scale large images down to the viewport width."""
-        max_w = max(200, self.viewport().width() - 40)
-        if image.width() > max_w:
-            from PySide6.QtCore import Qt
+        from modu_desktop.ui import webengine
 
-            return image.scaledToWidth(max_w, Qt.TransformationMode.SmoothTransformation)
-        return image
+        if status == QWebEnginePage.RenderProcessTerminationStatus.CrashedTerminationStatus:
+            webengine.remember_gpu_failure()
+            self.notice.emit(
+                tr("The preview stopped unexpectedly; it will use software rendering next time.")
+            )
+        self._loaded = False
+        self._loading = False
+        if self._last_text is not None:
+            QTimer.singleShot(500, lambda: self.render_now(self._last_text or ""))
+
+    # -- reading back (tests, tools) ------------------------------------------------------------
+    def run_js(self, script: str, callback: Callable[[Any], None]) -> None:
+        if self._page is None:
+            callback(None)
+            return
+        self._page.runJavaScript(script, 0, callback)
+
+    def current_doc(self) -> RenderedDoc | None:
+        return self._doc
+
+    # -- PDF -------------------------------------------------------------------------------------
+    def export_pdf(
+        self,
+        path: str | Path,
+        *,
+        paper: str | None = None,
+        done: Callable[[bool], None] | None = None,
+    ) -> None:
+        """Write the current document to ``path`` as PDF (site print rules, paper from layout)."""
+        from modu_desktop.ui.pdf_export import PdfExporter
+
+        text = self._last_text or ""
+        exporter = PdfExporter(self)
+        exporter.export(
+            text,
+            Path(path),
+            style=self._style,
+            theme=self._theme,
+            paper=paper,
+            image_resolver=self._resolver,
+            done=done,
+        )

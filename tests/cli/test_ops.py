@@ -40,7 +40,7 @@ def lock_as(sb: Any, login: str, doc: str) -> None:
     async def go() -> None:
         async with GitHubClient(sb.api_url, f"tok-{login}", REPO) as c:
             await c.get_user()
-            res = await LockManager(c, login, "s-test", c.clock, host="h").acquire(doc)
+            res = await LockManager(c, login, "s-test", c.clock, install_id="h").acquire(doc)
             assert res.held is not None
 
     asyncio.run(go())

@@ -100,7 +100,7 @@ def test_conflicts_and_import(sandbox: Any, tmp_path: Path) -> None:
         async with GitHubClient(sandbox.api_url, "tok-editor1", REPO, sleep=_no_sleep) as gh:
             ops = DocOps(
                 DocumentStore(gh, tmp_path / "blobs"),
-                LockManager(gh, "editor1", "s1", gh.clock, host="h"),
+                LockManager(gh, "editor1", "s1", gh.clock, install_id="h"),
                 "editor1",
             )
             cands = read_candidates(paths)

@@ -36,7 +36,7 @@ async def ops_for(
 ) -> AsyncIterator[DocOps]:
     async with GitHubClient(sb.api_url, f"tok-{login}", REPO, sleep=_no_sleep) as gh:
         store = DocumentStore(gh, tmp / f"blobs-{login}-{session}")
-        mgr = LockManager(gh, login, session, gh.clock, host="test-host")
+        mgr = LockManager(gh, login, session, gh.clock, install_id="test-host")
         yield DocOps(store, mgr, login)
 
 

@@ -1,4 +1,5 @@
-"""Preview renderer: brochure blocks, Markdown, sanitising, images, robustness, speed."""
+"""Preview renderer (core.preview): the site's block DOM, Markdown, nh3 sanitising, images,
+robustness, themes, speed."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from modu_desktop.core.render import (
     clear_render_cache,
     render_preview,
 )
-from modu_desktop.core.themes import THEME_NAMES, THEMES, get_palette
+from modu_desktop.core.themes import THEME_NAMES, THEMES
 from tests.conftest import FIXTURES
 
 DOCS = FIXTURES / "docs"
@@ -41,7 +42,7 @@ def _openers_outside_fences(text: str) -> list[str]:
 
 
 def _block_classes(html: str) -> list[str]:
-    return re.findall(r'class="block block-([a-z-]+)"', html)
+    return re.findall(r'data-block="([a-z-]+)"', html)
 
 
 def test_fixture_docs_exist() -> None:
@@ -59,7 +60,7 @@ def test_every_fixture_renders_every_block(path: Path) -> None:
     assert _block_classes(html) == expected
     # Front matter is not shown as text; no unreadable-line boxes or unknown blocks in fixtures.
     assert "sidebar_position" not in html.split("<pre", 1)[0]
-    assert "block-unknown" not in html and "block-extra" not in html
+    assert 'data-block="unknown"' not in html and 'data-block="extra"' not in html
     assert "<script" not in html.lower()
 
 
@@ -73,30 +74,33 @@ def test_template_covers_every_documented_block() -> None:
 def _template_block(kind: str) -> str:
     """HTML of the first rendered block of ``kind`` in the template."""
     html = render_preview(TEMPLATE.read_text(encoding="utf-8"))
-    start = html.index(f'class="block block-{kind}"')
-    nxt = html.find('class="block block-', start + 10)
+    start = html.index(f'data-block="{kind}"')
+    nxt = html.find("data-block=", start + 10)
     return html[start : nxt if nxt != -1 else len(html)]
 
 
 @pytest.mark.parametrize(
     ("kind", "needles"),
     [
-        ("hero", ["CHAPTER 01 · 사업소개", "진정한 AI·SW 가치확산", 'bgcolor="#123a8a"']),
-        ("kpi", ["192명", "SW학과 정원", "2019년 대비 43% 순증", "Key Figures", "핵심 현황"]),
-        ("stats", ["89.3%", "졸업생 취업률", "KEY PERFORMANCE INDICATORS"]),
-        ("cards", ["🎯", "AI·SW 전문인력 양성", "5대 핵심 교육 미션", 'width="33%"']),
-        ("panel", ["AI융합교육원 사업추진체계", "Organization", "AI기본교육 전략수립", "•"]),
-        ("stepper", ["1단계", "2023–2024", "AI·SW 교육체계 재정비", "PNU DevCloud 구축", "›"]),
-        ("timeline", ["01", "02", "03", "2023년 1분기", "사업 출범 및 기반 구축"]),
-        ("strategy", ["4C 추진전략", "Customized Education", 'bgcolor="#0b1f4e"']),
-        ("alphagrid", ["SMARTPNU", "문제해결형 혁신인재", "Software", ">S</td>"]),
-        ("roadmap", ["사업 추진 로드맵", "기반 구축", "SW중심대학 출범", "전담조직 설치"]),
-        ("badges", ["핵심 역량 키워드", ">A</td>", "Security"]),
-        ("chapters", ["CHAPTER 01", "대학 소개 및 운영 방향", 'href="/docs/intro"']),
-        ("quote", ["“", "차정인", "부산대학교 총장", "더 이상 선택이 아닌 필수"]),
-        ("cta", ["AI·SW 교육, 지금 시작하세요", "교육과정 바로가기&nbsp;→", "/docs/intro"]),
-        ("split", ["부산대–경북대 인공지능 공동학과", "68명", "①", "융합교육체계 다변화"]),
-        ("datatable", ["2026학년도 모집 인원", "<th", "모집단위", "84명", "※ 인공지능전공은"]),
+        ("hero", ['<h1 class="bb-hero-title">', "진정한 AI·SW 가치확산", "bb-hero-badge-dot"]),
+        ("kpi", ['<div class="bb-kpi-value">192명</div>', "SW학과 정원", "2019년 대비 43% 순증"]),
+        ("stats", ['<div class="bb-stat-value">89.3%</div>', "졸업생 취업률"]),
+        ("cards", ['<div class="bb-card-icon">🎯</div>', "AI·SW 전문인력 양성", "cols-3"]),
+        ("panel", ["AI융합교육원 사업추진체계", "Organization", "<li>AI기본교육 전략수립</li>"]),
+        ("stepper", ['<span class="bb-stepper-badge">1단계</span>', "2023–2024", "PNU DevCloud"]),
+        ("timeline", ['<div class="bb-timeline-badge">1</div>', "2023년 1분기"]),
+        ("strategy", ['<div class="bb-strategy-title">4C 추진전략</div>', "Customized Education"]),
+        (
+            "alphagrid",
+            ["SMARTPNU", "문제해결형 혁신인재", '<div class="bb-alphagrid-letter">S</div>'],
+        ),
+        ("roadmap", ['<div class="bb-roadmap-phase-num">1</div>', "SW중심대학 출범"]),
+        ("badges", ["핵심 역량 키워드", 'linear-gradient(135deg, #6366f1, #4f46e5)">A</div>']),
+        ("chapters", ['<div class="bb-chapter-num">01</div>', 'href="/docs/intro"', "자세히 보기"]),
+        ("quote", ['<div class="bb-quote-icon">“</div>', "차정인", "부산대학교 총장"]),
+        ("cta", ['<h2 class="bb-cta-title">AI·SW 교육, 지금 시작하세요</h2>', "/docs/intro"]),
+        ("split", ["부산대–경북대 인공지능 공동학과", "68명", "①", "bb-split-dark-panel"]),
+        ("datatable", ['<table class="bb-datatable">', "모집단위", "84명", "※ 인공지능전공은"]),
     ],
 )
 def test_template_block_markup(kind: str, needles: list[str]) -> None:
@@ -111,14 +115,12 @@ def test_datatable_inline_syntax_alignment_and_empty_cells() -> None:
         "note: n\n\n- **굵게** | [!강조] | [~기울임]\n- x | - | z\n:::\n"
     )
     html = render_preview(doc)
-    accent = get_palette(None).accent
-    primary = get_palette(None).primary
-    assert f'<b style="color:{primary};">굵게</b>' in html
-    assert f'<b style="color:{accent};">강조</b>' in html
-    assert "<i " in html and "기울임</i>" in html
-    assert 'align="center"' in html and 'align="right"' in html
-    assert "–</span>" in html  # "-" cell
-    assert html.count("<th ") == 3 and html.count('<td align="') == 6  # 3 columns, 2 rows
+    assert '<strong class="bb-dt-bold">굵게</strong>' in html
+    assert '<span class="bb-dt-accent">강조</span>' in html
+    assert "<em>기울임</em>" in html
+    assert 'style="text-align:center"' in html and 'style="text-align:right"' in html
+    assert '<td style="text-align:center">-</td>' in html  # "-" cell, as the site shows it
+    assert html.count("<th ") == 3 and html.count('<td style="text-align:') == 6  # 3 cols, 2 rows
 
 
 def test_split_sections_and_panel_variants() -> None:
@@ -137,16 +139,16 @@ def test_split_sections_and_panel_variants() -> None:
 def test_chapter_header_and_alias() -> None:
     for name in ("chapter-header", "chapterheader"):
         html = render_preview(
-            f":::{name}\nnumber: 03\nbadge: CHAPTER\ntitle: 교육혁신\nsubtitle: 부제\n:::\n"
+            f":::{name}\nchapter: 3\nlabel: 라벨\ntitle: 교육혁신\nsubtitle: 부제\n:::\n"
         )
-        assert "block-chapter-header" in html
-        for needle in ("03", "CHAPTER", "교육혁신", "부제"):
+        assert 'data-block="chapter-header"' in html
+        for needle in ("CHAPTER 03", "라벨", "교육혁신", "부제", "bb-chapter-header-divider"):
             assert needle in html
 
 
 def test_code_fences_keep_directives_as_code() -> None:
     html = render_preview("```\n:::hero\ntitle: 코드\n:::\n```\n")
-    assert "block-hero" not in html
+    assert 'data-block="hero"' not in html
     assert ":::hero" in html and "<pre" in html
 
 
@@ -189,7 +191,8 @@ def test_block_values_are_escaped() -> None:
     ],
 )
 def test_dangerous_html_is_removed(snippet: str) -> None:
-    html = render_preview(f"# T\n\nbefore\n\n{snippet}\n\nafter\n")
+    # The document's part of the page (our own stylesheets in <head> hold data: icons).
+    html = render_preview(f"# T\n\nbefore\n\n{snippet}\n\nafter\n").split("<body>", 1)[1]
     low = html.lower()
     for bad in (
         "<script",
@@ -221,7 +224,7 @@ def test_safe_markup_survives_sanitizer() -> None:
         "<table",
         "<blockquote",
         "<li>x</li>",
-        'style="color: red"',
+        'style="color:red"',
         'href="https://example.org/page"',
     ):
         assert needle in html, needle
@@ -258,7 +261,7 @@ def test_local_images_go_through_the_resolver(tmp_path: Path) -> None:
     doc = "![a](/img/a.png)\n\n![b](img/b.png)\n\n![c](../static/img/uploads/a.png)\n"
     html = render_preview(doc, image_resolver=resolver)
     assert seen == ["/img/a.png", "img/b.png", "../static/img/uploads/a.png"]
-    assert html.count(f'<img src="{url}"') == 2
+    assert html.count(f'src="{url}"') == 2
     assert MISSING_IMAGE_PLACEHOLDER in html
 
 
@@ -274,14 +277,14 @@ def test_untrusted_resolver_results_are_refused() -> None:
         assert "<img" not in html and MISSING_IMAGE_PLACEHOLDER in html
     assert "<img" not in render_preview("![a](/img/a.png)")  # no resolver → placeholder
     data = "data:image/png;base64,iVBORw0KGgo="
-    assert f'<img src="{data}"' in render_preview(f"![d]({data})")
+    assert f'src="{data}"' in render_preview(f"![d]({data})")
     assert "<img" not in render_preview("![d](data:text/html;base64,PHNjcmlwdD4=)")
     assert "<img" not in render_preview("![f](file:///etc/passwd)")
 
 
 def test_unknown_block_keeps_its_text() -> None:
     html = render_preview(":::mystery\nfoo: bar <b>\n- one\n  two: 2\n:::\n\nafter\n")
-    assert "block-unknown" in html
+    assert 'data-block="unknown"' in html
     assert "mystery" in html
     assert "foo: bar &lt;b&gt;" in html and "- one" in html and "two: 2" in html
     assert "after" in html
@@ -290,21 +293,24 @@ def test_unknown_block_keeps_its_text() -> None:
 def test_unclosed_block_ends_before_markdown() -> None:
     doc = ":::cards\ntitle: 카드\n- title: 하나\n  icon: x\n\n## 다음 제목\n\n본문 **굵게**\n"
     html = render_preview(doc)
-    assert "block-cards" in html and "하나" in html
+    assert 'data-block="cards"' in html and "하나" in html
     assert "닫히지 않았습니다" in html
-    assert "<h2>다음 제목</h2>" in html and "<strong>굵게</strong>" in html
+    assert (
+        re.search(r'<h2 [^>]*id="다음-제목">다음 제목<a', html) and "<strong>굵게</strong>" in html
+    )
 
 
 def test_unclosed_block_at_end_and_before_next_block() -> None:
     html = render_preview(":::hero\ntitle: 첫째\n:::kpi\n- value: 9\n  label: L\n:::\n:::quote\n")
     assert _block_classes(html) == ["hero", "kpi", "quote"]
     assert html.count("닫히지 않았습니다") == 2
-    assert "첫째" in html and ">9<" in html
+    assert "첫째" in html and '<div class="bb-kpi-value">9</div>' in html
 
 
 def test_unreadable_lines_in_known_block_are_shown() -> None:
     html = render_preview(":::kpi\ntitle: T\n- label: a\n  value: 1\n이건 읽을 수 없는 줄\n:::\n")
-    assert "block-kpi" in html and "block-extra" in html and "이건 읽을 수 없는 줄" in html
+    assert 'data-block="kpi"' in html and 'data-block="extra"' in html
+    assert "이건 읽을 수 없는 줄" in html
 
 
 def test_stray_closer_and_garbage_never_crash() -> None:
@@ -334,9 +340,14 @@ def test_stray_closer_and_garbage_never_crash() -> None:
 
 def test_theme_from_front_matter_and_override() -> None:
     doc = "---\ntitle: T\ntheme: teal-green\n---\n:::hero\ntitle: h\n:::\n"
-    assert THEMES["teal-green"].hero_bg in render_preview(doc)
-    assert THEMES["royal-purple"].hero_bg in render_preview(doc, theme="royal-purple")
-    assert THEMES["public-blue"].hero_bg in render_preview(doc, theme="no-such-theme")
+    assert f"--theme-primary: {THEMES['teal-green'].primary}" in render_preview(doc)
+    assert 'data-brochure-theme="teal-green"' in render_preview(doc)
+    over = render_preview(doc, theme="royal-purple")
+    assert f"--theme-primary: {THEMES['royal-purple'].primary}" in over
+    # As on the site: an unknown name keeps the provider's initial theme (startup-gradient);
+    # no theme at all gives public-blue.
+    assert 'data-brochure-theme="startup-gradient"' in render_preview(doc, theme="no-such-theme")
+    assert 'data-brochure-theme="public-blue"' in render_preview("# x")
     assert set(THEME_NAMES) == {
         "public-blue",
         "teal-green",
@@ -348,14 +359,14 @@ def test_theme_from_front_matter_and_override() -> None:
     }
     for name in THEME_NAMES:
         html = render_preview(TEMPLATE.read_text(encoding="utf-8"), theme=name)
-        assert THEMES[name].background in html
+        assert f"--theme-background: {THEMES[name].background}" in html
 
 
 def test_title_shown_unless_hidden() -> None:
     shown = render_preview("---\ntitle: 보이는 제목\n---\n본문\n")
     hidden = render_preview("---\ntitle: 숨은 제목\nhide_title: true\n---\n본문\n")
-    assert "<h1>보이는 제목</h1>" in shown
-    assert "숨은 제목" not in hidden
+    assert "<header><h1>보이는 제목</h1></header>" in shown
+    assert "숨은 제목" not in hidden.split("<body>", 1)[1]
 
 
 def test_front_matter_parser_tolerates_bom_quotes_comments() -> None:
@@ -373,13 +384,13 @@ def test_mdx_components_are_rendered_safely() -> None:
         '<Text size="2rem" weight="900" color="#1565c0">큰 글</Text>\n\n'
         '<HeroButton href="/docs/intro">버튼</HeroButton>\n'
     )
-    html = render_preview(doc)
-    assert "background-color: #16a34a" in html
-    assert "url(" not in html
-    assert "주의" in html and "내용" in html and "⚠" in html
-    assert "요약" in html and "숨은 내용" in html
-    assert "font-size: 32px" in html and "font-weight: 900" in html
-    assert "버튼" in html
+    html = render_preview(doc).split("</head>", 1)[1]
+    assert "background-color:#16a34a" in html
+    assert "url(" not in html and "background-color:red" not in html
+    assert "주의" in html and "내용" in html and "⚠️" in html and "#fffbeb" in html
+    assert "<details" in html and "요약" in html and "숨은 내용" in html
+    assert "font-size:2rem" in html and "font-weight:900" in html and "color:#1565c0" in html
+    assert 'class="hero-button"' in html and "버튼" in html
     assert "<callout" not in html.lower() and "<highlight" not in html.lower()
 
 
@@ -400,7 +411,7 @@ def test_render_is_fast() -> None:
     assert "alphagrid 수정" in render_preview(edited)
 
 
-def test_cache_is_keyed_by_theme_and_skips_images() -> None:
+def test_cache_is_keyed_by_text_and_skips_images() -> None:
     doc = "# 제목\n\n`code`\n"
     blue = render_preview(doc, theme="public-blue")
     green = render_preview(doc, theme="teal-green")
@@ -452,19 +463,20 @@ def test_directory_image_resolver(tmp_path: Path) -> None:
     for src in ("/img/missing.png", "../secret.png", "/../secret.png", "img/../../secret.png", ""):
         assert resolve(src) is None, src
     html = render_preview("![u](/PNU-Modu/img/uploads/upload_1.png)", image_resolver=resolve)
-    assert f'<img src="{uri}"' in html
+    assert f'src="{uri}"' in html
 
 
 def test_docusaurus_admonitions_render_markdown_inside() -> None:
     html = render_preview(
         ":::tip[알아두기]\n**굵게** 와 [링크](/docs/intro)\n\n- 하나\n:::\n\n끝\n"
     )
-    assert "block-admonition" in html and "알아두기" in html
+    assert "theme-admonition theme-admonition-tip" in html and "alert--success" in html
+    assert "알아두기" in html
     assert "<strong>굵게</strong>" in html and "<li>하나</li>" in html
-    assert "block-unknown" not in html and "끝" in html
+    assert 'data-block="unknown"' not in html and "끝" in html
     plain = render_preview(":::warning\n조심하세요\n:::\n")
-    assert "주의" in plain and "조심하세요" in plain
+    assert "경고" in plain and "조심하세요" in plain and "alert--warning" in plain
     # Unclosed admonition: the rest of the document stays visible inside it.
     unclosed = render_preview(":::note\n첫 줄\n\n## 제목\n\n본문\n")
-    assert "닫히지 않았습니다" in unclosed and "<h2>제목</h2>" in unclosed
+    assert "닫히지 않았습니다" in unclosed and re.search(r"<h2 [^>]*>제목<a", unclosed)
     assert "<script" not in render_preview(":::info\n<script>x</script>\n:::\n")

@@ -75,8 +75,9 @@ class LockManager:
         stale_s: float = 900,
         client_name: str = DEFAULT_CLIENT_NAME,
         client_version: str = __version__,
-        host: str | None = None,
+        install_id: str | None = None,
         branch: str | None = None,
+        host: str | None = None,  # the old name of install_id (callers written before it)
         blob_concurrency: int = 4,
     ) -> None:
         if not login:
@@ -90,11 +91,13 @@ class LockManager:
         self.stale_s = stale_s
         self.client_name = client_name
         self.client_version = client_version
-        if host is None:
-            from modu_desktop.core.session import host_name
+        if install_id is None:
+            install_id = host
+        if install_id is None:
+            from modu_desktop.core.session import install_id as process_install_id
 
-            host = host_name()
-        self.host = host
+            install_id = process_install_id()  # random; never the machine's name
+        self.install_id = install_id
         self.branch = branch or _branch_of(client) or "main"
         self._blob_cache: dict[str, bytes] = {}
         self.blob_concurrency = max(1, blob_concurrency)
@@ -184,7 +187,7 @@ class LockManager:
             session_id=self.session_id,
             server_now=self.server_now(),
             stale_s=self.stale_s,
-            host=self.host,
+            install_id=self.install_id,
         )
 
     async def inspect(self, doc_id: str) -> LockView:
@@ -210,7 +213,7 @@ class LockManager:
             "client": self.client_name,
             "clientVersion": self.client_version,
             "sessionId": self.session_id,
-            "host": self.host,
+            "installId": self.install_id,
         }
 
     def acquire_body(self, doc_id: str, now: int) -> bytes:
@@ -372,49 +375,79 @@ class LockManager:
         return AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=view, message=view.describe())
 
     async def _steal(self, view: LockView) -> AcquireResult:
-        """Take the lock over, sending the sha we saw. If the lock changed since, report that
-        someone else took it first (never retry blindly)."""
+        """Take the lock over, sending the sha we saw.
+
+        The user agreed to replace *the claim in* ``view`` (its holder, session and start), not
+        one exact version of the file: if that claim only heartbeated meanwhile (409 on the old
+        sha), re-read and take it over on the new sha; if it was released, create the lock.
+        Only a *different* claim is news: then report who holds it now (never retry blindly)."""
         doc_id = validate_doc_id(view.doc_id)
         unsynced = await self._sync_clock(doc_id)
         if unsynced is not None:
             return unsynced
-        held, err, conflict = await self._write_lock(doc_id, view.sha)
-        if held is not None:
-            if view.status is LockStatus.FREE:
+        seen = view
+        for _ in range(_STEAL_ATTEMPTS):
+            held, err, conflict = await self._write_lock(doc_id, seen.sha)
+            if held is not None:
+                if view.status is LockStatus.FREE:
+                    return AcquireResult(
+                        AcquireOutcome.ACQUIRED,
+                        doc_id,
+                        held=held,
+                        message=f"You are now editing {doc_id}.",
+                    )
+                prev = view.holder or UNKNOWN_HOLDER
                 return AcquireResult(
-                    AcquireOutcome.ACQUIRED,
+                    AcquireOutcome.TOOK_OVER,
                     doc_id,
                     held=held,
-                    message=f"You are now editing {doc_id}.",
+                    view=view,
+                    message=f"You took over the lock on {doc_id} from @{prev}.",
                 )
-            prev = view.holder or UNKNOWN_HOLDER
-            return AcquireResult(
-                AcquireOutcome.TOOK_OVER,
-                doc_id,
-                held=held,
-                view=view,
-                message=f"You took over the lock on {doc_id} from @{prev}.",
-            )
-        if not conflict:
-            assert err is not None
-            return AcquireResult(
-                AcquireOutcome.FAILED,
-                doc_id,
-                view=view,
-                error=err,
-                message=f"Could not take over the lock on {doc_id}: {_err_text(err)}",
-            )
-        try:
-            now_view: LockView | None = await self.inspect(doc_id)
-        except Exception:
-            now_view = None
-        who = f"@{now_view.holder}" if now_view and now_view.holder else "someone else"
-        if now_view is not None and now_view.status is LockStatus.FREE:
-            msg = f"The lock on {doc_id} changed while you were taking it over; it is free now."
-        else:
-            msg = f"Someone else took the lock on {doc_id} first ({who})."
+            if not conflict:
+                assert err is not None
+                return AcquireResult(
+                    AcquireOutcome.FAILED,
+                    doc_id,
+                    view=view,
+                    error=err,
+                    message=f"Could not take over the lock on {doc_id}: {_err_text(err)}",
+                )
+            try:
+                now_view: LockView | None = await self.inspect(doc_id)
+            except Exception:
+                now_view = None
+            if now_view is not None and (
+                now_view.status is LockStatus.FREE or _same_claim(view, now_view)
+            ):
+                seen = now_view  # the same holder heartbeated, or left: go on with the new sha
+                continue
+            return self._lost_steal(doc_id, now_view, err)
         return AcquireResult(
-            AcquireOutcome.LOST_RACE, doc_id, view=now_view, error=err, message=msg
+            AcquireOutcome.LOST_RACE,
+            doc_id,
+            view=seen,
+            message=f"The lock on {doc_id} kept changing while you were taking it over.",
+        )
+
+    def _lost_steal(
+        self, doc_id: str, now_view: LockView | None, err: Exception | None
+    ) -> AcquireResult:
+        rec = now_view.record if now_view is not None else None
+        if rec is None:
+            who = "someone else"
+        elif now_view is not None and now_view.status is LockStatus.MINE_OTHER_SESSION:
+            who = f"you (@{rec.editing_by}) {_where(rec, now_view.same_install)}"
+        elif rec.is_malformed:
+            who = f"@{rec.claimed_by}" if rec.claimed_by else "an unreadable lock"
+        else:
+            who = f"@{rec.editing_by}"
+        return AcquireResult(
+            AcquireOutcome.LOST_RACE,
+            doc_id,
+            view=now_view,
+            error=err,
+            message=f"Someone else took the lock on {doc_id} first ({who}).",
         )
 
     async def _heartbeat(self, held: HeldLock) -> HeartbeatResult:
@@ -557,7 +590,7 @@ class LockManager:
         elif view.status is LockStatus.MINE_OTHER_SESSION or (
             rec.editing_by.casefold() == self.login.casefold()
         ):
-            who = f"you (@{rec.editing_by}) {_where(rec)}"
+            who = f"you (@{rec.editing_by}) {_where(rec, view.same_install)}"
         else:
             who = f"@{rec.editing_by}"
         since = _fmt_time(rec.started_at if rec else None)
@@ -744,12 +777,33 @@ class LockManager:
             rec = view.record
             who = f"@{rec.editing_by}" if rec else "someone else"
             if rec and view.status is LockStatus.MINE_OTHER_SESSION:
-                who = f"you (@{rec.editing_by}) {_where(rec)}"
+                who = f"you (@{rec.editing_by}) {_where(rec, view.same_install)}"
             reason = (
                 f"Not saved: your lock on {held.doc_id} was taken over by {who} at "
                 f"{_fmt_time(rec.started_at if rec else None)}."
             )
         return VerifyResult(False, reason, view=view)
+
+
+_STEAL_ATTEMPTS = 4  # a live holder heartbeats every few minutes: a 4th 409 in a row is odd
+
+
+def _same_claim(agreed: LockView, now: LockView) -> bool:
+    """Whether ``now`` is still the claim the user agreed to replace: same holder, same session
+    and same start (a heartbeat changes only ``lastHeartbeat``; the web admin keeps
+    ``startedAt``, and has no session id, so its start tells its editing sessions apart)."""
+    a, b = agreed.record, now.record
+    if a is None or b is None or a.is_malformed or b.is_malformed:
+        return False
+    if now.status is LockStatus.MINE_THIS_SESSION:
+        return False
+    if agreed.status is LockStatus.STALE and not now.is_stale:
+        return False  # taken over *because* it was dead, and it came back: ask the user
+    return (
+        a.editing_by.casefold() == b.editing_by.casefold()
+        and a.session_id == b.session_id
+        and a.started_at == b.started_at
+    )
 
 
 def _branch_of(client: Any) -> str | None:

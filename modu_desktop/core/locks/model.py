@@ -34,18 +34,22 @@ def _fmt_time(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def format_age(seconds: float | None) -> str:
+def format_age(seconds: float | None, lang: str = "en") -> str:
+    """``90`` → "1 min" (or, with ``lang="ko"``, "1분")."""
+    ko = lang == "ko"
     if seconds is None:
-        return "unknown"
+        return "알 수 없음" if ko else "unknown"
     sign = "-" if seconds < 0 else ""
     s = int(abs(seconds))
     if s < 60:
-        return f"{sign}{s} s"
+        return f"{sign}{s}초" if ko else f"{sign}{s} s"
     if s < 3600:
-        return f"{sign}{s // 60} min"
+        return f"{sign}{s // 60}분" if ko else f"{sign}{s // 60} min"
     if s < 86400:
-        return f"{sign}{s // 3600} h {s % 3600 // 60} min"
-    return f"{sign}{s // 86400} d {s % 86400 // 3600} h"
+        h, m = s // 3600, s % 3600 // 60
+        return f"{sign}{h}시간 {m}분" if ko else f"{sign}{h} h {m} min"
+    d, h = s // 86400, s % 86400 // 3600
+    return f"{sign}{d}일 {h}시간" if ko else f"{sign}{d} d {h} h"
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class LockView:
     record: LockRecord | None
     server_now: float
     stale_s: float
-    same_host: bool = False
+    same_install: bool = False  # the lock names this installation's id (this computer)
 
     @property
     def path(self) -> str:
@@ -105,7 +109,7 @@ class LockView:
         if self.status is LockStatus.MINE_THIS_SESSION:
             return f"You hold the lock on {doc} in this window since {since}."
         if self.status is LockStatus.MINE_OTHER_SESSION:
-            where = _where(rec)
+            where = _where(rec, self.same_install)
             return (
                 f"You (@{rec.editing_by}) are already editing {doc} {where} since {since}; "
                 f"last heartbeat {beat} ago."
@@ -118,11 +122,13 @@ class LockView:
         return f"@{rec.editing_by} is editing {doc} since {since}; last heartbeat {beat} ago."
 
 
-def _where(rec: LockRecord) -> str:
+def _where(rec: LockRecord, same_install: bool = False) -> str:
     if rec.session_id is None:
         return "in another window (the web admin or another app)"
-    if rec.host:
-        return f"in another window on {rec.host}"
+    if same_install:
+        return "in another window on this computer"
+    if rec.install_id:
+        return "on another computer"
     return "in another window"
 
 
@@ -135,7 +141,7 @@ def classify(
     session_id: str,
     server_now: float,
     stale_s: float,
-    host: str | None = None,
+    install_id: str | None = None,
 ) -> LockView:
     if record is None or sha is None:
         status = LockStatus.FREE
@@ -153,8 +159,8 @@ def classify(
             status = LockStatus.MINE_OTHER_SESSION
         else:
             status = LockStatus.HELD
-    same_host = bool(record and host and record.host == host)
-    return LockView(doc_id, status, sha, record, server_now, stale_s, same_host)
+    same_install = bool(record and install_id and record.install_id == install_id)
+    return LockView(doc_id, status, sha, record, server_now, stale_s, same_install)
 
 
 # --------------------------------------------------------------------------------------------
@@ -263,7 +269,8 @@ def view_to_json(view: LockView) -> dict[str, Any]:
         "claimedBy": rec.claimed_by if rec else None,
         "client": rec.client if rec else None,
         "sessionId": rec.session_id if rec else None,
-        "host": rec.host if rec else None,
+        "installId": rec.install_id if rec else None,
+        "host": rec.host if rec else None,  # old locks only
         "sha": view.sha,
     }
 

@@ -90,7 +90,7 @@ def validate_doc_id(doc_id: object) -> str:
         if segment in (".", ".."):
             raise InvalidDocId(
                 f"docId {doc_id!r} contains a '{segment}' segment",
-                f"'{segment}'로 다른 폴더를 가리킬 수 없습니다",
+                f"'{segment}' 같은 경로로 다른 폴더를 가리킬 수 없습니다",
             )
     return doc_id
 
@@ -128,7 +128,8 @@ class LockRecord:
     client: str | None = None
     client_version: str | None = None
     session_id: str | None = None
-    host: str | None = None
+    host: str | None = None  # old locks only: the machine name (we no longer write it)
+    install_id: str | None = None
     malformed: str | None = None
     claimed_by: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -213,7 +214,13 @@ def parse_lock(raw: bytes | str, expected_doc_id: str) -> LockRecord:
         if value <= 0:
             return _malformed(expected_doc_id, f"{key} is not a valid time ({value})", data)
         stamps[key] = value
-    known = set(ACQUIRE_KEY_ORDER) | {"client", "clientVersion", "sessionId", "host"}
+    known = set(ACQUIRE_KEY_ORDER) | {
+        "client",
+        "clientVersion",
+        "sessionId",
+        "installId",
+        "host",
+    }
     return LockRecord(
         doc_id=doc_id,
         editing_by=editing_by,
@@ -223,6 +230,7 @@ def parse_lock(raw: bytes | str, expected_doc_id: str) -> LockRecord:
         client_version=_optional_str(data, "clientVersion"),
         session_id=_optional_str(data, "sessionId"),
         host=_optional_str(data, "host"),
+        install_id=_optional_str(data, "installId"),
         extra={k: v for k, v in data.items() if k not in known},
     )
 

@@ -119,6 +119,16 @@ class OpDialog(QDialog):
         self.status.setVisible(bool(text))
         self.status.style().unpolish(self.status)
         self.status.style().polish(self.status)
+        if text and self.isVisible():
+            # Grow (never shrink) to show the whole message: a long reason must not be cut off.
+            lay = self.layout()
+            need = (
+                lay.totalHeightForWidth(self.width())
+                if lay is not None and lay.hasHeightForWidth()
+                else self.sizeHint().height()
+            )
+            if need > self.height():
+                self.resize(self.width(), need)
 
     def run_op(self, factory: Callable[[], Awaitable[Any]], busy_text: str) -> asyncio.Task[Any]:
         """Start the operation (one at a time). The task's result is the operation's result."""

@@ -39,6 +39,8 @@ class OpsHost(QObject):
         self.uploader: ImageUploader | None = None
         self.image_helper: EditorImageHelper | None = None
         self.actions: dict[str, QAction] = {}
+        self._picker_open = False  # the picker dialog shows its own upload result
+        self._status_before_upload: tuple[str, str] | None = None
         if not self.available:
             return
         self.ops = DocOps(win.ctx.store, win.ctx.locks, win.ctx.login)
@@ -47,9 +49,7 @@ class OpsHost(QObject):
         self.reorder.busy.connect(self._busy)
         self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
         self.uploader.finished.connect(self._uploaded)
-        self.uploader.started.connect(
-            lambda name: win.set_lock_status(tr("Uploading {name}…").format(name=name))
-        )
+        self.uploader.started.connect(self._upload_started)
         self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
 
     # ------------------------------------------------------------------ menus
@@ -209,17 +209,34 @@ class OpsHost(QObject):
         win = self.win
         if win.doc is None or not win.doc.editable or self.uploader is None:
             return None
-        md = await pick_and_upload(self.uploader, self.parent_widget)
+        self._picker_open = True
+        try:
+            md = await pick_and_upload(self.uploader, self.parent_widget)
+        finally:
+            self._picker_open = False
         if md:
             win.editor_pane.editor.insertPlainText(md)
         return md
 
+    def _upload_started(self, name: str) -> None:
+        self._status_before_upload = self.win.lock_status()
+        self.win.set_lock_status(tr("Uploading {name}…").format(name=name))
+
     def _uploaded(self, res: ImageUpload) -> None:
-        text = res.user_message(self.win.ctx.lang)
-        ok = res.ok
-        self.win.set_lock_status(text, "ok" if ok else "warning")
-        if ok and self.uploader is not None:
-            for site_path, data in dict(self.uploader.recent).items():
-                self.win.images.remember(site_path, data)
-        if not ok:
-            self.win.show_notice(text, "warning")
+        """One upload, one message in one place: a success in the status bar (clearing an
+        earlier upload error), a refusal in the picker dialog if it is open, else in the
+        notice. Never the same text in two places."""
+        win = self.win
+        text = res.user_message(win.ctx.lang)
+        before, self._status_before_upload = self._status_before_upload, None
+        if res.ok:
+            win.set_lock_status(text, "ok")
+            win.resolve_notice("upload")
+            if self.uploader is not None:
+                for site_path, data in dict(self.uploader.recent).items():
+                    win.images.remember(site_path, data)
+            return
+        if before is not None:
+            win.set_lock_status(*before)  # "Uploading…" is over; the lock state again
+        if not self._picker_open:
+            win.show_notice(text, "warning", topic="upload")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 from enum import Enum
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from modu_desktop.i18n import fill
 
 
 def read_only_pane(
@@ -38,6 +40,28 @@ def read_only_pane(
     v.addWidget(view, 1)
     split.addWidget(box)
     return view
+
+
+def link_scrolling(a: QPlainTextEdit, b: QPlainTextEdit) -> None:
+    """Scroll the two panes together (both ways), line by line, so the same place of both
+    versions stays side by side."""
+    busy = [False]
+
+    def follow(src: QPlainTextEdit, dst: QPlainTextEdit) -> None:
+        def moved(value: int) -> None:
+            if busy[0]:
+                return
+            busy[0] = True
+            try:
+                bar = dst.verticalScrollBar()
+                bar.setValue(min(value, bar.maximum()))
+            finally:
+                busy[0] = False
+
+        src.verticalScrollBar().valueChanged.connect(moved)
+
+    follow(a, b)
+    follow(b, a)
 
 
 class ConflictChoice(Enum):
@@ -122,7 +146,7 @@ class ConflictDialog(QDialog):
                 "Nothing has been overwritten. Choose what to keep."
             )
         by = self.tr(" by {who}").format(who=theirs_by) if theirs_by else ""
-        head = QLabel(msg.format(doc=doc_id, by=by))
+        head = QLabel(fill(msg, doc=doc_id, by=by))
         head.setWordWrap(True)
         head.setObjectName("conflictHeadline")
         lay.addWidget(head)
@@ -136,8 +160,9 @@ class ConflictDialog(QDialog):
         ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
         _highlight(self.mine_view, ca, "#fff3c4")
         _highlight(self.theirs_view, cb, "#dceeff")
-        _scroll_to(self.mine_view, min(ca) if ca else 0)
-        _scroll_to(self.theirs_view, min(cb) if cb else 0)
+        self._first_change = (min(ca) if ca else 0, min(cb) if cb else 0)
+        _scroll_to(self.mine_view, self._first_change[0])
+        _scroll_to(self.theirs_view, self._first_change[1])
         self.summary = QLabel(
             self.tr("The two versions are identical.")
             if mine == theirs
@@ -164,17 +189,36 @@ class ConflictDialog(QDialog):
         if compare_only:
             self.keep_mine_button.hide()
             self.take_theirs_button.hide()
-        row.addWidget(self.keep_mine_button)
-        row.addWidget(self.take_theirs_button)
+        # Enter and Esc never destroy anyone's text: the two buttons that overwrite (theirs or
+        # mine) are never the default and ignore Enter; the safe choice comes first and has the
+        # focus. In the comparison, Enter closes.
+        for destructive in (self.keep_mine_button, self.take_theirs_button):
+            destructive.setAutoDefault(False)
+            destructive.setDefault(False)
+        safe = self.cancel_button if compare_only else self.save_new_button
+        self.save_new_button.setAutoDefault(False)
+        self.cancel_button.setAutoDefault(False)
+        safe.setDefault(True)
         row.addWidget(self.save_new_button)
+        row.addWidget(self.take_theirs_button)
+        row.addWidget(self.keep_mine_button)
         row.addStretch(1)
         row.addWidget(self.cancel_button)
         lay.addLayout(row)
+        safe.setFocus()
+        self._safe = safe
+        link_scrolling(self.mine_view, self.theirs_view)
         self.keep_mine_button.clicked.connect(lambda: self._done(ConflictChoice.KEEP_MINE))
         self.take_theirs_button.clicked.connect(lambda: self._done(ConflictChoice.TAKE_THEIRS))
         self.save_new_button.clicked.connect(lambda: self._done(ConflictChoice.SAVE_AS_NEW))
         self.cancel_button.clicked.connect(lambda: self._done(ConflictChoice.CANCEL))
         self.resize(1000, 620)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        self._safe.setFocus()
+        # Once laid out, put the first difference in view (the panes then scroll together).
+        QTimer.singleShot(0, lambda: _scroll_to(self.mine_view, self._first_change[0]))
 
     def _done(self, choice: ConflictChoice) -> None:
         self.choice = choice

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.edit_session import LockHolder, TakeOver
+from modu_desktop.core.locks import LockStatus, LockView
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.asyncutil import ask, run_dialog
 from modu_desktop.ui.shell.i18n import tr_count
@@ -57,6 +58,25 @@ def format_when(ts: float | None, now: float | None = None) -> str:
     else:
         ago = tr_count("%n h ago", minutes // 60)
     return f"{clock} ({ago})"
+
+
+def took_first_text(doc_label: str, view: LockView | None) -> str:
+    """The notice when a take-over found that someone *else* (not the holder the user agreed to
+    replace) had taken the lock meanwhile: who it is now, truthfully."""
+    rec = view.record if view is not None else None
+    status = view.status if view is not None else None
+    if rec is None or status is LockStatus.FREE:
+        return tr("The lock of “{doc}” changed while you were taking it over.", doc=doc_label)
+    if status is LockStatus.MINE_OTHER_SESSION:
+        return tr(
+            "You ({who}) started editing “{doc}” in another window just before this one.",
+            who=rec.editing_by,
+            doc=doc_label,
+        )
+    who = rec.claimed_by if rec.is_malformed else rec.editing_by
+    if not who:
+        return tr("Someone else started editing “{doc}” just before you.", doc=doc_label)
+    return tr("{who} started editing “{doc}” just before you took over.", who=who, doc=doc_label)
 
 
 class LockDialog(QDialog):

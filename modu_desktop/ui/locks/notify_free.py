@@ -1,4 +1,4 @@
-""" "Notify me when it is free" (비면 알려 주기) from the locked-document dialog.
+""" "Notify me when it is free" (편집 가능해지면 알려 주기) from the locked-document dialog.
 
 :class:`FreeWatcher` polls with :meth:`DocumentStore.refresh` - a conditional tree read, one
 request (a 304) while nothing changed - and classifies the document's lock from the lock blob

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.conflict_dialog import read_only_pane
+from modu_desktop.ui.editing.conflict_dialog import link_scrolling, read_only_pane
 
 log = logging.getLogger(__name__)
 
@@ -238,6 +238,7 @@ class RecoveryDialog(QDialog):
         self.server_view = read_only_pane(
             split, tr("The version on the site now"), "recoveryServer"
         )
+        link_scrolling(self.mine_view, self.server_view)
         right.addWidget(split, 1)
         body.addLayout(right, 1)
         lay.addLayout(body, 1)
@@ -271,6 +272,7 @@ class RecoveryDialog(QDialog):
         if self.items:
             self.list.setCurrentRow(0)
         self.restore_button.setDefault(True)
+        self.discard_button.setAutoDefault(False)  # Enter never throws text away
 
     def current(self) -> RecoveryItem | None:
         row = self.list.currentRow()

@@ -36,6 +36,7 @@ class Banner(QFrame):
             self._lay = outer  # type: ignore[assignment]
             self._trailing_stretch = False
         self.buttons: dict[str, QPushButton] = {}
+        self.topic: str | None = None  # what the shown message is about (see resolve)
 
     def set_kind(self, kind: str) -> None:
         self.setProperty("kind", kind)
@@ -45,6 +46,22 @@ class Banner(QFrame):
     def set_text(self, text: str) -> None:
         self.label.setText(text)
         self.setAccessibleName(text)
+
+    def show_message(self, text: str, kind: str, topic: str | None = None) -> None:
+        """Show ``text``; ``topic`` names what it is about, so that the success that resolves
+        it (a later upload, the connection coming back) can take it away."""
+        self.set_text(text)
+        self.set_kind(kind)
+        self.topic = topic
+        self.show()
+
+    def resolve(self, *topics: str) -> bool:
+        """Hide the message if it is about one of ``topics`` (it is no longer true)."""
+        if self.topic is not None and self.topic in topics and not self.isHidden():
+            self.hide()
+            self.topic = None
+            return True
+        return False
 
     def add_button(self, key: str, label: str, accessible: str | None = None) -> QPushButton:
         b = QPushButton(label)

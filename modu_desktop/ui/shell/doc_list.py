@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.ui.locks.lock_dialog import format_when
+
+NARROW_LIST_PX = 360
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,11 @@ class DocListPanel(QWidget):
         lay.addWidget(self.open_button)
 
         self.rows: list[DocRow] = []
+        self._server_rows: list[DocRow] = []  # as the last listing said
+        self._held: str | None = None  # the document whose lock this window holds
+        self._held_badge: LockBadge | None = None
+        self._lost: dict[str, LockBadge | None] = {}  # what we learnt before the next listing
+        self._lost_seen: set[tuple[str, LockBadge | None]] = set()
         self._now = 0.0
         self.filter_edit.textChanged.connect(self._apply_filter)
         self.filter_edit.returnPressed.connect(self._focus_first_visible)
@@ -149,6 +156,12 @@ class DocListPanel(QWidget):
         enter = QShortcut(QKeySequence(Qt.Key.Key_Return), self.tree)
         enter.setContext(Qt.ShortcutContext.WidgetShortcut)
         enter.activated.connect(lambda: self._request_open(self.tree.currentItem()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        # In a narrow list the titles matter more than the file names (still in the tooltip
+        # and above the editor): hide the file column rather than cut every title to "…".
+        self.tree.setColumnHidden(self.COL_FILE, self.width() < NARROW_LIST_PX)
 
     # --- state ---
     def set_loading(self, loading: bool) -> None:
@@ -173,9 +186,54 @@ class DocListPanel(QWidget):
         st.unpolish(self.status)
         st.polish(self.status)
 
+    def set_own_lock(
+        self,
+        doc_id: str | None,
+        *,
+        started_at: float | None = None,
+        lost: tuple[str, LockBadge | None] | None = None,
+    ) -> None:
+        """What this window itself holds, shown at once (not at the next listing): the lock of
+        ``doc_id`` (None = none), and ``lost`` = (doc, what holds it now) after losing one."""
+        fresh_loss = lost is not None and lost not in self._lost_seen
+        if lost is not None and fresh_loss:
+            self._lost_seen.add(lost)  # told once; later listings are the truth
+            self._lost[lost[0]] = lost[1]
+        badge = None
+        if doc_id is not None:
+            start = started_at if started_at is not None else self._now
+            badge = LockBadge(
+                holder="", started_at=start, last_heartbeat=start, stale=False, mine=True
+            )
+        if doc_id == self._held and badge == self._held_badge and not fresh_loss:
+            return
+        self._held, self._held_badge = doc_id, badge
+        self._render(self._server_rows, self._now)
+
+    def _own_view(self, r: DocRow) -> DocRow:
+        """A listed row corrected by what this window knows better than a listing that may
+        have started before our own open, close, take-over or recovery."""
+        lock = r.lock
+        if r.doc_id == self._held:
+            # Ours, whatever a listing that started earlier says (no lock yet, the holder we
+            # took over from, the crashed session's id before our first heartbeat). Should
+            # someone take it from us, the heartbeat finds out at once and reports the loss.
+            if lock is None or not lock.mine:
+                lock = self._held_badge
+        elif r.doc_id in self._lost:
+            lock = self._lost[r.doc_id]
+        elif lock is not None and lock.mine:
+            lock = None  # this session's lock on a document we no longer hold: released
+        return r if lock is r.lock else DocRow(r.doc_id, r.path, r.title, r.position, lock)
+
     def set_rows(self, rows: list[DocRow], now: float) -> None:
+        self._server_rows = list(rows)
+        self._lost.clear()  # the listing knows now
+        self._render(rows, now)
+
+    def _render(self, rows: list[DocRow], now: float) -> None:
         selected = self.selected_doc_id()
-        self.rows = sorted(rows, key=site_order_key)
+        self.rows = sorted((self._own_view(r) for r in rows), key=site_order_key)
         self._now = now
         self.tree.setUpdatesEnabled(False)
         self.tree.clear()
@@ -198,7 +256,7 @@ class DocListPanel(QWidget):
                     color = QColor("#1a7f37")
                 item.setForeground(self.COL_LOCK, color)
                 item.setToolTip(self.COL_LOCK, badge_text(r.lock, now, long=True))
-            item.setToolTip(self.COL_TITLE, r.doc_id)
+            item.setToolTip(self.COL_TITLE, f"{r.title or r.doc_id}\n{r.path}")
             self.tree.addTopLevelItem(item)
             if r.doc_id == selected:
                 item.setSelected(True)

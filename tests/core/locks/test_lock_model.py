@@ -339,7 +339,7 @@ class Model:
             dsk.client.clock,
             heartbeat_s=HEARTBEAT_S,
             stale_s=STALE_S,
-            host=dsk.name,
+            install_id=dsk.name,
             branch="main",
         )
         dsk.held, dsk.loaded, dsk.last_beat_try, dsk.robbed = {}, {}, {}, set()

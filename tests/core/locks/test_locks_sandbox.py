@@ -38,7 +38,7 @@ def _client(sb: Any, token: str, clock: ServerClock | None = None) -> GitHubClie
 
 
 def _mgr(client: GitHubClient, login: str, session: str, **kw: Any) -> LockManager:
-    kw.setdefault("host", f"host-{session}")
+    kw.setdefault("install_id", f"install-{session}")
     return LockManager(client, login, session, client.clock, **kw)
 
 
@@ -86,7 +86,7 @@ def test_acquire_heartbeat_release_wire_format_and_request_counts(sandbox: Any) 
         fields = json.loads(raw)
         assert list(fields) == [
             "docId", "editingBy", "startedAt", "lastHeartbeat",
-            "client", "clientVersion", "sessionId", "host",
+            "client", "clientVersion", "sessionId", "installId",
         ]  # fmt: skip
         assert raw == render_lock(fields) and not raw.endswith(b"\n")
         assert raw.startswith(b'{\n  "docId": "01-welcome",\n  "editingBy": "editor1",\n')
@@ -210,7 +210,7 @@ def test_same_login_other_session_must_ask(sandbox: Any) -> None:
         res = await a2.acquire(DOC)
         assert res.outcome is AcquireOutcome.BLOCKED  # never taken silently
         assert res.view is not None and res.view.status is LockStatus.MINE_OTHER_SESSION
-        assert "another window on host-editor1-s1" in res.view.describe()
+        assert "on another computer" in res.view.describe()  # a random id, never its name
         assert parse_lock(sb.read_file(PATH), DOC).session_id == "editor1-s1"
         took = await a2.steal(res.view)
         assert took.outcome is AcquireOutcome.TOOK_OVER

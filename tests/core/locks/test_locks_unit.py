@@ -54,7 +54,7 @@ def test_acquire_and_heartbeat_bodies_use_the_web_admin_key_orders() -> None:
         "editor1",
         "sess1",
         lambda: T0,
-        host="pc1",
+        install_id="pc1",
         client_version="9.9",
     )
     body = mgr.acquire_body("소개 문서", T0)
@@ -64,7 +64,7 @@ def test_acquire_and_heartbeat_bodies_use_the_web_admin_key_orders() -> None:
             '{\n  "docId": "소개 문서",\n  "editingBy": "editor1",\n  "startedAt": 1790000000,\n'
             '  "lastHeartbeat": 1790000000,\n  "client": "ModuDesktop",\n'
             '  "clientVersion": "9.9",\n'
-            '  "sessionId": "sess1",\n  "host": "pc1"\n}'
+            '  "sessionId": "sess1",\n  "installId": "pc1"\n}'
         ).encode()
     )
     beat = json.loads(mgr.heartbeat_body("x", T0, T0 + 5))
@@ -252,7 +252,14 @@ class Env:
     def manager(self, login: str, session: str, **kw: Any) -> LockManager:
         client = FakeClient(self.repo, login)
         return LockManager(
-            client, login, session, lambda: self.t, heartbeat_s=300, stale_s=900, host="h", **kw
+            client,
+            login,
+            session,
+            lambda: self.t,
+            heartbeat_s=300,
+            stale_s=900,
+            install_id="h",
+            **kw,
         )
 
 

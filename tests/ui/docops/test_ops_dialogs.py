@@ -47,7 +47,7 @@ class Env:
         gh = GitHubClient(self.sandbox.api_url, f"tok-{login}", REPO)
         self.clients.append(gh)
         store = DocumentStore(gh, self.tmp / f"blobs-{login}-{session}")
-        return DocOps(store, LockManager(gh, login, session, gh.clock, host="h"), login)
+        return DocOps(store, LockManager(gh, login, session, gh.clock, install_id="h"), login)
 
     def lock_as(self, login: str, doc_id: str) -> None:
         other = self.ops(login, "other-session")
@@ -91,8 +91,8 @@ def test_new_document_dialog_creates_and_keeps_the_lock(env: Env, ui: Any, qtbot
     f.title_edit.setText("부트캠프")  # keyClicks is ASCII-only
     f.has_position.setChecked(True)
     f.position.setValue(6)
-    f.theme.setCurrentText("ocean-cyan")
-    f.layout_combo.setCurrentText("slim")
+    f.theme.setCurrentIndex(f.theme.findData("ocean-cyan"))  # shown by its Korean name
+    f.layout_combo.setCurrentIndex(f.layout_combo.findData("slim"))
     f.template.setChecked(True)
     assert f.file_label.text() == "docs/06-bootcamp.md"
     ui.click(dlg, "opsCreateButton")
@@ -260,7 +260,7 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
         f.title_edit.text(),
         f.nav_edit.text(),
         f.position.value(),
-        f.theme.currentText(),
+        f.theme.currentData(),
     ) == ("news", "새 소식", "소식", 12, "teal-green")
     dlg.list.setCurrentRow(1)
     assert "already used" in f.error.text()

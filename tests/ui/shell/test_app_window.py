@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +73,20 @@ def test_preview_shows_repository_pictures(make_window: Any, ui: Any, qtbot: Any
     mirror = win.ctx.paths.cache_dir / "repo-files" / "static" / "img" / "modu-logo.png"
     qtbot.waitUntil(mirror.is_file, timeout=10000)
     pv = win.editor_pane.preview
-    qtbot.waitUntil(lambda: mirror.as_uri() in pv.toHtml(), timeout=10000)
-    assert not [u for u in getattr(pv, "refused_urls", []) if "modu-logo" in u]
+    # The preview shows the mirrored picture through its own scheme (never file: or the network).
+    img_js = "Array.from(document.images).map(function (i) { return [i.src, i.naturalWidth]; })"
+
+    def shown() -> bool:
+        box: list[Any] = []
+        pv.run_js(f"JSON.stringify({img_js})", box.append)
+        qtbot.waitUntil(lambda: bool(box), timeout=10000)
+        return any(
+            src.startswith("modu-img:") and src.endswith("/modu-logo.png") and width > 0
+            for src, width in json.loads(box[0] or "[]")
+        )
+
+    qtbot.waitUntil(shown, timeout=15000)
+    assert not [u for u in pv.blocked_requests if "modu-logo" in u]
 
 
 def test_repo_path_mapping() -> None:

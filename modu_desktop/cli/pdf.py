@@ -1,0 +1,184 @@
+"""``modu-desktop export-pdf DOC_ID --out FILE [--paper A4|A3|B5]``: a document as PDF.
+
+Same connection flags as ``docs list`` (``--api-url``, ``--repo``, ``--branch``; token from
+``MODU_TOKEN`` or the keyring). The document, the site's stylesheets and palettes and the
+pictures it shows are read through the git database; the page is printed by Qt WebEngine with
+the site's print rules (offscreen, no window). Paper: ``--paper``, else the document's layout
+(``compact`` → B5, ``poster`` → A3, otherwise A4). Korean text stays text in the PDF.
+
+Exit status: 0 written, 1 failure (one line on stderr, never the token), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+DEFAULT_API_URL = "https://api.github.com"
+DEFAULT_REPO = "pnuai/PNU-Modu"
+DEFAULT_BRANCH = "main"
+PAPERS = ("A4", "A3", "B5")
+
+_IMG_MD = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)")
+_IMG_HTML = re.compile(r"<img[^>]*\ssrc\s*=\s*[\"']([^\"']+)", re.I)
+
+
+class Failure(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from modu_desktop.core.locks import InvalidDocId, validate_doc_id
+
+    def doc_id(text: str) -> str:
+        try:
+            return validate_doc_id(text)
+        except InvalidDocId as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    def paper(text: str) -> str:
+        value = text.upper()
+        if value not in PAPERS:
+            raise argparse.ArgumentTypeError(f"choose one of {', '.join(PAPERS)}")
+        return value
+
+    p = argparse.ArgumentParser(
+        prog="modu-desktop export-pdf",
+        description="Save a document as PDF, as the site prints it.",
+    )
+    p.add_argument("doc_id", metavar="DOC_ID", type=doc_id, help="e.g. 99-template")
+    p.add_argument("--out", required=True, type=Path, help="the PDF file to write")
+    p.add_argument("--paper", type=paper, help="A4, A3 or B5 (default: from the layout)")
+    g = p.add_argument_group("connection")
+    g.add_argument("--api-url", default=DEFAULT_API_URL, help=f"API base URL ({DEFAULT_API_URL})")
+    g.add_argument("--repo", default=DEFAULT_REPO, help=f"OWNER/NAME ({DEFAULT_REPO})")
+    g.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
+    return p
+
+
+def _token(api_url: str) -> str:
+    from modu_desktop.core.auth import TokenStore
+
+    account = urlsplit(api_url).netloc or api_url
+    store = TokenStore(account)
+    token = store.load()
+    if not token:
+        raise Failure(
+            "no GitHub token: set MODU_TOKEN, or sign in once with the app so the token is in "
+            f"the keyring (service modu-desktop, account {account})"
+        )
+    return token
+
+
+async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[str, str, Any]:
+    """(document text, its path, site style); its repository pictures land in ``pictures``."""
+    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.core.github import GitHubClient, RepoRef
+    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.preview import load_site_style
+    from modu_desktop.ui.docops.repo_images import repo_path_for
+
+    try:
+        repo = RepoRef.parse(args.repo, branch=args.branch)
+    except Exception as exc:
+        raise Failure(f"--repo must be OWNER/NAME ({exc})") from None
+    try:
+        cache: Path | str = app_paths().ensure().blob_cache_dir
+    except OSError:
+        cache = pictures / ".blobs"
+    async with GitHubClient(args.api_url, token, repo) as client:
+        store = DocumentStore(client, cache, branch=repo.branch)
+        doc = await store.load(args.doc_id)
+        style = await load_site_style(store)
+        for src in set(_IMG_MD.findall(doc.text) + _IMG_HTML.findall(doc.text)):
+            rel = repo_path_for(src, doc.path)
+            if rel is None:
+                continue
+            entry = await store.current_entry(rel)
+            if entry is None:
+                continue
+            target = (pictures / rel).resolve()
+            if pictures.resolve() not in target.parents:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(await store.read_blob(entry.sha))
+        return doc.text, doc.path, style
+
+
+def _resolver(pictures: Path, doc_path: str) -> Any:
+    from modu_desktop.ui.docops.repo_images import repo_path_for
+
+    def resolve(src: str) -> str | None:
+        rel = repo_path_for(src, doc_path)
+        if rel is None:
+            return None
+        p = (pictures / rel).resolve()
+        return p.as_uri() if p.is_file() and pictures.resolve() in p.parents else None
+
+    return resolve
+
+
+def export(args: argparse.Namespace, token: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="modu-pdf-") as tmp:
+        pictures = Path(tmp)
+        text, doc_path, style = asyncio.run(fetch(args, token, pictures))
+        if not os.environ.get("QT_QPA_PLATFORM"):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a command line tool shows no window
+        from PySide6.QtWidgets import QApplication
+
+        from modu_desktop.ui.webengine import prepare_application
+
+        prepare_application()
+        app = QApplication.instance() or QApplication(["modu-desktop"])
+        from modu_desktop.ui.pdf_export import export_pdf_blocking
+
+        out = args.out.resolve()
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ok = export_pdf_blocking(
+            text,
+            out,
+            style=style,
+            paper=args.paper,
+            image_resolver=_resolver(pictures, doc_path),
+        )
+        del app
+        if not ok:
+            raise Failure(f"the PDF could not be written to {out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return int(exc.code) if isinstance(exc.code, int) else 2
+    token: str | None = None
+    try:
+        token = _token(args.api_url)
+        export(args, token)
+    except Failure as exc:
+        message = str(exc)
+    except KeyboardInterrupt:
+        message = "interrupted"
+    except Exception as exc:
+        um = getattr(exc, "user_message", None)
+        message = str(um("en")) if callable(um) else f"{type(exc).__name__}: {exc}"
+    else:
+        print(f"wrote {args.out}")
+        return 0
+    message = " ".join(message.split())
+    if token:
+        message = message.replace(token, "***")
+    sys.stderr.write(f"error: {message or 'unknown error'}\n")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

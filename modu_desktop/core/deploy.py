@@ -1,0 +1,83 @@
+"""What the site's publishing (the Deploy workflow) is doing for one save (Qt-free).
+
+Answers about a run can arrive out of order (a GitHub replica, a retried request, a run listed
+before its update): the status shown for one commit only ever moves forward, waiting → building
+→ a final state, and a final state is never left.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any
+
+
+class DeployState(enum.Enum):
+    WAITING = "waiting"  # no run yet, or the run is queued: the same thing to the user
+    BUILDING = "building"
+    PUBLISHED = "published"
+    FAILED = "failed"
+    SKIPPED = "skipped"  # cancelled / skipped / neutral: nothing was published by this save
+    UNKNOWN = "unknown"  # no run found in time, or no permission to see runs
+
+    @property
+    def final(self) -> bool:
+        return self not in (DeployState.WAITING, DeployState.BUILDING)
+
+
+_RANK = {DeployState.WAITING: 0, DeployState.BUILDING: 1}
+_QUEUED = {"queued", "waiting", "pending", "requested"}
+
+
+def state_of_run(run: Any) -> DeployState:
+    status = getattr(run, "status", None)
+    if status == "completed":
+        conclusion = getattr(run, "conclusion", None)
+        if conclusion == "success":
+            return DeployState.PUBLISHED
+        if conclusion in ("skipped", "cancelled", "neutral"):
+            return DeployState.SKIPPED
+        return DeployState.FAILED
+    if status in _QUEUED or status is None:
+        return DeployState.WAITING
+    return DeployState.BUILDING
+
+
+class DeployTracker:
+    """The publishing state of one commit, from successive ``workflow_runs(commit)`` answers."""
+
+    def __init__(self, commit_sha: str, *, give_up_after_s: float = 180.0) -> None:
+        self.commit_sha = commit_sha
+        self.state = DeployState.WAITING
+        self.give_up_after_s = give_up_after_s
+        self._seen_run = False
+
+    def _advance(self, new: DeployState) -> DeployState:
+        if self.state.final:
+            return self.state
+        if new.final or _RANK[new] > _RANK[self.state]:
+            self.state = new
+        return self.state
+
+    def observe(self, runs: Iterable[Any] | None, elapsed_s: float = 0.0) -> DeployState:
+        """Take one answer (``None`` = the request failed); returns the state to show."""
+        mine = [
+            r
+            for r in runs or ()
+            if getattr(r, "head_sha", self.commit_sha)
+            in (
+                self.commit_sha,
+                None,
+            )
+        ]
+        if mine:
+            self._seen_run = True
+            latest = max(mine, key=lambda r: getattr(r, "id", 0) or 0)
+            return self._advance(state_of_run(latest))
+        if runs is not None and not self._seen_run and elapsed_s > self.give_up_after_s:
+            return self._advance(DeployState.UNKNOWN)
+        return self.state
+
+    def unavailable(self) -> DeployState:
+        """The runs cannot be read at all (no permission): say so, unless already final."""
+        return self._advance(DeployState.UNKNOWN)

@@ -1,0 +1,240 @@
+"""A brochure document as the site's page: segments, ``<html>`` attributes, the whole HTML.
+
+The content area has the DOM Docusaurus produces for a document page (``main-wrapper`` →
+``docRoot`` → ``docMainContainer`` → ``article`` → ``div.theme-doc-markdown.markdown``), without
+the navbar, breadcrumbs and footer. Inside it, each segment (the title header, a Markdown run, a
+block) is preceded by a comment ``<!--s:KEY-->`` whose key is a hash of its HTML: the preview
+widget updates only the segments whose keys changed (see ``resources/preview/preview.js``).
+
+Stylesheets, in cascade order: Infima (Docusaurus's CSS framework, MIT), our small stand-in for
+the Docusaurus theme's own CSS (``base.css``), the site's stylesheets (or our ``brochure.css``),
+and last the fonts we ship (``fonts.css``), so Hangul looks the same on every computer, offline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from dataclasses import dataclass
+from functools import lru_cache
+
+from modu_desktop.core.blocks import Block, split_front_matter, split_segments
+from modu_desktop.core.preview.blocks import BLOCK_RENDERERS, render_block
+from modu_desktop.core.preview.images import ImageResolver
+from modu_desktop.core.preview.mdx import render_admonition, render_markdown
+from modu_desktop.core.preview.site_style import (
+    DEFAULT_LAYOUT,
+    LAYOUT_PAPER,
+    RESOURCES,
+    SiteStyle,
+    builtin_style,
+)
+
+__all__ = [
+    "RenderedDoc",
+    "Segment",
+    "render_document",
+    "build_page",
+    "PAPER_MM",
+    "FONT_URL",
+    "NO_MOTION_CSS",
+]
+
+# Paper sizes (portrait, mm) for PDF export.
+PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "B5": (176.0, 250.0)}
+
+FONT_URL = "modu-page:/res/fonts/PretendardVariable.ttf"  # served by the preview widget
+NO_MOTION_CSS = (
+    "*, *::before, *::after { animation: none !important; transition: none !important;"
+    " caret-color: transparent !important; }"
+)
+
+
+@dataclass(frozen=True)
+class Segment:
+    key: str
+    html: str
+    kind: str  # "title" | "markdown" | block kind | "admonition" | "unknown"
+
+
+@dataclass(frozen=True)
+class RenderedDoc:
+    segments: tuple[Segment, ...]
+    theme: str
+    layout: str
+    title: str
+    hide_title: bool
+
+    @property
+    def keys(self) -> list[str]:
+        return [s.key for s in self.segments]
+
+    def content_html(self) -> str:
+        return "".join(f"<!--s:{s.key}-->{s.html}\n" for s in self.segments)
+
+    def root_attrs(self, style: SiteStyle) -> dict[str, str]:
+        return {
+            "data-theme": "light",
+            "data-layout": self.layout,
+            "data-brochure-theme": self.theme,
+            "style": style.root_style(self.theme),
+        }
+
+    def paper(self) -> str:
+        return LAYOUT_PAPER.get(self.layout, "A4")
+
+
+def _esc(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _key(kind: str, fragment: str) -> str:
+    return hashlib.blake2b(f"{kind}\0{fragment}".encode(), digest_size=8).hexdigest()
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().strip("\"'").lower() == "true"
+
+
+def _raw_box(title: str, raw: str, kind: str) -> str:
+    body = _esc(raw) if raw.strip() else "&nbsp;"
+    return (
+        f'<div class="modu-raw-box" data-block="{kind}"><div class="modu-raw-title">'
+        f'{_esc(title)}</div><pre class="modu-raw-body">{body}</pre></div>'
+    )
+
+
+def _block_html(block: Block, resolver: ImageResolver | None) -> tuple[str, str]:
+    warning = ""
+    if not block.closed:
+        warning = (
+            f'<p class="modu-warning">⚠ ‘:::{_esc(block.name)}’ 블록이 ‘:::’ 줄로 닫히지'
+            " 않았습니다. 블록 끝에 ‘:::’ 한 줄을 넣어 주세요.</p>"
+        )
+    if block.kind == "admonition":
+        return "admonition", warning + render_admonition(
+            block.name, block.label, block.raw, resolver
+        )
+    if block.kind not in BLOCK_RENDERERS:
+        title = f"알 수 없는 블록: :::{block.name}"
+        return "unknown", warning + _raw_box(title, block.raw, "unknown")
+    try:
+        out = render_block(block)
+    except Exception:  # one broken block never breaks the preview
+        return "error", warning + _raw_box(f":::{block.name}", block.raw, "error")
+    if block.extra:
+        out += _raw_box(f":::{block.name} 블록에서 읽지 못한 줄", "\n".join(block.extra), "extra")
+    return block.kind, warning + out
+
+
+def render_document(
+    text: str,
+    *,
+    style: SiteStyle | None = None,
+    theme: str | None = None,
+    image_resolver: ImageResolver | None = None,
+) -> RenderedDoc:
+    """Render a brochure document into keyed segments. ``theme`` overrides the front matter."""
+    style = style or default_style()
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    fm, body = split_front_matter(text)
+    values = fm.values
+    theme_name = style.theme_for(theme or values.get("theme"))
+    layout = (values.get("layout") or "").strip() or DEFAULT_LAYOUT
+    title = values.get("title", "")
+    hide = _truthy(values.get("hide_title"))
+    segs: list[Segment] = []
+    parts = split_segments(body, unquote=False)  # the site shows block values as written
+    first_md = next((p for p in parts if isinstance(p, str) and p.strip()), "")
+    starts_with_h1 = isinstance(parts[0] if parts else "", str) and first_md.lstrip().startswith(
+        "# "
+    )
+    if title and not hide and not starts_with_h1:
+        frag = f"<header><h1>{_esc(title)}</h1></header>"
+        segs.append(Segment(_key("title", frag), frag, "title"))
+    for part in parts:
+        if isinstance(part, Block):
+            kind, frag = _block_html(part, image_resolver)
+        else:
+            frag = render_markdown(part, image_resolver)
+            kind = "markdown"
+            if not frag:
+                continue
+        segs.append(Segment(_key(kind, frag), frag, kind))
+    return RenderedDoc(tuple(segs), theme_name, layout, title, hide)
+
+
+@lru_cache(maxsize=1)
+def default_style() -> SiteStyle:
+    return builtin_style()
+
+
+@lru_cache(maxsize=8)
+def _resource(name: str) -> str:
+    return (RESOURCES / name).read_text("utf-8")
+
+
+def print_css(paper: str) -> str:
+    """Paper size for the site's print rules (they are written for A4)."""
+    w, h = PAPER_MM.get(paper, PAPER_MM["A4"])
+    return (
+        f"@page {{ size: {w:g}mm {h:g}mm; margin: 0; }}\n"
+        "@media print {\n"
+        f"  html, body {{ width: {w:g}mm !important; }}\n"
+        f"  .theme-doc-markdown {{ width: {w - 32:g}mm !important;"
+        f" max-width: {w - 32:g}mm !important; }}\n"
+        "  html, body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }\n"
+        "}\n"
+    )
+
+
+def _style_text(css: str) -> str:
+    return css.replace("</", "<\\/")  # a stylesheet can never close its <style> element
+
+
+def build_page(
+    doc: RenderedDoc,
+    style: SiteStyle | None = None,
+    *,
+    script: str | None = None,
+    nonce: str | None = None,
+    csp: str | None = None,
+    paper: str | None = None,
+    no_motion: bool = False,
+    live: bool = False,
+) -> str:
+    """The whole HTML page. ``script``: our page code (the widget's), run with ``nonce`` under
+    the ``csp`` policy; ``paper``: add print rules for that paper; ``no_motion``: switch off CSS
+    animations and transitions; ``live``: the live preview's rendering shortcuts
+    (``preview.css``: off-screen segments are skipped until they scroll into view)."""
+    style = style or default_style()
+    attrs = " ".join(f'{k}="{_esc(v)}"' for k, v in doc.root_attrs(style).items() if v)
+    sheets = [("infima", _resource("infima.min.css")), ("base", _resource("base.css"))]
+    sheets += list(style.stylesheets)
+    sheets.append(("fonts", _resource("fonts.css").replace("{FONT_URL}", FONT_URL)))
+    if paper:
+        sheets.append(("print", print_css(paper)))
+    if no_motion:
+        sheets.append(("no-motion", NO_MOTION_CSS))
+    if live:
+        sheets.append(("live", _resource("preview.css")))
+    head = "".join(
+        f'<style data-sheet="{_esc(name)}">{_style_text(css)}</style>' for name, css in sheets
+    )
+    nonce_attr = f' nonce="{_esc(nonce)}"' if nonce else ""
+    js = f"<script{nonce_attr}>{script}</script>" if script else ""
+    policy = f'<meta http-equiv="Content-Security-Policy" content="{_esc(csp)}">' if csp else ""
+    title = _esc(doc.title)
+    return (
+        f'<!DOCTYPE html><html lang="ko" dir="ltr" class="docs-wrapper plugin-docs docs-doc-page" '
+        f'{attrs}><head><meta charset="utf-8">{policy}<title>{title}</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1.0">'
+        f"{head}</head><body>"
+        '<div id="__docusaurus"><div class="theme-layout-main main-wrapper">'
+        '<div class="docsWrapper"><div class="docRoot"><main class="docMainContainer">'
+        '<div class="docItemWrapper"><div style="width:100%;max-width:100%">'
+        '<div style="width:100%;max-width:100%"><article>'
+        f'<div class="theme-doc-markdown markdown" id="modu-content">{doc.content_html()}</div>'
+        "</article></div></div></div></main></div></div></div></div>"
+        f"{js}</body></html>"
+    )

@@ -1,0 +1,67 @@
+"""The window's hooks for the preview: the repository's own look, and Document → PDF로 저장.
+
+``attach_preview(window)`` is the one call ``MainWindow`` makes (after its menus exist): it lets
+the preview read the site style of the branch being edited (git database, cached) and adds
+"Save as PDF…" to the Document menu.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from modu_desktop.i18n import tr
+
+log = logging.getLogger(__name__)
+
+
+def attach_preview(win: Any) -> None:
+    preview = win.editor_pane.preview
+    set_source = getattr(preview, "set_site_source", None)
+    store = getattr(getattr(win, "ctx", None), "store", None)
+    if callable(set_source) and store is not None:
+        set_source(store, win._spawn)
+    notice = getattr(preview, "notice", None)
+    if notice is not None:
+        notice.connect(lambda text: win.statusBar().showMessage(text, 8000))
+    if hasattr(preview, "export_pdf"):
+        install_pdf_action(win)
+
+
+def install_pdf_action(win: Any) -> QAction:
+    menu = win.menuBar().findChild(QMenu, "documentMenu")
+    if menu is None:
+        menu = win.menuBar().addMenu(tr("&Document"))
+        menu.setObjectName("documentMenu")
+    action = QAction(tr("Save as PDF…"), win)
+    action.setObjectName("savePdfAction")
+    action.setShortcut(QKeySequence("Ctrl+Shift+P"))
+    action.triggered.connect(lambda _checked=False: save_pdf(win))
+    menu.addSeparator()
+    menu.addAction(action)
+    win.addAction(action)
+    return action
+
+
+def save_pdf(win: Any, path: str | Path | None = None, paper: str | None = None) -> None:
+    """Ask where (unless ``path``), then export the open document with the site's print rules."""
+    doc = getattr(win, "doc", None)
+    if doc is None:
+        return
+    if path is None:
+        default = str(Path.home() / f"{doc.doc_id}.pdf")
+        chosen, _ = QFileDialog.getSaveFileName(win, tr("Save as PDF…"), default, "PDF (*.pdf)")
+        if not chosen:
+            return
+        path = chosen
+    target = Path(path)
+
+    def done(ok: bool) -> None:
+        key = "Saved the PDF “{file}”." if ok else "Could not save the PDF “{file}”."
+        win.statusBar().showMessage(tr(key, file=target.name), 8000)
+
+    win.editor_pane.preview.export_pdf(target, paper=paper, done=done)

@@ -1,0 +1,382 @@
+"""Before a save: what in the text would stop the site from updating, and how to fix it.
+
+``PublishCheckDialog(parent, text, result)`` works on a copy of the text: each "고치기" applies
+that finding's fix to the copy and checks again; "모두 고치기" applies every fix. The user
+decides how to go on (``dialog.choice``):
+
+- ``SAVE_FIXED`` — save ``dialog.text`` (the fixed copy; put it into the editor first);
+- ``SAVE_ANYWAY`` — save the original text, after a second, explicit confirmation that the site
+  will not update until the problem is fixed;
+- ``BACK`` — back to editing, nothing changed (also Esc and closing the window; the default
+  button is this one, so Enter never saves a page that breaks the site).
+
+``PublishCheckPanel`` is the list itself (one row per finding: place, sentence, fix button),
+usable on its own (e.g. docked under the editor), with ``fixRequested(Finding)`` and
+``jumpRequested(line, column)`` signals. ``replace_editor_text(edit, text)`` puts the fixed text
+into a QPlainTextEdit as one undoable step.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modu_desktop.core.publishcheck import CheckResult, Finding, StaleEdit, check_text
+from modu_desktop.core.publishcheck.messages import summary
+from modu_desktop.i18n import tr
+
+_STYLE = """
+QFrame#publishCheckSummary[kind="error"] { background: #fdecea; border: 1px solid #e0a19b;
+  border-radius: 6px; }
+QFrame#publishCheckSummary[kind="warning"] { background: #fff6e0; border: 1px solid #e5c77d;
+  border-radius: 6px; }
+QFrame#publishCheckSummary[kind="ok"] { background: #e9f6ec; border: 1px solid #9fd1aa;
+  border-radius: 6px; }
+QFrame#publishFinding { border-bottom: 1px solid #e4e4e4; }
+QLabel#publishFindingPlace { color: #555; }
+QLabel#publishFindingPlace[severity="breaks-build"] { color: #b3261e; font-weight: bold; }
+QLabel#publishFindingPlace[severity="page-wrong"] { color: #8a5a00; font-weight: bold; }
+QLabel#publishCheckDocTitle { font-weight: bold; }
+QFrame#saveAnywayWarning { background: #fdecea; border: 2px solid #b3261e; border-radius: 6px; }
+"""
+
+
+class CheckChoice(enum.Enum):
+    SAVE_FIXED = "save_fixed"
+    SAVE_ANYWAY = "save_anyway"
+    BACK = "back"
+
+
+class PublishCheckPanel(QWidget):
+    """The findings of one check, one row each."""
+
+    fixRequested = Signal(object)  # Finding
+    jumpRequested = Signal(int, int)  # line, column
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("publishCheckPanel")
+        self.setStyleSheet(_STYLE)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.summary_box = QFrame()
+        self.summary_box.setObjectName("publishCheckSummary")
+        box = QVBoxLayout(self.summary_box)
+        self.summary = QLabel("")
+        self.summary.setObjectName("publishCheckSummaryText")
+        self.summary.setWordWrap(True)
+        f = self.summary.font()
+        f.setBold(True)
+        f.setPointSizeF(f.pointSizeF() * 1.1)
+        self.summary.setFont(f)
+        self.detail = QLabel("")
+        self.detail.setObjectName("publishCheckSummaryDetail")
+        self.detail.setWordWrap(True)
+        box.addWidget(self.summary)
+        box.addWidget(self.detail)
+        outer.addWidget(self.summary_box)
+        self.rows_host = QWidget()
+        self.rows = QVBoxLayout(self.rows_host)
+        self.rows.setContentsMargins(0, 0, 0, 0)
+        self.rows.setSpacing(0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.rows_host)
+        outer.addWidget(scroll, 1)
+        self.fix_buttons: list[QPushButton] = []
+        self.result = CheckResult(())
+
+    def set_result(self, result: CheckResult) -> None:
+        self.check_result = result
+        breakers = len(result.build_breakers)
+        others = len(result.findings) - breakers
+        kind = "error" if breakers else ("warning" if others else "ok")
+        self.summary_box.setProperty("kind", kind)
+        self.summary_box.style().unpolish(self.summary_box)
+        self.summary_box.style().polish(self.summary_box)
+        self.summary.setText(summary(breakers, others))
+        if breakers:
+            self.detail.setText(
+                tr(
+                    "If you save it like this, the site keeps showing the old pages — for "
+                    "every document — until this is fixed."
+                )
+            )
+        elif others:
+            self.detail.setText(tr("You can save; these parts will look different on the site."))
+        else:
+            self.detail.setText("")
+        while self.rows.count():
+            item = self.rows.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.deleteLater()
+        self.fix_buttons = []
+        ordered = sorted(result.findings, key=lambda x: (not x.breaks_build, x.offset))
+        for finding in ordered:
+            self.rows.addWidget(self._row(finding))
+        self.rows.addStretch(1)
+
+    def _row(self, finding: Finding) -> QWidget:
+        row = QFrame()
+        row.setObjectName("publishFinding")
+        h = QHBoxLayout(row)
+        h.setContentsMargins(6, 6, 6, 6)
+        texts = QVBoxLayout()
+        head = QLabel(
+            (tr("Stops the site") if finding.breaks_build else tr("Shows differently"))
+            + "  ·  "
+            + tr("line {line}, column {column}", line=finding.line, column=finding.column)
+        )
+        head.setObjectName("publishFindingPlace")
+        head.setProperty("severity", finding.severity.value)
+        msg = QLabel(finding.message)
+        msg.setObjectName("publishFindingMessage")
+        msg.setWordWrap(True)
+        msg.setTextFormat(Qt.TextFormat.PlainText)
+        texts.addWidget(head)
+        texts.addWidget(msg)
+        h.addLayout(texts, 1)
+        go = QPushButton(tr("Show"))
+        go.setObjectName("publishFindingShow")
+        go.setAutoDefault(False)
+        go.setAccessibleName(tr("Show line {line}", line=finding.line))
+        go.clicked.connect(lambda: self.jumpRequested.emit(finding.line, finding.column))
+        h.addWidget(go)
+        if finding.fix is not None:
+            fix = QPushButton(finding.fix_label)
+            fix.setObjectName("publishFindingFix")
+            fix.setAutoDefault(False)
+            fix.setToolTip(
+                tr(
+                    "Changes “{old}” to “{new}”.",
+                    old=finding.fix.original,
+                    new=finding.fix.replacement,
+                )
+            )
+            fix.clicked.connect(lambda: self.fixRequested.emit(finding))
+            h.addWidget(fix)
+            self.fix_buttons.append(fix)
+        return row
+
+
+class PublishCheckDialog(QDialog):
+    """The check before a save, on a copy of the text (see the module docstring)."""
+
+    def __init__(
+        self,
+        parent: QWidget | None,
+        text: str,
+        result: CheckResult,
+        *,
+        path: str = "docs/document.md",
+        repo_paths: set[str] | None = None,
+        title: str = "",
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("publishCheckDialog")
+        self.setWindowTitle(tr("Before saving: check for the site"))
+        self.setStyleSheet(_STYLE)
+        self.original = text
+        self.text = text
+        self.path = path
+        self.repo_paths = repo_paths
+        self.choice = CheckChoice.BACK
+        self.fixed_count = 0
+        v = QVBoxLayout(self)
+        if title:
+            name = QLabel(tr("“{doc}”", doc=title))
+            name.setObjectName("publishCheckDocTitle")
+            v.addWidget(name)
+        self.panel = PublishCheckPanel(self)
+        self.panel.fixRequested.connect(self.apply_fix)
+        self.panel.jumpRequested.connect(self._jump)
+        self.jump_to: tuple[int, int] | None = None
+        v.addWidget(self.panel, 1)
+        self.warning = QFrame()
+        self.warning.setObjectName("saveAnywayWarning")
+        wl = QVBoxLayout(self.warning)
+        self.warning_text = QLabel(
+            tr(
+                "The site will not update: the deploy fails and nothing is published, this "
+                "page or any other, until the problem is fixed. Your text is saved as it is."
+            )
+        )
+        self.warning_text.setObjectName("saveAnywayWarningText")
+        self.warning_text.setWordWrap(True)
+        wl.addWidget(self.warning_text)
+        wb = QHBoxLayout()
+        wb.addStretch(1)
+        self.confirm_button = QPushButton(tr("Save anyway, the site will not update"))
+        self.confirm_button.setObjectName("confirmSaveAnywayButton")
+        self.confirm_button.setAutoDefault(False)
+        self.confirm_button.clicked.connect(self._save_anyway)
+        wb.addWidget(self.confirm_button)
+        wl.addLayout(wb)
+        self.warning.hide()
+        v.addWidget(self.warning)
+        buttons = QHBoxLayout()
+        self.fix_all_button = QPushButton(tr("Fix all"))
+        self.fix_all_button.setObjectName("fixAllButton")
+        self.fix_all_button.setAutoDefault(False)
+        self.fix_all_button.clicked.connect(self.apply_all)
+        buttons.addWidget(self.fix_all_button)
+        buttons.addStretch(1)
+        self.back_button = QPushButton(tr("Back to editing"))
+        self.back_button.setObjectName("backToEditingButton")
+        self.back_button.clicked.connect(self.reject)
+        self.anyway_button = QPushButton(tr("Save anyway…"))
+        self.anyway_button.setObjectName("saveAnywayButton")
+        self.anyway_button.setAutoDefault(False)
+        self.anyway_button.clicked.connect(self._ask_anyway)
+        self.save_fixed_button = QPushButton(tr("Save the fixed text"))
+        self.save_fixed_button.setObjectName("saveFixedButton")
+        self.save_fixed_button.setAutoDefault(False)
+        self.save_fixed_button.clicked.connect(self._save_fixed)
+        for b in (self.back_button, self.anyway_button, self.save_fixed_button):
+            buttons.addWidget(b)
+        v.addLayout(buttons)
+        self.back_button.setDefault(True)
+        self.resize(760, 520)
+        self._show(result)
+
+    def _show(self, result: CheckResult) -> None:
+        self.check_result = result
+        self.panel.set_result(result)
+        fixable = bool(result.fixable)
+        self.fix_all_button.setEnabled(fixable)
+        changed = self.text != self.original
+        self.save_fixed_button.setVisible(changed)
+        self.save_fixed_button.setEnabled(changed)
+        # "Save anyway" is for a page that still breaks the site; a clean page saves directly.
+        self.anyway_button.setVisible(result.breaks_build)
+        if not result.breaks_build:
+            self.warning.hide()
+        if changed and not result.breaks_build:
+            self.save_fixed_button.setDefault(True)
+
+    def recheck(self) -> None:
+        self._show(check_text(self.text, path=self.path, repo_paths=self.repo_paths))
+
+    def apply_fix(self, finding: Finding) -> None:
+        if finding.fix is None:
+            return
+        try:
+            self.text = finding.fix.apply(self.text)
+            self.fixed_count += 1
+        except StaleEdit:
+            pass  # the list was out of date: check again below
+        self.recheck()
+
+    def apply_all(self) -> None:
+        from modu_desktop.core.publishcheck import apply_all_fixes
+
+        for _ in range(4):  # a fix can uncover another (e.g. nested braces)
+            if not self.check_result.fixable:
+                break
+            self.text = apply_all_fixes(self.text, self.check_result)
+            self.fixed_count += len(self.check_result.fixable)
+            self.recheck()
+
+    def _jump(self, line: int, column: int) -> None:
+        """ "보기": back to editing at that place (the host moves the cursor to ``jump_to``).
+        Fixes made so far are kept only if the user saves them, so leave nothing half-done."""
+        self.jump_to = (line, column)
+        self.reject()
+
+    def _ask_anyway(self) -> None:
+        self.warning.show()
+        self.confirm_button.setFocus()
+
+    def _save_anyway(self) -> None:
+        self.choice = CheckChoice.SAVE_ANYWAY
+        self.text = self.original
+        self.accept()
+
+    def _save_fixed(self) -> None:
+        self.choice = CheckChoice.SAVE_FIXED
+        self.accept()
+
+    def reject(self) -> None:
+        self.choice = CheckChoice.BACK
+        super().reject()
+
+
+def replace_editor_text(edit: QPlainTextEdit, text: str) -> None:
+    """Put ``text`` into the editor as one undoable step (Ctrl+Z brings the text before back),
+    replacing only the part between the common beginning and end, so the view stays put."""
+    old = edit.toPlainText()
+    if old == text:
+        return
+    start = 0
+    limit = min(len(old), len(text))
+    while start < limit and old[start] == text[start]:
+        start += 1
+    end_old, end_new = len(old), len(text)
+    while end_old > start and end_new > start and old[end_old - 1] == text[end_new - 1]:
+        end_old -= 1
+        end_new -= 1
+    cursor = QTextCursor(edit.document())
+    cursor.beginEditBlock()
+    cursor.setPosition(_utf16(old, start))
+    cursor.setPosition(_utf16(old, end_old), QTextCursor.MoveMode.KeepAnchor)
+    cursor.insertText(text[start:end_new])
+    cursor.endEditBlock()
+
+
+def _utf16(text: str, index: int) -> int:
+    """A QTextDocument position (UTF-16 units) for a Python string index."""
+    return index + sum(1 for ch in text[:index] if ord(ch) > 0xFFFF)
+
+
+async def check_before_save(
+    parent: QWidget | None,
+    text: str,
+    *,
+    path: str,
+    repo_paths: set[str] | None,
+    title: str = "",
+    editor: QPlainTextEdit | None = None,
+) -> str | None:
+    """The check before a save. Returns the text to save (the text as typed when it does not
+    break the site, the fixed copy, or — after the explicit warning — the text as typed), or
+    None to go back to editing (with ``editor``, the cursor is put where "보기" pointed)."""
+    from modu_desktop.ui.shell.asyncutil import run_dialog
+
+    result = check_text(text, path=path, repo_paths=repo_paths)
+    if not result.breaks_build:
+        return text
+    dlg = PublishCheckDialog(parent, text, result, path=path, repo_paths=repo_paths, title=title)
+    await run_dialog(dlg)
+    dlg.deleteLater()
+    if dlg.choice is CheckChoice.SAVE_FIXED:
+        if editor is not None:
+            replace_editor_text(editor, dlg.text)
+        return dlg.text
+    if dlg.choice is CheckChoice.SAVE_ANYWAY:
+        return text
+    if editor is not None and dlg.jump_to is not None:
+        line, column = dlg.jump_to
+        block = editor.document().findBlockByNumber(line - 1)
+        if block.isValid():
+            cursor = QTextCursor(block)
+            cursor.movePosition(
+                QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.MoveAnchor, column - 1
+            )
+            editor.setTextCursor(cursor)
+            editor.setFocus()
+    return None

@@ -1,0 +1,63 @@
+// Modu Desktop preview page code: the only script the preview ever runs.
+// modu.patch(keys, fresh) brings the content to the segment list `keys`, reusing the nodes of
+// unchanged segments and building the new ones from `fresh` (key -> HTML); what is on screen
+// stays where it is. Segments are delimited by comments <!--s:KEY--> in #modu-content.
+(function () {
+  "use strict";
+  function root() { return document.getElementById("modu-content"); }
+  function collect() {
+    var segs = [], cur = null, nodes = root().childNodes;
+    for (var i = 0; i < nodes.length; i++) {
+      var n = nodes[i];
+      if (n.nodeType === 8 && n.data.lastIndexOf("s:", 0) === 0) {
+        cur = { key: n.data.slice(2), nodes: [n] };
+        segs.push(cur);
+      } else if (cur) {
+        cur.nodes.push(n);
+      }
+    }
+    return segs;
+  }
+  function patch(keys, fresh) {
+    var box = root(), old = collect(), pool = {}, created = 0;
+    old.forEach(function (s) { (pool[s.key] = pool[s.key] || []).push(s); });
+    var chosen = keys.map(function (k) {
+      return pool[k] && pool[k].length ? pool[k].shift() : null;
+    });
+    // Remove what is gone first, so that unchanged segments after an edit are never moved
+    // (moving nodes would cost a relayout and lose the browser's scroll anchor).
+    old.forEach(function (s) {
+      if (chosen.indexOf(s) < 0) { s.nodes.forEach(function (n) { n.remove(); }); }
+    });
+    var cursor = box.firstChild;
+    keys.forEach(function (k, i) {
+      var seg = chosen[i];
+      if (!seg) {
+        var t = document.createElement("template");
+        t.innerHTML = "<!--s:" + k + "-->" + (fresh[k] || "");
+        seg = { key: k, nodes: Array.prototype.slice.call(t.content.childNodes) };
+        created++;
+      }
+      seg.nodes.forEach(function (n) {
+        if (n === cursor) { cursor = cursor.nextSibling; } else { box.insertBefore(n, cursor); }
+      });
+    });
+    // No scrollTo: the browser's scroll anchoring keeps what the reader looks at in place, even
+    // when a segment above it grows or shrinks.
+    return created;
+  }
+  function setRoot(attrs) {
+    var el = document.documentElement;
+    Object.keys(attrs).forEach(function (k) {
+      if (attrs[k] === null) { el.removeAttribute(k); } else { el.setAttribute(k, attrs[k]); }
+    });
+  }
+  function scrollState() {
+    var h = document.documentElement.scrollHeight - window.innerHeight;
+    return { y: window.scrollY, ratio: h > 0 ? window.scrollY / h : 0 };
+  }
+  function restoreScroll(y) { window.scrollTo(0, y); return window.scrollY; }
+  window.modu = { patch: patch, setRoot: setRoot, scrollState: scrollState,
+                  restoreScroll: restoreScroll, keys: function () {
+                    return collect().map(function (s) { return s.key; }); } };
+})();

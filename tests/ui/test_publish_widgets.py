@@ -1,0 +1,318 @@
+"""The publish widgets: the check before a save, the failed-deploy notice, the history panel
+(on the sandbox), and Korean screenshots of each at 800 and 1600 px."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPlainTextEdit, QPushButton
+
+from modu_desktop import i18n
+from modu_desktop.core.blobcache import BlobCache
+from modu_desktop.core.deploys import DeployFailure, deploy_failure
+from modu_desktop.core.documents import DocumentStore, SaveResult
+from modu_desktop.core.github import GitHubClient, RepoRef
+from modu_desktop.core.history import DocHistory, restore_version, version_before
+from modu_desktop.core.publishcheck import check_text
+from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
+from modu_desktop.ui.publish.history_panel import HistoryPanel
+from modu_desktop.ui.publish.publish_check_panel import (
+    CheckChoice,
+    PublishCheckDialog,
+    replace_editor_text,
+)
+
+FM = "---\nid: sample\ntitle: 예시 문서\n---\n\n"
+TEXT = (
+    FM
+    + "## 안내\n\n본문 첫 줄<br>둘째 줄입니다. 담당자는 {이름} 님입니다.\n\n"
+    + "<!-- 나중에 고칠 것 -->\n\n:::herro\ntitle: 오타 블록\n:::\n"
+)
+REPO = RepoRef("pnuai", "PNU-Modu", "main")
+SHOTS = os.environ.get("MODU_SHOTS_DIR")
+
+
+@pytest.fixture(autouse=True)
+def _korean() -> Any:
+    i18n.set_language("ko")
+    yield
+
+
+def _shots(widget: Any, qtbot: Any, tmp_path: Path, name: str, height: int) -> None:
+    for width in (800, 1600):
+        widget.resize(width, height)
+        widget.show()
+        qtbot.wait(30)
+        folder = Path(SHOTS) if SHOTS else tmp_path
+        out = folder / f"{name}-{width}.png"
+        assert widget.grab().save(str(out), "PNG")
+        assert out.stat().st_size > 5000
+
+
+def _buttons(widget: Any, name: str) -> list[QPushButton]:
+    return [b for b in widget.findChildren(QPushButton, name) if b.isVisibleTo(widget)]
+
+
+# ----- the check before a save ---------------------------------------------------------------
+
+
+def test_the_check_lists_each_problem_and_fixes_them_one_by_one(qtbot: Any, tmp_path: Path) -> None:
+    result = check_text(TEXT)
+    dlg = PublishCheckDialog(None, TEXT, result, title="예시 문서")
+    qtbot.addWidget(dlg)
+    dlg.show()
+    assert dlg.panel.summary.text() == "문제 3개 때문에 사이트가 업데이트되지 않습니다."
+    assert "다른 문서도" in dlg.panel.detail.text() or "모든" in dlg.panel.detail.text()
+    messages = [
+        m.text() for m in dlg.findChildren(type(dlg.panel.summary), "publishFindingMessage")
+    ]
+    assert "“<br>” 대신 “<br />”라고 써야 사이트가 만들어집니다." in messages
+    assert any("블록을 쓰려던 것인가요?" in m for m in messages)
+    assert dlg.save_fixed_button.isHidden() and dlg.anyway_button.isVisibleTo(dlg)
+    _shots(dlg, qtbot, tmp_path, "publish-check", 560)
+
+    fixes = _buttons(dlg.panel, "publishFindingFix")
+    assert len(fixes) == 4  # <br>, {이름}, the comment, and the block name
+    qtbot.mouseClick(fixes[0], Qt.MouseButton.LeftButton)  # the first breaker: <br>
+    assert "<br />" in dlg.text and len(dlg.check_result.build_breakers) == 2
+    assert dlg.save_fixed_button.isVisibleTo(dlg)
+
+    qtbot.mouseClick(dlg.fix_all_button, Qt.MouseButton.LeftButton)
+    assert not dlg.check_result.findings
+    assert dlg.panel.summary.text() == "이 문서로 사이트를 문제없이 만들 수 있습니다."
+    assert "\\{이름}" in dlg.text and "{/* 나중에 고칠 것 */}" in dlg.text and ":::hero" in dlg.text
+    assert not dlg.anyway_button.isVisibleTo(dlg)
+    qtbot.mouseClick(dlg.save_fixed_button, Qt.MouseButton.LeftButton)
+    assert dlg.choice is CheckChoice.SAVE_FIXED
+    assert not check_text(dlg.text).findings
+
+
+def test_save_anyway_needs_a_second_explicit_click_and_saves_the_text_as_typed(qtbot: Any) -> None:
+    dlg = PublishCheckDialog(None, TEXT, check_text(TEXT))
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.mouseClick(dlg.anyway_button, Qt.MouseButton.LeftButton)
+    assert dlg.isVisible() and dlg.warning.isVisible()
+    assert "사이트가 업데이트되지 않습니다" in dlg.warning_text.text()
+    qtbot.mouseClick(dlg.confirm_button, Qt.MouseButton.LeftButton)
+    assert dlg.choice is CheckChoice.SAVE_ANYWAY and dlg.text == TEXT
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Escape, Qt.Key.Key_Return])
+def test_enter_and_esc_go_back_to_editing_and_change_nothing(qtbot: Any, key: Qt.Key) -> None:
+    dlg = PublishCheckDialog(None, TEXT, check_text(TEXT))
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.mouseClick(_buttons(dlg.panel, "publishFindingFix")[0], Qt.MouseButton.LeftButton)
+    dlg.back_button.setFocus()
+    qtbot.keyClick(dlg, key)
+    assert not dlg.isVisible()
+    assert dlg.choice is CheckChoice.BACK
+
+
+def test_the_fixed_text_goes_into_the_editor_as_one_undoable_step(qtbot: Any) -> None:
+    edit = QPlainTextEdit()
+    qtbot.addWidget(edit)
+    edit.setPlainText(TEXT)
+    dlg = PublishCheckDialog(None, TEXT, check_text(TEXT))
+    qtbot.addWidget(dlg)
+    dlg.apply_all()
+    replace_editor_text(edit, dlg.text)
+    assert edit.toPlainText() == dlg.text
+    edit.undo()
+    assert edit.toPlainText() == TEXT
+
+
+# ----- the failed-deploy notice --------------------------------------------------------------
+
+
+def test_failed_deploy_notice_shows_the_log_and_restores_only_after_confirming(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    failure = DeployFailure(
+        7,
+        "https://github.com/pnuai/PNU-Modu/actions/runs/7",
+        "build",
+        "Build website",
+        (
+            "npm run build",
+            'Error: MDX compilation failed for file "docs/03-strategy.md"',
+            "docs/03-strategy.md:41:4 “<br>” must be written “<br />” or the site cannot be "
+            "built. [mdx-void-tag]",
+            "Process completed with exit code 1.",
+        ),
+    )
+    notice = FailedDeployNotice()
+    qtbot.addWidget(notice)
+    saved_text = FM + "줄바꿈<br>다음 줄\n"
+    notice.show_failure(failure, doc_title="전략", problems=check_text(saved_text).findings)
+    assert "6번째 줄, 4번째 칸: “<br>” 대신 “<br />”라고 써야" in notice.problems.text()
+    assert notice.title.text() == "게시 실패: 사이트가 업데이트되지 않았습니다"
+    assert "“전략”" in notice.explain.text() and "Build website" in notice.explain.text()
+    assert "docs/03-strategy.md:41:4" in notice.log.toPlainText()
+    assert notice.restore_button.text() == "이전 버전으로 되돌리기"
+    _shots(notice, qtbot, tmp_path, "failed-deploy", 380)
+    asked: list[int] = []
+    notice.restoreRequested.connect(lambda: asked.append(1))
+    qtbot.mouseClick(notice.restore_button, Qt.MouseButton.LeftButton)
+    assert not asked and notice.confirm.isVisible()
+    qtbot.mouseClick(notice.confirm_button, Qt.MouseButton.LeftButton)
+    assert asked == [1]
+    notice.restore_started()
+    assert not notice.restore_button.isEnabled()
+    notice.restore_done(True)
+    assert "다시" in notice.status.text()
+
+
+async def _wait_run(gh: GitHubClient, commit: str) -> Any:
+    import asyncio
+
+    for _ in range(300):
+        runs = await gh.workflow_runs(commit)
+        if runs and runs[0].status == "completed":
+            return runs[0]
+        await asyncio.sleep(0.02)
+    raise AssertionError("no completed run")
+
+
+def test_a_failed_sandbox_deploy_is_shown_and_restored_in_one_action(
+    sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    sandbox.workflow.queue_seconds, sandbox.workflow.run_seconds = 0.0, 0.05
+    gh = GitHubClient(sandbox.api_url, "tok-editor1", REPO)
+    store = DocumentStore(gh, BlobCache(tmp_path / "blobs"))
+    doc = ui.run(store.load("03-strategy"))
+    broken = doc.text + "\n\n줄바꿈<br>다음 줄\n"
+    saved = ui.run(store.save(doc, broken, doc.sha, "editor1"))
+    assert isinstance(saved, SaveResult)
+    run = ui.run(_wait_run(gh, saved.commit_sha))
+    assert run.conclusion == "failure"
+    failure = ui.run(deploy_failure(gh, run))
+
+    notice = FailedDeployNotice()
+    qtbot.addWidget(notice)
+    notice.show_failure(failure, doc_title="전략")
+    assert "docs/03-strategy.md:" in notice.log.toPlainText()
+    history = DocHistory(gh, store)
+    results: list[Any] = []
+
+    async def restore() -> None:  # what the host does on restoreRequested
+        notice.restore_started()
+        found = await version_before(history, saved.commit_sha, doc.path)
+        assert found is not None
+        version, text = found
+
+        async def lock_ok() -> str | None:
+            return None
+
+        res = await restore_version(
+            store, doc.path, version, text, saved.sha, "editor1", lock_ok=lock_ok
+        )
+        results.append(res)
+        notice.restore_done(isinstance(res, SaveResult))
+
+    from modu_desktop.ui.shell.asyncutil import spawn
+
+    notice.restoreRequested.connect(lambda: spawn(restore()))
+    qtbot.mouseClick(notice.restore_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(notice.confirm_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(results), timeout=10000)
+    (res,) = results
+    assert isinstance(res, SaveResult)
+    assert sandbox.read_file(doc.path).decode("utf-8") == doc.text
+    assert sandbox.commits()[0]["message"].startswith("docs(edit): restore 03-strategy.md to ")
+    assert ui.run(_wait_run(gh, res.commit_sha)).conclusion == "success"
+    ui.run(gh.aclose())
+
+
+# ----- the history panel ---------------------------------------------------------------------
+
+
+def test_history_panel_lists_diffs_and_restores_a_version(
+    sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    gh = GitHubClient(sandbox.api_url, "tok-editor1", REPO)
+    store = DocumentStore(gh, BlobCache(tmp_path / "blobs"))
+    doc = ui.run(store.load("03-strategy"))
+    assert "label: Ethics" in doc.text
+    edited = doc.text.replace("label: Ethics", "label: 윤리", 1) + "\n새로 넣은 문단입니다.\n"
+    saved = ui.run(store.save(doc, edited, doc.sha, "editor1"))
+    assert isinstance(saved, SaveResult)
+
+    panel = HistoryPanel()
+    qtbot.addWidget(panel)
+    history = DocHistory(gh, store)
+    ui.run(panel.load(history, doc.path, edited, title="전략"))
+    assert panel.heading.text() == "“전략” 기록"
+    assert panel.list.count() == 2
+    assert "(지금 사이트에 있는 버전)" in panel.list.item(0).text()
+    assert "수정" in panel.list.item(0).text() and "@editor1" in panel.list.item(0).text()
+    qtbot.waitUntil(lambda: panel.selected is not None, timeout=10000)  # the older one
+    diff = panel.diff.toPlainText()
+    assert "+ 새로 넣은 문단입니다." in diff
+    assert "−   label: Ethics" in diff and "+   label: 윤리" in diff
+    assert panel.restore_button.isEnabled()
+    _shots(panel, qtbot, tmp_path, "history", 520)
+
+    got: list[tuple[Any, str]] = []
+    panel.restoreRequested.connect(lambda v, t: got.append((v, t)))
+    qtbot.mouseClick(panel.restore_button, Qt.MouseButton.LeftButton)
+    assert not got and panel.confirm.isVisible()
+    qtbot.mouseClick(panel.confirm_button, Qt.MouseButton.LeftButton)
+    ((version, text),) = got
+    assert text == doc.text
+
+    async def lock_ok() -> str | None:
+        return None
+
+    res = ui.run(
+        restore_version(store, doc.path, version, text, saved.sha, "editor1", lock_ok=lock_ok)
+    )
+    assert isinstance(res, SaveResult)
+    ui.run(panel.load(history, doc.path, text, title="전략"))
+    assert panel.list.count() == 3
+    assert f"{version.short_sha} 버전으로 되돌림" in panel.list.item(0).text()
+    ui.run(gh.aclose())
+
+
+# ----- the wiring helper ---------------------------------------------------------------------
+
+
+def test_check_before_save_passes_a_clean_text_and_fixes_a_breaking_one(
+    ui: Any, qtbot: Any
+) -> None:
+    from modu_desktop.ui.publish.publish_check_panel import check_before_save
+
+    clean = FM + "본문 <br /> 입니다.\n"
+    assert ui.run(check_before_save(None, clean, path="docs/a.md", repo_paths=None)) == clean
+
+    edit = QPlainTextEdit()
+    qtbot.addWidget(edit)
+    edit.setPlainText(TEXT)
+    task = ui.start(check_before_save(None, TEXT, path="docs/a.md", repo_paths=None, editor=edit))
+    dlg = ui.dialog("publishCheckDialog")
+    qtbot.mouseClick(dlg.fix_all_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dlg.save_fixed_button, Qt.MouseButton.LeftButton)
+    saved = ui.wait_task(task)
+    assert saved == edit.toPlainText() and not check_text(saved).breaks_build
+    edit.undo()
+    assert edit.toPlainText() == TEXT  # one undoable step
+
+
+def test_show_goes_back_to_editing_at_the_problem(ui: Any, qtbot: Any) -> None:
+    from modu_desktop.ui.publish.publish_check_panel import check_before_save
+
+    edit = QPlainTextEdit()
+    qtbot.addWidget(edit)
+    edit.setPlainText(TEXT)
+    task = ui.start(check_before_save(None, TEXT, path="docs/a.md", repo_paths=None, editor=edit))
+    dlg = ui.dialog("publishCheckDialog")
+    qtbot.mouseClick(_buttons(dlg.panel, "publishFindingShow")[0], Qt.MouseButton.LeftButton)
+    assert ui.wait_task(task) is None
+    cursor = edit.textCursor()
+    assert (cursor.blockNumber() + 1, cursor.positionInBlock() + 1) == (8, 7)  # the <br>
+    assert edit.toPlainText() == TEXT
