@@ -32,7 +32,7 @@ async def shots(scenes: Scenes, out: Path) -> None:
 
     from modu_desktop.core import blockmodel
     from modu_desktop.core.auth import TokenStore
-    from modu_desktop.core.publish import DeployState
+    from modu_desktop.core.deploy import DeployState
     from modu_desktop.core.settings import Settings
     from modu_desktop.ui.shell.context import make_client
     from modu_desktop.ui.signin.signin import SignInWidget

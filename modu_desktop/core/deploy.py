@@ -24,6 +24,11 @@ class DeployState(enum.Enum):
     def final(self) -> bool:
         return self not in (DeployState.WAITING, DeployState.BUILDING)
 
+    @property
+    def rank(self) -> int:
+        """0 waiting, 1 building, 2 any final state: the order the state may move in."""
+        return _RANK.get(self, 2)
+
 
 _RANK = {DeployState.WAITING: 0, DeployState.BUILDING: 1}
 _QUEUED = {"queued", "waiting", "pending", "requested"}
@@ -44,13 +49,16 @@ def state_of_run(run: Any) -> DeployState:
 
 
 class DeployTracker:
-    """The publishing state of one commit, from successive ``workflow_runs(commit)`` answers."""
+    """The publishing state of one commit, from successive ``workflow_runs(commit)`` answers.
+    The one state machine of publishing: the status bar (``ui/shell/deploy_status.py``) and the
+    editor's line (``ui/editing/publish_status.py``) both show it."""
 
     def __init__(self, commit_sha: str, *, give_up_after_s: float = 180.0) -> None:
         self.commit_sha = commit_sha
         self.state = DeployState.WAITING
         self.give_up_after_s = give_up_after_s
         self._seen_run = False
+        self.run: Any = None  # the latest run of this commit seen (the failed one, once failed)
 
     def _advance(self, new: DeployState) -> DeployState:
         if self.state.final:
@@ -73,6 +81,8 @@ class DeployTracker:
         if mine:
             self._seen_run = True
             latest = max(mine, key=lambda r: getattr(r, "id", 0) or 0)
+            if not self.state.final:
+                self.run = latest
             return self._advance(state_of_run(latest))
         if runs is not None and not self._seen_run and elapsed_s > self.give_up_after_s:
             return self._advance(DeployState.UNKNOWN)

@@ -204,9 +204,11 @@ class Released:
 
 @dataclass(frozen=True)
 class RaceLost:
-    """Someone else took the lock at the same moment we did; we look again."""
+    """Someone else took the lock at the same moment we did (``view``: who holds it now, as
+    re-read by the lock manager); we look again."""
 
     doc_id: str
+    view: LockView | None = None
 
 
 @dataclass(frozen=True)
@@ -288,6 +290,7 @@ class EditSession:
         self.title = title or loaded.doc_id
         self.held = held
         self.lost = False
+        self.lost_view: LockView | None = None  # the lock that replaced ours, once lost
         self.saving = False
         self.closed = False
         self._timing = _Timing(float(ws.locks.heartbeat_s), release_timeout_s)
@@ -422,7 +425,7 @@ class EditSession:
                 )
                 return None
             # lost the race: someone else took it first; the next round shows the new holder
-            view.report(RaceLost(doc_id))
+            view.report(RaceLost(doc_id, stolen.view))
         if held is None:
             view.report(OpenFailed(doc_id, "contended"))
             return None
@@ -497,6 +500,7 @@ class EditSession:
             return
         self.lost = True
         self.held = None
+        self.lost_view = lock_view
         rec = lock_view.record if lock_view is not None else None
         if released or lock_view is None or rec is None:
             event = LockLost(self.doc_id, None, None, True, during_save=during_save)

@@ -8,22 +8,16 @@ else its ``id``, else its file name without the number prefix (``docs/01-intro.m
 The practice sandbox serves its own pages under ``/_sandbox/site/`` (see
 ``sandbox/site.py``).
 
-**The publishing state** of one save moves only forward: 저장됨 (saved) → 게시 준비 중
-(the workflow run is queued or building) → 게시됨 (published) or 게시 실패 (failed).
-:class:`DeployTracker` enforces that, whatever order the runs API reports in;
-:func:`watch_deploy` polls the runs of the save's commit and feeds the tracker.
+**The publishing state** of one save lives in :mod:`modu_desktop.core.deploy` (the one state
+machine: it only moves forward, whatever order the runs API reports in).
 """
 
 from __future__ import annotations
 
-import asyncio
 import posixpath
 import re
-import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 # Docusaurus' default number-prefix parser (docusaurus-plugin-content-docs numberPrefix.ts)
@@ -90,96 +84,3 @@ def document_page_url(api_url: str, owner: str, name: str, path: str, text: str)
         return None
     fm, _body = split_front_matter(text.replace("\r\n", "\n"))
     return page_url(base, doc_slug(path, fm.values))
-
-
-# ------------------------------------------------------------------------------ deploy state
-class DeployState(Enum):
-    SAVED = "saved"
-    PREPARING = "preparing"
-    PUBLISHED = "published"
-    FAILED = "failed"
-
-    @property
-    def rank(self) -> int:
-        return {"saved": 0, "preparing": 1, "published": 2, "failed": 2}[self.value]
-
-    @property
-    def final(self) -> bool:
-        return self.rank == 2
-
-
-class RunLike(Protocol):
-    status: str | None
-    conclusion: str | None
-
-
-def state_of_runs(runs: Sequence[RunLike] | None) -> DeployState | None:
-    """What the workflow runs of one commit say (None: nothing to say yet)."""
-    if not runs:
-        return None
-    run = runs[0]
-    if run.status == "completed":
-        if run.conclusion == "success":
-            return DeployState.PUBLISHED
-        return DeployState.FAILED
-    return DeployState.PREPARING
-
-
-@dataclass
-class DeployTracker:
-    """The state of one save's publishing; :meth:`advance` never goes backwards."""
-
-    state: DeployState = DeployState.SAVED
-    detail: str = ""  # e.g. the run's conclusion when it failed
-
-    def advance(self, new: DeployState | None, detail: str = "") -> bool:
-        if new is None or self.state.final or new.rank <= self.state.rank:
-            return False
-        self.state = new
-        self.detail = detail
-        return True
-
-
-async def watch_deploy(
-    runs_of: Callable[[str], Awaitable[Sequence[RunLike]]],
-    commit_sha: str,
-    on_change: Callable[[DeployTracker], None],
-    *,
-    poll_s: float = 5.0,
-    give_up_s: float = 600.0,
-    no_run_s: float = 180.0,
-    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-    clock: Callable[[], float] = time.monotonic,
-) -> DeployTracker:
-    """Poll the runs of ``commit_sha`` until publishing ends. ``on_change`` hears every step
-    forward. No run at all after ``no_run_s`` (no workflow, or skipped by a path filter) ends
-    the watch with the state still 저장됨 and ``detail="no-run"``; a read the token may not make
-    (``actions`` permission missing) ends it with ``detail="no-access"``."""
-    from modu_desktop.core import errors
-
-    tracker = DeployTracker()
-    on_change(tracker)
-    started = clock()
-    while True:
-        try:
-            runs = await runs_of(commit_sha)
-        except (errors.PermissionDenied, errors.NotFound):
-            tracker.detail = "no-access"
-            on_change(tracker)
-            return tracker
-        except Exception:
-            runs = None
-        state = state_of_runs(runs)
-        detail = ""
-        if state is DeployState.FAILED and runs:
-            detail = str(runs[0].conclusion or "")
-        if tracker.advance(state, detail):
-            on_change(tracker)
-        if tracker.state.final:
-            return tracker
-        elapsed = clock() - started
-        if (tracker.state is DeployState.SAVED and elapsed > no_run_s) or elapsed > give_up_s:
-            tracker.detail = "no-run" if tracker.state is DeployState.SAVED else "timeout"
-            on_change(tracker)
-            return tracker
-        await sleep(poll_s)

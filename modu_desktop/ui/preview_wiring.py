@@ -9,22 +9,25 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QFileDialog
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.window_menus import document_menu
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.shell.window_api import WindowApi
 
 log = logging.getLogger(__name__)
 
 
-def attach_preview(win: Any) -> None:
+def attach_preview(win: WindowApi) -> None:
     preview = win.editor_pane.preview
     set_source = getattr(preview, "set_site_source", None)
-    store = getattr(getattr(win, "ctx", None), "store", None)
-    if callable(set_source) and store is not None:
-        set_source(store, win._spawn)
+    if callable(set_source):
+        set_source(win.ctx.store, lambda coro: win.ops.run(coro))
     notice = getattr(preview, "notice", None)
     if notice is not None:
         notice.connect(lambda text: win.statusBar().showMessage(text, 8000))
@@ -32,12 +35,9 @@ def attach_preview(win: Any) -> None:
         install_pdf_action(win)
 
 
-def install_pdf_action(win: Any) -> QAction:
-    menu = win.menuBar().findChild(QMenu, "documentMenu")
-    if menu is None:
-        menu = win.menuBar().addMenu(tr("&Document"))
-        menu.setObjectName("documentMenu")
-    action = QAction(tr("Save as PDF…"), win)
+def install_pdf_action(win: WindowApi) -> QAction:
+    menu = document_menu(win)
+    action = QAction(tr("Save as PDF…"), menu)
     action.setObjectName("savePdfAction")
     action.setShortcut(QKeySequence("Ctrl+Shift+P"))
     action.triggered.connect(lambda _checked=False: save_pdf(win))

@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from modu_desktop.core.edit_session import (
     Conflict,
     ConflictDecision,
@@ -401,6 +403,7 @@ def test_held_locks_are_recorded_through_the_observer(sandbox: Any, tmp_path: Pa
     run(body)
 
 
+@pytest.mark.expect_log("release of 01-welcome failed")
 def test_quit_releases_within_the_timeout_even_offline(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
         ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")

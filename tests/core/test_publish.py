@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 import httpx
 import pytest
 
-from modu_desktop.core import errors
+from modu_desktop.core.deploy import DeployState, DeployTracker
 from modu_desktop.core.publish import (
-    DeployState,
-    DeployTracker,
     doc_slug,
     page_url,
     site_base_url,
-    state_of_runs,
     strip_number_prefix,
-    watch_deploy,
 )
 
 
@@ -99,8 +94,12 @@ class Run:
     conclusion: str | None = None
 
 
+# The deploy state machine is core/deploy.py's (one for the status bar and the editor's line);
+# these are the same walks as before, on it.
+
+
 def test_state_never_moves_backwards() -> None:
-    t = DeployTracker()
+    t = DeployTracker("abc")
     seen = [t.state]
     for runs in (
         [],
@@ -112,18 +111,17 @@ def test_state_never_moves_backwards() -> None:
         [Run("in_progress")],
         [Run("completed", "failure")],
     ):
-        t.advance(state_of_runs(runs))
-        seen.append(t.state)
+        seen.append(t.observe(runs))
     ranks = [s.rank for s in seen]
     assert ranks == sorted(ranks)
     assert seen[-1] is DeployState.PUBLISHED
-    f = DeployTracker()
-    f.advance(DeployState.FAILED, "failure")
-    assert not f.advance(DeployState.PUBLISHED)
-    assert f.state is DeployState.FAILED and f.detail == "failure"
+    f = DeployTracker("abc")
+    assert f.observe([Run("completed", "failure")]) is DeployState.FAILED
+    assert f.observe([Run("completed", "success")]) is DeployState.FAILED
+    assert f.run is not None and f.run.conclusion == "failure"
 
 
-def test_watch_deploy_reports_each_step_once_and_stops() -> None:
+def test_each_step_is_reported_once_and_a_final_state_ends_it() -> None:
     answers = [
         [],
         [Run("queued")],
@@ -131,40 +129,21 @@ def test_watch_deploy_reports_each_step_once_and_stops() -> None:
         [Run("queued")],
         [Run("completed", "success")],
     ]
-    seen: list[DeployState] = []
-
-    async def runs_of(sha: str) -> list[Run]:
-        assert sha == "abc"
-        return answers.pop(0) if answers else [Run("completed", "success")]
-
-    async def no_sleep(_s: float) -> None:
-        return None
-
-    tracker = asyncio.run(
-        watch_deploy(runs_of, "abc", lambda t: seen.append(t.state), sleep=no_sleep)
-    )
-    assert tracker.state is DeployState.PUBLISHED
-    assert seen == [DeployState.SAVED, DeployState.PREPARING, DeployState.PUBLISHED]
+    t = DeployTracker("abc")
+    seen = [t.state]
+    for runs in answers:
+        if t.observe(runs) is not seen[-1]:
+            seen.append(t.state)
+    assert t.state.final
+    assert seen == [DeployState.WAITING, DeployState.BUILDING, DeployState.PUBLISHED]
 
 
-def test_watch_deploy_without_access_or_without_a_run() -> None:
-    async def denied(_sha: str) -> list[Run]:
-        raise errors.PermissionDenied(403, "Resource not accessible by personal access token")
-
-    async def none(_sha: str) -> list[Run]:
-        return []
-
-    clock = iter(range(0, 10_000, 60))
-
-    async def no_sleep(_s: float) -> None:
-        return None
-
-    t = asyncio.run(watch_deploy(denied, "x", lambda _t: None, sleep=no_sleep))
-    assert t.state is DeployState.SAVED and t.detail == "no-access"
-    t = asyncio.run(
-        watch_deploy(none, "x", lambda _t: None, sleep=no_sleep, clock=lambda: next(clock))
-    )
-    assert t.state is DeployState.SAVED and t.detail == "no-run"
+def test_without_access_or_without_a_run_the_state_is_unknown() -> None:
+    t = DeployTracker("x")
+    assert t.unavailable() is DeployState.UNKNOWN  # the runs cannot be read (no permission)
+    t = DeployTracker("x", give_up_after_s=180)
+    assert t.observe([], elapsed_s=60) is DeployState.WAITING
+    assert t.observe([], elapsed_s=240) is DeployState.UNKNOWN  # no workflow run at all
 
 
 def test_sandbox_serves_the_published_page(sandbox) -> None:  # type: ignore[no-untyped-def]

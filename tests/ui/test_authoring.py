@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton
 from modu_desktop import i18n
 from modu_desktop.core import blockmodel as bm
 from modu_desktop.core.blockcatalog import CATALOG
-from modu_desktop.core.publish import DeployState
+from modu_desktop.core.deploy import DeployState
 from modu_desktop.ui.editing.editor import EditorPane
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -342,12 +342,12 @@ def test_publishing_line_moves_forward_and_opens_the_page(
     assert ui.run(win.save())
     pub = win.editor_pane.publish
     assert pub.isVisible() and pub.objectName() == "publishStatus"
-    assert pub.state in (DeployState.SAVED, DeployState.PREPARING)
+    assert pub.state in (DeployState.WAITING, DeployState.BUILDING)
     assert "저장됨" in pub.text()
     qtbot.waitUntil(lambda: pub.state is DeployState.PUBLISHED, timeout=30000)
     ranks = [s.rank for s in pub.history]
-    assert ranks == sorted(ranks) and pub.history[0] is DeployState.SAVED
-    assert DeployState.PREPARING in pub.history
+    assert ranks == sorted(ranks) and pub.history[0] is DeployState.WAITING
+    assert DeployState.BUILDING in pub.history
     assert "게시됨" in pub.text()
     button = pub.findChild(QPushButton, "viewOnSiteButton")
     assert button is not None and button.isVisible() and button.text() == "사이트에서 보기"
@@ -379,7 +379,7 @@ def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
         [Run("in_progress")],
     ):
         p.observe(runs)
-    assert p.history == [DeployState.SAVED, DeployState.PREPARING, DeployState.FAILED]
+    assert p.history == [DeployState.WAITING, DeployState.BUILDING, DeployState.FAILED]
     assert "게시 실패" in p.text()
     assert not p.view_button.isVisible()
     p.start("def", "https://pnuai.github.io/PNU-Modu/docs/intro")  # the next save starts over

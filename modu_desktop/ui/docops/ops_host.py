@@ -20,6 +20,7 @@ from modu_desktop.core.ops import DocOps, OpResult
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
 from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
+from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import WindowApi
@@ -57,8 +58,7 @@ class OpsHost(QObject):
         win = self.win
         if not (self.available or self.images_available):
             return
-        menu = win.menuBar().addMenu(tr("&Document"))
-        menu.setObjectName("documentMenu")
+        menu = document_menu(win)
 
         def add(key: str, text: str, shortcut: str | None, slot: Callable[[], object]) -> None:
             a = QAction(text, menu)

@@ -1,34 +1,27 @@
 """One line that says how far a save has got: 저장됨 → 게시 준비 중 → 게시됨 / 게시 실패.
 
-It only moves forward (``core.publish.DeployTracker``), whatever order the workflow-runs API
-answers in, and offers “사이트에서 보기” once the document's page is live. It is fed either by
-its own poller (:meth:`watch`, ``core.publish.watch_deploy``) or by a caller that already
-polls the runs (:meth:`start` + :meth:`observe`).
+It shows the one publishing state machine (``core.deploy.DeployTracker``: only forward,
+whatever order the workflow-runs API answers in) and offers “사이트에서 보기” once the
+document's page is live. The window's deploy watcher (``ui/shell/deploy_status.py``) feeds it:
+:meth:`start` for a save, :meth:`observe` with each answer, :meth:`stop` when no news will come.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from modu_desktop.core.publish import (
-    DeployState,
-    DeployTracker,
-    RunLike,
-    state_of_runs,
-    watch_deploy,
-)
+from modu_desktop.core.deploy import DeployState, DeployTracker
+from modu_desktop.core.github_types import WorkflowRun
 from modu_desktop.i18n import tr
 
 _STEPS = (
-    (DeployState.SAVED, "Saved"),
-    (DeployState.PREPARING, "Getting ready to publish"),
+    (DeployState.WAITING, "Saved"),
+    (DeployState.BUILDING, "Getting ready to publish"),
     (DeployState.PUBLISHED, "Published"),
 )
 
@@ -57,66 +50,37 @@ class PublishStatus(QWidget):
         self.commit: str | None = None
         self.history: list[DeployState] = []
         self.opened: list[str] = []
-        self._task: asyncio.Task[Any] | None = None
+        self.detail = ""  # why no more news will come, or how it ended without publishing
         self.hide()
 
     # --- feeding ---
     def start(self, commit_sha: str, url: str | None) -> None:
         """A new save: back to 저장됨 for this commit."""
-        self._cancel()
         self.commit, self.url = commit_sha, url
-        self.tracker = DeployTracker()
+        self.tracker = DeployTracker(commit_sha)
+        self.detail = ""
         self.history = [self.tracker.state]
         self._show()
 
-    def observe(self, runs: Sequence[RunLike] | None) -> None:
+    def observe(self, runs: Sequence[WorkflowRun] | None) -> None:
         """The runs API's latest answer for this commit (any order; never moves back)."""
-        if self.tracker is None:
+        t = self.tracker
+        if t is None:
             return
-        state = state_of_runs(runs)
-        detail = str(runs[0].conclusion or "") if runs and state is DeployState.FAILED else ""
-        if self.tracker.advance(state, detail):
-            self.history.append(self.tracker.state)
+        before = t.state
+        if t.observe(runs) is not before:
+            self.history.append(t.state)
+            if t.state is DeployState.SKIPPED and t.run is not None:
+                self.detail = str(t.run.conclusion or "skipped")
             self._show()
 
     def stop(self, detail: str) -> None:
         """No more news will come (no run, no access, timeout)."""
         if self.tracker is not None and not self.tracker.state.final:
-            self.tracker.detail = detail
+            self.detail = detail
             self._show()
 
-    def watch(
-        self,
-        runs_of: Callable[[str], Awaitable[Sequence[RunLike]]],
-        commit_sha: str,
-        url: str | None,
-        *,
-        poll_s: float = 5.0,
-    ) -> asyncio.Task[Any]:
-        """Poll by itself (``core.publish.watch_deploy``)."""
-        self.start(commit_sha, url)
-
-        def on_change(t: DeployTracker) -> None:
-            if self.tracker is None or t.state is self.tracker.state:
-                if self.tracker is not None and t.detail:
-                    self.stop(t.detail)
-                return
-            if self.tracker.advance(t.state, t.detail):
-                self.history.append(self.tracker.state)
-                self._show()
-
-        self._task = asyncio.ensure_future(
-            watch_deploy(runs_of, commit_sha, on_change, poll_s=poll_s)
-        )
-        return self._task
-
-    def _cancel(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        self._task = None
-
     def clear(self) -> None:
-        self._cancel()
         self.tracker = None
         self.hide()
 
@@ -134,14 +98,17 @@ class PublishStatus(QWidget):
             return
         parts = []
         failed = t.state is DeployState.FAILED
+        # skipped / unknown: nothing was published, the line stays at 저장됨 with a note
+        now = t.state if t.state not in (DeployState.SKIPPED, DeployState.UNKNOWN) else None
+        now = now or DeployState.WAITING
         for state, en in _STEPS:
             name = tr(en)
             if failed and state is DeployState.PUBLISHED:
                 parts.append(f"<b style='color:#b42318'>✖ {tr('Publishing failed')}</b>")
                 continue
-            if state.rank < t.state.rank or (state is t.state and t.state.final):
+            if state.rank < now.rank or (state is now and now.final):
                 parts.append(f"<span style='color:#1a7f37'>✔ {name}</span>")
-            elif state is t.state:
+            elif state is now:
                 parts.append(f"<b>● {name}</b>")
             else:
                 parts.append(f"<span style='color:#8a94a6'>○ {name}</span>")
@@ -152,7 +119,7 @@ class PublishStatus(QWidget):
             "timeout": tr("(still not finished; look again later)"),
             "skipped": tr("(publishing was skipped for this save)"),
             "cancelled": tr("(publishing was cancelled)"),
-        }.get(t.detail, "")
+        }.get(self.detail, "")
         if note:
             line += f" <span style='color:#8a94a6'>{note}</span>"
         self.label.setText(line)
@@ -166,10 +133,12 @@ class PublishStatus(QWidget):
         if t is None:
             return ""
         return {
-            DeployState.SAVED: tr("Saved"),
-            DeployState.PREPARING: tr("Getting ready to publish"),
+            DeployState.WAITING: tr("Saved"),
+            DeployState.BUILDING: tr("Getting ready to publish"),
             DeployState.PUBLISHED: tr("Published"),
             DeployState.FAILED: tr("Publishing failed"),
+            DeployState.SKIPPED: tr("Saved"),
+            DeployState.UNKNOWN: tr("Saved"),
         }[t.state]
 
     def open_page(self) -> None:

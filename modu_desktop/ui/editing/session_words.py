@@ -4,14 +4,18 @@ module decides the sentences."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
+from modu_desktop.core import errors
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
     LockLost,
     LockRenewed,
+    Mode,
     NotSaved,
+    Opened,
     OpenFailed,
     Queued,
     RaceLost,
@@ -20,7 +24,7 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.i18n import tr
-from modu_desktop.ui.locks.lock_dialog import format_when
+from modu_desktop.ui.locks.lock_dialog import format_when, took_first_text
 from modu_desktop.ui.shell.operation import error_text
 
 if TYPE_CHECKING:
@@ -30,9 +34,34 @@ if TYPE_CHECKING:
 def queued_text() -> str:
     """Why a save is waiting (the save queue's one sentence)."""
     return tr(
-        "GitHub cannot be reached, so the save is kept on this computer "
-        "and will be sent by itself when the connection returns (waiting "
-        "to save)."
+        "Not connected to GitHub: the save is kept on this computer and will be sent "
+        "by itself when the connection returns (waiting to save)."
+    )
+
+
+def offline(exc: BaseException | None) -> bool:
+    """GitHub could not be reached (as opposed to: it answered with an error)."""
+    return isinstance(exc, errors.NetworkError | asyncio.TimeoutError | TimeoutError) or (
+        type(exc).__name__ in ("QueuedForSave", "WriteUncertain")
+    )
+
+
+def missed_heartbeat_text(misses: int, expires_in_s: float | None) -> str:
+    """A missed heartbeat: never "in 0 min" (minutes rounded up, at least one); expired apart."""
+    left = expires_in_s or 0
+    if left > 0:
+        return tr(
+            "Not connected to GitHub: your editing lock was not renewed ({n} tries). "
+            "If the connection is not back within {m} min, others may take over "
+            "editing. Keep this window open: your text is safe here.",
+            n=misses,
+            m=max(1, -int(-left // 60)),
+        )
+    return tr(
+        "Not connected to GitHub: your editing lock was not renewed ({n} tries) "
+        "and has expired, so others may take over editing now. Keep this window "
+        "open: your text is safe here.",
+        n=misses,
     )
 
 
@@ -54,14 +83,21 @@ def lock_lost_text(event: LockLost, login: str, now: float) -> str:
             "now. Your text is still here: copy it, save it as a new "
             "document, or compare it."
         )
-    who = event.by
     if event.by_me_elsewhere:
-        who = tr("you ({login}) in another window").format(login=event.by)
+        return tr(
+            "You ({login}) took over editing in another window at {when}, so this "
+            "document is read-only here. Your text is still here: copy it, save it as "
+            "a new document, or compare it.",
+            login=event.by,
+            when=format_when(event.at, now),
+        )
     return tr(
         "{who} took over editing at {when}, so this document is "
         "read-only now. Your text is still here: copy it, save it as a "
-        "new document, or compare it."
-    ).format(who=who, when=format_when(event.at, now))
+        "new document, or compare it.",
+        who=event.by,
+        when=format_when(event.at, now),
+    )
 
 
 class SessionWords:
@@ -70,6 +106,26 @@ class SessionWords:
     def __init__(self, win: WindowApi) -> None:
         self.win = win
 
+    def opened(self, doc_id: str, opened: Opened) -> None:
+        """The banner and status of a document just shown, by the mode it was opened in."""
+        win = self.win
+        if opened.mode is Mode.EDIT:
+            win.readonly_banner.hide()
+            win.set_lock_status(tr("You are editing “{doc}”", doc=win.label(doc_id)), "ok")
+        elif opened.mode is Mode.READ_ONLY:
+            who = opened.holder.holder if opened.holder and opened.holder.holder else "?"
+            win.readonly_banner.set_text(
+                tr(
+                    "Read-only: {who} is editing this document. You can read and copy, not change.",
+                    who=who,
+                )
+            )
+            win.readonly_banner.show()
+            win.set_lock_status(tr("Read-only"), "info")
+        else:
+            win.readonly_banner.hide()
+            win.set_lock_status(tr("Viewer mode — read-only"), "info")
+
     def show(self, event: SessionEvent) -> None:
         win = self.win
         lang = win.ctx.lang
@@ -77,33 +133,36 @@ class SessionWords:
             win.set_connection(True)
             stamp = format_when(event.at, event.at).split(" ")[0]
             win.set_lock_status(
-                tr("You are editing “{doc}” · lock renewed at {time}").format(
-                    doc=event.doc_id, time=stamp
+                tr(
+                    "You are editing “{doc}” · lock renewed at {time}",
+                    doc=win.label(event.doc_id),
+                    time=stamp,
                 ),
                 "ok",
             )
         elif isinstance(event, HeartbeatMissed):
             if event.expires_in_s is None:
-                win.set_connection(False, error_text(event.error, lang) if event.error else None)
+                message = error_text(event.error, lang) if event.error else None
+                win.set_connection(False, message, offline=offline(event.error))
                 return
-            mins = max(0, int((event.expires_in_s or 0) // 60))
-            msg = tr(
-                "Cannot reach GitHub to renew your lock ({n} missed). It expires "
-                "in {m} min unless the connection comes back; keep your text."
-            ).format(n=event.misses, m=mins)
-            win.set_connection(False, error_text(event.error, lang) if event.error else msg)
+            msg = missed_heartbeat_text(event.misses, event.expires_in_s)
+            # a missed beat is GitHub not answering: say it as the outage is said
+            message = error_text(event.error, lang) if event.error else msg
+            win.set_connection(False, message, offline=True)
             win.set_lock_status(msg, "warning")
         elif isinstance(event, LockLost):
             win.show_lock_lost(lock_lost_text(event, win.ctx.login, win.ctx.server_now()))
             win.set_lock_status(tr("Lock lost — read-only"), "error")
         elif isinstance(event, Saved):
             win.set_connection(True)
-            win.set_lock_status(tr("✔ Saved “{doc}”").format(doc=win.label(event.doc_id)), "ok")
+            win.set_lock_status(tr("✔ Saved “{doc}”", doc=win.label(event.doc_id)), "ok")
+            win.resolve_notice("save", "connection")  # an earlier "not saved" is resolved
         elif isinstance(event, Queued):
+            # Offline: the save waits on disk; the message goes to one place, the notice.
             msg = queued_text()
-            win.set_lock_status(tr("Waiting to save: {msg}").format(msg=msg), "warning")
-            win.set_connection(False, msg)
-            win.show_notice(msg, "warning")
+            self._editing_status(event.doc_id)
+            win.set_connection(False, msg, offline=True)
+            win.show_notice(msg, "warning", topic="connection")
         elif isinstance(event, TheirsTaken):
             if not event.saved_as_new:
                 win.set_lock_status(
@@ -115,12 +174,8 @@ class SessionWords:
         elif isinstance(event, NotSaved):
             self._not_saved(event)
         elif isinstance(event, RaceLost):
-            win.show_notice(
-                tr("Someone else took “{doc}” at the same moment.").format(
-                    doc=win.label(event.doc_id)
-                ),
-                "warning",
-            )
+            # a different holder took it meanwhile (core.locks re-read it): say who, truthfully
+            win.show_notice(took_first_text(win.label(event.doc_id), event.view), "warning")
         elif isinstance(event, OpenFailed):
             win.set_lock_status("")
             if event.reason == "contended":
@@ -129,10 +184,19 @@ class SessionWords:
                 ).format(doc=win.label(event.doc_id))
             else:
                 msg = error_text(event.error, lang) if event.error else "?"
-                text = tr("Could not open “{doc}”: {msg}").format(doc=event.doc_id, msg=msg)
+                text = tr("Could not open “{doc}”: {msg}", doc=event.doc_id, msg=msg)
             win.show_notice(text, "error")
 
+    def _editing_status(self, doc_id: str) -> None:
+        """The status bar keeps the lock state while the notice says what went wrong."""
+        doc = self.win.doc
+        if doc is not None and doc.doc_id == doc_id and doc.editable:
+            self.win.set_lock_status(
+                tr("You are editing “{doc}”", doc=self.win.label(doc_id)), "ok"
+            )
+
     def _not_saved(self, event: NotSaved) -> None:
+        """One message in one place (the notice); the status bar keeps the lock state."""
         win = self.win
         if event.reason == "conflict":
             win.set_lock_status(tr("Not saved (conflict): your text is still here."), "warning")
@@ -140,9 +204,24 @@ class SessionWords:
         if event.reason == "lock_lost":
             win.show_notice(tr("Not saved: you no longer hold the lock on this document."), "error")
             return
-        if event.reason == "lock_unchecked":
-            msg = tr("could not check the lock; try again")
-        else:
-            msg = error_text(event.error, win.ctx.lang) if event.error else "?"
-        win.set_lock_status(tr("Not saved: {msg}").format(msg=msg), "error")
-        win.show_notice(tr("Not saved: {msg} Your text is still here.").format(msg=msg), "error")
+        self._editing_status(event.doc_id)
+        if event.reason == "lock_unchecked":  # GitHub could not be asked: said as the outage is
+            win.set_connection(False, tr("could not check the lock; try again"), offline=True)
+            win.show_notice(
+                tr(
+                    "Not saved: not connected to GitHub (the lock could not be checked). "
+                    "Your text is still here; save again when the connection is back."
+                ),
+                "error",
+                topic="connection",
+            )
+            return
+        msg = error_text(event.error, win.ctx.lang) if event.error else "?"
+        cut_off = offline(event.error)
+        if cut_off:
+            win.set_connection(False, msg, offline=True)
+        win.show_notice(
+            tr("Not saved: {msg} Your text is still here.", msg=msg),
+            "error",
+            topic="connection" if cut_off else "save",
+        )

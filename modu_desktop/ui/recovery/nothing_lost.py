@@ -123,11 +123,17 @@ class NothingLost(QObject):
             )
             queue.itemCommitted.connect(self._committed)
             queue.itemFailed.connect(self._failed)
+            win.connectionRestored.connect(self._connection_restored)  # send what waits now
             QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self.start_queue)
         self.notify_button = win.readonly_banner.add_button(
             "notifyFreeButton", tr("Notify me when it is free")
         )
         self.notify_button.clicked.connect(self.watch_open_document)
+        if not ctx.viewer:  # after losing the lock, the same offer
+            self.lost_notify_button = win.lock_banner.add_button(
+                "lostNotifyFreeButton", tr("Notify me when it is free")
+            )
+            self.lost_notify_button.clicked.connect(self.watch_open_document)
         self.notifier.openRequested.connect(self._open_from_notification)
 
     # -- queue -------------------------------------------------------------------------------
@@ -152,16 +158,21 @@ class NothingLost(QObject):
                         DraftKey(t.api_host, t.repo, t.branch, item.doc_id), only_if_text=item.text
                     )
         self.win.show_notice(
-            tr("Saved “{doc}”: it was waiting for the connection.").format(doc=item.doc_id),
-            "info",
+            tr("Saved “{doc}”: it was waiting for the connection.", doc=item.doc_id), "info"
         )
+
+    def _connection_restored(self) -> None:
+        if not self._closed and self.queue is not None and self.queue.pending_count():
+            self.queue.retry_now()
 
     def _failed(self, item: SpoolItem) -> None:
         self.win.show_notice(
             tr(
                 "“{doc}” could not be saved ({why}). Your text is kept: open "
-                "“not saved” in the status bar."
-            ).format(doc=item.doc_id, why=item.failure or item.last_error or "?"),
+                "“not saved” in the status bar.",
+                doc=item.doc_id,
+                why=item.failure or item.last_error or "?",
+            ),
             "error",
         )
 
@@ -190,7 +201,7 @@ class NothingLost(QObject):
             return
         self.notifier.watch(doc_id)
         self.win.show_notice(
-            tr("You will be told when “{doc}” is free.").format(doc=doc_id),
+            tr("You will be told when “{doc}” is free.", doc=doc_id),
             "info",
         )
 

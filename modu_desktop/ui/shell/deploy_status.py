@@ -1,4 +1,7 @@
-"""The status bar's "Publishing…" label: follows the GitHub Actions run of the last save."""
+"""The publishing state of the last save: the status bar's label and the editor's one-line
+``PublishStatus``, both fed from ONE :class:`~modu_desktop.core.deploy.DeployTracker` (waiting →
+building → published/failed/skipped/unknown, never backwards, out-of-order answers ignored).
+A failed run is handed to ``on_failed`` (the failed-deploy notice)."""
 
 from __future__ import annotations
 
@@ -9,69 +12,89 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QLabel
 
 from modu_desktop.core import errors
+from modu_desktop.core.deploy import DeployState, DeployTracker
 from modu_desktop.core.github import GitHubClient
+from modu_desktop.core.github_types import WorkflowRun
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.publish_status import PublishStatus
 from modu_desktop.ui.shell.operation import Operations
 
 NO_RUN_AFTER_S = 180.0
+
+
+def deploy_words(state: DeployState) -> tuple[str, str]:
+    """One wording (and style kind) per publishing state."""
+    return {
+        DeployState.WAITING: (tr("Publishing: waiting"), "info"),
+        DeployState.BUILDING: (tr("Publishing: building the site…"), "info"),
+        DeployState.PUBLISHED: (tr("✔ Published"), "ok"),
+        DeployState.FAILED: (tr("✖ Publishing failed"), "error"),
+        DeployState.SKIPPED: (tr("Not published (skipped)"), "info"),
+        DeployState.UNKNOWN: (tr("Publishing status unknown"), "info"),
+    }[state]
 
 
 class DeployStatus:
     def __init__(
         self,
         label: QLabel,
+        line: PublishStatus,
         client: GitHubClient,
         ops: Operations,
         *,
         poll_s: float,
         stopped: Callable[[], bool],
+        on_failed: Callable[[str, WorkflowRun], None] | None = None,
     ) -> None:
         self.label = label
+        self.line = line
         self.client = client
         self.ops = ops
         self.poll_s = poll_s
         self.stopped = stopped
+        self.on_failed = on_failed
+        self.tracker: DeployTracker | None = None
         self._task: asyncio.Task[None] | None = None
 
-    def watch(self, commit_sha: str) -> None:
+    def watch(self, commit_sha: str, page_url: str | None = None) -> None:
+        """Follow the Deploy run of ``commit_sha`` (``page_url``: "View on site")."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
+        self.line.start(commit_sha, page_url)
         self._task = self.ops.run(self._loop(commit_sha), name="deploy-status")
 
-    def _show(self, text: str, kind: str | None = None) -> None:
-        self.label.setText(tr(text))
-        if kind is not None:
-            self.label.setProperty("kind", kind)
+    def show(self, state: DeployState) -> None:
+        text, kind = deploy_words(state)
+        label = self.label
+        label.setText(text)
+        label.setProperty("kind", kind)
+        label.style().unpolish(label)
+        label.style().polish(label)
 
     async def _loop(self, commit_sha: str) -> None:
-        label = self.label
-        self._show("Publishing: waiting to start", "info")
+        tracker = self.tracker = DeployTracker(commit_sha, give_up_after_s=NO_RUN_AFTER_S)
+        self.show(tracker.state)
         started = time.monotonic()
-        while not self.stopped():
+        while not self.stopped() and not tracker.state.final:
             try:
-                runs = await self.client.workflow_runs(commit_sha)
+                runs: list[WorkflowRun] | None = await self.client.workflow_runs(commit_sha)
             except (errors.PermissionDenied, errors.NotFound):
-                self._show("Publishing status not available")
+                self.show(tracker.unavailable())
+                self.line.stop("no-access")
                 return
             except Exception:
                 runs = None
-            if runs:
-                run = runs[0]
-                if run.status == "completed":
-                    if run.conclusion == "success":
-                        self._show("✔ Published", "ok")
-                    elif run.conclusion in ("skipped", "cancelled", "neutral"):
-                        self._show("Publishing skipped")
-                    else:
-                        self._show("✖ Publishing failed", "error")
-                    label.style().unpolish(label)
-                    label.style().polish(label)
-                    return
-                if run.status in ("queued", "waiting", "pending", "requested"):
-                    self._show("Publishing: queued")
-                else:
-                    self._show("Publishing: building…")
-            elif time.monotonic() - started > NO_RUN_AFTER_S:
-                self._show("No publishing run found for this save")
-                return
-            await asyncio.sleep(self.poll_s)
+            if runs is not None:
+                self.line.observe(runs)
+            before = tracker.state
+            state = tracker.observe(runs, time.monotonic() - started)
+            if state is not before:
+                self.show(state)
+            if state is DeployState.UNKNOWN:
+                self.line.stop("no-run")
+            if state is DeployState.FAILED and self.on_failed is not None:
+                failed_run = tracker.run
+                if failed_run is not None:
+                    self.on_failed(commit_sha, failed_run)
+            if not state.final:
+                await asyncio.sleep(self.poll_s)

@@ -15,14 +15,11 @@ import logging
 import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
-    QLabel,
     QMainWindow,
-    QSplitter,
-    QStackedWidget,
     QWidget,
 )
 
@@ -33,6 +30,7 @@ from modu_desktop.core.edit_session import (
     LockHolder,
     Mode,
     Opened,
+    OpenFailed,
     Saved,
     SessionEvent,
     TakeOver,
@@ -40,6 +38,7 @@ from modu_desktop.core.edit_session import (
 )
 from modu_desktop.core.locks import HeldLock
 from modu_desktop.core.newdoc import NewDocRequest
+from modu_desktop.core.publish import document_page_url
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_host import OpsHost
 from modu_desktop.ui.editing.doc_dialogs import (
@@ -49,22 +48,23 @@ from modu_desktop.ui.editing.doc_dialogs import (
     decide_conflict,
 )
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
-from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.editing.fmsync import read_fields
-from modu_desktop.ui.editing.session_words import SessionWords, took_over_text
+from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
 from modu_desktop.ui.locks.lock_dialog import ask_take_over
+from modu_desktop.ui.preview_wiring import attach_preview
+from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
-from modu_desktop.ui.shell.banners import Banner
 from modu_desktop.ui.shell.context import AppContext
 from modu_desktop.ui.shell.deploy_status import DeployStatus
-from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow
-from modu_desktop.ui.shell.list_badges import lock_badges
+from modu_desktop.ui.shell.list_badges import doc_rows, sync_own_lock
 from modu_desktop.ui.shell.operation import Operations, error_text
-from modu_desktop.ui.shell.window_menus import build_menus, remember_language
+from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
+    WindowWidgets,
     build_central,
     build_status_bar,
+    explain_cannot_save,
     preview_images,
     show_state,
 )
@@ -72,36 +72,10 @@ from modu_desktop.ui.shell.window_parts import (
 log = logging.getLogger(__name__)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowWidgets, QMainWindow):
     signOutRequested = Signal()
     finished = Signal()  # the window closed and every lock it held was released (or timed out)
-
-    # built by window_parts.build_central / build_status_bar and window_menus.build_menus
-    practice_banner: Banner
-    viewer_banner: Banner
-    notice: Banner
-    lock_banner: Banner
-    readonly_banner: Banner
-    splitter: QSplitter
-    doc_list: DocListPanel
-    right: QStackedWidget
-    doc_header: QLabel
-    editor_pane: EditorPane
-    status_lock: QLabel
-    status_deploy: QLabel
-    status_conn: QLabel
-    lang_actions: dict[str | None, QAction]
-    act_open: QAction
-    act_save: QAction
-    act_save_new: QAction
-    act_close: QAction
-    act_refresh: QAction
-    act_signout: QAction
-    act_quit: QAction
-    act_undo: QAction
-    act_redo: QAction
-    act_find: QAction
-    act_replace: QAction
+    connectionRestored = Signal()  # GitHub answers again after a failure
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -110,11 +84,11 @@ class MainWindow(QMainWindow):
         self.drafts: DraftsController | None = None
         self.ops = Operations(lambda text: self.show_notice(text, "error"), ctx.lang)
         self.words = SessionWords(self)
-        self._refreshing = False
+        self.refreshing = False
         self._last_refresh = 0.0
         self._closing = False
         self._closed_ok = False
-        self._busy_open = False
+        self.busy_open = False
         self._open_task: asyncio.Task[bool] | None = None
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
@@ -122,16 +96,21 @@ class MainWindow(QMainWindow):
         build_status_bar(self)
         self.set_connection(True)
         build_menus(self)
+        self.publishing = Publishing(self, self)
         self.deploy = DeployStatus(
             self.status_deploy,
+            self.editor_pane.publish,
             ctx.client,
             self.ops,
             poll_s=ctx.options.deploy_poll_s,
             stopped=lambda: self._closing,
+            on_failed=self.publishing.deploy_failed,
         )
         self.images = preview_images(self, self, lambda: self._closing)
         self.ops_host = OpsHost(self, self)
         self.ops_host.build_menu()
+        document_menu(self).addAction(self.publishing.history_action)
+        attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
         self.update_title()
         self._update_actions()
@@ -154,18 +133,36 @@ class MainWindow(QMainWindow):
         """Remember the interface language (applies at the next start)."""
         remember_language(self, code)
 
-    def set_connection(self, ok: bool, message: str | None = None) -> None:
+    def set_connection(
+        self, ok: bool, message: str | None = None, *, offline: bool = False
+    ) -> None:
+        if ok and self.status_conn.property("kind") == "error":
+            self.connectionRestored.emit()
         self.status_conn.setToolTip(self.ctx.settings.api_url if ok else message or "")
         text = tr("● Connected") if ok else tr("⚠ Connection problem")
+        if not ok and offline:
+            text = tr("⚠ Not connected to GitHub")
         show_state(self.status_conn, text, "ok" if ok else "error")
+        if ok:
+            self.resolve_notice("connection")  # what the outage said is no longer true
 
     def set_lock_status(self, text: str, kind: str = "info") -> None:
         show_state(self.status_lock, text, kind)
+        self.status_lock.setToolTip(text)  # the status bar may cut a long sentence off
 
-    def show_notice(self, text: str, kind: str = "info") -> None:
-        self.notice.set_text(text)
-        self.notice.set_kind(kind)
-        self.notice.show()
+    def lock_status(self) -> tuple[str, str]:
+        return self.status_lock.text(), str(self.status_lock.property("kind") or "info")
+
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None:
+        """The one place for a message about an event; ``topic`` ("connection", "save",
+        "upload") lets the success that resolves it clear it (``resolve_notice``)."""
+        self.notice.show_message(text, kind, topic)
+
+    def resolve_notice(self, *topics: str) -> None:
+        self.notice.resolve(*topics)
+
+    def explain_cannot_save(self) -> None:
+        explain_cannot_save(self)
 
     def label(self, doc_id: str) -> str:
         """The document's title for messages (its docId when the list does not know it)."""
@@ -190,6 +187,9 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         s = self.session
         self.act_save.setEnabled(bool(s and s.editable))
+        self.act_explain_save.setEnabled(bool(s and not s.editable))
+        sync_own_lock(self.doc_list, s)
+        self.publishing.update_actions()
         self.act_close.setEnabled(s is not None)
         self.act_save_new.setEnabled(bool(s and not self.ctx.viewer))
         self.act_replace.setEnabled(bool(s and s.editable))
@@ -204,14 +204,14 @@ class MainWindow(QMainWindow):
             self.ops.run(self.refresh_list())
 
     def _idle_refresh(self) -> None:
-        if not self._refreshing and not self._closing:
+        if not self.refreshing and not self._closing:
             self.ops.run(self.refresh_list())
 
     async def refresh_list(self) -> bool:
         """Re-read the document list (one request when nothing changed)."""
-        if self._refreshing or self._closing:
+        if self.refreshing or self._closing:
             return False
-        self._refreshing = True
+        self.refreshing = True
         if not self.doc_list.rows:
             self.doc_list.set_loading(True)
         else:
@@ -223,28 +223,19 @@ class MainWindow(QMainWindow):
             views = await self.ctx.locks.list_locks(shas) if shas else []
         except Exception as exc:
             log.info("refresh failed: %s", exc)
+            cut_off = offline(exc)  # an outage reads the same in the list as in the status bar
             self.doc_list.set_loading(False)
-            self.doc_list.set_error(error_text(exc, self.ctx.lang))
-            self.set_connection(False, error_text(exc, self.ctx.lang))
+            msg = error_text(exc, self.ctx.lang)
+            self.doc_list.set_error(tr("not connected to GitHub") if cut_off else msg)
+            self.set_connection(False, msg, offline=cut_off)
             return False
         finally:
-            self._refreshing = False
+            self.refreshing = False
             self._last_refresh = time.monotonic()
             if not self._closed_ok:
                 self.doc_list.refresh_button.setEnabled(True)
-        badges = lock_badges(views)
-        rows = [
-            DocRow(
-                doc_id=d.doc_id,
-                path=d.path,
-                title=d.title or d.nav_label or d.doc_id,
-                position=d.position if isinstance(d.position, int) else None,
-                lock=badges.get(d.doc_id),
-            )
-            for d in snap.docs
-        ]
         self.doc_list.set_loading(False)
-        self.doc_list.set_rows(rows, self.ctx.server_now())
+        self.doc_list.set_rows(doc_rows(snap.docs, views), self.ctx.server_now())
         self.set_connection(True)
         if self.session is not None:  # our lock changed on the server? check now
             entry = locks.get(self.session.doc_id)
@@ -290,8 +281,10 @@ class MainWindow(QMainWindow):
                 self.editor_pane.set_modified(False)
         self.words.show(event)
         if isinstance(event, Saved):
-            if event.commit_sha:
-                self.deploy.watch(event.commit_sha)
+            if event.commit_sha and s is not None:
+                st = self.ctx.settings
+                url = document_page_url(st.api_url, st.owner, st.name, s.path, event.text)
+                self.deploy.watch(event.commit_sha, url)
             self.ops.run(self.refresh_list())
         self.update_title()
         self._update_actions()
@@ -299,12 +292,24 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ open
     async def open_document(self, doc_id: str) -> bool:
         """Open a document: lock it (asking when someone else has it), load it, show it."""
-        if self._busy_open or self._closing:
+        if self.busy_open or self._closing:
             return False
+        # Any name of the document (docId, path, or the front-matter id = the site address);
+        # a document that is not in the tree gets no lock written for it.
+        try:
+            found = await self.ctx.store.resolve(doc_id)
+        except Exception as exc:
+            self.report(OpenFailed(doc_id, "error", exc))
+            return False
+        if found is None:
+            text = tr("There is no document “{doc}” in the repository.", doc=doc_id)
+            self.show_notice(text, "error")
+            return False
+        doc_id = found.doc_id
         if self.session is not None and self.session.doc_id == doc_id:
             self.editor_pane.editor.setFocus()
             return True
-        self._busy_open = True
+        self.busy_open = True
         self._open_task = asyncio.current_task()  # type: ignore[assignment]
         try:
             if self.session is not None and not await self.close_document():
@@ -331,7 +336,7 @@ class MainWindow(QMainWindow):
             self._show(*opened)
             return True
         finally:
-            self._busy_open = False
+            self.busy_open = False
             self._open_task = None
 
     async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool:
@@ -369,22 +374,7 @@ class MainWindow(QMainWindow):
         )
         if mode is Mode.EDIT:
             self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
-            self.readonly_banner.hide()
-            self.set_lock_status(
-                tr("You are editing “{doc}”").format(doc=self.label(session.doc_id)), "ok"
-            )
-        elif mode is Mode.READ_ONLY:
-            who = opened.holder.holder if opened.holder and opened.holder.holder else "?"
-            self.readonly_banner.set_text(
-                tr(
-                    "Read-only: {who} is editing this document. You can read and copy, not change."
-                ).format(who=who)
-            )
-            self.readonly_banner.show()
-            self.set_lock_status(tr("Read-only"), "info")
-        else:
-            self.readonly_banner.hide()
-            self.set_lock_status(tr("Viewer mode — read-only"), "info")
+        self.words.opened(session.doc_id, opened)
         self.editor_pane.editor.setFocus()
         self.update_title()
         self._update_actions()
@@ -447,8 +437,15 @@ class MainWindow(QMainWindow):
         s = self.session
         if s is None or not s.editable or s.saving:
             return False
+        text = await self.publishing.check(s, self.editor_pane.text())  # issue 16
+        if text is None or self.session is not s:
+            return False
         self.set_lock_status(tr("Saving…"), "info")
-        result = await s.save(self.editor_pane.text())
+        self.editor_pane.set_saving(True)  # issue 14
+        try:
+            result = await s.save(text)
+        finally:
+            self.editor_pane.set_saving(False)
         return isinstance(result, Saved | TheirsTaken)
 
     # ------------------------------------------------------------------ lost-lock actions

@@ -6,8 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMenuBar, QSplitter, QStackedWidget, QStatusBar, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMenuBar,
+    QSplitter,
+    QStackedWidget,
+    QStatusBar,
+    QWidget,
+)
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
@@ -15,8 +24,11 @@ if TYPE_CHECKING:
     from modu_desktop.ui.docops.repo_images import RepoImageMirror
     from modu_desktop.ui.editing.drafts_controller import DraftsController
     from modu_desktop.ui.editing.editor import EditorPane
+    from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
     from modu_desktop.ui.shell.banners import Banner
+    from modu_desktop.ui.shell.busy import BusyOverlay
     from modu_desktop.ui.shell.context import AppContext
+    from modu_desktop.ui.shell.deploy_status import DeployStatus
     from modu_desktop.ui.shell.doc_list import DocListPanel
     from modu_desktop.ui.shell.operation import Operations
 
@@ -27,6 +39,8 @@ class WindowApi(Protocol):
     editor_pane: EditorPane
     doc_list: DocListPanel
     readonly_banner: Banner
+    lock_banner: Banner
+    connectionRestored: SignalInstance
     images: RepoImageMirror
     drafts: DraftsController | None
     lang_actions: dict[str | None, QAction]
@@ -41,6 +55,7 @@ class WindowApi(Protocol):
     act_redo: QAction
     act_find: QAction
     act_replace: QAction
+    act_explain_save: QAction
 
     @property
     def doc(self) -> EditSession | None: ...
@@ -96,6 +111,17 @@ class WindowApi(Protocol):
 
     def set_language(self, code: str | None) -> None: ...
 
+    def explain_cannot_save(self) -> None: ...
+
+
+class PublishApi(WindowApi, Protocol):
+    """What the publishing hooks (``ui/publish/wiring.py``) use."""
+
+    deploy_notice: FailedDeployNotice
+    deploy: DeployStatus
+
+    def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget) -> None: ...  # noqa: N802
+
 
 class ShellApi(WindowApi, Protocol):
     """What ``window_parts`` builds on the window (its widgets) and connects to."""
@@ -103,13 +129,17 @@ class ShellApi(WindowApi, Protocol):
     practice_banner: Banner
     viewer_banner: Banner
     notice: Banner
-    lock_banner: Banner
     splitter: QSplitter
     right: QStackedWidget
     doc_header: QLabel
     status_lock: QLabel
     status_deploy: QLabel
     status_conn: QLabel
+    deploy_notice: FailedDeployNotice
+    refreshing: bool
+    busy_open: bool
+    list_busy: BusyOverlay
+    open_busy: BusyOverlay
 
     def setCentralWidget(self, widget: QWidget) -> None: ...  # noqa: N802 - Qt API
 

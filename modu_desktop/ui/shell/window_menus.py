@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
 
 from modu_desktop.core.settings import save_settings
 from modu_desktop.i18n import tr
@@ -34,6 +35,12 @@ def build_menus(win: WindowApi) -> None:
     win.act_save = action(
         win, tr("&Save"), QKeySequence.StandardKey.Save, lambda: run(win.save(), name="save")
     )
+    # Ctrl+S on a read-only document says why it cannot save (act_save is disabled then, and
+    # only one of the two is ever enabled, so the shortcut is never ambiguous).
+    win.act_explain_save = action(
+        win, tr("&Save"), QKeySequence.StandardKey.Save, win.explain_cannot_save
+    )
+    win.act_explain_save.setEnabled(False)
     win.act_save_new = action(
         win, tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
     )
@@ -68,6 +75,11 @@ def build_menus(win: WindowApi) -> None:
     m_edit.addSeparator()
     for a in (win.act_find, win.act_replace, act_next, act_prev):
         m_edit.addAction(a)
+    m_edit.addSeparator()
+    m_edit.addAction(win.editor_pane.insert_block_action)  # issue 14: 블록 넣기
+    win.act_save.changed.connect(  # issue 14: the Save button follows the Save action
+        lambda: win.editor_pane.save_button.setEnabled(win.act_save.isEnabled())
+    )
 
     m_lang = mb.addMenu(tr("&Language"))
     m_lang.setObjectName("languageMenu")
@@ -100,3 +112,13 @@ def remember_language(win: WindowApi, code: str | None) -> None:
         win.show_notice(str(exc), "error")
         return
     win.show_notice(tr("The language changes the next time Modu Desktop starts."), "info")
+
+
+def document_menu(win: WindowApi) -> QMenu:
+    """The Document menu (made by the first part that needs it: ops, preview, history)."""
+    menu = win.menuBar().findChild(QMenu, "documentMenu")
+    if isinstance(menu, QMenu):
+        return menu
+    menu = win.menuBar().addMenu(tr("&Document"))
+    menu.setObjectName("documentMenu")
+    return menu

@@ -6,17 +6,55 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.repo_images import RepoImageMirror
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview import PreviewPane
+from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
 from modu_desktop.ui.shell.banners import Banner
+from modu_desktop.ui.shell.busy import BusyOverlay
 from modu_desktop.ui.shell.doc_list import DocListPanel
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import ShellApi
+
+
+class WindowWidgets:
+    """The main window's widgets and actions, as :func:`build_central`, :func:`build_status_bar`
+    and ``window_menus.build_menus`` create them (typed here, so the window stays small)."""
+
+    practice_banner: Banner
+    viewer_banner: Banner
+    notice: Banner
+    lock_banner: Banner
+    readonly_banner: Banner
+    splitter: QSplitter
+    doc_list: DocListPanel
+    right: QStackedWidget
+    doc_header: QLabel
+    editor_pane: EditorPane
+    status_lock: QLabel
+    status_deploy: QLabel
+    status_conn: QLabel
+    deploy_notice: FailedDeployNotice
+    list_busy: BusyOverlay
+    open_busy: BusyOverlay
+    lang_actions: dict[str | None, QAction]
+    act_open: QAction
+    act_save: QAction
+    act_save_new: QAction
+    act_close: QAction
+    act_refresh: QAction
+    act_signout: QAction
+    act_quit: QAction
+    act_undo: QAction
+    act_redo: QAction
+    act_find: QAction
+    act_replace: QAction
+    act_explain_save: QAction
 
 
 def build_central(win: ShellApi) -> None:
@@ -88,6 +126,10 @@ def build_central(win: ShellApi) -> None:
     win.readonly_banner.hide()
     area_lay.addWidget(win.readonly_banner)
 
+    win.deploy_notice = FailedDeployNotice()  # placed once, above the editor (issue 16)
+    win.deploy_notice.hide()
+    area_lay.addWidget(win.deploy_notice)
+
     win.editor_pane = EditorPane()
     win.editor_pane.textEdited.connect(win.update_title)
     win.editor_pane.textEdited.connect(win.note_edit)
@@ -98,8 +140,34 @@ def build_central(win: ShellApi) -> None:
     win.splitter.setStretchFactor(0, 0)
     win.splitter.setStretchFactor(1, 1)
     win.splitter.setSizes([470, 810])
+    # issue 14: list toggle, view switch and sizes remembered; the editor's own Save button;
+    # progress where the user looks
+    win.editor_pane.attach_window(win.splitter, win.doc_list, ctx.paths.config_dir / "layout.json")
+    win.editor_pane.saveRequested.connect(lambda: run(win.save(), name="save"))
+    win.list_busy = BusyOverlay(
+        win.doc_list, lambda: win.refreshing, tr("Loading the document list…")
+    )
+    win.open_busy = BusyOverlay(win.right, lambda: win.busy_open, tr("Opening…"))
     outer.addWidget(win.splitter, 1)
     win.setCentralWidget(central)
+
+
+def explain_cannot_save(win: ShellApi) -> None:
+    """Ctrl+S on a read-only document: say why, in the banner that shows its state."""
+    s = win.doc
+    if s is None or s.editable:
+        return
+    if s.lost:
+        banner = win.lock_banner
+    elif win.ctx.viewer:
+        banner = win.viewer_banner
+    else:
+        banner = win.readonly_banner
+    prefix = tr("This document cannot be saved here.")
+    text = banner.label.text()
+    if not text.startswith(prefix):
+        banner.set_text(f"{prefix} {text}")
+    banner.show()
 
 
 def build_status_bar(win: ShellApi) -> None:

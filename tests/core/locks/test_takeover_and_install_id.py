@@ -11,8 +11,8 @@ from typing import Any
 
 from modu_desktop.core.locks import AcquireOutcome, LockStatus, parse_lock
 from modu_desktop.core.session import INSTALL_ID_FILE, install_id
-from tests.core.test_locks_sandbox import DOC, PATH, _web, run
-from tests.core.test_locks_unit import Env
+from tests.core.locks.test_locks_sandbox import DOC, PATH, _web, run
+from tests.core.locks.test_locks_unit import Env
 
 
 def test_take_over_succeeds_when_the_holder_only_heartbeated_meanwhile() -> None:
@@ -150,7 +150,7 @@ def test_lock_files_carry_the_install_id_not_the_machine_name(sandbox: Any) -> N
 def test_default_manager_never_writes_the_host_name() -> None:
     env = Env()
     from modu_desktop.core.locks import LockManager
-    from tests.core.test_locks_fakes import FakeClient
+    from tests.core.locks.test_locks_fakes import FakeClient
 
     m = LockManager(FakeClient(env.repo, "editor1"), "editor1", "s1", lambda: env.t)
     body = json.loads(m.acquire_body("d", int(env.t)))
@@ -175,7 +175,7 @@ def test_old_locks_with_a_host_key_are_still_read() -> None:
 
 def test_same_login_elsewhere_is_told_apart_by_install_id() -> None:
     from modu_desktop.core.locks import LockManager
-    from tests.core.test_locks_fakes import FakeClient
+    from tests.core.locks.test_locks_fakes import FakeClient
 
     env = Env()
 
@@ -217,7 +217,7 @@ def test_a_stale_lock_that_comes_back_to_life_is_not_taken_without_asking() -> N
 
 def test_the_old_host_argument_is_an_install_id_and_never_written_as_host() -> None:
     from modu_desktop.core.locks import LockManager
-    from tests.core.test_locks_fakes import FakeClient
+    from tests.core.locks.test_locks_fakes import FakeClient
 
     env = Env()
     m = LockManager(FakeClient(env.repo, "editor1"), "editor1", "s1", lambda: env.t, host="pc1")

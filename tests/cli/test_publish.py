@@ -11,7 +11,7 @@ import pytest
 
 from modu_desktop.cli import main
 from modu_desktop.core.locks import lock_path
-from tests.core.test_cli import cli, cli_env, lock_as  # noqa: F401  (fixture)
+from tests.cli.test_commands import cli, cli_env, lock_as  # noqa: F401  (fixture)
 
 SITE_DOCS = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu-site" / "docs"
 BAD = "---\nid: x\ntitle: 전략: 2025\n---\n\n본문 <br> 입니다. {name}\n\n:::herro\ntitle: a\n:::\n"
