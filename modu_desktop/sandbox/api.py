@@ -119,6 +119,6 @@ class GitHubApi:
 
 def load_routes() -> Router[Handler]:
     """The full route table (importing the endpoint modules registers their handlers)."""
-    from . import endpoints_contents, endpoints_read  # noqa: F401
+    from . import endpoints_archive, endpoints_contents, endpoints_read  # noqa: F401
 
     return ROUTES
