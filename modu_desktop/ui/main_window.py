@@ -31,7 +31,7 @@ from modu_desktop.ui.asyncutil import ask, run_dialog, spawn
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.context import AppContext
-from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.doc_list import DocListPanel, LockBadge, lock_badges, rows_from_snapshot
 from modu_desktop.ui.editor import EditorPane
 from modu_desktop.ui.lock_dialog import LockChoice, LockHolderInfo, choose_lock_action, format_when
 from modu_desktop.ui.new_doc_dialog import NewDocDialog, suggest_doc_id
@@ -421,26 +421,7 @@ class MainWindow(QMainWindow):
             host.update_actions()
 
     def _lock_badges(self, views: list[Any]) -> dict[str, LockBadge]:
-        from modu_desktop.core.locks import LockStatus
-
-        out: dict[str, LockBadge] = {}
-        for v in views:
-            if v.status is LockStatus.FREE:
-                continue
-            rec = v.record
-            holder = v.holder or "?"
-            if rec is not None and rec.malformed and rec.claimed_by:
-                holder = rec.claimed_by
-            out[v.doc_id] = LockBadge(
-                holder=holder,
-                started_at=v.started_at,
-                last_heartbeat=v.last_heartbeat,
-                stale=v.status is LockStatus.STALE,
-                mine=v.status is LockStatus.MINE_THIS_SESSION,
-                same_user_elsewhere=v.status is LockStatus.MINE_OTHER_SESSION,
-                malformed=v.status is LockStatus.MALFORMED,
-            )
-        return out
+        return lock_badges(views)
 
     # ------------------------------------------------------------------ list
     def _app_state_changed(self, state: Qt.ApplicationState) -> None:
@@ -479,17 +460,7 @@ class MainWindow(QMainWindow):
             self._last_refresh = time.monotonic()
             if not self._closed_ok:
                 self.doc_list.refresh_button.setEnabled(True)
-        badges = self._lock_badges(views)
-        rows = [
-            DocRow(
-                doc_id=d.doc_id,
-                path=d.path,
-                title=d.title or d.nav_label or d.doc_id,
-                position=d.position if isinstance(d.position, int) else None,
-                lock=badges.get(d.doc_id),
-            )
-            for d in snap.docs
-        ]
+        rows = rows_from_snapshot(snap, views)
         self.doc_list.set_loading(False)
         self.doc_list.set_rows(rows, self.ctx.server_now())
         self._set_connection(True)
