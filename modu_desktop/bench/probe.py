@@ -35,22 +35,32 @@ def _hwm_kb() -> tuple[int, int]:
 
 
 def startup(argv: list[str]) -> int:
-    """argv: the app's own flags. The hook is installed before the app's main runs."""
-    from modu_desktop.ui import main_window as mw
+    """argv: the app's own flags. The hook is installed before the app's main runs: on the
+    document list's ``set_rows`` (a public method of ``ui/doc_list.py``, so the probe imports
+    nothing the app would not import by itself at that point)."""
+    from modu_desktop.ui import doc_list as dl
 
-    original = mw.MainWindow.refresh_list
-    state = {"done": False}
+    original = dl.DocListPanel.set_rows
+    state = {"first": False, "fresh": False}
 
-    async def hooked(self: object, *a: object, **kw: object) -> bool:
-        ok = await original(self, *a, **kw)  # type: ignore[arg-type]
-        rows = len(getattr(getattr(self, "doc_list", None), "rows", []) or [])
-        if ok and rows and not state["done"]:
-            state["done"] = True
-            print(f"FIRST_LIST {time.time():.6f} {rows}", flush=True)
-            self.request_quit(False)  # type: ignore[attr-defined]
-        return bool(ok)
+    def hooked(self: object, rows: list[object], now: float, **kw: object) -> None:
+        original(self, rows, now, **kw)  # type: ignore[arg-type]
+        if not rows:
+            return
+        stamp = time.time()
+        if not state["first"]:
+            state["first"] = True
+            # Rows set in the list, before their first paint (the same moment as before).
+            print(f"FIRST_LIST {stamp:.6f} {len(rows)} {int(bool(kw.get('checking')))}", flush=True)
+        if not kw.get("checking") and not state["fresh"]:
+            state["fresh"] = True
+            print(f"FRESH_LIST {stamp:.6f} {len(rows)}", flush=True)
+            win = self.window()  # type: ignore[attr-defined]
+            quit_ = getattr(win, "request_quit", None)
+            if callable(quit_):
+                quit_(False)
 
-    mw.MainWindow.refresh_list = hooked  # type: ignore[method-assign]
+    dl.DocListPanel.set_rows = hooked  # type: ignore[method-assign,assignment]
     from modu_desktop.ui.app import main
 
     return main(argv)

@@ -19,7 +19,8 @@ import logging
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,8 @@ ARCHIVE_MIN_MISSING = 24
 # ... unless the archive would carry much more than the documents: pictures and the site's
 # sources come with it. Above this many bytes in the whole tree, blob reads it is.
 ARCHIVE_MAX_BYTES = 48 * 1024 * 1024
+# A tree read sent ahead (`use_prefetched`) is used by the next refresh only this soon after.
+PREFETCH_MAX_AGE_S = 15.0
 
 
 # --------------------------------------------------------------------------- naming
@@ -306,16 +309,38 @@ class DocumentStore:
         # core.snapshots.SnapshotFile: every new listing is written there for the next start.
         self.snapshots = snapshots
         self.last_listing: dict[str, int] = {}  # how the last refresh read its blobs (tests, bench)
+        self._prefetched: tuple[Awaitable[Tree], float] | None = None
 
     def __repr__(self) -> str:
         return f"DocumentStore({self.client.repo.full_name}@{self.branch}, cache={self.cache!r})"
 
     # -------------------------------------------------------------- listing
 
+    def use_prefetched(self, tree: Awaitable[Tree]) -> None:
+        """A tree request already under way (the app sends it with the sign-in check, so both
+        take one round trip): the next `refresh()` uses its answer instead of asking again.
+        Used once, and only within `PREFETCH_MAX_AGE_S`; if it failed, refresh asks again."""
+        self._prefetched = (tree, time.monotonic())
+
+    async def _tree(self) -> Tree:
+        pre, self._prefetched = self._prefetched, None
+        if pre is not None:
+            tree_task, at = pre
+            if time.monotonic() - at <= PREFETCH_MAX_AGE_S:
+                try:
+                    return await tree_task
+                except RepositoryEmpty:
+                    raise
+                except Exception as exc:  # asked again below, with the retries of a real read
+                    log.info("prefetched tree failed (%s); reading it again", exc)
+            elif isinstance(tree_task, asyncio.Future):
+                tree_task.cancel()
+        return await self.client.get_tree(self.branch, recursive=True)
+
     async def refresh(self) -> RepoSnapshot:
         """List documents and locks. Unchanged repository + warm cache → exactly one request."""
         try:
-            tree = await self.client.get_tree(self.branch, recursive=True)
+            tree = await self._tree()
         except RepositoryEmpty:
             snap = RepoSnapshot("", (), {}, self.branch, self.client.clock.now())
             self.snapshot = snap

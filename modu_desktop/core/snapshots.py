@@ -19,12 +19,13 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from modu_desktop.core.documents import DocSummary, RepoSnapshot
-from modu_desktop.core.github import TreeEntry
+if TYPE_CHECKING:  # imported when decoding: the first paint reads the file without them
+    from modu_desktop.core.documents import RepoSnapshot
+    from modu_desktop.core.github import TreeEntry
 
-__all__ = ["FORMAT", "Identity", "SnapshotFile", "snapshot_file_for"]
+__all__ = ["FORMAT", "Identity", "SnapshotFile", "identity_of", "list_file", "snapshot_file_for"]
 
 log = logging.getLogger(__name__)
 
@@ -111,27 +112,41 @@ class SnapshotFile:
 
     # ----------------------------------------------------------------- reading
 
+    def load_raw(self) -> dict[str, Any] | None:
+        """The file as JSON when it is this repository's and of this format (stdlib only: the
+        start window reads it before the HTTP stack is imported)."""
+        try:
+            d = json.loads(self.path.read_bytes().decode("utf-8"))
+        except (OSError, ValueError) as exc:
+            if not isinstance(exc, FileNotFoundError):
+                log.info("ignoring the saved document list %s: %s", self.path, exc)
+            return None
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            return None
+        if (d.get("api_url"), str(d.get("repo")).lower(), d.get("branch")) != (
+            self.api_url,
+            self.repo.lower(),
+            self.branch,
+        ):
+            return None
+        if not isinstance(d.get("docs"), list) or not isinstance(d.get("locks"), dict):
+            return None
+        return d
+
     def load(self) -> tuple[RepoSnapshot, Identity | None] | None:
         """The persisted list (marked `cached=True`) and who listed it, or None."""
-        try:
-            raw = self.path.read_bytes()
-        except OSError:
+        d = self.load_raw()
+        if d is None:
             return None
         try:
-            return self._decode(json.loads(raw.decode("utf-8")))
+            return self._decode(d)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             log.info("ignoring the saved document list %s: %s", self.path, exc)
             return None
 
     def _decode(self, d: dict[str, Any]) -> tuple[RepoSnapshot, Identity | None] | None:
-        if d.get("format") != FORMAT:
-            return None
-        if (d.get("api_url"), d.get("repo"), d.get("branch")) != (
-            self.api_url,
-            self.repo,
-            self.branch,
-        ):
-            return None
+        from modu_desktop.core.documents import DocSummary, RepoSnapshot
+
         docs = []
         for item in d["docs"]:
             fields = {f: item.get(f) for f in _DOC_FIELDS}
@@ -153,11 +168,14 @@ class SnapshotFile:
             bool(d.get("incomplete")),
             cached=True,
         )
-        ident = d.get("identity")
-        identity = None
-        if isinstance(ident, dict) and isinstance(ident.get("login"), str):
-            identity = Identity(ident["login"], bool(ident.get("can_push")))
-        return snap, identity
+        return snap, identity_of(d)
+
+
+def identity_of(d: dict[str, Any]) -> Identity | None:
+    ident = d.get("identity")
+    if isinstance(ident, dict) and isinstance(ident.get("login"), str):
+        return Identity(ident["login"], bool(ident.get("can_push")))
+    return None
 
 
 def _entry_json(e: TreeEntry) -> dict[str, Any]:
@@ -165,9 +183,19 @@ def _entry_json(e: TreeEntry) -> dict[str, Any]:
 
 
 def _entry(v: dict[str, Any]) -> TreeEntry:
+    from modu_desktop.core.github import TreeEntry
+
     if not isinstance(v.get("path"), str) or not isinstance(v.get("sha"), str):
         raise ValueError("tree entry without path or sha")
     size = v.get("size")
     return TreeEntry(
         v["path"], v["sha"], str(v.get("mode", "100644")), str(v.get("type", "blob")), size
     )
+
+
+def list_file(
+    cache_dir: Path, api_url: str, repo: str, branch: str, *, practice: bool = False
+) -> SnapshotFile:
+    """The list file of one repository: practice mode keys on "practice", since its local
+    address may change between runs."""
+    return snapshot_file_for(cache_dir / "lists", "practice" if practice else api_url, repo, branch)

@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
-from modu_desktop.ui.lock_dialog import format_when
 
 DOC_ID_ROLE = Qt.ItemDataRole.UserRole
 _Index = QModelIndex | QPersistentModelIndex
@@ -74,6 +73,8 @@ def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
     """Short badge for the list column; ``long`` = the full sentence for the tooltip."""
     if b is None:
         return ""
+    from modu_desktop.ui.lock_dialog import format_when  # not before the first lock badge
+
     if b.mine:
         return QCoreApplication.translate("DocList", "You (this window)")
     if b.malformed:

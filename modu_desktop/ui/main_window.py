@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.ui import fast_lock
 from modu_desktop.ui.asyncutil import ask, run_dialog, spawn
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
@@ -509,6 +510,7 @@ class MainWindow(QMainWindow):
         )
         held = None
         preloaded: Any = None
+        fresh: Any = None  # a fresh lock read still under way (the dialog was shown from cache)
         stale_notice: str | None = None
         row = self.doc_list.row(doc_id)
         list_saw_no_lock = row is not None and row.lock is None
@@ -525,8 +527,15 @@ class MainWindow(QMainWindow):
                         preloaded = None
                 else:
                     # Look first (reads only): a fresh foreign lock goes straight to the
-                    # question, without a doomed write attempt.
-                    seen = await self.ctx.locks.inspect(doc_id)
+                    # question, without a doomed write attempt. The list's cached lock asks at
+                    # once while one fresh read checks it (issue 18, ui/fast_lock.py).
+                    seen, fresh = (
+                        fast_lock.cached_then_fresh(self.ctx, doc_id)
+                        if attempt == 0
+                        else (None, None)
+                    )
+                    if seen is None:
+                        seen = await self.ctx.locks.inspect(doc_id)
                     if seen.status in (
                         LockStatus.HELD,
                         LockStatus.MINE_OTHER_SESSION,
@@ -562,23 +571,36 @@ class MainWindow(QMainWindow):
             # BLOCKED: ask
             view = res.view
             assert view is not None
-            rec = view.record
-            info = LockHolderInfo(
-                doc_id=doc_id,
-                holder=(rec.claimed_by or None)
-                if rec is not None and rec.malformed
-                else view.holder,
-                started_at=view.started_at,
-                last_heartbeat=view.last_heartbeat,
-                now=view.server_now,
-                same_user=view.status is LockStatus.MINE_OTHER_SESSION,
-                malformed=view.status is LockStatus.MALFORMED,
-                title=row.title if (row := self.doc_list.row(doc_id)) is not None else None,
-            )
+
+            def info_of(view: Any) -> LockHolderInfo:
+                rec = view.record
+                return LockHolderInfo(
+                    doc_id=doc_id,
+                    holder=(rec.claimed_by or None)
+                    if rec is not None and rec.malformed
+                    else view.holder,
+                    started_at=view.started_at,
+                    last_heartbeat=view.last_heartbeat,
+                    now=view.server_now,
+                    same_user=view.status is LockStatus.MINE_OTHER_SESSION,
+                    malformed=view.status is LockStatus.MALFORMED,
+                    title=r.title if (r := self.doc_list.row(doc_id)) is not None else None,
+                )
+
             self._set_lock_status(
                 self.tr("“{doc}” is in use").format(doc=self._label(doc_id)), "warning"
             )
-            choice = await choose_lock_action(self, info)
+            if fresh is not None:
+                choice_or_none, view = await fast_lock.choose_with_fresh_check(
+                    self, view, fresh, info_of
+                )
+                fresh = None
+                if choice_or_none is None:
+                    continue  # the lock changed while asking: look again
+                choice = choice_or_none
+            else:
+                choice = await choose_lock_action(self, info_of(view))
+            info = info_of(view)
             if choice is LockChoice.CANCEL:
                 self._set_lock_status("")
                 return False

@@ -1,0 +1,139 @@
+"""The first paint (issue 18): the last run's document list, shown before the HTTP stack, the
+event-loop glue and the editor are even imported, marked "확인 중" until GitHub confirms it.
+
+`show_last_list()` reads the list file (`core/snapshots.py`, JSON only) and the lock files' bytes
+from the blob cache (by sha, verified), and shows a `StartWindow`: the real `DocListPanel` with
+those rows, `checking=True`. When the main window is built, `hand_over()` gives it the rows, the
+filter, the selection and an open the user asked for meanwhile, puts it where this window was,
+shows it, and closes this one. Nothing here writes or reads the network, and no row opens a
+document from here: an open waits for the fresh list (`DocListPanel` holds it).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
+
+from modu_desktop.i18n import tr
+from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
+
+STALE_S = 900.0  # the lock protocol's default; the fresh list decides anyway
+
+
+def early_badge(raw: bytes | None, login: str, now: float, stale_s: float = STALE_S) -> LockBadge:
+    """A lock file's badge from its bytes, without the lock manager (not imported yet)."""
+    try:
+        d = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (UnicodeDecodeError, ValueError):
+        d = None
+    if not isinstance(d, dict) or not isinstance(d.get("editingBy"), str):
+        return LockBadge("?", None, None, stale=False, mine=False, malformed=True)
+
+    def number(key: str) -> float | None:
+        v = d.get(key)
+        return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+    holder = d["editingBy"]
+    beat = number("lastHeartbeat")
+    stale = beat is None or now - beat >= stale_s
+    return LockBadge(
+        holder=holder,
+        started_at=number("startedAt"),
+        last_heartbeat=beat,
+        stale=stale,
+        mine=False,  # a new session holds nothing yet
+        same_user_elsewhere=not stale and holder.casefold() == login.casefold(),
+    )
+
+
+def rows_from_list_file(d: dict[str, Any], cache: Any, login: str, now: float) -> list[DocRow]:
+    """`SnapshotFile.load_raw()` → the list's rows (lock bytes from the blob cache)."""
+    locks = d.get("locks") or {}
+    rows = []
+    for item in d["docs"]:
+        doc_id, path = item.get("doc_id"), item.get("path")
+        if not isinstance(doc_id, str) or not isinstance(path, str):
+            continue
+        title = item.get("title") or item.get("nav_label") or doc_id
+        position = item.get("position")
+        entry = locks.get(doc_id)
+        badge = None
+        if isinstance(entry, dict) and isinstance(entry.get("sha"), str):
+            badge = early_badge(cache.get(entry["sha"]), login, now)
+        rows.append(
+            DocRow(
+                doc_id=doc_id,
+                path=path,
+                title=str(title),
+                position=position if isinstance(position, int) else None,
+                lock=badge,
+            )
+        )
+    return rows
+
+
+class StartWindow(QMainWindow):
+    def __init__(self, rows: list[DocRow], now: float, *, practice: bool) -> None:
+        super().__init__()
+        self.setObjectName("startWindow")
+        self.setWindowTitle(tr("Modu Desktop (practice)") if practice else tr("Modu Desktop"))
+        self.resize(1280, 800)  # the main window's size: it takes this place
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.doc_list = DocListPanel()
+        self.doc_list.set_rows(rows, now, checking=True)
+        self.doc_list.refresh_button.setEnabled(False)
+        splitter.addWidget(self.doc_list)
+        right = QLabel(tr("Checking with GitHub…"))
+        right.setObjectName("startPlaceholder")
+        right.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([420, 860])
+        self.setCentralWidget(splitter)
+
+    def hand_over(self, win: Any) -> None:
+        """Give the main window what the user sees and did here, show it here, close this."""
+        mine, theirs = self.doc_list, win.doc_list
+        if not theirs.rows:
+            theirs.set_rows(mine.rows, mine.model.now, checking=True)
+        theirs.filter_edit.setText(mine.filter_edit.text())
+        selected = mine.selected_doc_id()
+        if selected is not None:
+            theirs.select(selected)
+        if mine.pending_open is not None:
+            theirs.pending_open = mine.pending_open
+            theirs.set_info(mine.status.text())
+        if self.isVisible():
+            if self.isMaximized() or self.isFullScreen():
+                win.setWindowState(self.windowState())
+            else:
+                win.setGeometry(self.geometry())
+            win.show()
+        self.discard()
+
+    def discard(self) -> None:
+        self.hide()
+        self.deleteLater()
+
+
+def show_last_list(
+    cache_dir: Any, api_url: str, repo: str, branch: str, *, practice: bool
+) -> StartWindow | None:
+    """The start window with the last list of this repository, shown; None when there is no
+    list from a signed-in run (first start, another repository, a damaged file)."""
+    from modu_desktop.core.blobcache import BlobCache
+    from modu_desktop.core.snapshots import identity_of, list_file
+
+    d = list_file(cache_dir, api_url, repo, branch, practice=practice).load_raw()
+    identity = identity_of(d) if d is not None else None
+    if d is None or identity is None or not d["docs"]:
+        return None
+    now = time.time()
+    rows = rows_from_list_file(d, BlobCache(cache_dir / "blobs"), identity.login, now)
+    win = StartWindow(rows, now, practice=practice)
+    win.show()
+    return win
