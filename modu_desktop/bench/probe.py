@@ -1,12 +1,14 @@
 """Qt-side measurements, each in its own fresh process (``python -m modu_desktop.bench.probe``):
 
-* ``startup``  — the real app (``modu_desktop.ui.app.main``) with one hook: after the first
-  ``MainWindow.refresh_list`` that shows documents, print ``FIRST_LIST <epoch> <rows>`` and quit.
+* ``startup``  — the real app (``modu_desktop.ui.app.main``) with one hook on
+  ``DocListPanel.set_rows``: the first rows set print ``FIRST_LIST <epoch> <rows> <checking>``
+  (from the persisted list, or fresh), the first fresh rows ``FRESH_LIST <epoch> <rows>``; quit.
   The parent takes the time from just before ``Popen`` to that epoch.
 * ``qtimport`` — the baseline: ``import PySide6.QtWidgets``, then ``QTIMPORT <epoch>``.
 * ``stall``    — a QTimer probe every 5 ms under qasync while the list runs; prints JSON with
   the longest lateness (``ui``: the real ``MainWindow.refresh_list``; ``core``: only
   ``DocumentStore.refresh`` + ``LockManager.list_locks``).
+* ``listfilter`` — ``DocListPanel`` with 10,000 rows: list, then a filter typed key by key.
 * ``memory``   — the real ``MainWindow``: list every document, open the big one (lock, load,
   editor, ``render_preview`` in the ``QTextBrowser``), then the RSS high-water mark.
 
@@ -308,6 +310,52 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
     return 0
 
 
+def listfilter(n: int) -> int:
+    """The document list with ``n`` rows (issue 18): ``set_rows`` + the repaint, then a filter
+    typed one key at a time (each keystroke = the filter + the repaint), in a fresh process."""
+    import json
+    import statistics
+
+    app, _loop = _qt()
+    from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
+
+    badge = LockBadge("editor2", time.time() - 60, time.time() - 30, stale=False, mine=False)
+    rows = [
+        DocRow(
+            f"part-{i:05d}",
+            f"docs/{i:05d}-part.md",
+            f"부산대 안내 {i}번째 문서",
+            i + 1 if i % 10 else None,
+            badge if i % 50 == 0 else None,
+        )
+        for i in range(n)
+    ]
+    panel = DocListPanel()
+    panel.resize(520, 900)
+    panel.show()
+    app.processEvents()  # type: ignore[attr-defined]
+    t = time.perf_counter()
+    panel.set_rows(rows, time.time())
+    panel.repaint()
+    list_ms = (time.perf_counter() - t) * 1000
+    keys: list[float] = []
+    for text in ("1", "12", "123", "1234", "123", "12", "1", "", "안", "안내", "안내 9", ""):
+        t = time.perf_counter()
+        panel.filter_edit.setText(text)
+        panel.repaint()
+        keys.append((time.perf_counter() - t) * 1000)
+    out = {
+        "rows": n,
+        "list_ms": round(list_ms, 1),
+        "keystroke_max_ms": round(max(keys), 1),
+        "keystroke_median_ms": round(statistics.median(keys), 1),
+        "keystrokes": len(keys),
+        "visible_after": len(panel.visible_doc_ids()),
+    }
+    _finish("RESULT " + json.dumps(out))
+    return 0
+
+
 def _finish(line: str) -> None:
     """Print the result and leave without interpreter finalisation (PySide 6.12 can crash in
     garbage collection at exit; the measurement is done by then)."""
@@ -331,6 +379,8 @@ def main(argv: list[str]) -> int:
         return qtimport()
     if cmd == "stall":
         return stall(rest[0], rest[1], rest[2], rest[3])
+    if cmd == "listfilter":
+        return listfilter(int(rest[0]) if rest else 10_000)
     if cmd == "memory":
         return memory(rest[0], rest[1], rest[2], rest[3])
     print(f"unknown probe {cmd!r}", file=sys.stderr)

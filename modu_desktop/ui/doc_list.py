@@ -200,33 +200,43 @@ class DocListModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # Called for every role of every visible cell on each paint: unserved roles leave first.
+        if role not in _SERVED:
+            return None
         r = self.rows[index.row()]
         col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return "" if r.position is None else str(r.position)
+        if role == _DISPLAY:
             if col == 1:
                 return r.title or r.doc_id
+            if col == 0:
+                return "" if r.position is None else str(r.position)
             if col == 2:
                 return r.path.removeprefix("docs/")
-            return badge_text(r.lock, self.now)
-        if role == DOC_ID_ROLE:
-            return r.doc_id
-        if role == Qt.ItemDataRole.ForegroundRole:
+            return badge_text(r.lock, self.now) if r.lock is not None else ""
+        if role == _FOREGROUND:
             if col == 3 and r.lock is not None:
                 if r.lock.mine:
                     return _MINE
                 return _STALE_LOCK if r.lock.stale else _HELD_LOCK
             return _MUTED if self.checking else None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _DOC_ID:
+            return r.doc_id
+        if role == _TOOLTIP:
             if col == 3 and r.lock is not None:
                 return badge_text(r.lock, self.now, long=True)
-            if col == 1:
-                return r.doc_id
-            return None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == 0:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return r.doc_id if col == 1 else None
+        if role == _ALIGN and col == 0:
+            return _RIGHT
         return None
+
+
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
+_DOC_ID = int(DOC_ID_ROLE.value)
+_SERVED = frozenset({_DISPLAY, _FOREGROUND, _TOOLTIP, _ALIGN, _DOC_ID})
+_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
 
 
 class DocFilterProxy(QSortFilterProxyModel):
@@ -316,10 +326,11 @@ class DocListPanel(QWidget):
         header.setAccessibleName(tr("Document list columns"))
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.setResizeContentsPrecision(0)  # size columns from the visible rows only
-        header.setSectionResizeMode(self.COL_POS, QHeaderView.ResizeMode.ResizeToContents)
+        # Sized to their contents once per listing (`set_rows`), not on every paint: a
+        # ResizeToContents column asks every visible cell for its size at each filter keystroke.
+        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(self.COL_TITLE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(self.COL_FILE, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(self.COL_LOCK, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
         lay.addWidget(self.tree, 1)
 
@@ -390,8 +401,11 @@ class DocListPanel(QWidget):
         ordered = sorted(rows, key=site_order_key)
         self.model.beginResetModel()
         self.model.load(ordered, now, checking)
+        self.model.haystacks()  # folded now, so the next keystroke only matches
         self.proxy.refresh(self.model)  # the filter's answers for the new rows, before the view
         self.model.endResetModel()
+        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+            self.tree.resizeColumnToContents(col)
         if selected is not None:
             self.select(selected, scroll=False)
         self.tree.setProperty("checking", checking)
