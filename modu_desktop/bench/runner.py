@@ -309,6 +309,7 @@ async def threshold_series(
                     f.unlink()
                 c = make(tmp)
                 c.store.archive_min_missing = 1 if mode == "archive" else 10**9
+                c.store.archive_bytes_ratio = 10**9  # forced: the size rule is what is measured
                 smp, _r2 = await timed(sb, c.list_docs, c.transport)
                 await c.aclose()
                 shutil.rmtree(tmp, ignore_errors=True)

@@ -63,11 +63,16 @@ _SYMLINK_MODE = "120000"
 # Parse or read this many documents, then yield to the event loop: one slice stays well under
 # the 50 ms a user notices (measured: ~64 ms to summarise 1,000 documents in one go).
 _SUMMARIES_PER_SLICE = 64
-# A first list with at least this many blobs missing reads the whole repository in one archive
-# request (tarball → download: 2 requests, ~2 RT + the transfer) instead of one request per blob
-# (N/8 round trips). Measured (bench, `--docs 10,30,100`): below ~24 missing the blob reads are
-# as fast or faster (≤ 3 RT), above it the archive wins and keeps winning.
+# A first list with many blobs missing reads the whole repository in one archive request
+# (tarball → download: 2 requests, 2 RT + the whole repository's bytes) instead of one request
+# per blob (k/8 round trips for k missing). Both conditions must hold:
+# - at least ARCHIVE_MIN_MISSING blobs missing (below, blob reads take ≤ 3 RT), and
+# - the missing bytes are at least 1/ARCHIVE_BYTES_RATIO of the whole tree (the archive carries
+#   everything, pictures included).
+# Measured (bench threshold series, 150 ms latency): with 100 documents (350 KB) the archive
+# wins from k ≈ 16 missing; with 1,000 documents (2.3 MB) from k ≈ 64 (≈ 1/16 of the bytes).
 ARCHIVE_MIN_MISSING = 24
+ARCHIVE_BYTES_RATIO = 16
 # ... unless the archive would carry much more than the documents: pictures and the site's
 # sources come with it. Above this many bytes in the whole tree, blob reads it is.
 ARCHIVE_MAX_BYTES = 48 * 1024 * 1024
@@ -295,6 +300,7 @@ class DocumentStore:
         branch: str | None = None,
         archive_min_missing: int = ARCHIVE_MIN_MISSING,
         archive_max_bytes: int = ARCHIVE_MAX_BYTES,
+        archive_bytes_ratio: float = ARCHIVE_BYTES_RATIO,
         snapshots: Any = None,
     ) -> None:
         self.client = client
@@ -306,6 +312,7 @@ class DocumentStore:
         self._incomplete = False
         self.archive_min_missing = archive_min_missing
         self.archive_max_bytes = archive_max_bytes
+        self.archive_bytes_ratio = archive_bytes_ratio
         # core.snapshots.SnapshotFile: every new listing is written there for the next start.
         self.snapshots = snapshots
         self.last_listing: dict[str, int] = {}  # how the last refresh read its blobs (tests, bench)
@@ -451,10 +458,12 @@ class DocumentStore:
                 await asyncio.sleep(0)
         stats = {"cached": len(out), "missing": len(missing), "archive": 0, "blob_reads": 0}
         self.last_listing = stats
+        missing_bytes = sum(e.size or 0 for e in missing.values())
         if (
             len(missing) >= max(1, self.archive_min_missing)
             and total is not None
             and total <= self.archive_max_bytes
+            and missing_bytes * self.archive_bytes_ratio >= total
         ):
             got = await self._from_archive(missing)
             stats["archive"] = len(got)

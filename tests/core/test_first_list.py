@@ -217,3 +217,26 @@ def test_a_damaged_snapshot_is_no_snapshot(tmp_path: Path) -> None:
         b'"docs":[{"doc_id":5}],"locks":{}}'
     )
     assert f.load() is None
+
+
+def test_few_documents_missing_in_a_big_tree_keep_blob_reads(tmp_path: Path) -> None:
+    """The archive carries every file: when the missing documents are a small part of the
+    tree's bytes (here a 2 MB picture), blob reads are cheaper and stay."""
+    seed = _seed(tmp_path / "seed", 30)
+    (seed / "static").mkdir()
+    (seed / "static" / "big.png").write_bytes(bytes(range(256)) * 8192)
+    sb = Sandbox(tmp_path / "repo", users=USERS, seed=seed).start()
+    try:
+
+        async def go() -> None:
+            async with _client(sb) as gh:
+                store = DocumentStore(gh, BlobCache(tmp_path / "blobs"))
+                sb.reset_stats()
+                await store.refresh()
+                assert store.last_listing["missing"] == 31
+                assert store.last_listing["archive"] == 0
+                assert TARBALL not in sb.stats()["by_route"]
+
+        asyncio.run(go())
+    finally:
+        sb.stop()
