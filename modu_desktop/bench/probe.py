@@ -55,12 +55,13 @@ def startup(argv: list[str]) -> int:
             # Rows set in the list, before their first paint (the same moment as before).
             print(f"FIRST_LIST {stamp:.6f} {len(rows)} {int(bool(kw.get('checking')))}", flush=True)
         if not kw.get("checking") and not state["fresh"]:
-            state["fresh"] = True
+            state["fresh"] = True  # confirmed: by the start window's check or the main window
             print(f"FRESH_LIST {stamp:.6f} {len(rows)}", flush=True)
-            win = self.window()  # type: ignore[attr-defined]
-            quit_ = getattr(win, "request_quit", None)
-            if callable(quit_):
-                quit_(False)
+        # Quit through the main window (the start window hands over to it first).
+        quit_ = getattr(self.window(), "request_quit", None)  # type: ignore[attr-defined]
+        if state["fresh"] and callable(quit_) and not state.get("quit"):
+            state["quit"] = True
+            quit_(False)
 
     dl.DocListPanel.set_rows = hooked  # type: ignore[method-assign,assignment]
     from modu_desktop.ui.app import main

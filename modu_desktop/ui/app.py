@@ -176,8 +176,15 @@ def _show_last_list(paths: Any, settings: Any, args: argparse.Namespace) -> Any:
 
         repo = args.repo or settings.repo_full_name
         api_url = (args.api_url or settings.api_url).rstrip("/")
+        from urllib.parse import urlsplit
+
         return show_last_list(
-            paths.cache_dir, api_url, repo, args.branch or settings.branch, practice=args.sandbox
+            paths.cache_dir,
+            api_url,
+            repo,
+            args.branch or settings.branch,
+            practice=args.sandbox,
+            check_account=urlsplit(api_url).netloc or api_url,  # the keyring account
         )
     except Exception:  # a cache: never stops the start
         log.info("no start window from the last list", exc_info=True)

@@ -11,15 +11,19 @@ document from here: an open waits for the fresh list (`DocListPanel` holds it).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import time
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
+
+log = logging.getLogger(__name__)
 
 STALE_S = 900.0  # the lock protocol's default; the fresh list decides anyway
 
@@ -76,9 +80,57 @@ def rows_from_list_file(d: dict[str, Any], cache: Any, login: str, now: float) -
     return rows
 
 
+class _Relay(QObject):
+    """Carries the worker thread's answer to the GUI thread (a queued signal)."""
+
+    answered = Signal(str)
+
+
+def _loopback(host: str) -> bool:
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def tree_sha_now(api_url: str, repo: str, branch: str, token: str, timeout: float = 10.0) -> str:
+    """(worker thread) The branch's tree sha, by one plain `GET git/trees/{branch}`: the HTTP
+    stack of the app is not imported yet. Plain http only to loopback, like the app's client."""
+    import json as _json
+    import ssl
+    import urllib.request
+    from urllib.parse import quote, urlsplit
+
+    url = urlsplit(api_url)
+    if url.scheme != "https" and not (url.scheme == "http" and _loopback(url.hostname or "")):
+        raise ValueError("refusing to send a token over plain http")
+    owner, _, name = repo.partition("/")
+    req = urllib.request.Request(
+        f"{api_url.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+        f"/git/trees/{quote(branch, safe='')}?recursive=1",
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+            "User-Agent": "ModuDesktop (start-up check)",
+        },
+    )
+    context: ssl.SSLContext | None = None
+    if url.scheme == "https":
+        try:
+            import truststore
+
+            context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        except ImportError:  # pragma: no cover - truststore is a dependency
+            context = ssl.create_default_context()
+    with urllib.request.urlopen(req, timeout=timeout, context=context) as resp:  # noqa: S310
+        return str(_json.loads(resp.read().decode("utf-8"))["sha"])
+
+
 class StartWindow(QMainWindow):
     def __init__(self, rows: list[DocRow], now: float, *, practice: bool) -> None:
         super().__init__()
+        self.tree_sha = ""  # the list file's tree: confirmed when the branch still has it
+        self.confirmed = False
+        self._relay = _Relay()
+        self._relay.answered.connect(self._answered)
         self.setObjectName("startWindow")
         self.setWindowTitle(tr("Modu Desktop (practice)") if practice else tr("Modu Desktop"))
         self.resize(1280, 800)  # the main window's size: it takes this place
@@ -95,11 +147,48 @@ class StartWindow(QMainWindow):
         splitter.setSizes([420, 860])
         self.setCentralWidget(splitter)
 
+    def check_now(self, api_url: str, repo: str, branch: str, account: str) -> None:
+        """Ask GitHub, in a worker thread, whether the branch still has the list's tree; if so
+        the list is fresh (same tree = same documents and the same lock files)."""
+        import threading
+
+        relay = self._relay  # parentless: it outlives this window if the answer comes late
+
+        def work() -> None:
+            try:
+                from modu_desktop.core.auth import TokenStore
+
+                token = TokenStore(account).load()
+                sha = tree_sha_now(api_url, repo, branch, token) if token else ""
+            except Exception as exc:  # never the token or the URL's answer in the log
+                log.info("start-up check did not answer: %s", type(exc).__name__)
+                sha = ""
+            with contextlib.suppress(RuntimeError):  # the window is gone already
+                relay.answered.emit(sha)
+
+        threading.Thread(target=work, name="modu-start-check", daemon=True).start()
+
+    def _answered(self, sha: str) -> None:
+        if not sha or sha != self.tree_sha or self.confirmed:
+            return  # changed (or no answer): the main window's refresh decides
+        self.confirmed = True
+        waiting = self.doc_list.pending_open
+        # Opening needs the main window: keep the request for it, even now that it is fresh.
+        self.doc_list.pending_open = None
+        self.doc_list.set_rows(self.doc_list.rows, time.time())
+        self.doc_list.pending_open = waiting
+        self.doc_list.openRequested.connect(self._open_later)
+
+    def _open_later(self, doc_id: str) -> None:
+        self.doc_list.pending_open = doc_id
+        label = r.title if (r := self.doc_list.row(doc_id)) is not None and r.title else doc_id
+        self.doc_list.set_info(tr("Opening “{doc}” as soon as the list is checked…", doc=label))
+
     def hand_over(self, win: Any) -> None:
         """Give the main window what the user sees and did here, show it here, close this."""
         mine, theirs = self.doc_list, win.doc_list
         if not theirs.rows:
-            theirs.set_rows(mine.rows, mine.model.now, checking=True)
+            theirs.set_rows(mine.rows, mine.model.now, checking=not self.confirmed)
         theirs.filter_edit.setText(mine.filter_edit.text())
         selected = mine.selected_doc_id()
         if selected is not None:
@@ -121,10 +210,18 @@ class StartWindow(QMainWindow):
 
 
 def show_last_list(
-    cache_dir: Any, api_url: str, repo: str, branch: str, *, practice: bool
+    cache_dir: Any,
+    api_url: str,
+    repo: str,
+    branch: str,
+    *,
+    practice: bool,
+    check_account: str | None = None,
 ) -> StartWindow | None:
     """The start window with the last list of this repository, shown; None when there is no
-    list from a signed-in run (first start, another repository, a damaged file)."""
+    list from a signed-in run (first start, another repository, a damaged file). With
+    `check_account` (the keyring account of the API host) a worker thread asks GitHub at once
+    whether the list is still current (`StartWindow.check_now`)."""
     from modu_desktop.core.blobcache import BlobCache
     from modu_desktop.core.snapshots import identity_of, list_file
 
@@ -135,5 +232,8 @@ def show_last_list(
     now = time.time()
     rows = rows_from_list_file(d, BlobCache(cache_dir / "blobs"), identity.login, now)
     win = StartWindow(rows, now, practice=practice)
+    win.tree_sha = str(d.get("tree_sha") or "")
     win.show()
+    if check_account is not None and not practice:  # the practice server is not up yet
+        win.check_now(api_url, repo, branch, check_account)
     return win

@@ -105,3 +105,63 @@ def test_first_paint_imports_no_http_stack() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "", r.stdout
+
+
+def _tree_sha(sandbox: Any) -> str:
+    import httpx
+
+    r = httpx.get(
+        f"{sandbox.api_url}/repos/pnuai/PNU-Modu/git/trees/main",
+        headers={"Authorization": "token tok-editor1", "User-Agent": "t"},
+    )
+    return str(r.json()["sha"])
+
+
+def _list_for(cache_dir: Path, api: str, tree_sha: str) -> None:
+    snap = RepoSnapshot(
+        tree_sha, (DocSummary("a", "docs/a.md", "1" * 40, "가나다", position=1),), {}
+    )
+    f = list_file(cache_dir, api, REPO, "main")
+    f.identity = Identity("editor1", True)
+    f.save(snap)
+
+
+def test_the_start_window_confirms_an_unchanged_list_in_one_request(
+    tmp_path: Path, qtbot: Any, sandbox: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    _list_for(tmp_path, sandbox.api_url, _tree_sha(sandbox))
+    sandbox.reset_stats()
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check_account="x")
+    assert win is not None and win.doc_list.checking
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: not win.doc_list.checking, timeout=10000)
+    assert sandbox.stats()["total"] == 1
+    # An open asked for now still waits for the main window, which gets it on hand-over.
+    asked: list[str] = []
+    win.doc_list.openRequested.connect(asked.append)
+    win.doc_list.select("a")
+    win.doc_list.open_button.click()
+    assert win.doc_list.pending_open == "a"
+
+
+def test_a_changed_branch_leaves_the_list_checking(
+    tmp_path: Path, qtbot: Any, sandbox: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    _list_for(tmp_path, sandbox.api_url, "0" * 40)  # not the branch's tree any more
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check_account="x")
+    assert win is not None
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: sandbox.stats()["total"] >= 1, timeout=10000)
+    qtbot.wait(200)
+    assert win.doc_list.checking and not win.confirmed
+
+
+def test_no_token_is_never_sent_over_plain_http_to_another_host() -> None:
+    import pytest
+
+    from modu_desktop.ui.start_window import tree_sha_now
+
+    with pytest.raises(ValueError):
+        tree_sha_now("http://example.invalid", REPO, "main", "secret")
