@@ -325,7 +325,9 @@ class DocListPanel(QWidget):
         header.setHighlightSections(False)
         header.setAccessibleName(tr("Document list columns"))
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        header.setResizeContentsPrecision(0)  # size columns from the visible rows only
+        # A column sized to its contents looks at no more than this many rows (0 would mean
+        # "the visible ones", which is every row while the window is not shown yet).
+        header.setResizeContentsPrecision(64)
         # Sized to their contents once per listing (`set_rows`), not on every paint: a
         # ResizeToContents column asks every visible cell for its size at each filter keystroke.
         for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
