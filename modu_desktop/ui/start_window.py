@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import time
 from typing import Any
 
@@ -91,37 +92,53 @@ def _loopback(host: str) -> bool:
 
 
 def tree_sha_now(api_url: str, repo: str, branch: str, token: str, timeout: float = 10.0) -> str:
-    """(worker thread) The branch's tree sha, by one plain `GET git/trees/{branch}`: the HTTP
-    stack of the app is not imported yet. Plain http only to loopback, like the app's client."""
+    """(worker thread) The branch's tree sha, by one plain `GET git/trees/{branch}` over
+    `http.client`: the app's HTTP stack is not imported yet. Plain http only to loopback, like
+    the app's client; https through the OS trust store."""
+    import http.client
     import json as _json
-    import ssl
-    import urllib.request
     from urllib.parse import quote, urlsplit
 
     url = urlsplit(api_url)
-    if url.scheme != "https" and not (url.scheme == "http" and _loopback(url.hostname or "")):
+    host = url.hostname or ""
+    if url.scheme != "https" and not (url.scheme == "http" and _loopback(host)):
         raise ValueError("refusing to send a token over plain http")
     owner, _, name = repo.partition("/")
-    req = urllib.request.Request(
-        f"{api_url.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
-        f"/git/trees/{quote(branch, safe='')}?recursive=1",
-        headers={
-            "Authorization": f"Bearer {token}",
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": "2022-11-28",
-            "User-Agent": "ModuDesktop (start-up check)",
-        },
+    path = (
+        f"{url.path.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+        f"/git/trees/{quote(branch, safe='')}?recursive=1"
     )
-    context: ssl.SSLContext | None = None
+    conn: http.client.HTTPConnection
     if url.scheme == "https":
+        import ssl
+
         try:
             import truststore
 
-            context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context: ssl.SSLContext = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
         except ImportError:  # pragma: no cover - truststore is a dependency
             context = ssl.create_default_context()
-    with urllib.request.urlopen(req, timeout=timeout, context=context) as resp:  # noqa: S310
-        return str(_json.loads(resp.read().decode("utf-8"))["sha"])
+        conn = http.client.HTTPSConnection(host, url.port, timeout=timeout, context=context)
+    else:
+        conn = http.client.HTTPConnection(host, url.port, timeout=timeout)
+    try:
+        conn.request(
+            "GET",
+            path,
+            headers={
+                "Authorization": f"Bearer {token}",
+                "Accept": "application/vnd.github+json",
+                "X-GitHub-Api-Version": "2022-11-28",
+                "User-Agent": "ModuDesktop (start-up check)",
+            },
+        )
+        resp = conn.getresponse()
+        body = resp.read()
+        if resp.status != 200:
+            raise OSError(f"HTTP {resp.status}")
+        return str(_json.loads(body.decode("utf-8"))["sha"])
+    finally:
+        conn.close()
 
 
 class StartWindow(QMainWindow):
@@ -156,9 +173,11 @@ class StartWindow(QMainWindow):
 
         def work() -> None:
             try:
-                from modu_desktop.core.auth import TokenStore
+                token = os.environ.get("MODU_TOKEN", "").strip()  # TokenStore's first source
+                if not token:
+                    from modu_desktop.core.auth import TokenStore
 
-                token = TokenStore(account).load()
+                    token = TokenStore(account).load() or ""
                 sha = tree_sha_now(api_url, repo, branch, token) if token else ""
             except Exception as exc:  # never the token or the URL's answer in the log
                 log.info("start-up check did not answer: %s", type(exc).__name__)
