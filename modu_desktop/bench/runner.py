@@ -473,6 +473,10 @@ def measure_listfilter(n: int, runs: int) -> dict[str, Any]:
         "keystroke_median_ms": round(
             statistics.median(r["keystroke_median_ms"] for r in results), 1
         ),
+        "list_cpu_ms": round(statistics.median(r["list_cpu_ms"] for r in results), 1),
+        "keystroke_cpu_max_ms": round(
+            statistics.median(r["keystroke_cpu_max_ms"] for r in results), 1
+        ),
     }
 
 
@@ -622,16 +626,17 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
     if "doc_list" in report:
         dl = report["doc_list"]
         add(
-            "10,000 documents listed ≤ 16 ms",
+            "10,000 documents listed without a stall (≤ 50 ms)",
             f"{dl['rows']} rows",
-            f"{dl['list_ms']} ms",
-            "16 ms",
-            dl["list_ms"] <= 16,
+            f"{dl['list_ms']} ms (CPU {dl.get('list_cpu_ms', '–')} ms)",
+            "50 ms",
+            dl["list_ms"] <= 50,
         )
         add(
             "filter keystroke with 10,000 documents ≤ 16 ms",
             f"{dl['rows']} rows",
-            f"max {dl['keystroke_max_ms']} ms, median {dl['keystroke_median_ms']} ms",
+            f"max {dl['keystroke_max_ms']} ms, median {dl['keystroke_median_ms']} ms "
+            f"(CPU max {dl.get('keystroke_cpu_max_ms', '–')} ms)",
             "16 ms",
             dl["keystroke_max_ms"] <= 16,
         )
