@@ -4,7 +4,8 @@
     modu-desktop locks list [--json]
     modu-desktop locks release DOC_ID [--force]
 
-Connection flags (on every command): ``--api-url`` (default https://api.github.com, or a GitHub
+Connection flags (on every command): ``--data-dir`` (as the app's; else ``MODU_DATA_DIR``),
+``--api-url`` (default https://api.github.com, or a GitHub
 Enterprise ``https://HOST/api/v3``, or a sandbox), ``--repo OWNER/NAME`` (default
 pnuai/PNU-Modu), ``--branch`` (default main). The token comes from ``MODU_TOKEN`` or the OS
 keyring (service ``modu-desktop``, account = the API host, as the app stores it).
@@ -23,9 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -58,6 +61,9 @@ def _conn_parser() -> argparse.ArgumentParser:
     g.add_argument("--api-url", default=DEFAULT_API_URL, help=f"API base URL ({DEFAULT_API_URL})")
     g.add_argument("--repo", default=DEFAULT_REPO, help=f"OWNER/NAME ({DEFAULT_REPO})")
     g.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
+    g.add_argument(
+        "--data-dir", help="the app's data folder (as the app's --data-dir; else MODU_DATA_DIR)"
+    )
     return p
 
 
@@ -182,13 +188,28 @@ def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
 # Commands
 
 
-def _lock_manager(ctx: Context, login: str) -> Any:
+def _lock_manager(ctx: Context, login: str, client: Any = None) -> Any:
     from modu_desktop.core.locks import LockManager
     from modu_desktop.core.session import new_session_id
 
+    client = client if client is not None else ctx.client
     return LockManager(
-        ctx.client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
+        client, login, f"cli-{new_session_id()}", ctx.client.clock, client_name="ModuDesktopCLI"
     )
+
+
+class _BlobsThroughStore:
+    """The client, with blob reads through a DocumentStore's disk cache (for lock blobs)."""
+
+    def __init__(self, client: Any, store: Any) -> None:
+        self._client, self._store = client, store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    async def get_blob(self, sha: str) -> bytes:
+        data: bytes = await self._store.read_blob(sha)
+        return data
 
 
 async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
@@ -205,7 +226,9 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
         store = DocumentStore(ctx.client, cache_dir or tmp, branch=ctx.client.repo.branch)
         snap = await store.refresh()
         login = await ctx.login()
-        views = {v.doc_id: v for v in await _lock_manager(ctx, login).list_locks(snap.locks)}
+        # Lock blobs go through the disk cache like document blobs: unchanged locks cost nothing.
+        locks = _lock_manager(ctx, login, _BlobsThroughStore(ctx.client, store))
+        views = {v.doc_id: v for v in await locks.list_locks(snap.locks)}
     docs: list[dict[str, Any]] = []
     for d in snap.docs:
         v = views.get(d.doc_id)
@@ -327,9 +350,28 @@ async def _run(args: argparse.Namespace, out: TextIO, secrets: list[str]) -> int
     token = load_token(args.api_url)
     secrets.append(token)
     retry = RetryPolicy(max_attempts=3, base_delay=0.5, max_delay=4.0, max_total=15.0)
-    async with GitHubClient(args.api_url, token, repo, retry=retry) as client:
-        runner: Runner = args.run
-        return await runner(args, Context(client, token, out))
+    with _data_dir(getattr(args, "data_dir", None)):
+        async with GitHubClient(args.api_url, token, repo, retry=retry) as client:
+            runner: Runner = args.run
+            return await runner(args, Context(client, token, out))
+
+
+@contextmanager
+def _data_dir(folder: str | None) -> Iterator[None]:
+    """``--data-dir``: app_paths() (here and in cli_ops) reads the override from the
+    environment, so it is set for the command and put back afterwards."""
+    from modu_desktop.core.paths import DATA_DIR_ENV
+
+    before = os.environ.get(DATA_DIR_ENV)
+    if folder:
+        os.environ[DATA_DIR_ENV] = folder
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(DATA_DIR_ENV, None)
+        else:
+            os.environ[DATA_DIR_ENV] = before
 
 
 def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:

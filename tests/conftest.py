@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,53 @@ EDITOR2 = ("editor2", "tok-editor2")
 VIEWER = ("viewer", "tok-viewer")
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pnu-modu"
+
+
+class _WarningCollector(logging.Handler):
+    """Collects WARNING-or-worse records from every logger (qutebrowser's ``logfail``)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "expect_log(*patterns): the test expects WARNING-or-worse log records whose "
+        "'logger: message' contains one of the patterns (any record when none is given)",
+    )
+
+
+@pytest.fixture(autouse=True)
+def fail_on_unexpected_warnings(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that logs WARNING or above fails, unless it declares it expects that: with the
+    ``expect_log`` marker, or by asking for ``caplog`` (then it asserts on the records itself)."""
+    collector = _WarningCollector()
+    root = logging.getLogger()
+    root.addHandler(collector)
+    try:
+        yield
+    finally:
+        root.removeHandler(collector)
+    if "caplog" in request.fixturenames:
+        return
+    marker = request.node.get_closest_marker("expect_log")
+    unexpected = [
+        line
+        for line in (f"{r.levelname} {r.name}: {r.getMessage()}" for r in collector.records)
+        if marker is None or (marker.args and not any(p in line for p in marker.args))
+    ]
+    if unexpected:
+        lines = "\n".join(f"  {line}" for line in unexpected[:10])
+        pytest.fail(
+            f"unexpected log records at WARNING or above (mark the test expect_log or use "
+            f"caplog if they are intended):\n{lines}",
+            pytrace=False,
+        )
 
 
 @pytest.fixture
@@ -43,7 +91,7 @@ def sandbox(tmp_path: Path) -> Iterator[object]:
 
 @pytest.fixture
 def event_loop_qt(qapp: object) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop set as the *running* loop without run_forever (see qt-toolchain-notes.md)."""
+    """A qasync loop set as the *running* loop without run_forever, so pytest-qt drives it."""
     import qasync
 
     loop = qasync.QEventLoop(qapp)

@@ -149,6 +149,7 @@ class SignInResult:
     # "bad_token" | "no_repo" | "not_member" | "no_scope" | "network" | "other"
     error_kind: str | None = None
     message: str | None = None  # one plain sentence for the user
+    owner_is_org: bool = False  # the repository belongs to an organization
 
     @property
     def viewer_only(self) -> bool:
@@ -261,6 +262,9 @@ async def check_token(
         or _field(perms, "maintain", False)
     )
     full_name = _field(repo, "full_name", None)
+    raw = _field(repo, "raw", None) or (repo if isinstance(repo, dict) else {})
+    owner = raw.get("owner") if isinstance(raw, dict) else None
+    owner_is_org = isinstance(owner, dict) and owner.get("type") == "Organization"
     if required_org:
         from modu_desktop.core.org import MembershipStatus, check_org_membership
 
@@ -274,7 +278,9 @@ async def check_token(
                 network = gh is not None and isinstance(org.error, getattr(gh, "NetworkError", ()))
                 kind = "network" if network else "other"
             return SignInResult(False, login=login, error_kind=kind, message=org.user_message(lang))
-    return SignInResult(True, login=login, can_push=can_push, repo_full_name=full_name)
+    return SignInResult(
+        True, login=login, can_push=can_push, repo_full_name=full_name, owner_is_org=owner_is_org
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -414,3 +420,135 @@ async def poll_device_flow(
         if err in ("incorrect_client_credentials", "unsupported_grant_type"):
             raise DeviceFlowError("bad_client", err)
         raise DeviceFlowError("other", err or "no token")
+
+
+# --------------------------------------------------------------------------------------------
+# Sign-in helpers for people who have never made a token (github-rest-notes §10).
+
+TOKEN_NAME = "Modu Desktop"
+TOKEN_DESCRIPTION = "Modu Desktop: editing the brochure site"
+TOKEN_EXPIRY_DAYS = 90
+TOKEN_PERMISSIONS: tuple[tuple[str, str], ...] = (("contents", "write"), ("actions", "read"))
+"""Contents read and write: open and save documents, locks and images. Actions read: see
+whether the site has been published. Nothing else."""
+
+
+def fine_grained_token_url(
+    web_url: str,
+    owner: str | None = None,
+    *,
+    name: str = TOKEN_NAME,
+    description: str = TOKEN_DESCRIPTION,
+    expires_in: int = TOKEN_EXPIRY_DAYS,
+    permissions: tuple[tuple[str, str], ...] = TOKEN_PERMISSIONS,
+) -> str:
+    """GitHub's "new fine-grained token" page, filled in by URL parameters: ``name``,
+    ``description``, ``target_name`` (the resource owner), ``expires_in`` (days) and one
+    parameter per permission. The repository itself cannot be chosen by URL."""
+    from urllib.parse import quote, urlencode
+
+    params: list[tuple[str, str]] = [("name", name), ("description", description)]
+    if owner:
+        params.append(("target_name", owner))
+    params.append(("expires_in", str(int(expires_in))))
+    params.extend(permissions)
+    query = urlencode(params, quote_via=quote)
+    return f"{web_url.rstrip('/')}/settings/personal-access-tokens/new?{query}"
+
+
+def classic_token_url(web_url: str) -> str:
+    return f"{web_url.rstrip('/')}/settings/tokens/new?scopes=repo&description=Modu%20Desktop"
+
+
+def read_only_reason(token: str, result: SignInResult) -> str | None:
+    """Why a token that signed in cannot push: ``"approval_pending"`` when it is a new
+    fine-grained token for an organization's repository (it stays pending, read-only on public
+    resources, until an organization owner approves it), else ``"no_permission"``."""
+    if not result.ok or result.can_push:
+        return None
+    if token.startswith("github_pat_") and result.owner_is_org:
+        return "approval_pending"
+    return "no_permission"
+
+
+# --------------------------------------------------------------------------------------------
+# Where IT configures "sign in with the browser": a small JSON file shipped with the installer.
+
+DEPLOYMENT_FILE = "modu-desktop.json"
+CLIENT_ID_ENV = "MODU_OAUTH_CLIENT_ID"
+
+
+def deployment_config_paths() -> list[Any]:
+    """Where ``modu-desktop.json`` is looked for, first found wins:
+
+    1. beside the program (the folder of the executable; in a macOS app bundle also
+       ``Contents/Resources``) — an installer can drop it there;
+    2. the machine-wide folder: Windows ``%PROGRAMDATA%\\Modu Desktop``, macOS
+       ``/Library/Application Support/Modu Desktop``, Linux ``/etc/modu-desktop`` (and every
+       ``$XDG_CONFIG_DIRS/modu-desktop``).
+    """
+    import sys
+    from pathlib import Path
+
+    out: list[Path] = []
+    exe = Path(sys.executable).resolve().parent
+    out.append(exe / DEPLOYMENT_FILE)
+    if exe.name == "MacOS" and exe.parent.name == "Contents":
+        out.append(exe.parent / "Resources" / DEPLOYMENT_FILE)
+    if sys.platform == "win32":
+        base = os.environ.get("PROGRAMDATA") or r"C:\ProgramData"
+        out.append(Path(base) / "Modu Desktop" / DEPLOYMENT_FILE)
+    elif sys.platform == "darwin":
+        out.append(Path("/Library/Application Support/Modu Desktop") / DEPLOYMENT_FILE)
+    else:
+        out.append(Path("/etc/modu-desktop") / DEPLOYMENT_FILE)
+        for d in (os.environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":"):
+            if d:
+                out.append(Path(d) / "modu-desktop" / DEPLOYMENT_FILE)
+    return out
+
+
+def load_deployment_config(paths: list[Any] | None = None) -> tuple[dict[str, Any], Any]:
+    """(the first readable ``modu-desktop.json`` as a dict, its path) or ``({}, None)``.
+    A broken file is skipped with a log line, never fatal."""
+    import json
+
+    for path in deployment_config_paths() if paths is None else paths:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            continue
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            log.info("ignoring unreadable %s", path)
+            continue
+        if isinstance(data, dict):
+            return data, path
+    return {}, None
+
+
+def resolve_oauth_client_id(
+    api_url: str,
+    user_setting: str | None,
+    *,
+    paths: list[Any] | None = None,
+    env: Any = None,
+) -> str | None:
+    """The OAuth app client id for the device flow, or None (then tokens only).
+
+    ``MODU_OAUTH_CLIENT_ID`` (developers) → the user's own setting ``oauth_client_id`` →
+    ``modu-desktop.json`` (``{"oauth_client_id": "Ov23li…"}``, optionally with ``"api_url"``:
+    then only for that API). A client id is public; no secret is needed or read."""
+    env = os.environ if env is None else env
+    value = (env.get(CLIENT_ID_ENV) or "").strip() or (user_setting or "").strip()
+    if value:
+        return value
+    data, _path = load_deployment_config(paths)
+    cid = str(data.get("oauth_client_id") or "").strip()
+    if not cid:
+        return None
+    only_for = str(data.get("api_url") or "").strip().rstrip("/")
+    if only_for and only_for.lower() != api_url.rstrip("/").lower():
+        return None
+    return cid

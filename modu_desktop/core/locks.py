@@ -1,6 +1,6 @@
 """The PNU-Modu edit lock, interoperable with the web admin (Qt-free).
 
-Wire contract: ``shared/reference/modu-lock-protocol.md``. In short: ``.locks/{docId}.lock.json``
+Wire contract: ``docs/lock-protocol.md``. In short: ``.locks/{docId}.lock.json``
 on the content branch, 2-space JSON without a trailing newline, Unix *seconds*, the web admin's
 key orders and commit messages, and every write carries the blob sha it last saw.
 

@@ -1,6 +1,6 @@
 """Optional "require membership of organisation X" check at sign-in (Qt-free).
 
-``GET /orgs/{org}/members/{login}`` answers (github-rest-notes.md §4):
+``GET /orgs/{org}/members/{login}`` answers (docs/github-behaviour.md):
 
 * **204** – the requester can see the org's members and ``login`` is one: ``MEMBER``;
 * **404** – the requester is a member and ``login`` is not (or the org does not exist):

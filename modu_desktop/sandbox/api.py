@@ -1,4 +1,4 @@
-"""The sandbox's API state and route table; the endpoints live in `endpoints_*.py`.
+"""The sandbox's API state; the endpoints live in `endpoints_*.py`, the route table in `routes.py`.
 
 Handlers run with the repository lock held (see `GitHubApi.handle`), so a write's
 check-then-commit cannot interleave with another write — GitHub serialises them per branch too.
@@ -7,26 +7,21 @@ check-then-commit cannot interleave with another write — GitHub serialises the
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import payloads as P
 from .actions import DeployWorkflow
 from .faults import Faults
-from .gitstore import GitStore
+from .gitstore import CommitInfo, GitStore
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
-from .router import Router
 from .users import SandboxUser
 
 Handler = Callable[["GitHubApi", ApiRequest], ApiResponse]
-ROUTES: Router[Handler] = Router()
 EMPTY_GIT = "Git Repository is empty."
 EMPTY_CONTENTS = "This repository is empty."
 WRITE_METHODS = {"PUT", "DELETE", "POST", "PATCH"}
-
-
-def route(method: str, template: str) -> Callable[[Handler], Handler]:
-    return ROUTES.add(method, template)
 
 
 @dataclass
@@ -61,6 +56,7 @@ class GitHubApi:
         self.urls = P.Urls("http://127.0.0.1", owner, name)
         self.lock = store.lock
         self._stale: dict[tuple[str, str], StaleWrite] = {}
+        self._logs: OrderedDict[tuple[str, str | None], list[CommitInfo]] = OrderedDict()
 
     # ----- entry point ---------------------------------------------------------------------
 
@@ -89,6 +85,30 @@ class GitHubApi:
 
     # ----- helpers -------------------------------------------------------------------------
 
+    def commit_log(self, head: str, path: str | None = None) -> list[CommitInfo]:
+        """`store.log(head, path)`, remembered per (head, path) and extended by one commit when
+        the branch moved by one, so paging and `Link: last` do not re-walk the history."""
+        key = (head, path)
+        found = self._logs.get(key)
+        if found is not None:
+            self._logs.move_to_end(key)
+            return found
+        info = self.store.commit(head)
+        before = (
+            self._logs.get((info.parents[0], path)) if info and len(info.parents) == 1 else None
+        )
+        if info is not None and before is not None:
+            prefix = f"{path}/" if path else ""
+            changed = self.store.changed_paths(head)
+            touches = path is None or any(p == path or p.startswith(prefix) for p in changed)
+            found = [info, *before] if touches else before
+        else:
+            found = self.store.log(head, path=path)
+        self._logs[key] = found
+        while len(self._logs) > 256:
+            self._logs.popitem(last=False)
+        return found
+
     def require_commits(self) -> None:
         if self.store.is_empty():
             raise ApiError(409, EMPTY_GIT)
@@ -115,10 +135,3 @@ class GitHubApi:
         if seconds <= 0 or write is None or time.monotonic() - write.at >= seconds:
             return False, None
         return True, write.before
-
-
-def load_routes() -> Router[Handler]:
-    """The full route table (importing the endpoint modules registers their handlers)."""
-    from . import endpoints_archive, endpoints_contents, endpoints_read  # noqa: F401
-
-    return ROUTES

@@ -25,7 +25,7 @@ import weakref
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from .api import GitHubApi, route
+from .api import GitHubApi
 from .gitstore import SUBMODULE_MODE
 from .http_types import ApiRequest, ApiResponse, not_found
 
@@ -106,7 +106,6 @@ def _resolve(api: GitHubApi, location_ref: str) -> str | None:
     return api.store.resolve_commit(location_ref)
 
 
-@route("GET", "/repos/{owner}/{repo}/tarball/{ref}")
 def get_tarball(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     assert req.user is not None
     api.require_commits()
@@ -121,7 +120,6 @@ def get_tarball(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return ApiResponse(302, None, {"Location": location})
 
 
-@route("GET", DOWNLOAD_TEMPLATE)
 def download_tarball(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     ref = req.params["ref"]
     if not links_for(api).valid(req.arg("token"), ref):

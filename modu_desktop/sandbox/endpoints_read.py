@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
 from . import payloads as P
 from .actions import WORKFLOW_PATH, DeployRun
-from .api import GitHubApi, route
+from .api import GitHubApi
 from .gitstore import CommitInfo, Signature
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
+from .paging import last_page, link_header, page_args, parse_date_range, parse_timestamp
 
 # ----- identity --------------------------------------------------------------------------------
 
 
-@route("GET", "/user")
 def get_user(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     assert req.user is not None
-    return ApiResponse(200, P.user_json(req.user, api.urls.api, private=True), cacheable=True)
+    body = P.user_json(req.user, api.urls.api, private=True)
+    headers = {"Last-Modified": P.http_date_of(P.ACCOUNT_CREATED_AT)}
+    return ApiResponse(200, body, headers, cacheable=True)
 
 
-@route("GET", "/orgs/{org}/members/{username}")
 def get_org_member(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     assert req.user is not None
     org, login = req.params["org"].lower(), req.params["username"].lower()
@@ -38,13 +39,11 @@ def get_org_member(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return ApiResponse(204)
 
 
-@route("GET", "/orgs/{org}/public_members/{username}")
 def get_org_public_member(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     # Sandbox memberships are private (GitHub's default), so the public check never confirms.
     raise not_found()
 
 
-@route("GET", "/rate_limit")
 def get_rate_limit(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     raise AssertionError("answered by the server, which owns the counters")
 
@@ -52,41 +51,59 @@ def get_rate_limit(api: GitHubApi, req: ApiRequest) -> ApiResponse:
 CREATED_AT = "2024-01-01T00:00:00Z"
 
 
-@route("GET", "/repos/{owner}/{repo}")
+def repo_id(api: GitHubApi) -> int:
+    return P.stable_id("repo", f"{api.owner}/{api.name}".lower())
+
+
+def repo_owner_json(api: GitHubApi) -> dict[str, Any]:
+    return P.owner_json(api.owner, api.owner_is_org(), api.urls.api)
+
+
 def get_repo(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     assert req.user is not None
     head = api.store.branch_head(api.branch)
-    pushed = P.iso(api.store.commit(head).committer.timestamp) if head else None  # type: ignore[union-attr]
-    body = {
-        "id": P.stable_id("repo", f"{api.owner}/{api.name}".lower()),
-        "node_id": P.node_id("Repository", f"{api.owner}/{api.name}"),
-        "name": api.name,
-        "full_name": f"{api.owner}/{api.name}",
-        "private": True,
-        "owner": P.owner_json(api.owner, api.owner_is_org(), api.urls.api),
-        "html_url": api.urls.web,
-        "description": "Modu Desktop practice sandbox",
-        "fork": False,
-        "url": api.urls.repo_api,
+    info = api.store.commit(head) if head else None
+    pushed = P.iso(info.committer.timestamp) if info else None
+    owner = repo_owner_json(api)
+    body: dict[str, Any] = {
+        **P.minimal_repo_json(api.urls, repo_id(api), owner),
         "homepage": None,
+        "language": None,
+        "forks_count": 0,
+        "forks": 0,
+        "stargazers_count": 0,
+        "watchers_count": 0,
+        "watchers": 0,
         "size": 0,
         "default_branch": api.branch,
-        "visibility": "private",
-        "archived": False,
-        "disabled": False,
+        "open_issues_count": 0,
+        "open_issues": 0,
+        "is_template": False,
+        "topics": [],
         "has_issues": False,
         "has_projects": False,
         "has_wiki": False,
         "has_pages": True,
-        "language": None,
-        "topics": [],
+        "has_downloads": False,
+        "has_discussions": False,
+        "archived": False,
+        "disabled": False,
+        "visibility": "private",
         # Derived from the repository only, so the ETag stays put while nothing changes.
+        "pushed_at": pushed,
         "created_at": CREATED_AT,
         "updated_at": pushed or CREATED_AT,
-        "pushed_at": pushed,
         "permissions": P.permissions_json(req.user.push),
+        "allow_forking": False,
+        "web_commit_signoff_required": False,
+        "license": None,
+        "network_count": 0,
+        "subscribers_count": 0,
     }
-    return ApiResponse(200, body, cacheable=True)
+    if api.owner_is_org():
+        body["organization"] = owner
+    headers = {"Last-Modified": P.http_date(info.committer.timestamp)} if info else {}
+    return ApiResponse(200, body, headers, cacheable=True)
 
 
 # ----- git database ----------------------------------------------------------------------------
@@ -101,7 +118,6 @@ def _ref_json(api: GitHubApi, ref: str, sha: str) -> dict[str, Any]:
     }
 
 
-@route("GET", "/repos/{owner}/{repo}/git/ref/{ref}")
 def get_ref(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     api.require_commits()
     ref = req.params["ref"]
@@ -115,12 +131,10 @@ def get_ref(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, _ref_json(api, ref, sha), cacheable=True)
 
 
-@route("GET", "/repos/{owner}/{repo}/git/refs/{ref}")
 def get_ref_legacy(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return get_ref(api, req)
 
 
-@route("GET", "/repos/{owner}/{repo}/git/commits/{commit_sha}")
 def get_git_commit(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     api.require_commits()
     info = api.store.commit(req.params["commit_sha"].lower())
@@ -129,7 +143,6 @@ def get_git_commit(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, P.git_commit_json(info, api.urls), cacheable=True)
 
 
-@route("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}")
 def get_tree(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     api.require_commits()
     tree_sha = api.store.tree_sha_for(req.params["tree_sha"])
@@ -154,7 +167,6 @@ def get_tree(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, body, cacheable=True)
 
 
-@route("GET", "/repos/{owner}/{repo}/git/blobs/{file_sha}")
 def get_blob(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     api.require_commits()
     sha = req.params["file_sha"].lower()
@@ -174,33 +186,44 @@ def _account_json(api: GitHubApi, sig: Signature) -> dict[str, Any] | None:
     return P.user_json(user, api.urls.api) if user else None
 
 
-def _page_args(req: ApiRequest, default: int = 30) -> tuple[int, int]:
-    try:
-        per_page = min(100, max(1, int(req.arg("per_page") or default)))
-        page = max(1, int(req.arg("page") or 1))
-    except ValueError:
-        per_page, page = default, 1
-    return per_page, page
+def _person_matches(api: GitHubApi, sig: Signature, wanted: str) -> bool:
+    """GitHub's `author`/`committer` filters take a login or an e-mail address."""
+    wanted = wanted.strip().lower()
+    if sig.email.lower() == wanted:
+        return True
+    user = api.user_by_email(sig.email)
+    return user is not None and user.login.lower() == wanted
 
 
-def _link_header(api: GitHubApi, req: ApiRequest, page: int, more: bool) -> dict[str, str]:
-    if not more:
-        return {}
-    query = urlencode({k: v[-1] for k, v in req.query.items() if k != "page"})
-    base = f"{api.urls.api}{req.raw_path}?{query + '&' if query else ''}page="
-    return {"Link": f'<{base}{page + 1}>; rel="next"'}
+def _time_arg(req: ApiRequest, name: str) -> float | None:
+    value = req.arg(name)
+    if not value:
+        return None
+    parsed = parse_timestamp(value)
+    if parsed is None:
+        # The text is ours; 400 is the status GitHub documents for this operation.
+        raise ApiError(400, f"Invalid value for parameter '{name}': {value}")
+    return parsed
 
 
-@route("GET", "/repos/{owner}/{repo}/commits")
 def list_commits(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     api.require_commits()
     start = req.arg("sha") or api.branch
     head = api.store.resolve_commit(start)
     if head is None:
         raise ApiError(404, f"No commit found for SHA: {start}")
-    per_page, page = _page_args(req)
+    per_page, page = page_args(req)
+    since, until = _time_arg(req, "since"), _time_arg(req, "until")
+    author, committer = req.arg("author"), req.arg("committer")
     path = (req.arg("path") or "").strip("/") or None
-    infos = api.store.log(head, path=path, limit=per_page * page + 1)
+    infos = [
+        i
+        for i in api.commit_log(head, path)
+        if (since is None or i.committer.timestamp >= since)
+        and (until is None or i.committer.timestamp <= until)
+        and (not author or _person_matches(api, i.author, author))
+        and (not committer or _person_matches(api, i.committer, committer))
+    ]
     window = infos[per_page * (page - 1) : per_page * page]
     body = [
         P.commit_list_item(
@@ -208,7 +231,9 @@ def list_commits(api: GitHubApi, req: ApiRequest) -> ApiResponse:
         )
         for i in window
     ]
-    headers = _link_header(api, req, page, len(infos) > per_page * page)
+    headers = link_header(api.urls.api, req, page, last_page(len(infos), per_page))
+    if window:
+        headers["Last-Modified"] = P.http_date(window[0].committer.timestamp)
     return ApiResponse(200, body, headers, cacheable=True)
 
 
@@ -217,11 +242,16 @@ def _run_json(api: GitHubApi, run: DeployRun) -> dict[str, Any]:
     commit: CommitInfo = run.commit
     actor = next((u for u in api.users if u.login == run.actor), None)
     actor_json = P.user_json(actor, api.urls.api) if actor else None
-    html = f"{api.urls.web}/actions/runs/{run.id}"
+    run_url = f"{api.urls.repo_api}/actions/runs/{run.id}"
+    workflow_id = P.stable_id("workflow", WORKFLOW_PATH)
+    check_suite_id = run.id + 7
+    repository = P.minimal_repo_json(api.urls, repo_id(api), repo_owner_json(api))
     return {
         "id": run.id,
         "name": "Deploy",
         "node_id": P.node_id("WorkflowRun", str(run.id)),
+        "check_suite_id": check_suite_id,
+        "check_suite_node_id": P.node_id("CheckSuite", str(check_suite_id)),
         "head_branch": run.head_branch,
         "head_sha": run.head_sha,
         "path": f"{WORKFLOW_PATH}@{run.head_branch}",
@@ -230,18 +260,25 @@ def _run_json(api: GitHubApi, run: DeployRun) -> dict[str, Any]:
         "event": "push",
         "status": state.status,
         "conclusion": state.conclusion,
-        "workflow_id": P.stable_id("workflow", WORKFLOW_PATH),
-        "check_suite_id": run.id + 7,
-        "url": f"{api.urls.repo_api}/actions/runs/{run.id}",
-        "html_url": html,
+        "workflow_id": workflow_id,
+        "url": run_url,
+        "html_url": f"{api.urls.web}/actions/runs/{run.id}",
+        "pull_requests": [],
         "created_at": P.iso(run.created_wall),
         "updated_at": P.iso(state.updated_wall),
-        "run_started_at": P.iso(state.started_wall or run.created_wall),
-        "run_attempt": 1,
         "actor": actor_json,
         "triggering_actor": actor_json,
-        "jobs_url": f"{api.urls.repo_api}/actions/runs/{run.id}/jobs",
-        "logs_url": f"{api.urls.repo_api}/actions/runs/{run.id}/logs",
+        "run_attempt": 1,
+        "referenced_workflows": [],
+        "run_started_at": P.iso(state.started_wall or run.created_wall),
+        "jobs_url": f"{run_url}/jobs",
+        "logs_url": f"{run_url}/logs",
+        "check_suite_url": f"{api.urls.repo_api}/check-suites/{check_suite_id}",
+        "artifacts_url": f"{run_url}/artifacts",
+        "cancel_url": f"{run_url}/cancel",
+        "rerun_url": f"{run_url}/rerun",
+        "previous_attempt_url": None,
+        "workflow_url": f"{api.urls.repo_api}/actions/workflows/{workflow_id}",
         "head_commit": {
             "id": commit.sha,
             "tree_id": commit.tree,
@@ -250,27 +287,47 @@ def _run_json(api: GitHubApi, run: DeployRun) -> dict[str, Any]:
             "author": {"name": commit.author.name, "email": commit.author.email},
             "committer": {"name": commit.committer.name, "email": commit.committer.email},
         },
-        "pull_requests": [],
+        "repository": repository,
+        "head_repository": repository,
+        "head_repository_id": repository["id"],
     }
 
 
-@route("GET", "/repos/{owner}/{repo}/actions/runs")
+def _run_filter(api: GitHubApi, req: ApiRequest) -> Callable[[dict[str, Any]], bool]:
+    """GitHub's documented filters of `GET …/actions/runs`."""
+    actor, branch, event = req.arg("actor"), req.arg("branch"), req.arg("event")
+    status, head_sha, suite = req.arg("status"), req.arg("head_sha"), req.arg("check_suite_id")
+    created = parse_date_range(req.arg("created") or "")
+    if created is None:
+        raise ApiError(400, f"Invalid value for parameter 'created': {req.arg('created')}")
+
+    def keep(run: dict[str, Any]) -> bool:
+        login = (run["actor"] or {}).get("login", "")
+        when = parse_timestamp(run["created_at"]) or 0.0
+        return (
+            (not actor or login.lower() == actor.lower())
+            and (not branch or run["head_branch"] == branch)
+            and (not event or run["event"] == event)
+            and (not status or status in (run["status"], run["conclusion"]))
+            and (not head_sha or run["head_sha"] == head_sha.lower())
+            and (not suite or str(run["check_suite_id"]) == suite)
+            and created[0] <= when <= created[1]
+        )
+
+    return keep
+
+
 def list_runs(api: GitHubApi, req: ApiRequest) -> ApiResponse:
-    runs = api.workflow.runs()
-    head_sha, branch, status = req.arg("head_sha"), req.arg("branch"), req.arg("status")
-    if head_sha:
-        runs = [r for r in runs if r.head_sha == head_sha.lower()]
-    if branch:
-        runs = [r for r in runs if r.head_branch == branch]
-    items = [_run_json(api, r) for r in runs]
-    if status:
-        items = [i for i in items if status in (i["status"], i["conclusion"])]
-    per_page, page = _page_args(req)
+    keep = _run_filter(api, req)
+    # exclude_pull_requests changes nothing: sandbox runs never have pull requests.
+    items = [i for i in (_run_json(api, r) for r in api.workflow.runs()) if keep(i)]
+    per_page, page = page_args(req)
     window = items[per_page * (page - 1) : per_page * page]
-    return ApiResponse(200, {"total_count": len(items), "workflow_runs": window}, cacheable=True)
+    headers = link_header(api.urls.api, req, page, last_page(len(items), per_page))
+    body = {"total_count": len(items), "workflow_runs": window}
+    return ApiResponse(200, body, headers, cacheable=True)
 
 
-@route("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}")
 def get_run(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     run = next((r for r in api.workflow.runs() if str(r.id) == req.params["run_id"]), None)
     if run is None:

@@ -257,7 +257,7 @@ def _primary_message(login: str) -> str:
 
 
 def _secondary_message(is_write: bool) -> str:
-    # Both texts as seen in the wild (github-rest-notes.md §5).
+    # Both texts as seen in the wild (docs/github-behaviour.md, "Rate limits").
     if is_write:
         return (
             "You have exceeded a secondary rate limit and have been temporarily blocked from "

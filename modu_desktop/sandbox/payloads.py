@@ -1,10 +1,12 @@
-"""JSON shapes of GitHub's REST responses (fields as in github-rest-notes.md; empty = null)."""
+"""JSON shapes of GitHub's REST responses (fields as GitHub sends them; empty = null)."""
 
 from __future__ import annotations
 
 import base64
+import email.utils
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -16,6 +18,15 @@ DOCS_URL = "https://docs.github.com/rest"
 
 def iso(ts: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def http_date(ts: float) -> str:
+    """RFC 7231 date, as in `Last-Modified`."""
+    return email.utils.formatdate(ts, usegmt=True)
+
+
+def http_date_of(iso_text: str) -> str:
+    return http_date(datetime.fromisoformat(iso_text.replace("Z", "+00:00")).timestamp())
 
 
 def wrapped_base64(data: bytes) -> str:
@@ -74,16 +85,34 @@ class Urls:
         return f"{self.repo_api}/git/{kind}/{sha}"
 
 
+def _account_urls(api: str, kind: str, login: str) -> dict[str, str]:
+    base = f"{api}/{kind}/{login}"
+    return {
+        "avatar_url": f"{api}/_sandbox/avatars/{login}?v=4",
+        "gravatar_id": "",
+        "url": base,
+        "html_url": f"{api}/{login}",
+        "followers_url": f"{base}/followers",
+        "following_url": f"{base}/following{{/other_user}}",
+        "gists_url": f"{base}/gists{{/gist_id}}",
+        "starred_url": f"{base}/starred{{/owner}}{{/repo}}",
+        "subscriptions_url": f"{base}/subscriptions",
+        "organizations_url": f"{base}/orgs",
+        "repos_url": f"{base}/repos",
+        "events_url": f"{base}/events{{/privacy}}",
+        "received_events_url": f"{base}/received_events",
+    }
+
+
 def user_json(user: SandboxUser, api: str, private: bool = False) -> dict[str, Any]:
+    """A `simple-user`; with `private`, the `private-user` that `GET /user` answers."""
     body: dict[str, Any] = {
         "login": user.login,
         "id": user.id,
         "node_id": node_id("User", user.login),
-        "avatar_url": f"{api}/_sandbox/avatars/{user.login}",
-        "gravatar_id": "",
-        "url": f"{api}/users/{user.login}",
-        "html_url": f"{api}/{user.login}",
+        **_account_urls(api, "users", user.login),
         "type": "User",
+        "user_view_type": "private" if private else "public",
         "site_admin": False,
     }
     if private:
@@ -94,6 +123,7 @@ def user_json(user: SandboxUser, api: str, private: bool = False) -> dict[str, A
                 "blog": "",
                 "location": None,
                 "email": user.email,
+                "notification_email": user.email,
                 "hireable": None,
                 "bio": None,
                 "twitter_username": None,
@@ -101,25 +131,108 @@ def user_json(user: SandboxUser, api: str, private: bool = False) -> dict[str, A
                 "public_gists": 0,
                 "followers": 0,
                 "following": 0,
-                "created_at": "2024-01-01T00:00:00Z",
-                "updated_at": "2024-01-01T00:00:00Z",
+                "created_at": ACCOUNT_CREATED_AT,
+                "updated_at": ACCOUNT_CREATED_AT,
+                "private_gists": 0,
+                "total_private_repos": 1,
+                "owned_private_repos": 0,
+                "disk_usage": 0,
+                "collaborators": 0,
+                "two_factor_authentication": True,
+                "plan": {
+                    "name": "free",
+                    "space": 976562499,
+                    "collaborators": 0,
+                    "private_repos": 10000,
+                },
             }
         )
     return body
 
 
+ACCOUNT_CREATED_AT = "2024-01-01T00:00:00Z"
+
+
 def owner_json(login: str, is_org: bool, api: str) -> dict[str, Any]:
+    kind = "orgs" if is_org else "users"
     return {
         "login": login,
         "id": stable_id("owner", login.lower()),
         "node_id": node_id("Organization" if is_org else "User", login),
-        "avatar_url": f"{api}/_sandbox/avatars/{login}",
-        "gravatar_id": "",
-        "url": f"{api}/{'orgs' if is_org else 'users'}/{login}",
-        "html_url": f"{api}/{login}",
+        **_account_urls(api, kind, login),
         "type": "Organization" if is_org else "User",
+        "user_view_type": "public",
         "site_admin": False,
     }
+
+
+def repo_urls(urls: Urls) -> dict[str, Any]:
+    """The URL fields (and `*_url` templates) every repository object carries."""
+    r = urls.repo_api
+    host = urls.api.split("://", 1)[-1]
+    return {
+        "html_url": urls.web,
+        "url": r,
+        "archive_url": f"{r}/{{archive_format}}{{/ref}}",
+        "assignees_url": f"{r}/assignees{{/user}}",
+        "blobs_url": f"{r}/git/blobs{{/sha}}",
+        "branches_url": f"{r}/branches{{/branch}}",
+        "collaborators_url": f"{r}/collaborators{{/collaborator}}",
+        "comments_url": f"{r}/comments{{/number}}",
+        "commits_url": f"{r}/commits{{/sha}}",
+        "compare_url": f"{r}/compare/{{base}}...{{head}}",
+        "contents_url": f"{r}/contents/{{+path}}",
+        "contributors_url": f"{r}/contributors",
+        "deployments_url": f"{r}/deployments",
+        "downloads_url": f"{r}/downloads",
+        "events_url": f"{r}/events",
+        "forks_url": f"{r}/forks",
+        "git_commits_url": f"{r}/git/commits{{/sha}}",
+        "git_refs_url": f"{r}/git/refs{{/sha}}",
+        "git_tags_url": f"{r}/git/tags{{/sha}}",
+        "git_url": f"git://{host}/{urls.owner}/{urls.repo}.git",
+        "issue_comment_url": f"{r}/issues/comments{{/number}}",
+        "issue_events_url": f"{r}/issues/events{{/number}}",
+        "issues_url": f"{r}/issues{{/number}}",
+        "keys_url": f"{r}/keys{{/key_id}}",
+        "labels_url": f"{r}/labels{{/name}}",
+        "languages_url": f"{r}/languages",
+        "merges_url": f"{r}/merges",
+        "milestones_url": f"{r}/milestones{{/number}}",
+        "notifications_url": f"{r}/notifications{{?since,all,participating}}",
+        "pulls_url": f"{r}/pulls{{/number}}",
+        "releases_url": f"{r}/releases{{/id}}",
+        "ssh_url": f"git@{host.split(':')[0]}:{urls.owner}/{urls.repo}.git",
+        "stargazers_url": f"{r}/stargazers",
+        "statuses_url": f"{r}/statuses/{{sha}}",
+        "subscribers_url": f"{r}/subscribers",
+        "subscription_url": f"{r}/subscription",
+        "tags_url": f"{r}/tags",
+        "teams_url": f"{r}/teams",
+        "trees_url": f"{r}/git/trees{{/sha}}",
+        "clone_url": f"{urls.web}.git",
+        "mirror_url": None,
+        "hooks_url": f"{r}/hooks",
+        "svn_url": urls.web,
+    }
+
+
+def minimal_repo_json(urls: Urls, repo_id: int, owner: dict[str, Any]) -> dict[str, Any]:
+    """A `minimal-repository`, as embedded in workflow runs (`repository`, `head_repository`)."""
+    return {
+        "id": repo_id,
+        "node_id": node_id("Repository", f"{urls.owner}/{urls.repo}"),
+        "name": urls.repo,
+        "full_name": f"{urls.owner}/{urls.repo}",
+        "private": True,
+        "owner": owner,
+        "description": REPO_DESCRIPTION,
+        "fork": False,
+        **repo_urls(urls),
+    }
+
+
+REPO_DESCRIPTION = "Modu Desktop practice sandbox"
 
 
 def permissions_json(push: bool) -> dict[str, bool]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import email.utils
 import hashlib
 import logging
 import random
@@ -33,6 +34,19 @@ PUBLIC_TEMPLATES = {
     "/codeload/{owner}/{repo}/legacy.tar.gz/{ref}",  # endpoints_archive.DOWNLOAD_TEMPLATE
 }
 UNCHARGED_TEMPLATES = {"/rate_limit"}
+# /rate_limit's other buckets (name, limit, window seconds), per GitHub's rate-limit docs.
+OTHER_RATE_BUCKETS = (
+    ("search", 30, 60),
+    ("graphql", 5000, 3600),
+    ("integration_manifest", 5000, 3600),
+    ("code_search", 10, 60),
+    ("code_scanning_upload", 1000, 3600),
+    ("actions_runner_registration", 10000, 3600),
+    ("scim", 15000, 3600),
+    ("dependency_snapshots", 100, 60),
+    ("dependency_sbom", 100, 3600),
+    ("code_scanning_autofix", 10, 60),
+)
 
 
 class Sandbox:
@@ -245,7 +259,7 @@ class Sandbox:
         self, match: Match[Handler], request: ApiRequest, faults: Faults, login: str
     ) -> ApiResponse:
         if match.template == "/rate_limit":
-            return self._rate_limit_response(login, faults)
+            return self._rate_limit_response(request, login, faults)
         assert match.route is not None
         return self.api.handle(match.route.handler, request)
 
@@ -279,7 +293,7 @@ class Sandbox:
             headers["Retry-After"] = str(rejection.retry_after)
         raise ApiError(rejection.status, rejection.message, headers)
 
-    def _rate_limit_response(self, login: str, faults: Faults) -> ApiResponse:
+    def _rate_limit_response(self, request: ApiRequest, login: str, faults: Faults) -> ApiResponse:
         info = self.injector.rate_info(login, faults, self.server_time())
         core = {
             "limit": info.limit,
@@ -288,7 +302,22 @@ class Sandbox:
             "used": info.used,
             "resource": "core",
         }
-        return ApiResponse(200, {"resources": {"core": core}, "rate": core})
+        # The other buckets are never charged here; their windows reset like GitHub's.
+        now = int(self.server_time())
+        resources: dict[str, Any] = {"core": core}
+        for name, limit, window in OTHER_RATE_BUCKETS:
+            reset = now - now % window + window
+            resources[name] = {
+                "limit": limit,
+                "remaining": limit,
+                "reset": reset,
+                "used": 0,
+                "resource": name,
+            }
+        body: dict[str, Any] = {"resources": resources}
+        if (request.headers.get("x-github-api-version") or DEFAULT_API_VERSION) < "2026-03-10":
+            body["rate"] = core  # dropped by API version 2026-03-10
+        return ApiResponse(200, body, cacheable=True)
 
     @staticmethod
     def _conditional(request: ApiRequest, response: ApiResponse) -> ApiResponse:
@@ -298,7 +327,13 @@ class Sandbox:
         response.headers["ETag"] = etag
         response.headers["Cache-Control"] = "private, max-age=60, s-maxage=60"
         wanted = request.headers.get("if-none-match", "")
-        if wanted and _etag_matches(wanted, etag):
+        if wanted:
+            if _etag_matches(wanted, etag):
+                return ApiResponse(304, None, response.headers, response.content_type)
+            return response
+        if _not_modified_since(
+            request.headers.get("if-modified-since", ""), response.headers.get("Last-Modified")
+        ):
             return ApiResponse(304, None, response.headers, response.content_type)
         return response
 
@@ -353,6 +388,17 @@ def _token_from(header: str) -> str | None:
             return base64.b64decode(value).decode("utf-8").partition(":")[2] or None
         return ""
     return None if not header.strip() else ""
+
+
+def _not_modified_since(header: str, last_modified: str | None) -> bool:
+    if not header or not last_modified:
+        return False
+    try:
+        since = email.utils.parsedate_to_datetime(header)
+        changed = email.utils.parsedate_to_datetime(last_modified)
+    except (TypeError, ValueError):
+        return False
+    return changed <= since
 
 
 def _etag_matches(header: str, etag: str) -> bool:

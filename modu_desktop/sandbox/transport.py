@@ -15,20 +15,44 @@ import struct
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
 from . import payloads as P
-from .api import load_routes
-from .faults import Faults
+from . import site
+from .api import Handler
+from .avatars import avatar_png
+from .cors import cors_headers, preflight_headers
+from .faults import FaultInjector, Faults, RateInfo
 from .http_types import ApiError, ApiRequest, ApiResponse
-
-if TYPE_CHECKING:
-    from .server import Sandbox
+from .router import Match
+from .routes import ROUTES
 
 log = logging.getLogger("modu_desktop.sandbox")
-ROUTES = load_routes()
+AVATARS = "/_sandbox/avatars/"
 MAX_BODY = 150 * 1024 * 1024  # a 100 MB file is ~134 MB as base64 JSON
+
+
+class SandboxCore(Protocol):
+    """What the HTTP layer needs from the sandbox (`server.Sandbox` provides it)."""
+
+    owner: str
+    name: str
+    injector: FaultInjector
+
+    @property
+    def faults(self) -> Faults: ...
+
+    def server_time(self) -> float: ...
+    def sleep(self, seconds: float) -> bool: ...
+    def count(self, method: str, template: str) -> None: ...
+    def count_outcome(self, outcome: str) -> None: ...
+    def stats(self) -> dict[str, Any]: ...
+    def reset_stats(self) -> None: ...
+    def respond(
+        self, request: ApiRequest, match: Match[Handler], faults: Faults
+    ) -> ApiResponse: ...
+    def add_headers(self, request: ApiRequest, response: ApiResponse, rate: RateInfo) -> None: ...
 
 
 class LoopbackServer(ThreadingHTTPServer):
@@ -37,7 +61,7 @@ class LoopbackServer(ThreadingHTTPServer):
     # On Windows SO_REUSEADDR would let a second server steal a fixed port.
     allow_reuse_address = sys.platform != "win32"
 
-    def __init__(self, address: tuple[str, int], sandbox: Sandbox) -> None:
+    def __init__(self, address: tuple[str, int], sandbox: SandboxCore) -> None:
         self.sandbox = sandbox
         self.open_sockets: set[socket.socket] = set()
         self.sockets_lock = threading.Lock()
@@ -89,6 +113,25 @@ class RequestHandler(BaseHTTPRequestHandler):
         self._dispatch()
 
     do_PUT = do_DELETE = do_POST = do_PATCH = do_HEAD = do_GET
+
+    def do_OPTIONS(self) -> None:
+        """A CORS preflight: 204 for any path, before authentication (browsers send no token)."""
+        sandbox = self.server.sandbox
+        url = urlsplit(self.path)
+        if url.path.startswith("/_sandbox/"):
+            self._meta(url.path)
+            return
+        wanted = (self.headers.get("Access-Control-Request-Method") or "GET").upper()
+        match = ROUTES.match("GET" if wanted == "HEAD" else wanted, url.path)
+        sandbox.count("OPTIONS", match.template)
+        if self._read_body() is None:
+            return
+        faults = sandbox.injector.snapshot()
+        if sandbox.sleep(faults.latency_ms / 1000):
+            self._reset("stopping")
+            return
+        sandbox.count_outcome("204")
+        self._send(ApiResponse(204, None, preflight_headers()))
 
     def _dispatch(self) -> None:
         sandbox = self.server.sandbox
@@ -178,7 +221,9 @@ class RequestHandler(BaseHTTPRequestHandler):
     def _send(self, response: ApiResponse) -> None:
         data = response.encoded() if response.status not in (204, 304) else b""
         self.send_response(response.status)
-        for name, value in response.headers.items():
+        # Every answer, errors included, is readable from a browser page of any origin.
+        headers = {**cors_headers(), **response.headers}
+        for name, value in headers.items():
             self.send_header(name, value)
         if response.status not in (204, 304):
             self.send_header("Content-Type", response.content_type)
@@ -214,6 +259,15 @@ class RequestHandler(BaseHTTPRequestHandler):
         elif path == "/_sandbox/stats/reset" and self.command == "POST":
             sandbox.reset_stats()
             self._send(ApiResponse(204))
+        elif path.startswith(AVATARS) and self.command in ("GET", "HEAD"):
+            # avatar_url targets (GitHub serves them from another host, uncounted): a PNG.
+            png = avatar_png(path[len(AVATARS) :])
+            headers = {"Cache-Control": "max-age=300"}
+            self._send(ApiResponse(200, png, headers, content_type="image/png"))
+        elif path.startswith(site.PREFIX) and self.command in ("GET", "HEAD"):
+            # the practice site: "사이트에서 보기" in practice mode (sandbox/site.py)
+            status, html = site.page(sandbox, path)
+            self._send(ApiResponse(status, html, content_type="text/html; charset=utf-8"))
         elif path == "/_sandbox/health" and self.command == "GET":
             self._send(ApiResponse(200, {"ok": True, "repo": f"{sandbox.owner}/{sandbox.name}"}))
         else:

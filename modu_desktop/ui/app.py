@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings(paths.settings_file)
     lang = detect_language(args.lang, settings.language)
     install_translators(app, lang)
+    from modu_desktop import i18n
+
+    i18n.set_language(lang)  # the Qt-free tr() follows the same language (issue 14)
     load_style(app)
     from modu_desktop.i18n import set_language
 
@@ -249,25 +252,7 @@ async def _async_main(
     token: str | None = None
     session_only_notice = False
     if args.sandbox:
-        from modu_desktop.sandbox import PRACTICE_USER, Sandbox
-
-        sandbox = Sandbox(
-            paths.sandbox_repo_dir,
-            owner=settings.owner,
-            name=settings.name,
-            branch=settings.branch,
-            users=[PRACTICE_USER],
-            seed="sample",
-            port=_practice_port(paths.data_dir),
-        )
-        try:
-            await loop.run_in_executor(None, sandbox.start)
-        except OSError:  # last time's port is taken now: any free port
-            sandbox.port = 0
-            await loop.run_in_executor(None, sandbox.start)
-        _remember_practice_port(paths.data_dir, sandbox.port)
-        settings.api_url = sandbox.api_url
-        token = PRACTICE_USER.token
+        sandbox, token = await _start_practice(paths, settings)
     else:
         token_store = TokenStore(settings.api_host)
         token = token_store.load()
@@ -326,6 +311,11 @@ async def _async_main(
                 got = await _sign_in(settings, token_store, lang, first_error, runner, retry_token)
                 if got is None:
                     return 0
+                if got == "practice":  # "연습 모드로 둘러보기" on the sign-in screen
+                    sandbox, token = await _start_practice(paths, settings)
+                    options.practice = True
+                    first_error = retry_token = None
+                    continue
                 result, token, client = got
                 session_only_notice = token_store.source is TokenSource.SESSION
                 if token_store.account != settings.api_host:
@@ -372,6 +362,20 @@ async def _async_main(
                     ),
                     "warning",
                 )
+            from modu_desktop.core.auth import TOKEN_NAME, read_only_reason
+            from modu_desktop.i18n import tr
+
+            if token and read_only_reason(token, result) == "approval_pending":  # issue 14
+                win.show_notice(
+                    tr(
+                        "Your token cannot save yet: the organization {owner} has to approve "
+                        "“{token}” first. Until then documents open read-only; after the "
+                        "approval, sign out and in again.",
+                        owner=settings.owner,
+                        token=TOKEN_NAME,
+                    ),
+                    "warning",
+                )
             spawn(_startup(win, options.open_doc, args.screenshot))
             waiter = asyncio.ensure_future(done.wait())
             quitter = asyncio.ensure_future(runner.quit_event.wait())
@@ -405,6 +409,32 @@ async def _async_main(
             await loop.run_in_executor(None, sandbox.stop)
         wake.stop()
     return rc
+
+
+async def _start_practice(paths: Any, settings: Any) -> tuple[Any, str]:
+    """Start the practice sandbox (the port of last time if free) and point settings at it."""
+    import asyncio
+
+    from modu_desktop.sandbox import PRACTICE_USER, Sandbox
+
+    loop = asyncio.get_running_loop()
+    sandbox = Sandbox(
+        paths.sandbox_repo_dir,
+        owner=settings.owner,
+        name=settings.name,
+        branch=settings.branch,
+        users=[PRACTICE_USER],
+        seed="sample",
+        port=_practice_port(paths.data_dir),
+    )
+    try:
+        await loop.run_in_executor(None, sandbox.start)
+    except OSError:  # last time's port is taken now: any free port
+        sandbox.port = 0
+        await loop.run_in_executor(None, sandbox.start)
+    _remember_practice_port(paths.data_dir, sandbox.port)
+    settings.api_url = sandbox.api_url
+    return sandbox, PRACTICE_USER.token
 
 
 def _practice_port(data_dir: Path) -> int:
@@ -490,8 +520,13 @@ async def _sign_in(
         if not fut.done():
             fut.set_result(None)
 
+    def practice() -> None:
+        if not fut.done():
+            fut.set_result("practice")
+
     w.signedIn.connect(ok)
     w.quitRequested.connect(cancel)
+    w.practiceRequested.connect(practice)
     w.show()
     quitter = asyncio.ensure_future(runner.quit_event.wait())
     quitter.add_done_callback(lambda _f: cancel())

@@ -1,14 +1,41 @@
-"""The editing area: front matter form, Markdown editor, find bar, live preview (splitter)."""
+"""The editing area: toolbar, front matter form, Markdown editor with a block form, find bar,
+live preview (splitters).
+
+- The toolbar: collapse the document list, Save with a plain saved/unsaved state, 블록 넣기, the
+  view switch (editor / preview / both) and 머리말 보기 (show the raw front matter). Under it,
+  the publishing line of the last save (:mod:`modu_desktop.ui.publish_status`).
+- Front matter is edited in the 페이지 설정 form; its ``---`` lines are hidden in the editor
+  (the text is untouched: hidden lines are saved byte for byte).
+- With the cursor inside a brochure block, the block form (:mod:`modu_desktop.ui.block_form`)
+  shows its fields and items; Tab / Shift+Tab there indent by two spaces.
+- Splitter sizes, the view and the collapsed list are remembered in a small JSON file.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QTextCursor, QTextOption
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QIcon,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QPixmap,
+    QTextCursor,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -16,15 +43,24 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QPushButton,
     QSplitter,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from modu_desktop.core import blockmodel
 from modu_desktop.core.ops import LAYOUTS, THEMES
+from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
+from modu_desktop.i18n import tr
 from modu_desktop.ui import fmsync
+from modu_desktop.ui.block_form import BlockForm
 from modu_desktop.ui.find_bar import FindBar
+from modu_desktop.ui.publish_status import PublishStatus
+
+INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
 
 log = logging.getLogger(__name__)
 
@@ -110,13 +146,31 @@ class FrontMatterForm(QGroupBox):
         self.theme_box.setObjectName("fmTheme")
         self.theme_box.addItem(self.tr("(default)"), None)
         for t in THEMES:
-            self.theme_box.addItem(t, t)
+            choice = THEME_BY_KEY.get(t)
+            if choice is None:
+                self.theme_box.addItem(t, t)
+            else:
+                self.theme_box.addItem(theme_swatch(choice.key), choice.label, t)
+                self.theme_box.setItemData(
+                    self.theme_box.count() - 1, t, Qt.ItemDataRole.ToolTipRole
+                )
         self.layout_box = QComboBox()
         self.layout_box.setObjectName("fmLayout")
         self.layout_box.addItem(self.tr("(default)"), None)
         for lay in LAYOUTS:
-            self.layout_box.addItem(lay, lay)
+            lchoice = LAYOUT_BY_KEY.get(lay)
+            if lchoice is None:
+                self.layout_box.addItem(lay, lay)
+            else:
+                self.layout_box.addItem(
+                    layout_swatch(lchoice.key), f"{lchoice.label} ({lchoice.width_px}px)", lay
+                )
 
+        for box in (self.theme_box, self.layout_box):  # long Korean names must not widen the form
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(8)
         row = QHBoxLayout()
         row.addWidget(self.position_edit)
         self.theme_label = QLabel(self.tr("T&heme:"))
@@ -190,6 +244,35 @@ class FrontMatterForm(QGroupBox):
         self.layout_box.setEnabled(not ro)
 
 
+def theme_swatch(key: str, size: int = 16) -> QIcon:
+    """A small square of the theme's colours: dark primary, light tone, accent stripe."""
+    c = THEME_BY_KEY[key]
+    pix = QPixmap(size * 2, size)
+    pix.fill(QColor(c.primary))
+    p = QPainter(pix)
+    p.fillRect(QRect(size, 0, size, size), QColor(c.light))
+    p.fillRect(QRect(0, size - 4, size * 2, 4), QColor(c.accent))
+    p.setPen(QColor("#8a94a6"))
+    p.drawRect(0, 0, size * 2 - 1, size - 1)
+    p.end()
+    return QIcon(pix)
+
+
+def layout_swatch(key: str, size: int = 16) -> QIcon:
+    """A page outline as wide as the layout (750 px … 1860 px) in a fixed box."""
+    width = LAYOUT_BY_KEY[key].width_px
+    pix = QPixmap(size * 2, size)
+    pix.fill(QColor(0, 0, 0, 0))
+    p = QPainter(pix)
+    w = max(6, int((size * 2 - 2) * width / 1860))
+    x = (size * 2 - w) // 2
+    p.fillRect(QRect(x, 2, w, size - 4), QColor("#dbe6f5"))
+    p.setPen(QColor("#1565c0"))
+    p.drawRect(x, 2, w - 1, size - 5)
+    p.end()
+    return QIcon(pix)
+
+
 def _u16(text: str, index: int) -> int:
     """A Python str index → a QTextDocument position (UTF-16 code units)."""
     return len(text[:index].encode("utf-16-le")) // 2
@@ -199,18 +282,84 @@ class EditorPane(QWidget):
     """Everything about one open document except the lock (the window owns that)."""
 
     textEdited = Signal()
+    saveRequested = Signal()
+    listToggled = Signal(bool)  # True = the document list is shown
+
+    VIEWS = ("editor", "preview", "both")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("editorPane")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
+
+        # --- toolbar ---
+        bar = QHBoxLayout()
+        bar.setSpacing(4)
+        self.toggle_list_button = QToolButton()
+        self.toggle_list_button.setObjectName("toggleListButton")
+        self.toggle_list_button.setText(tr("☰ List"))
+        self.toggle_list_button.setCheckable(True)
+        self.toggle_list_button.setChecked(True)
+        self.toggle_list_button.setToolTip(tr("Show or hide the document list"))
+        self.toggle_list_button.setAccessibleName(tr("Show or hide the document list"))
+        bar.addWidget(self.toggle_list_button)
+        self.save_button = QPushButton(tr("Save"))
+        self.save_button.setObjectName("saveButton")
+        self.save_button.setAccessibleName(tr("Save the document"))
+        self.save_button.setToolTip(tr("Save (Ctrl+S)"))
+        bar.addWidget(self.save_button)
+        self.save_state = QLabel("")
+        self.save_state.setObjectName("saveState")
+        self.save_state.setAccessibleName(tr("Saved or not"))
+        bar.addWidget(self.save_state)
+        bar.addStretch(1)
+        self.insert_block_button = QPushButton(tr("Insert block"))
+        self.insert_block_button.setObjectName("insertBlockButton")
+        self.insert_block_button.setAccessibleName(tr("Insert a brochure block"))
+        self.insert_block_button.setToolTip(
+            tr("Insert a brochure block ({keys})", keys=INSERT_BLOCK_SHORTCUT)
+        )
+        bar.addWidget(self.insert_block_button)
+        self.view_buttons: dict[str, QToolButton] = {}
+        self.view_group = QButtonGroup(self)
+        for key, text, name in (
+            ("editor", tr("Edit"), "viewEditorButton"),
+            ("preview", tr("Preview"), "viewPreviewButton"),
+            ("both", tr("Both"), "viewBothButton"),
+        ):
+            b = QToolButton()
+            b.setObjectName(name)
+            b.setText(text)
+            b.setCheckable(True)
+            b.setAccessibleName(tr("View: {name}", name=text))
+            self.view_group.addButton(b)
+            self.view_buttons[key] = b
+            bar.addWidget(b)
+            b.clicked.connect(lambda _c=False, k=key: self.set_view(k))
+        self.view_buttons["both"].setChecked(True)
+        self.show_fm_button = QToolButton()
+        self.show_fm_button.setObjectName("showFrontMatterButton")
+        self.show_fm_button.setText(tr("Header lines"))
+        self.show_fm_button.setCheckable(True)
+        self.show_fm_button.setToolTip(
+            tr("Show the page settings as text (the --- lines at the top)")
+        )
+        self.show_fm_button.setAccessibleName(tr("Show the raw page settings"))
+        bar.addWidget(self.show_fm_button)
+        lay.addLayout(bar)
+
+        self.publish = PublishStatus(self)
+        lay.addWidget(self.publish)
 
         self.form = FrontMatterForm(self)
         lay.addWidget(self.form)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("editorSplitter")
+        self.left_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.left_splitter.setObjectName("editorFormSplitter")
         left = QWidget()
         left_lay = QVBoxLayout(left)
         left_lay.setContentsMargins(0, 0, 0, 0)
@@ -227,22 +376,70 @@ class EditorPane(QWidget):
         self.find_bar = FindBar(self.editor, left)
         left_lay.addWidget(self.editor)
         left_lay.addWidget(self.find_bar)
+        self.block_form = BlockForm()
+        self.block_form.hide()
+        self.left_splitter.addWidget(left)
+        self.left_splitter.addWidget(self.block_form)
+        self.left_splitter.setStretchFactor(0, 3)
+        self.left_splitter.setStretchFactor(1, 2)
+        self.left_pane = self.left_splitter
         self.preview = _make_preview(self)
         self.preview.setAccessibleName(self.tr("Preview"))
-        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.left_splitter)
         self.splitter.addWidget(self.preview)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
         lay.addWidget(self.splitter, 1)
 
+        self.insert_block_action = QAction(tr("Insert &block…"), self)
+        self.insert_block_action.setObjectName("insertBlockAction")
+        self.insert_block_action.setShortcut(QKeySequence(INSERT_BLOCK_SHORTCUT))
+        self.insert_block_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.insert_block_action.triggered.connect(self.open_block_picker)
+        self.addAction(self.insert_block_action)
+
+        self.view = "both"
+        self.front_matter_hidden = True
+        self._fm_lines = 0
+        self._saving = False
         self._loading = False
         self._applying_form = False
+        self._applying_block = False
+        self._block_span: blockmodel.BlockSpan | None = None
+        self._form_sized = False
+        self._layout_path: Path | None = None
+        self._outer: QSplitter | None = None
+        self._doc_list: QWidget | None = None
+        self.picker: Any = None
         self._fm_timer = QTimer(self)
         self._fm_timer.setSingleShot(True)
         self._fm_timer.setInterval(200)
         self._fm_timer.timeout.connect(self._sync_form_from_text)
+        self._block_timer = QTimer(self)
+        self._block_timer.setSingleShot(True)
+        self._block_timer.setInterval(120)
+        self._block_timer.timeout.connect(self._sync_block_form)
+        self._save_layout_timer = QTimer(self)
+        self._save_layout_timer.setSingleShot(True)
+        self._save_layout_timer.setInterval(400)
+        self._save_layout_timer.timeout.connect(self.save_layout)
         self.editor.textChanged.connect(self._on_text_changed)
+        self.editor.cursorPositionChanged.connect(self._cursor_moved)
+        self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
+        self.editor.installEventFilter(self)
+        self.preview.viewport().installEventFilter(self)
+        rendered = getattr(self.preview, "rendered", None)
+        if rendered is not None:  # a new rendering: keep the edited block in view
+            rendered.connect(self._refollow)
         self.form.fieldEdited.connect(self._apply_form_edit)
+        self.block_form.blockEdited.connect(self._apply_block_text)
+        self.save_button.clicked.connect(self.saveRequested)
+        self.insert_block_button.clicked.connect(self.open_block_picker)
+        self.show_fm_button.toggled.connect(lambda on: self.set_front_matter_hidden(not on))
+        self.toggle_list_button.toggled.connect(self._toggle_list)
+        for sp in (self.splitter, self.left_splitter):
+            sp.splitterMoved.connect(lambda *_a: self._save_layout_timer.start())
+        self._update_save_state()
 
     # --- content ---
     def load_text(self, text: str, *, read_only: bool) -> None:
@@ -250,13 +447,17 @@ class EditorPane(QWidget):
         try:
             self.editor.setPlainText(text)  # also clears undo history
             self.editor.document().setModified(False)
+            self._apply_front_matter_visibility()
             cur = self.editor.textCursor()
             cur.movePosition(QTextCursor.MoveOperation.Start)
             self.editor.setTextCursor(cur)
+            self._keep_cursor_visible()
         finally:
             self._loading = False
         self.set_read_only(read_only)
+        self.publish.clear()
         self._sync_form_from_text()
+        self._sync_block_form()
         self._render_now()
 
     def text(self) -> str:
@@ -267,11 +468,17 @@ class EditorPane(QWidget):
 
     def set_modified(self, modified: bool) -> None:
         self.editor.document().setModified(modified)
+        self._update_save_state()
 
     def set_read_only(self, ro: bool) -> None:
         self.editor.setReadOnly(ro)
         self.form.set_read_only(ro)
         self.find_bar.set_read_only(ro)
+        self.block_form.set_read_only(ro)
+        self.save_button.setEnabled(not ro)
+        self.insert_block_button.setEnabled(not ro)
+        self.insert_block_action.setEnabled(not ro)
+        self._update_save_state()
 
     def replace_all_text(self, text: str, *, modified: bool) -> None:
         """Put new text in (e.g. 'take theirs') as one undoable step."""
@@ -281,6 +488,27 @@ class EditorPane(QWidget):
         cur.insertText(text)
         cur.endEditBlock()
         self.editor.document().setModified(modified)
+        self._update_save_state()
+
+    # --- saved / unsaved ---
+    def set_saving(self, saving: bool) -> None:
+        self._saving = saving
+        self.save_button.setEnabled(not saving and not self.editor.isReadOnly())
+        self._update_save_state()
+
+    def _update_save_state(self) -> None:
+        if self.editor.isReadOnly():
+            text, kind = tr("Read-only"), "info"
+        elif self._saving:
+            text, kind = tr("Saving…"), "info"
+        elif self.editor.document().isModified():
+            text, kind = tr("● Not saved yet"), "warning"
+        else:
+            text, kind = tr("✔ Saved"), "ok"
+        self.save_state.setText(text)
+        self.save_state.setProperty("kind", kind)
+        color = {"ok": "#1a7f37", "warning": "#b45309", "info": "#5b6b88"}[kind]
+        self.save_state.setStyleSheet(f"color: {color}; font-weight: 600;")
 
     # --- sync ---
     def _on_text_changed(self) -> None:
@@ -288,6 +516,12 @@ class EditorPane(QWidget):
             self.textEdited.emit()
         if not self._applying_form:
             self._fm_timer.start()
+        if self.front_matter_hidden and not self._loading:
+            n = blockmodel.front_matter_lines(self.editor.toPlainText())
+            if n != self._fm_lines:
+                self._apply_front_matter_visibility()
+        if not self._applying_block:
+            self._block_timer.start()
         sched = getattr(self.preview, "schedule_render", None)
         if callable(sched):
             sched(self.editor.toPlainText())
@@ -314,24 +548,403 @@ class EditorPane(QWidget):
             return
         self._applying_form = True
         try:
-            cur = QTextCursor(self.editor.document())
-            pos = self.editor.textCursor().position()
-            cur.beginEditBlock()
-            # Replace only the changed middle part so the cursor and undo stay sensible.
-            start = 0
-            while start < min(len(old), len(new)) and old[start] == new[start]:
-                start += 1
-            end_old, end_new = len(old), len(new)
-            while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
-                end_old -= 1
-                end_new -= 1
-            cur.setPosition(_u16(old, start))
-            cur.setPosition(_u16(old, end_old), QTextCursor.MoveMode.KeepAnchor)
-            cur.insertText(new[start:end_new])
-            cur.endEditBlock()
-            with contextlib.suppress(Exception):
-                c2 = self.editor.textCursor()
-                c2.setPosition(min(pos, len(new)))
-                self.editor.setTextCursor(c2)
+            self._replace_text(old, new)
         finally:
             self._applying_form = False
+
+    def _replace_text(self, old: str, new: str) -> None:
+        """Replace only the changed middle part (one undoable step; cursor kept)."""
+        cur = QTextCursor(self.editor.document())
+        pos = self.editor.textCursor().position()
+        cur.beginEditBlock()
+        start = 0
+        while start < min(len(old), len(new)) and old[start] == new[start]:
+            start += 1
+        end_old, end_new = len(old), len(new)
+        while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+            end_old -= 1
+            end_new -= 1
+        cur.setPosition(_u16(old, start))
+        cur.setPosition(_u16(old, end_old), QTextCursor.MoveMode.KeepAnchor)
+        cur.insertText(new[start:end_new])
+        cur.endEditBlock()
+        with contextlib.suppress(Exception):
+            c2 = self.editor.textCursor()
+            c2.setPosition(min(pos, self.editor.document().characterCount() - 1))
+            self.editor.setTextCursor(c2)
+
+    # --- front matter: edited in the form, hidden in the editor ---
+    def set_front_matter_hidden(self, hidden: bool) -> None:
+        self.front_matter_hidden = hidden
+        if self.show_fm_button.isChecked() == hidden:
+            self.show_fm_button.setChecked(not hidden)
+        self._apply_front_matter_visibility()
+
+    def _apply_front_matter_visibility(self) -> None:
+        doc = self.editor.document()
+        n = blockmodel.front_matter_lines(self.editor.toPlainText())
+        # nothing after it: keep it visible so the text can still be reached
+        reachable = n < doc.blockCount()
+        n_hide = n if self.front_matter_hidden and reachable else 0
+        upto = max(n, self._fm_lines) + 1
+        block = doc.firstBlock()
+        idx = 0
+        changed = False
+        while block.isValid() and idx < upto:
+            want = idx >= n_hide
+            if block.isVisible() != want:
+                block.setVisible(want)
+                changed = True
+            block = block.next()
+            idx += 1
+        self._fm_lines = n
+        self._hidden_lines = n_hide
+        if changed:
+            end = doc.findBlockByNumber(min(upto, doc.blockCount() - 1))
+            doc.markContentsDirty(0, end.position() + end.length())
+            self.editor.viewport().update()
+            self.editor.updateGeometry()
+        self._keep_cursor_visible()
+
+    def hidden_line_count(self) -> int:
+        return getattr(self, "_hidden_lines", 0)
+
+    def _keep_cursor_visible(self) -> None:
+        n = self.hidden_line_count()
+        cur = self.editor.textCursor()
+        if n and cur.blockNumber() < n:
+            target = self.editor.document().findBlockByNumber(n)
+            if target.isValid():
+                cur.setPosition(target.position())
+                self.editor.setTextCursor(cur)
+
+    # --- blocks: picker, form, indent ---
+    def _cursor_moved(self) -> None:
+        if self.front_matter_hidden and not self._applying_form:
+            self._keep_cursor_visible()
+        if not self._applying_block:
+            self._block_timer.start()
+
+    def current_block_span(self) -> blockmodel.BlockSpan | None:
+        line = self.editor.textCursor().blockNumber()
+        return blockmodel.block_at(self.editor.toPlainText(), line)
+
+    def _sync_block_form(self) -> None:
+        span = self.current_block_span()
+        if span is None or not span.closed:
+            self._block_span = None
+            self.block_form.hide()
+            return
+        same = (
+            self._block_span is not None
+            and self._block_span.start == span.start
+            and self.block_form.isVisible()
+            and self.block_form.model is not None
+            and self.block_form.model.text() == blockmodel.span_text(self.text(), span)
+        )
+        self._block_span = span
+        if same:
+            return
+        model = blockmodel.parse(blockmodel.span_text(self.text(), span))
+        self.block_form.show_model(model)
+        self.block_form.set_read_only(self.editor.isReadOnly())
+        if not self.block_form.isVisible():
+            self.block_form.show()
+            total = sum(self.left_splitter.sizes())
+            if total > 0 and not self._form_sized:
+                # room for fields and items; the user's own split is kept afterwards
+                self.left_splitter.setSizes([total * 2 // 5, total - total * 2 // 5])
+                self._form_sized = True
+        self.follow_in_preview(model, span)
+
+    def _refollow(self) -> None:
+        if self.block_form.isVisible() and self.block_form.model is not None and self._block_span:
+            self.follow_in_preview(self.block_form.model, self._block_span)
+
+    def follow_in_preview(self, model: blockmodel.BlockModel, span: blockmodel.BlockSpan) -> bool:
+        """Scroll the preview to the block being edited: find one of its texts (its title,
+        header, …) in the preview, the same occurrence as in the source. Best effort."""
+        if not self.preview.isVisible():
+            return False
+        from PySide6.QtGui import QTextDocument
+
+        candidates = [v for v in model.values().values() if len(v.strip()) >= 2]
+        if model.body is not None:
+            for it in model.body.items[:2]:
+                candidates.extend(v for v in it.values().values() if len(v.strip()) >= 2)
+        source = self.text()
+        before = "\n".join(source.split("\n")[: span.start])
+        doc = self.preview.document()
+        for cand in candidates:
+            needle = cand.replace("**", "").strip()
+            if not needle or len(needle) > 80:
+                continue
+            skip = before.count(needle)
+            cur = doc.find(needle, 0, QTextDocument.FindFlag.FindCaseSensitively)
+            while skip > 0 and not cur.isNull():
+                cur = doc.find(needle, cur, QTextDocument.FindFlag.FindCaseSensitively)
+                skip -= 1
+            if cur.isNull():
+                continue
+            cur.clearSelection()
+            self.preview.setTextCursor(cur)
+            bar = self.preview.verticalScrollBar()
+            top = self.preview.cursorRect(cur).top()
+            bar.setValue(max(0, bar.value() + top - 24))
+            self.preview_followed = needle
+            return True
+        return False
+
+    def _apply_block_text(self, new_block: str) -> None:
+        span = self._block_span
+        if span is None or self.editor.isReadOnly():
+            return
+        doc = self.editor.document()
+        first, last = doc.findBlockByNumber(span.start), doc.findBlockByNumber(span.end)
+        if not first.isValid() or not last.isValid():
+            return
+        start = first.position()
+        end = last.position() + last.length() - 1  # without the block's own line break
+        cur = QTextCursor(doc)
+        cur.setPosition(start)
+        cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        old_block = cur.selectedText().replace("\u2029", "\n")
+        if old_block == new_block:
+            return
+        # only the changed middle of the block (cursor and undo stay sensible)
+        a = 0
+        while a < min(len(old_block), len(new_block)) and old_block[a] == new_block[a]:
+            a += 1
+        b_old, b_new = len(old_block), len(new_block)
+        while b_old > a and b_new > a and old_block[b_old - 1] == new_block[b_new - 1]:
+            b_old -= 1
+            b_new -= 1
+        self._applying_block = True
+        try:
+            edit = QTextCursor(doc)
+            edit.beginEditBlock()
+            edit.setPosition(start + _u16(old_block, a))
+            edit.setPosition(start + _u16(old_block, b_old), QTextCursor.MoveMode.KeepAnchor)
+            edit.insertText(new_block[a:b_new])
+            edit.endEditBlock()
+            n_lines = new_block.count("\n") + 1
+            self._block_span = blockmodel.BlockSpan(
+                span.start, span.start + n_lines - 1, span.name, span.closed
+            )
+            # Qt moved the editor's cursor along with the edit; only bring it back into the
+            # block if its line went away (a removed item)
+            now = self.editor.textCursor().blockNumber()
+            if not (self._block_span.start <= now <= self._block_span.end):
+                c = self.editor.textCursor()
+                c.setPosition(doc.findBlockByNumber(self._block_span.start + 1).position())
+                self.editor.setTextCursor(c)
+        finally:
+            self._applying_block = False
+
+    def open_block_picker(self) -> None:
+        if self.editor.isReadOnly():
+            return
+        from modu_desktop.ui.block_picker import BlockPicker
+
+        theme = fmsync.read_fields(self.text()).get("theme")
+        dlg = BlockPicker(self, theme=str(theme) if theme else None)
+        self.picker = dlg
+        dlg.picked.connect(lambda spec: self.insert_block(spec.example))
+        dlg.finished.connect(lambda _r: setattr(self, "picker", None))
+        dlg.open()
+
+    def insert_block(self, block_text: str) -> None:
+        """Put a block at the cursor on lines of its own (after the block the cursor is in),
+        with a blank line around it; the cursor lands in it, so its form shows."""
+        if self.editor.isReadOnly():
+            return
+        text = self.text()
+        lines = text.split("\n")
+        line = self.editor.textCursor().blockNumber()
+        span = blockmodel.block_at(text, line)
+        if span is not None:
+            line = span.end
+        line = max(line, blockmodel.front_matter_lines(text) - 1)
+        before = lines[: line + 1]
+        after = lines[line + 1 :]
+        if before == [""]:
+            before = []
+        new_lines = list(before)
+        if new_lines and new_lines[-1].strip():
+            new_lines.append("")
+        start = len(new_lines)
+        new_lines.extend(block_text.split("\n"))
+        if after and after[0].strip():
+            new_lines.append("")
+        new_lines.extend(after)
+        if not after:
+            new_lines.append("")
+        new = "\n".join(new_lines)
+        self._replace_text(text, new)
+        cur = self.editor.textCursor()
+        b = self.editor.document().findBlockByNumber(start + 1)
+        cur.setPosition(b.position())
+        self.editor.setTextCursor(cur)
+        self.editor.setFocus()
+        self._sync_block_form()
+
+    def open_block_at_preview_point(self, pos: Any) -> bool:
+        """A double-click on the preview: the block whose text is under the mouse gets the
+        cursor (and so its form). The clicked line's text is looked up in the blocks."""
+        cur = self.preview.cursorForPosition(pos)
+        clicked = cur.block().text().strip()
+        if len(clicked) < 2:
+            return False
+        text = self.text()
+        lines = text.split("\n")
+        for span in blockmodel.block_spans(text):
+            for n in range(span.start, span.end + 1):
+                if clicked in lines[n].replace("**", ""):
+                    b = self.editor.document().findBlockByNumber(n)
+                    c = self.editor.textCursor()
+                    c.setPosition(b.position() + len(lines[n]) - len(lines[n].lstrip()))
+                    self.editor.setTextCursor(c)
+                    self.editor.centerCursor()
+                    self._sync_block_form()
+                    return True
+        return False
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if (
+            obj is self.preview.viewport()
+            and event.type() == QEvent.Type.MouseButtonDblClick
+            and isinstance(event, QMouseEvent)
+            and self.open_block_at_preview_point(event.position().toPoint())
+        ):
+            return True
+        if obj is self.editor and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            key = event.key()
+            if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not self.editor.isReadOnly():
+                outdent = key == Qt.Key.Key_Backtab or bool(
+                    event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+                )
+                if self.indent_selection(outdent=outdent):
+                    return True
+        return super().eventFilter(obj, event)
+
+    def indent_selection(self, *, outdent: bool = False) -> bool:
+        """Tab / Shift+Tab inside a block: the selected lines (or the cursor's line) move by
+        two spaces. False when the cursor is not in a block (Tab then does what it always did)."""
+        cur = self.editor.textCursor()
+        doc = self.editor.document()
+        first = doc.findBlock(cur.selectionStart()).blockNumber()
+        last = doc.findBlock(cur.selectionEnd()).blockNumber()
+        if (
+            cur.hasSelection()
+            and last > first
+            and doc.findBlock(cur.selectionEnd()).position() == (cur.selectionEnd())
+        ):
+            last -= 1  # a selection ending at a line start does not take that line
+        text = self.text()
+        spans = blockmodel.block_spans(text)
+        inside = any(sp.start < first <= sp.end or sp.start < last <= sp.end for sp in spans)
+        if not inside:
+            return False
+        edit = QTextCursor(doc)
+        edit.beginEditBlock()
+        for n in range(first, last + 1):
+            block = doc.findBlockByNumber(n)
+            line = block.text()
+            edit.setPosition(block.position())
+            if outdent:
+                strip = min(2, len(line) - len(line.lstrip(" ")))
+                if strip:
+                    edit.setPosition(block.position() + strip, QTextCursor.MoveMode.KeepAnchor)
+                    edit.removeSelectedText()
+            elif line.strip() or first == last:
+                edit.insertText("  ")
+        edit.endEditBlock()
+        return True
+
+    # --- window layout: list, view, splitter sizes ---
+    def attach_window(self, outer: QSplitter, doc_list: QWidget, layout_path: Path) -> None:
+        """Let the toolbar collapse ``doc_list`` and remember every splitter in ``layout_path``."""
+        self._outer = outer
+        self._doc_list = doc_list
+        self._layout_path = layout_path
+        outer.splitterMoved.connect(lambda *_a: self._save_layout_timer.start())
+        self.restore_layout()
+
+    def _toggle_list(self, shown: bool) -> None:
+        if self._doc_list is not None:
+            self._doc_list.setVisible(shown)
+        self.toggle_list_button.setText(tr("☰ List") if shown else tr("☰ Show list"))
+        self.listToggled.emit(shown)
+        self._save_layout_timer.start()
+
+    def set_list_shown(self, shown: bool) -> None:
+        self.toggle_list_button.setChecked(shown)
+        self._toggle_list(shown)
+
+    def set_view(self, view: str) -> None:
+        if view not in self.VIEWS:
+            return
+        self.view = view
+        self.left_pane.setVisible(view in ("editor", "both"))
+        self.preview.setVisible(view in ("preview", "both"))
+        b = self.view_buttons[view]
+        if not b.isChecked():
+            b.setChecked(True)
+        if view == "preview":
+            self._render_now()
+        self._save_layout_timer.start()
+
+    def layout_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {
+            "view": self.view,
+            "editor": self.splitter.sizes(),
+            "form": self.left_splitter.sizes(),
+            "list_shown": self.toggle_list_button.isChecked(),
+        }
+        if self._outer is not None and self._doc_list is not None and self._doc_list.isVisible():
+            state["outer"] = self._outer.sizes()
+        elif self._layout_path is not None:
+            with contextlib.suppress(Exception):
+                old = json.loads(self._layout_path.read_text("utf-8"))
+                if isinstance(old.get("outer"), list):
+                    state["outer"] = old["outer"]
+        return state
+
+    def save_layout(self) -> None:
+        if self._layout_path is None:
+            return
+        try:
+            self._layout_path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self._layout_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.layout_state()), encoding="utf-8")
+            tmp.replace(self._layout_path)
+        except OSError:
+            log.info("could not remember the window layout", exc_info=True)
+
+    def restore_layout(self) -> None:
+        if self._layout_path is None:
+            return
+        try:
+            state = json.loads(self._layout_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(state, dict):
+            return
+
+        def sizes(v: Any) -> list[int] | None:
+            if isinstance(v, list) and v and all(isinstance(x, int) and x >= 0 for x in v):
+                return v
+            return None
+
+        if (s := sizes(state.get("editor"))) and len(s) == 2:
+            self.splitter.setSizes(s)
+        if (s := sizes(state.get("form"))) and len(s) == 2 and all(s):
+            self.left_splitter.setSizes(s)
+            self._form_sized = True
+        if self._outer is not None and (s := sizes(state.get("outer"))) and len(s) == 2:
+            self._outer.setSizes(s)
+        if state.get("view") in self.VIEWS:
+            self.set_view(str(state["view"]))
+        if state.get("list_shown") is False:
+            self.set_list_shown(False)

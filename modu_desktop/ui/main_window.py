@@ -27,9 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.publish import document_page_url
+from modu_desktop.i18n import tr
 from modu_desktop.ui import fast_lock
 from modu_desktop.ui.asyncutil import ask, run_dialog, spawn
 from modu_desktop.ui.banners import Banner
+from modu_desktop.ui.busy import BusyOverlay
 from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.context import AppContext
 from modu_desktop.ui.doc_list import DocListPanel, LockBadge, lock_badges, rows_from_snapshot
@@ -236,6 +239,14 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([470, 810])
+        self.editor_pane.attach_window(  # issue 14: list toggle, view switch, sizes remembered
+            self.splitter, self.doc_list, self.ctx.paths.config_dir / "layout.json"
+        )
+        self.editor_pane.saveRequested.connect(lambda: self._spawn(self.save()))  # issue 14
+        self._list_busy = BusyOverlay(  # issue 14: progress where the user looks
+            self.doc_list, lambda: self._refreshing, tr("Loading the document list…")
+        )
+        self._open_busy = BusyOverlay(self.right, lambda: self._busy_open, tr("Opening…"))
         outer.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
 
@@ -318,6 +329,11 @@ class MainWindow(QMainWindow):
         m_edit.addSeparator()
         for a in (self.act_find, self.act_replace, self.act_find_next, self.act_find_prev):
             m_edit.addAction(a)
+        m_edit.addSeparator()
+        m_edit.addAction(self.editor_pane.insert_block_action)  # issue 14: 블록 넣기
+        self.act_save.changed.connect(  # issue 14: the Save button follows the Save action
+            lambda: self.editor_pane.save_button.setEnabled(self.act_save.isEnabled())
+        )
 
         m_lang = mb.addMenu(self.tr("&Language"))
         m_lang.setObjectName("languageMenu")
@@ -1055,6 +1071,7 @@ class MainWindow(QMainWindow):
         if doc is None or not doc.editable or doc.saving:
             return False
         doc.saving = True
+        self.editor_pane.set_saving(True)  # issue 14
         try:
             self._set_lock_status(self.tr("Saving…"), "info")
             try:
@@ -1076,6 +1093,7 @@ class MainWindow(QMainWindow):
             return await self._commit(doc, text, doc.base_sha)
         finally:
             doc.saving = False
+            self.editor_pane.set_saving(False)  # issue 14
 
     async def _commit(self, doc: OpenDoc, text: str, base_sha: str) -> bool:
         try:
@@ -1165,6 +1183,17 @@ class MainWindow(QMainWindow):
         if self._deploy_task is not None and not self._deploy_task.done():
             self._deploy_task.cancel()
         self._deploy_task = self._spawn(self._deploy_loop(commit_sha), name="deploy-status")
+        doc = self.doc  # issue 14: the one-line publishing state and "사이트에서 보기"
+        url = None
+        if doc is not None:
+            url = document_page_url(
+                self.ctx.settings.api_url,
+                self.ctx.settings.owner,
+                self.ctx.settings.name,
+                doc.path,
+                self.editor_pane.text(),
+            )
+        self.editor_pane.publish.start(commit_sha, url)
 
     async def _deploy_loop(self, commit_sha: str) -> None:
         from modu_desktop.core import errors
@@ -1177,8 +1206,10 @@ class MainWindow(QMainWindow):
         while not self._closing:
             try:
                 runs = await self.ctx.client.workflow_runs(commit_sha)
+                self.editor_pane.publish.observe(runs)  # issue 14
             except (errors.PermissionDenied, errors.NotFound):
                 label.setText(self.tr("Publishing status not available"))
+                self.editor_pane.publish.stop("no-access")  # issue 14
                 return
             except Exception:
                 runs = None
@@ -1202,6 +1233,7 @@ class MainWindow(QMainWindow):
                     label.setText(self.tr("Publishing: building…"))
             elif time.monotonic() - started > 180:
                 label.setText(self.tr("No publishing run found for this save"))
+                self.editor_pane.publish.stop("no-run")  # issue 14
                 return
             await asyncio.sleep(poll)
 

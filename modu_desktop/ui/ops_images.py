@@ -27,15 +27,18 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QEvent, QIODevice, QMimeData, QObject, Signal
+from PySide6.QtCore import QBuffer, QEvent, QIODevice, QMimeData, QObject, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QColor,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
     QGuiApplication,
     QImage,
+    QImageReader,
     QKeyEvent,
     QKeySequence,
+    QPainter,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
@@ -59,10 +62,78 @@ from modu_desktop.core.images import (
     upload_image,
 )
 from modu_desktop.core.ops import Text
+from modu_desktop.i18n import tr
 from modu_desktop.ui.asyncutil import run_dialog, spawn
 from modu_desktop.ui.ops_delete import OpDialog
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
+SHRINK_LONGEST_PX = 2000
+SHRINK_QUALITY = 85
+SHRINKABLE = ("jpeg", "png", "webp")  # photos; a GIF may be animated, an SVG has no pixels
+
+
+class ShrinkError(Exception):
+    """The picture could not be read to make it smaller."""
+
+
+def shrink_picture(
+    path: str | Path,
+    *,
+    longest: int = SHRINK_LONGEST_PX,
+    quality: int = SHRINK_QUALITY,
+    max_bytes: int = MAX_BYTES,
+) -> bytes:
+    """A JPEG of the picture at ``path`` with its longest side at most ``longest`` px
+    (turned upright by its EXIF orientation; transparency on white), at ``quality``; lower
+    quality, then fewer pixels, until it fits ``max_bytes``. Qt's own image classes only.
+    Safe to run in a worker thread (QImage is reentrant)."""
+    reader = QImageReader(str(path))
+    reader.setAutoTransform(True)
+    if QImageReader.allocationLimit() < 1024:
+        QImageReader.setAllocationLimit(1024)  # MB; a 50-megapixel photo needs ~200
+    size = reader.size()
+    if size.isValid() and max(size.width(), size.height()) > longest:
+        # decode straight to the smaller size (JPEG decoders do this cheaply)
+        scale = longest / max(size.width(), size.height())
+        reader.setScaledSize(
+            QSize(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)))
+        )
+    image = reader.read()
+    if image.isNull():
+        raise ShrinkError(reader.errorString())
+    attempts = [(longest, quality), (longest, 75), (int(longest * 0.8), 75), (1200, 70)]
+    for side, q in attempts:
+        img = image
+        if max(img.width(), img.height()) > side:
+            img = img.scaled(
+                side,
+                side,
+                Qt.AspectRatioMode.KeepAspectRatio,
+                Qt.TransformationMode.SmoothTransformation,
+            )
+        if img.hasAlphaChannel():
+            flat = QImage(img.size(), QImage.Format.Format_RGB32)
+            flat.fill(QColor("#ffffff"))
+            painter = QPainter(flat)
+            painter.drawImage(0, 0, img)
+            painter.end()
+            img = flat
+        buf = QBuffer()
+        buf.open(QIODevice.OpenModeFlag.WriteOnly)
+        img.save(buf, "JPEG", q)  # type: ignore[call-overload]
+        data = bytes(buf.data().data())
+        buf.close()
+        if len(data) <= max_bytes:
+            return data
+    raise ShrinkError("still too large")
+
+
+def is_shrinkable_refusal(res: ImageUpload, max_bytes: int = MAX_BYTES) -> bool:
+    """A photo refused only for its size: offer "자동으로 줄여서 올리기"."""
+    check = res.check
+    return not res.ok and check is not None and check.kind in SHRINKABLE and check.size > max_bytes
+
+
 _HANDLED = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop, QEvent.Type.KeyPress)
 
 
@@ -150,6 +221,24 @@ class ImageUploader(QObject):
             )
         return await self.upload_bytes(data, p.name, alt)
 
+    async def upload_file_shrunk(self, path: str | Path, alt: str | None = None) -> ImageUpload:
+        """Make the photo smaller (longest side 2000 px, JPEG ~85) in a worker thread, then
+        upload it as ``<name>.jpg``; the alt text defaults to the original file name."""
+        p = Path(path)
+        try:
+            data = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: shrink_picture(p, max_bytes=self.max_bytes)
+            )
+        except ShrinkError:
+            return self._refusal(
+                Text(
+                    f"{p.name} could not be made smaller; please make it smaller yourself.",
+                    f"{p.name} 파일을 줄이지 못했습니다. 직접 크기를 줄여 다시 올려 주세요.",
+                )
+            )
+        alt_text = alt if alt and alt.strip() else default_alt(p.name)
+        return await self.upload_bytes(data, f"{p.stem}.jpg", alt_text)
+
     async def upload_mime(self, mime: QMimeData) -> list[ImageUpload]:
         """Local files first (each one checked: a dropped .exe is refused with its reason);
         otherwise pasted image data as PNG."""
@@ -233,6 +322,30 @@ class EditorImageHelper(QObject):
                 return True
         return False
 
+    async def _offer_shrink(self, path: str) -> bool:
+        from PySide6.QtWidgets import QMessageBox
+
+        from modu_desktop.ui.asyncutil import ask
+
+        name = Path(path).name
+        choice = await ask(
+            self.editor.window(),
+            tr("Picture too large"),
+            tr(
+                "{name} is larger than {mb} MB. Make it smaller (longest side 2000 px, JPEG) "
+                "and upload that?",
+                name=name,
+                mb=self.uploader.max_bytes // (1024 * 1024),
+            ),
+            [
+                ("autoShrink", QMessageBox.ButtonRole.AcceptRole, tr("Make it smaller and upload")),
+                ("cancel", QMessageBox.ButtonRole.RejectRole, tr("Cancel")),
+            ],
+            object_name="shrinkQuestion",
+            default="autoShrink",
+        )
+        return choice == "autoShrink"
+
     def handle_mime(self, mime: QMimeData, position: int) -> asyncio.Task[Any]:
         # Copy what we need now: the clipboard / drag data may be gone when the task runs.
         copy = QMimeData()
@@ -250,6 +363,10 @@ class EditorImageHelper(QObject):
         anchor = QTextCursor(doc)
         anchor.setPosition(max(0, min(position, doc.characterCount() - 1)))
         results = await self.uploader.upload_mime(mime)
+        files = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime.hasUrls() else []
+        for n, (f, res) in enumerate(zip(files, results, strict=False)):
+            if is_shrinkable_refusal(res, self.uploader.max_bytes) and await self._offer_shrink(f):
+                results[n] = await self.uploader.upload_file_shrunk(f)
         parts = [r.markdown for r in results if r.ok and r.markdown]
         if parts:
             insert_markdown(self.editor, anchor.position(), "\n".join(parts))
@@ -293,6 +410,14 @@ class ImagePickerDialog(OpDialog):
         form.addRow(self.t("&Description:"), self.alt_edit)
         lay.addLayout(form)
         self.add_status_widgets(lay)
+        self.shrink_button = QPushButton(tr("Make it smaller and upload"))
+        self.shrink_button.setObjectName("autoShrinkButton")
+        self.shrink_button.setAccessibleName(
+            tr("Make the photo smaller (2000 px, JPEG) and upload it")
+        )
+        self.shrink_button.hide()
+        self.shrink_button.clicked.connect(self.start_shrunk)
+        lay.addWidget(self.shrink_button)
         self.upload_button, self.cancel_button = self.add_op_buttons(
             lay, "&Upload and insert", "opsUploadButton"
         )
@@ -306,6 +431,7 @@ class ImagePickerDialog(OpDialog):
         self.path_edit.textChanged.connect(self._path_changed)
 
     def _path_changed(self, text: str) -> None:
+        self.shrink_button.hide()
         if not self.alt_edit.isModified():
             self.alt_edit.setText(default_alt(text) if text else "")
 
@@ -344,10 +470,34 @@ class ImagePickerDialog(OpDialog):
             self.t("Uploading {name}…").format(name=Path(path).name),
         )
 
+    def start_shrunk(self) -> asyncio.Task[Any]:
+        path = self.path_edit.text().strip()
+        alt = self.alt_edit.text().strip() or default_alt(path)
+        self.shrink_button.hide()
+        return self.run_op(
+            lambda: self.uploader.upload_file_shrunk(path, alt),
+            tr("Making {name} smaller and uploading it…", name=Path(path).name),
+        )
+
     def on_result(self, res: ImageUpload) -> None:
         if res.ok:
             self.markdown = res.markdown
         super().on_result(res)
+        if is_shrinkable_refusal(res, self.uploader.max_bytes):
+            size = res.check.size if res.check is not None else 0
+            self.show_status(
+                tr(
+                    "{name} is {size}; pictures can be at most {mb} MB. The app can make it "
+                    "smaller for you (longest side 2000 px, JPEG) and upload that.",
+                    name=Path(self.path_edit.text().strip()).name,
+                    size=f"{size / (1024 * 1024):.1f} MB",
+                    mb=self.uploader.max_bytes // (1024 * 1024),
+                ),
+                "warning",
+            )
+            self.shrink_button.show()
+            self.shrink_button.setDefault(True)
+            self.shrink_button.setFocus()
 
 
 async def pick_and_upload(

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
+    QGroupBox,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -56,9 +57,13 @@ from modu_desktop.core.ops import (
     DocOps,
     NewDocRequest,
     OpResult,
+    suggest_id,
     validate_new_id,
 )
+from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
+from modu_desktop.i18n import tr
 from modu_desktop.ui.asyncutil import run_dialog, spawn
+from modu_desktop.ui.editor import layout_swatch, theme_swatch
 from modu_desktop.ui.ops_delete import OpDialog, ui_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
@@ -73,44 +78,59 @@ class NewDocForm(QWidget):
         super().__init__(parent)
         self.lang = lang
         self.setObjectName("opsNewDocForm")
-        form = QFormLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        form = QFormLayout()
+        outer.addLayout(form)
         self.id_edit = QLineEdit()
         self.id_edit.setObjectName("opsIdEdit")
         self.id_edit.setPlaceholderText("bootcamp-2026")
         self.title_edit = QLineEdit()
         self.title_edit.setObjectName("opsTitleEdit")
+        self.title_edit.setPlaceholderText(tr("e.g. 2026 AI bootcamp"))
         self.nav_edit = QLineEdit()
         self.nav_edit.setObjectName("opsNavLabelEdit")
         self.nav_edit.setPlaceholderText(self.t("(optional) short label for the menu"))
-        self.has_position = QCheckBox(self.t("Position"))
+        # One label for the order row: the check box itself ("Order:" ☐ → the number).
+        self.has_position = QCheckBox(self.t("Order:"))
         self.has_position.setObjectName("opsHasPosition")
+        self.has_position.setAccessibleName(tr("Set the order in the menu"))
         self.position = QSpinBox()
         self.position.setObjectName("opsPositionSpin")
         self.position.setRange(0, MAX_POSITION)
         self.position.setEnabled(False)
+        self.position.setAccessibleName(tr("Order in the menu"))
         self.has_position.toggled.connect(self.position.setEnabled)
-        pos_row = QHBoxLayout()
-        pos_row.addWidget(self.has_position)
-        pos_row.addWidget(self.position, 1)
         self.theme = QComboBox()
         self.theme.setObjectName("opsThemeCombo")
-        self.theme.addItems(list(THEMES))
+        for key in THEMES:
+            choice = THEME_BY_KEY.get(key)
+            if choice is None:
+                self.theme.addItem(key, key)
+            else:
+                self.theme.addItem(theme_swatch(key), choice.label, key)
         self.layout_combo = QComboBox()
         self.layout_combo.setObjectName("opsLayoutCombo")
-        self.layout_combo.addItems(list(LAYOUTS))
+        for key in LAYOUTS:
+            lc = LAYOUT_BY_KEY.get(key)
+            if lc is None:
+                self.layout_combo.addItem(key, key)
+            else:
+                self.layout_combo.addItem(layout_swatch(key), f"{lc.label} ({lc.width_px}px)", key)
         self.template = QCheckBox(
             self.t("Start from the template (hero, cards, timeline, quote, call to action)")
         )
         self.template.setObjectName("opsTemplateCheck")
         self.file_label = QLabel("")
         self.file_label.setObjectName("opsFileLabel")
+        self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error = QLabel("")
         self.error.setObjectName("opsFieldError")
         self.error.setProperty("kind", "error")
         self.error.setWordWrap(True)
         self.error.hide()
+        # Title first; the id follows it (Hangul allowed) until someone edits the id.
         rows: list[tuple[str, QWidget]] = [
-            (self.t("&Id:"), self.id_edit),
             (self.t("&Title:"), self.title_edit),
             (self.t("&Menu label:"), self.nav_edit),
         ]
@@ -118,7 +138,7 @@ class NewDocForm(QWidget):
             lab = QLabel(label)
             lab.setBuddy(w)
             form.addRow(lab, w)
-        form.addRow(QLabel(self.t("Order:")), pos_row)
+        form.addRow(self.has_position, self.position)
         rows = [(self.t("T&heme:"), self.theme), (self.t("&Layout:"), self.layout_combo)]
         for label, w in rows:
             lab = QLabel(label)
@@ -127,13 +147,59 @@ class NewDocForm(QWidget):
         if show_template:
             form.addRow(self.template)
         form.addRow(self.t("File:"), self.file_label)
-        form.addRow(self.error)
+        self.advanced_button = QToolButton()
+        self.advanced_button.setObjectName("opsAdvancedButton")
+        self.advanced_button.setText(tr("Advanced ▸"))
+        self.advanced_button.setCheckable(True)
+        self.advanced_button.setAutoRaise(True)
+        outer.addWidget(self.advanced_button)
+        self.advanced = QGroupBox()
+        self.advanced.setObjectName("opsAdvancedBox")
+        adv = QFormLayout(self.advanced)
+        id_label = QLabel(self.t("&Id:"))
+        id_label.setBuddy(self.id_edit)
+        adv.addRow(id_label, self.id_edit)
+        id_hint = QLabel(
+            tr(
+                "The page address and file name come from the id. It follows the title "
+                "until you change it here."
+            )
+        )
+        id_hint.setWordWrap(True)
+        id_hint.setObjectName("opsIdHint")
+        adv.addRow(id_hint)
+        self.advanced.hide()
+        outer.addWidget(self.advanced)
+        self.advanced_button.toggled.connect(self._toggle_advanced)
+        outer.addWidget(self.error)
         self.base_text: str | None = None
+        self._id_follows_title = True
+        self.id_edit.textEdited.connect(self._id_edited)
+        self.title_edit.textChanged.connect(self._title_changed)
         for sig in (self.id_edit.textChanged, self.title_edit.textChanged):
             sig.connect(self._update_file)
         self.has_position.toggled.connect(self._update_file)
         self.position.valueChanged.connect(self._update_file)
         self.set_request(NewDocRequest("", ""))
+
+    def _toggle_advanced(self, on: bool) -> None:
+        self.advanced.setVisible(on)
+        self.advanced_button.setText(tr("Advanced ▾") if on else tr("Advanced ▸"))
+
+    def show_advanced(self) -> None:
+        self.advanced_button.setChecked(True)
+
+    def _id_edited(self, text: str) -> None:
+        # an empty id goes back to following the title
+        self._id_follows_title = not text.strip()
+        if self._id_follows_title:
+            self._title_changed(self.title_edit.text())
+
+    def _title_changed(self, title: str) -> None:
+        if self._id_follows_title:
+            derived = suggest_id(title)
+            if self.id_edit.text() != derived:
+                self.id_edit.setText(derived)
 
     def t(self, text: str) -> str:
         return ui_text(self.lang, text)
@@ -154,21 +220,29 @@ class NewDocForm(QWidget):
             title=self.title_edit.text().strip(),
             position=self.position.value() if self.has_position.isChecked() else None,
             nav_label=self.nav_edit.text().strip() or None,
-            theme=self.theme.currentText() or DEFAULT_THEME,
-            layout=self.layout_combo.currentText() or DEFAULT_LAYOUT,
+            theme=self.theme.currentData() or DEFAULT_THEME,
+            layout=self.layout_combo.currentData() or DEFAULT_LAYOUT,
             template=self.template.isChecked(),
             base_text=self.base_text,
         )
 
     def set_request(self, req: NewDocRequest) -> None:
         self.base_text = req.base_text
-        self.id_edit.setText(req.doc_id)
+        self._id_follows_title = not req.doc_id or req.doc_id == suggest_id(req.title)
         self.title_edit.setText(req.title)
+        self.id_edit.setText(req.doc_id)
         self.nav_edit.setText(req.nav_label or "")
         self.has_position.setChecked(req.position is not None)
         self.position.setValue(req.position or 0)
-        self.theme.setCurrentText(req.theme if req.theme in THEMES else DEFAULT_THEME)
-        self.layout_combo.setCurrentText(req.layout if req.layout in LAYOUTS else DEFAULT_LAYOUT)
+        self.theme.setCurrentIndex(
+            max(0, self.theme.findData(req.theme if req.theme in THEMES else DEFAULT_THEME))
+        )
+        self.layout_combo.setCurrentIndex(
+            max(
+                0,
+                self.layout_combo.findData(req.layout if req.layout in LAYOUTS else DEFAULT_LAYOUT),
+            )
+        )
         self.template.setChecked(req.template)
         self.template.setEnabled(req.base_text is None)
         self.clear_error()
@@ -179,6 +253,8 @@ class NewDocForm(QWidget):
         self.error.setText(text)
         self.error.setVisible(bool(text))
         w = self.widget_for(field)
+        if w is self.id_edit:
+            self.show_advanced()  # the id is under 고급: open it to show what is wrong
         if w is not None:
             w.setProperty("invalid", True)
             w.style().unpolish(w)

@@ -26,19 +26,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.auth import SignInResult, TokenSource, TokenStore, check_token
+from modu_desktop.core import auth as core_auth_mod
+from modu_desktop.core.auth import (
+    SignInResult,
+    TokenSource,
+    TokenStore,
+    check_token,
+    read_only_reason,
+    resolve_oauth_client_id,
+)
 from modu_desktop.core.settings import Settings, web_url_for_api
+from modu_desktop.i18n import tr
 from modu_desktop.ui.asyncutil import spawn
 
 ClientFactory = Callable[[str, str, Settings], Any]
 
 
-def fine_grained_token_url(web_url: str) -> str:
-    return f"{web_url.rstrip('/')}/settings/personal-access-tokens/new"
-
-
-def classic_token_url(web_url: str) -> str:
-    return f"{web_url.rstrip('/')}/settings/tokens/new?scopes=repo&description=Modu%20Desktop"
+fine_grained_token_url = core_auth_mod.fine_grained_token_url
+classic_token_url = core_auth_mod.classic_token_url
 
 
 class SignInWidget(QWidget):
@@ -46,6 +51,7 @@ class SignInWidget(QWidget):
 
     signedIn = Signal(object, str, object)
     quitRequested = Signal()
+    practiceRequested = Signal()
 
     def __init__(
         self,
@@ -56,6 +62,7 @@ class SignInWidget(QWidget):
         lang: str = "en",
         initial_error: str | None = None,
         initial_token: str | None = None,
+        deployment_paths: list[Any] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -66,6 +73,10 @@ class SignInWidget(QWidget):
         self.result: SignInResult | None = None
         self.stored_as: TokenSource | None = None
         self._task: asyncio.Task[Any] | None = None
+        self._pending: tuple[SignInResult, str, Any] | None = None
+        self.client_id = resolve_oauth_client_id(
+            settings.api_url, settings.oauth_client_id, paths=deployment_paths
+        )
         self.setObjectName("signInWindow")
         self.setWindowTitle(self.tr("Sign in — Modu Desktop"))
         self.resize(720, 640)
@@ -81,22 +92,46 @@ class SignInWidget(QWidget):
         self.intro.setWordWrap(True)
         self.intro.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.intro)
+        practice_row = QHBoxLayout()  # filled below: the practice button, near the top
+        lay.addLayout(practice_row)
 
+        # --- 1st choice when IT configured an OAuth app: sign in with the browser ---
+        self.device_button = QPushButton(tr("Sign in with the browser (recommended)"))
+        self.device_button.setObjectName("deviceFlowButton")
+        self.device_button.setAccessibleName(tr("Sign in with the browser"))
+        self.device_button.setProperty("primary", True)
+        self.device_button.setVisible(bool(self.client_id))
+        lay.addWidget(self.device_button)
+
+        self.token_toggle = QPushButton(tr("Sign in with a token instead ▸"))
+        self.token_toggle.setObjectName("tokenToggleButton")
+        self.token_toggle.setFlat(True)
+        self.token_toggle.setVisible(bool(self.client_id))
+        lay.addWidget(self.token_toggle)
+
+        # --- the token path, step by step ---
+        self.token_box = QGroupBox(tr("Sign in with a token"))
+        self.token_box.setObjectName("tokenBox")
+        tlay = QVBoxLayout(self.token_box)
         links = QHBoxLayout()
-        self.fine_button = QPushButton(self.tr("&1. Create a token on GitHub (recommended)"))
+        self.fine_button = QPushButton(tr("Create a token"))
         self.fine_button.setObjectName("createTokenButton")
-        self.fine_button.setAccessibleName(
-            self.tr("Open GitHub's page to create a fine-grained token")
-        )
+        self.fine_button.setAccessibleName(tr("Open GitHub's page to create a token, filled in"))
         self.classic_button = QPushButton(self.tr("Classic token page"))
         self.classic_button.setObjectName("createClassicTokenButton")
         self.classic_button.setAccessibleName(
             self.tr("Open GitHub's page to create a classic token")
         )
+        self.classic_button.setFlat(True)
         links.addWidget(self.fine_button)
-        links.addWidget(self.classic_button)
         links.addStretch(1)
-        lay.addLayout(links)
+        links.addWidget(self.classic_button)
+        tlay.addLayout(links)
+        self.steps = QLabel()
+        self.steps.setObjectName("tokenSteps")
+        self.steps.setWordWrap(True)
+        self.steps.setTextFormat(Qt.TextFormat.RichText)
+        tlay.addWidget(self.steps)
 
         form = QFormLayout()
         self.token_edit = QLineEdit()
@@ -104,34 +139,50 @@ class SignInWidget(QWidget):
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.token_edit.setPlaceholderText(self.tr("github_pat_… or ghp_…"))
         self.token_edit.setAccessibleName(self.tr("Personal access token"))
-        token_label = QLabel(self.tr("&2. Paste the token:"))
+        token_label = QLabel(tr("&Token:"))
         token_label.setBuddy(self.token_edit)
         form.addRow(token_label, self.token_edit)
-        lay.addLayout(form)
+        tlay.addLayout(form)
 
         self.keyring_notice = QLabel("")
         self.keyring_notice.setObjectName("keyringNotice")
         self.keyring_notice.setWordWrap(True)
         self.keyring_notice.setProperty("kind", "warning")
-        lay.addWidget(self.keyring_notice)
+        tlay.addWidget(self.keyring_notice)
 
         row = QHBoxLayout()
-        self.sign_in_button = QPushButton(self.tr("&3. Sign in"))
+        self.sign_in_button = QPushButton(tr("&Sign in"))
         self.sign_in_button.setObjectName("signInButton")
         self.sign_in_button.setAccessibleName(self.tr("Sign in"))
         self.sign_in_button.setDefault(True)
-        self.device_button = QPushButton(self.tr("Sign in with the &browser"))
-        self.device_button.setObjectName("deviceFlowButton")
-        self.device_button.setAccessibleName(self.tr("Sign in with the browser"))
-        self.device_button.setVisible(bool(settings.oauth_client_id))
-        self.quit_button = QPushButton(self.tr("&Quit"))
-        self.quit_button.setObjectName("signInQuitButton")
-        self.quit_button.setAccessibleName(self.tr("Quit"))
         row.addWidget(self.sign_in_button)
-        row.addWidget(self.device_button)
         row.addStretch(1)
-        row.addWidget(self.quit_button)
-        lay.addLayout(row)
+        tlay.addLayout(row)
+        lay.addWidget(self.token_box)
+        self.token_box.setVisible(not self.client_id)
+        self.token_toggle.clicked.connect(self._show_token_path)
+
+        # --- a token that reads but cannot save yet: the organization has not approved it ---
+        self.pending_box = QGroupBox(tr("Waiting for approval"))
+        self.pending_box.setObjectName("approvalPendingBox")
+        play = QVBoxLayout(self.pending_box)
+        self.pending_text = QLabel("")
+        self.pending_text.setObjectName("approvalPendingText")
+        self.pending_text.setWordWrap(True)
+        play.addWidget(self.pending_text)
+        prow = QHBoxLayout()
+        self.continue_read_only = QPushButton(tr("Continue read-only"))
+        self.continue_read_only.setObjectName("continueReadOnlyButton")
+        self.check_again = QPushButton(tr("Check again"))
+        self.check_again.setObjectName("checkAgainButton")
+        prow.addWidget(self.check_again)
+        prow.addWidget(self.continue_read_only)
+        prow.addStretch(1)
+        play.addLayout(prow)
+        self.pending_box.hide()
+        lay.addWidget(self.pending_box)
+        self.continue_read_only.clicked.connect(self._continue_read_only)
+        self.check_again.clicked.connect(self.start_check)
 
         self.device_code = QLabel("")
         self.device_code.setObjectName("deviceCodeLabel")
@@ -148,6 +199,28 @@ class SignInWidget(QWidget):
         self.device_hint.setWordWrap(True)
         self.device_hint.hide()
         lay.addWidget(self.device_hint)
+
+        bottom = QHBoxLayout()
+        self.practice_button = QPushButton(tr("Try it in practice mode"))
+        self.practice_button.setObjectName("practiceButton")
+        self.practice_button.setAccessibleName(
+            tr("Try it in practice mode: a practice copy on this computer, no sign-in")
+        )
+        self.practice_button.setToolTip(
+            tr("Opens a practice brochure on this computer. Nothing reaches the real site.")
+        )
+        self.quit_button = QPushButton(self.tr("&Quit"))
+        self.quit_button.setObjectName("signInQuitButton")
+        self.quit_button.setAccessibleName(self.tr("Quit"))
+        practice_row.addWidget(self.practice_button)
+        practice_hint = QLabel(
+            tr("New here? Look around a practice brochure first, without signing in.")
+        )
+        practice_hint.setObjectName("practiceHint")
+        practice_hint.setWordWrap(True)
+        practice_row.addWidget(practice_hint, 1)
+        bottom.addStretch(1)
+        bottom.addWidget(self.quit_button)
 
         self.message = QLabel(initial_error or "")
         self.message.setObjectName("signInMessage")
@@ -190,10 +263,10 @@ class SignInWidget(QWidget):
         self.server_box.toggled.connect(self._toggle_server_fields)
         lay.addWidget(self.server_box)
         lay.addStretch(1)
+        lay.addLayout(bottom)
+        self.practice_button.clicked.connect(self.practiceRequested)
 
-        self.fine_button.clicked.connect(
-            lambda: self._open_url(fine_grained_token_url(self._web_url()))
-        )
+        self.fine_button.clicked.connect(lambda: self._open_url(self.token_page_url()))
         self.classic_button.clicked.connect(
             lambda: self._open_url(classic_token_url(self._web_url()))
         )
@@ -214,21 +287,56 @@ class SignInWidget(QWidget):
     def _web_url(self) -> str:
         return web_url_for_api(self.api_edit.text().strip() or self.settings.api_url)
 
-    def _update_intro(self) -> None:
+    def _repo_parts(self) -> tuple[str, str]:
         repo = self.repo_edit.text().strip() or self.settings.repo_full_name
+        owner, _sep, name = repo.partition("/")
+        return owner or self.settings.owner, name or self.settings.name
+
+    def token_page_url(self) -> str:
+        """GitHub's new-token page, filled in (name, description, owner, expiry, permissions)."""
+        owner, _name = self._repo_parts()
+        return fine_grained_token_url(self._web_url(), owner)
+
+    def _update_intro(self) -> None:
+        owner, name = self._repo_parts()
+        repo = f"{owner}/{name}"
         self.intro.setText(
-            self.tr(
-                "Modu Desktop saves your work to the brochure repository <b>{repo}</b> on GitHub. "
-                "It needs a <i>personal access token</i> from your GitHub account:"
-                "<ul>"
-                "<li><b>Fine-grained token</b> (recommended): under <i>Repository access</i> "
-                "choose only <b>{repo}</b>; under <i>Permissions → Contents</i> "
-                "choose <b>Read and write</b>.</li>"
-                "<li><b>Classic token</b>: tick the <b>repo</b> scope.</li>"
-                "</ul>"
-                "Copy the token GitHub shows you (it is shown only once) and paste it below."
-            ).format(repo=_esc(repo))
+            tr(
+                "Modu Desktop saves your work to the brochure repository <b>{repo}</b> on "
+                "GitHub, so it needs to know who you are.",
+                repo=_esc(repo),
+            )
         )
+        self.steps.setText(
+            "<ol style='margin-left:-20px'>"
+            + "".join(
+                f"<li style='margin-bottom:4px'>{t}</li>"
+                for t in (
+                    tr(
+                        "Press <b>Create a token</b>. GitHub's page opens with the name, "
+                        "description, owner (<b>{owner}</b>), expiry (90 days) and permissions "
+                        "(Contents: read and write, Actions: read) already filled in.",
+                        owner=_esc(owner),
+                    ),
+                    tr(
+                        "One thing to choose yourself: under <b>Repository access</b> pick "
+                        "<b>Only select repositories</b> and choose <b>{name}</b>.",
+                        name=_esc(name),
+                    ),
+                    tr(
+                        "Press <b>Generate token</b> at the bottom and copy the token "
+                        "(it starts with github_pat_ and is shown only once)."
+                    ),
+                    tr("Paste it below and press <b>Sign in</b>."),
+                )
+            )
+            + "</ol>"
+        )
+
+    def _show_token_path(self) -> None:
+        self.token_box.setVisible(not self.token_box.isVisible())
+        if self.token_box.isVisible():
+            self.token_edit.setFocus()
 
     def _update_keyring_notice(self) -> None:
         if self.token_store.keyring_available():
@@ -263,7 +371,7 @@ class SignInWidget(QWidget):
         check the token like a pasted one. Needs ``oauth_client_id`` in the settings."""
         from modu_desktop.core import auth as core_auth
 
-        client_id = self.settings.oauth_client_id
+        client_id = self.client_id
         if not client_id:
             self._error(
                 self.tr(
@@ -350,6 +458,11 @@ class SignInWidget(QWidget):
         if problem:
             self._error(problem)
             return None
+        if self._pending is not None:  # "Check again": forget the waiting client
+            old = self._pending[2]
+            self._pending = None
+            with contextlib.suppress(Exception):
+                await old.aclose()
         self._busy(True)
         client = self.client_factory(self.settings.api_url, token, self.settings)
         try:
@@ -365,11 +478,37 @@ class SignInWidget(QWidget):
                 await client.aclose()
             self._error(result.message or self.tr("Sign-in failed."))
             return result
+        if read_only_reason(token, result) == "approval_pending":
+            owner, _name = self._repo_parts()
+            self._pending = (result, token, client)
+            self.pending_text.setText(
+                tr(
+                    "The token works, but it cannot save yet: the organization {owner} has to "
+                    "approve new tokens first. Ask one of its owners to approve “{token}” "
+                    "(Settings → Personal access tokens → Pending requests), then press Check "
+                    "again. Until then you can look around read-only.",
+                    owner=owner,
+                    token=core_auth_mod.TOKEN_NAME,
+                )
+            )
+            self.pending_box.show()
+            self.message.setText("")
+            return result
+        self.pending_box.hide()
         self.stored_as = self.token_store.save(token)
         self.message.setProperty("kind", "info")
         self.message.setText(self.tr("Signed in as {login}.").format(login=result.login or "?"))
         self.signedIn.emit(result, token, client)
         return result
+
+    def _continue_read_only(self) -> None:
+        if self._pending is None:
+            return
+        result, token, client = self._pending
+        self._pending = None
+        self.pending_box.hide()
+        self.stored_as = self.token_store.save(token)
+        self.signedIn.emit(result, token, client)
 
 
 def _esc(s: str) -> str:

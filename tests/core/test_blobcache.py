@@ -50,6 +50,7 @@ def test_put_rejects_wrong_sha(tmp_path: Path) -> None:
     assert cache.get("0" * 40) is None
 
 
+@pytest.mark.expect_log("modu_desktop.core.blobcache")
 def test_corrupt_file_is_discarded_not_returned(tmp_path: Path) -> None:
     cache = BlobCache(tmp_path)
     sha = cache.put(b"original")
@@ -66,6 +67,7 @@ def test_corrupt_file_is_discarded_not_returned(tmp_path: Path) -> None:
     assert cache.get(sha2) == b"0123456789"
 
 
+@pytest.mark.expect_log("modu_desktop.core.blobcache")
 def test_put_over_corrupt_entry_rewrites_it(tmp_path: Path) -> None:
     cache = BlobCache(tmp_path)
     sha = cache.put(b"abc")

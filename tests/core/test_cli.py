@@ -210,3 +210,27 @@ def test_cli_as_a_subprocess(sandbox: Any, tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: 01-welcome is locked by @editor2")
     assert "Traceback" not in proc.stderr and "tok-editor1" not in proc.stderr
+
+
+def test_data_dir_flag_and_lock_blobs_from_the_disk_cache(
+    sandbox: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sb = sandbox
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    monkeypatch.delenv("MODU_DATA_DIR", raising=False)
+    data = tmp_path / "flag-data"
+    lock_as(sb, "editor2", "02-programs")
+    assert main(cli(sb, "docs", "list", "--json", "--data-dir", str(data))) == 0
+    capsys.readouterr()
+    assert "MODU_DATA_DIR" not in os.environ  # the flag does not leak past the command
+    blobs = data / "cache" / "blobs"
+    assert blobs.is_dir() and any(blobs.rglob("*"))
+    sb.reset_stats()
+    assert main(cli(sb, "docs", "list", "--json", "--data-dir", str(data))) == 0
+    docs = json.loads(capsys.readouterr().out)
+    assert {d["docId"]: d["lockedBy"] for d in docs if d["lockedBy"]} == {"02-programs": "editor2"}
+    blob_reads = sb.stats()["by_route"].get("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", 0)
+    assert blob_reads == 0  # documents and the lock both came from the disk cache

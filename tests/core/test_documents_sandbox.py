@@ -6,6 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from modu_desktop.core.blobcache import BlobCache, git_blob_sha
 from modu_desktop.core.documents import DocumentStore, SaveConflict, SaveResult
 from modu_desktop.core.frontmatter import parse
@@ -134,6 +136,7 @@ def test_load_after_save_is_fresh_even_when_contents_api_is_stale(
     run(go())
 
 
+@pytest.mark.expect_log("root listing is truncated")
 def test_truncated_tree_walks_subtrees(sandbox: Any, tmp_path: Path) -> None:
     async def go() -> None:
         async with client_for(sandbox) as gh:

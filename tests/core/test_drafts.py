@@ -91,6 +91,7 @@ def test_load_missing_returns_none(tmp_path: Path) -> None:
     assert DraftStore(tmp_path / "none").list() == []
 
 
+@pytest.mark.expect_log("modu_desktop.core.drafts")
 def test_truncation_at_every_offset_never_crashes_or_hides_others(tmp_path: Path) -> None:
     store = DraftStore(tmp_path)
     good = draft(key("good"), "좋은 텍스트\r\n")
@@ -117,6 +118,7 @@ def test_truncation_at_every_offset_never_crashes_or_hides_others(tmp_path: Path
     "garbage",
     [b"", b"\x00" * 64, b"\xff\xd8\xff\xe0 jpeg", b"[]", b'{"kind": "modu-draft"}', b"null", b"42"],
 )
+@pytest.mark.expect_log("modu_desktop.core.drafts")
 def test_garbage_files_are_set_aside(tmp_path: Path, garbage: bytes) -> None:
     store = DraftStore(tmp_path)
     good = draft(key("good"))
@@ -127,6 +129,7 @@ def test_garbage_files_are_set_aside(tmp_path: Path, garbage: bytes) -> None:
     assert store.list() == [good] and store.last_problems == []
 
 
+@pytest.mark.expect_log("modu_desktop.core.drafts")
 def test_load_of_damaged_file_reports(tmp_path: Path) -> None:
     store = DraftStore(tmp_path)
     path = store.save(draft(key()))
@@ -135,6 +138,7 @@ def test_load_of_damaged_file_reports(tmp_path: Path) -> None:
     assert store.last_problems and store.last_problems[0].moved_to is not None
 
 
+@pytest.mark.expect_log("modu_desktop.core.drafts")
 def test_file_under_wrong_name_is_set_aside(tmp_path: Path) -> None:
     store = DraftStore(tmp_path)
     path = store.save(draft(key("a")))
@@ -244,6 +248,7 @@ def test_journal_ignores_no_op_edits_and_flushes(tmp_path: Path) -> None:
     assert not j.dirty
 
 
+@pytest.mark.expect_log("modu_desktop.core.drafts")
 def test_journal_survives_io_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     clock, store = FakeClock(), DraftStore(tmp_path)
     j = journal(store, clock)

@@ -133,6 +133,7 @@ def test_other_host_is_unknown(tmp_path: Path) -> None:
     assert len(reg.leftovers("new", include_unknown=True)) == 1
 
 
+@pytest.mark.expect_log("modu_desktop.core.heldlocks")
 def test_damaged_files_never_crash_or_hide_others(tmp_path: Path) -> None:
     reg = HeldLockRegistry(tmp_path, liveness=lambda r: ProcessState.DEAD)
     reg.add(rec("good", "s-good"))
@@ -164,6 +165,7 @@ def test_concurrent_adds(tmp_path: Path) -> None:
     assert len(reg.records("s1")) == 40
 
 
+@pytest.mark.expect_log("modu_desktop.core.heldlocks")
 @pytest.mark.parametrize("bad", [{"pid": "x"}, {"doc_id": 3}, {"acquired_at": True}])
 def test_invalid_record_is_reported(tmp_path: Path, bad: dict[str, object]) -> None:
     from modu_desktop.core.atomic import seal

@@ -35,6 +35,7 @@ def test_round_trip_keeps_unknown_keys(tmp_path: Path) -> None:
     assert not [f for f in p.parent.iterdir() if f.name.endswith(".tmp")]
 
 
+@pytest.mark.expect_log("modu_desktop.core.settings")
 def test_corrupt_file_is_set_aside(tmp_path: Path) -> None:
     p = tmp_path / "settings.json"
     p.write_bytes(b"{not json")

@@ -456,6 +456,7 @@ def test_merge_and_judge_units() -> None:
 # -- damaged files ----------------------------------------------------------------------------
 
 
+@pytest.mark.expect_log("modu_desktop.core.spool")
 def test_truncated_spool_file_at_every_offset(tmp_path: Path, env: Env) -> None:
     server, remote, clock = env
     spool = make(tmp_path, remote, clock)
@@ -478,6 +479,7 @@ def test_truncated_spool_file_at_every_offset(tmp_path: Path, env: Env) -> None:
 @pytest.mark.parametrize(
     "garbage", [b"", b"\x00" * 100, b"\xde\xad\xbe\xef", b"{}", b'{"kind": "modu-spool-item"}']
 )
+@pytest.mark.expect_log("modu_desktop.core.spool")
 def test_garbage_in_any_state_dir(tmp_path: Path, env: Env, state: str, garbage: bytes) -> None:
     server, remote, clock = env
     spool = make(tmp_path, remote, clock)
@@ -490,6 +492,7 @@ def test_garbage_in_any_state_dir(tmp_path: Path, env: Env, state: str, garbage:
     assert len(list((tmp_path / "spool" / "broken").iterdir())) == 2
 
 
+@pytest.mark.expect_log("modu_desktop.core.spool")
 def test_item_under_wrong_name_and_temp_leftovers(tmp_path: Path, env: Env) -> None:
     server, remote, clock = env
     spool = make(tmp_path, remote, clock)
@@ -504,6 +507,7 @@ def test_item_under_wrong_name_and_temp_leftovers(tmp_path: Path, env: Env) -> N
     assert len(list((tmp_path / "spool" / "broken").iterdir())) == 2
 
 
+@pytest.mark.expect_log("modu_desktop.core.spool")
 def test_duplicate_across_states_keeps_the_later_state(tmp_path: Path, env: Env) -> None:
     server, remote, clock = env
     spool = make(tmp_path, remote, clock)
@@ -627,6 +631,7 @@ def test_superseded_while_verifying_is_not_resurrected(
     assert spool.pending_count() == 0 and spool.failed_items() == []
 
 
+@pytest.mark.expect_log("modu_desktop.core.spool")
 def test_io_error_during_run_is_reported_and_recovered(
     tmp_path: Path, env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,6 +1,6 @@
 """A peer that behaves exactly like the PNU-Modu web admin (``static/admin/index.html``), for
 interoperability tests. It copies the web admin's weaknesses on purpose
-(``shared/reference/modu-lock-protocol.md``, "Known weaknesses"):
+(``docs/lock-protocol.md``, "The web admin's weaknesses we do not copy"):
 
 * it reads the lock through the **Contents API** (which may serve a cached copy);
 * it writes ``JSON.stringify(lock, null, 2)``: acquire order docId, editingBy, startedAt,

@@ -3,7 +3,7 @@
 Opt-in live run (scratch repository you own; files go under `modu-contract/<random>/`):
     MODU_LIVE_TOKEN=ghp_… MODU_LIVE_REPO=you/scratch uv run pytest tests/sandbox -m live
 (`MODU_LIVE_API` points it at another GitHub-compatible API, e.g. a `modu-desktop sandbox`.)
-Every assertion here is one the sandbox must share with GitHub (github-rest-notes.md).
+Every assertion here is one the sandbox must share with GitHub (docs/github-behaviour.md).
 """
 
 from __future__ import annotations
@@ -360,10 +360,35 @@ def test_put_existing_without_sha_is_422(target: Target, existing: dict[str, Any
     assert "errors" not in body
 
 
-def test_put_sha_null_is_422(target: Target, existing: dict[str, Any]) -> None:
+def test_put_sha_null_on_existing_file_is_422_as_if_missing(
+    target: Target, existing: dict[str, Any]
+) -> None:
     r = target.put(existing["path"], "x", "test: sha null", sha=None)
     assert r.status_code == 422
-    assert r.json()["message"] == "Invalid request.\n\nFor 'properties/sha', nil is not a string."
+    body = r.json()
+    assert body["message"] == 'Invalid request.\n\n"sha" wasn\'t supplied.'
+    assert "errors" not in body
+
+
+def test_put_sha_null_on_new_path_creates(target: Target) -> None:
+    # The web admin's acquireLock always sends "sha": null for a new lock.
+    path = f"{target.scratch}/sha-null.lock.json"
+    r = target.put(path, '{"docId": "x"}', "test: sha null create [skip ci]", sha=None)
+    assert r.status_code == 201, r.text
+    assert r.json()["content"]["path"] == path
+    again = target.api.get(target.contents(path))
+    assert again.status_code == 200 and again.json()["sha"] == r.json()["content"]["sha"]
+
+
+def test_delete_sha_null_is_422_as_if_missing(target: Target, existing: dict[str, Any]) -> None:
+    target.pace()
+    r = target.api.request(
+        "DELETE",
+        target.contents(existing["path"]),
+        json={"message": "test: delete sha null", "sha": None},
+    )
+    assert r.status_code == 422
+    assert r.json()["message"] == 'Invalid request.\n\n"sha" wasn\'t supplied.'
 
 
 @pytest.mark.parametrize("kind", ["garbage", "unknown-hex", "other-blob"])

@@ -106,6 +106,7 @@ def test_suspend_ignores_programmatic_loads_and_discard(tmp_path: Path, qtbot: A
     assert not ctl.dirty  # stopped: no more journaling
 
 
+@pytest.mark.expect_log("modu_desktop.")
 def test_write_errors_are_reported_not_raised(tmp_path: Path, qtbot: Any) -> None:
     blocker = tmp_path / "drafts"
     blocker.write_text("a file where the directory should be")

@@ -86,8 +86,8 @@ def test_new_document_dialog_creates_and_keeps_the_lock(env: Env, ui: Any, qtbot
     f.title_edit.setText("부트캠프")  # keyClicks is ASCII-only
     f.has_position.setChecked(True)
     f.position.setValue(6)
-    f.theme.setCurrentText("ocean-cyan")
-    f.layout_combo.setCurrentText("slim")
+    f.theme.setCurrentIndex(f.theme.findData("ocean-cyan"))  # shown by its Korean name
+    f.layout_combo.setCurrentIndex(f.layout_combo.findData("slim"))
     f.template.setChecked(True)
     assert f.file_label.text() == "docs/06-bootcamp.md"
     ui.click(dlg, "opsCreateButton")
@@ -253,7 +253,7 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
         f.title_edit.text(),
         f.nav_edit.text(),
         f.position.value(),
-        f.theme.currentText(),
+        f.theme.currentData(),
     ) == ("news", "새 소식", "소식", 12, "teal-green")
     dlg.list.setCurrentRow(1)
     assert "already used" in f.error.text()

@@ -110,6 +110,7 @@ def test_assess_drafts_against_server(
     assert offline[0].state is ServerState.UNKNOWN
 
 
+@pytest.mark.expect_log("modu_desktop.core.drafts")
 def test_orphan_drafts_filter(sandbox: Any, tmp_path: Path) -> None:
     ds = DraftStore(tmp_path / "drafts")
     ds.save(_draft(sandbox, "01-welcome", None, session="dead"))

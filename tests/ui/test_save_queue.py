@@ -153,6 +153,7 @@ def test_conflict_goes_to_conflict_screen_with_text_intact(
     assert sandbox.read_file(PATH) == mine.encode("utf-8")
 
 
+@pytest.mark.expect_log("modu_desktop.core.spool")
 def test_damaged_spool_files_never_crash(
     queue: SaveQueue, sandbox: Any, ui: Any, tmp_path: Path
 ) -> None:

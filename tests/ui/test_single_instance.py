@@ -102,6 +102,7 @@ def test_garbage_is_ignored_and_activate(first: SingleInstance, qtbot: Any, tmp_
     assert "ignored action 'format-disk'" in log.read_text("utf-8")
 
 
+@pytest.mark.expect_log("modu_desktop.ui.single_instance")
 def test_forward_without_server_gives_up_quickly(tmp_path: Path) -> None:
     import time
 

@@ -102,8 +102,8 @@ def test_signin_without_keyring_keeps_token_for_session(
 def test_token_pages_and_device_flow_visibility(
     sandbox: Any, ui: Any, memory_keyring: dict
 ) -> None:
-    assert fine_grained_token_url("https://github.com").endswith(
-        "/settings/personal-access-tokens/new"
+    assert fine_grained_token_url("https://github.com").startswith(
+        "https://github.com/settings/personal-access-tokens/new?"
     )
     assert "scopes=repo" in classic_token_url("https://ghe.example.edu")
     w = _signin(sandbox, TokenStore("127.0.0.1"))

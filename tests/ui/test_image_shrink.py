@@ -1,0 +1,121 @@
+"""A photo over the size limit: offered "자동으로 줄여서 올리기", made smaller with Qt's own image
+classes (longest side 2000 px, JPEG ~85), uploaded, alt text from the original file name."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QMimeData, QUrl
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QPlainTextEdit
+
+from modu_desktop import i18n
+from modu_desktop.core.github import GitHubClient, RepoRef
+from modu_desktop.core.images import MAX_BYTES
+from modu_desktop.ui.ops_images import (
+    EditorImageHelper,
+    ImagePickerDialog,
+    ImageUploader,
+    shrink_picture,
+)
+
+
+@pytest.fixture(scope="module")
+def photo_30mb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real 30 MB JPEG (3200 × 2400 of noise at quality 100: no photo compresses worse)."""
+    from PySide6.QtWidgets import QApplication
+
+    _app = QApplication.instance() or QApplication([])
+    w, h = 3200, 2400
+    img = QImage(os.urandom(w * h * 3), w, h, w * 3, QImage.Format.Format_RGB888)
+    path = tmp_path_factory.mktemp("photos") / "졸업식_사진-2026.jpg"
+    assert img.save(str(path), "JPEG", 100)
+    assert path.stat().st_size > 30 * 1024 * 1024 > MAX_BYTES
+    return path
+
+
+@pytest.fixture
+def client(sandbox: Any, ui: Any) -> Iterator[GitHubClient]:
+    c = GitHubClient(sandbox.api_url, "tok-editor1", RepoRef("pnuai", "PNU-Modu", "main"))
+    yield c
+    with contextlib.suppress(Exception):
+        ui.run(c.aclose(), timeout=5000)
+
+
+def _uploaded(sandbox: Any, markdown: str) -> bytes:
+    name = markdown.rsplit("/", 1)[1].rstrip(")")
+    data = sandbox.read_file(f"static/img/uploads/{name}")
+    assert data is not None
+    return data
+
+
+def test_shrink_picture_makes_a_2000_px_jpeg(photo_30mb: Path) -> None:
+    data = shrink_picture(photo_30mb)
+    assert data[:3] == b"\xff\xd8\xff" and len(data) <= MAX_BYTES
+    img = QImage()
+    assert img.loadFromData(data)
+    assert (img.width(), img.height()) == (2000, 1500)
+
+
+def test_shrink_keeps_small_sides_and_flattens_transparency(tmp_path: Path) -> None:
+    img = QImage(300, 200, QImage.Format.Format_ARGB32)
+    img.fill(0)  # fully transparent
+    p = tmp_path / "logo.png"
+    img.save(str(p))
+    out = QImage()
+    assert out.loadFromData(shrink_picture(p))
+    assert (out.width(), out.height()) == (300, 200)
+    assert out.pixelColor(10, 10).lightness() > 245  # on white, not black
+
+
+def test_picker_offers_auto_shrink_for_a_30mb_photo(
+    photo_30mb: Path, client: GitHubClient, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    i18n.set_language("ko")
+    up = ImageUploader(client, base_url="/PNU-Modu/", lang="ko")
+    dlg = ImagePickerDialog(up, path=str(photo_30mb))
+    qtbot.addWidget(dlg)
+    dlg.show()
+    assert dlg.alt_edit.text() == "졸업식 사진 2026"  # the original file name
+    before = len(sandbox.commits())
+    ui.wait_task(dlg.start())
+    assert len(sandbox.commits()) == before  # refused before any request
+    button = dlg.findChild(type(dlg.upload_button), "autoShrinkButton")
+    assert button is not None and button.isVisible()
+    assert button.text() == "자동으로 줄여서 올리기"
+    assert "MB" in dlg.status.text() and "2000" in dlg.status.text()
+    task = dlg.start_shrunk()
+    ui.wait_task(task, timeout=60000)
+    md = dlg.markdown
+    assert md is not None and md.startswith("![졸업식 사진 2026](/PNU-Modu/img/uploads/upload_")
+    assert md.endswith(".jpg)")
+    data = _uploaded(sandbox, md)
+    img = QImage()
+    assert img.loadFromData(data) and max(img.width(), img.height()) == 2000
+    assert len(data) <= MAX_BYTES
+
+
+def test_dropped_30mb_photo_is_offered_and_shrunk(
+    photo_30mb: Path, client: GitHubClient, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    i18n.set_language("ko")
+    editor = QPlainTextEdit()
+    qtbot.addWidget(editor)
+    editor.setPlainText("앞\n")
+    editor.show()
+    helper = EditorImageHelper(ImageUploader(client, base_url="/", lang="ko"), editor)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(photo_30mb))])
+    task = helper.handle_mime(mime, 2)
+    box = ui.dialog("shrinkQuestion", timeout=20000)
+    assert "2000" in box.text()
+    ui.click(box, "autoShrinkButton")
+    results = ui.wait_task(task, timeout=60000)
+    assert results and results[0].ok
+    assert "![졸업식 사진 2026](/img/uploads/upload_" in editor.toPlainText()
+    assert _uploaded(sandbox, results[0].markdown)[:3] == b"\xff\xd8\xff"
