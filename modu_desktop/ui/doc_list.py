@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from modu_desktop.i18n import tr
 
 DOC_ID_ROLE = Qt.ItemDataRole.UserRole
+NARROW_LIST_PX = 360
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -224,7 +225,7 @@ class DocListModel(QAbstractTableModel):
         if role == _TOOLTIP:
             if col == 3 and r.lock is not None:
                 return badge_text(r.lock, self.now, long=True)
-            return r.doc_id if col == 1 else None
+            return f"{r.title or r.doc_id}\n{r.path}" if col == 1 else None
         if role == _ALIGN and col == 0:
             return _RIGHT
         return None
@@ -268,6 +269,17 @@ class DocFilterProxy(QSortFilterProxyModel):
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:  # noqa: N802
         accept = self._accept
         return True if accept is None else accept[source_row]
+
+
+class _RowItem:
+    def __init__(self, model: DocListModel, row: int) -> None:
+        self._model, self._row = model, row
+
+    def data(self, column: int, role: int) -> Any:
+        return self._model.data(self._model.index(self._row, column), role)
+
+    def text(self, column: int) -> str:
+        return str(self.data(column, _DISPLAY) or "")
 
 
 class DocListPanel(QWidget):
@@ -349,6 +361,11 @@ class DocListPanel(QWidget):
         lay.addWidget(self.open_button)
 
         self.pending_open: str | None = None  # asked for while the list was being checked
+        self._server_rows: list[DocRow] = []  # as the last listing said
+        self._held: str | None = None  # the document whose lock this window holds
+        self._held_badge: LockBadge | None = None
+        self._lost: dict[str, LockBadge | None] = {}  # what we learnt before the next listing
+        self._lost_seen: set[tuple[str, LockBadge | None]] = set()
         self.filter_edit.textChanged.connect(self._apply_filter)
         self.filter_edit.returnPressed.connect(self._focus_first_visible)
         self.refresh_button.clicked.connect(self.refreshRequested)
@@ -362,6 +379,12 @@ class DocListPanel(QWidget):
         enter = QShortcut(QKeySequence(Qt.Key.Key_Return), self.tree)
         enter.setContext(Qt.ShortcutContext.WidgetShortcut)
         enter.activated.connect(lambda: self._request_open(self._current_doc_id()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        # In a narrow list the titles matter more than the file names (still in the tooltip
+        # and above the editor): hide the file column rather than cut every title to "…".
+        self.tree.setColumnHidden(self.COL_FILE, self.width() < NARROW_LIST_PX)
 
     # --- state ---
     @property
@@ -397,10 +420,76 @@ class DocListPanel(QWidget):
         st.unpolish(self.status)
         st.polish(self.status)
 
+    def set_own_lock(
+        self,
+        doc_id: str | None,
+        *,
+        started_at: float | None = None,
+        lost: tuple[str, LockBadge | None] | None = None,
+    ) -> None:
+        """What this window itself holds, shown at once (not at the next listing): the lock of
+        ``doc_id`` (None = none), and ``lost`` = (doc, what holds it now) after losing one."""
+        fresh_loss = lost is not None and lost not in self._lost_seen
+        if lost is not None and fresh_loss:
+            self._lost_seen.add(lost)  # told once; later listings are the truth
+            self._lost[lost[0]] = lost[1]
+        badge = None
+        if doc_id is not None:
+            start = started_at if started_at is not None else self.model.now
+            badge = LockBadge(
+                holder="", started_at=start, last_heartbeat=start, stale=False, mine=True
+            )
+        if doc_id == self._held and badge == self._held_badge and not fresh_loss:
+            return
+        self._held, self._held_badge = doc_id, badge
+        self._render(self._server_rows, self.model.now, self.model.checking)
+
+    def _own_view(self, r: DocRow) -> DocRow:
+        """A listed row corrected by what this window knows better than a listing that may
+        have started before our own open, close, take-over or recovery."""
+        lock = r.lock
+        if r.doc_id == self._held:
+            # Ours, whatever a listing that started earlier says (no lock yet, the holder we
+            # took over from, the crashed session's id before our first heartbeat). Should
+            # someone take it from us, the heartbeat finds out at once and reports the loss.
+            if lock is None or not lock.mine:
+                lock = self._held_badge
+        elif r.doc_id in self._lost:
+            lock = self._lost[r.doc_id]
+        elif lock is not None and lock.mine:
+            lock = None  # this session's lock on a document we no longer hold: released
+        return r if lock is r.lock else DocRow(r.doc_id, r.path, r.title, r.position, lock)
+
     def set_rows(self, rows: list[DocRow], now: float, *, checking: bool = False) -> None:
         """Show `rows` in site order. `checking`: they are the last run's, not confirmed yet."""
+        self._server_rows = list(rows)
+        self._lost.clear()  # the listing knows now
+        count = self._render(rows, now, checking)
+        self.tree.setProperty("checking", checking)
+        if checking:
+            self.set_info(
+                tr("Checking for changes… (the list from last time, {n} documents)", n=count)
+            )
+            self.status.setProperty("kind", "checking")
+            self._repolish()
+            return
+        self.set_info(self.tr("%n document(s)", "", count))
+        pending, self.pending_open = self.pending_open, None
+        if pending is not None:
+            if self.model.position_of(pending) is None:
+                self.set_info(tr("“{doc}” is no longer in the list.", doc=pending))
+            else:
+                self.openRequested.emit(pending)
+
+    def _render(self, rows: list[DocRow], now: float, checking: bool) -> int:
         selected = self.selected_doc_id()
-        ordered = sorted(rows, key=site_order_key)
+        own = (
+            (self._held is not None)
+            or bool(self._lost)
+            or any(r.lock is not None and r.lock.mine for r in rows)
+        )
+        views = [self._own_view(r) for r in rows] if own else rows
+        ordered = sorted(views, key=site_order_key)
         self.model.beginResetModel()
         self.model.load(ordered, now, checking)
         self.model.haystacks()  # folded now, so the next keystroke only matches
@@ -410,21 +499,7 @@ class DocListPanel(QWidget):
             self.tree.resizeColumnToContents(col)
         if selected is not None:
             self.select(selected, scroll=False)
-        self.tree.setProperty("checking", checking)
-        if checking:
-            self.set_info(
-                tr("Checking for changes… (the list from last time, {n} documents)", n=len(ordered))
-            )
-            self.status.setProperty("kind", "checking")
-            self._repolish()
-            return
-        self.set_info(self.tr("%n document(s)", "", len(ordered)))
-        pending, self.pending_open = self.pending_open, None
-        if pending is not None:
-            if self.model.position_of(pending) is None:
-                self.set_info(tr("“{doc}” is no longer in the list.", doc=pending))
-            else:
-                self.openRequested.emit(pending)
+        return len(ordered)
 
     def doc_ids(self) -> list[str]:
         return [r.doc_id for r in self.model.rows]
@@ -480,6 +555,12 @@ class DocListPanel(QWidget):
         )
         self.tree.selectionModel().setCurrentIndex(first, flags)
         self.tree.setFocus()
+
+    def _items(self) -> list[_RowItem]:
+        """Every row (filtered or not) as a read-only item: `data(column, role)`, `text(column)`
+        (what the tests written for the `QTreeWidget` list read)."""
+        m = self.model
+        return [_RowItem(m, i) for i in range(len(m.rows))]
 
     def _request_open_index(self, index: QModelIndex) -> None:
         if index.isValid():

@@ -125,3 +125,36 @@ def test_ten_thousand_documents_list_and_filter_without_a_stall(qtbot: Any) -> N
         worst = max(worst, time.perf_counter() - t)
     assert len(panel.visible_doc_ids()) == 10_000
     assert listed < 0.25 and worst < 0.1, (listed, worst)
+
+
+def test_own_lock_shows_at_once_and_a_listing_corrects_it(qtbot: Any) -> None:
+    """set_own_lock (issue 13's list column) on the model/view list: this window's lock and a
+    lock just lost show without a new listing; the next listing is the truth again."""
+    panel = DocListPanel()
+    qtbot.addWidget(panel)
+    panel.set_rows([DocRow("a", "docs/a.md", "A", 1), DocRow("b", "docs/b.md", "B", 2)], 100.0)
+
+    def badge(doc: str) -> str:
+        item = next(it for it in panel._items() if it.data(0, Qt.ItemDataRole.UserRole) == doc)
+        return item.text(panel.COL_LOCK)
+
+    panel.set_own_lock("a", started_at=90.0)
+    assert badge("a") == "You (this window)" and badge("b") == ""
+    panel.set_own_lock("b")
+    assert badge("a") == "" and badge("b") == "You (this window)"
+    thief = LockBadge("editor2", 95.0, 99.0, stale=False, mine=False)
+    panel.set_own_lock(None, lost=("b", thief))
+    assert "editor2" in badge("b")
+    panel.set_rows([DocRow("a", "docs/a.md", "A", 1), DocRow("b", "docs/b.md", "B", 2)], 101.0)
+    assert badge("b") == ""  # the listing says free now; the loss was told once
+
+
+def test_a_narrow_list_hides_the_file_column(qtbot: Any) -> None:
+    panel = DocListPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.set_rows(_rows(3), 0)
+    panel.resize(300, 400)
+    qtbot.waitUntil(lambda: panel.tree.isColumnHidden(panel.COL_FILE), timeout=3000)
+    panel.resize(600, 400)
+    qtbot.waitUntil(lambda: not panel.tree.isColumnHidden(panel.COL_FILE), timeout=3000)
