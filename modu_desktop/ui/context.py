@@ -76,7 +76,23 @@ class AppContext:
         this_install = install_id(self.paths.data_dir)  # random, kept in the data folder
         cache = self.paths.cache_dir / "blobs"
         cache.mkdir(parents=True, exist_ok=True)
-        self.store = DocumentStore(self.client, cache)
+        # The list is kept for the next start (issue 18), and the last one is where this start
+        # begins: the first refresh then parses only what changed.
+        from modu_desktop.core.snapshots import Identity, list_file
+
+        lists = list_file(
+            self.paths.cache_dir,
+            self.settings.api_url,
+            self.settings.repo_full_name,
+            self.settings.branch,
+            practice=self.options.practice,
+        )
+        lists.identity = Identity(self.login, self.can_push)
+        self.store = DocumentStore(self.client, cache, snapshots=lists)
+        with contextlib.suppress(Exception):
+            last = lists.load()
+            if last is not None:
+                self.store.restore(last[0])
         try:
             # Records every lock we hold on disk, so a crashed session's locks are found and
             # resumed or released at the next start (issue 5).
@@ -103,6 +119,7 @@ class AppContext:
                 stale_s=self.options.stale_s,
                 install_id=this_install,
             )
+        self.locks.blob_cache = self.store.cache  # lock files the listing read: no request
         return self
 
     async def aclose(self) -> None:

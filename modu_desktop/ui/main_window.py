@@ -29,12 +29,13 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.core.publish import document_page_url
 from modu_desktop.i18n import fill, tr
+from modu_desktop.ui import fast_lock
 from modu_desktop.ui.asyncutil import ask, run_dialog, spawn
 from modu_desktop.ui.banners import Banner
 from modu_desktop.ui.busy import BusyOverlay
 from modu_desktop.ui.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.context import AppContext
-from modu_desktop.ui.doc_list import DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.doc_list import DocListPanel, LockBadge, lock_badges, rows_from_snapshot
 from modu_desktop.ui.editor import EditorPane
 from modu_desktop.ui.lock_dialog import (
     LockChoice,
@@ -498,26 +499,7 @@ class MainWindow(QMainWindow):
         banner.show()
 
     def _lock_badges(self, views: list[Any]) -> dict[str, LockBadge]:
-        from modu_desktop.core.locks import LockStatus
-
-        out: dict[str, LockBadge] = {}
-        for v in views:
-            if v.status is LockStatus.FREE:
-                continue
-            rec = v.record
-            holder = v.holder or "?"
-            if rec is not None and rec.malformed and rec.claimed_by:
-                holder = rec.claimed_by
-            out[v.doc_id] = LockBadge(
-                holder=holder,
-                started_at=v.started_at,
-                last_heartbeat=v.last_heartbeat,
-                stale=v.status is LockStatus.STALE,
-                mine=v.status is LockStatus.MINE_THIS_SESSION,
-                same_user_elsewhere=v.status is LockStatus.MINE_OTHER_SESSION,
-                malformed=v.status is LockStatus.MALFORMED,
-            )
-        return out
+        return lock_badges(views)
 
     # ------------------------------------------------------------------ list
     def _app_state_changed(self, state: Qt.ApplicationState) -> None:
@@ -560,17 +542,7 @@ class MainWindow(QMainWindow):
             self._last_refresh = time.monotonic()
             if not self._closed_ok:
                 self.doc_list.refresh_button.setEnabled(True)
-        badges = self._lock_badges(views)
-        rows = [
-            DocRow(
-                doc_id=d.doc_id,
-                path=d.path,
-                title=d.title or d.nav_label or d.doc_id,
-                position=d.position if isinstance(d.position, int) else None,
-                lock=badges.get(d.doc_id),
-            )
-            for d in snap.docs
-        ]
+        rows = rows_from_snapshot(snap, views)
         self.doc_list.set_loading(False)
         self.doc_list.set_rows(rows, self.ctx.server_now())
         self._set_connection(True)
@@ -633,6 +605,7 @@ class MainWindow(QMainWindow):
         )
         held = None
         preloaded: Any = None
+        fresh: Any = None  # a fresh lock read still under way (the dialog was shown from cache)
         stale_notice: str | None = None
         row = self.doc_list.row(doc_id)
         list_saw_no_lock = row is not None and row.lock is None
@@ -649,8 +622,15 @@ class MainWindow(QMainWindow):
                         preloaded = None
                 else:
                     # Look first (reads only): a fresh foreign lock goes straight to the
-                    # question, without a doomed write attempt.
-                    seen = await self.ctx.locks.inspect(doc_id)
+                    # question, without a doomed write attempt. The list's cached lock asks at
+                    # once while one fresh read checks it (issue 18, ui/fast_lock.py).
+                    seen, fresh = (
+                        fast_lock.cached_then_fresh(self.ctx, doc_id)
+                        if attempt == 0
+                        else (None, None)
+                    )
+                    if seen is None:
+                        seen = await self.ctx.locks.inspect(doc_id)
                     if seen.status in (
                         LockStatus.HELD,
                         LockStatus.MINE_OTHER_SESSION,
@@ -686,23 +666,36 @@ class MainWindow(QMainWindow):
             # BLOCKED: ask
             view = res.view
             assert view is not None
-            rec = view.record
-            info = LockHolderInfo(
-                doc_id=doc_id,
-                holder=(rec.claimed_by or None)
-                if rec is not None and rec.malformed
-                else view.holder,
-                started_at=view.started_at,
-                last_heartbeat=view.last_heartbeat,
-                now=view.server_now,
-                same_user=view.status is LockStatus.MINE_OTHER_SESSION,
-                malformed=view.status is LockStatus.MALFORMED,
-                title=row.title if (row := self.doc_list.row(doc_id)) is not None else None,
-            )
+
+            def info_of(view: Any) -> LockHolderInfo:
+                rec = view.record
+                return LockHolderInfo(
+                    doc_id=doc_id,
+                    holder=(rec.claimed_by or None)
+                    if rec is not None and rec.malformed
+                    else view.holder,
+                    started_at=view.started_at,
+                    last_heartbeat=view.last_heartbeat,
+                    now=view.server_now,
+                    same_user=view.status is LockStatus.MINE_OTHER_SESSION,
+                    malformed=view.status is LockStatus.MALFORMED,
+                    title=r.title if (r := self.doc_list.row(doc_id)) is not None else None,
+                )
+
             self._set_lock_status(
                 fill(self.tr("“{doc}” is in use"), doc=self._label(doc_id)), "warning"
             )
-            choice = await choose_lock_action(self, info)
+            if fresh is not None:
+                choice_or_none, view = await fast_lock.choose_with_fresh_check(
+                    self, view, fresh, info_of
+                )
+                fresh = None
+                if choice_or_none is None:
+                    continue  # the lock changed while asking: look again
+                choice = choice_or_none
+            else:
+                choice = await choose_lock_action(self, info_of(view))
+            info = info_of(view)
             if choice is LockChoice.CANCEL:
                 self._set_lock_status("")
                 return False

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +49,15 @@ from modu_desktop.ui.save_queue import (
     is_queueable_error,
     resolve_failed,
 )
-from modu_desktop.ui.single_instance import SingleInstance, bring_to_front
+from modu_desktop.ui.single_instance import (  # the gate lives there: it runs before first paint
+    SingleInstance,
+    bring_to_front,
+    current_instance,
+    instance_gate,
+)
 
 log = logging.getLogger(__name__)
 
-_instance: SingleInstance | None = None
 QUEUE_START_FALLBACK_S = 30.0
 DONE_KEEP_S = 7 * 86400.0
 
@@ -64,31 +67,6 @@ def _t(en: str, ko: str) -> str:
 
 
 # -- single instance ----------------------------------------------------------------------------
-
-
-def instance_gate(data_dir: str | Path, open_doc: str | None) -> int | None:
-    """None: this process is the instance for ``data_dir`` (keep running). Otherwise the request
-    was handed to the running instance: the exit code (0 when it acknowledged)."""
-    global _instance
-    inst = SingleInstance(data_dir)
-    if inst.acquire():
-        _instance = inst
-        return None
-    if open_doc:
-        ok = inst.forward("open", doc_id=open_doc)
-        what = f"open “{open_doc}”"
-    else:
-        ok = inst.forward("activate")
-        what = "come to the front"
-    if ok:
-        print(f"Modu Desktop is already running; asked it to {what}.", flush=True)
-        return 0
-    print("Modu Desktop seems to be running but does not answer.", file=sys.stderr, flush=True)
-    return 1
-
-
-def current_instance() -> SingleInstance | None:
-    return _instance
 
 
 # -- practice mode: a stable address ----------------------------------------------------------
