@@ -69,3 +69,11 @@ def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
     assert report["stall"]["ui"]["max_stall_ms"] is not None
     assert report["memory"]["peak_mb"] > 0
     assert report["targets"] and all("met" in t for t in report["targets"])
+    # issue 18: the last list at start-up, the contended dialog from cache, the 10,000-row list
+    assert cfg["startup"]["warm"]["fresh_median_ms"] >= cfg["startup"]["warm"]["median_ms"]
+    assert acts["open_contended"]["ours"]["requests_max"] == 1  # one tree read confirms it
+    assert acts["open_contended"]["ours"]["dialog_ms"] is not None
+    assert report["doc_list"]["rows"] == 10_000 and report["doc_list"]["keystroke_max_ms"] > 0
+    names = {t["target"] for t in report["targets"]}
+    assert "filter keystroke with 10,000 documents ≤ 16 ms" in names
+    assert any(n.startswith("practice mode start-up") for n in names)

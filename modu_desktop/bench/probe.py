@@ -1,12 +1,14 @@
 """Qt-side measurements, each in its own fresh process (``python -m modu_desktop.bench.probe``):
 
-* ``startup``  — the real app (``modu_desktop.ui.shell.app.main``) with one hook: after the first
-  ``MainWindow.refresh_list`` that shows documents, print ``FIRST_LIST <epoch> <rows>`` and quit.
+* ``startup``  — the real app (``modu_desktop.ui.shell.app.main``) with one hook on
+  ``DocListPanel.set_rows``: the first rows set print ``FIRST_LIST <epoch> <rows> <checking>``
+  (from the persisted list, or fresh), the first fresh rows ``FRESH_LIST <epoch> <rows>``; quit.
   The parent takes the time from just before ``Popen`` to that epoch.
 * ``qtimport`` — the baseline: ``import PySide6.QtWidgets``, then ``QTIMPORT <epoch>``.
 * ``stall``    — a QTimer probe every 5 ms under qasync while the list runs; prints JSON with
   the longest lateness (``ui``: the real ``MainWindow.refresh_list``; ``core``: only
   ``DocumentStore.refresh`` + ``LockManager.list_locks``).
+* ``listfilter`` — ``DocListPanel`` with 10,000 rows: list, then a filter typed key by key.
 * ``memory``   — the real ``MainWindow``: list every document, open the big one (lock, load,
   editor, ``render_preview`` in the ``QTextBrowser``), then the RSS high-water mark.
 
@@ -99,22 +101,33 @@ def _hwm_kb() -> tuple[int, int]:
 
 
 def startup(argv: list[str]) -> int:
-    """argv: the app's own flags. The hook is installed before the app's main runs."""
-    from modu_desktop.ui.shell import main_window as mw
+    """argv: the app's own flags. The hook is installed before the app's main runs: on the
+    document list's ``set_rows`` (a public method of ``ui/shell/doc_list.py``, so the probe imports
+    nothing the app would not import by itself at that point)."""
+    from modu_desktop.ui.shell import doc_list as dl
 
-    original = mw.MainWindow.refresh_list
-    state = {"done": False}
+    original = dl.DocListPanel.set_rows
+    state = {"first": False, "fresh": False}
 
-    async def hooked(self: object, *a: object, **kw: object) -> bool:
-        ok = await original(self, *a, **kw)  # type: ignore[arg-type]
-        rows = len(getattr(getattr(self, "doc_list", None), "rows", []) or [])
-        if ok and rows and not state["done"]:
-            state["done"] = True
-            print(f"FIRST_LIST {time.time():.6f} {rows}", flush=True)
-            self.request_quit(False)  # type: ignore[attr-defined]
-        return bool(ok)
+    def hooked(self: object, rows: list[object], now: float, **kw: object) -> None:
+        original(self, rows, now, **kw)  # type: ignore[arg-type]
+        if not rows:
+            return
+        stamp = time.time()
+        if not state["first"]:
+            state["first"] = True
+            # Rows set in the list, before their first paint (the same moment as before).
+            print(f"FIRST_LIST {stamp:.6f} {len(rows)} {int(bool(kw.get('checking')))}", flush=True)
+        if not kw.get("checking") and not state["fresh"]:
+            state["fresh"] = True  # confirmed: by the start window's check or the main window
+            print(f"FRESH_LIST {stamp:.6f} {len(rows)}", flush=True)
+        # Quit through the main window (the start window hands over to it first).
+        quit_ = getattr(self.window(), "request_quit", None)  # type: ignore[attr-defined]
+        if state["fresh"] and callable(quit_) and not state.get("quit"):
+            state["quit"] = True
+            quit_(False)
 
-    mw.MainWindow.refresh_list = hooked  # type: ignore[method-assign]
+    dl.DocListPanel.set_rows = hooked  # type: ignore[method-assign,assignment]
     from modu_desktop.ui.shell.app import main
 
     return main(argv)
@@ -365,6 +378,57 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
     return 0
 
 
+def listfilter(n: int) -> int:
+    """The document list with ``n`` rows (issue 18): ``set_rows`` + the repaint, then a filter
+    typed one key at a time (each keystroke = the filter + the repaint), in a fresh process."""
+    import json
+    import statistics
+
+    app, _loop = _qt()
+    from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
+
+    badge = LockBadge("editor2", time.time() - 60, time.time() - 30, stale=False, mine=False)
+    rows = [
+        DocRow(
+            f"part-{i:05d}",
+            f"docs/{i:05d}-part.md",
+            f"부산대 안내 {i}번째 문서",
+            i + 1 if i % 10 else None,
+            badge if i % 50 == 0 else None,
+        )
+        for i in range(n)
+    ]
+    panel = DocListPanel()
+    panel.resize(520, 900)
+    panel.show()
+    app.processEvents()  # type: ignore[attr-defined]
+    t, c = time.perf_counter(), time.thread_time()
+    panel.set_rows(rows, time.time())
+    panel.repaint()
+    list_ms = (time.perf_counter() - t) * 1000
+    list_cpu_ms = (time.thread_time() - c) * 1000
+    keys: list[float] = []
+    cpu: list[float] = []  # this thread's CPU time: the work, without the machine's other load
+    for text in ("1", "12", "123", "1234", "123", "12", "1", "", "안", "안내", "안내 9", ""):
+        t, c = time.perf_counter(), time.thread_time()
+        panel.filter_edit.setText(text)
+        panel.repaint()
+        keys.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.thread_time() - c) * 1000)
+    out = {
+        "rows": n,
+        "list_ms": round(list_ms, 1),
+        "list_cpu_ms": round(list_cpu_ms, 1),
+        "keystroke_max_ms": round(max(keys), 1),
+        "keystroke_median_ms": round(statistics.median(keys), 1),
+        "keystroke_cpu_max_ms": round(max(cpu), 1),
+        "keystrokes": len(keys),
+        "visible_after": len(panel.visible_doc_ids()),
+    }
+    _finish("RESULT " + json.dumps(out))
+    return 0
+
+
 def _finish(line: str) -> None:
     """Print the result and leave without interpreter finalisation (PySide 6.12 can crash in
     garbage collection at exit; the measurement is done by then)."""
@@ -388,6 +452,8 @@ def main(argv: list[str]) -> int:
         return qtimport()
     if cmd == "stall":
         return stall(rest[0], rest[1], rest[2], rest[3])
+    if cmd == "listfilter":
+        return listfilter(int(rest[0]) if rest else 10_000)
     if cmd == "memory":
         return memory(rest[0], rest[1], rest[2], rest[3])
     print(f"unknown probe {cmd!r}", file=sys.stderr)

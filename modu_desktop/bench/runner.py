@@ -22,6 +22,7 @@ from modu_desktop.bench.gen import BIG_DOC_ID, generate
 from modu_desktop.bench.ours import OpenResult, OurClient
 from modu_desktop.bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
 from modu_desktop.bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
+from modu_desktop.core.documents import ARCHIVE_MIN_MISSING
 
 BASELINE = (
     "webadmin: modu_desktop.bench.webadmin.WebAdminClient — the PNU-Modu web admin's "
@@ -157,6 +158,15 @@ async def measure_config(
         "webadmin": {**web_summary, "note": "no cache"},
     }
 
+    # ---- archive threshold: k blobs missing, archive vs blob reads -------------------------
+    if n_docs + 1 >= 16:
+        opt.progress("  archive threshold (k missing: archive vs blob reads)")
+        acts_threshold = await threshold_series(
+            sb, n_docs, persistent_cache, ours_client, 1 if opt.quick else min(runs, 3)
+        )
+    else:
+        acts_threshold = []
+
     # ---- open uncontended → heartbeat → save → close --------------------------------------
     opt.progress(f"  open/heartbeat/save/close ×{runs}")
     web = web_client()
@@ -213,6 +223,7 @@ async def measure_config(
     # ---- open contended (up to the dialog) -------------------------------------------------
     opt.progress(f"  open contended ×{runs}")
     other = web_client(OTHER)
+    dialogs: list[float] = []
     for _i in range(runs):
         docs3 = [next_doc() for _ in range(3)]
         shas: dict[str, str] = {}
@@ -224,9 +235,12 @@ async def measure_config(
                 f"system: acquire lock for {d} by @{OTHER.login} [skip ci]",
                 None,
             )
+        await ours.list_docs()  # the list (refreshed on activation or by the timer) sees them
         s, view = await timed(sb, partial(ours.contended_ui, docs3[0]))
         assert view.holder == OTHER.login, view
         add("contended_ui", s)
+        if ours.last_dialog_s is not None:
+            dialogs.append(ours.last_dialog_s)
         s, view = await timed(sb, partial(ours.contended_proposed, docs3[1]))
         assert view.holder == OTHER.login, view
         add("contended_proposed", s)
@@ -236,7 +250,11 @@ async def measure_config(
         for d in docs3:
             await other.delete(lock_path(d), shas[d], f"system: release lock for {d} [skip ci]")
     acts["open_contended"] = {
-        "ours": summarize(series["contended_ui"]),
+        "ours": {
+            **summarize(series["contended_ui"]),
+            "dialog_ms": round(statistics.median(dialogs) * 1000, 2) if dialogs else None,
+            "note": "to the holder named from fresh data; the dialog opened at dialog_ms",
+        },
         "ours_proposed": summarize(series["contended_proposed"]),
         "webadmin": summarize(series["contended_web"]),
     }
@@ -260,7 +278,49 @@ async def measure_config(
         "cold_runs": cold_runs,
         "runs": runs,
         "actions": acts,
+        "archive_threshold": acts_threshold,
+        "archive_min_missing": ARCHIVE_MIN_MISSING,
     }
+
+
+THRESHOLD_KS = (8, 16, 24, 32, 48, 64, 128)
+
+
+async def threshold_series(
+    sb: SandboxHandle,
+    n_docs: int,
+    warm_cache: Path,
+    make: Callable[[Path | None], OurClient],
+    runs: int,
+) -> list[dict[str, Any]]:
+    """A first list with k blobs missing (the rest in the cache), read through the archive or
+    blob by blob: where the archive starts to win is the store's `ARCHIVE_MIN_MISSING`."""
+    out: list[dict[str, Any]] = []
+    ks = [k for k in THRESHOLD_KS if k <= n_docs + 1]
+    for k in ks:
+        row: dict[str, Any] = {"missing": k}
+        for mode in ("blobs", "archive"):
+            walls, reqs = [], []
+            for _r in range(runs):
+                tmp = Path(tempfile.mkdtemp(prefix="modu-bench-k-"))
+                shutil.copytree(warm_cache, tmp, dirs_exist_ok=True)
+                files = sorted(p for p in tmp.rglob("*") if p.is_file())
+                for f in files[:k]:
+                    f.unlink()
+                c = make(tmp)
+                c.store.archive_min_missing = 1 if mode == "archive" else 10**9
+                c.store.archive_bytes_ratio = 10**9  # forced: the size rule is what is measured
+                smp, _r2 = await timed(sb, c.list_docs, c.transport)
+                await c.aclose()
+                shutil.rmtree(tmp, ignore_errors=True)
+                walls.append(smp.wall_s)
+                reqs.append(smp.requests)
+            row[mode] = {
+                "wall_ms": round(statistics.median(walls) * 1000, 1),
+                "requests": max(reqs),
+            }
+        out.append(row)
+    return out
 
 
 # --------------------------------------------------------------------------- Qt probes
@@ -334,6 +394,7 @@ def measure_startup(sb: SandboxHandle, runs: int, quick: bool = False) -> dict[s
     for label in ("cold", "warm") if quick else ("cold", "warm", "warm_no_bytecode"):
         env = _probe_env({"MODU_TOKEN": OURS.token}, pyc=label != "warm_no_bytecode")
         vals, rows = [], 0
+        fresh_vals: list[float] = []
         for i in range(runs + (0 if label == "cold" else 1)):
             data = tempfile.mkdtemp(prefix="modu-bench-start-") if label == "cold" else warm_dir
             t0, so = _probe(
@@ -342,9 +403,11 @@ def measure_startup(sb: SandboxHandle, runs: int, quick: bool = False) -> dict[s
             if "FIRST_LIST " not in so:
                 raise RuntimeError(f"startup probe printed no FIRST_LIST: {so[-400:]}")
             stamp, n = so.split("FIRST_LIST ", 1)[1].split()[:2]
+            fresh_stamp = so.split("FRESH_LIST ", 1)[1].split()[0] if "FRESH_LIST " in so else stamp
             if label != "cold" and i == 0:
                 continue  # fills the cache
             vals.append(float(stamp) - t0)
+            fresh_vals.append(float(fresh_stamp) - t0)
             rows = int(n)
             if label == "cold":
                 shutil.rmtree(data, ignore_errors=True)
@@ -352,6 +415,7 @@ def measure_startup(sb: SandboxHandle, runs: int, quick: bool = False) -> dict[s
             "runs": len(vals),
             "median_ms": round(statistics.median(vals) * 1000, 1),
             "min_ms": round(min(vals) * 1000, 1),
+            "fresh_median_ms": round(statistics.median(fresh_vals) * 1000, 1),
             "rows": rows,
         }
     shutil.rmtree(warm_dir, ignore_errors=True)
@@ -362,17 +426,23 @@ def measure_startup_practice(runs: int) -> dict[str, Any]:
     """``modu-desktop --sandbox`` (in-process practice repository, no latency), warm data dir."""
     env = _probe_env()
     data = tempfile.mkdtemp(prefix="modu-bench-practice-")
-    vals = []
+    vals: list[float] = []
+    fresh_vals: list[float] = []
     for i in range(runs + 1):
         t0, so = _probe(["startup", "--sandbox", "--data-dir", data, "--lang", "en"], env)
         stamp = float(so.split("FIRST_LIST ", 1)[1].split()[0])
+        fresh = float(so.split("FRESH_LIST ", 1)[1].split()[0]) if "FRESH_LIST " in so else stamp
         if i:
             vals.append(stamp - t0)
+            fresh_vals.append(fresh - t0)
     shutil.rmtree(data, ignore_errors=True)
     return {
         "runs": len(vals),
         "median_ms": round(statistics.median(vals) * 1000, 1),
         "min_ms": round(min(vals) * 1000, 1),
+        "fresh_median_ms": round(statistics.median(fresh_vals) * 1000, 1),
+        # measured right after, under the same machine load (the quick run reuses the first)
+        "qt_import": qt_import_baseline(runs) if runs > 1 else {},
     }
 
 
@@ -391,6 +461,25 @@ def measure_stall(sb: SandboxHandle) -> dict[str, Any]:
     return res
 
 
+def measure_listfilter(n: int, runs: int) -> dict[str, Any]:
+    """10,000 documents: set_rows + repaint, and each filter keystroke + repaint (medians of
+    the per-run values, each run a fresh process)."""
+    results = [_result(_probe(["listfilter", str(n)], _probe_env())[1]) for _ in range(runs)]
+    return {
+        "rows": n,
+        "runs": runs,
+        "list_ms": round(statistics.median(r["list_ms"] for r in results), 1),
+        "keystroke_max_ms": round(statistics.median(r["keystroke_max_ms"] for r in results), 1),
+        "keystroke_median_ms": round(
+            statistics.median(r["keystroke_median_ms"] for r in results), 1
+        ),
+        "list_cpu_ms": round(statistics.median(r["list_cpu_ms"] for r in results), 1),
+        "keystroke_cpu_max_ms": round(
+            statistics.median(r["keystroke_cpu_max_ms"] for r in results), 1
+        ),
+    }
+
+
 def measure_memory(sb: SandboxHandle) -> dict[str, Any]:
     data = tempfile.mkdtemp(prefix="modu-bench-mem-")
     _t, out = _probe(["memory", sb.api_url, OURS.token, data, BIG_DOC_ID], _probe_env())
@@ -404,6 +493,7 @@ def measure_memory(sb: SandboxHandle) -> dict[str, Any]:
 
 
 def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue 7's targets that still hold, and issue 18's; one line each, met or not."""
     t: list[dict[str, Any]] = []
 
     def add(name: str, cfg: str, value: Any, limit: str, met: bool | None, note: str = "") -> None:
@@ -428,14 +518,32 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
             "1",
             a["list_warm"]["ours"]["requests_max"] == 1,
         )
-        cold = a["list_cold"]["ours"]
-        add(
-            "cold list ≤ 1 + N requests, bounded concurrency",
-            cfg,
-            f"{cold['requests_max']} req (N={n}), ≤{cold['max_in_flight']} in flight",
-            f"{1 + n}",
-            cold["requests_max"] <= 1 + n and cold["max_in_flight"] <= 16,
-        )
+        cold, web_cold = a["list_cold"]["ours"], a["list_cold"]["webadmin"]
+        if n >= c.get("archive_min_missing", ARCHIVE_MIN_MISSING):
+            add(
+                "first list (empty cache) ≤ 3 requests (tree + archive)",
+                cfg,
+                f"{cold['requests_max']} req, {cold['wall_ms']:.0f} ms "
+                f"(web admin {web_cold['requests']:g} req, {web_cold['wall_ms']:.0f} ms)",
+                "3",
+                cold["requests_max"] <= 3,
+            )
+        else:
+            add(
+                "first list (empty cache) ≤ 1 + N requests below the archive threshold",
+                cfg,
+                f"{cold['requests_max']} req (N={n}), ≤{cold['max_in_flight']} in flight",
+                f"{1 + n}",
+                cold["requests_max"] <= 1 + n and cold["max_in_flight"] <= 16,
+            )
+        if c["docs"] >= 1000:
+            add(
+                "first list of 1,000 documents ≤ 2 s",
+                cfg,
+                f"{cold['wall_ms']:.0f} ms = {cold['wall_ms'] / web_cold['wall_ms']:.2f}× web",
+                "2000 ms",
+                cold["wall_ms"] <= 2000,
+            )
         for who in ("ours", "ours_proposed"):
             o = a["open_uncontended"][who]
             w = a["open_uncontended"]["webadmin"]
@@ -448,34 +556,90 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "1.3 RT, 0.5×",
                 rts <= 1.3 and ratio <= 0.5,
             )
+        oc = a["open_contended"]["ours"]
+        rts = oc["wall_ms"] / rt
+        dialog = oc.get("dialog_ms")
+        add(
+            "open, someone editing: holder from fresh data ≤ 1.1 RT",
+            cfg,
+            f"{oc['wall_ms']:.0f} ms = {rts:.2f} RT, {oc['requests_max']} req; dialog at "
+            + (f"{dialog:.1f} ms" if dialog is not None else "– (not cached)"),
+            "1.1 RT",
+            rts <= 1.1,
+        )
         hb = a["heartbeat"]["ours"]
         add("heartbeat = 1 request", cfg, hb["requests_max"], "1", hb["requests_max"] == 1)
-        for who in ("ours", "ours_proposed"):
-            sv = a["save"][who]
-            rts = sv["wall_ms"] / rt
-            add(
-                f"save = 1 PUT + lock check in parallel ({who})",
-                cfg,
-                f"{sv['requests_max']} req, {sv['wall_ms']:.0f} ms = {rts:.2f} RT",
-                "2 req, ≤ 1.3 RT",
-                sv["requests_max"] <= 2 and rts <= 1.3,
-            )
+        sv = a["save"]["ours"]
+        rts = sv["wall_ms"] / rt
+        add(
+            "save = lock check, then PUT (kept for safety) ≤ 2 requests, ≤ 2.3 RT",
+            cfg,
+            f"{sv['requests_max']} req, {sv['wall_ms']:.0f} ms = {rts:.2f} RT",
+            "2 req, ≤ 2.3 RT",
+            sv["requests_max"] <= 2 and rts <= 2.3,
+        )
         if "startup" in c:
             base = c.get("qt_import", report.get("qt_import", {})).get("median_ms")
-            for label in ("warm", "cold", "warm_no_bytecode"):
-                if label not in c["startup"]:
-                    continue
-                v = c["startup"][label]["median_ms"]
-                if label == "warm_no_bytecode":
-                    base = report.get("qt_import_no_bytecode", {}).get("median_ms")
-                if base:
+            st = c["startup"]
+            if base and "warm" in st:
+                v = st["warm"]["median_ms"]
+                add(
+                    "start-up to first listed doc ≤ 2.5× bare Qt import (warm, last list)",
+                    cfg,
+                    f"{v:.0f} ms = {v / base:.2f}× ({base:.0f} ms)",
+                    "2.5×",
+                    v <= 2.5 * base,
+                )
+                fresh = st["warm"].get("fresh_median_ms")
+                if fresh is not None:
+                    limit = 2.5 * base + rt
                     add(
-                        f"start-up to first listed doc ≤ 2× bare Qt import ({label} cache)",
+                        "start-up to the fresh list ≤ 2.5× bare import + 1 RT (warm)",
                         cfg,
-                        f"{v:.0f} ms = {v / base:.2f}× ({base:.0f} ms)",
-                        "2×",
-                        v <= 2 * base,
+                        f"{fresh:.0f} ms (first list {v:.0f} ms)",
+                        f"{limit:.0f} ms",
+                        fresh <= limit,
                     )
+            if base and "cold" in st:
+                v = st["cold"]["median_ms"]
+                add(
+                    "start-up to first listed doc, new machine (reported)",
+                    cfg,
+                    f"{v:.0f} ms = {v / base:.2f}× ({base:.0f} ms)",
+                    "–",
+                    None,
+                )
+    if "startup_practice" in report:
+        sp = report["startup_practice"]
+        base = sp.get("qt_import", {}).get("median_ms") or report.get("qt_import", {}).get(
+            "median_ms"
+        )
+        if base:
+            add(
+                "practice mode start-up to first listed doc ≤ 2.5× bare Qt import",
+                "--sandbox",
+                f"{sp['median_ms']:.0f} ms = {sp['median_ms'] / base:.2f}× ({base:.0f} ms); "
+                f"fresh {sp['fresh_median_ms']:.0f} ms",
+                "2.5×",
+                sp["median_ms"] <= 2.5 * base,
+            )
+    if "doc_list" in report:
+        dl = report["doc_list"]
+        add(
+            "10,000 documents listed without a stall (≤ 50 ms)",
+            f"{dl['rows']} rows",
+            f"{dl['list_ms']} ms (CPU {dl.get('list_cpu_ms', '–')} ms)",
+            "50 ms",
+            dl["list_ms"] <= 50,
+        )
+        add(
+            "filter keystroke with 10,000 documents ≤ 16 ms",
+            f"{dl['rows']} rows",
+            f"max {dl['keystroke_max_ms']} ms, median {dl['keystroke_median_ms']} ms "
+            f"(CPU max {dl.get('keystroke_cpu_max_ms', '–')} ms)",
+            "16 ms",
+            dl["keystroke_max_ms"] <= 16,
+        )
     if "stall" in report:
         st = report["stall"]
         cfg = f"{st['docs']} docs @ {st['latency_ms']} ms"
@@ -556,8 +720,10 @@ def run(opt: Options) -> dict[str, Any]:
                     if opt.qt:
                         opt.progress("  start-up (real app) and its bare-import baseline")
                         # interleaved with the start-ups, so both see the same machine load
-                        cfg["qt_import"] = qt_import_baseline(
-                            1 if opt.quick else max(3, opt.startup_runs)
+                        cfg["qt_import"] = (
+                            report["qt_import"]  # the quick run: the one taken at the start
+                            if opt.quick
+                            else qt_import_baseline(max(3, opt.startup_runs))
                         )
                         cfg["startup"] = measure_startup(
                             sb, 1 if opt.quick else opt.startup_runs, opt.quick
@@ -570,6 +736,8 @@ def run(opt: Options) -> dict[str, Any]:
                         report["memory"] = {"docs": n, "latency_ms": lat, **measure_memory(sb)}
                 report["configs"].append(cfg)
         if opt.qt:
+            opt.progress("document list: 10,000 rows, filter keystrokes")
+            report["doc_list"] = measure_listfilter(10_000, 1 if opt.quick else 3)
             opt.progress("practice-mode start-up (--sandbox)")
             report["startup_practice"] = measure_startup_practice(
                 1 if opt.quick else opt.startup_runs

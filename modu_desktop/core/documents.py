@@ -19,12 +19,14 @@ import logging
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from modu_desktop.core import frontmatter
+from modu_desktop.core.archive import read_archive
 from modu_desktop.core.blobcache import BlobCache, git_blob_sha
 from modu_desktop.core.errors import Conflict, GitHubError, NotFound, RepositoryEmpty
 from modu_desktop.core.github import GitHubClient, Tree, TreeEntry
@@ -61,6 +63,22 @@ _SYMLINK_MODE = "120000"
 # Parse or read this many documents, then yield to the event loop: one slice stays well under
 # the 50 ms a user notices (measured: ~64 ms to summarise 1,000 documents in one go).
 _SUMMARIES_PER_SLICE = 64
+# A first list with many blobs missing reads the whole repository in one archive request
+# (tarball → download: 2 requests, 2 RT + the whole repository's bytes) instead of one request
+# per blob (k/8 round trips for k missing). Both conditions must hold:
+# - at least ARCHIVE_MIN_MISSING blobs missing (below, blob reads take ≤ 3 RT), and
+# - the missing bytes are at least 1/ARCHIVE_BYTES_RATIO of the whole tree (the archive carries
+#   everything, pictures included).
+# Measured (bench threshold series, 150 ms latency, docs/performance.md): the archive wins from
+# k ≈ 16–24 missing of 100 documents (350 KB) and k ≈ 24–32 of 1,000 (2.3 MB) on a quiet
+# machine, k ≈ 32–64 of 1,000 under load; 1/32 of 2.3 MB is ≈ 36 documents.
+ARCHIVE_MIN_MISSING = 24
+ARCHIVE_BYTES_RATIO = 32
+# ... unless the archive would carry much more than the documents: pictures and the site's
+# sources come with it. Above this many bytes in the whole tree, blob reads it is.
+ARCHIVE_MAX_BYTES = 48 * 1024 * 1024
+# A tree read sent ahead (`use_prefetched`) is used by the next refresh only this soon after.
+PREFETCH_MAX_AGE_S = 15.0
 
 
 # --------------------------------------------------------------------------- naming
@@ -231,6 +249,7 @@ class RepoSnapshot:
     walked: bool = False  # the recursive listing was truncated and subtrees were walked
     images: tuple[TreeEntry, ...] = ()  # other files under docs/ (pictures...)
     incomplete: bool = False  # even a one-level listing was truncated: some files are missing
+    cached: bool = False  # read from the disk snapshot of a previous run: not confirmed yet
 
     def doc(self, doc_id: str) -> DocSummary | None:
         for d in self.docs:
@@ -307,6 +326,10 @@ class DocumentStore:
         *,
         concurrency: int = 8,
         branch: str | None = None,
+        archive_min_missing: int = ARCHIVE_MIN_MISSING,
+        archive_max_bytes: int = ARCHIVE_MAX_BYTES,
+        archive_bytes_ratio: float = ARCHIVE_BYTES_RATIO,
+        snapshots: Any = None,
     ) -> None:
         self.client = client
         self.cache = cache if isinstance(cache, BlobCache) else BlobCache(Path(cache))
@@ -315,6 +338,13 @@ class DocumentStore:
         self.snapshot: RepoSnapshot | None = None
         self._summaries: dict[tuple[str, str], DocSummary] = {}  # (path, sha) → summary
         self._incomplete = False
+        self.archive_min_missing = archive_min_missing
+        self.archive_max_bytes = archive_max_bytes
+        self.archive_bytes_ratio = archive_bytes_ratio
+        # core.snapshots.SnapshotFile: every new listing is written there for the next start.
+        self.snapshots = snapshots
+        self.last_listing: dict[str, int] = {}  # how the last refresh read its blobs (tests, bench)
+        self._prefetched: tuple[Awaitable[Tree], float] | None = None
 
     def __repr__(self) -> str:
         return f"DocumentStore({self.client.repo.full_name}@{self.branch}, cache={self.cache!r})"
@@ -334,10 +364,31 @@ class DocumentStore:
 
     # -------------------------------------------------------------- listing
 
+    def use_prefetched(self, tree: Awaitable[Tree]) -> None:
+        """A tree request already under way (the app sends it with the sign-in check, so both
+        take one round trip): the next `refresh()` uses its answer instead of asking again.
+        Used once, and only within `PREFETCH_MAX_AGE_S`; if it failed, refresh asks again."""
+        self._prefetched = (tree, time.monotonic())
+
+    async def _tree(self) -> Tree:
+        pre, self._prefetched = self._prefetched, None
+        if pre is not None:
+            tree_task, at = pre
+            if time.monotonic() - at <= PREFETCH_MAX_AGE_S:
+                try:
+                    return await tree_task
+                except RepositoryEmpty:
+                    raise
+                except Exception as exc:  # asked again below, with the retries of a real read
+                    log.info("prefetched tree failed (%s); reading it again", exc)
+            elif isinstance(tree_task, asyncio.Future):
+                tree_task.cancel()
+        return await self.client.get_tree(self.branch, recursive=True)
+
     async def refresh(self) -> RepoSnapshot:
         """List documents and locks. Unchanged repository + warm cache → exactly one request."""
         try:
-            tree = await self.client.get_tree(self.branch, recursive=True)
+            tree = await self._tree()
         except RepositoryEmpty:
             snap = RepoSnapshot("", (), {}, self.branch, self.client.clock.now())
             self.snapshot = snap
@@ -380,9 +431,11 @@ class DocumentStore:
                 continue
             if e.path.startswith(DOCS_DIR + "/"):
                 images.append(e)
-        blobs = await self.fetch_blobs(
-            e.sha for e in docs_entries if (e.path, e.sha) not in self._summaries
-        )
+        needed = [e for e in docs_entries if (e.path, e.sha) not in self._summaries]
+        # Lock files come along: the lock manager reads them from the same disk cache.
+        needed += list(locks.values())
+        total = None if walked else sum(e.size or 0 for e in entries if e.type == "blob")
+        blobs = await self._fetch_listing(needed, total)
         docs: list[DocSummary] = []
         for n, e in enumerate(docs_entries, 1):
             key = (e.path, e.sha)
@@ -409,7 +462,74 @@ class DocumentStore:
             self._incomplete,
         )
         self.snapshot = snap
+        await self._persist(snap)
         return snap
+
+    def restore(self, snap: RepoSnapshot) -> None:
+        """Start from a listing of a previous run (`core.snapshots`): the next `refresh()` then
+        costs one tree request when nothing changed, and parses only what did."""
+        if self.snapshot is not None:
+            return
+        self.snapshot = snap
+        for d in snap.docs:
+            self._summaries[(d.path, d.sha)] = d
+
+    async def _persist(self, snap: RepoSnapshot) -> None:
+        if self.snapshots is None:
+            return
+        try:
+            await asyncio.to_thread(self.snapshots.save, snap)
+        except (OSError, ValueError, TypeError) as exc:  # a cache: never fails the listing
+            log.info("could not save the document list for the next start: %s", exc)
+
+    async def _fetch_listing(self, needed: list[TreeEntry], total: int | None) -> dict[str, bytes]:
+        """Blobs for a listing: the disk cache, then one archive request when many are missing
+        (each file verified against the tree's sha), then blob reads for whatever is left."""
+        out: dict[str, bytes] = {}
+        missing: dict[str, TreeEntry] = {}
+        for n, e in enumerate(needed, 1):
+            if e.sha in out or e.sha in missing:
+                continue
+            data = self.cache.get(e.sha)
+            if data is None:
+                missing[e.sha] = e
+            else:
+                out[e.sha] = data
+            if n % _SUMMARIES_PER_SLICE == 0:
+                await asyncio.sleep(0)
+        stats = {"cached": len(out), "missing": len(missing), "archive": 0, "blob_reads": 0}
+        self.last_listing = stats
+        missing_bytes = sum(e.size or 0 for e in missing.values())
+        if (
+            len(missing) >= max(1, self.archive_min_missing)
+            and total is not None
+            and total <= self.archive_max_bytes
+            and missing_bytes * self.archive_bytes_ratio >= total
+        ):
+            got = await self._from_archive(missing)
+            stats["archive"] = len(got)
+            out.update(got)
+            for sha in got:
+                missing.pop(sha, None)
+        stats["blob_reads"] = len(missing)
+        if missing:
+            out.update(await self.fetch_blobs(missing))
+        return out
+
+    async def _from_archive(self, missing: dict[str, TreeEntry]) -> dict[str, bytes]:
+        wanted = {e.path: e.sha for e in missing.values()}
+        try:
+            data = await self.client.get_tarball(self.branch)
+        except GitHubError as exc:  # NetworkError too: the blob reads still work
+            log.info("archive read failed (%s); reading %d blobs one by one", exc, len(wanted))
+            return {}
+        files = await asyncio.to_thread(_verified_and_cached, data, wanted, self.cache)
+        if files.mismatched:
+            log.info(
+                "%d file(s) changed between the tree and the archive; reading them by sha",
+                len(files.mismatched),
+            )
+        return files.blobs
 
     async def _walk_truncated(self, tree: Tree) -> list[TreeEntry]:
         """The recursive listing hit GitHub's limit: list only docs/ and .locks/ subtree by
@@ -476,7 +596,7 @@ class DocumentStore:
         """Drop cached blobs that the last snapshot no longer lists (old versions)."""
         if self.snapshot is None:
             return 0
-        keep = {d.sha for d in self.snapshot.docs}
+        keep = {d.sha for d in self.snapshot.docs} | {e.sha for e in self.snapshot.locks.values()}
         return self.cache.prune(keep)
 
     async def read_blob(self, sha: str) -> bytes:
@@ -623,6 +743,17 @@ class DocumentStore:
         if doc.startswith(DOCS_DIR + "/") and doc.endswith(".md"):
             return doc
         return path_for_doc_id(doc)
+
+
+def _verified_and_cached(data: bytes, wanted: dict[str, str], cache: BlobCache) -> Any:
+    """(worker thread) The archive's files that match the tree, written to the blob cache."""
+    files = read_archive(data, wanted)
+    for sha, blob in files.blobs.items():
+        try:
+            cache.put(blob, sha)
+        except OSError as exc:
+            log.info("blob cache write failed for %s: %s", sha, exc)
+    return files
 
 
 def _prefixed(prefix: str, e: TreeEntry) -> TreeEntry:

@@ -475,6 +475,15 @@ class GitHubClient:
             raise GitHubError(None, f"blob {sha} content does not match its sha")
         return data
 
+    async def get_tarball(self, ref: str | None = None) -> bytes:
+        """The whole repository at `ref` as a gzip'd tar (`GET tarball/{ref}`, notes §11): GitHub
+        answers 302 to a temporary download link, which is followed (the token is not sent to
+        another host). One top folder `{owner}-{repo}-{short sha}/`. Callers verify each file
+        against the tree's blob shas (`core/archive.py`)."""
+        r = ref or self.repo.branch
+        resp = await self._request("GET", f"{self._repo_path}/tarball/{quote(r, safe='')}")
+        return resp.content
+
     async def list_commits(
         self, path: str | None = None, sha: str | None = None, per_page: int = 30
     ) -> list[Commit]:

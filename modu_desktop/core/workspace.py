@@ -24,6 +24,7 @@ from modu_desktop.core.heldlocks import HeldLockRecorder, HeldLockRegistry
 from modu_desktop.core.locks import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving import SaveService, Target
 from modu_desktop.core.session import install_id as this_install
+from modu_desktop.core.snapshots import SnapshotFile
 from modu_desktop.core.spool import Backoff, SaveSpool, SpoolItem
 
 HELD_LOCKS_DIR = "held-locks"
@@ -89,17 +90,19 @@ class Workspace:
         on_queued: Callable[[SpoolItem], None] | None = None,
         client_name: str | None = None,
         install_id: str | None = None,
+        snapshots: SnapshotFile | None = None,
     ) -> Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
         no queue even with a data directory. ``install_id`` None: this installation's id, kept
-        in the data directory (random; never the machine's name)."""
+        in the data directory (random; never the machine's name). ``snapshots``: where the list
+        is kept for the next start (issue 18)."""
         if install_id is None and data_dir is not None:
             install_id = this_install(data_dir)
         repo = client.repo
         target = Target(str(client.api_url), repo.full_name, repo.branch)
         blobs = Path(cache_dir)
         blobs.mkdir(parents=True, exist_ok=True)
-        store = DocumentStore(client, blobs, branch=repo.branch)
+        store = DocumentStore(client, blobs, branch=repo.branch, snapshots=snapshots)
         locks = lock_manager(
             client,
             login,
@@ -109,6 +112,7 @@ class Workspace:
             client_name=client_name,
             install_id=install_id,
         )
+        locks.blob_cache = store.cache  # lock files the listing read: no request
         drafts = spool = registry = None
         if data_dir is not None:
             data = Path(data_dir)

@@ -7,6 +7,7 @@ nothing behind the reader's back.
 from __future__ import annotations
 
 from . import deploycheck
+from . import endpoints_archive as archive
 from . import endpoints_contents as contents
 from . import endpoints_read as read
 from .api import Handler
@@ -33,6 +34,8 @@ TABLE: tuple[tuple[str, str, Handler], ...] = (
     ("PUT", "/repos/{owner}/{repo}/contents/{path}", contents.put_contents),
     ("DELETE", "/repos/{owner}/{repo}/contents/{path}", contents.delete_contents),
     ("GET", "/raw/{owner}/{repo}/{branch}/{path}", contents.get_raw),
+    ("GET", "/repos/{owner}/{repo}/tarball/{ref}", archive.get_tarball),
+    ("GET", archive.DOWNLOAD_TEMPLATE, archive.download_tarball),
 )
 
 

@@ -29,7 +29,10 @@ log = logging.getLogger("modu_desktop.sandbox")
 
 API_VERSIONS = ("2022-11-28", "2026-03-10")
 DEFAULT_API_VERSION = "2022-11-28"
-PUBLIC_TEMPLATES = {"/raw/{owner}/{repo}/{branch}/{path}"}
+PUBLIC_TEMPLATES = {
+    "/raw/{owner}/{repo}/{branch}/{path}",
+    "/codeload/{owner}/{repo}/legacy.tar.gz/{ref}",  # endpoints_archive.DOWNLOAD_TEMPLATE
+}
 UNCHARGED_TEMPLATES = {"/rate_limit"}
 # /rate_limit's other buckets (name, limit, window seconds), per GitHub's rate-limit docs.
 OTHER_RATE_BUCKETS = (

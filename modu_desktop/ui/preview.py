@@ -56,6 +56,7 @@ class PreviewPane(QWidget):
 
     rendered = Signal()  # after each render is on screen (page loaded or segments patched)
     notice = Signal(str)  # a sentence for the status bar (e.g. software rendering), once
+    blockActivated = Signal(int)  # a block was double-clicked: its opening line in the text
 
     def __init__(
         self,
@@ -182,7 +183,7 @@ class PreviewPane(QWidget):
         t0 = time.perf_counter()
         webengine.prepare_engine()
         self._view = QWebEngineView(self)
-        self._page = webengine.new_page(self._view)
+        self._page = webengine.new_page(self._view, on_activate=self._on_activate)
         self._view.setPage(self._page)
         self._view.setContextMenuPolicy(self._view.contextMenuPolicy().NoContextMenu)
         self._view.setAccessibleName(tr("Preview"))
@@ -312,6 +313,24 @@ class PreviewPane(QWidget):
         self._loading = False
         if self._last_text is not None:
             QTimer.singleShot(500, lambda: self.render_now(self._last_text or ""))
+
+    # -- following the editor ------------------------------------------------------------------
+    def scroll_to_line(self, line: int) -> bool:
+        """Bring the block that opens on ``line`` of the text to the top of the view. False
+        when no block of the shown page opens there (or the page is not shown yet)."""
+        doc = self._doc
+        if doc is None or not self._loaded or self._page is None:
+            return False
+        index = next((i for i, s in enumerate(doc.segments) if s.line == line), None)
+        if index is None:
+            return False
+        self._page.runJavaScript(f"modu.scrollToSegment({index});")
+        return True
+
+    def _on_activate(self, index: int) -> None:
+        doc = self._doc
+        if doc is not None and 0 <= index < len(doc.segments) and doc.segments[index].line >= 0:
+            self.blockActivated.emit(doc.segments[index].line)
 
     # -- reading back (tests, tools) ------------------------------------------------------------
     def run_js(self, script: str, callback: Callable[[Any], None]) -> None:

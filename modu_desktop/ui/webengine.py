@@ -21,6 +21,7 @@ import logging
 import os
 import secrets
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -324,8 +325,14 @@ def preview_profile() -> PreviewProfile:
     return _profile
 
 
-def new_page(parent: QObject | None = None) -> Any:
-    """A :class:`PreviewPage` on the shared profile."""
+ACTIVATE_PREFIX = "modu:activate:"
+
+
+def new_page(
+    parent: QObject | None = None, on_activate: Callable[[int], None] | None = None
+) -> Any:
+    """A :class:`PreviewPage` on the shared profile. ``on_activate(segment_index)`` hears the
+    page script's double-click reports (console messages ``modu:activate:N``)."""
     from PySide6.QtWebEngineCore import QWebEnginePage
 
     class PreviewPage(QWebEnginePage):
@@ -345,6 +352,11 @@ def new_page(parent: QObject | None = None) -> Any:
         def javaScriptConsoleMessage(
             self, level: Any, message: str, line: int, source: str
         ) -> None:  # noqa: N802
+            if on_activate is not None and message.startswith(ACTIVATE_PREFIX):
+                index = message[len(ACTIVATE_PREFIX) :]
+                if index.isdigit():
+                    on_activate(int(index))
+                    return
             log.debug("preview js: %s (%s:%d)", message, source, line)
 
     return PreviewPage(preview_profile().profile, parent)

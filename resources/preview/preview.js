@@ -4,6 +4,7 @@
 // stays where it is. Segments are delimited by comments <!--s:KEY--> in #modu-content.
 (function () {
   "use strict";
+  var following = 0;  // the latest scroll job (following a block, holding the reader's place)
   function root() { return document.getElementById("modu-content"); }
   function collect() {
     var segs = [], cur = null, nodes = root().childNodes;
@@ -18,8 +19,25 @@
     }
     return segs;
   }
+  // What the reader looks at (an element near the top of the view) and where it is now.
+  function readerAnchor() {
+    var el = document.elementFromPoint(Math.min(300, window.innerWidth / 2), 120);
+    return el ? { el: el, top: el.getBoundingClientRect().top } : null;
+  }
+  // Keep that element where it was: the browser's own scroll anchoring does most of it, but
+  // segments laid out late (content-visibility) can still shift it for a few frames.
+  function holdAnchor(anchor) {
+    var run = ++following, frames = 0;
+    function step() {
+      if (run !== following || !anchor.el.isConnected) { return; }
+      var off = anchor.el.getBoundingClientRect().top - anchor.top;
+      if (Math.abs(off) >= 1) { window.scrollTo(0, window.scrollY + off); }
+      if (++frames < 10) { requestAnimationFrame(step); }
+    }
+    step();
+  }
   function patch(keys, fresh) {
-    var box = root(), old = collect(), pool = {}, created = 0;
+    var box = root(), old = collect(), pool = {}, created = 0, anchor = readerAnchor();
     old.forEach(function (s) { (pool[s.key] = pool[s.key] || []).push(s); });
     var chosen = keys.map(function (k) {
       return pool[k] && pool[k].length ? pool[k].shift() : null;
@@ -42,8 +60,7 @@
         if (n === cursor) { cursor = cursor.nextSibling; } else { box.insertBefore(n, cursor); }
       });
     });
-    // No scrollTo: the browser's scroll anchoring keeps what the reader looks at in place, even
-    // when a segment above it grows or shrinks.
+    if (anchor && window.scrollY > 0) { holdAnchor(anchor); }
     return created;
   }
   function setRoot(attrs) {
@@ -57,7 +74,47 @@
     return { y: window.scrollY, ratio: h > 0 ? window.scrollY / h : 0 };
   }
   function restoreScroll(y) { window.scrollTo(0, y); return window.scrollY; }
+  function firstElement(seg) {
+    for (var i = 0; i < seg.nodes.length; i++) {
+      if (seg.nodes[i].nodeType === 1) { return seg.nodes[i]; }
+    }
+    return null;
+  }
+  // Bring segment `index` to the top of the view (the block being edited); false if absent.
+  // Segments off screen are laid out only when they come near (content-visibility), so the
+  // target can still move once it is reached: correct for a few frames until it stays put.
+  function scrollToSegment(index) {
+    var seg = collect()[index], el = seg ? firstElement(seg) : null;
+    if (!el) { return false; }
+    var run = ++following, frames = 0, still = 0;
+    function step() {
+      if (run !== following || !el.isConnected) { return; }
+      var off = el.getBoundingClientRect().top - 16;
+      if (Math.abs(off) >= 1) { window.scrollTo(0, window.scrollY + off); still = 0; }
+      else { still++; }
+      if (still < 5 && ++frames < 60) { requestAnimationFrame(step); }
+    }
+    step();
+    return true;
+  }
+  function segmentOf(node) {
+    var segs = collect();
+    for (var i = 0; i < segs.length; i++) {
+      for (var j = 0; j < segs[i].nodes.length; j++) {
+        var n = segs[i].nodes[j];
+        if (n === node || (n.nodeType === 1 && n.contains(node))) { return i; }
+      }
+    }
+    return -1;
+  }
+  // A double-click on a block tells the editor which segment it was (read by the page's
+  // console handler in ui/webengine.py); nothing else leaves the page.
+  document.addEventListener("dblclick", function (e) {
+    var i = segmentOf(e.target);
+    if (i >= 0) { console.info("modu:activate:" + i); }
+  });
   window.modu = { patch: patch, setRoot: setRoot, scrollState: scrollState,
-                  restoreScroll: restoreScroll, keys: function () {
+                  restoreScroll: restoreScroll, scrollToSegment: scrollToSegment,
+                  segmentOf: segmentOf, keys: function () {
                     return collect().map(function (s) { return s.key; }); } };
 })();

@@ -16,14 +16,16 @@ Deliberate exceptions, each where GitHub's description is narrower than GitHub i
   limits), 5xx (outages) — each body still checked against `basic-error`.
 - Error answers whose status is documented without a body (the org-membership 404s) are
   still checked against `basic-error`: GitHub's errors always carry one.
-- 404 on `GET …/actions/runs/{run_id}` for an unknown run: the description lists only 200,
-  but GitHub answers a missing resource with 404 everywhere.
+- 404 on `GET …/actions/runs/{run_id}` for an unknown run and on `GET …/tarball/{ref}` for an
+  unknown ref: the description lists only 200 (302), but GitHub answers a missing resource with
+  404 everywhere.
 - `GET …/git/refs/{ref}`: GitHub still answers the legacy read alias, which the description
   no longer lists; it is checked against `GET …/git/ref/{ref}`.
 - `GET …/contents` (no path) is the same operation as `…/contents/{path}` with an empty path.
 The description is the 2022-11-28 one, so answers to requests for another API version are
 not checked here. Not part of api.github.com at all, so not checked: `/raw/…` (the role of
-raw.githubusercontent.com) and the `/_sandbox/…` test hooks.
+raw.githubusercontent.com), `/codeload/…` (the archive download links, codeload.github.com's
+role) and the `/_sandbox/…` test hooks.
 """
 
 from __future__ import annotations
@@ -48,8 +50,9 @@ EXTRA_STATUSES = {
     # GitHub answers an unknown run or job (or a log not there yet) 404, undocumented too.
     ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs"): {404},
     ("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs"): {404},
+    ("GET", "/repos/{owner}/{repo}/tarball/{ref}"): {404},
 }
-NOT_API = ("/raw/", "/_sandbox/")
+NOT_API = ("/raw/", "/_sandbox/", "/codeload/")
 
 
 def to_json_schema(node: Any) -> Any:

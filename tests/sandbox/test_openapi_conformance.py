@@ -126,6 +126,11 @@ def _drive(
     c.get("/rate_limit", headers={"If-None-Match": rl.headers["etag"]})
     bad.get("/rate_limit")
     c.head(R)
+    # whole-repository archive: 302 to a download link, which needs no token
+    tarball = c.get(f"{R}/tarball/main", follow_redirects=False)
+    assert tarball.status_code == 302, tarball.text
+    assert anon.get(tarball.headers["location"]).status_code == 200
+    c.get(f"{R}/tarball/no-such-branch", follow_redirects=False)  # 404
     # repository
     repo = c.get(R)
     c.get(R, headers={"If-None-Match": repo.headers["etag"]})
@@ -246,8 +251,12 @@ def test_every_route_is_covered(answers: list[Answer]) -> None:
         if 200 <= a.status < 300 or (a.status == 302 and a.template.endswith("/logs"))
     }
     failed = {(a.method, a.template) for a in answers if a.status >= 400}
-    # Memberships in the sandbox are never public, so that check only ever answers 404.
-    never_ok = {("GET", "/orgs/{org}/public_members/{username}")}
+    # Memberships in the sandbox are never public, so that check only ever answers 404; the
+    # archive's success is its documented 302 to the download link (checked in the drive).
+    never_ok = {
+        ("GET", "/orgs/{org}/public_members/{username}"),
+        ("GET", "/repos/{owner}/{repo}/tarball/{ref}"),
+    }
     assert served - ok == never_ok, "routes without a success case"
     # Error cases too, wherever the route has one (identity routes always succeed or 401).
     assert {t for _, t in served - failed} <= {
@@ -288,6 +297,8 @@ def test_statuses_seen(answers: list[Answer]) -> None:
         ("GET", "/repos/{owner}/{repo}/commits", 409),
         ("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}", 409),
         ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", 404),
+        ("GET", "/repos/{owner}/{repo}/tarball/{ref}", 302),
+        ("GET", "/repos/{owner}/{repo}/tarball/{ref}", 404),
     ]:
         assert case in seen, case
 

@@ -19,6 +19,7 @@ from modu_desktop.core import blockmodel as bm
 from modu_desktop.core.blockcatalog import CATALOG
 from modu_desktop.core.deploy import DeployState
 from modu_desktop.ui.editing.editor import EditorPane
+from modu_desktop.ui.preview import PreviewPane
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
@@ -474,32 +475,74 @@ def test_slow_list_and_open_show_progress_in_place(
     qtbot.waitUntil(lambda: not win._open_busy.isVisible(), timeout=2000)
 
 
+def _shown(pane: EditorPane, qtbot: Any) -> PreviewPane:
+    """The pane's WebEngine preview, once it shows the editor's text."""
+    preview = pane.preview
+    assert isinstance(preview, PreviewPane)
+    with qtbot.waitSignal(preview.rendered, timeout=30000):
+        pane._render_now()
+    return preview
+
+
+def _js(qtbot: Any, preview: PreviewPane, script: str) -> Any:
+    box: list[Any] = []
+    preview.run_js(script, box.append)
+    qtbot.waitUntil(lambda: bool(box), timeout=10000)
+    return box[0]
+
+
 def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    qtbot.wait(50)
-    bar = pane.preview.verticalScrollBar()
+    preview = _shown(pane, qtbot)
     spans = bm.block_spans(TEMPLATE)
     positions = []
     for span in (spans[3], spans[8], spans[-1]):  # stats, stepper, datatable
         _goto_line(pane, span.start + 1)
-        positions.append(bar.value())
+        assert pane.preview_followed == span.start
+        top_of_block = (
+            f"(function(){{var s=document.getElementById('modu-content').childNodes,n=0;"
+            f"for(var i=0;i<s.length;i++){{if(s[i].nodeType===8)n++;"
+            f"if(n==={_segment_of(preview, span.start) + 1}&&s[i].nodeType===1)"
+            f"return s[i].getBoundingClientRect().top;}}return null;}})()"
+        )
+        # the block comes to the top of the view (16 px below it) and stays there
+        qtbot.waitUntil(
+            lambda script=top_of_block: abs((_js(qtbot, preview, script) or 1e9) - 16) < 2,
+            timeout=5000,
+        )
+        positions.append(_js(qtbot, preview, "window.scrollY"))
     assert positions == sorted(positions) and positions[0] > 0 and len(set(positions)) == 3
 
 
-def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qtbot: Any) -> None:
-    from PySide6.QtGui import QTextDocument
+def _segment_of(preview: PreviewPane, line: int) -> int:
+    doc = preview.current_doc()
+    assert doc is not None
+    return next(i for i, s in enumerate(doc.segments) if s.line == line)
 
+
+def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
     _goto_line(pane, bm.front_matter_lines(TEMPLATE) + 1)
-    qtbot.wait(50)
-    cur = pane.preview.document().find("4C 추진전략", 0, QTextDocument.FindFlag.FindCaseSensitively)
-    assert not cur.isNull()
-    pane.preview.setTextCursor(cur)
-    pane.preview.ensureCursorVisible()
-    rect = pane.preview.cursorRect(cur)
-    qtbot.mouseDClick(pane.preview.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    preview = _shown(pane, qtbot)
+    before = pane.block_form.model
+    assert before is None or before.kind != "strategy"
+    # The page's own double-click handler, as a click would run it, on the strategy block.
+    clicked = _js(
+        qtbot,
+        preview,
+        # the guide shows the block's source in a code fence first: the last one is the block
+        "(function(){var w=document.createTreeWalker(document.body,NodeFilter.SHOW_TEXT),h=null;"
+        "while(w.nextNode()){if(w.currentNode.data.indexOf('4C 추진전략')>=0){h=w.currentNode;}}"
+        "if(!h){return false;}"
+        "h.parentElement.dispatchEvent(new MouseEvent('dblclick',{bubbles:true}));"
+        "return true;})()",
+    )
+    assert clicked is True
+    qtbot.waitUntil(
+        lambda: pane.block_form.model is not None and pane.block_form.model.kind == "strategy",
+        timeout=5000,
+    )
     assert pane.block_form.isVisible()
-    assert pane.block_form.model is not None and pane.block_form.model.kind == "strategy"
 
 
 def test_form_edit_keeps_the_cursor_on_its_line(pane: EditorPane) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from modu_desktop import __version__
 from modu_desktop.core import github as gh
 from modu_desktop.core.atomic import git_blob_sha
+from modu_desktop.core.blobcache import BlobCache
 from modu_desktop.core.locks.client import (
     LockClient,
     _err_text,
@@ -101,6 +102,10 @@ class LockManager:
         self.branch = branch or _branch_of(client) or "main"
         self._blob_cache: dict[str, bytes] = {}
         self.blob_concurrency = max(1, blob_concurrency)
+        # The document store's disk cache (``core.blobcache.BlobCache``), where a listing puts
+        # the lock files it read: a lock blob found there costs no request (it is verified by
+        # sha on read, so it cannot be stale: a changed lock has another sha).
+        self.blob_cache: BlobCache | None = None
         self.observers: list[LockObserver] = []
 
     # -- observers ---------------------------------------------------------------------------
@@ -122,8 +127,24 @@ class LockManager:
 
     # -- reading -----------------------------------------------------------------------------
 
-    async def _blob(self, sha: str, sem: asyncio.Semaphore | None = None) -> bytes:
+    def _known_blob(self, sha: str) -> bytes | None:
         cached = self._blob_cache.get(sha)
+        if cached is None and self.blob_cache is not None:
+            with contextlib.suppress(Exception):
+                cached = self.blob_cache.get(sha)
+        return cached
+
+    def cached_view(self, doc_id: str, sha: str | None) -> LockView | None:
+        """The lock with blob ``sha`` classified from what is already here (no request), or
+        None when its bytes are not cached. Its ``server_now`` is now: the age is current even
+        when the listing that named ``sha`` is not."""
+        if sha is None:
+            return self._classify(doc_id, None, None)
+        data = self._known_blob(sha)
+        return None if data is None else self._classify(doc_id, sha, parse_lock(data, doc_id))
+
+    async def _blob(self, sha: str, sem: asyncio.Semaphore | None = None) -> bytes:
+        cached = self._known_blob(sha)
         if cached is not None:
             return cached
         if sem is None:

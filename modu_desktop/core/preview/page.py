@@ -55,6 +55,7 @@ class Segment:
     key: str
     html: str
     kind: str  # "title" | "markdown" | block kind | "admonition" | "unknown"
+    line: int = -1  # a block's opening ``:::`` line in the whole text (0-based); -1 otherwise
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ def render_document(
     title = values.get("title", "")
     hide = _truthy(values.get("hide_title"))
     segs: list[Segment] = []
+    body_line = fm.raw.count("\n") + 1 if fm.raw else 0  # where the body starts in ``text``
     parts = split_segments(body, unquote=False)  # the site shows block values as written
     first_md = next((p for p in parts if isinstance(p, str) and p.strip()), "")
     starts_with_h1 = isinstance(parts[0] if parts else "", str) and first_md.lstrip().startswith(
@@ -153,14 +155,16 @@ def render_document(
         frag = f"<header><h1>{_esc(title)}</h1></header>"
         segs.append(Segment(_key("title", frag), frag, "title"))
     for part in parts:
+        line = -1
         if isinstance(part, Block):
             kind, frag = _block_html(part, image_resolver)
+            line = body_line + part.line
         else:
             frag = render_markdown(part, image_resolver)
             kind = "markdown"
             if not frag:
                 continue
-        segs.append(Segment(_key(kind, frag), frag, kind))
+        segs.append(Segment(_key(kind, frag), frag, kind, line))
     return RenderedDoc(tuple(segs), theme_name, layout, title, hide)
 
 

@@ -73,7 +73,11 @@ def sentence(f: Finding, lang: str | None = None) -> str:
     if c == "mdx-html-comment":
         return tr("HTML comments (<!-- -->) stop the site from being built; use {/* … */}.", **x)
     if c == "mdx-unclosed-brace":
-        return tr("A “{” is never closed with “}”, so the site cannot be built.")
+        return tr(
+            "A “{open}” is never closed with “{close}”, so the site cannot be built.",
+            open="{",
+            close="}",
+        )
     if c == "mdx-expression-syntax":
         return tr("Text in braces, {expr}, is read as code and cannot be built.", **x)
     if c == "mdx-undefined-name":

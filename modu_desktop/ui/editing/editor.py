@@ -18,7 +18,7 @@ import contextlib
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -29,7 +29,6 @@ from PySide6.QtGui import (
     QIcon,
     QKeyEvent,
     QKeySequence,
-    QMouseEvent,
     QPainter,
     QPixmap,
     QTextCursor,
@@ -59,25 +58,33 @@ from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
 from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.publish_status import PublishStatus
+from modu_desktop.ui.highlighter import MarkdownHighlighter
 
 INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.preview import PreviewPane
 
 log = logging.getLogger(__name__)
 
 
-def _make_preview(parent: QWidget) -> QWidget:
-    """The WebEngine preview (its view is created at the first render, not here)."""
+def _make_preview(parent: QWidget) -> PreviewPane | _NoPreview:
+    """The WebEngine preview (its view is created at the first render, not here), or a
+    sentence saying there is none when this installation has no Qt WebEngine at all
+    (``MODU_NO_PREVIEW`` asks for that too: the real-window tests run without a GPU process)."""
     import os
 
-    try:
-        if os.environ.get("MODU_NO_PREVIEW"):
-            raise ImportError("preview disabled (MODU_NO_PREVIEW)")
-        from modu_desktop.ui.preview import PreviewPane
-
-        pane: QWidget = PreviewPane(parent)
-    except Exception:  # WebEngine missing from this build: say so, never pretend
-        log.info("preview unavailable", exc_info=True)
+    pane: PreviewPane | _NoPreview
+    if os.environ.get("MODU_NO_PREVIEW"):
         pane = _NoPreview(parent)
+    else:
+        try:
+            from modu_desktop.ui.preview import PreviewPane
+        except ImportError:  # PySide6 without its WebEngine add-on: say so, never pretend
+            log.info("preview unavailable", exc_info=True)
+            pane = _NoPreview(parent)
+        else:
+            pane = PreviewPane(parent)
     pane.setObjectName("preview")
     return pane
 
@@ -85,11 +92,12 @@ def _make_preview(parent: QWidget) -> QWidget:
 class _NoPreview(QLabel):
     """Shown instead of the preview when Qt WebEngine cannot be loaded at all."""
 
+    rendered = Signal()
+    blockActivated = Signal(int)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWordWrap(True)
-        from modu_desktop.i18n import tr
-
         self.setText(tr("The preview is not available in this installation."))
 
     def schedule_render(self, text: str) -> None:
@@ -98,19 +106,16 @@ class _NoPreview(QLabel):
     def render_now(self, text: str) -> None:
         pass
 
+    def scroll_to_line(self, line: int) -> bool:
+        return False
 
-def _attach_highlighter(editor: QPlainTextEdit) -> Any:
+
+def _attach_highlighter(editor: QPlainTextEdit) -> MarkdownHighlighter | None:
     import os
 
     if os.environ.get("MODU_NO_HIGHLIGHTER"):
         return None
-    try:
-        from modu_desktop.ui.highlighter import MarkdownHighlighter
-
-        return MarkdownHighlighter(editor.document())
-    except Exception:
-        log.info("MarkdownHighlighter unavailable", exc_info=True)
-        return None
+    return MarkdownHighlighter(editor.document())
 
 
 class FrontMatterForm(QGroupBox):
@@ -420,10 +425,8 @@ class EditorPane(QWidget):
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
         self.editor.installEventFilter(self)
-        self.preview.viewport().installEventFilter(self)
-        rendered = getattr(self.preview, "rendered", None)
-        if rendered is not None:  # a new rendering: keep the edited block in view
-            rendered.connect(self._refollow)
+        self.preview.blockActivated.connect(self.open_block_at_line)
+        self.preview.rendered.connect(self._refollow)  # a new rendering: keep the block in view
         self.form.fieldEdited.connect(self._apply_form_edit)
         self.block_form.blockEdited.connect(self._apply_block_text)
         self.save_button.clicked.connect(self.saveRequested)
@@ -515,14 +518,10 @@ class EditorPane(QWidget):
                 self._apply_front_matter_visibility()
         if not self._applying_block:
             self._block_timer.start()
-        sched = getattr(self.preview, "schedule_render", None)
-        if callable(sched):
-            sched(self.editor.toPlainText())
+        self.preview.schedule_render(self.editor.toPlainText())
 
     def _render_now(self) -> None:
-        now = getattr(self.preview, "render_now", None)
-        if callable(now):
-            now(self.editor.toPlainText())
+        self.preview.render_now(self.editor.toPlainText())
 
     def _sync_form_from_text(self) -> None:
         self.form.set_values(fmsync.read_fields(self.editor.toPlainText()))
@@ -655,36 +654,11 @@ class EditorPane(QWidget):
             self.follow_in_preview(self.block_form.model, self._block_span)
 
     def follow_in_preview(self, model: blockmodel.BlockModel, span: blockmodel.BlockSpan) -> bool:
-        """Scroll the preview to the block being edited: find one of its texts (its title,
-        header, …) in the preview, the same occurrence as in the source. Best effort."""
+        """Scroll the preview to the block being edited (the page knows each block's line)."""
         if not self.preview.isVisible():
             return False
-        from PySide6.QtGui import QTextDocument
-
-        candidates = [v for v in model.values().values() if len(v.strip()) >= 2]
-        if model.body is not None:
-            for it in model.body.items[:2]:
-                candidates.extend(v for v in it.values().values() if len(v.strip()) >= 2)
-        source = self.text()
-        before = "\n".join(source.split("\n")[: span.start])
-        doc = self.preview.document()
-        for cand in candidates:
-            needle = cand.replace("**", "").strip()
-            if not needle or len(needle) > 80:
-                continue
-            skip = before.count(needle)
-            cur = doc.find(needle, 0, QTextDocument.FindFlag.FindCaseSensitively)
-            while skip > 0 and not cur.isNull():
-                cur = doc.find(needle, cur, QTextDocument.FindFlag.FindCaseSensitively)
-                skip -= 1
-            if cur.isNull():
-                continue
-            cur.clearSelection()
-            self.preview.setTextCursor(cur)
-            bar = self.preview.verticalScrollBar()
-            top = self.preview.cursorRect(cur).top()
-            bar.setValue(max(0, bar.value() + top - 24))
-            self.preview_followed = needle
+        if self.preview.scroll_to_line(span.start):
+            self.preview_followed = span.start
             return True
         return False
 
@@ -781,35 +755,21 @@ class EditorPane(QWidget):
         self.editor.setFocus()
         self._sync_block_form()
 
-    def open_block_at_preview_point(self, pos: Any) -> bool:
-        """A double-click on the preview: the block whose text is under the mouse gets the
-        cursor (and so its form). The clicked line's text is looked up in the blocks."""
-        cur = self.preview.cursorForPosition(pos)
-        clicked = cur.block().text().strip()
-        if len(clicked) < 2:
+    def open_block_at_line(self, line: int) -> bool:
+        """A block double-clicked in the preview: the cursor goes to its first line (and so
+        its form opens)."""
+        block = self.editor.document().findBlockByNumber(line + 1)
+        if not block.isValid() or blockmodel.block_at(self.text(), line + 1) is None:
             return False
-        text = self.text()
-        lines = text.split("\n")
-        for span in blockmodel.block_spans(text):
-            for n in range(span.start, span.end + 1):
-                if clicked in lines[n].replace("**", ""):
-                    b = self.editor.document().findBlockByNumber(n)
-                    c = self.editor.textCursor()
-                    c.setPosition(b.position() + len(lines[n]) - len(lines[n].lstrip()))
-                    self.editor.setTextCursor(c)
-                    self.editor.centerCursor()
-                    self._sync_block_form()
-                    return True
-        return False
+        cur = self.editor.textCursor()
+        text = block.text()
+        cur.setPosition(block.position() + len(text) - len(text.lstrip()))
+        self.editor.setTextCursor(cur)
+        self.editor.centerCursor()
+        self._sync_block_form()
+        return True
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if (
-            obj is self.preview.viewport()
-            and event.type() == QEvent.Type.MouseButtonDblClick
-            and isinstance(event, QMouseEvent)
-            and self.open_block_at_preview_point(event.position().toPoint())
-        ):
-            return True
         if obj is self.editor and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             key = event.key()

@@ -97,38 +97,19 @@ class LockDialog(QDialog):
         self.setModal(True)
         lay = QVBoxLayout(self)
 
-        if info.same_user:
-            head = tr(
-                "You ({who}) are already editing “{doc}” in another window or on another computer."
-            ).format(who=info.holder or "?", doc=info.label)
-            body = tr(
-                "If you edit here, the other window will switch to read-only at "
-                "its next check. Unsaved changes there stay on that screen."
-            )
-        elif info.malformed:
-            head = tr("“{doc}” has a lock file that cannot be read.").format(doc=info.label)
-            body = tr("Someone may be editing it. Open it read-only unless you are sure.")
-        else:
-            head = tr("{who} is editing “{doc}” right now.").format(
-                who=info.holder or "?", doc=info.label
-            )
-            body = tr("Two people editing at once would overwrite each other's work.")
+        head, body = self._texts(info)
         self.head_label = QLabel(f"<b>{_esc(head)}</b>")
         self.head_label.setObjectName("lockDialogHeadline")
         self.head_label.setWordWrap(True)
         self.head_label.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.head_label)
-        if info.holder is not None:
-            details = tr("Started: {start}\nLast sign of life: {beat}").format(
-                start=format_when(info.started_at, info.now),
-                beat=format_when(info.last_heartbeat, info.now),
-            )
-            self.details_label = QLabel(details)
-            self.details_label.setObjectName("lockDialogDetails")
-            lay.addWidget(self.details_label)
-        body_label = QLabel(body)
-        body_label.setWordWrap(True)
-        lay.addWidget(body_label)
+        self.details_label = QLabel(self._details(info))
+        self.details_label.setObjectName("lockDialogDetails")
+        self.details_label.setVisible(info.holder is not None)
+        lay.addWidget(self.details_label)
+        self.body_label = QLabel(body)
+        self.body_label.setWordWrap(True)
+        lay.addWidget(self.body_label)
 
         buttons = QHBoxLayout()
         self.read_only_button = QPushButton(tr("Open &read-only"))
@@ -159,6 +140,48 @@ class LockDialog(QDialog):
         self.steal_button.clicked.connect(lambda: self._choose(LockChoice.STEAL))
         self.cancel_button.clicked.connect(lambda: self._choose(LockChoice.CANCEL))
         self.setMinimumWidth(460)
+
+    def _texts(self, info: LockHolderInfo) -> tuple[str, str]:
+        if info.same_user:
+            head = tr(
+                "You ({who}) are already editing “{doc}” in another window or on another computer.",
+                who=info.holder or "?",
+                doc=info.label,
+            )
+            body = tr(
+                "If you edit here, the other window will switch to read-only at "
+                "its next check. Unsaved changes there stay on that screen."
+            )
+        elif info.malformed:
+            head = tr("“{doc}” has a lock file that cannot be read.", doc=info.label)
+            body = tr("Someone may be editing it. Open it read-only unless you are sure.")
+        else:
+            head = tr("{who} is editing “{doc}” right now.", who=info.holder or "?", doc=info.label)
+            body = tr("Two people editing at once would overwrite each other's work.")
+        return head, body
+
+    def _details(self, info: LockHolderInfo) -> str:
+        if info.holder is None:
+            return ""
+        return tr(
+            "Started: {start}\nLast sign of life: {beat}",
+            start=format_when(info.started_at, info.now),
+            beat=format_when(info.last_heartbeat, info.now),
+        )
+
+    def update_info(self, info: LockHolderInfo) -> None:
+        """Show another holder in place (the fresh read after a dialog shown from the list's
+        cached lock found someone else); the buttons and the focus stay where they are."""
+        self.info = info
+        head, body = self._texts(info)
+        self.head_label.setText(f"<b>{_esc(head)}</b>")
+        self.details_label.setText(self._details(info))
+        self.details_label.setVisible(info.holder is not None)
+        self.body_label.setText(body)
+        self.steal_button.setText(
+            tr("&Edit here instead") if info.same_user else tr("&Take over editing")
+        )
+        self.steal_button.setAccessibleName(self.steal_button.text().replace("&", ""))
 
     def _notify_when_free(self) -> None:
         handler = self._notify_free

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,36 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_instance: SingleInstance | None = None
 QUEUE_START_FALLBACK_S = 30.0
-
-
-# -- single instance ----------------------------------------------------------------------------
-
-
-def instance_gate(data_dir: str | Path, open_doc: str | None) -> int | None:
-    """None: this process is the instance for ``data_dir`` (keep running). Otherwise the request
-    was handed to the running instance: the exit code (0 when it acknowledged)."""
-    global _instance
-    inst = SingleInstance(data_dir)
-    if inst.acquire():
-        _instance = inst
-        return None
-    if open_doc:
-        ok = inst.forward("open", doc_id=open_doc)
-        what = f"open “{open_doc}”"
-    else:
-        ok = inst.forward("activate")
-        what = "come to the front"
-    if ok:
-        print(f"Modu Desktop is already running; asked it to {what}.", flush=True)
-        return 0
-    print("Modu Desktop seems to be running but does not answer.", file=sys.stderr, flush=True)
-    return 1
-
-
-def current_instance() -> SingleInstance | None:
-    return _instance
 
 
 # -- practice mode: a stable address ----------------------------------------------------------
@@ -270,8 +240,6 @@ def _landed_in_editor(win: WindowApi, item: SpoolItem) -> bool:
 
 __all__ = [
     "NothingLost",
-    "current_instance",
-    "instance_gate",
     "practice_port",
     "remember_practice_port",
 ]

@@ -9,14 +9,16 @@ File → Quit, without questions; a 200 ms timer lets Python see signals while Q
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import logging
 import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
 
 from modu_desktop.i18n import tr
 
@@ -46,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import asyncio  # here, not at the top: the first paint does not need it (issue 18)
+
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,
@@ -59,7 +63,6 @@ def main(argv: list[str] | None = None) -> int:
         # Without a display Qt aborts the whole process; fall back to offscreen (screenshots work).
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
-    import qasync
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop import APP_NAME
@@ -86,14 +89,21 @@ def main(argv: list[str] | None = None) -> int:
 
     i18n.set_language(lang)  # the Qt-free tr() follows the same language (issue 14)
     load_style(app)
+    from modu_desktop.i18n import set_language
+
+    set_language(lang)
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
     # first one and leaves (issue 5).
-    from modu_desktop.ui.recovery.nothing_lost import instance_gate
+    from modu_desktop.ui.shell.single_instance import instance_gate
 
     gate_rc = instance_gate(paths.data_dir, args.open_doc)
     if gate_rc is not None:
         return gate_rc
+
+    # Issue 18: the last list at first paint, before qasync, httpx and the editor are imported.
+    early = _show_last_list(paths, settings, args)
+    import qasync
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
@@ -101,7 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     rc = 0
     with loop:
         try:
-            rc = int(loop.run_until_complete(_async_main(args, app, paths, settings, lang, runner)))
+            rc = int(
+                loop.run_until_complete(
+                    _async_main(args, app, paths, settings, lang, runner, early)
+                )
+            )
         except KeyboardInterrupt:
             rc = 130
         except RuntimeError as exc:
@@ -145,6 +159,8 @@ class _Runner:
 
     @property
     def quit_event(self) -> asyncio.Event:
+        import asyncio
+
         if self._quit_event is None:  # created inside the running loop
             self._quit_event = asyncio.Event()
         return self._quit_event
@@ -158,15 +174,45 @@ class _Runner:
             self.quit_event.set()
 
 
+def _show_last_list(paths: Any, settings: Any, args: argparse.Namespace) -> Any:
+    """The start window with the last run's list (``ui/start_window.py``), or None."""
+    try:
+        from modu_desktop.ui.start_window import show_last_list
+
+        repo = args.repo or settings.repo_full_name
+        api_url = (args.api_url or settings.api_url).rstrip("/")
+        from urllib.parse import urlsplit
+
+        return show_last_list(
+            paths.cache_dir,
+            api_url,
+            repo,
+            args.branch or settings.branch,
+            practice=args.sandbox,
+            check_account=urlsplit(api_url).netloc or api_url,  # the keyring account
+        )
+    except Exception:  # a cache: never stops the start
+        log.info("no start window from the last list", exc_info=True)
+        return None
+
+
 async def _async_main(
-    args: argparse.Namespace, app: Any, paths: Any, settings: Any, lang: str, runner: _Runner
+    args: argparse.Namespace,
+    app: Any,
+    paths: Any,
+    settings: Any,
+    lang: str,
+    runner: _Runner,
+    early: Any = None,
 ) -> int:
+    import asyncio
+
     from PySide6.QtCore import QTimer
 
     from modu_desktop.core.auth import TokenSource, TokenStore, check_token
-    from modu_desktop.ui.recovery.nothing_lost import current_instance
     from modu_desktop.ui.shell.context import AppContext, AppOptions, make_client
     from modu_desktop.ui.shell.main_window import MainWindow
+    from modu_desktop.ui.shell.single_instance import current_instance
 
     loop = asyncio.get_running_loop()
 
@@ -237,10 +283,16 @@ async def _async_main(
         while True:
             client = None
             result = None
+            tree_ahead: asyncio.Future[Any] | None = None
             if token:
                 client = make_client(settings.api_url, token, settings)
+                # The list's tree goes out with the sign-in check: one round trip for both.
+                tree_ahead = asyncio.ensure_future(client.get_tree(settings.branch))
+                tree_ahead.add_done_callback(lambda t: t.cancelled() or t.exception())
                 result = await check_token(client, required_org=settings.required_org, lang=lang)
                 if not result.ok:
+                    tree_ahead.cancel()
+                    tree_ahead = None
                     first_error = result.message
                     # Offline or GitHub down: keep the stored token in the field, so
                     # "Sign in" just tries again.
@@ -255,6 +307,9 @@ async def _async_main(
                         token_store.use_env = False  # a bad MODU_TOKEN: ask instead
             if client is None or result is None:
                 assert token_store is not None
+                if early is not None:  # signing in first: the last list is not for now
+                    early.discard()
+                    early = None
                 got = await _sign_in(settings, token_store, lang, first_error, runner, retry_token)
                 if got is None:
                     return 0
@@ -281,7 +336,13 @@ async def _async_main(
                 token_store=token_store,
                 sandbox=sandbox,
             ).build()
+            if tree_ahead is not None:
+                ctx.store.use_prefetched(tree_ahead)
+                tree_ahead = None
             win = MainWindow(ctx)
+            if early is not None:
+                early.hand_over(win)  # rows, filter, selection, a waiting open; same place
+                early = None
             runner.window = win
             win.nothing_lost.serve(current_instance())
             done = asyncio.Event()
@@ -338,6 +399,8 @@ async def _async_main(
                 continue
             break
     finally:
+        if early is not None:
+            early.discard()
         if ctx is not None:
             await ctx.aclose()
         if sandbox is not None:
@@ -350,6 +413,8 @@ async def _start_practice(paths: Any, settings: Any) -> tuple[Any, str]:
     """Start the practice sandbox (the port of last time if free) and point settings at it.
     Practice mode keeps its address across restarts: drafts, queued saves and lock records
     are keyed by it, and issue 5's recovery must recognise them."""
+    import asyncio
+
     from modu_desktop.sandbox import PRACTICE_USER, Sandbox
     from modu_desktop.ui.recovery.nothing_lost import practice_port, remember_practice_port
 
@@ -374,6 +439,8 @@ async def _start_practice(paths: Any, settings: Any) -> tuple[Any, str]:
 
 
 async def _startup(win: Any, open_doc: str | None, screenshot: str | None) -> None:
+    import asyncio
+
     await win.refresh_list()
     await win.recover_at_start()
     if open_doc:
@@ -401,8 +468,10 @@ async def _sign_in(
     runner: _Runner,
     initial_token: str | None = None,
 ) -> Any:
+    import asyncio
+
     from modu_desktop.ui.shell.context import make_client
-    from modu_desktop.ui.signin.signin import SignInWidget
+    from modu_desktop.ui.signin.signin.signin.signin.signin import SignInWidget
 
     w = SignInWidget(
         settings,

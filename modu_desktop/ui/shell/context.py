@@ -19,6 +19,7 @@ from modu_desktop.core.locks import LockManager
 from modu_desktop.core.paths import AppPaths
 from modu_desktop.core.session import new_session_id
 from modu_desktop.core.settings import Settings
+from modu_desktop.core.snapshots import Identity, list_file
 from modu_desktop.core.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -87,7 +88,17 @@ class AppContext:
         return self._workspace.server_now()
 
     def build(self) -> AppContext:
-        """Build the core workspace (store, locks with their records, drafts, save queue)."""
+        """Build the core workspace (store, locks with their records, drafts, save queue).
+        The list is kept for the next start (issue 18), and the last one is where this start
+        begins: the first refresh then parses only what changed."""
+        lists = list_file(
+            self.paths.cache_dir,
+            self.settings.api_url,
+            self.settings.repo_full_name,
+            self.settings.branch,
+            practice=self.options.practice,
+        )
+        lists.identity = Identity(self.login, self.can_push)
         self._workspace = Workspace.build(
             self.client,
             self.login,
@@ -97,7 +108,12 @@ class AppContext:
             heartbeat_s=self.options.heartbeat_s,
             stale_s=self.options.stale_s,
             queue_saves=not self.viewer,
+            snapshots=lists,
         )
+        with contextlib.suppress(Exception):
+            last = lists.load()
+            if last is not None:
+                self._workspace.store.restore(last[0])
         return self
 
     async def aclose(self) -> None:

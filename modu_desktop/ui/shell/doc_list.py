@@ -1,10 +1,30 @@
-"""Document list: title, file, position, lock badge; site order; filter; loading/errors in place."""
+"""Document list: title, file, position, lock badge; site order; filter; loading/errors in place.
+
+Model/view (issue 18): `DocListModel` (a `QAbstractTableModel` over `DocRow`s) behind a
+`DocFilterProxy` (`QSortFilterProxyModel`), shown in a `QTableView`. Only the visible cells are
+ever asked for, so 10,000 documents list in a few milliseconds; a filter keystroke matches every
+row's pre-folded text in one Python pass and the proxy only looks the answer up.
+
+A list shown from the last run's snapshot is *being checked* (`set_rows(…, checking=True)`):
+muted, marked "확인 중" in the status line, and an open asked for meanwhile waits for the fresh
+list (it never opens from a stale row; a document that is gone by then is reported, not opened).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QColor, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,15 +33,16 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QTreeWidget,
-    QTreeWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from modu_desktop.ui.locks.lock_dialog import format_when
+from modu_desktop.i18n import tr
 
+DOC_ID_ROLE = Qt.ItemDataRole.UserRole
 NARROW_LIST_PX = 360
+_Index = QModelIndex | QPersistentModelIndex
 
 
 @dataclass(frozen=True)
@@ -53,6 +74,8 @@ def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
     """Short badge for the list column; ``long`` = the full sentence for the tooltip."""
     if b is None:
         return ""
+    from modu_desktop.ui.locks.lock_dialog import format_when  # not before the first lock badge
+
     if b.mine:
         return QCoreApplication.translate("DocList", "You (this window)")
     if b.malformed:
@@ -77,6 +100,186 @@ def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
     return QCoreApplication.translate("DocList", "{who} · {since}").format(
         who=b.holder, since=since_short
     )
+
+
+def lock_badges(views: list[Any]) -> dict[str, LockBadge]:
+    """``core.locks.LockView``s → the list's badges (free documents have none)."""
+    from modu_desktop.core.locks import LockStatus
+
+    out: dict[str, LockBadge] = {}
+    for v in views:
+        if v.status is LockStatus.FREE:
+            continue
+        rec = v.record
+        holder = v.holder or "?"
+        if rec is not None and rec.malformed and rec.claimed_by:
+            holder = rec.claimed_by
+        out[v.doc_id] = LockBadge(
+            holder=holder,
+            started_at=v.started_at,
+            last_heartbeat=v.last_heartbeat,
+            stale=v.status is LockStatus.STALE,
+            mine=v.status is LockStatus.MINE_THIS_SESSION,
+            same_user_elsewhere=v.status is LockStatus.MINE_OTHER_SESSION,
+            malformed=v.status is LockStatus.MALFORMED,
+        )
+    return out
+
+
+def rows_from_snapshot(snap: Any, views: list[Any]) -> list[DocRow]:
+    """A ``core.documents.RepoSnapshot`` and its lock views → the list's rows."""
+    badges = lock_badges(views)
+    return [
+        DocRow(
+            doc_id=d.doc_id,
+            path=d.path,
+            title=d.title or d.nav_label or d.doc_id,
+            position=d.position if isinstance(d.position, int) else None,
+            lock=badges.get(d.doc_id),
+        )
+        for d in snap.docs
+    ]
+
+
+_MUTED = QColor("#6b6b6b")
+_STALE_LOCK = QColor("#8a5a00")
+_HELD_LOCK = QColor("#b3261e")
+_MINE = QColor("#1a7f37")
+
+
+class DocListModel(QAbstractTableModel):
+    """The rows in site order; cells are computed when the view asks for them."""
+
+    COLUMNS = 4
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[DocRow] = []
+        self.now = 0.0
+        self.checking = False
+        self._headers = ["#", "Title", "File", "Editing"]
+        self._hay: list[str] | None = None
+        self._index: dict[str, int] = {}
+
+    def set_headers(self, labels: list[str]) -> None:
+        self._headers = labels
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.COLUMNS - 1)
+
+    def load(self, rows: list[DocRow], now: float, checking: bool) -> None:
+        """Replace the rows; call between ``beginResetModel`` and ``endResetModel``."""
+        self.rows = rows
+        self.now = now
+        self.checking = checking
+        self._hay = None
+        self._index = {r.doc_id: i for i, r in enumerate(rows)}
+
+    def position_of(self, doc_id: str) -> int | None:
+        return self._index.get(doc_id)
+
+    def haystacks(self) -> list[str]:
+        """Every row's searchable text (position, title, file), folded once per listing."""
+        if self._hay is None:
+            self._hay = [
+                f"{'' if r.position is None else r.position} {r.title or r.doc_id} "
+                f"{r.path.removeprefix('docs/')}".casefold()
+                for r in self.rows
+            ]
+        return self._hay
+
+    # -- QAbstractTableModel --
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt API
+        return 0 if parent.isValid() else self.COLUMNS
+
+    def headerData(  # noqa: N802 - Qt API
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section] if 0 <= section < len(self._headers) else None
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # Called for every role of every visible cell on each paint: unserved roles leave first.
+        if role not in _SERVED:
+            return None
+        r = self.rows[index.row()]
+        col = index.column()
+        if role == _DISPLAY:
+            if col == 1:
+                return r.title or r.doc_id
+            if col == 0:
+                return "" if r.position is None else str(r.position)
+            if col == 2:
+                return r.path.removeprefix("docs/")
+            return badge_text(r.lock, self.now) if r.lock is not None else ""
+        if role == _FOREGROUND:
+            if col == 3 and r.lock is not None:
+                if r.lock.mine:
+                    return _MINE
+                return _STALE_LOCK if r.lock.stale else _HELD_LOCK
+            return _MUTED if self.checking else None
+        if role == _DOC_ID:
+            return r.doc_id
+        if role == _TOOLTIP:
+            if col == 3 and r.lock is not None:
+                return badge_text(r.lock, self.now, long=True)
+            return f"{r.title or r.doc_id}\n{r.path}" if col == 1 else None
+        if role == _ALIGN and col == 0:
+            return _RIGHT
+        return None
+
+
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
+_DOC_ID = int(DOC_ID_ROLE.value)
+_SERVED = frozenset({_DISPLAY, _FOREGROUND, _TOOLTIP, _ALIGN, _DOC_ID})
+_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
+
+
+class DocFilterProxy(QSortFilterProxyModel):
+    """Shows the rows whose text contains the filter (case-folded). The match is computed for
+    all rows at once in `set_needle`; `filterAcceptsRow` only looks it up."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._accept: list[bool] | None = None  # None: no filter
+        self.needle = ""
+
+    def set_needle(self, model: DocListModel, text: str) -> None:
+        needle = text.strip().casefold()
+        self.needle = needle
+        begin = getattr(self, "beginFilterChange", None)
+        if callable(begin):
+            begin()
+        self._accept = [needle in h for h in model.haystacks()] if needle else None
+        end = getattr(self, "endFilterChange", None)
+        if callable(end):
+            end(QSortFilterProxyModel.Direction.Rows)
+        else:  # PySide6 < 6.10
+            self.invalidateFilter()
+
+    def refresh(self, model: DocListModel) -> None:
+        """After the rows changed: recompute the match for the current needle."""
+        self._accept = [self.needle in h for h in model.haystacks()] if self.needle else None
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:  # noqa: N802
+        accept = self._accept
+        return True if accept is None else accept[source_row]
+
+
+class _RowItem:
+    def __init__(self, model: DocListModel, row: int) -> None:
+        self._model, self._row = model, row
+
+    def data(self, column: int, role: int) -> Any:
+        return self._model.data(self._model.index(self._row, column), role)
+
+    def text(self, column: int) -> str:
+        return str(self.data(column, _DISPLAY) or "")
 
 
 class DocListPanel(QWidget):
@@ -108,21 +311,40 @@ class DocListPanel(QWidget):
         top.addWidget(self.refresh_button)
         lay.addLayout(top)
 
-        self.tree = QTreeWidget()
-        self.tree.setObjectName("docList")
-        self.tree.setAccessibleName(self.tr("Documents"))
-        self.tree.setRootIsDecorated(False)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setAlternatingRowColors(True)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tree.setHeaderLabels(
+        self.model = DocListModel(self)
+        self.model.set_headers(
             [self.tr("#"), self.tr("Title"), self.tr("File"), self.tr("Editing")]
         )
-        header = self.tree.header()
-        header.setSectionResizeMode(self.COL_POS, QHeaderView.ResizeMode.ResizeToContents)
+        self.proxy = DocFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.tree = QTableView()  # the name the window and its shortcuts use
+        self.tree.setObjectName("docList")
+        self.tree.setAccessibleName(self.tr("Documents"))
+        self.tree.setModel(self.proxy)
+        self.tree.setShowGrid(False)
+        self.tree.setWordWrap(False)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setTabKeyNavigation(False)
+        self.tree.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vh = self.tree.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.tree.fontMetrics().height() + 8)
+        header = self.tree.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setAccessibleName(tr("Document list columns"))
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        # A column sized to its contents looks at no more than this many rows (0 would mean
+        # "the visible ones", which is every row while the window is not shown yet).
+        header.setResizeContentsPrecision(64)
+        # Sized to their contents once per listing (`set_rows`), not on every paint: a
+        # ResizeToContents column asks every visible cell for its size at each filter keystroke.
+        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(self.COL_TITLE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(self.COL_FILE, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(self.COL_LOCK, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
         lay.addWidget(self.tree, 1)
 
@@ -138,24 +360,25 @@ class DocListPanel(QWidget):
         self.open_button.setEnabled(False)
         lay.addWidget(self.open_button)
 
-        self.rows: list[DocRow] = []
+        self.pending_open: str | None = None  # asked for while the list was being checked
         self._server_rows: list[DocRow] = []  # as the last listing said
         self._held: str | None = None  # the document whose lock this window holds
         self._held_badge: LockBadge | None = None
         self._lost: dict[str, LockBadge | None] = {}  # what we learnt before the next listing
         self._lost_seen: set[tuple[str, LockBadge | None]] = set()
-        self._now = 0.0
         self.filter_edit.textChanged.connect(self._apply_filter)
         self.filter_edit.returnPressed.connect(self._focus_first_visible)
         self.refresh_button.clicked.connect(self.refreshRequested)
-        self.tree.itemActivated.connect(lambda item, _c: self._request_open(item))
-        self.tree.itemSelectionChanged.connect(
-            lambda: self.open_button.setEnabled(self.selected_doc_id() is not None)
+        self.tree.activated.connect(self._request_open_index)
+        self.tree.doubleClicked.connect(self._request_open_index)
+        sel = self.tree.selectionModel()
+        sel.selectionChanged.connect(
+            lambda *_a: self.open_button.setEnabled(self.selected_doc_id() is not None)
         )
-        self.open_button.clicked.connect(lambda: self._request_open(self.tree.currentItem()))
+        self.open_button.clicked.connect(lambda: self._request_open(self.selected_doc_id()))
         enter = QShortcut(QKeySequence(Qt.Key.Key_Return), self.tree)
         enter.setContext(Qt.ShortcutContext.WidgetShortcut)
-        enter.activated.connect(lambda: self._request_open(self.tree.currentItem()))
+        enter.activated.connect(lambda: self._request_open(self._current_doc_id()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
@@ -164,6 +387,15 @@ class DocListPanel(QWidget):
         self.tree.setColumnHidden(self.COL_FILE, self.width() < NARROW_LIST_PX)
 
     # --- state ---
+    @property
+    def rows(self) -> list[DocRow]:
+        return self.model.rows
+
+    @property
+    def checking(self) -> bool:
+        """The rows come from the last run and a fresh list has not confirmed them yet."""
+        return self.model.checking
+
     def set_loading(self, loading: bool) -> None:
         if loading:
             self.status.setText(self.tr("Loading the document list…"))
@@ -174,6 +406,8 @@ class DocListPanel(QWidget):
     def set_error(self, message: str) -> None:
         self.status.setText(self.tr("Could not refresh the list: {msg}").format(msg=message))
         self.status.setProperty("kind", "error")
+        if self.pending_open is not None:
+            self.pending_open = None  # never open minutes later, after a retry
         self._repolish()
 
     def set_info(self, message: str) -> None:
@@ -201,14 +435,14 @@ class DocListPanel(QWidget):
             self._lost[lost[0]] = lost[1]
         badge = None
         if doc_id is not None:
-            start = started_at if started_at is not None else self._now
+            start = started_at if started_at is not None else self.model.now
             badge = LockBadge(
                 holder="", started_at=start, last_heartbeat=start, stale=False, mine=True
             )
         if doc_id == self._held and badge == self._held_badge and not fresh_loss:
             return
         self._held, self._held_badge = doc_id, badge
-        self._render(self._server_rows, self._now)
+        self._render(self._server_rows, self.model.now, self.model.checking)
 
     def _own_view(self, r: DocRow) -> DocRow:
         """A listed row corrected by what this window knows better than a listing that may
@@ -226,97 +460,122 @@ class DocListPanel(QWidget):
             lock = None  # this session's lock on a document we no longer hold: released
         return r if lock is r.lock else DocRow(r.doc_id, r.path, r.title, r.position, lock)
 
-    def set_rows(self, rows: list[DocRow], now: float) -> None:
+    def set_rows(self, rows: list[DocRow], now: float, *, checking: bool = False) -> None:
+        """Show `rows` in site order. `checking`: they are the last run's, not confirmed yet."""
         self._server_rows = list(rows)
         self._lost.clear()  # the listing knows now
-        self._render(rows, now)
+        count = self._render(rows, now, checking)
+        self.tree.setProperty("checking", checking)
+        if checking:
+            self.set_info(
+                tr("Checking for changes… (the list from last time, {n} documents)", n=count)
+            )
+            self.status.setProperty("kind", "checking")
+            self._repolish()
+            return
+        self.set_info(self.tr("%n document(s)", "", count))
+        pending, self.pending_open = self.pending_open, None
+        if pending is not None:
+            if self.model.position_of(pending) is None:
+                self.set_info(tr("“{doc}” is no longer in the list.", doc=pending))
+            else:
+                self.openRequested.emit(pending)
 
-    def _render(self, rows: list[DocRow], now: float) -> None:
+    def _render(self, rows: list[DocRow], now: float, checking: bool) -> int:
         selected = self.selected_doc_id()
-        self.rows = sorted((self._own_view(r) for r in rows), key=site_order_key)
-        self._now = now
-        self.tree.setUpdatesEnabled(False)
-        self.tree.clear()
-        for r in self.rows:
-            item = QTreeWidgetItem(
-                [
-                    "" if r.position is None else str(r.position),
-                    r.title or r.doc_id,
-                    r.path.removeprefix("docs/"),
-                    badge_text(r.lock, now),
-                ]
-            )
-            item.setData(0, Qt.ItemDataRole.UserRole, r.doc_id)
-            item.setTextAlignment(
-                self.COL_POS, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-            )
-            if r.lock is not None:
-                color = QColor("#8a5a00") if r.lock.stale else QColor("#b3261e")
-                if r.lock.mine:
-                    color = QColor("#1a7f37")
-                item.setForeground(self.COL_LOCK, color)
-                item.setToolTip(self.COL_LOCK, badge_text(r.lock, now, long=True))
-            item.setToolTip(self.COL_TITLE, f"{r.title or r.doc_id}\n{r.path}")
-            self.tree.addTopLevelItem(item)
-            if r.doc_id == selected:
-                item.setSelected(True)
-                self.tree.setCurrentItem(item)
-        self.tree.setUpdatesEnabled(True)
-        self._apply_filter(self.filter_edit.text())
-        self.set_info(self.tr("%n document(s)", "", len(self.rows)))
+        own = (
+            (self._held is not None)
+            or bool(self._lost)
+            or any(r.lock is not None and r.lock.mine for r in rows)
+        )
+        views = [self._own_view(r) for r in rows] if own else rows
+        ordered = sorted(views, key=site_order_key)
+        self.model.beginResetModel()
+        self.model.load(ordered, now, checking)
+        self.model.haystacks()  # folded now, so the next keystroke only matches
+        self.proxy.refresh(self.model)  # the filter's answers for the new rows, before the view
+        self.model.endResetModel()
+        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+            self.tree.resizeColumnToContents(col)
+        if selected is not None:
+            self.select(selected, scroll=False)
+        return len(ordered)
 
     def doc_ids(self) -> list[str]:
-        return [r.doc_id for r in self.rows]
+        return [r.doc_id for r in self.model.rows]
 
     def row(self, doc_id: str) -> DocRow | None:
-        return next((r for r in self.rows if r.doc_id == doc_id), None)
+        i = self.model.position_of(doc_id)
+        return None if i is None else self.model.rows[i]
 
     def selected_doc_id(self) -> str | None:
-        item = self.tree.currentItem()
-        if item is None or not item.isSelected():
+        sel = self.tree.selectionModel()
+        picked = sel.selectedRows()
+        if not picked:
             return None
-        v = item.data(0, Qt.ItemDataRole.UserRole)
+        v = picked[0].data(DOC_ID_ROLE)
         return str(v) if v else None
 
-    def select(self, doc_id: str) -> None:
-        for it in self._items():
-            if it.data(0, Qt.ItemDataRole.UserRole) == doc_id:
-                self.tree.setCurrentItem(it)
-                it.setSelected(True)
-                return
+    def _current_doc_id(self) -> str | None:
+        cur = self.tree.currentIndex()
+        if not cur.isValid() or not self.tree.selectionModel().isRowSelected(cur.row()):
+            return None
+        v = cur.data(DOC_ID_ROLE)
+        return str(v) if v else None
+
+    def select(self, doc_id: str, *, scroll: bool = True) -> None:
+        i = self.model.position_of(doc_id)
+        if i is None:
+            return
+        index = self.proxy.mapFromSource(self.model.index(i, 0))
+        if not index.isValid():
+            return  # filtered out
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.tree.selectionModel().setCurrentIndex(index, flags)
+        if scroll:
+            self.tree.scrollTo(index)
 
     def visible_doc_ids(self) -> list[str]:
-        out = []
-        for it in self._items():
-            if not it.isHidden():
-                out.append(str(it.data(0, Qt.ItemDataRole.UserRole)))
-        return out
+        p = self.proxy
+        return [str(p.index(i, 0).data(DOC_ID_ROLE)) for i in range(p.rowCount())]
 
     def _apply_filter(self, text: str) -> None:
-        needle = text.strip().casefold()
-        for it in self._items():
-            hay = " ".join(it.text(c) for c in range(3)).casefold()
-            it.setHidden(bool(needle) and needle not in hay)
+        self.proxy.set_needle(self.model, text)
 
     def _focus_first_visible(self) -> None:
-        for it in self._items():
-            if not it.isHidden():
-                self.tree.setCurrentItem(it)
-                it.setSelected(True)
-                self.tree.setFocus()
-                return
-
-    def _items(self) -> list[QTreeWidgetItem]:
-        out = []
-        for i in range(self.tree.topLevelItemCount()):
-            it = self.tree.topLevelItem(i)
-            if it is not None:
-                out.append(it)
-        return out
-
-    def _request_open(self, item: QTreeWidgetItem | None) -> None:
-        if item is None:
+        if self.proxy.rowCount() == 0:
             return
-        v = item.data(0, Qt.ItemDataRole.UserRole)
-        if v:
-            self.openRequested.emit(str(v))
+        first = self.proxy.index(0, 0)
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.tree.selectionModel().setCurrentIndex(first, flags)
+        self.tree.setFocus()
+
+    def _items(self) -> list[_RowItem]:
+        """Every row (filtered or not) as a read-only item: `data(column, role)`, `text(column)`
+        (what the tests written for the `QTreeWidget` list read)."""
+        m = self.model
+        return [_RowItem(m, i) for i in range(len(m.rows))]
+
+    def _request_open_index(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self._request_open(index.data(DOC_ID_ROLE))
+
+    def _request_open(self, doc_id: Any) -> None:
+        if not doc_id:
+            return
+        doc_id = str(doc_id)
+        if self.model.checking:
+            # A row of the last run's list: open once the fresh list has confirmed it.
+            self.pending_open = doc_id
+            label = r.title if (r := self.row(doc_id)) is not None and r.title else doc_id
+            self.set_info(tr("Opening “{doc}” as soon as the list is checked…", doc=label))
+            self.status.setProperty("kind", "checking")
+            self._repolish()
+            return
+        self.openRequested.emit(doc_id)

@@ -57,7 +57,8 @@ from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
 from modu_desktop.ui.shell.context import AppContext
 from modu_desktop.ui.shell.deploy_status import DeployStatus
-from modu_desktop.ui.shell.list_badges import doc_rows, sync_own_lock
+from modu_desktop.ui.shell.doc_list import rows_from_snapshot
+from modu_desktop.ui.shell.list_badges import sync_own_lock
 from modu_desktop.ui.shell.operation import Operations, error_text
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
@@ -235,7 +236,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             if not self._closed_ok:
                 self.doc_list.refresh_button.setEnabled(True)
         self.doc_list.set_loading(False)
-        self.doc_list.set_rows(doc_rows(snap.docs, views), self.ctx.server_now())
+        self.doc_list.set_rows(rows_from_snapshot(snap, views), self.ctx.server_now())
         self.set_connection(True)
         if self.session is not None:  # our lock changed on the server? check now
             entry = locks.get(self.session.doc_id)

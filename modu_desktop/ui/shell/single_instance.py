@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -206,3 +207,34 @@ def bring_to_front(widget: Any) -> None:
         widget.show()
         widget.raise_()
         widget.activateWindow()
+
+
+# -- the gate (moved here from nothing_lost.py: it runs before the first paint, so it must not
+# import the document store and its HTTP stack)
+
+_instance: SingleInstance | None = None
+
+
+def instance_gate(data_dir: str | Path, open_doc: str | None) -> int | None:
+    """None: this process is the instance for ``data_dir`` (keep running). Otherwise the request
+    was handed to the running instance: the exit code (0 when it acknowledged)."""
+    global _instance
+    inst = SingleInstance(data_dir)
+    if inst.acquire():
+        _instance = inst
+        return None
+    if open_doc:
+        ok = inst.forward("open", doc_id=open_doc)
+        what = f"open “{open_doc}”"
+    else:
+        ok = inst.forward("activate")
+        what = "come to the front"
+    if ok:
+        print(f"Modu Desktop is already running; asked it to {what}.", flush=True)
+        return 0
+    print("Modu Desktop seems to be running but does not answer.", file=sys.stderr, flush=True)
+    return 1
+
+
+def current_instance() -> SingleInstance | None:
+    return _instance

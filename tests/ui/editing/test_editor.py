@@ -7,11 +7,11 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
     QComboBox,
     QLineEdit,
     QPlainTextEdit,
     QTextBrowser,
-    QTreeWidget,
 )
 
 from modu_desktop.ui.editing.editor import EditorPane
@@ -102,7 +102,7 @@ def test_every_control_has_an_accessible_name_and_key_path(make_window: Any, ui:
     win = make_window()
     assert ui.run(win.open_document("01-welcome"))
     missing = []
-    kinds = (QAbstractButton, QLineEdit, QComboBox, QPlainTextEdit, QTextBrowser, QTreeWidget)
+    kinds = (QAbstractButton, QLineEdit, QComboBox, QPlainTextEdit, QTextBrowser, QAbstractItemView)
     for kind in kinds:
         for w in win.findChildren(kind):
             if not w.isVisibleTo(win) or w.objectName().startswith("qt_"):

@@ -138,12 +138,13 @@ def test_list_shows_lock_badge(make_window: Any, peer: Any, ui: Any) -> None:
     win = make_window()
     row = win.doc_list.row("03-strategy")
     assert row is not None and row.lock is not None and row.lock.holder == "editor2"
+    model = win.doc_list.tree.model()
     item = next(
-        win.doc_list.tree.topLevelItem(i)
-        for i in range(win.doc_list.tree.topLevelItemCount())
-        if win.doc_list.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "03-strategy"
+        model.index(i, 3)
+        for i in range(model.rowCount())
+        if model.index(i, 0).data(Qt.ItemDataRole.UserRole) == "03-strategy"
     )
-    assert "editor2" in item.text(3)
+    assert "editor2" in item.data(Qt.ItemDataRole.DisplayRole)
 
 
 def test_heartbeat_failures_show_connection_problem_then_recover(

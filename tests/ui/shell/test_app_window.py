@@ -22,8 +22,9 @@ def test_lists_sample_documents_in_site_order(make_window: Any, sandbox: Any) ->
     assert set(ids) >= SAMPLE
     assert ids.index("01-welcome") < ids.index("02-programs") < ids.index("99-template")
     tree = win.findChild(type(win.doc_list.tree), "docList")
-    assert tree is not None and tree.topLevelItemCount() == len(ids)
-    titles = [tree.topLevelItem(i).text(1) for i in range(tree.topLevelItemCount())]
+    model = tree.model() if tree is not None else None
+    assert model is not None and model.rowCount() == len(ids)
+    titles = [model.index(i, 1).data() for i in range(model.rowCount())]
     assert any("브로슈어" in t for t in titles)
     assert win.practice_banner.isHidden()  # not practice mode here
     assert win.viewer_banner.isHidden()

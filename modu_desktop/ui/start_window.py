@@ -1,0 +1,258 @@
+"""The first paint (issue 18): the last run's document list, shown before the HTTP stack, the
+event-loop glue and the editor are even imported, marked "확인 중" until GitHub confirms it.
+
+`show_last_list()` reads the list file (`core/snapshots.py`, JSON only) and the lock files' bytes
+from the blob cache (by sha, verified), and shows a `StartWindow`: the real `DocListPanel` with
+those rows, `checking=True`. When the main window is built, `hand_over()` gives it the rows, the
+filter, the selection and an open the user asked for meanwhile, puts it where this window was,
+shows it, and closes this one. Nothing here writes or reads the network, and no row opens a
+document from here: an open waits for the fresh list (`DocListPanel` holds it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import time
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
+
+from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
+
+log = logging.getLogger(__name__)
+
+STALE_S = 900.0  # the lock protocol's default; the fresh list decides anyway
+
+
+def early_badge(raw: bytes | None, login: str, now: float, stale_s: float = STALE_S) -> LockBadge:
+    """A lock file's badge from its bytes, without the lock manager (not imported yet)."""
+    try:
+        d = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (UnicodeDecodeError, ValueError):
+        d = None
+    if not isinstance(d, dict) or not isinstance(d.get("editingBy"), str):
+        return LockBadge("?", None, None, stale=False, mine=False, malformed=True)
+
+    def number(key: str) -> float | None:
+        v = d.get(key)
+        return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+    holder = d["editingBy"]
+    beat = number("lastHeartbeat")
+    stale = beat is None or now - beat >= stale_s
+    return LockBadge(
+        holder=holder,
+        started_at=number("startedAt"),
+        last_heartbeat=beat,
+        stale=stale,
+        mine=False,  # a new session holds nothing yet
+        same_user_elsewhere=not stale and holder.casefold() == login.casefold(),
+    )
+
+
+def rows_from_list_file(d: dict[str, Any], cache: Any, login: str, now: float) -> list[DocRow]:
+    """`SnapshotFile.load_raw()` → the list's rows (lock bytes from the blob cache)."""
+    locks = d.get("locks") or {}
+    rows = []
+    for item in d["docs"]:
+        doc_id, path = item.get("doc_id"), item.get("path")
+        if not isinstance(doc_id, str) or not isinstance(path, str):
+            continue
+        title = item.get("title") or item.get("nav_label") or doc_id
+        position = item.get("position")
+        entry = locks.get(doc_id)
+        badge = None
+        if isinstance(entry, dict) and isinstance(entry.get("sha"), str):
+            badge = early_badge(cache.get(entry["sha"]), login, now)
+        rows.append(
+            DocRow(
+                doc_id=doc_id,
+                path=path,
+                title=str(title),
+                position=position if isinstance(position, int) else None,
+                lock=badge,
+            )
+        )
+    return rows
+
+
+class _Relay(QObject):
+    """Carries the worker thread's answer to the GUI thread (a queued signal)."""
+
+    answered = Signal(str)
+
+
+def _loopback(host: str) -> bool:
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def tree_sha_now(api_url: str, repo: str, branch: str, token: str, timeout: float = 10.0) -> str:
+    """(worker thread) The branch's tree sha, by one plain `GET git/trees/{branch}` over
+    `http.client`: the app's HTTP stack is not imported yet. Plain http only to loopback, like
+    the app's client; https through the OS trust store."""
+    import http.client
+    import json as _json
+    from urllib.parse import quote, urlsplit
+
+    url = urlsplit(api_url)
+    host = url.hostname or ""
+    if url.scheme != "https" and not (url.scheme == "http" and _loopback(host)):
+        raise ValueError("refusing to send a token over plain http")
+    owner, _, name = repo.partition("/")
+    path = (
+        f"{url.path.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+        f"/git/trees/{quote(branch, safe='')}?recursive=1"
+    )
+    conn: http.client.HTTPConnection
+    if url.scheme == "https":
+        import ssl
+
+        try:
+            import truststore
+
+            context: ssl.SSLContext = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        except ImportError:  # pragma: no cover - truststore is a dependency
+            context = ssl.create_default_context()
+        conn = http.client.HTTPSConnection(host, url.port, timeout=timeout, context=context)
+    else:
+        conn = http.client.HTTPConnection(host, url.port, timeout=timeout)
+    try:
+        conn.request(
+            "GET",
+            path,
+            headers={
+                "Authorization": f"Bearer {token}",
+                "Accept": "application/vnd.github+json",
+                "X-GitHub-Api-Version": "2022-11-28",
+                "User-Agent": "ModuDesktop (start-up check)",
+            },
+        )
+        resp = conn.getresponse()
+        body = resp.read()
+        if resp.status != 200:
+            raise OSError(f"HTTP {resp.status}")
+        return str(_json.loads(body.decode("utf-8"))["sha"])
+    finally:
+        conn.close()
+
+
+class StartWindow(QMainWindow):
+    def __init__(self, rows: list[DocRow], now: float, *, practice: bool) -> None:
+        super().__init__()
+        self.tree_sha = ""  # the list file's tree: confirmed when the branch still has it
+        self.confirmed = False
+        self._relay = _Relay()
+        self._relay.answered.connect(self._answered)
+        self.setObjectName("startWindow")
+        self.setWindowTitle(tr("Modu Desktop (practice)") if practice else tr("Modu Desktop"))
+        self.resize(1280, 800)  # the main window's size: it takes this place
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.doc_list = DocListPanel()
+        self.doc_list.set_rows(rows, now, checking=True)
+        self.doc_list.refresh_button.setEnabled(False)
+        splitter.addWidget(self.doc_list)
+        right = QLabel(tr("Checking with GitHub…"))
+        right.setObjectName("startPlaceholder")
+        right.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([420, 860])
+        self.setCentralWidget(splitter)
+
+    def check_now(self, api_url: str, repo: str, branch: str, account: str) -> None:
+        """Ask GitHub, in a worker thread, whether the branch still has the list's tree; if so
+        the list is fresh (same tree = same documents and the same lock files)."""
+        import threading
+
+        relay = self._relay  # parentless: it outlives this window if the answer comes late
+
+        def work() -> None:
+            try:
+                token = os.environ.get("MODU_TOKEN", "").strip()  # TokenStore's first source
+                if not token:
+                    from modu_desktop.core.auth import TokenStore
+
+                    token = TokenStore(account).load() or ""
+                sha = tree_sha_now(api_url, repo, branch, token) if token else ""
+            except Exception as exc:  # never the token or the URL's answer in the log
+                log.info("start-up check did not answer: %s", type(exc).__name__)
+                sha = ""
+            with contextlib.suppress(RuntimeError):  # the window is gone already
+                relay.answered.emit(sha)
+
+        threading.Thread(target=work, name="modu-start-check", daemon=True).start()
+
+    def _answered(self, sha: str) -> None:
+        if not sha or sha != self.tree_sha or self.confirmed:
+            return  # changed (or no answer): the main window's refresh decides
+        self.confirmed = True
+        waiting = self.doc_list.pending_open
+        # Opening needs the main window: keep the request for it, even now that it is fresh.
+        self.doc_list.pending_open = None
+        self.doc_list.set_rows(self.doc_list.rows, time.time())
+        self.doc_list.pending_open = waiting
+        self.doc_list.openRequested.connect(self._open_later)
+
+    def _open_later(self, doc_id: str) -> None:
+        self.doc_list.pending_open = doc_id
+        label = r.title if (r := self.doc_list.row(doc_id)) is not None and r.title else doc_id
+        self.doc_list.set_info(tr("Opening “{doc}” as soon as the list is checked…", doc=label))
+
+    def hand_over(self, win: Any) -> None:
+        """Give the main window what the user sees and did here, show it here, close this."""
+        mine, theirs = self.doc_list, win.doc_list
+        if not theirs.rows:
+            theirs.set_rows(mine.rows, mine.model.now, checking=not self.confirmed)
+        theirs.filter_edit.setText(mine.filter_edit.text())
+        selected = mine.selected_doc_id()
+        if selected is not None:
+            theirs.select(selected)
+        if mine.pending_open is not None:
+            theirs.pending_open = mine.pending_open
+            theirs.set_info(mine.status.text())
+        if self.isVisible():
+            if self.isMaximized() or self.isFullScreen():
+                win.setWindowState(self.windowState())
+            else:
+                win.setGeometry(self.geometry())
+            win.show()
+        self.discard()
+
+    def discard(self) -> None:
+        self.hide()
+        self.deleteLater()
+
+
+def show_last_list(
+    cache_dir: Any,
+    api_url: str,
+    repo: str,
+    branch: str,
+    *,
+    practice: bool,
+    check_account: str | None = None,
+) -> StartWindow | None:
+    """The start window with the last list of this repository, shown; None when there is no
+    list from a signed-in run (first start, another repository, a damaged file). With
+    `check_account` (the keyring account of the API host) a worker thread asks GitHub at once
+    whether the list is still current (`StartWindow.check_now`)."""
+    from modu_desktop.core.blobcache import BlobCache
+    from modu_desktop.core.snapshots import identity_of, list_file
+
+    d = list_file(cache_dir, api_url, repo, branch, practice=practice).load_raw()
+    identity = identity_of(d) if d is not None else None
+    if d is None or identity is None or not d["docs"]:
+        return None
+    now = time.time()
+    rows = rows_from_list_file(d, BlobCache(cache_dir / "blobs"), identity.login, now)
+    win = StartWindow(rows, now, practice=practice)
+    win.tree_sha = str(d.get("tree_sha") or "")
+    win.show()
+    if check_account is not None and not practice:  # the practice server is not up yet
+        win.check_now(api_url, repo, branch, check_account)
+    return win

@@ -1,0 +1,169 @@
+"""Issue 18: the last list at first paint, before the HTTP stack; checked before use; handed to
+the main window."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from modu_desktop.core.blobcache import BlobCache
+from modu_desktop.core.documents import DocSummary, RepoSnapshot
+from modu_desktop.core.github import TreeEntry
+from modu_desktop.core.snapshots import Identity, list_file
+from modu_desktop.i18n import set_language
+from modu_desktop.ui.start_window import early_badge, show_last_list
+
+API = "http://127.0.0.1:1"
+REPO = "pnuai/PNU-Modu"
+
+
+def _write_list(cache_dir: Path, *, practice: bool = False, identity: bool = True) -> None:
+    lock = b'{"docId":"b","editingBy":"editor2","startedAt":1000,"lastHeartbeat":1000}'
+    sha = BlobCache(cache_dir / "blobs").put(lock)
+    snap = RepoSnapshot(
+        "t" * 40,
+        (
+            DocSummary("a", "docs/a.md", "1" * 40, "가나다", position=1),
+            DocSummary("b", "docs/b.md", "2" * 40, "라마바", position=2),
+        ),
+        {"b": TreeEntry(".locks/b.lock.json", sha)},
+    )
+    f = list_file(cache_dir, API, REPO, "main", practice=practice)
+    if identity:
+        f.identity = Identity("editor1", True)
+    f.save(snap)
+
+
+def test_no_list_no_start_window(tmp_path: Path, qtbot: Any) -> None:
+    assert show_last_list(tmp_path, API, REPO, "main", practice=False) is None
+    _write_list(tmp_path, identity=False)  # never signed in with it: nothing to show
+    assert show_last_list(tmp_path, API, REPO, "main", practice=False) is None
+    _write_list(tmp_path)
+    assert show_last_list(tmp_path, API, "pnuai/Other", "main", practice=False) is None
+    assert show_last_list(tmp_path, API, REPO, "dev", practice=False) is None
+
+
+def test_start_window_shows_the_last_list_checking(tmp_path: Path, qtbot: Any) -> None:
+    set_language("ko")
+    _write_list(tmp_path)
+    win = show_last_list(tmp_path, API, REPO, "main", practice=False)
+    assert win is not None
+    qtbot.addWidget(win)
+    assert win.isVisible() and win.doc_list.checking
+    assert win.doc_list.doc_ids() == ["a", "b"]
+    assert "확인 중" in win.doc_list.status.text()
+    badge = win.doc_list.row("b").lock  # type: ignore[union-attr]
+    assert badge is not None and badge.holder == "editor2" and badge.stale
+    assert not win.doc_list.refresh_button.isEnabled()
+    for width in (800, 1600):
+        win.resize(width, 700)
+        assert win.grab().save(str(tmp_path / f"start-{width}.png"), "PNG")
+
+
+def test_hand_over_keeps_filter_selection_and_the_waiting_open(
+    tmp_path: Path, qtbot: Any, make_window: Any
+) -> None:
+    _write_list(tmp_path)
+    early = show_last_list(tmp_path, API, REPO, "main", practice=False)
+    assert early is not None
+    early.doc_list.filter_edit.setText("라마")
+    early.doc_list.select("b")
+    early.doc_list.open_button.click()  # waits: the list is being checked
+    assert early.doc_list.pending_open == "b"
+    win = make_window()  # a real main window (listed already: fresh rows)
+    asked: list[str] = []
+    win.doc_list.openRequested.connect(asked.append)
+    early.hand_over(win)
+    assert win.isVisible() and not early.isVisible()
+    assert win.doc_list.filter_edit.text() == "라마"
+    assert win.doc_list.pending_open == "b"
+
+
+def test_early_badge_reads_only_what_it_needs() -> None:
+    now = 10_000.0
+    fresh = early_badge(
+        b'{"docId":"x","editingBy":"Editor1","startedAt":9000,"lastHeartbeat":9900}', "editor1", now
+    )
+    assert fresh.holder == "Editor1" and not fresh.stale and fresh.same_user_elsewhere
+    assert not fresh.mine  # a new session holds nothing
+    assert early_badge(b"{not json", "editor1", now).malformed
+    assert early_badge(None, "editor1", now).malformed  # bytes not cached: unknown lock
+
+
+def test_first_paint_imports_no_http_stack() -> None:
+    """What the start window needs is all that is imported before it is shown."""
+    code = (
+        "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.start_window, "
+        "modu_desktop.ui.shell.single_instance, modu_desktop.core.settings, "
+        "modu_desktop.ui.shell.i18n, "
+        "modu_desktop.core.snapshots, modu_desktop.core.blobcache; "
+        "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown', 'pygments', 'dulwich', "
+        "'PySide6.QtWebEngineWidgets', 'modu_desktop.core.documents', "
+        "'modu_desktop.ui.editing.editor'); "
+        "print(','.join(m for m in heavy if m in sys.modules))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "", r.stdout
+
+
+def _tree_sha(sandbox: Any) -> str:
+    import httpx
+
+    r = httpx.get(
+        f"{sandbox.api_url}/repos/pnuai/PNU-Modu/git/trees/main",
+        headers={"Authorization": "token tok-editor1", "User-Agent": "t"},
+    )
+    return str(r.json()["sha"])
+
+
+def _list_for(cache_dir: Path, api: str, tree_sha: str) -> None:
+    snap = RepoSnapshot(
+        tree_sha, (DocSummary("a", "docs/a.md", "1" * 40, "가나다", position=1),), {}
+    )
+    f = list_file(cache_dir, api, REPO, "main")
+    f.identity = Identity("editor1", True)
+    f.save(snap)
+
+
+def test_the_start_window_confirms_an_unchanged_list_in_one_request(
+    tmp_path: Path, qtbot: Any, sandbox: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    _list_for(tmp_path, sandbox.api_url, _tree_sha(sandbox))
+    sandbox.reset_stats()
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check_account="x")
+    assert win is not None and win.doc_list.checking
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: not win.doc_list.checking, timeout=10000)
+    assert sandbox.stats()["total"] == 1
+    # An open asked for now still waits for the main window, which gets it on hand-over.
+    asked: list[str] = []
+    win.doc_list.openRequested.connect(asked.append)
+    win.doc_list.select("a")
+    win.doc_list.open_button.click()
+    assert win.doc_list.pending_open == "a"
+
+
+def test_a_changed_branch_leaves_the_list_checking(
+    tmp_path: Path, qtbot: Any, sandbox: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    _list_for(tmp_path, sandbox.api_url, "0" * 40)  # not the branch's tree any more
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check_account="x")
+    assert win is not None
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: sandbox.stats()["total"] >= 1, timeout=10000)
+    qtbot.wait(200)
+    assert win.doc_list.checking and not win.confirmed
+
+
+def test_no_token_is_never_sent_over_plain_http_to_another_host() -> None:
+    import pytest
+
+    from modu_desktop.ui.start_window import tree_sha_now
+
+    with pytest.raises(ValueError):
+        tree_sha_now("http://example.invalid", REPO, "main", "secret")
