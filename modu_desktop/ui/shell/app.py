@@ -471,7 +471,7 @@ async def _sign_in(
     import asyncio
 
     from modu_desktop.ui.shell.context import make_client
-    from modu_desktop.ui.signin.signin.signin.signin.signin import SignInWidget
+    from modu_desktop.ui.signin.signin import SignInWidget
 
     w = SignInWidget(
         settings,
