@@ -244,6 +244,12 @@ class EditView(Protocol):
 
     def report(self, event: SessionEvent) -> None: ...
 
+    def update_take_over(self, holder: LockHolder) -> None:
+        """The open lock question now names ``holder`` (a fresh read found another lock)."""
+
+    def withdraw_take_over(self) -> None:
+        """Close the open lock question: the lock no longer blocks (the open looks again)."""
+
 
 # -- the session ----------------------------------------------------------------------------------
 
@@ -363,6 +369,7 @@ class EditSession:
         held: HeldLock | None = None
         preloaded: LoadedDoc | None = None
         took_over: LockHolder | None = None
+        fresh: asyncio.Task[LockView] | None = None  # a fresh lock read while asking from cache
         for attempt in range(OPEN_ATTEMPTS):
             try:
                 if attempt == 0 and list_saw_no_lock:
@@ -376,8 +383,11 @@ class EditSession:
                         preloaded = None
                 else:
                     # Look first (reads only): a fresh foreign lock goes straight to the
-                    # question, without a doomed write attempt.
-                    seen = await ws.locks.inspect(doc_id)
+                    # question, without a doomed write attempt. The list's cached lock asks at
+                    # once while one fresh read checks it (issue 18).
+                    seen, fresh = _cached_then_fresh(ws, doc_id) if attempt == 0 else (None, None)
+                    if seen is None:
+                        seen = await ws.locks.inspect(doc_id)
                     if is_blocking(seen):
                         res = AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=seen)
                     else:
@@ -400,8 +410,15 @@ class EditSession:
             # BLOCKED: ask
             lock_view = res.view
             assert lock_view is not None
+            if fresh is not None:
+                asked, lock_view = await _ask_with_fresh_check(view, lock_view, fresh, title)
+                fresh = None
+                if asked is None:
+                    continue  # the lock changed while asking: look again
+                choice = asked
+            else:
+                choice = await view.ask_take_over(LockHolder.of(lock_view, title))
             holder = LockHolder.of(lock_view, title)
-            choice = await view.ask_take_over(holder)
             if choice is TakeOver.CANCEL:
                 return None
             if choice is TakeOver.READ_ONLY:
@@ -636,6 +653,79 @@ async def _acquire_and_load(ws: Workspace, doc_id: str) -> tuple[AcquireResult, 
     if isinstance(acquired, BaseException):
         raise acquired
     return acquired, None if isinstance(loaded, BaseException) else loaded
+
+
+@dataclass
+class _Asked:
+    view: LockView  # the lock the open question is about now
+    retry: bool = False  # it stopped blocking while asked: look again
+
+
+def _cached_then_fresh(
+    ws: Workspace, doc_id: str
+) -> tuple[LockView | None, asyncio.Task[LockView] | None]:
+    """(the lock as the list saw it, classified now, and a fresh read under way), or
+    (None, None) when the list saw no lock, its bytes are not cached, or it does not block."""
+    snap = ws.store.snapshot
+    entry = snap.locks.get(doc_id) if snap is not None else None
+    if entry is None:
+        return None, None
+    try:
+        seen = ws.locks.cached_view(doc_id, entry.sha)
+    except Exception:
+        log.debug("no cached lock view for %s", doc_id, exc_info=True)
+        return None, None
+    if seen is None or not is_blocking(seen):
+        return None, None
+    fresh = asyncio.ensure_future(ws.locks.inspect(doc_id))
+    fresh.add_done_callback(lambda t: t.cancelled() or t.exception())
+    return seen, fresh
+
+
+async def _ask_with_fresh_check(
+    view: EditView, cached: LockView, fresh: asyncio.Task[LockView], title: str | None
+) -> tuple[TakeOver | None, LockView]:
+    """Ask with the ``cached`` lock while ``fresh`` runs; the fresh answer wins: the same lock
+    changes nothing, another blocking lock is shown in place (``update_take_over``), a lock
+    that no longer blocks closes the question (``withdraw_take_over``). A take-over is never
+    sent on the cached view alone: it waits for the fresh one. Returns (choice, the view it
+    applies to); choice None: the open must look again."""
+    current = _Asked(cached)
+    asking = asyncio.ensure_future(view.ask_take_over(LockHolder.of(cached, title)))
+
+    def apply(result: asyncio.Task[LockView]) -> None:
+        if result.cancelled() or result.exception() is not None or asking.done():
+            return
+        new = result.result()
+        current.view = new
+        if new.sha == cached.sha:
+            return  # confirmed (with a fresh clock)
+        if is_blocking(new):
+            view.update_take_over(LockHolder.of(new, title))
+            return
+        current.retry = True  # free, stale or ours now: close the question, look again
+        view.withdraw_take_over()
+
+    fresh.add_done_callback(apply)
+    try:
+        choice = await asking
+    except BaseException:
+        fresh.cancel()
+        raise
+    if current.retry:
+        return None, current.view
+    if choice is TakeOver.TAKE_OVER:
+        try:
+            new = await fresh
+        except Exception as exc:  # the fresh read failed: the take-over checks by itself
+            log.info("fresh lock read failed before a take-over: %s", exc)
+            return choice, current.view
+        if new.sha != cached.sha:
+            return None, new  # someone else now: ask again about them
+        return choice, new
+    if not fresh.done():
+        fresh.cancel()
+    return choice, current.view
 
 
 async def _release_quietly(ws: Workspace, held: HeldLock, timeout_s: float) -> None:

@@ -9,6 +9,7 @@ from enum import Enum
 
 from PySide6.QtCore import QDateTime, Qt
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -262,3 +263,11 @@ async def ask_take_over(
 ) -> TakeOver:
     """The editing session's question "someone holds the lock: take over?" as this dialog."""
     return _TAKE_OVER[await choose_lock_action(parent, holder, notify_free=notify_free)]
+
+
+def open_lock_dialog(parent: QWidget | None) -> LockDialog | None:
+    """The lock question shown over ``parent`` now, if any."""
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, LockDialog) and w.isVisible() and w.parent() is parent:
+            return w
+    return None

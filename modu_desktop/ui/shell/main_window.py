@@ -50,7 +50,7 @@ from modu_desktop.ui.editing.doc_dialogs import (
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
 from modu_desktop.ui.editing.fmsync import read_fields
 from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
-from modu_desktop.ui.locks.lock_dialog import ask_take_over
+from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview_wiring import attach_preview
 from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
@@ -258,6 +258,14 @@ class MainWindow(WindowWidgets, QMainWindow):
         if choice is TakeOver.CANCEL:
             self.set_lock_status("")
         return choice
+
+    def update_take_over(self, holder: LockHolder) -> None:
+        if (dlg := open_lock_dialog(self)) is not None:
+            dlg.update_info(holder)  # the buttons and the focus stay where they are
+
+    def withdraw_take_over(self) -> None:
+        if (dlg := open_lock_dialog(self)) is not None:
+            dlg.reject()
 
     async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
         title = self.session.title if self.session is not None else conflict.doc_id
