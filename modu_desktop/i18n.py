@@ -146,9 +146,3 @@ def tr_in(lang: str, source: str, /, **fields: Any) -> str:
     the window speaks Korean, or a dialog built with its own ``lang``)."""
     text = catalogue().get(source, source) if lang == "ko" else source
     return _FORMATTER.format(text, **fields) if fields else text
-
-
-def fill(text: str, /, **fields: Any) -> str:
-    """``text`` (already translated, e.g. by Qt) with ``fields`` filled in, particle specs
-    included: ``fill("“{doc}”{doc:을} 저장했습니다.", doc="전략")`` → "“전략”을 저장했습니다."."""
-    return _FORMATTER.format(text, **fields)

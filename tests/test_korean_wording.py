@@ -2,11 +2,12 @@
 
 * no "을(를)"-style particle pairs anywhere: particles come from ``modu_desktop.i18n``
   (``{doc:을}``), chosen from the last syllable;
-* every English source text the UI translates has a Korean entry (``tr``/``self.tr``,
-  ``QCoreApplication.translate``, the ops dialogs' ``self.t``);
+* every English source text the UI translates has a Korean entry (``tr``, and any
+  ``QCoreApplication.translate`` left);
 * a Korean text with a particle spec is never filled with plain ``str.format`` (that would
   raise at run time), and names only fields its English source has;
-* the Qt catalogue (modu_ko.ts) carries the same Korean as the JSON catalogues;
+* one Korean per English source: the JSON catalogues never give one text two Korean versions
+  (what the Qt catalogue's drift check was, now that modu_ko.ts is gone);
 * no English leaking into Korean texts that the issue named.
 """
 
@@ -16,7 +17,6 @@ import ast
 import json
 import re
 import string
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,7 +65,7 @@ def _literal(node: ast.AST | None) -> str | None:
 
 def test_no_particle_pairs_in_the_catalogues() -> None:
     bad = []
-    for f in [*_catalogue_files(), TRANSLATIONS / "modu_ko.ts"]:
+    for f in _catalogue_files():
         for n, line in enumerate(f.read_text("utf-8").splitlines(), 1):
             if PAIR.search(line):
                 bad.append(f"{f.name}:{n}: {line.strip()[:120]}")
@@ -121,30 +121,23 @@ def _translated_sources() -> Iterator[tuple[str, int, str, str]]:
                 src = _literal(node.args[0])
             elif name == "translate" and len(node.args) >= 2:
                 src = _literal(node.args[1])
-            elif name == "t" and isinstance(func, ast.Attribute) and node.args:
-                src = _literal(node.args[0])  # the ops dialogs' self.t → ops_delete._KO
             if src:
                 yield str(f.relative_to(ROOT)), node.lineno, kind, src
 
 
 def test_every_translated_english_text_has_a_korean_entry() -> None:
-    from modu_desktop.ui.docops.ops_delete import _KO
-
     table = _catalogue()
     missing = []
-    for f, line, kind, src in _translated_sources():
-        known = _KO if kind == "t" else table
-        if src not in known:
+    for f, line, _kind, src in _translated_sources():
+        if src not in table:
             missing.append(f"{f}:{line}: {src!r}")
     assert not missing, "add Korean for:\n" + "\n".join(missing)
 
 
 def test_korean_entries_are_korean() -> None:
     """A Korean value is not the English source again, unless it is only symbols/fields."""
-    from modu_desktop.ui.docops.ops_delete import _KO
-
     same = []
-    for en, ko in [*_catalogue().items(), *_KO.items()]:
+    for en, ko in _catalogue().items():
         letters = re.sub(r"\{[^}]*\}|&", "", en)
         if ko == en and re.search(r"[A-Za-z]{2,}", letters):
             same.append(en)
@@ -162,7 +155,7 @@ def test_korean_fields_exist_in_the_english_source_and_particle_specs_are_known(
     for en, ko in _catalogue().items():
         assert _fields(ko) <= _fields(en) | {"n"} or "%n" in en, (en, ko)
         dummy = {name: "전략" for name in _fields(ko)}
-        i18n.fill(ko, **dummy)  # raises on an unknown particle spec
+        i18n.tr_in("ko", en, **dummy)  # raises on an unknown particle spec
 
 
 def _has_particle_spec(text: str) -> bool:
@@ -171,7 +164,7 @@ def _has_particle_spec(text: str) -> bool:
 
 def test_a_korean_text_with_a_particle_is_never_filled_by_str_format() -> None:
     """``self.tr("…").format(…)`` with ``{doc:을}`` in the Korean raises ValueError in Korean
-    only; such texts must go through ``modu_desktop.i18n.fill`` (or ``tr``)."""
+    only; such texts must get their fields through ``tr(text, **fields)``."""
     table = _catalogue()
     with_particles = {en for en, ko in table.items() if _has_particle_spec(ko)}
     assert with_particles  # the catalogue uses them
@@ -202,34 +195,31 @@ def test_a_korean_text_with_a_particle_is_never_filled_by_str_format() -> None:
                 continue
             if src in with_particles:
                 bad.append(f"{f.relative_to(ROOT)}:{node.lineno}: {src!r}")
-    assert not bad, "use modu_desktop.i18n.fill(...):\n" + "\n".join(bad)
+    assert not bad, "use tr(text, field=…):\n" + "\n".join(bad)
 
 
 def test_particles_follow_the_last_syllable_in_real_messages() -> None:
-    table = _catalogue()
-    saved = table["✔ Saved “{doc}”"]
-    assert i18n.fill(saved, doc="추진 전략") == "✔ “추진 전략”을 저장했습니다"
-    assert i18n.fill(saved, doc="환영합니다 페이지") == "✔ “환영합니다 페이지”를 저장했습니다"
+    saved = "✔ Saved “{doc}”"
+    assert i18n.tr_in("ko", saved, doc="추진 전략") == "✔ “추진 전략”을 저장했습니다"
+    assert (
+        i18n.tr_in("ko", saved, doc="환영합니다 페이지") == "✔ “환영합니다 페이지”를 저장했습니다"
+    )
 
 
-# -------------------------------------------------------------------------- the Qt catalogue
+# -------------------------------------------------------------------------- one Korean per text
 
 
-def test_the_qt_catalogue_has_the_same_korean() -> None:
-    """modu_ko.ts is rebuilt from the JSON catalogues (resources/translations/update.py)."""
-    table = _catalogue()
-    root = ET.parse(TRANSLATIONS / "modu_ko.ts").getroot()
-    stale = []
-    for msg in root.iter("message"):
-        src = msg.findtext("source")
-        tr = msg.find("translation")
-        if src is None or tr is None:
-            continue
-        forms = [f.text or "" for f in tr.iter("numerusform")]
-        text = forms[0] if forms else (tr.text or "")
-        if src in table and text != table[src]:
-            stale.append(src)
-    assert not stale, "run resources/translations/update.py:\n" + "\n".join(stale)
+def test_the_catalogues_give_each_text_one_korean() -> None:
+    """ko.json and the feature files under ko/ are read as one table: a text defined twice with
+    different Korean would depend on the order the files are read in."""
+    seen: dict[str, tuple[str, str]] = {}
+    drift = []
+    for f in _catalogue_files():
+        for en, ko in json.loads(f.read_text("utf-8")).items():
+            if en in seen and seen[en][1] != ko:
+                drift.append(f"{en!r}: {seen[en][0]} {seen[en][1]!r} vs {f.name} {ko!r}")
+            seen[en] = (f.name, ko)
+    assert not drift, "one Korean per text:\n" + "\n".join(drift)
 
 
 # -------------------------------------------------------------------------- English in Korean
@@ -237,22 +227,29 @@ def test_the_qt_catalogue_has_the_same_korean() -> None:
 
 def test_named_english_leaks_are_gone() -> None:
     from modu_desktop.core.render import render_preview
-    from modu_desktop.ui.docops.ops_delete import _KO
 
-    assert _KO["&Id:"] != "&Id:" and not re.search(r"[A-Za-z]{2}", _KO["&Id:"].replace("&I", ""))
+    ko_id = _catalogue()["&Id:"]
+    assert ko_id != "&Id:" and not re.search(r"[A-Za-z]{2}", ko_id.replace("&I", ""))
     html = render_preview(":::nosuchblock\nx: 1\n:::\n\n:::hero\ntitle: 제목\n")
     assert "(unknown block)" not in html and "(unclosed block)" not in html
     assert "알 수 없는 블록" in html and "닫히지 않았습니다" in html
 
 
 def test_theme_and_layout_have_the_sites_korean_names() -> None:
-    from modu_desktop.core.ops import LAYOUT_LABELS, LAYOUTS, THEME_LABELS, THEMES
+    """One source of the names: ``core/sitechoices.py`` (the site's ThemeContext.js and
+    LayoutSettings.js); the web admin's menu names are the same words."""
+    from modu_desktop.core.ops import LAYOUTS, THEMES
+    from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
 
-    assert set(THEME_LABELS) == set(THEMES) and set(LAYOUT_LABELS) == set(LAYOUTS)
+    assert set(THEME_BY_KEY) == set(THEMES) and set(LAYOUT_BY_KEY) == set(LAYOUTS)
     site = (ROOT / "tests/fixtures/pnu-modu-site/static/admin/index.html").read_text("utf-8")
-    for name, label in [*THEME_LABELS.items(), *LAYOUT_LABELS.items()]:
-        assert f"value:'{name}'" in site and f"label:'{label.ko}'" in site, name
-        assert HANGUL.search(label.ko) and name not in label.ko
+    labels = [(k, c.label_ko) for k, c in THEME_BY_KEY.items()]
+    labels += [(k, c.label_ko) for k, c in LAYOUT_BY_KEY.items()]
+    for name, label in labels:
+        admin = re.search(rf"value:'{re.escape(name)}',\s*label:'([^']+)'", site)
+        assert admin is not None, name
+        assert admin.group(1).split(" (")[0] in label, (name, admin.group(1), label)
+        assert HANGUL.search(label) and name not in label
 
 
 def test_korean_lock_ages_are_korean() -> None:

@@ -81,31 +81,25 @@ class ImageCheck:
         return self.text(lang)
 
 
-def _sniff_other(data: bytes) -> tuple[str, str] | None:
-    """Name well-known non-pictures (en, ko) for a clear refusal."""
+def _sniff_other(data: bytes) -> str | None:
+    """Name well-known non-pictures for a clear refusal (their Korean is in the catalogue)."""
     head = data[:16]
     if head.startswith(b"MZ"):
-        return "a Windows program (.exe/.dll)", "윈도우 실행 파일(.exe/.dll)"
+        return "a Windows program (.exe/.dll)"
     if head.startswith(b"\x7fELF") or head[:4] in (b"\xcf\xfa\xed\xfe", b"\xfe\xed\xfa\xcf"):
-        return "a program", "실행 파일"
+        return "a program"
     if head.startswith(b"PK\x03\x04"):
-        return "a ZIP archive (or an Office document)", "ZIP 압축 파일(또는 오피스 문서)"
+        return "a ZIP archive (or an Office document)"
     if head.startswith(b"%PDF"):
-        return "a PDF document", "PDF 문서"
+        return "a PDF document"
     if data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftyphevc"):
-        return (
-            "a HEIC photo (iPhone format; export it as JPEG first)",
-            "HEIC 사진(아이폰 형식입니다. 먼저 JPEG로 내보내 주세요)",
-        )
+        return "a HEIC photo (iPhone format; export it as JPEG first)"
     if data[4:8] == b"ftyp":
-        return "a video", "동영상"
+        return "a video"
     if head.startswith(b"BM"):
-        return ("a BMP picture (save it as PNG first)", "BMP 그림(먼저 PNG로 저장해 주세요)")
+        return "a BMP picture (save it as PNG first)"
     if head[:4] in (b"II*\x00", b"MM\x00*"):
-        return (
-            "a TIFF picture (save it as PNG or JPEG first)",
-            "TIFF 그림(먼저 PNG나 JPEG로 저장해 주세요)",
-        )
+        return "a TIFF picture (save it as PNG or JPEG first)"
     return None
 
 
@@ -121,26 +115,14 @@ def _sniff_raster(data: bytes) -> str | None:
     return None
 
 
-_SVG_BAD = [
-    (
-        re.compile(rb"<!DOCTYPE|<!ENTITY", re.I),
-        "a DOCTYPE/ENTITY declaration",
-        "DOCTYPE/ENTITY 선언",
-    ),
-    (re.compile(rb"<\s*(?:[\w-]+:)?script\b", re.I), "a script", "스크립트"),
-    (
-        re.compile(rb"<\s*(?:[\w-]+:)?foreignObject\b", re.I),
-        "embedded HTML (foreignObject)",
-        "HTML 삽입(foreignObject)",
-    ),
-    (re.compile(rb"\son[a-z]+\s*=", re.I), "an event handler (on…=)", "이벤트 처리기(on…=)"),
-    (re.compile(rb"javascript\s*:", re.I), "a javascript: link", "javascript: 링크"),
-    (re.compile(rb"data\s*:\s*text/html", re.I), "an embedded HTML page", "HTML 페이지 삽입"),
-    (
-        re.compile(rb"href\s*=\s*[\"']\s*(?:https?:)?//", re.I),
-        "a link to another site",
-        "외부 사이트 링크",
-    ),
+_SVG_BAD = [  # (pattern, what it is: its Korean is in resources/translations/ko/images.json)
+    (re.compile(b"<!DOCTYPE|<!ENTITY", re.I), "a DOCTYPE/ENTITY declaration"),
+    (re.compile(b"<\\s*(?:[\\w-]+:)?script\\b", re.I), "a script"),
+    (re.compile(b"<\\s*(?:[\\w-]+:)?foreignObject\\b", re.I), "embedded HTML (foreignObject)"),
+    (re.compile(b"\\son[a-z]+\\s*=", re.I), "an event handler (on…=)"),
+    (re.compile(b"javascript\\s*:", re.I), "a javascript: link"),
+    (re.compile(b"data\\s*:\\s*text/html", re.I), "an embedded HTML page"),
+    (re.compile(b"href\\s*=\\s*[\\\"']\\s*(?:https?:)?//", re.I), "a link to another site"),
 ]
 
 
@@ -160,13 +142,12 @@ def _check_svg(data: bytes) -> tuple[bool, Text | None]:
         return False, None
     if "<svg" not in text:
         return False, None
-    for pattern, en, ko in _SVG_BAD:
+    for pattern, en in _SVG_BAD:
         if pattern.search(data):
             return True, Text(
-                "This SVG contains {en}, which could run on the site; it is not "
+                "This SVG contains {what}, which could run on the site; it is not "
                 "uploaded. Export it as PNG, or remove that part.",
-                en=en,
-                ko=ko,
+                what=Text(en),
             )
     try:
         root = ET.fromstring(text)
@@ -201,9 +182,8 @@ def check_image(
                 Text(
                     "{shown} is {v}, not a picture. Pictures can be {supported}.",
                     shown=shown,
-                    v=other[0],
+                    v=Text(other),
                     supported=supported,
-                    v2=other[1],
                 ),
                 size=size,
             )

@@ -220,7 +220,7 @@ class OpsHost(QObject):
 
     def _upload_started(self, name: str) -> None:
         self._status_before_upload = self.win.lock_status()
-        self.win.set_lock_status(tr("Uploading {name}…").format(name=name))
+        self.win.set_lock_status(tr("Uploading {name}…", name=name))
 
     def _uploaded(self, res: ImageUpload) -> None:
         """One upload, one message in one place: a success in the status bar (clearing an

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.i18n import fill
+from modu_desktop.i18n import tr
 
 
 def read_only_pane(
@@ -130,31 +130,32 @@ class ConflictDialog(QDialog):
         self.setObjectName("conflictDialog" if not compare_only else "compareDialog")
         self.choice = ConflictChoice.CANCEL
         self.setWindowTitle(
-            self.tr("Compare versions")
-            if compare_only
-            else self.tr("Someone else saved this document")
+            tr("Compare versions") if compare_only else tr("Someone else saved this document")
         )
         self.setAccessibleName(self.windowTitle())
         lay = QVBoxLayout(self)
+        by = tr(" by {who}", who=theirs_by) if theirs_by else ""
         if compare_only:
-            msg = self.tr(
-                "Your text (left) and the current version on the site (right) of “{doc}”."
+            msg = tr(
+                "Your text (left) and the current version on the site (right) of “{doc}”.",
+                doc=doc_id,
             )
         else:
-            msg = self.tr(
+            msg = tr(
                 "While you were editing “{doc}”, a newer version was saved{by}. "
-                "Nothing has been overwritten. Choose what to keep."
+                "Nothing has been overwritten. Choose what to keep.",
+                doc=doc_id,
+                by=by,
             )
-        by = self.tr(" by {who}").format(who=theirs_by) if theirs_by else ""
-        head = QLabel(fill(msg, doc=doc_id, by=by))
+        head = QLabel(msg)
         head.setWordWrap(True)
         head.setObjectName("conflictHeadline")
         lay.addWidget(head)
 
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.mine_view = read_only_pane(split, self.tr("Your version"), "mineText", mine)
+        self.mine_view = read_only_pane(split, tr("Your version"), "mineText", mine)
         self.theirs_view = read_only_pane(
-            split, self.tr("Current version on the site"), "theirsText", theirs
+            split, tr("Current version on the site"), "theirsText", theirs
         )
         lay.addWidget(split, 1)
         ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
@@ -164,20 +165,20 @@ class ConflictDialog(QDialog):
         _scroll_to(self.mine_view, self._first_change[0])
         _scroll_to(self.theirs_view, self._first_change[1])
         self.summary = QLabel(
-            self.tr("The two versions are identical.")
+            tr("The two versions are identical.")
             if mine == theirs
-            else self.tr("Changed lines are highlighted.")
+            else tr("Changed lines are highlighted.")
         )
         lay.addWidget(self.summary)
 
         row = QHBoxLayout()
-        self.keep_mine_button = QPushButton(self.tr("&Keep mine (overwrite theirs)"))
+        self.keep_mine_button = QPushButton(tr("&Keep mine (overwrite theirs)"))
         self.keep_mine_button.setObjectName("keepMineButton")
-        self.take_theirs_button = QPushButton(self.tr("&Take theirs (discard mine)"))
+        self.take_theirs_button = QPushButton(tr("&Take theirs (discard mine)"))
         self.take_theirs_button.setObjectName("takeTheirsButton")
-        self.save_new_button = QPushButton(self.tr("Save mine as a &new document"))
+        self.save_new_button = QPushButton(tr("Save mine as a &new document"))
         self.save_new_button.setObjectName("saveAsNewButton")
-        self.cancel_button = QPushButton(self.tr("&Close") if compare_only else self.tr("&Cancel"))
+        self.cancel_button = QPushButton(tr("&Close") if compare_only else tr("&Cancel"))
         self.cancel_button.setObjectName("cancelButton")
         for b in (
             self.keep_mine_button,

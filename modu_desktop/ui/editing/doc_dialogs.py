@@ -20,12 +20,12 @@ async def ask_unsaved(parent: QWidget, title: str, *, editable: bool) -> str | N
     cancel = ("cancel", QMessageBox.ButtonRole.RejectRole, tr("&Cancel"))
     discard = ("discard", QMessageBox.ButtonRole.DestructiveRole, tr("&Discard changes"))
     if editable:
-        text = tr("“{doc}” has changes that are not saved.").format(doc=title)
+        text = tr("“{doc}” has changes that are not saved.", doc=title)
         first = ("save", QMessageBox.ButtonRole.AcceptRole, tr("&Save"))
         default: str | None = "save"
     else:
-        text = tr("Your changes to “{doc}” are not saved and you no longer hold its lock.").format(
-            doc=title
+        text = tr(
+            "Your changes to “{doc}” are not saved and you no longer hold its lock.", doc=title
         )
         first = ("saveNew", QMessageBox.ButtonRole.AcceptRole, tr("Save as &new document"))
         default = None

@@ -184,5 +184,5 @@ class FindBar(QWidget):
             cursor.insertText(self.replace_edit.text())
             count += 1
         edit.endEditBlock()
-        self.status.setText(self.tr("%n replaced", "", count))
+        self.status.setText(tr("{n} replaced", n=count))
         return count

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.i18n import tr
+
 _SAFE = re.compile(r"^[^\\:*?\"<>|\x00-\x1f]+$")
 
 
@@ -31,19 +33,17 @@ class NewDocDialog(QDialog):
     def __init__(self, suggestion: str, existing: set[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("newDocDialog")
-        self.setWindowTitle(self.tr("Save as a new document"))
+        self.setWindowTitle(tr("Save as a new document"))
         self.existing = existing
         lay = QVBoxLayout(self)
         lay.addWidget(
-            QLabel(
-                self.tr("Your text will be saved as a new document. The original is not changed.")
-            )
+            QLabel(tr("Your text will be saved as a new document. The original is not changed."))
         )
         form = QFormLayout()
         self.id_edit = QLineEdit(suggestion)
         self.id_edit.setObjectName("newDocIdEdit")
-        self.id_edit.setAccessibleName(self.tr("New file name (without .md)"))
-        label = QLabel(self.tr("&File name:"))
+        self.id_edit.setAccessibleName(tr("New file name (without .md)"))
+        label = QLabel(tr("&File name:"))
         label.setBuddy(self.id_edit)
         form.addRow(label, self.id_edit)
         lay.addLayout(form)
@@ -56,9 +56,9 @@ class NewDocDialog(QDialog):
         )
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setObjectName("newDocOkButton")
-        ok.setText(self.tr("Save"))
+        ok.setText(tr("Save"))
         cancel = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
-        cancel.setText(self.tr("Cancel"))
+        cancel.setText(tr("Cancel"))
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
@@ -70,9 +70,9 @@ class NewDocDialog(QDialog):
     def _accept(self) -> None:
         d = self.doc_id()
         if not d or not _SAFE.match(d) or any(seg in ("", ".", "..") for seg in d.split("/")):
-            self.error.setText(self.tr("Use letters, numbers and dashes, for example 09-new-page."))
+            self.error.setText(tr("Use letters, numbers and dashes, for example 09-new-page."))
             return
         if d in self.existing:
-            self.error.setText(self.tr("A document with this name already exists."))
+            self.error.setText(tr("A document with this name already exists."))
             return
         self.accept()

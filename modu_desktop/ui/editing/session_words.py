@@ -68,8 +68,7 @@ def missed_heartbeat_text(misses: int, expires_in_s: float | None) -> str:
 def took_over_text(holder: LockHolder, now: float) -> str:
     return tr(
         "{who} had left “{doc}” without a sign of life since {beat}, so "
-        "you have taken over editing."
-    ).format(
+        "you have taken over editing.",
         who=holder.holder or "?",
         doc=holder.doc_id,
         beat=format_when(holder.last_heartbeat, now),
@@ -166,9 +165,7 @@ class SessionWords:
         elif isinstance(event, TheirsTaken):
             if not event.saved_as_new:
                 win.set_lock_status(
-                    tr("Showing the current version of “{doc}”").format(
-                        doc=win.label(event.doc_id)
-                    ),
+                    tr("Showing the current version of “{doc}”", doc=win.label(event.doc_id)),
                     "ok",
                 )
         elif isinstance(event, NotSaved):
@@ -180,8 +177,9 @@ class SessionWords:
             win.set_lock_status("")
             if event.reason == "contended":
                 text = tr(
-                    "Could not start editing “{doc}”: others keep changing its lock. Try again."
-                ).format(doc=win.label(event.doc_id))
+                    "Could not start editing “{doc}”: others keep changing its lock. Try again.",
+                    doc=win.label(event.doc_id),
+                )
             else:
                 msg = error_text(event.error, lang) if event.error else "?"
                 text = tr("Could not open “{doc}”: {msg}", doc=event.doc_id, msg=msg)

@@ -23,7 +23,6 @@ from modu_desktop.core.edit_session import LockHolder, TakeOver
 from modu_desktop.core.locks import LockStatus, LockView
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.asyncutil import ask, run_dialog
-from modu_desktop.ui.shell.i18n import tr_count
 
 # "Notify me when it is free" (issue 5): the window passes ``notify_free``; it is called with the
 # docId, after which the dialog closes as CANCEL. None = no button.
@@ -55,9 +54,9 @@ def format_when(ts: float | None, now: float | None = None) -> str:
     if minutes < 1:
         ago = tr("just now")
     elif minutes < 120:
-        ago = tr_count("%n min ago", minutes)
+        ago = tr("{n} min ago", n=minutes)
     else:
-        ago = tr_count("%n h ago", minutes // 60)
+        ago = tr("{n} h ago", n=minutes // 60)
     return f"{clock} ({ago})"
 
 
@@ -210,8 +209,9 @@ async def confirm_steal(parent: QWidget | None, info: LockHolderInfo) -> bool:
         text = tr(
             "Take over editing from {who}? {who} will be switched to "
             "read-only and cannot save there any more. Their unsaved text "
-            "stays on their screen."
-        ).format(who=info.holder or "?")
+            "stays on their screen.",
+            who=info.holder or "?",
+        )
     key = await ask(
         parent,
         tr("Take over editing?"),

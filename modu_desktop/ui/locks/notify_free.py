@@ -167,10 +167,10 @@ class FreeNotifier(QObject):
         title = tr("Document is free")
         if reason == REASON_STALE:
             text = tr(
-                "Whoever was editing “{doc}” stopped responding; you can edit it now."
-            ).format(doc=doc_id)
+                "Whoever was editing “{doc}” stopped responding; you can edit it now.", doc=doc_id
+            )
         else:
-            text = tr("“{doc}” is free now; you can edit it.").format(doc=doc_id)
+            text = tr("“{doc}” is free now; you can edit it.", doc=doc_id)
         self.messages.append((title, text))
         self._last_doc = doc_id
         channel = "banner"

@@ -232,9 +232,9 @@ class SaveQueueStatus(QWidget):
 
     def set_counts(self, pending: int, failed: int) -> None:
         self.pending, self.failed = pending, failed
-        self.label.setText(tr("waiting to save ({n})").format(n=pending))
+        self.label.setText(tr("waiting to save ({n})", n=pending))
         self.label.setAccessibleName(self.label.text())
-        self.failed_label.setText(tr("not saved ({n})").format(n=failed))
+        self.failed_label.setText(tr("not saved ({n})", n=failed))
         self.label.setVisible(pending > 0)
         self.retry_button.setVisible(pending > 0)
         self.failed_label.setVisible(failed > 0)

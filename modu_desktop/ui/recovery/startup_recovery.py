@@ -46,8 +46,9 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
                 win.show_notice(
                     tr(
                         "“{doc}” was still open when the app stopped: your lock and your "
-                        "unsaved text are back."
-                    ).format(doc=lo.draft.title or lo.doc_id),
+                        "unsaved text are back.",
+                        doc=lo.draft.title or lo.doc_id,
+                    ),
                     "info",
                 )
         resumed_keys = [d.key for d in leftover_drafts(report)]

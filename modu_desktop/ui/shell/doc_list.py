@@ -17,7 +17,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
-    QCoreApplication,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -77,29 +76,31 @@ def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
     from modu_desktop.ui.locks.lock_dialog import format_when  # not before the first lock badge
 
     if b.mine:
-        return QCoreApplication.translate("DocList", "You (this window)")
+        return tr("You (this window)")
     if b.malformed:
-        return QCoreApplication.translate("DocList", "⚠ unreadable lock")
+        return tr("⚠ unreadable lock")
     if long:
         since = format_when(b.started_at, now)
         beat = format_when(b.last_heartbeat, now)
         if b.stale:
-            return QCoreApplication.translate(
-                "DocList", "{who} started at {since}; no sign of life since {beat} (inactive)."
-            ).format(who=b.holder, since=since, beat=beat)
-        return QCoreApplication.translate(
-            "DocList", "{who} is editing since {since}; last sign of life {beat}."
-        ).format(who=b.holder, since=since, beat=beat)
+            return tr(
+                "{who} started at {since}; no sign of life since {beat} (inactive).",
+                who=b.holder,
+                since=since,
+                beat=beat,
+            )
+        return tr(
+            "{who} is editing since {since}; last sign of life {beat}.",
+            who=b.holder,
+            since=since,
+            beat=beat,
+        )
     since_short = format_when(b.started_at, now).split(" (")[0]
     if b.stale:
-        return QCoreApplication.translate("DocList", "{who} · inactive").format(who=b.holder)
+        return tr("{who} · inactive", who=b.holder)
     if b.same_user_elsewhere:
-        return QCoreApplication.translate("DocList", "You, elsewhere · {since}").format(
-            since=since_short
-        )
-    return QCoreApplication.translate("DocList", "{who} · {since}").format(
-        who=b.holder, since=since_short
-    )
+        return tr("You, elsewhere · {since}", since=since_short)
+    return tr("{who} · {since}", who=b.holder, since=since_short)
 
 
 def lock_badges(views: list[Any]) -> dict[str, LockBadge]:
@@ -295,31 +296,29 @@ class DocListPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
 
         top = QHBoxLayout()
-        self.filter_label = QLabel(self.tr("&Filter:"))
+        self.filter_label = QLabel(tr("&Filter:"))
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("docFilter")
-        self.filter_edit.setPlaceholderText(self.tr("Type to filter by title or file"))
-        self.filter_edit.setAccessibleName(self.tr("Filter documents"))
+        self.filter_edit.setPlaceholderText(tr("Type to filter by title or file"))
+        self.filter_edit.setAccessibleName(tr("Filter documents"))
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_label.setBuddy(self.filter_edit)
-        self.refresh_button = QPushButton(self.tr("Refresh"))
+        self.refresh_button = QPushButton(tr("Refresh"))
         self.refresh_button.setObjectName("refreshButton")
-        self.refresh_button.setAccessibleName(self.tr("Refresh the document list"))
-        self.refresh_button.setToolTip(self.tr("Refresh (F5)"))
+        self.refresh_button.setAccessibleName(tr("Refresh the document list"))
+        self.refresh_button.setToolTip(tr("Refresh (F5)"))
         top.addWidget(self.filter_label)
         top.addWidget(self.filter_edit, 1)
         top.addWidget(self.refresh_button)
         lay.addLayout(top)
 
         self.model = DocListModel(self)
-        self.model.set_headers(
-            [self.tr("#"), self.tr("Title"), self.tr("File"), self.tr("Editing")]
-        )
+        self.model.set_headers([tr("#"), tr("Title"), tr("File"), tr("Editing")])
         self.proxy = DocFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.tree = QTableView()  # the name the window and its shortcuts use
         self.tree.setObjectName("docList")
-        self.tree.setAccessibleName(self.tr("Documents"))
+        self.tree.setAccessibleName(tr("Documents"))
         self.tree.setModel(self.proxy)
         self.tree.setShowGrid(False)
         self.tree.setWordWrap(False)
@@ -351,12 +350,12 @@ class DocListPanel(QWidget):
         self.status = QLabel("")
         self.status.setObjectName("docListStatus")
         self.status.setWordWrap(True)
-        self.status.setAccessibleName(self.tr("Document list status"))
+        self.status.setAccessibleName(tr("Document list status"))
         lay.addWidget(self.status)
 
-        self.open_button = QPushButton(self.tr("&Open"))
+        self.open_button = QPushButton(tr("&Open"))
         self.open_button.setObjectName("openButton")
-        self.open_button.setAccessibleName(self.tr("Open the selected document"))
+        self.open_button.setAccessibleName(tr("Open the selected document"))
         self.open_button.setEnabled(False)
         lay.addWidget(self.open_button)
 
@@ -398,13 +397,13 @@ class DocListPanel(QWidget):
 
     def set_loading(self, loading: bool) -> None:
         if loading:
-            self.status.setText(self.tr("Loading the document list…"))
+            self.status.setText(tr("Loading the document list…"))
             self.status.setProperty("kind", "info")
         self.refresh_button.setEnabled(not loading)
         self._repolish()
 
     def set_error(self, message: str) -> None:
-        self.status.setText(self.tr("Could not refresh the list: {msg}").format(msg=message))
+        self.status.setText(tr("Could not refresh the list: {msg}", msg=message))
         self.status.setProperty("kind", "error")
         if self.pending_open is not None:
             self.pending_open = None  # never open minutes later, after a retry
@@ -473,7 +472,7 @@ class DocListPanel(QWidget):
             self.status.setProperty("kind", "checking")
             self._repolish()
             return
-        self.set_info(self.tr("%n document(s)", "", count))
+        self.set_info(tr("{n} document(s)", n=count))
         pending, self.pending_open = self.pending_open, None
         if pending is not None:
             if self.model.position_of(pending) is None:

@@ -250,9 +250,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ the session's view
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
-        self.set_lock_status(
-            tr("“{doc}” is in use").format(doc=self.label(holder.doc_id)), "warning"
-        )
+        self.set_lock_status(tr("“{doc}” is in use", doc=self.label(holder.doc_id)), "warning")
         notify = None if self.ctx.viewer else self.nothing_lost.watch
         choice = await ask_take_over(self, holder, notify_free=notify)
         if choice is TakeOver.CANCEL:
@@ -273,8 +271,10 @@ class MainWindow(WindowWidgets, QMainWindow):
         if new_id is not None:
             self.show_notice(
                 tr(
-                    "Your text was saved as “{new}”. This window now shows the current “{doc}”."
-                ).format(new=new_id, doc=conflict.doc_id),
+                    "Your text was saved as “{new}”. This window now shows the current “{doc}”.",
+                    new=new_id,
+                    doc=conflict.doc_id,
+                ),
                 "info",
             )
         return decision
@@ -326,9 +326,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.notice.hide()
             if not self.ctx.viewer:
                 self.set_lock_status(
-                    tr("Checking whether someone is editing “{doc}”…").format(
-                        doc=self.label(doc_id)
-                    )
+                    tr("Checking whether someone is editing “{doc}”…", doc=self.label(doc_id))
                 )
             row = self.doc_list.row(doc_id)
             opened = await EditSession.open(
@@ -482,9 +480,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         if new_id:
             if s.lost or s.mode is not Mode.EDIT:
                 self.editor_pane.set_modified(False)
-            self.show_notice(
-                tr("Saved your text as the new document “{new}”.").format(new=new_id), "info"
-            )
+            self.show_notice(tr("Saved your text as the new document “{new}”.", new=new_id), "info")
             self.update_title()
         return new_id
 
@@ -499,8 +495,10 @@ class MainWindow(WindowWidgets, QMainWindow):
         res = await self.ops_host.ops.create(req, keep_lock=False)
         if not res.ok:
             self.show_notice(
-                tr("Could not create “{new}”: {msg} Your text is still here.").format(
-                    new=new_id, msg=res.user_message(self.ctx.lang)
+                tr(
+                    "Could not create “{new}”: {msg} Your text is still here.",
+                    new=new_id,
+                    msg=res.user_message(self.ctx.lang),
                 ),
                 "error",
             )
@@ -531,9 +529,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         else:
             self._draft_discard()
         if s.held is not None:
-            self.set_lock_status(
-                tr("Releasing the lock on “{doc}”…").format(doc=s.title or s.doc_id)
-            )
+            self.set_lock_status(tr("Releasing the lock on “{doc}”…", doc=s.title or s.doc_id))
         await s.close()
         if self.session is s:
             self._show_no_document()

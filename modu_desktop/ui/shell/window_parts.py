@@ -78,8 +78,9 @@ def build_central(win: ShellApi) -> None:
         win.viewer_banner.set_text(
             tr(
                 "Viewer mode: your account ({login}) can read this repository "
-                "but not change it, so documents open read-only."
-            ).format(login=ctx.login)
+                "but not change it, so documents open read-only.",
+                login=ctx.login,
+            )
         )
     win.viewer_banner.setVisible(ctx.viewer)
     outer.addWidget(win.viewer_banner)
@@ -181,9 +182,7 @@ def build_status_bar(win: ShellApi) -> None:
     win.status_conn = QLabel("")
     win.status_conn.setObjectName("statusConnection")
     win.status_conn.setAccessibleName(tr("Connection"))
-    who = QLabel(
-        tr("{login} · {repo}").format(login=win.ctx.login, repo=win.ctx.settings.repo_full_name)
-    )
+    who = QLabel(tr("{login} · {repo}", login=win.ctx.login, repo=win.ctx.settings.repo_full_name))
     who.setObjectName("statusAccount")
     sb.addWidget(win.status_lock, 1)
     sb.addPermanentWidget(win.status_deploy)

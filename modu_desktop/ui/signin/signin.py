@@ -78,12 +78,12 @@ class SignInWidget(QWidget):
             settings.api_url, settings.oauth_client_id, paths=deployment_paths
         )
         self.setObjectName("signInWindow")
-        self.setWindowTitle(self.tr("Sign in — Modu Desktop"))
+        self.setWindowTitle(tr("Sign in — Modu Desktop"))
         self.resize(720, 640)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(24, 20, 24, 20)
-        title = QLabel(self.tr("Sign in to Modu Desktop"))
+        title = QLabel(tr("Sign in to Modu Desktop"))
         title.setObjectName("signInTitle")
         lay.addWidget(title)
 
@@ -117,11 +117,9 @@ class SignInWidget(QWidget):
         self.fine_button = QPushButton(tr("Create a token"))
         self.fine_button.setObjectName("createTokenButton")
         self.fine_button.setAccessibleName(tr("Open GitHub's page to create a token, filled in"))
-        self.classic_button = QPushButton(self.tr("Classic token page"))
+        self.classic_button = QPushButton(tr("Classic token page"))
         self.classic_button.setObjectName("createClassicTokenButton")
-        self.classic_button.setAccessibleName(
-            self.tr("Open GitHub's page to create a classic token")
-        )
+        self.classic_button.setAccessibleName(tr("Open GitHub's page to create a classic token"))
         self.classic_button.setFlat(True)
         links.addWidget(self.fine_button)
         links.addStretch(1)
@@ -137,8 +135,8 @@ class SignInWidget(QWidget):
         self.token_edit = QLineEdit()
         self.token_edit.setObjectName("tokenEdit")
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.token_edit.setPlaceholderText(self.tr("github_pat_… or ghp_…"))
-        self.token_edit.setAccessibleName(self.tr("Personal access token"))
+        self.token_edit.setPlaceholderText(tr("github_pat_… or ghp_…"))
+        self.token_edit.setAccessibleName(tr("Personal access token"))
         token_label = QLabel(tr("&Token:"))
         token_label.setBuddy(self.token_edit)
         form.addRow(token_label, self.token_edit)
@@ -153,7 +151,7 @@ class SignInWidget(QWidget):
         row = QHBoxLayout()
         self.sign_in_button = QPushButton(tr("&Sign in"))
         self.sign_in_button.setObjectName("signInButton")
-        self.sign_in_button.setAccessibleName(self.tr("Sign in"))
+        self.sign_in_button.setAccessibleName(tr("Sign in"))
         self.sign_in_button.setDefault(True)
         row.addWidget(self.sign_in_button)
         row.addStretch(1)
@@ -186,7 +184,7 @@ class SignInWidget(QWidget):
 
         self.device_code = QLabel("")
         self.device_code.setObjectName("deviceCodeLabel")
-        self.device_code.setAccessibleName(self.tr("Code to type on GitHub"))
+        self.device_code.setAccessibleName(tr("Code to type on GitHub"))
         self.device_code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         font = self.device_code.font()
         font.setPointSize(font.pointSize() + 10)
@@ -209,9 +207,9 @@ class SignInWidget(QWidget):
         self.practice_button.setToolTip(
             tr("Opens a practice brochure on this computer. Nothing reaches the real site.")
         )
-        self.quit_button = QPushButton(self.tr("&Quit"))
+        self.quit_button = QPushButton(tr("&Quit"))
         self.quit_button.setObjectName("signInQuitButton")
-        self.quit_button.setAccessibleName(self.tr("Quit"))
+        self.quit_button.setAccessibleName(tr("Quit"))
         practice_row.addWidget(self.practice_button)
         practice_hint = QLabel(
             tr("New here? Look around a practice brochure first, without signing in.")
@@ -226,33 +224,33 @@ class SignInWidget(QWidget):
         self.message.setObjectName("signInMessage")
         self.message.setWordWrap(True)
         self.message.setProperty("kind", "error")
-        self.message.setAccessibleName(self.tr("Sign-in message"))
+        self.message.setAccessibleName(tr("Sign-in message"))
         lay.addWidget(self.message)
 
-        self.server_box = QGroupBox(self.tr("Server and repository"))
+        self.server_box = QGroupBox(tr("Server and repository"))
         self.server_box.setObjectName("serverBox")
         self.server_box.setCheckable(True)
         self.server_box.setChecked(False)
         sform = QFormLayout(self.server_box)
         self.api_edit = QLineEdit(settings.api_url)
         self.api_edit.setObjectName("apiUrlEdit")
-        self.api_edit.setAccessibleName(self.tr("GitHub API address"))
+        self.api_edit.setAccessibleName(tr("GitHub API address"))
         self.repo_edit = QLineEdit(settings.repo_full_name)
         self.repo_edit.setObjectName("repoEdit")
-        self.repo_edit.setAccessibleName(self.tr("Repository (owner/name)"))
+        self.repo_edit.setAccessibleName(tr("Repository (owner/name)"))
         self.branch_edit = QLineEdit(settings.branch)
         self.branch_edit.setObjectName("branchEdit")
-        self.branch_edit.setAccessibleName(self.tr("Branch"))
+        self.branch_edit.setAccessibleName(tr("Branch"))
         for label, w in (
-            (self.tr("&API address:"), self.api_edit),
-            (self.tr("Re&pository:"), self.repo_edit),
-            (self.tr("&Branch:"), self.branch_edit),
+            (tr("&API address:"), self.api_edit),
+            (tr("Re&pository:"), self.repo_edit),
+            (tr("&Branch:"), self.branch_edit),
         ):
             lab = QLabel(label)
             lab.setBuddy(w)
             sform.addRow(lab, w)
         hint = QLabel(
-            self.tr(
+            tr(
                 "GitHub Enterprise: use https://YOUR-SERVER/api/v3. "
                 "Change only if your office told you to."
             )
@@ -341,12 +339,12 @@ class SignInWidget(QWidget):
     def _update_keyring_notice(self) -> None:
         if self.token_store.keyring_available():
             self.keyring_notice.setText(
-                self.tr("The token will be kept in this computer's password store (keyring).")
+                tr("The token will be kept in this computer's password store (keyring).")
             )
             self.keyring_notice.setProperty("kind", "info")
         else:
             self.keyring_notice.setText(
-                self.tr(
+                tr(
                     "This computer has no password store (keyring), so the token is kept "
                     "only until you quit; you will paste it again next time."
                 )
@@ -374,7 +372,7 @@ class SignInWidget(QWidget):
         client_id = self.client_id
         if not client_id:
             self._error(
-                self.tr(
+                tr(
                     "Signing in with the browser is not available in this version; "
                     "please use a token."
                 )
@@ -391,10 +389,11 @@ class SignInWidget(QWidget):
             self.device_code.setText(code.user_code)
             self.device_code.show()
             self.device_hint.setText(
-                self.tr(
+                tr(
                     "Type this code on the GitHub page that opened ({url}) and approve. "
-                    "It is on the clipboard too."
-                ).format(url=code.verification_uri)
+                    "It is on the clipboard too.",
+                    url=code.verification_uri,
+                )
             )
             self.device_hint.show()
             QGuiApplication.clipboard().setText(code.user_code)
@@ -416,11 +415,11 @@ class SignInWidget(QWidget):
             return None
         api = self.api_edit.text().strip().rstrip("/")
         if not api.startswith(("https://", "http://")):
-            return self.tr("The API address must start with https://.")
+            return tr("The API address must start with https://.")
         try:
             self.settings.set_repo(self.repo_edit.text())
         except ValueError:
-            return self.tr("The repository must look like owner/name.")
+            return tr("The repository must look like owner/name.")
         self.settings.api_url = api
         self.settings.branch = self.branch_edit.text().strip() or "main"
         if self.token_store.account != self.settings.api_host:
@@ -437,7 +436,7 @@ class SignInWidget(QWidget):
         self.token_edit.setEnabled(not busy)
         if busy:
             self.message.setProperty("kind", "info")
-            self.message.setText(self.tr("Checking the token with GitHub…"))
+            self.message.setText(tr("Checking the token with GitHub…"))
         self.message.style().unpolish(self.message)
         self.message.style().polish(self.message)
 
@@ -452,7 +451,7 @@ class SignInWidget(QWidget):
     async def check(self) -> SignInResult | None:
         token = self.token_edit.text().strip()
         if not token:
-            self._error(self.tr("Paste the token first."))
+            self._error(tr("Paste the token first."))
             return None
         problem = self._apply_server_fields()
         if problem:
@@ -476,7 +475,7 @@ class SignInWidget(QWidget):
         if not result.ok:
             with contextlib.suppress(Exception):
                 await client.aclose()
-            self._error(result.message or self.tr("Sign-in failed."))
+            self._error(result.message or tr("Sign-in failed."))
             return result
         if read_only_reason(token, result) == "approval_pending":
             owner, _name = self._repo_parts()
@@ -497,7 +496,7 @@ class SignInWidget(QWidget):
         self.pending_box.hide()
         self.stored_as = self.token_store.save(token)
         self.message.setProperty("kind", "info")
-        self.message.setText(self.tr("Signed in as {login}.").format(login=result.login or "?"))
+        self.message.setText(tr("Signed in as {login}.", login=result.login or "?"))
         self.signedIn.emit(result, token, client)
         return result
 
