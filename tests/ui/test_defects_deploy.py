@@ -33,7 +33,7 @@ def test_publishing_status_only_moves_forward(make_window: Any, ui: Any, qtbot: 
         return answers.pop(0) if answers else [Run("queued")]
 
     win.ctx.client.workflow_runs = runs
-    win._watch_deploy("abc")
+    win.deploy.watch("abc")
     qtbot.waitUntil(lambda: "Published" in win.status_deploy.text(), timeout=5000)
     qtbot.wait(300)
     shown.append(win.status_deploy.text())
@@ -50,6 +50,6 @@ def test_publishing_states_have_one_wording_each(make_window: Any, qtbot: Any) -
     win = make_window()
     texts = set()
     for state in DeployState:
-        win._show_deploy(state)
+        win.deploy.show(state)
         texts.add(win.status_deploy.text())
     assert len(texts) == len(DeployState)

@@ -85,6 +85,7 @@ def test_an_outage_reads_the_same_everywhere_and_its_end_clears_it(
 
     win = make_window()
     win.ctx.client.retry = RetryPolicy(max_attempts=1, max_total=0.2)
+    ui.run(win.recover_at_start())  # the window's save queue runs (as after the app's start)
     assert ui.run(win.open_document(DOC))
     win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
     win.editor_pane.editor.insertPlainText("\n끊긴 동안 쓴 문장\n")
@@ -101,14 +102,21 @@ def test_an_outage_reads_the_same_everywhere_and_its_end_clears_it(
     assert win.status_conn.property("kind") == "ok"
     assert not win.notice.isVisible()  # the outage message is no longer true
     assert phrase.lower() not in win.doc_list.status.text().lower()
-    assert win.editor_pane.is_modified()  # and the text is still here to save
+    # the text was kept on this computer (arch: every editing window has the save queue) and
+    # goes out as soon as GitHub answers again
+    nl = win.nothing_lost
+    qtbot.waitUntil(lambda: nl.queue.pending_count() == 0, timeout=10000)
+    assert "끊긴 동안 쓴 문장" in sandbox.read_file(f"docs/{DOC}.md").decode()
+    win.editor_pane.editor.insertPlainText("다시 연결된 뒤\n")
     assert ui.run(win.save()) is True
 
 
 def test_a_save_error_is_said_once(make_window: Any, ui: Any) -> None:
     win = make_window()
     assert ui.run(win.open_document(DOC))
-    win._save_failed(RuntimeError("disk full"))
+    from modu_desktop.core.edit_session import NotSaved
+
+    win.report(NotSaved(DOC, "error", RuntimeError("disk full")))
     assert _places(win, "disk full") == ["notice"]
 
 

@@ -80,10 +80,8 @@ def test_ctrl_s_explains_on_a_document_opened_read_only(
 def test_notify_when_free_is_offered_after_losing_the_lock(
     make_window: Any, peer: Any, ui: Any, qtbot: Any
 ) -> None:
-    from modu_desktop.ui.recovery.nothing_lost import attach
-
     win = make_window(heartbeat_s=1)
-    nl = attach(win)
+    nl = win.nothing_lost
     nl.notifier.interval_s = 0.1
     try:
         assert ui.run(win.open_document(DOC))
