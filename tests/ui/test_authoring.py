@@ -463,16 +463,16 @@ def test_slow_list_and_open_show_progress_in_place(
     sandbox.faults.latency_ms = 450
     try:
         task = ui.start(win.refresh_list())
-        qtbot.waitUntil(lambda: win._list_busy.isVisible(), timeout=5000)
-        assert win._list_busy.parent() is win.doc_list
+        qtbot.waitUntil(lambda: win.list_busy.isVisible(), timeout=5000)
+        assert win.list_busy.parent() is win.doc_list
         ui.wait_task(task)
         task = ui.start(win.open_document(DOC))
-        qtbot.waitUntil(lambda: win._open_busy.isVisible(), timeout=5000)
-        assert win._open_busy.parent() is win.right
+        qtbot.waitUntil(lambda: win.open_busy.isVisible(), timeout=5000)
+        assert win.open_busy.parent() is win.right
         assert ui.wait_task(task)
     finally:
         sandbox.faults.latency_ms = 0
-    qtbot.waitUntil(lambda: not win._open_busy.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not win.open_busy.isVisible(), timeout=2000)
 
 
 def _shown(pane: EditorPane, qtbot: Any) -> PreviewPane:
