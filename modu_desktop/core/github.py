@@ -59,6 +59,8 @@ from modu_desktop.core.github_types import (
     WorkflowRun,
     WriteResult,
     _b64decode,
+    commit_from_git,
+    commit_from_rest,
     encode_path,
 )
 
@@ -430,7 +432,7 @@ class GitHubClient:
 
     async def get_commit(self, sha: str) -> Commit:
         d = await self._get_json(f"{self._repo_path}/git/commits/{quote(sha, safe='')}")
-        return _commit_from_git(d)
+        return commit_from_git(d)
 
     async def get_tree(self, ref: str | None = None, recursive: bool = True) -> Tree:
         """A tree by sha or branch name. Conditional: an unchanged tree is a free 304 (one
@@ -492,7 +494,7 @@ class GitHubClient:
             params["path"] = path
         params["sha"] = sha or self.repo.branch
         d = await self._get_json(f"{self._repo_path}/commits", params=params)
-        return [_commit_from_rest(c) for c in d]
+        return [commit_from_rest(c) for c in d]
 
     async def list_commits_page(
         self, path: str | None = None, sha: str | None = None, *, page: int = 1, per_page: int = 100
@@ -515,7 +517,7 @@ class GitHubClient:
                 resp.status_code, "the server's answer was not JSON", method="GET", path=url
             ) from None
         more = 'rel="next"' in (resp.headers.get("link") or "")
-        return [_commit_from_rest(c) for c in data], more
+        return [commit_from_rest(c) for c in data], more
 
     async def run_jobs(self, run_id: int) -> list[Mapping[str, Any]]:
         """``GET /repos/{o}/{r}/actions/runs/{id}/jobs``: the jobs of a workflow run (raw)."""
@@ -767,38 +769,3 @@ class _BearerAuth(httpx.Auth):
         if self._token:
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
         yield request
-
-
-def _commit_from_git(d: Mapping[str, Any]) -> Commit:
-    author = d.get("author") or {}
-    committer = d.get("committer") or {}
-    return Commit(
-        sha=str(d["sha"]),
-        message=str(d.get("message", "")),
-        tree_sha=(d.get("tree") or {}).get("sha"),
-        parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
-        author_name=author.get("name"),
-        author_email=author.get("email"),
-        author_date=author.get("date"),
-        committer_date=committer.get("date"),
-        raw=d,
-    )
-
-
-def _commit_from_rest(d: Mapping[str, Any]) -> Commit:
-    inner = d.get("commit") or {}
-    author = inner.get("author") or {}
-    committer = inner.get("committer") or {}
-    login = (d.get("author") or {}).get("login") if isinstance(d.get("author"), dict) else None
-    return Commit(
-        sha=str(d["sha"]),
-        message=str(inner.get("message", "")),
-        tree_sha=(inner.get("tree") or {}).get("sha"),
-        parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
-        author_name=author.get("name"),
-        author_email=author.get("email"),
-        author_date=author.get("date"),
-        committer_date=committer.get("date"),
-        author_login=login,
-        raw=d,
-    )

@@ -200,3 +200,40 @@ def _b64decode(text: str) -> bytes:
         return base64.b64decode("".join(text.split()), validate=True)
     except (binascii.Error, ValueError) as exc:
         raise GitHubError(None, f"invalid base64 content from server: {exc}") from None
+
+
+def commit_from_git(d: Mapping[str, Any]) -> Commit:
+    """A commit as the git database API gives it (``/git/commits``)."""
+    author = d.get("author") or {}
+    committer = d.get("committer") or {}
+    return Commit(
+        sha=str(d["sha"]),
+        message=str(d.get("message", "")),
+        tree_sha=(d.get("tree") or {}).get("sha"),
+        parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
+        author_name=author.get("name"),
+        author_email=author.get("email"),
+        author_date=author.get("date"),
+        committer_date=committer.get("date"),
+        raw=d,
+    )
+
+
+def commit_from_rest(d: Mapping[str, Any]) -> Commit:
+    """A commit as the REST commits API gives it (``/commits``)."""
+    inner = d.get("commit") or {}
+    author = inner.get("author") or {}
+    committer = inner.get("committer") or {}
+    login = (d.get("author") or {}).get("login") if isinstance(d.get("author"), dict) else None
+    return Commit(
+        sha=str(d["sha"]),
+        message=str(inner.get("message", "")),
+        tree_sha=(inner.get("tree") or {}).get("sha"),
+        parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
+        author_name=author.get("name"),
+        author_email=author.get("email"),
+        author_date=author.get("date"),
+        committer_date=committer.get("date"),
+        author_login=login,
+        raw=d,
+    )

@@ -25,6 +25,7 @@ from modu_desktop.core.locks.client import (
     tree_entries,
 )
 from modu_desktop.core.locks.model import (
+    STEAL_ATTEMPTS,
     AcquireOutcome,
     AcquireResult,
     HeartbeatOutcome,
@@ -39,6 +40,8 @@ from modu_desktop.core.locks.model import (
     _fmt_time,
     _where,
     classify,
+    lost_steal,
+    same_claim,
 )
 from modu_desktop.core.locks.wire import (
     LOCK_DIR,
@@ -407,7 +410,7 @@ class LockManager:
         if unsynced is not None:
             return unsynced
         seen = view
-        for _ in range(_STEAL_ATTEMPTS):
+        for _ in range(STEAL_ATTEMPTS):
             held, err, conflict = await self._write_lock(doc_id, seen.sha)
             if held is not None:
                 if view.status is LockStatus.FREE:
@@ -439,36 +442,16 @@ class LockManager:
             except Exception:
                 now_view = None
             if now_view is not None and (
-                now_view.status is LockStatus.FREE or _same_claim(view, now_view)
+                now_view.status is LockStatus.FREE or same_claim(view, now_view)
             ):
                 seen = now_view  # the same holder heartbeated, or left: go on with the new sha
                 continue
-            return self._lost_steal(doc_id, now_view, err)
+            return lost_steal(doc_id, now_view, err)
         return AcquireResult(
             AcquireOutcome.LOST_RACE,
             doc_id,
             view=seen,
             message=f"The lock on {doc_id} kept changing while you were taking it over.",
-        )
-
-    def _lost_steal(
-        self, doc_id: str, now_view: LockView | None, err: Exception | None
-    ) -> AcquireResult:
-        rec = now_view.record if now_view is not None else None
-        if rec is None:
-            who = "someone else"
-        elif now_view is not None and now_view.status is LockStatus.MINE_OTHER_SESSION:
-            who = f"you (@{rec.editing_by}) {_where(rec, now_view.same_install)}"
-        elif rec.is_malformed:
-            who = f"@{rec.claimed_by}" if rec.claimed_by else "an unreadable lock"
-        else:
-            who = f"@{rec.editing_by}"
-        return AcquireResult(
-            AcquireOutcome.LOST_RACE,
-            doc_id,
-            view=now_view,
-            error=err,
-            message=f"Someone else took the lock on {doc_id} first ({who}).",
         )
 
     async def _heartbeat(self, held: HeldLock) -> HeartbeatResult:
@@ -804,27 +787,6 @@ class LockManager:
                 f"{_fmt_time(rec.started_at if rec else None)}."
             )
         return VerifyResult(False, reason, view=view)
-
-
-_STEAL_ATTEMPTS = 4  # a live holder heartbeats every few minutes: a 4th 409 in a row is odd
-
-
-def _same_claim(agreed: LockView, now: LockView) -> bool:
-    """Whether ``now`` is still the claim the user agreed to replace: same holder, same session
-    and same start (a heartbeat changes only ``lastHeartbeat``; the web admin keeps
-    ``startedAt``, and has no session id, so its start tells its editing sessions apart)."""
-    a, b = agreed.record, now.record
-    if a is None or b is None or a.is_malformed or b.is_malformed:
-        return False
-    if now.status is LockStatus.MINE_THIS_SESSION:
-        return False
-    if agreed.status is LockStatus.STALE and not now.is_stale:
-        return False  # taken over *because* it was dead, and it came back: ask the user
-    return (
-        a.editing_by.casefold() == b.editing_by.casefold()
-        and a.session_id == b.session_id
-        and a.started_at == b.started_at
-    )
 
 
 def _branch_of(client: Any) -> str | None:

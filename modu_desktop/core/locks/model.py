@@ -285,3 +285,44 @@ class LockObserver(Protocol):
     def lock_renewed(self, held: HeldLock) -> None: ...
 
     def lock_gone(self, doc_id: str) -> None: ...
+
+
+STEAL_ATTEMPTS = 4  # a live holder heartbeats every few minutes: a 4th 409 in a row is odd
+
+
+def same_claim(agreed: LockView, now: LockView) -> bool:
+    """Whether ``now`` is still the claim the user agreed to replace: same holder, same session
+    and same start (a heartbeat changes only ``lastHeartbeat``; the web admin keeps
+    ``startedAt``, and has no session id, so its start tells its editing sessions apart)."""
+    a, b = agreed.record, now.record
+    if a is None or b is None or a.is_malformed or b.is_malformed:
+        return False
+    if now.status is LockStatus.MINE_THIS_SESSION:
+        return False
+    if agreed.status is LockStatus.STALE and not now.is_stale:
+        return False  # taken over *because* it was dead, and it came back: ask the user
+    return (
+        a.editing_by.casefold() == b.editing_by.casefold()
+        and a.session_id == b.session_id
+        and a.started_at == b.started_at
+    )
+
+
+def lost_steal(doc_id: str, now_view: LockView | None, err: Exception | None) -> AcquireResult:
+    """A take-over refused because a *different* claim holds the lock now: say whose."""
+    rec = now_view.record if now_view is not None else None
+    if rec is None:
+        who = "someone else"
+    elif now_view is not None and now_view.status is LockStatus.MINE_OTHER_SESSION:
+        who = f"you (@{rec.editing_by}) {_where(rec, now_view.same_install)}"
+    elif rec.is_malformed:
+        who = f"@{rec.claimed_by}" if rec.claimed_by else "an unreadable lock"
+    else:
+        who = f"@{rec.editing_by}"
+    return AcquireResult(
+        AcquireOutcome.LOST_RACE,
+        doc_id,
+        view=now_view,
+        error=err,
+        message=f"Someone else took the lock on {doc_id} first ({who}).",
+    )

@@ -15,217 +15,24 @@ an unknown component) does not break the build there — it only disappears from
 from __future__ import annotations
 
 import bisect
-import posixpath
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from urllib.parse import unquote
 
 from . import brochure
+from . import mdx_tables as tb
 from .jsexpr import check_expression, check_spread, incomplete_expression
+from .mdx_helpers import (
+    _cell_cut,
+    _escape_braces,
+    _id_continue,
+    _id_start,
+    _label_end,
+    css_to_object,
+    resolve_image,
+)
+from .mdx_tables import HTML, PROVIDED, VOID
 from .model import Finding, LineIndex, Severity, TextEdit
-
-VOID = frozenset(
-    [
-        "area",
-        "base",
-        "br",
-        "col",
-        "embed",
-        "hr",
-        "img",
-        "input",
-        "link",
-        "meta",
-        "param",
-        "source",
-        "track",
-        "wbr",
-    ]
-)
-HTML = VOID | frozenset(
-    [
-        "a",
-        "abbr",
-        "address",
-        "article",
-        "aside",
-        "audio",
-        "b",
-        "bdi",
-        "bdo",
-        "blockquote",
-        "body",
-        "button",
-        "canvas",
-        "caption",
-        "cite",
-        "code",
-        "colgroup",
-        "data",
-        "datalist",
-        "dd",
-        "del",
-        "details",
-        "dfn",
-        "dialog",
-        "div",
-        "dl",
-        "dt",
-        "em",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "head",
-        "header",
-        "hgroup",
-        "html",
-        "i",
-        "iframe",
-        "ins",
-        "kbd",
-        "label",
-        "legend",
-        "li",
-        "main",
-        "map",
-        "mark",
-        "menu",
-        "meter",
-        "nav",
-        "noscript",
-        "object",
-        "ol",
-        "optgroup",
-        "option",
-        "output",
-        "p",
-        "picture",
-        "pre",
-        "progress",
-        "q",
-        "rp",
-        "rt",
-        "ruby",
-        "s",
-        "samp",
-        "script",
-        "search",
-        "section",
-        "select",
-        "slot",
-        "small",
-        "span",
-        "strong",
-        "style",
-        "sub",
-        "summary",
-        "sup",
-        "table",
-        "tbody",
-        "td",
-        "template",
-        "textarea",
-        "tfoot",
-        "th",
-        "thead",
-        "time",
-        "title",
-        "tr",
-        "u",
-        "ul",
-        "var",
-        "video",
-        "svg",
-        "path",
-        "circle",
-        "rect",
-        "g",
-        "line",
-        "polyline",
-        "polygon",
-        "center",
-        "font",
-        "big",
-        "strike",
-        "tt",
-    ]
-)
-# Components the site provides to every page (src/theme/MDXComponents.js and Docusaurus').
-PROVIDED = frozenset(
-    [
-        "Head",
-        "Details",
-        "Columns",
-        "Col",
-        "Column",
-        "Highlight",
-        "HeroButton",
-        "Callout",
-        "StepList",
-        "StepItem",
-        "Text",
-        "ChapterHeader",
-        "HeroSection",
-        "StatsSection",
-        "CardsSection",
-        "TimelineSection",
-        "QuoteSection",
-        "CTASection",
-        "ChaptersSection",
-        "RoadmapSection",
-        "BadgesSection",
-        "ChapterHeaderSection",
-        "KpiSection",
-        "StrategySection",
-        "AlphaGridSection",
-        "PanelSection",
-        "StepperSection",
-        "SplitSection",
-        "DataTableSection",
-    ]
-)
-
-_FENCE = re.compile(r"^((?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)(`{3,}|~{3,})(.*)$")
-_DIRECTIVE = re.compile(r"^[ \t]{0,3}(:{3,})([A-Za-z][A-Za-z0-9_-]*)?(.*)$")
-_DIRECTIVE_REST = re.compile(r"^(?:\[[^\]\n]*\])?(?:\{[^}\n]*\})?[ \t]*$")
-_CLOSER = re.compile(r"^[ \t]{0,3}(:{3,})[ \t]*$")
-_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_THEMATIC = re.compile(r"^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-_TABLE_ROW = re.compile(r"^[ \t]*\|")
-_TABLE_DELIM = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_ESM = re.compile(r"(?:import|export)[ \t\n]")
-_CONTENT_START = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t]*")
-_SPECIAL = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|\{|\]\(|(?<![\w/])(?:https?://|www\.)|!\[", re.ASCII)
-# A line that starts with a letter and holds none of the characters MDX reads specially.
-_PLAIN_START = re.compile(r"[^\W\d_]")
-_ANY_SPECIAL = re.compile(r"[\\`<{!\]|:]|https?://|www\.")
-_BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
-# Where a paragraph ends: a blank line, or a line that starts a fence, heading or directive.
-_PARA_END = re.compile(r"\n(?:[ \t]*(?:\n|$)|[ \t]{0,3}(?:`{3,}|~{3,}|#{1,6}[ \t]|:::))")
-_IMAGE = re.compile(r"!\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//|^#")
-_AUTOLINK = re.compile(
-    r"<((?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)|(?:[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+))>"
-)
-_IDENT = re.compile(r"^[^\W\d][\w$]*$")
-
-
-def _id_start(ch: str) -> bool:
-    return ch == "$" or ch == "_" or (ch + "a").isidentifier()
-
-
-def _id_continue(ch: str) -> bool:
-    return ch in "$-\u200c\u200d" or ("a" + ch).isidentifier()
 
 
 @dataclass(slots=True)
@@ -349,11 +156,11 @@ class Scanner:
             if (
                 self.para_open
                 and not self.table_cols
-                and _PLAIN_START.match(line)
-                and not _ANY_SPECIAL.search(line)
+                and tb._PLAIN_START.match(line)
+                and not tb._ANY_SPECIAL.search(line)
             ):
                 continue  # a plain continuation line of a paragraph: nothing to read in it
-            m_fence = _FENCE.match(line)
+            m_fence = tb._FENCE.match(line)
             if m_fence and not (m_fence.group(2)[0] == "`" and "`" in m_fence.group(3)):
                 self.end_paragraph()
                 fence = (m_fence.group(2)[0], len(m_fence.group(2)))
@@ -364,9 +171,9 @@ class Scanner:
                 continue
             if ":::" in line[:8] and self.directive_line(line, s, i):
                 continue
-            if _TABLE_ROW.match(line):
+            if tb._TABLE_ROW.match(line):
                 self.end_paragraph()
-                if i + 1 < len(lines) and _TABLE_DELIM.match(
+                if i + 1 < len(lines) and tb._TABLE_DELIM.match(
                     text, lines[i + 1][0], lines[i + 1][1]
                 ):
                     delim = text[lines[i + 1][0] : lines[i + 1][1]]
@@ -382,16 +189,16 @@ class Scanner:
                 self.end_paragraph()
                 continue
             self.table_cols = 0
-            if _HEADING.match(line) or _THEMATIC.match(line):
+            if tb._HEADING.match(line) or tb._THEMATIC.match(line):
                 self.end_paragraph()
-                if not _THEMATIC.match(line):
+                if not tb._THEMATIC.match(line):
                     self.scan_inline(s, e, i)
                     self.end_paragraph()
                 continue
-            if _LIST_ITEM.match(line):
+            if tb._LIST_ITEM.match(line):
                 self.end_paragraph()
-            if not self.para_open and _ESM.match(text, s):
-                end = _BLANK_LINE.search(text, s)
+            if not self.para_open and tb._ESM.match(text, s):
+                end = tb._BLANK_LINE.search(text, s)
                 stop = end.start() if end else self.n
                 word = text[s : s + 6].strip()
                 # {'export'} shows the same word and is not read as code.
@@ -399,7 +206,7 @@ class Scanner:
                 self.add("mdx-esm", Severity.BREAKS_BUILD, s, s + 6, fix, word=word)
                 self.consumed = stop
                 continue
-            cstart = s + _CONTENT_START.match(line).end()  # type: ignore[union-attr]
+            cstart = s + tb._CONTENT_START.match(line).end()  # type: ignore[union-attr]
             if cstart < e and text[cstart] in "<{" and self.flow_line(cstart, i):
                 continue
             self.para_open = True
@@ -413,7 +220,7 @@ class Scanner:
     # ----- directives --------------------------------------------------------------------
 
     def directive_line(self, line: str, s: int, i: int) -> bool:
-        m_close = _CLOSER.match(line)
+        m_close = tb._CLOSER.match(line)
         if m_close:
             colons = len(m_close.group(1))
             if self.directives and colons >= self.directives[-1].colons:
@@ -425,7 +232,7 @@ class Scanner:
                 self.add("block-stray-close", Severity.PAGE_WRONG, s, s + len(line.rstrip()))
                 return True
             return False
-        m = _DIRECTIVE.match(line)
+        m = tb._DIRECTIVE.match(line)
         if not m:
             return False
         name = m.group(2)
@@ -443,7 +250,7 @@ class Scanner:
                     suggestion="",
                 )
             return False
-        if not _DIRECTIVE_REST.match(m.group(3)):
+        if not tb._DIRECTIVE_REST.match(m.group(3)):
             # ":::tip 제목" or ":::cards 설명": not a block for the site but a line of text.
             self.end_paragraph()
             rest_start = s + m.end(2)
@@ -582,12 +389,12 @@ class Scanner:
     # ----- inline ------------------------------------------------------------------------
 
     def paragraph_limit(self, pos: int) -> int:
-        m = _PARA_END.search(self.text, pos)
+        m = tb._PARA_END.search(self.text, pos)
         return m.start() if m else self.n
 
     def scan_inline(self, pos: int, end: int, line_no: int) -> None:
         text = self.text
-        search = _SPECIAL.search
+        search = tb._SPECIAL.search
         while pos < end:
             m = search(text, pos, end)
             if m is None:
@@ -674,7 +481,7 @@ class Scanner:
                 if close >= 0:
                     end = close + 3
                     inner = text[p + 4 : close]
-                    crosses_blank = _BLANK_LINE.search(text, p, close) is not None
+                    crosses_blank = tb._BLANK_LINE.search(text, p, close) is not None
                     line_start = text.rfind("\n", 0, p) + 1
                     after = text.find("\n", end)
                     flow = (
@@ -692,7 +499,7 @@ class Scanner:
                 "mdx-lt-not-tag", Severity.BREAKS_BUILD, p, p + 2, self.escape_fix(p), char=nxt
             )
             return p + 1
-        auto = _AUTOLINK.match(text, p)
+        auto = tb._AUTOLINK.match(text, p)
         if auto:
             # <https://…> and <name@host> are links in Markdown, tags in MDX: write the bare
             # address, which the site links by itself.
@@ -782,7 +589,7 @@ class Scanner:
     def is_intrinsic(name: str) -> bool:
         if "." in name:
             return False
-        return not _IDENT.match(name) or name[0].islower() and name[0].isascii()
+        return not tb._IDENT.match(name) or name[0].islower() and name[0].isascii()
 
     def check_attrs(self, tag: _Tag, in_block: bool) -> None:
         for attr in tag.attrs:
@@ -959,7 +766,7 @@ class Scanner:
     def check_image(self, p: int, end: int) -> None:
         if self.repo_paths is None:
             return
-        m = _IMAGE.match(self.text, p, end)
+        m = tb._IMAGE.match(self.text, p, end)
         if not m:
             return
         url = m.group(1)
@@ -975,100 +782,3 @@ class Scanner:
             m.end(1),
             url=url,
         )
-
-
-def _label_end(text: str, pos: int, end: int) -> int | None:
-    """The index of the "]" closing a link label that starts at ``pos`` (None: not closed)."""
-    depth = 1
-    i = pos
-    while i < end:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-            if depth == 0:
-                return i if text.startswith("(", i + 1) else None
-        i += 1
-    return None
-
-
-def _cell_cut(line: str, ncols: int) -> int:
-    """Index in a table row where the cells beyond ``ncols`` start (len(line): none)."""
-    i, n = 0, len(line)
-    while i < n and line[i] in " \t":
-        i += 1
-    if i < n and line[i] == "|":
-        i += 1
-    count = 0
-    while i < n:
-        ch = line[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "`":
-            width = len(line[i:]) - len(line[i:].lstrip("`"))
-            close = line.find("`" * width, i + width)
-            i = close + width if close >= 0 else i + width
-            continue
-        if ch == "|":
-            count += 1
-            if count == ncols:
-                return i
-        i += 1
-    return n
-
-
-def resolve_image(doc_path: str, url: str) -> str | None:
-    """The repository path a Markdown image URL points at (None: remote, nothing to check)."""
-    url = url.strip()
-    if not url or _SCHEME.match(url):
-        return None
-    url = unquote(url.split("?")[0].split("#")[0])
-    if url.startswith("@site/"):
-        return posixpath.normpath(url[len("@site/") :])
-    if url.startswith("/"):
-        return posixpath.normpath("static" + url)
-    return posixpath.normpath(posixpath.join(posixpath.dirname(doc_path), url))
-
-
-def _escape_braces(seg: str) -> str:
-    out = []
-    prev = ""
-    for ch in seg:
-        if ch == "{" and prev != "\\":
-            out.append("\\{")
-        else:
-            out.append(ch)
-        prev = ch
-    return "".join(out)
-
-
-_CSS_DECL = re.compile(r"^\s*([A-Za-z-]+)\s*:\s*([^;\"'{}\\]+?)\s*$")
-
-
-def css_to_object(css: str) -> str | None:
-    """``color: red; font-weight: bold`` → ``color: 'red', fontWeight: 'bold'`` (None when the
-    CSS is not plain declarations, so no fix is offered)."""
-    parts = [p for p in css.split(";") if p.strip()]
-    if not parts:
-        return None
-    out = []
-    for part in parts:
-        m = _CSS_DECL.match(part)
-        if not m:
-            return None
-        prop, value = m.group(1), m.group(2)
-        if prop.startswith("--"):
-            key = "'" + prop + "'"
-        else:
-            head, *rest = prop.lower().split("-")
-            if prop.startswith("-"):
-                head, *rest = prop[1:].lower().split("-")
-                head = head.capitalize() if head != "ms" else head
-            key = head + "".join(w.capitalize() for w in rest)
-        out.append(f"{key}: '{value}'")
-    return ", ".join(out)

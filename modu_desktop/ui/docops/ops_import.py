@@ -63,7 +63,7 @@ from modu_desktop.core.ops import (
 from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog, ui_text
-from modu_desktop.ui.editing.editor import layout_swatch, theme_swatch
+from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
 from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")

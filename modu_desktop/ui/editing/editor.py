@@ -20,28 +20,20 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
-    QColor,
     QFont,
     QFontDatabase,
-    QIcon,
     QKeyEvent,
     QKeySequence,
-    QPainter,
-    QPixmap,
     QTextCursor,
     QTextOption,
 )
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QComboBox,
-    QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -51,12 +43,11 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core import blockmodel
-from modu_desktop.core.ops import LAYOUTS, THEMES
-from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
 from modu_desktop.ui.editing.find_bar import FindBar
+from modu_desktop.ui.editing.page_settings import FrontMatterForm
 from modu_desktop.ui.editing.publish_status import PublishStatus
 from modu_desktop.ui.highlighter import MarkdownHighlighter
 
@@ -116,159 +107,6 @@ def _attach_highlighter(editor: QPlainTextEdit) -> MarkdownHighlighter | None:
     if os.environ.get("MODU_NO_HIGHLIGHTER"):
         return None
     return MarkdownHighlighter(editor.document())
-
-
-class FrontMatterForm(QGroupBox):
-    """title, nav_label, sidebar_position, theme, layout — edits go back into the text."""
-
-    fieldEdited = Signal(str, object)  # key, value (None = remove)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(tr("Page settings"), parent)
-        self.setObjectName("frontMatterForm")
-        self.setAccessibleName(tr("Page settings (front matter)"))
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.title_edit = QLineEdit()
-        self.title_edit.setObjectName("fmTitle")
-        self.nav_edit = QLineEdit()
-        self.nav_edit.setObjectName("fmNavLabel")
-        self.position_edit = QLineEdit()
-        self.position_edit.setObjectName("fmPosition")
-        self.position_edit.setMaximumWidth(90)
-        self.position_edit.setInputMask("")
-        self.position_edit.setPlaceholderText(tr("last"))
-        self.theme_box = QComboBox()
-        self.theme_box.setObjectName("fmTheme")
-        self.theme_box.addItem(tr("(default)"), None)
-        for t in THEMES:
-            choice = THEME_BY_KEY.get(t)
-            if choice is None:
-                self.theme_box.addItem(t, t)
-            else:
-                self.theme_box.addItem(theme_swatch(choice.key), choice.label, t)
-                self.theme_box.setItemData(
-                    self.theme_box.count() - 1, t, Qt.ItemDataRole.ToolTipRole
-                )
-        self.layout_box = QComboBox()
-        self.layout_box.setObjectName("fmLayout")
-        self.layout_box.addItem(tr("(default)"), None)
-        for lay in LAYOUTS:
-            lchoice = LAYOUT_BY_KEY.get(lay)
-            if lchoice is None:
-                self.layout_box.addItem(lay, lay)
-            else:
-                self.layout_box.addItem(
-                    layout_swatch(lchoice.key), f"{lchoice.label} ({lchoice.width_px}px)", lay
-                )
-
-        for box in (self.theme_box, self.layout_box):  # long Korean names must not widen the form
-            box.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-            )
-            box.setMinimumContentsLength(8)
-        row = QHBoxLayout()
-        row.addWidget(self.position_edit)
-        self.theme_label = QLabel(tr("T&heme:"))
-        self.theme_label.setBuddy(self.theme_box)
-        row.addWidget(self.theme_label)
-        row.addWidget(self.theme_box, 1)
-        self.layout_label = QLabel(tr("&Layout:"))
-        self.layout_label.setBuddy(self.layout_box)
-        row.addWidget(self.layout_label)
-        row.addWidget(self.layout_box, 1)
-
-        title_label = QLabel(tr("&Title:"))
-        title_label.setBuddy(self.title_edit)
-        nav_label = QLabel(tr("&Menu label:"))
-        nav_label.setBuddy(self.nav_edit)
-        pos_label = QLabel(tr("&Order:"))
-        pos_label.setBuddy(self.position_edit)
-        form.addRow(title_label, self.title_edit)
-        form.addRow(nav_label, self.nav_edit)
-        form.addRow(pos_label, row)
-        self.title_edit.setAccessibleName(tr("Title"))
-        self.nav_edit.setAccessibleName(tr("Menu label (nav_label)"))
-        self.position_edit.setAccessibleName(tr("Order in the menu (sidebar_position)"))
-        self.theme_box.setAccessibleName(tr("Colour theme"))
-        self.layout_box.setAccessibleName(tr("Layout"))
-
-        self.title_edit.textEdited.connect(lambda v: self.fieldEdited.emit("title", v or None))
-        self.nav_edit.textEdited.connect(lambda v: self.fieldEdited.emit("nav_label", v or None))
-        self.position_edit.textEdited.connect(self._position_edited)
-        self.theme_box.activated.connect(
-            lambda _i: self.fieldEdited.emit("theme", self.theme_box.currentData())
-        )
-        self.layout_box.activated.connect(
-            lambda _i: self.fieldEdited.emit("layout", self.layout_box.currentData())
-        )
-
-    def _position_edited(self, text: str) -> None:
-        text = text.strip()
-        if not text:
-            self.fieldEdited.emit("sidebar_position", None)
-            return
-        try:
-            self.fieldEdited.emit("sidebar_position", int(text))
-        except ValueError:
-            return  # not a number (yet): leave the text alone
-
-    def set_values(self, values: dict[str, Any]) -> None:
-        """Show values parsed from the text, without echoing them back as edits."""
-        for w, key in ((self.title_edit, "title"), (self.nav_edit, "nav_label")):
-            v = values.get(key)
-            text = "" if v is None else str(v)
-            if w.text() != text and not w.hasFocus():
-                w.setText(text)
-        pos = values.get("sidebar_position")
-        ptext = "" if pos is None else str(pos)
-        if self.position_edit.text().strip() != ptext and not self.position_edit.hasFocus():
-            self.position_edit.setText(ptext)
-        for box, key in ((self.theme_box, "theme"), (self.layout_box, "layout")):
-            v = values.get(key)
-            idx = box.findData(v) if v is not None else 0
-            if idx < 0:  # unknown value in the file: show it, keep it
-                box.addItem(str(v), v)
-                idx = box.count() - 1
-            if box.currentIndex() != idx:
-                box.setCurrentIndex(idx)
-
-    def set_read_only(self, ro: bool) -> None:
-        """Every field at once, and all alike: greyed out and not editable."""
-        for w in (self.title_edit, self.nav_edit, self.position_edit):
-            w.setReadOnly(ro)
-            w.setEnabled(not ro)
-        self.theme_box.setEnabled(not ro)
-        self.layout_box.setEnabled(not ro)
-
-
-def theme_swatch(key: str, size: int = 16) -> QIcon:
-    """A small square of the theme's colours: dark primary, light tone, accent stripe."""
-    c = THEME_BY_KEY[key]
-    pix = QPixmap(size * 2, size)
-    pix.fill(QColor(c.primary))
-    p = QPainter(pix)
-    p.fillRect(QRect(size, 0, size, size), QColor(c.light))
-    p.fillRect(QRect(0, size - 4, size * 2, 4), QColor(c.accent))
-    p.setPen(QColor("#8a94a6"))
-    p.drawRect(0, 0, size * 2 - 1, size - 1)
-    p.end()
-    return QIcon(pix)
-
-
-def layout_swatch(key: str, size: int = 16) -> QIcon:
-    """A page outline as wide as the layout (750 px … 1860 px) in a fixed box."""
-    width = LAYOUT_BY_KEY[key].width_px
-    pix = QPixmap(size * 2, size)
-    pix.fill(QColor(0, 0, 0, 0))
-    p = QPainter(pix)
-    w = max(6, int((size * 2 - 2) * width / 1860))
-    x = (size * 2 - w) // 2
-    p.fillRect(QRect(x, 2, w, size - 4), QColor("#dbe6f5"))
-    p.setPen(QColor("#1565c0"))
-    p.drawRect(x, 2, w - 1, size - 5)
-    p.end()
-    return QIcon(pix)
 
 
 def _u16(text: str, index: int) -> int:
