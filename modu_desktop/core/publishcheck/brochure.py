@@ -12,14 +12,38 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from typing import Protocol
 
 from modu_desktop.core.blocks import ADMONITIONS, ALIASES, BLOCK_TYPES
 
-from .model import Severity
+from .mdx_helpers import resolve_image
+from .model import Severity, TextEdit
 
-if TYPE_CHECKING:
-    from .mdx import Scanner
+
+class Scanner(Protocol):
+    """What a block check uses of the MDX scanner (``mdx.Scanner``): the text, where the
+    document is, the repository's files, and where findings go."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def doc_path(self) -> str: ...
+
+    @property
+    def repo_paths(self) -> Collection[str] | None: ...
+
+    def add(
+        self,
+        code: str,
+        severity: Severity,
+        start: int,
+        end: int,
+        fix: TextEdit | None = None,
+        **fields: str,
+    ) -> None: ...
+
 
 # Fields the template (docs/99-template.md, "필수" column) says a block needs.
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -142,8 +166,6 @@ def _prop(
     value = value.strip("\"'")
     if not _IMAGE_VALUE.match(value):
         return
-    from .mdx import resolve_image
-
     target = resolve_image(scanner.doc_path, value)
     if target is not None and target not in scanner.repo_paths:
         start = scanner.text.find(value, key_start)

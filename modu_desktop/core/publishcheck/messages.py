@@ -5,12 +5,32 @@ English source texts live here; Korean in ``resources/translations/ko/publish.js
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 from modu_desktop.i18n import tr
 
-if TYPE_CHECKING:
-    from .model import Finding
+
+class _Edit(Protocol):
+    @property
+    def replacement(self) -> str: ...
+
+
+class Finding(Protocol):
+    """What the wording reads of a finding (``model.Finding``)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def fields(self) -> Mapping[str, str]: ...
+
+    @property
+    def fix(self) -> _Edit | None: ...
+
+    @property
+    def breaks_build(self) -> bool: ...
+
 
 _FM_PROBLEMS = {
     "colon": "The value of “{key}” has a second colon; put the value in double quotes.",
