@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.blobcache import BlobCache
-from modu_desktop.core.deploys import deploy_failure, failing_lines
+from modu_desktop.core.deploy_failure import deploy_failure, failing_lines
 from modu_desktop.core.documents import DocumentStore, SaveResult
 from modu_desktop.core.github import GitHubClient, RepoRef
 from modu_desktop.core.history import DocHistory, restore_previous, version_before

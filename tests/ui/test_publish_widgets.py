@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QPushButton
 
 from modu_desktop import i18n
 from modu_desktop.core.blobcache import BlobCache
-from modu_desktop.core.deploys import DeployFailure, deploy_failure
+from modu_desktop.core.deploy_failure import DeployFailure, deploy_failure
 from modu_desktop.core.documents import DocumentStore, SaveResult
 from modu_desktop.core.github import GitHubClient, RepoRef
 from modu_desktop.core.history import DocHistory, restore_version, version_before

@@ -1,6 +1,6 @@
 """After a save: the deploy of our commit failed. Said prominently, on the document.
 
-``FailedDeployNotice`` shows the failing step and its log lines (``core.deploys.DeployFailure``)
+``FailedDeployNotice`` shows the failing step and its log lines (``core.deploy_failure.DeployFailure``)
 and offers "이전 버전으로 되돌리기": ``restoreRequested`` is emitted when the user confirms it
 (a second click on the confirmation the notice shows — never Enter or Esc); the host then does
 one normal, lock-checked save of the version before the failed save and calls
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.deploys import DeployFailure
+from modu_desktop.core.deploy_failure import DeployFailure
 from modu_desktop.core.publishcheck import Finding
 from modu_desktop.i18n import tr
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from modu_desktop.core.deploys import deploy_failure
+from modu_desktop.core.deploy_failure import deploy_failure
 from modu_desktop.core.documents import SaveResult
 from modu_desktop.core.github_types import WorkflowRun
 from modu_desktop.core.history import (
