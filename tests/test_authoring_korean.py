@@ -10,15 +10,18 @@ from modu_desktop.core.blockcatalog import _LABELS, CATALOG
 
 ROOT = Path(__file__).resolve().parents[1] / "modu_desktop"
 FILES = (
-    "ui/signin.py",
-    "ui/editor.py",
-    "ui/block_form.py",
-    "ui/block_picker.py",
-    "ui/publish_status.py",
-    "ui/ops_images.py",
-    "ui/ops_import.py",
-    "ui/main_window.py",
-    "ui/app.py",
+    "ui/signin/signin.py",
+    "ui/editing/editor.py",
+    "ui/editing/page_settings.py",
+    "ui/editing/block_form.py",
+    "ui/editing/block_picker.py",
+    "ui/editing/publish_status.py",
+    "ui/docops/ops_images.py",
+    "ui/docops/ops_import.py",
+    "ui/shell/main_window.py",
+    "ui/shell/window_parts.py",
+    "ui/shell/window_menus.py",
+    "ui/shell/app.py",
 )
 
 
