@@ -84,6 +84,7 @@ from modu_desktop.core.opresult import (
     OpResult,
 )
 from modu_desktop.core.text import (
+    ByLanguage,
     Text,
     _err_text,
 )
@@ -169,7 +170,7 @@ def blocking_lock(view: LockView) -> bool:
 def lock_holder_text(view: LockView, doc_id: str) -> Text:
     rec = view.record
     who = f"@{rec.editing_by}" if rec is not None else "@unknown"
-    age = format_age(view.age_s)
+    age = ByLanguage(format_age(view.age_s), format_age(view.age_s, "ko"))
     if view.status is LockStatus.MINE_OTHER_SESSION:
         return Text(
             "You (@{v}) are editing {doc_id} in another window (last "

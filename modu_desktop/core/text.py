@@ -23,7 +23,7 @@ class Text:
         from modu_desktop.i18n import tr_in
 
         def worded(value: object) -> object:
-            if isinstance(value, Text):
+            if isinstance(value, Text | ByLanguage):
                 return value(lang)
             um = getattr(value, "user_message", None)
             if isinstance(value, BaseException) and callable(um):
@@ -55,6 +55,28 @@ class Text:
 
     def __hash__(self) -> int:
         return hash(self.source)
+
+
+class ByLanguage:
+    """A field of a :class:`Text` worded apart in each language (a duration with its unit:
+    ``ByLanguage("3 min", "3분")``)."""
+
+    __slots__ = ("en", "ko")
+
+    def __init__(self, en: str, ko: str) -> None:
+        self.en, self.ko = en, ko
+
+    def __call__(self, lang: str = "ko") -> str:
+        return self.ko if lang == "ko" else self.en
+
+    def __str__(self) -> str:
+        return self.en
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ByLanguage) and (other.en, other.ko) == (self.en, self.ko)
+
+    def __hash__(self) -> int:
+        return hash((self.en, self.ko))
 
 
 def _err_text(exc: BaseException) -> Text:
