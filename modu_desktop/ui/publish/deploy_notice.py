@@ -1,7 +1,8 @@
 """After a save: the deploy of our commit failed. Said prominently, on the document.
 
 ``FailedDeployNotice`` shows the failing step and its log lines
-(``core.deploy_failure.DeployFailure``) and offers "이전 버전으로 되돌리기": ``restoreRequested`` is emitted when the user confirms it
+(``core.deploy_failure.DeployFailure``) and offers "이전 버전으로 되돌리기": ``restoreRequested``
+is emitted when the user confirms it
 (a second click on the confirmation the notice shows — never Enter or Esc); the host then does
 one normal, lock-checked save of the version before the failed save and calls
 ``restore_started()`` / ``restore_done(ok, message)``. ``openRunRequested(url)`` opens the run
