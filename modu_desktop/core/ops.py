@@ -1,6 +1,6 @@
 """What the web admin can do besides editing: create, delete and reorder documents (Qt-free).
 
-Every operation follows the wire contract (``shared/reference/modu-lock-protocol.md``): file
+Every operation follows the wire contract (``docs/lock-protocol.md``): file
 names, front matter keys, commit messages and the lock protocol. Every operation returns an
 :class:`OpResult` with a plain Korean/English message and never raises for expected failures
 (refusals, conflicts, network errors); the caller's input (e.g. the new-document form values)
