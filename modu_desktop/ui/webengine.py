@@ -129,6 +129,11 @@ def prepare_engine() -> bool:
         if not reason and not _opengl_usable():
             reason = "no usable OpenGL"
     _software = bool(reason)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        # Chromium refuses to start its sandbox as root (a Linux kiosk, a container, CI): the
+        # preview would abort the whole app. Our page runs only our own script and no network.
+        os.environ["QTWEBENGINE_DISABLE_SANDBOX"] = "1"
+        log.info("preview: Chromium sandbox off (running as root)")
     if _software:
         flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
         if "--disable-gpu" not in flags.split():
