@@ -119,9 +119,7 @@ async def scenes(sc: Scenes, lang: str) -> None:
         # outage
         win = await sc.window(lang, "editor1", "tok-editor1", heartbeat_s=0.5)
         win.resize(width, h)
-        from modu_desktop.ui.recovery.nothing_lost import attach
-
-        nl = attach(win)
+        win.nothing_lost.start_queue()  # the window's own save queue
         await win.open_document("02-programs")
         win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
         win.editor_pane.editor.insertPlainText("\n연결이 끊긴 동안 쓴 문장\n")
@@ -136,7 +134,6 @@ async def scenes(sc: Scenes, lang: str) -> None:
         await win.refresh_list()
         await asyncio.sleep(4)
         save(win, o / f"{lang}-{width}-after-outage.png")
-        await nl.aclose()
         await sc.close_all()
 
 
