@@ -29,7 +29,7 @@ ICON_MACOS = ICON_DIR / "modu-desktop.icns"
 ICON_PNG = ICON_DIR / "modu-desktop-256.png"
 
 # resources/<name> folders shipped in the bundle as resources/<name> (next to sys._MEIPASS).
-RESOURCE_DIRS = ("icons", "styles", "translations", "preview")
+RESOURCE_DIRS = ("icons", "styles", "translations", "preview", "blocks")
 # Package data shipped as-is (the sandbox's practice brochure); everything else non-.py under
 # the package is collected too (collect_data_files), this one is checked by the self-test.
 SEED_DATA = Path(PACKAGE) / "sandbox" / "seed_data"

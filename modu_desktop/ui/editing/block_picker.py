@@ -1,14 +1,15 @@
 """“블록 넣기”: choose one of the 18 brochure blocks by its name, description and a small picture.
 
-The picture is the block's own filled-in example drawn by the preview renderer
-(``core.render``) into a small image — no network, no bundled images, always in step with
-what the preview shows. Enter (or a double-click) inserts; Esc closes without changing anything.
+The picture is the block's own filled-in example as the preview draws it, made once by
+``scripts/block_pictures.py`` with the preview itself (Qt WebEngine paints in steps, too slowly
+for a dialog to wait) and shipped in ``resources/blocks/``. Enter (or a double-click) inserts;
+Esc closes without changing anything.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QIcon, QImage, QPainter, QPixmap, QTextDocument
+from PySide6.QtGui import QColor, QFont, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.blockcatalog import CATALOG, BlockSpec
+from modu_desktop.core.paths import resources_dir
 from modu_desktop.i18n import tr
 
 PICTURE = QSize(168, 96)
@@ -33,25 +35,14 @@ _cache: dict[tuple[str, str], QPixmap] = {}
 
 
 def block_picture(spec: BlockSpec, theme: str | None = None, size: QSize = PICTURE) -> QPixmap:
-    """The block's example as the preview draws it, scaled into ``size`` (cached)."""
+    """The block's example as the preview draws it (``resources/blocks/{entry}.png``), framed
+    and scaled into ``size`` (cached). ``theme`` is accepted for the picker's sake; the shipped
+    pictures use the site's default theme."""
     key = (spec.entry, theme or "")
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    from modu_desktop.core.render import render_preview
-
-    doc = QTextDocument()
-    doc.setDocumentMargin(0)
-    doc.setHtml(render_preview(spec.example, theme=theme))
-    doc.setTextWidth(_RENDER_WIDTH)
-    full_h = int(_RENDER_WIDTH * size.height() / size.width())
-    image = QImage(_RENDER_WIDTH, full_h, QImage.Format.Format_ARGB32_Premultiplied)
-    image.fill(QColor("#ffffff"))
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    doc.drawContents(painter)
-    painter.end()
+    image = QImage(str(resources_dir() / "blocks" / f"{spec.entry}.png"))
     scaled = image.scaled(
         size,
         Qt.AspectRatioMode.KeepAspectRatioByExpanding,
