@@ -4,7 +4,7 @@
 // stays where it is. Segments are delimited by comments <!--s:KEY--> in #modu-content.
 (function () {
   "use strict";
-  var following = 0;  // the latest scroll job (following a block, holding the reader's place)
+  var following = 0;  // the latest request to follow a block (an older one stops)
   function root() { return document.getElementById("modu-content"); }
   function collect() {
     var segs = [], cur = null, nodes = root().childNodes;
@@ -19,25 +19,8 @@
     }
     return segs;
   }
-  // What the reader looks at (an element near the top of the view) and where it is now.
-  function readerAnchor() {
-    var el = document.elementFromPoint(Math.min(300, window.innerWidth / 2), 120);
-    return el ? { el: el, top: el.getBoundingClientRect().top } : null;
-  }
-  // Keep that element where it was: the browser's own scroll anchoring does most of it, but
-  // segments laid out late (content-visibility) can still shift it for a few frames.
-  function holdAnchor(anchor) {
-    var run = ++following, frames = 0;
-    function step() {
-      if (run !== following || !anchor.el.isConnected) { return; }
-      var off = anchor.el.getBoundingClientRect().top - anchor.top;
-      if (Math.abs(off) >= 1) { window.scrollTo(0, window.scrollY + off); }
-      if (++frames < 10) { requestAnimationFrame(step); }
-    }
-    step();
-  }
   function patch(keys, fresh) {
-    var box = root(), old = collect(), pool = {}, created = 0, anchor = readerAnchor();
+    var box = root(), old = collect(), pool = {}, created = 0;
     old.forEach(function (s) { (pool[s.key] = pool[s.key] || []).push(s); });
     var chosen = keys.map(function (k) {
       return pool[k] && pool[k].length ? pool[k].shift() : null;
@@ -60,7 +43,8 @@
         if (n === cursor) { cursor = cursor.nextSibling; } else { box.insertBefore(n, cursor); }
       });
     });
-    if (anchor && window.scrollY > 0) { holdAnchor(anchor); }
+    // No scrollTo: the browser's scroll anchoring keeps what the reader looks at in place, even
+    // when a segment above it grows or shrinks.
     return created;
   }
   function setRoot(attrs) {
