@@ -158,3 +158,26 @@ def test_a_narrow_list_hides_the_file_column(qtbot: Any) -> None:
     qtbot.waitUntil(lambda: panel.tree.isColumnHidden(panel.COL_FILE), timeout=3000)
     panel.resize(600, 400)
     qtbot.waitUntil(lambda: not panel.tree.isColumnHidden(panel.COL_FILE), timeout=3000)
+
+
+def test_the_selection_survives_keystrokes_that_still_show_it(qtbot: Any) -> None:
+    """The model filters itself with a reset, which drops the view's selection: the panel puts
+    it back while the row matches, and every row stays reachable while filtered."""
+    panel = DocListPanel()
+    qtbot.addWidget(panel)
+    panel.resize(500, 300)
+    panel.show()
+    panel.set_rows(_rows(500), 0)
+    panel.select("d00412")
+    for text in ("4", "41", "412"):
+        panel.filter_edit.setText(text)
+        assert panel.selected_doc_id() == "d00412", text
+        assert "d00412" in panel.visible_doc_ids()
+    row = panel.tree.selectionModel().selectedRows()[0]
+    assert panel.tree.visualRect(row).intersects(panel.tree.viewport().rect())  # kept in view
+    assert panel.tree.model().index(row.row(), 1).data() == "문서 412"
+    assert len(panel._items()) == 500 and panel.row("d00001") is not None
+    panel.filter_edit.setText("413")
+    assert panel.selected_doc_id() is None and panel.visible_doc_ids() == ["d00413"]
+    panel.filter_edit.setText("  413 ")  # the same filter: nothing reset, nothing moved
+    assert panel.visible_doc_ids() == ["d00413"]
