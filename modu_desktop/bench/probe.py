@@ -1,8 +1,9 @@
 """Qt-side measurements, each in its own fresh process (``python -m modu_desktop.bench.probe``):
 
 * ``startup``  — the real app (``modu_desktop.ui.shell.app.main``) with one hook on
-  ``DocListPanel.set_rows``: the first rows set print ``FIRST_LIST <epoch> <rows> <checking>``
-  (from the persisted list, or fresh), the first fresh rows ``FRESH_LIST <epoch> <rows>``; quit.
+  ``DocListPanel.set_rows``, installed as the app imports it: the first rows set print
+  ``FIRST_LIST <epoch> <rows> <checking>`` (from the persisted list, or fresh), the first fresh
+  rows ``FRESH_LIST <epoch> <rows>``; quit.
   The parent takes the time from just before ``Popen`` to that epoch.
 * ``qtimport`` — the baseline: ``import PySide6.QtWidgets``, then ``QTIMPORT <epoch>``.
 * ``stall``    — a QTimer probe every 5 ms under qasync while the list runs; prints JSON with
@@ -101,33 +102,58 @@ def _hwm_kb() -> tuple[int, int]:
 
 
 def startup(argv: list[str]) -> int:
-    """argv: the app's own flags. The hook is installed before the app's main runs: on the
-    document list's ``set_rows`` (a public method of ``ui/shell/doc_list.py``, so the probe imports
-    nothing the app would not import by itself at that point)."""
-    from modu_desktop.ui.shell import doc_list as dl
+    """argv: the app's own flags. The hook goes on the document list's ``set_rows`` (a public
+    method of ``ui/shell/doc_list.py``) as that module is first imported, by the app itself:
+    importing it here would import Qt before the app's own start-up order does."""
+    import importlib.util
 
-    original = dl.DocListPanel.set_rows
     state = {"first": False, "fresh": False}
 
-    def hooked(self: object, rows: list[object], now: float, **kw: object) -> None:
-        original(self, rows, now, **kw)  # type: ignore[arg-type]
-        if not rows:
-            return
-        stamp = time.time()
-        if not state["first"]:
-            state["first"] = True
-            # Rows set in the list, before their first paint (the same moment as before).
-            print(f"FIRST_LIST {stamp:.6f} {len(rows)} {int(bool(kw.get('checking')))}", flush=True)
-        if not kw.get("checking") and not state["fresh"]:
-            state["fresh"] = True  # confirmed: by the start window's check or the main window
-            print(f"FRESH_LIST {stamp:.6f} {len(rows)}", flush=True)
-        # Quit through the main window (the start window hands over to it first).
-        quit_ = getattr(self.window(), "request_quit", None)  # type: ignore[attr-defined]
-        if state["fresh"] and callable(quit_) and not state.get("quit"):
-            state["quit"] = True
-            quit_(False)
+    def install(dl: object) -> None:
+        original = dl.DocListPanel.set_rows  # type: ignore[attr-defined]
 
-    dl.DocListPanel.set_rows = hooked  # type: ignore[method-assign,assignment]
+        def hooked(self: object, rows: list[object], now: float, **kw: object) -> None:
+            original(self, rows, now, **kw)
+            if not rows:
+                return
+            stamp = time.time()
+            if not state["first"]:
+                state["first"] = True
+                # Rows set in the list, before their first paint (the same moment as before).
+                checking = int(bool(kw.get("checking")))
+                print(f"FIRST_LIST {stamp:.6f} {len(rows)} {checking}", flush=True)
+            if not kw.get("checking") and not state["fresh"]:
+                state["fresh"] = True  # confirmed: by the start window's check or the main window
+                print(f"FRESH_LIST {stamp:.6f} {len(rows)}", flush=True)
+            # Quit through the main window (the start window hands over to it first).
+            quit_ = getattr(self.window(), "request_quit", None)  # type: ignore[attr-defined]
+            if state["fresh"] and callable(quit_) and not state.get("quit"):
+                state["quit"] = True
+                quit_(False)
+
+        dl.DocListPanel.set_rows = hooked  # type: ignore[attr-defined]
+
+    class _HookOnImport:
+        """A meta-path finder that only wraps the loading of the document list's module."""
+
+        name = "modu_desktop.ui.shell.doc_list"
+
+        def find_spec(self, fullname: str, path: object, target: object = None) -> object:
+            if fullname != self.name:
+                return None
+            sys.meta_path.remove(self)  # type: ignore[arg-type]
+            spec = importlib.util.find_spec(fullname)
+            assert spec is not None and spec.loader is not None
+            run = spec.loader.exec_module
+
+            def exec_module(module: object) -> None:
+                run(module)  # type: ignore[arg-type]
+                install(module)
+
+            spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, _HookOnImport())  # type: ignore[arg-type]
     from modu_desktop.ui.shell.app import main
 
     return main(argv)

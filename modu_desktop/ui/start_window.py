@@ -3,24 +3,26 @@ event-loop glue and the editor are even imported, marked "확인 중" until GitH
 
 `show_last_list()` reads the list file (`core/snapshots.py`, JSON only) and the lock files' bytes
 from the blob cache (by sha, verified), and shows a `StartWindow`: the real `DocListPanel` with
-those rows, `checking=True`. When the main window is built, `hand_over()` gives it the rows, the
-filter, the selection and an open the user asked for meanwhile, puts it where this window was,
-shows it, and closes this one. Nothing here writes or reads the network, and no row opens a
-document from here: an open waits for the fresh list (`DocListPanel` holds it).
+those rows, `checking=True` until the start-up check (`core/startcheck.py`, started before Qt is
+imported) says the branch still has the list's tree; its answer is often in before the first
+paint, and the list shows as fresh from the start. When the main window is built, `hand_over()`
+gives it the rows, the filter, the selection and an open the user asked for meanwhile, puts it
+where this window was, shows it, and closes this one. Nothing here writes or reads the network
+itself, and no row opens a document from here: an open waits for the fresh list (`DocListPanel`
+holds it).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
 import time
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
+from modu_desktop.core.startcheck import StartCheck
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
 
@@ -87,60 +89,6 @@ class _Relay(QObject):
     answered = Signal(str)
 
 
-def _loopback(host: str) -> bool:
-    return host in ("localhost", "::1") or host.startswith("127.")
-
-
-def tree_sha_now(api_url: str, repo: str, branch: str, token: str, timeout: float = 10.0) -> str:
-    """(worker thread) The branch's tree sha, by one plain `GET git/trees/{branch}` over
-    `http.client`: the app's HTTP stack is not imported yet. Plain http only to loopback, like
-    the app's client; https through the OS trust store."""
-    import http.client
-    import json as _json
-    from urllib.parse import quote, urlsplit
-
-    url = urlsplit(api_url)
-    host = url.hostname or ""
-    if url.scheme != "https" and not (url.scheme == "http" and _loopback(host)):
-        raise ValueError("refusing to send a token over plain http")
-    owner, _, name = repo.partition("/")
-    path = (
-        f"{url.path.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
-        f"/git/trees/{quote(branch, safe='')}?recursive=1"
-    )
-    conn: http.client.HTTPConnection
-    if url.scheme == "https":
-        import ssl
-
-        try:
-            import truststore
-
-            context: ssl.SSLContext = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        except ImportError:  # pragma: no cover - truststore is a dependency
-            context = ssl.create_default_context()
-        conn = http.client.HTTPSConnection(host, url.port, timeout=timeout, context=context)
-    else:
-        conn = http.client.HTTPConnection(host, url.port, timeout=timeout)
-    try:
-        conn.request(
-            "GET",
-            path,
-            headers={
-                "Authorization": f"Bearer {token}",
-                "Accept": "application/vnd.github+json",
-                "X-GitHub-Api-Version": "2022-11-28",
-                "User-Agent": "ModuDesktop (start-up check)",
-            },
-        )
-        resp = conn.getresponse()
-        body = resp.read()
-        if resp.status != 200:
-            raise OSError(f"HTTP {resp.status}")
-        return str(_json.loads(body.decode("utf-8"))["sha"])
-    finally:
-        conn.close()
-
-
 class StartWindow(QMainWindow):
     def __init__(self, rows: list[DocRow], now: float, *, practice: bool) -> None:
         super().__init__()
@@ -164,28 +112,11 @@ class StartWindow(QMainWindow):
         splitter.setSizes([420, 860])
         self.setCentralWidget(splitter)
 
-    def check_now(self, api_url: str, repo: str, branch: str, account: str) -> None:
-        """Ask GitHub, in a worker thread, whether the branch still has the list's tree; if so
-        the list is fresh (same tree = same documents and the same lock files)."""
-        import threading
-
+    def watch(self, check: StartCheck) -> None:
+        """Take the start-up check's answer: at once when it is already in (the list shows as
+        fresh from its first paint), else when it arrives."""
         relay = self._relay  # parentless: it outlives this window if the answer comes late
-
-        def work() -> None:
-            try:
-                token = os.environ.get("MODU_TOKEN", "").strip()  # TokenStore's first source
-                if not token:
-                    from modu_desktop.core.auth import TokenStore
-
-                    token = TokenStore(account).load() or ""
-                sha = tree_sha_now(api_url, repo, branch, token) if token else ""
-            except Exception as exc:  # never the token or the URL's answer in the log
-                log.info("start-up check did not answer: %s", type(exc).__name__)
-                sha = ""
-            with contextlib.suppress(RuntimeError):  # the window is gone already
-                relay.answered.emit(sha)
-
-        threading.Thread(target=work, name="modu-start-check", daemon=True).start()
+        check.when_answered(relay.answered.emit)
 
     def _answered(self, sha: str) -> None:
         if not sha or sha != self.tree_sha or self.confirmed:
@@ -235,12 +166,11 @@ def show_last_list(
     branch: str,
     *,
     practice: bool,
-    check_account: str | None = None,
+    check: StartCheck | None = None,
 ) -> StartWindow | None:
     """The start window with the last list of this repository, shown; None when there is no
-    list from a signed-in run (first start, another repository, a damaged file). With
-    `check_account` (the keyring account of the API host) a worker thread asks GitHub at once
-    whether the list is still current (`StartWindow.check_now`)."""
+    list from a signed-in run (first start, another repository, a damaged file). `check`: the
+    start-up check asking GitHub whether the list is still current (`core/startcheck.py`)."""
     from modu_desktop.core.blobcache import BlobCache
     from modu_desktop.core.snapshots import identity_of, list_file
 
@@ -252,7 +182,7 @@ def show_last_list(
     rows = rows_from_list_file(d, BlobCache(cache_dir / "blobs"), identity.login, now)
     win = StartWindow(rows, now, practice=practice)
     win.tree_sha = str(d.get("tree_sha") or "")
+    if check is not None:
+        win.watch(check)  # before the first paint: an answer already in shows it fresh
     win.show()
-    if check_account is not None and not practice:  # the practice server is not up yet
-        win.check_now(api_url, repo, branch, check_account)
     return win

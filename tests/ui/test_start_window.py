@@ -12,6 +12,7 @@ from modu_desktop.core.blobcache import BlobCache
 from modu_desktop.core.documents import DocSummary, RepoSnapshot
 from modu_desktop.core.github import TreeEntry
 from modu_desktop.core.snapshots import Identity, list_file
+from modu_desktop.core.startcheck import StartCheck
 from modu_desktop.i18n import set_language
 from modu_desktop.ui.start_window import early_badge, show_last_list
 
@@ -119,6 +120,10 @@ def _tree_sha(sandbox: Any) -> str:
     return str(r.json()["sha"])
 
 
+def _check(sandbox: Any) -> StartCheck:
+    return StartCheck(sandbox.api_url, REPO, "main", "x").start()
+
+
 def _list_for(cache_dir: Path, api: str, tree_sha: str) -> None:
     snap = RepoSnapshot(
         tree_sha, (DocSummary("a", "docs/a.md", "1" * 40, "가나다", position=1),), {}
@@ -134,7 +139,9 @@ def test_the_start_window_confirms_an_unchanged_list_in_one_request(
     monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
     _list_for(tmp_path, sandbox.api_url, _tree_sha(sandbox))
     sandbox.reset_stats()
-    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check_account="x")
+    win = show_last_list(
+        tmp_path, sandbox.api_url, REPO, "main", practice=False, check=_check(sandbox)
+    )
     assert win is not None and win.doc_list.checking
     qtbot.addWidget(win)
     qtbot.waitUntil(lambda: not win.doc_list.checking, timeout=10000)
@@ -152,7 +159,9 @@ def test_a_changed_branch_leaves_the_list_checking(
 ) -> None:
     monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
     _list_for(tmp_path, sandbox.api_url, "0" * 40)  # not the branch's tree any more
-    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check_account="x")
+    win = show_last_list(
+        tmp_path, sandbox.api_url, REPO, "main", practice=False, check=_check(sandbox)
+    )
     assert win is not None
     qtbot.addWidget(win)
     qtbot.waitUntil(lambda: sandbox.stats()["total"] >= 1, timeout=10000)
@@ -160,10 +169,34 @@ def test_a_changed_branch_leaves_the_list_checking(
     assert win.doc_list.checking and not win.confirmed
 
 
-def test_no_token_is_never_sent_over_plain_http_to_another_host() -> None:
-    import pytest
+def test_an_answer_in_before_the_window_shows_the_list_fresh_from_its_first_paint(
+    tmp_path: Path, qtbot: Any, sandbox: Any, monkeypatch: Any
+) -> None:
+    """The check starts before Qt is imported (``app.main``): when it has answered by the time
+    the start window is built, the list is never shown as "확인 중"."""
+    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
+    _list_for(tmp_path, sandbox.api_url, _tree_sha(sandbox))
+    check = _check(sandbox)
+    qtbot.waitUntil(lambda: check.answer is not None, timeout=10000)
+    assert check.answer == _tree_sha(sandbox)
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check=check)
+    assert win is not None
+    qtbot.addWidget(win)
+    assert win.confirmed and not win.doc_list.checking
+    assert win.doc_list.tree.property("checking") is False
 
-    from modu_desktop.ui.start_window import tree_sha_now
 
-    with pytest.raises(ValueError):
-        tree_sha_now("http://example.invalid", REPO, "main", "secret")
+def test_a_check_without_a_token_answers_empty_and_the_list_stays_checking(
+    tmp_path: Path, qtbot: Any, sandbox: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.delenv("MODU_TOKEN", raising=False)
+    monkeypatch.setattr("modu_desktop.core.auth.TokenStore.load", lambda self: None)
+    _list_for(tmp_path, sandbox.api_url, _tree_sha(sandbox))
+    sandbox.reset_stats()
+    check = _check(sandbox)
+    qtbot.waitUntil(lambda: check.answer is not None, timeout=10000)
+    assert check.answer == "" and sandbox.stats()["total"] == 0  # nothing sent without a token
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check=check)
+    assert win is not None
+    qtbot.addWidget(win)
+    assert win.doc_list.checking and not win.confirmed

@@ -48,8 +48,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import asyncio  # here, not at the top: the first paint does not need it (issue 18)
-
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,
@@ -62,6 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     ):
         # Without a display Qt aborts the whole process; fall back to offscreen (screenshots work).
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.settings import load_settings
+
+    paths = app_paths(args.data_dir).ensure()
+    settings = load_settings(paths.settings_file)
+    # Issue 18: ask GitHub whether the last list is current before Qt is even imported; the
+    # answer is often in by the first paint.
+    check = _start_check(paths, settings, args)
 
     from PySide6.QtWidgets import QApplication
 
@@ -78,20 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName("pnuai")
     app.setQuitOnLastWindowClosed(False)
 
-    from modu_desktop.core.paths import app_paths
-    from modu_desktop.core.settings import load_settings
-
-    paths = app_paths(args.data_dir).ensure()
-    settings = load_settings(paths.settings_file)
     lang = detect_language(args.lang, settings.language)
     install_translators(app, lang)
     from modu_desktop import i18n
 
     i18n.set_language(lang)  # the Qt-free tr() follows the same language (issue 14)
     load_style(app)
-    from modu_desktop.i18n import set_language
-
-    set_language(lang)
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
     # first one and leaves (issue 5).
@@ -102,7 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         return gate_rc
 
     # Issue 18: the last list at first paint, before qasync, httpx and the editor are imported.
-    early = _show_last_list(paths, settings, args)
+    early = _show_last_list(paths, settings, args, check)
+    if early is not None:
+        _import_in_steps(app, WARM_UP)
+    import asyncio  # here, not at the top: the first paint does not need it (issue 18)
+
     import qasync
 
     loop = qasync.QEventLoop(app)
@@ -174,22 +177,77 @@ class _Runner:
             self.quit_event.set()
 
 
-def _show_last_list(paths: Any, settings: Any, args: argparse.Namespace) -> Any:
+# What the main window needs, in dependency order, imported one step at a time while the start
+# window shows the last list: between steps it answers the start-up check, the filter and
+# clicks. (In one go this is ~300 ms during which the start window is frozen.)
+WARM_UP = (
+    "asyncio",
+    "qasync",
+    "httpx",
+    "httpcore",
+    "modu_desktop.core.github",
+    "modu_desktop.core.documents",
+    "modu_desktop.core.workspace",
+    "modu_desktop.ui.shell.context",
+    "modu_desktop.core.edit_session",
+    "modu_desktop.ui.docops.ops_host",
+    "modu_desktop.core.publishcheck",
+    "modu_desktop.ui.publish.wiring",
+    "modu_desktop.core.preview.mdx",
+    "modu_desktop.core.preview.site_style",
+    "modu_desktop.core.preview",
+    "modu_desktop.ui.preview",
+    "modu_desktop.ui.editing.editor",
+    "modu_desktop.ui.shell.window_parts",
+    "modu_desktop.ui.shell.main_window",
+)
+
+
+def _import_in_steps(app: Any, modules: tuple[str, ...]) -> None:
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+        app.processEvents()
+
+
+def _list_place(settings: Any, args: argparse.Namespace) -> tuple[str, str, str]:
+    """(API URL, repository, branch) of this run."""
+    repo = args.repo or settings.repo_full_name
+    api_url = (args.api_url or settings.api_url).rstrip("/")
+    return api_url, repo, args.branch or settings.branch
+
+
+def _start_check(paths: Any, settings: Any, args: argparse.Namespace) -> Any:
+    """The start-up check (``core/startcheck.py``), started, when there is a last list of a
+    GitHub repository to confirm; None in practice mode (its server is not up yet) or with no
+    list. A second instance that hands over and leaves makes this one GET for nothing."""
+    if args.sandbox:
+        return None
+    try:
+        from urllib.parse import urlsplit
+
+        from modu_desktop.core.snapshots import list_file
+        from modu_desktop.core.startcheck import StartCheck
+
+        api_url, repo, branch = _list_place(settings, args)
+        if not list_file(paths.cache_dir, api_url, repo, branch).path.is_file():
+            return None
+        account = urlsplit(api_url).netloc or api_url  # the keyring account of the API host
+        return StartCheck(api_url, repo, branch, account).start()
+    except Exception:  # a shortcut: never stops the start
+        log.info("no start-up check", exc_info=True)
+        return None
+
+
+def _show_last_list(paths: Any, settings: Any, args: argparse.Namespace, check: Any = None) -> Any:
     """The start window with the last run's list (``ui/start_window.py``), or None."""
     try:
         from modu_desktop.ui.start_window import show_last_list
 
-        repo = args.repo or settings.repo_full_name
-        api_url = (args.api_url or settings.api_url).rstrip("/")
-        from urllib.parse import urlsplit
-
+        api_url, repo, branch = _list_place(settings, args)
         return show_last_list(
-            paths.cache_dir,
-            api_url,
-            repo,
-            args.branch or settings.branch,
-            practice=args.sandbox,
-            check_account=urlsplit(api_url).netloc or api_url,  # the keyring account
+            paths.cache_dir, api_url, repo, branch, practice=args.sandbox, check=check
         )
     except Exception:  # a cache: never stops the start
         log.info("no start window from the last list", exc_info=True)
