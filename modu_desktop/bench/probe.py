@@ -359,7 +359,10 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
     phases["qt_app_kb"] = _hwm_kb()[0]
 
     async def run() -> dict[str, object]:
+        from modu_desktop.ui.shell.app import drop_source_cache
+
         win = _make_window(api_url, token, data_dir)
+        drop_source_cache()  # as the app does once its window is up
         await asyncio.sleep(0.2)
         phases["window_kb"] = _hwm_kb()[0]
         t = time.perf_counter()
@@ -367,6 +370,7 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
         list_s = time.perf_counter() - t
         rows = len(win.doc_list.rows)
         phases["listed_kb"] = _hwm_kb()[0]
+        phases["listed_hwm_kb"] = _hwm_kb()[1]  # the peak before WebEngine is first used
         t = time.perf_counter()
         opened = await win.open_document(doc_id)
         pane = win.editor_pane
@@ -383,6 +387,7 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
         phases["renderer_hwm_kb"] = _children_hwm_kb()
         phases["self_pss_kb"], phases["renderer_pss_kb"] = _tree_pss_kb()
         phases["opened_kb"] = _hwm_kb()[0]
+        text_chars = len(pane.text())  # before the shutdown closes the document
         await win.shutdown(interactive=False)
         return {
             "ok": bool(ok),
@@ -390,7 +395,7 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
             "rows": rows,
             "list_s": round(list_s, 3),
             "open_preview_s": round(open_s, 3),
-            "text_chars": len(pane.text()),
+            "text_chars": text_chars,
             "preview_html_chars": html_len,
         }
 

@@ -127,7 +127,9 @@ def table(report: dict[str, Any]) -> str:
             f"\nPeak memory ({m['rows']} docs listed, big doc open with preview): "
             f"{m['peak_mb']} MB RSS high-water mark (Qt app {m['qt_app_kb'] // 1024} MB, "
             f"window {m['window_kb'] // 1024} MB, listed {m['listed_kb'] // 1024} MB, "
-            f"opened {m['opened_kb'] // 1024} MB)."
+            f"opened {m['opened_kb'] // 1024} MB); before the preview's first use "
+            f"{m['before_preview_peak_mb']} MB; with the renderer processes "
+            f"{m['with_renderer_mb']} MB."
         )
     if report.get("targets"):
         out.append("\n### Targets\n")

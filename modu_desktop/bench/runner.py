@@ -486,6 +486,10 @@ def measure_memory(sb: SandboxHandle) -> dict[str, Any]:
     shutil.rmtree(data, ignore_errors=True)
     r = _result(out)
     r["peak_mb"] = round(r["ru_maxrss_kb"] / 1024, 1)
+    r["before_preview_peak_mb"] = round(r["listed_hwm_kb"] / 1024, 1)
+    # Issue 15's measure with the preview: our peak plus what the renderer processes hold
+    # (their PSS: the Qt/WebEngine pages they share with us are counted once).
+    r["with_renderer_mb"] = round((r["ru_maxrss_kb"] + r["renderer_pss_kb"]) / 1024, 1)
     return r
 
 
@@ -654,12 +658,22 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
             )
     if "memory" in report:
         m = report["memory"]
+        # Issue 18: the memory goal holds until the preview is first used (WebEngine starts
+        # then); with the handbook open in it, issue 15's limit counts the renderer too.
         add(
-            "peak memory < 250 MB (listed + big doc open with preview)",
+            "peak memory < 250 MB until the preview is first used (all listed)",
             f"{m['docs']} docs",
-            f"{m['peak_mb']} MB",
+            f"{m['before_preview_peak_mb']} MB",
             "250 MB",
-            m["peak_mb"] < 250,
+            m["before_preview_peak_mb"] < 250,
+        )
+        add(
+            "peak memory ≤ 400 MB, big doc open in the preview, renderer included (issue 15)",
+            f"{m['docs']} docs",
+            f"{m['with_renderer_mb']} MB (ours {m['peak_mb']} MB + renderer "
+            f"{round(m['renderer_pss_kb'] / 1024, 1)} MB)",
+            "400 MB",
+            m["with_renderer_mb"] <= 400,
         )
     return t
 
