@@ -252,7 +252,7 @@ def main(argv: list[str]) -> int:
 
     from modu_desktop.ui.webengine import prepare_application
 
-    prepare_application()  # the preview's WebEngine schemes, before the QApplication
+    prepare_application()  # WebEngine: shared GL contexts, before the QApplication
     app = QApplication.instance() or QApplication(["screenshots"])
     app.setQuitOnLastWindowClosed(False)  # type: ignore[union-attr,attr-defined]
     loop = qasync.QEventLoop(app)

@@ -200,7 +200,7 @@ def _qt() -> tuple[object, object]:
 
     from modu_desktop.ui.webengine import prepare_application
 
-    prepare_application()  # WebEngine's URL schemes, before the QApplication
+    prepare_application()  # WebEngine: shared GL contexts, before the QApplication
     app = QApplication.instance() or QApplication(["modu-bench"])
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)

@@ -1,8 +1,9 @@
 """Qt WebEngine for the preview and PDF export: start-up flags, URL schemes, a locked-down profile.
 
-* :func:`register_schemes` — our URL schemes, before the ``QApplication`` exists (~40 ms of
-  import; called by ``ui/app.py`` and the tests). Without it the schemes still work, but Qt prints
-  a warning.
+* :func:`prepare_application` — before the ``QApplication``: shared GL contexts (QtCore only).
+* :func:`register_schemes` — our URL schemes, before the first WebEngine object (Qt locks its
+  scheme registry when its context starts, at the first profile or page; the ~40 ms import of
+  QtWebEngineCore stays off the first paint). `prepare_engine` and the profile call it.
 * :func:`prepare_engine` — before the first WebEngine object: decides software rendering
   (no usable OpenGL, an offscreen platform, a GPU crash seen before, or
   ``MODU_PREVIEW_SOFTWARE=1``) and adds ``--disable-gpu`` to Chromium's flags. Says so once.
@@ -56,15 +57,12 @@ _lock = threading.Lock()
 
 
 def register_schemes() -> None:
-    """Register our schemes with WebEngine's URL parser (before ``QApplication`` exists)."""
+    """Register our schemes with WebEngine's URL parser, before the first WebEngine object."""
     global _registered
     if _registered:
         return
-    from PySide6.QtCore import QCoreApplication
     from PySide6.QtWebEngineCore import QWebEngineUrlScheme
 
-    if QCoreApplication.instance() is not None:
-        log.info("WebEngine schemes registered late (after QApplication); Qt may warn")
     for name in SCHEMES:
         scheme = QWebEngineUrlScheme(name)
         scheme.setSyntax(QWebEngineUrlScheme.Syntax.Path)
@@ -76,15 +74,12 @@ def register_schemes() -> None:
 
 
 def prepare_application() -> None:
-    """Everything WebEngine needs before the ``QApplication`` exists (cheap: ~40 ms of import)."""
+    """What WebEngine needs before the ``QApplication`` exists: shared GL contexts. (The URL
+    schemes wait for the first WebEngine object: `prepare_engine`.)"""
     from PySide6.QtCore import QCoreApplication, Qt
 
     if QCoreApplication.instance() is None:
         QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    try:
-        register_schemes()
-    except ImportError:  # a build without WebEngine: the preview says so itself
-        log.info("Qt WebEngine is not installed")
 
 
 def _gpu_marker() -> Path:
@@ -115,6 +110,7 @@ def _opengl_usable() -> bool:
 def prepare_engine() -> bool:
     """Choose GPU or software rendering before the first WebEngine object. True = software."""
     global _software
+    register_schemes()
     if _software is not None:
         return _software
     reason = ""

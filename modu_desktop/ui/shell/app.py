@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     from modu_desktop.ui.shell.i18n import detect_language, install_translators, load_style
     from modu_desktop.ui.webengine import prepare_application, register_app_font
 
-    prepare_application()  # the preview's WebEngine: URL schemes before the QApplication
+    prepare_application()  # WebEngine: shared GL contexts, before the QApplication
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modu-desktop"])
     assert isinstance(app, QApplication)
     register_app_font(app)  # the font the preview uses, for the UI too (Hangul alike everywhere)
