@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from modu_desktop import i18n
+from tests.lang import in_lang
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "modu_desktop"
@@ -255,5 +256,11 @@ def test_theme_and_layout_have_the_sites_korean_names() -> None:
 def test_korean_lock_ages_are_korean() -> None:
     from modu_desktop.core.locks import format_age
 
-    assert format_age(90, "ko") == "1분" and format_age(3700, "ko") == "1시간 1분"
-    assert format_age(30, "ko") == "30초" and format_age(None, "ko") == "알 수 없음"
+    assert (
+        in_lang("ko", lambda: format_age(90)) == "1분"
+        and in_lang("ko", lambda: format_age(3700)) == "1시간 1분"
+    )
+    assert (
+        in_lang("ko", lambda: format_age(30)) == "30초"
+        and in_lang("ko", lambda: format_age(None)) == "알 수 없음"
+    )

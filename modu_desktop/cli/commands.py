@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TextIO, cast
 
+from modu_desktop import i18n
 from modu_desktop.cli.common import (
     CliFailure,
     Context,
@@ -42,7 +43,9 @@ from modu_desktop.cli.common import conn_parser as _conn_parser
 from modu_desktop.cli.common import doc_id_arg as _doc_id_arg
 from modu_desktop.cli.common import lock_manager as _lock_manager
 from modu_desktop.cli.common import table as _table
+from modu_desktop.core.errors import GitHubError
 from modu_desktop.core.github import GitHubClient
+from modu_desktop.core.locks.wire import InvalidDocId
 
 # --------------------------------------------------------------------------------------------
 # Parsers
@@ -75,6 +78,9 @@ def _add_locks_release(sub: Any) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="modu-desktop", description="Modu Desktop admin commands.")
+    parser.add_argument(
+        "--lang", choices=("en", "ko"), default="en", help="language of the messages (en)"
+    )
     groups = parser.add_subparsers(dest="group", metavar="{docs,locks,images}", required=True)
 
     docs = groups.add_parser("docs", help="documents")
@@ -223,7 +229,7 @@ async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
-    from modu_desktop.core.locks import LockStatus, ReleaseOutcome, format_age
+    from modu_desktop.core.locks import LockStatus, ReleaseOutcome, words
 
     login = await ctx.login()
     mgr = _lock_manager(ctx, login)
@@ -235,8 +241,9 @@ async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
     if fresh and not args.force:
         holder = view.holder or "unknown"
         raise CliFailure(
-            f"{args.doc_id} is locked by @{holder} (last heartbeat {format_age(view.age_s)} ago) "
-            "and the lock is fresh; use --force to release it anyway"
+            f"{args.doc_id} is locked by @{holder}; last sign of life "
+            f"{words.when(view.last_heartbeat, view.server_now)()}. The lock is fresh: use "
+            "--force to release it anyway"
         )
     result = await mgr.release_view(view)
     if result.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE):
@@ -294,10 +301,12 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
     """Run an admin command; ``argv`` starts with the group (``["locks", "list", "--json"]``)."""
     out = out if out is not None else sys.stdout
     parser = build_parser()
+    i18n.set_language("en")  # argparse's own checks answer in English
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # usage error (2) or --help (0)
         return int(exc.code) if isinstance(exc.code, int) else 2
+    i18n.set_language(args.lang)
     local = getattr(args, "local_run", None)
     if local is not None:  # a command on local files: no token, no connection
         return int(local(args, out))
@@ -309,9 +318,8 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
     except KeyboardInterrupt:
         message = "interrupted"
     except Exception as exc:
-        um = getattr(exc, "user_message", None)
-        if callable(um):
-            message = str(um("en"))
+        if isinstance(exc, GitHubError | InvalidDocId):
+            message = exc.user_message()
             detail = getattr(exc, "message", None)
             if isinstance(detail, str) and detail and detail not in message:
                 message = f"{message} ({detail})"

@@ -45,7 +45,7 @@ __all__ = ["register"]
 def _new_id_arg(text: str) -> str:
     problem = validate_new_id(text)
     if problem is not None:
-        raise argparse.ArgumentTypeError(problem.en)
+        raise argparse.ArgumentTypeError(problem())
     return text.strip()
 
 
@@ -162,10 +162,10 @@ def _finish(res: OpResult, ctx: common.Context, *, json_out: bool = False) -> in
     if json_out:
         ctx.out.write(json.dumps(_result_json(res), ensure_ascii=False, indent=2) + "\n")
     if not res.ok:
-        raise common.CliFailure(res.text.en)
+        raise common.CliFailure(res.text())
     if not json_out:
         commits = ", ".join(c[:7] for c in res.commits)
-        ctx.out.write(res.text.en + (f" (commit {commits})" if commits else "") + "\n")
+        ctx.out.write(res.text() + (f" (commit {commits})" if commits else "") + "\n")
     return 0
 
 
@@ -235,7 +235,7 @@ async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
     for c, res in results:
         name = c.source
         mark = "ok  " if res.ok else "FAIL"
-        ctx.out.write(f"{mark} {name}: {res.text.en}\n")
+        ctx.out.write(f"{mark} {name}: {res.text()}\n")
         failed += 0 if res.ok else 1
     if failed:
         raise common.CliFailure(f"{failed} of {len(results)} file(s) not imported (see above)")
@@ -244,7 +244,7 @@ async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
 
 def _print_candidate(c: Any, out: TextIO) -> None:
     if c.request is None:
-        out.write(f"skip {c.source}: {c.conflict.en if c.conflict else 'unusable'}\n")
+        out.write(f"skip {c.source}: {c.conflict() if c.conflict else 'unusable'}\n")
         return
     r = c.request
     pos = "-" if r.position is None else str(r.position)
@@ -254,9 +254,9 @@ def _print_candidate(c: Any, out: TextIO) -> None:
         f"{r.theme}/{r.layout}, title {r.title!r})\n"
     )
     for n in c.notes:
-        out.write(f"       note: {n.en}\n")
+        out.write(f"       note: {n()}\n")
     if c.conflict is not None:
-        out.write(f"       conflict: {c.conflict.en}\n")
+        out.write(f"       conflict: {c.conflict()}\n")
 
 
 async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
@@ -266,9 +266,9 @@ async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
         ctx.client, args.file, alt=args.alt, base_url=args.base_url, branch=ctx.client.repo.branch
     )
     if not res.ok:
-        raise common.CliFailure(res.text.en)
+        raise common.CliFailure(res.text())
     if res.check is not None and res.check.warning is not None:
-        sys.stderr.write(f"note: {res.check.warning.en}\n")
+        sys.stderr.write(f"note: {res.check.warning()}\n")
     if args.json:
         ctx.out.write(
             json.dumps(

@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from modu_desktop import i18n
+from modu_desktop.core.errors import GitHubError
+
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_REPO = "pnuai/PNU-Modu"
 DEFAULT_BRANCH = "main"
@@ -155,6 +158,7 @@ def export(args: argparse.Namespace, token: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    i18n.set_language("en")  # the command speaks English
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:
@@ -168,8 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         message = "interrupted"
     except Exception as exc:
-        um = getattr(exc, "user_message", None)
-        message = str(um("en")) if callable(um) else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, GitHubError):
+            message = exc.user_message()
+        else:
+            message = f"{type(exc).__name__}: {exc}"
     else:
         print(f"wrote {args.out}")
         return 0

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from modu_desktop.core.text import Text
+from modu_desktop.i18n import tr
+
 log = logging.getLogger(__name__)
 
 KEYRING_SERVICE = "modu-desktop"
@@ -168,13 +171,12 @@ def _consume_outcome(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-async def check_token(
-    client: Any, *, required_org: str | None = None, lang: str = "en"
-) -> SignInResult:
+async def check_token(client: Any, *, required_org: str | None = None) -> SignInResult:
     """Ask GitHub who the token belongs to and whether it can push to the repository.
 
     ``client`` is a ``core.github.GitHubClient`` (anything with ``get_user``/``get_repo`` and, if an
-    org is required, ``org_membership_probe``). Two or three requests, no writes.
+    org is required, ``org_membership_probe``). Two or three requests, no writes. The messages are
+    in the current language (``modu_desktop.i18n``).
 
     With ``required_org`` the sign-in is refused unless ``core.org.check_org_membership`` confirms
     the membership: not a member, a token without ``read:org`` (or SSO authorisation), and a
@@ -182,16 +184,10 @@ async def check_token(
     """
     from modu_desktop.core import github as gh
 
-    def msg(exc: BaseException, ko: str, en: str) -> str:
-        um = getattr(exc, "user_message", None)
-        if callable(um):
-            try:
-                text = um(lang)
-                if text:
-                    return str(text)
-            except Exception:
-                pass
-        return ko if lang == "ko" else en
+    def msg(exc: BaseException, fallback: Text) -> str:
+        if isinstance(exc, gh.GitHubError):
+            return exc.user_message()
+        return fallback()
 
     # Both questions go out together (one round trip at start-up); the answers are read in
     # order, so a bad token is still reported as such and not as a missing repository.
@@ -205,26 +201,20 @@ async def check_token(
             return SignInResult(
                 False,
                 error_kind="bad_token",
-                message=(
-                    "토큰이 올바르지 않거나 만료되었습니다. 새 토큰을 만들어 붙여 넣으세요."
-                    if lang == "ko"
-                    else "This token is not valid or has expired; create a new one and paste it."
+                message=tr(
+                    "This token is not valid or has expired; create a new one and paste it."
                 ),
             )
         if isinstance(exc, gh.GitHubError):
             return SignInResult(
                 False,
                 error_kind="other",
-                message=msg(exc, "GitHub 오류가 발생했습니다.", "GitHub returned an error."),
+                message=msg(exc, Text("GitHub returned an error.")),
             )
         return SignInResult(
             False,
             error_kind="network",
-            message=msg(
-                exc,
-                "GitHub에 연결할 수 없습니다. 인터넷 연결을 확인하세요.",
-                "Cannot reach GitHub; check the internet connection.",
-            ),
+            message=msg(exc, Text("Cannot reach GitHub; check the internet connection.")),
         )
     login = str(_field(user, "login", "") or "")
     try:
@@ -236,11 +226,8 @@ async def check_token(
                 False,
                 login=login,
                 error_kind="no_repo",
-                message=(
-                    "이 토큰으로는 브로슈어 저장소를 볼 수 없습니다. "
-                    "토큰에 저장소 권한을 추가하세요."
-                    if lang == "ko"
-                    else "This token cannot see the brochure repository; "
+                message=tr(
+                    "This token cannot see the brochure repository; "
                     "give it access to the repository."
                 ),
             )
@@ -248,7 +235,7 @@ async def check_token(
             False,
             login=login,
             error_kind="network",
-            message=msg(exc, "GitHub에 연결할 수 없습니다.", "Cannot reach GitHub."),
+            message=msg(exc, Text("Cannot reach GitHub.")),
         )
     perms = _field(repo, "permissions", None) or {}
     can_push = bool(
@@ -272,7 +259,7 @@ async def check_token(
             if kind is None:  # could not check: refuse, the membership is not confirmed
                 network = isinstance(org.error, gh.NetworkError)
                 kind = "network" if network else "other"
-            return SignInResult(False, login=login, error_kind=kind, message=org.user_message(lang))
+            return SignInResult(False, login=login, error_kind=kind, message=org.user_message())
     return SignInResult(
         True, login=login, can_push=can_push, repo_full_name=full_name, owner_is_org=owner_is_org
     )
@@ -290,26 +277,22 @@ class DeviceFlowError(Exception):
         super().__init__(f"{kind}: {detail}" if detail else kind)
         self.kind = kind
 
-    def user_message(self, lang: str = "ko") -> str:
-        ko = {
-            "expired": "코드의 유효 시간이 지났습니다. 다시 시도하세요.",
-            "denied": "GitHub에서 승인을 거절했습니다.",
-            "disabled": "이 앱은 브라우저 로그인이 켜져 있지 않습니다. 토큰을 사용하세요.",
-            "bad_client": "브라우저 로그인 설정(client id)이 올바르지 않습니다. 토큰을 사용하세요.",
-            "network": "GitHub에 연결할 수 없습니다. 인터넷 연결을 확인하세요.",
-        }
-        en = {
-            "expired": "The code expired; please try again.",
-            "denied": "The sign-in was declined on GitHub.",
-            "disabled": "Browser sign-in is not enabled for this app; please use a token.",
-            "bad_client": "The browser sign-in setting (client id) is wrong; please use a token.",
-            "network": "Cannot reach GitHub; check the internet connection.",
-        }
-        table = ko if lang == "ko" else en
-        return table.get(
-            self.kind,
-            "브라우저 로그인에 실패했습니다." if lang == "ko" else "Browser sign-in failed.",
-        )
+    def user_text(self) -> Text:
+        if self.kind == "expired":
+            return Text("The code expired; please try again.")
+        if self.kind == "denied":
+            return Text("The sign-in was declined on GitHub.")
+        if self.kind == "disabled":
+            return Text("Browser sign-in is not enabled for this app; please use a token.")
+        if self.kind == "bad_client":
+            return Text("The browser sign-in setting (client id) is wrong; please use a token.")
+        if self.kind == "network":
+            return Text("Cannot reach GitHub; check the internet connection.")
+        return Text("Browser sign-in failed.")
+
+    def user_message(self) -> str:
+        """One plain sentence for staff, in the current language."""
+        return self.user_text()()
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 - Works against github.com, GitHub Enterprise (`https://HOST/api/v3`) and the loopback sandbox.
 - TLS through the OS trust store (`truststore`) for https.
-- Typed errors (`modu_desktop.core.errors`, re-exported here) with `.user_message(lang)`.
+- Typed errors (`modu_desktop.core.errors`, re-exported here) with `.user_message()`.
 - Reads retry with jittered exponential backoff on 5xx, network errors and rate limits
   (honouring `retry-after` / `x-ratelimit-reset`), bounded in attempts and total waiting.
 - Writes (`put_file`, `delete_file`) are never repeated blindly: after a timeout, a dropped

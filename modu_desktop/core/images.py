@@ -77,8 +77,9 @@ class ImageCheck:
     def message(self) -> str:
         return self.text.en
 
-    def user_message(self, lang: str = "ko") -> str:
-        return self.text(lang)
+    def user_message(self) -> str:
+        """The sentence in the current language."""
+        return self.text()
 
 
 def _sniff_other(data: bytes) -> str | None:
@@ -281,8 +282,9 @@ class ImageUpload:
     def message(self) -> str:
         return self.text.en
 
-    def user_message(self, lang: str = "ko") -> str:
-        return self.text(lang)
+    def user_message(self) -> str:
+        """The sentence in the current language."""
+        return self.text()
 
 
 async def upload_image(

@@ -37,7 +37,8 @@ class OpCode(enum.Enum):
 
 @dataclass(frozen=True)
 class OpResult:
-    """The outcome of one operation. ``text(lang)`` is the sentence to show the user."""
+    """The outcome of one operation. ``user_message()`` is the sentence to show the user
+    (``text`` is the same sentence, to word later or in another language)."""
 
     code: OpCode
     text: Text
@@ -60,5 +61,6 @@ class OpResult:
     def message(self) -> str:
         return self.text.en
 
-    def user_message(self, lang: str = "ko") -> str:
-        return self.text(lang)
+    def user_message(self) -> str:
+        """The sentence in the current language."""
+        return self.text()

@@ -64,7 +64,7 @@ from modu_desktop.core.locks import (
     LockStatus,
     LockView,
     ReleaseOutcome,
-    format_age,
+    words,
 )
 from modu_desktop.core.newdoc import (
     DEFAULT_LAYOUT,
@@ -84,7 +84,6 @@ from modu_desktop.core.opresult import (
     OpResult,
 )
 from modu_desktop.core.text import (
-    ByLanguage,
     Text,
     _err_text,
 )
@@ -168,26 +167,11 @@ def blocking_lock(view: LockView) -> bool:
 
 
 def lock_holder_text(view: LockView, doc_id: str) -> Text:
-    rec = view.record
-    who = f"@{rec.editing_by}" if rec is not None else "@unknown"
-    age = ByLanguage(format_age(view.age_s), format_age(view.age_s, "ko"))
+    """Who holds the lock on ``doc_id``, the way every screen says it (``core.locks.words``)."""
+    text = words.line(words.Holding.of(view), doc_id, view.malformed_reason)
     if view.status is LockStatus.MINE_OTHER_SESSION:
-        return Text(
-            "You (@{v}) are editing {doc_id} in another window (last "
-            "heartbeat {age} ago); close it there first.",
-            v=rec.editing_by if rec else "?",
-            doc_id=doc_id,
-            age=age,
-        )
-    if view.status is LockStatus.MALFORMED:
-        return Text(
-            "{doc_id} has an unreadable lock file ({malformed_reason}).",
-            doc_id=doc_id,
-            malformed_reason=view.malformed_reason,
-        )
-    return Text(
-        "{who} is editing {doc_id} (last heartbeat {age} ago).", who=who, doc_id=doc_id, age=age
-    )
+        return Text("{holder} Close it there first.", holder=text)
+    return text
 
 
 _NOT_DELETED = Text("Not deleted")

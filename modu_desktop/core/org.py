@@ -59,8 +59,9 @@ class OrgCheck:
     def message(self) -> str:
         return self.text.en
 
-    def user_message(self, lang: str = "ko") -> str:
-        return self.text(lang)
+    def user_message(self) -> str:
+        """The sentence in the current language."""
+        return self.text()
 
 
 def _messages(status: MembershipStatus, org: str, login: str) -> Text:

@@ -10,8 +10,8 @@ class Text:
     """One user-facing sentence as a code and its fields: ``source`` is the English text with
     ``{field}`` places, which is also the key of its Korean in the catalogues
     (``resources/translations/ko/*.json``); :meth:`__call__` words it through
-    ``modu_desktop.i18n``. A field that is itself a ``Text``, or an error with
-    ``user_message(lang)``, is worded in the same language."""
+    ``modu_desktop.i18n`` (in the current language, or the one named). A field that is itself a
+    ``Text``, or an error with ``user_text()``, is worded in the same language."""
 
     __slots__ = ("fields", "source")
 
@@ -19,15 +19,18 @@ class Text:
         self.source = source
         self.fields: Mapping[str, object] = fields
 
-    def __call__(self, lang: str = "ko") -> str:
-        from modu_desktop.i18n import tr_in
+    def __call__(self, lang: str | None = None) -> str:
+        from modu_desktop.i18n import language, tr_in
+
+        lang = language() if lang is None else lang
 
         def worded(value: object) -> object:
-            if isinstance(value, Text | ByLanguage):
+            if isinstance(value, Text):
                 return value(lang)
-            um = getattr(value, "user_message", None)
-            if isinstance(value, BaseException) and callable(um):
-                return str(um(lang))
+            if isinstance(value, BaseException):
+                text = getattr(value, "user_text", None)
+                if callable(text):
+                    return text()(lang)
             return value
 
         return tr_in(lang, self.source, **{k: worded(v) for k, v in self.fields.items()})
@@ -57,29 +60,7 @@ class Text:
         return hash(self.source)
 
 
-class ByLanguage:
-    """A field of a :class:`Text` worded apart in each language (a duration with its unit:
-    ``ByLanguage("3 min", "3분")``)."""
-
-    __slots__ = ("en", "ko")
-
-    def __init__(self, en: str, ko: str) -> None:
-        self.en, self.ko = en, ko
-
-    def __call__(self, lang: str = "ko") -> str:
-        return self.ko if lang == "ko" else self.en
-
-    def __str__(self) -> str:
-        return self.en
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ByLanguage) and (other.en, other.ko) == (self.en, self.ko)
-
-    def __hash__(self) -> int:
-        return hash((self.en, self.ko))
-
-
 def _err_text(exc: BaseException) -> Text:
-    if callable(getattr(exc, "user_message", None)):
+    if callable(getattr(exc, "user_text", None)):
         return Text("{error}", error=exc)
     return Text("{error}", error=str(exc) or type(exc).__name__)

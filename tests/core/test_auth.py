@@ -10,6 +10,7 @@ import pytest
 
 from modu_desktop.core.auth import KEYRING_SERVICE, TokenSource, TokenStore, check_token
 from modu_desktop.core.github import GitHubClient, MembershipProbe, RepoRef
+from tests.lang import in_lang
 
 
 def test_keyring_round_trip(memory_keyring: dict, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,7 +119,7 @@ def test_check_token_asks_user_and_repository_together() -> None:
 
 
 def test_check_token_network_error() -> None:
-    res = _run(check_token(_FakeClient(OSError("down"), {}), lang="ko"))
+    res = in_lang("ko", lambda: _run(check_token(_FakeClient(OSError("down"), {}))))
     assert not res.ok and res.error_kind == "network" and res.message
 
 
@@ -148,9 +149,9 @@ def org_sandbox(tmp_path: Path) -> Any:
 def _sign_in(sb: Any, token: str, lang: str = "en", org: str | None = "pnuai") -> Any:
     async def go() -> Any:
         async with GitHubClient(sb.api_url, token, RepoRef("pnuai", "PNU-Modu", "main")) as gh:
-            return await check_token(gh, required_org=org, lang=lang)
+            return await check_token(gh, required_org=org)
 
-    return _run(go())
+    return in_lang(lang, lambda: _run(go()))
 
 
 def test_required_org_member_signs_in(org_sandbox: Any) -> None:
@@ -274,4 +275,4 @@ def test_device_flow_errors(error: str, kind: str) -> None:
     with pytest.raises(DeviceFlowError) as info:
         _run(poll_device_flow("https://github.com", "c", code, transport=transport, sleep=no_sleep))
     assert info.value.kind == kind
-    assert info.value.user_message("ko") and info.value.user_message("en")
+    assert in_lang("ko", info.value.user_message) and in_lang("en", info.value.user_message)

@@ -34,6 +34,7 @@ from modu_desktop.core.github import (
     WriteUncertain,
     encode_path,
 )
+from tests.lang import in_lang
 
 TOKEN = "ghp_SuperSecretToken1234567890abcdef"
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
@@ -137,7 +138,13 @@ def test_token_never_in_repr_or_errors_or_logs(caplog: pytest.LogCaptureFixture)
     assert [type(e) for e in errors] == [BadCredentials, NetworkError]
     texts = [repr(client), str(client), repr(vars(client)), repr(client._token)]
     for e in errors:
-        texts += [str(e), repr(e), e.message, e.user_message("ko"), e.user_message("en")]
+        texts += [
+            str(e),
+            repr(e),
+            e.message,
+            in_lang("ko", e.user_message),
+            in_lang("en", e.user_message),
+        ]
     texts += [r.getMessage() for r in caplog.records]
     for t in texts:
         assert TOKEN not in t, t
@@ -220,10 +227,10 @@ def test_user_messages_are_one_plain_sentence() -> None:
     ]
     for e in samples:
         for lang in ("ko", "en"):
-            msg = e.user_message(lang)
+            msg = in_lang(lang, e.user_message)
             assert msg and "\n" not in msg and "HTTP" not in msg
             assert msg.rstrip().endswith((".", "다.", "요."))
-        assert any("\uac00" <= ch <= "\ud7a3" for ch in e.user_message("ko"))
+        assert any("\uac00" <= ch <= "\ud7a3" for ch in in_lang("ko", e.user_message))
 
 
 def test_primary_rate_limit_not_retried_when_reset_is_far() -> None:
@@ -766,7 +773,7 @@ def test_put_timeout_and_read_back_fails_is_uncertain() -> None:
             with pytest.raises(WriteUncertain) as ei:
                 await client.put_file("docs/a.md", b"mine", "m", sha="e" * 40)
         assert isinstance(ei.value.cause, NetworkError)
-        assert ei.value.user_message("en")
+        assert in_lang("en", ei.value.user_message)
 
     run(go())
 

@@ -18,6 +18,7 @@ from modu_desktop.core.images import (
     upload_image,
     upload_image_file,
 )
+from tests.lang import in_lang
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 SEED_PNG = Path(__file__).resolve().parents[2] / "modu_desktop/sandbox/seed_data/static/img"
@@ -91,7 +92,7 @@ def test_refused_with_a_clear_reason(data: bytes, name: str, needle: str) -> Non
     c = check_image(data, name)
     assert not c.ok
     assert needle.lower() in c.message.lower(), c.message
-    assert c.user_message("ko") and c.user_message("ko") != c.message
+    assert in_lang("ko", c.user_message) and in_lang("ko", c.user_message) != c.message
 
 
 def test_thirty_megabyte_photo_is_refused_with_sizes() -> None:
@@ -99,7 +100,7 @@ def test_thirty_megabyte_photo_is_refused_with_sizes() -> None:
     c = check_image(big, "DSC0001.jpg")
     assert not c.ok and c.kind == "jpeg"
     assert "30.0 MB" in c.message and "10.0 MB" in c.message
-    assert "30.0 MB" in c.user_message("ko")
+    assert "30.0 MB" in in_lang("ko", c.user_message)
     ok = check_image(JPEG + b"\0" * (3 * 1024 * 1024), "p.jpg")
     assert ok.ok and ok.warning is not None
     assert check_image(JPEG + b"\0" * (MAX_BYTES - len(JPEG)), "edge.jpg").ok

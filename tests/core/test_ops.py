@@ -22,6 +22,7 @@ from modu_desktop.core.ops import (
     validate_new_doc,
     validate_new_id,
 )
+from tests.lang import in_lang
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 
@@ -116,7 +117,7 @@ def test_create_locks_first_then_creates_with_web_admin_message(
 
     res, _ = run(sandbox, tmp_path, body)
     assert res.code is OpCode.CREATED and res.path == "docs/06-bootcamp.md"
-    assert "docs/06-bootcamp.md" in res.user_message("ko")
+    assert "docs/06-bootcamp.md" in in_lang("ko", res.user_message)
     fm = fm_of(sandbox, "docs/06-bootcamp.md")
     assert fm.get("id") == "bootcamp" and fm.get("title") == "부트캠프 안내"
     assert fm.get_int("sidebar_position") == 6 and fm.get("nav_label") == "부트캠프"
@@ -173,7 +174,7 @@ def test_create_refused_when_the_new_doc_id_is_locked_by_someone_else(
     assert (
         res.code is OpCode.LOCKED
         and "@editor2" in res.message
-        and "@editor2" in res.user_message("ko")
+        and "@editor2" in in_lang("ko", res.user_message)
     )
     assert res.request is not None and res.request.title == "소식"
     assert sandbox.read_file("docs/07-news.md") is None

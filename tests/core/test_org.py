@@ -11,6 +11,7 @@ import pytest
 
 from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.org import MembershipStatus, check_org_membership
+from tests.lang import in_lang
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 
@@ -58,7 +59,7 @@ def test_member_not_member_and_outsider(org_sandbox: Any) -> None:
     # The requester is outside the org: 302, and the token has read:org → not a member.
     out = check(sb, "tok-out", "pnuai", "outsider")
     assert out.status is MembershipStatus.NOT_MEMBER and out.http_status == 302
-    assert "invite" in out.message and "초대" in out.user_message("ko")
+    assert "invite" in out.message and "초대" in in_lang("ko", out.user_message)
     assert check(sb, "tok-m1", "no-such-org", "member1").status is MembershipStatus.NOT_MEMBER
     bad = check(sb, "wrong-token", "pnuai", "member1")
     assert bad.status is MembershipStatus.ERROR and bad.http_status == 401
@@ -69,7 +70,7 @@ def test_token_without_read_org_against_sandbox(org_sandbox: Any) -> None:
     res = check(org_sandbox, "tok-noscope", "pnuai", "noscope")
     assert res.status is MembershipStatus.NO_SCOPE and not res.ok
     assert res.http_status == 302 and res.scopes == ("repo", "workflow")
-    assert "read:org" in res.message and "read:org" in res.user_message("ko")
+    assert "read:org" in res.message and "read:org" in in_lang("ko", res.user_message)
     # A fine-grained token sends no scopes header: the answer itself decides.
     fine = check(org_sandbox, "tok-fine", "pnuai", "finegrained")
     assert fine.ok and fine.scopes is None
@@ -118,9 +119,13 @@ def test_status_mapping(status: int, scopes: str | None, expected: MembershipSta
 
     res = asyncio.run(go())
     assert res.status is expected
-    assert res.message and res.user_message("ko") and res.message != res.user_message("ko")
+    assert (
+        res.message
+        and in_lang("ko", res.user_message)
+        and res.message != in_lang("ko", res.user_message)
+    )
     if expected is MembershipStatus.NO_SCOPE:
-        assert "read:org" in res.message and "read:org" in res.user_message("ko")
+        assert "read:org" in res.message and "read:org" in in_lang("ko", res.user_message)
 
 
 def test_each_status_has_its_own_message() -> None:

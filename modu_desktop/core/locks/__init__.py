@@ -45,7 +45,6 @@ from modu_desktop.core.locks.model import (
     ReleaseResult,
     VerifyResult,
     classify,
-    format_age,
     view_to_json,
 )
 from modu_desktop.core.locks.wire import (
@@ -65,6 +64,7 @@ from modu_desktop.core.locks.wire import (
     render_lock,
     validate_doc_id,
 )
+from modu_desktop.core.locks.words import format_age
 
 __all__ = [
     "ACQUIRE_KEY_ORDER",

@@ -37,8 +37,6 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
     ReleaseResult,
     VerifyResult,
-    _fmt_time,
-    _where,
     classify,
     lost_steal,
     same_claim,
@@ -55,6 +53,7 @@ from modu_desktop.core.locks.wire import (
     render_lock,
     validate_doc_id,
 )
+from modu_desktop.core.locks.words import when, where
 
 DEFAULT_CLIENT_NAME = "ModuDesktop"
 
@@ -594,10 +593,10 @@ class LockManager:
         elif view.status is LockStatus.MINE_OTHER_SESSION or (
             rec.editing_by.casefold() == self.login.casefold()
         ):
-            who = f"you (@{rec.editing_by}) {_where(rec, view.same_install)}"
+            who = f"you (@{rec.editing_by}) {where(rec, view.same_install).en}"
         else:
             who = f"@{rec.editing_by}"
-        since = _fmt_time(rec.started_at if rec else None)
+        since = when(rec.started_at if rec else None, view.server_now).en
         return HeartbeatResult(
             HeartbeatOutcome.LOST,
             held,
@@ -781,10 +780,10 @@ class LockManager:
             rec = view.record
             who = f"@{rec.editing_by}" if rec else "someone else"
             if rec and view.status is LockStatus.MINE_OTHER_SESSION:
-                who = f"you (@{rec.editing_by}) {_where(rec, view.same_install)}"
+                who = f"you (@{rec.editing_by}) {where(rec, view.same_install).en}"
             reason = (
                 f"Not saved: your lock on {held.doc_id} was taken over by {who} at "
-                f"{_fmt_time(rec.started_at if rec else None)}."
+                f"{when(rec.started_at if rec else None, view.server_now).en}."
             )
         return VerifyResult(False, reason, view=view)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from modu_desktop.core.locks.wire import (
@@ -26,30 +25,6 @@ class LockStatus(enum.Enum):
     HELD = "held"
     STALE = "stale"
     MALFORMED = "malformed"
-
-
-def _fmt_time(ts: float | None) -> str:
-    if ts is None:
-        return "an unknown time"
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def format_age(seconds: float | None, lang: str = "en") -> str:
-    """``90`` → "1 min" (or, with ``lang="ko"``, "1분")."""
-    ko = lang == "ko"
-    if seconds is None:
-        return "알 수 없음" if ko else "unknown"
-    sign = "-" if seconds < 0 else ""
-    s = int(abs(seconds))
-    if s < 60:
-        return f"{sign}{s}초" if ko else f"{sign}{s} s"
-    if s < 3600:
-        return f"{sign}{s // 60}분" if ko else f"{sign}{s // 60} min"
-    if s < 86400:
-        h, m = s // 3600, s % 3600 // 60
-        return f"{sign}{h}시간 {m}분" if ko else f"{sign}{h} h {m} min"
-    d, h = s // 86400, s % 86400 // 3600
-    return f"{sign}{d}일 {h}시간" if ko else f"{sign}{d} d {h} h"
 
 
 @dataclass(frozen=True)
@@ -96,40 +71,12 @@ class LockView:
         return None if self.record is None else self.record.malformed
 
     def describe(self) -> str:
-        """One plain English sentence for the UI or the CLI."""
-        doc = self.doc_id
-        rec = self.record
-        if self.status is LockStatus.FREE or rec is None:
-            return f"{doc} is not locked."
-        since = _fmt_time(rec.started_at)
-        beat = format_age(self.age_s)
-        if self.status is LockStatus.MALFORMED:
-            who = f" (it names @{rec.claimed_by})" if rec.claimed_by else ""
-            return f"{doc} has an unreadable lock held by unknown{who}: {rec.malformed}."
-        if self.status is LockStatus.MINE_THIS_SESSION:
-            return f"You hold the lock on {doc} in this window since {since}."
-        if self.status is LockStatus.MINE_OTHER_SESSION:
-            where = _where(rec, self.same_install)
-            return (
-                f"You (@{rec.editing_by}) are already editing {doc} {where} since {since}; "
-                f"last heartbeat {beat} ago."
-            )
-        if self.status is LockStatus.STALE:
-            return (
-                f"@{rec.editing_by}'s lock on {doc} is stale: no heartbeat for {beat} "
-                f"(since {since})."
-            )
-        return f"@{rec.editing_by} is editing {doc} since {since}; last heartbeat {beat} ago."
+        """One plain English sentence for the lock manager's messages and the CLI."""
+        from modu_desktop.core.locks.words import Holding, line
 
-
-def _where(rec: LockRecord, same_install: bool = False) -> str:
-    if rec.session_id is None:
-        return "in another window (the web admin or another app)"
-    if same_install:
-        return "in another window on this computer"
-    if rec.install_id:
-        return "on another computer"
-    return "in another window"
+        if self.status is LockStatus.FREE or self.record is None:
+            return f"{self.doc_id} is not locked."
+        return line(Holding.of(self), self.doc_id, self.malformed_reason).en
 
 
 def classify(
@@ -310,11 +257,13 @@ def same_claim(agreed: LockView, now: LockView) -> bool:
 
 def lost_steal(doc_id: str, now_view: LockView | None, err: Exception | None) -> AcquireResult:
     """A take-over refused because a *different* claim holds the lock now: say whose."""
+    from modu_desktop.core.locks.words import where
+
     rec = now_view.record if now_view is not None else None
     if rec is None:
         who = "someone else"
     elif now_view is not None and now_view.status is LockStatus.MINE_OTHER_SESSION:
-        who = f"you (@{rec.editing_by}) {_where(rec, now_view.same_install)}"
+        who = f"you (@{rec.editing_by}) {where(rec, now_view.same_install).en}"
     elif rec.is_malformed:
         who = f"@{rec.claimed_by}" if rec.claimed_by else "an unreadable lock"
     else:

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from modu_desktop.core.text import Text
+
 LOCK_DIR = ".locks"
 LOCK_SUFFIX = ".lock.json"
 UNKNOWN_HOLDER = "unknown"
@@ -41,17 +43,20 @@ def release_message(doc_id: str) -> str:
 
 
 class InvalidDocId(ValueError):
-    """A docId that could escape ``.locks/`` or ``docs/`` or is not a plain relative name."""
+    """A docId that could escape ``.locks/`` or ``docs/`` or is not a plain relative name.
 
-    def __init__(self, message: str, korean: str = "") -> None:
+    ``str(exc)`` names the technical rule; ``reason`` is the plain one for staff."""
+
+    def __init__(self, message: str, reason: Text | None = None) -> None:
         super().__init__(message)
-        self.korean = korean
+        self.reason = reason if reason is not None else Text("please use another name")
 
-    def user_message(self, lang: str = "en") -> str:
-        """One plain sentence for staff (the English text names the technical rule)."""
-        if lang == "ko":
-            return f"문서 이름이 올바르지 않습니다: {self.korean or '다른 이름을 쓰세요'}."
-        return f"That document name cannot be used: {self}."
+    def user_text(self) -> Text:
+        return Text("That document name cannot be used: {reason}.", reason=self.reason)
+
+    def user_message(self) -> str:
+        """One plain sentence for staff, in the current language."""
+        return self.user_text()()
 
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
@@ -64,33 +69,36 @@ def validate_doc_id(doc_id: object) -> str:
     absolute paths, backslashes, empty segments and control characters are not.
     """
     if not isinstance(doc_id, str):
-        raise InvalidDocId(f"docId must be text, not {type(doc_id).__name__}", "글자가 아닙니다")
+        raise InvalidDocId(
+            f"docId must be text, not {type(doc_id).__name__}", Text("it is not text")
+        )
     if not doc_id or not doc_id.strip():
-        raise InvalidDocId("docId is empty", "비어 있습니다")
+        raise InvalidDocId("docId is empty", Text("it is empty"))
     if "\\" in doc_id:
         raise InvalidDocId(
             f"docId {doc_id!r} contains a backslash; use '/' between folders",
-            "역슬래시(\\) 대신 '/'로 폴더를 나누세요",
+            Text("separate folders with '/', not a backslash (\\)"),
         )
     if doc_id.startswith("/") or _DRIVE.match(doc_id):
         raise InvalidDocId(
             f"docId {doc_id!r} is an absolute path; it must be relative to docs/",
-            "docs/ 폴더 안의 이름이어야 합니다",
+            Text("it must be a name inside the docs/ folder"),
         )
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in doc_id):
         raise InvalidDocId(
-            f"docId {doc_id!r} contains a control character", "보이지 않는 제어 문자가 있습니다"
+            f"docId {doc_id!r} contains a control character",
+            Text("it contains an invisible control character"),
         )
     for segment in doc_id.split("/"):
         if segment == "":
             raise InvalidDocId(
                 f"docId {doc_id!r} has an empty path segment ('//' or a '/' at the end)",
-                "'/'가 겹치거나 끝에 있습니다",
+                Text("it has '/' twice in a row or at the end"),
             )
         if segment in (".", ".."):
             raise InvalidDocId(
                 f"docId {doc_id!r} contains a '{segment}' segment",
-                f"'{segment}' 같은 경로로 다른 폴더를 가리킬 수 없습니다",
+                Text("a part like '{segment}' cannot point to another folder", segment=segment),
             )
     return doc_id
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -30,14 +30,24 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.documents import DocSummary
 from modu_desktop.core.locks import HeldLock
 from modu_desktop.core.ops import DocOps, OpCode, OpResult
-from modu_desktop.i18n import catalogue
+from modu_desktop.i18n import tr_in
 from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
+from modu_desktop.ui.shell.operation import error_text
 
 
 def ui_text(lang: str, text: str) -> str:
-    """``text`` (English) in ``lang`` ("ko" or "en"), from the one catalogue
+    """``text`` (English) in the dialog's ``lang``, from the one catalogue
     (``resources/translations/ko/docops.json``)."""
-    return catalogue().get(text, text) if lang == "ko" else text
+    return tr_in(lang, text)
+
+
+class Outcome(Protocol):
+    """What an operation dialog shows when its operation ends (``OpResult``, ``ImageUpload``)."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    def user_message(self) -> str: ...
 
 
 class OpDialog(QDialog):
@@ -141,8 +151,7 @@ class OpDialog(QDialog):
                 res = await factory()
             except Exception as exc:  # unexpected: show it, keep the dialog and the input
                 self.set_busy(False)
-                um = getattr(exc, "user_message", None)
-                self.show_status(str(um(self.lang)) if callable(um) else str(exc), "error")
+                self.show_status(error_text(exc), "error")
                 raise
             self.set_busy(False)
             self.result_op = res
@@ -154,9 +163,14 @@ class OpDialog(QDialog):
         return self._task
 
     def on_result(self, res: Any) -> None:
-        """Default: close on success, otherwise show the reason and stay open."""
-        text = res.user_message(self.lang) if hasattr(res, "user_message") else str(res)
-        if getattr(res, "ok", False):
+        """What the operation's result does to the dialog (each dialog says; by default
+        :meth:`show_outcome`)."""
+        self.show_outcome(res)
+
+    def show_outcome(self, res: Outcome) -> None:
+        """Close on success, otherwise show the reason and stay open."""
+        text = res.user_message()
+        if res.ok:
             self.show_status(text, "ok")
             self.accept()
         else:
@@ -229,11 +243,11 @@ class DeleteDialog(OpDialog):
     def on_result(self, res: OpResult) -> None:
         if res.ok or res.code is OpCode.NOT_FOUND:
             # Gone either way: nothing left to retry.
-            super().on_result(res)
+            self.show_outcome(res)
             if not res.ok:
                 self.delete_button.setEnabled(False)
             return
-        super().on_result(res)
+        self.show_outcome(res)
 
 
 async def delete_document(

@@ -172,7 +172,7 @@ class OpsHost(QObject):
         if open_doc is not None:
             await win.forget_open_document()  # the lock file went with the document
         await win.refresh_list()
-        win.show_notice(res.user_message(win.ctx.lang), "info")
+        win.show_notice(res.user_message(), "info")
         return True
 
     def move(self, direction: str) -> None:
@@ -191,7 +191,7 @@ class OpsHost(QObject):
 
     def _moved(self, res: OpResult) -> None:
         win = self.win
-        win.show_notice(res.user_message(win.ctx.lang), "info" if res.ok else "warning")
+        win.show_notice(res.user_message(), "info" if res.ok else "warning")
         if res.ok:
             doc = win.doc
             shas = (res.details or {}).get("shas") or {}
@@ -227,7 +227,7 @@ class OpsHost(QObject):
         earlier upload error), a refusal in the picker dialog if it is open, else in the
         notice. Never the same text in two places."""
         win = self.win
-        text = res.user_message(win.ctx.lang)
+        text = res.user_message()
         before, self._status_before_upload = self._status_before_upload, None
         if res.ok:
             win.set_lock_status(text, "ok")

@@ -14,7 +14,7 @@ Markdown ``![alt]({baseUrl}img/uploads/upload_….ext)`` inserted at the cursor.
 
 Wiring (main window): ``helper = EditorImageHelper(ImageUploader(ctx.client, base_url=…,
 lang=ctx.lang), editor_pane.editor)``; connect ``helper.uploader.finished`` to the status bar /
-a banner (``res.user_message(lang)``) and ``started`` to a busy indicator; a menu action
+a banner (``res.user_message()``) and ``started`` to a busy indicator; a menu action
 ``Insert picture…`` → ``md = await pick_and_upload(uploader, parent)`` then insert ``md`` at the
 cursor. The preview resolves ``/img/uploads/…`` like the other site images (the uploaded bytes
 are also kept in ``uploader.recent`` by site path, for a resolver that wants them before the
@@ -476,7 +476,7 @@ class ImagePickerDialog(OpDialog):
     def on_result(self, res: ImageUpload) -> None:
         if res.ok:
             self.markdown = res.markdown
-        super().on_result(res)
+        self.show_outcome(res)
         if is_shrinkable_refusal(res, self.uploader.max_bytes):
             size = res.check.size if res.check is not None else 0
             self.show_status(

@@ -65,6 +65,7 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog, ui_text
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
 from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
+from modu_desktop.ui.shell.operation import error_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
 
@@ -317,9 +318,9 @@ class NewDocumentDialog(OpDialog):
 
     def on_result(self, res: OpResult) -> None:
         if res.ok:
-            super().on_result(res)
+            self.show_outcome(res)
             return
-        text = res.user_message(self.lang)
+        text = res.user_message()
         self.show_status(text, "error")
         self.form.show_error(res.input_field, text if res.input_field else "")
         if res.request is not None:  # the values as sent (normalised) — never lost
@@ -497,7 +498,7 @@ class ImportDialog(OpDialog):
             self.form.set_request(c.request)
         lines = [n(self.lang) for n in c.notes]
         if done is not None:
-            lines.append(done.user_message(self.lang))
+            lines.append(done.user_message())
         if c.conflict is not None:
             self.form.show_error(c.conflict_field, c.conflict(self.lang))
         self.notes.setText("\n".join(lines))
@@ -514,8 +515,7 @@ class ImportDialog(OpDialog):
         try:
             snap = self.ops.store.snapshot or await self.ops.store.refresh()
         except Exception as exc:
-            um = getattr(exc, "user_message", None)
-            self.show_status(str(um(self.lang)) if callable(um) else str(exc), "error")
+            self.show_status(error_text(exc), "error")
             return
         pending = [
             c

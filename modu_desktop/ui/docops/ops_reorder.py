@@ -4,7 +4,7 @@
 signals; :class:`ReorderBar` is an optional pair of ▲/▼ buttons with a status line.
 
 Wiring (main window / document list): create ``ReorderController(ops, lang=ctx.lang)``; connect
-``finished(result)`` to "refresh the list and show ``result.user_message(lang)``" (and, when
+``finished(result)`` to "refresh the list and show ``result.user_message()``" (and, when
 ``result.details["shas"]`` names the open document's path, update its base sha — the text did
 not change except for ``sidebar_position``; simplest is to reload it if it is unmodified);
 connect ``busy(bool)`` to disabling the list's drag and the move actions. For a drop in the
@@ -166,4 +166,4 @@ class ReorderBar(QWidget):
 
     def _finished(self, res: OpResult) -> None:
         self.label.setProperty("kind", "ok" if res.ok else "error")
-        self.label.setText(res.user_message(self.controller.lang))
+        self.label.setText(res.user_message())

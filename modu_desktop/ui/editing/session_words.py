@@ -23,8 +23,9 @@ from modu_desktop.core.edit_session import (
     SessionEvent,
     TheirsTaken,
 )
+from modu_desktop.core.locks import words
 from modu_desktop.i18n import tr
-from modu_desktop.ui.locks.lock_dialog import format_when, took_first_text
+from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
 from modu_desktop.ui.shell.operation import error_text
 
 if TYPE_CHECKING:
@@ -112,13 +113,9 @@ class SessionWords:
             win.readonly_banner.hide()
             win.set_lock_status(tr("You are editing “{doc}”", doc=win.label(doc_id)), "ok")
         elif opened.mode is Mode.READ_ONLY:
-            who = opened.holder.holder if opened.holder and opened.holder.holder else "?"
-            win.readonly_banner.set_text(
-                tr(
-                    "Read-only: {who} is editing this document. You can read and copy, not change.",
-                    who=who,
-                )
-            )
+            holder = opened.holder
+            h = holding_of(holder) if holder else words.Holding(None, None, None, 0.0)
+            win.readonly_banner.set_text(words.read_only_banner(h)())
             win.readonly_banner.show()
             win.set_lock_status(tr("Read-only"), "info")
         else:
@@ -127,7 +124,6 @@ class SessionWords:
 
     def show(self, event: SessionEvent) -> None:
         win = self.win
-        lang = win.ctx.lang
         if isinstance(event, LockRenewed):
             win.set_connection(True)
             stamp = format_when(event.at, event.at).split(" ")[0]
@@ -141,12 +137,12 @@ class SessionWords:
             )
         elif isinstance(event, HeartbeatMissed):
             if event.expires_in_s is None:
-                message = error_text(event.error, lang) if event.error else None
+                message = error_text(event.error) if event.error else None
                 win.set_connection(False, message, offline=offline(event.error))
                 return
             msg = missed_heartbeat_text(event.misses, event.expires_in_s)
             # a missed beat is GitHub not answering: say it as the outage is said
-            message = error_text(event.error, lang) if event.error else msg
+            message = error_text(event.error) if event.error else msg
             win.set_connection(False, message, offline=True)
             win.set_lock_status(msg, "warning")
         elif isinstance(event, LockLost):
@@ -181,7 +177,7 @@ class SessionWords:
                     doc=win.label(event.doc_id),
                 )
             else:
-                msg = error_text(event.error, lang) if event.error else "?"
+                msg = error_text(event.error) if event.error else "?"
                 text = tr("Could not open “{doc}”: {msg}", doc=event.doc_id, msg=msg)
             win.show_notice(text, "error")
 
@@ -214,7 +210,7 @@ class SessionWords:
                 topic="connection",
             )
             return
-        msg = error_text(event.error, win.ctx.lang) if event.error else "?"
+        msg = error_text(event.error) if event.error else "?"
         cut_off = offline(event.error)
         if cut_off:
             win.set_connection(False, msg, offline=True)

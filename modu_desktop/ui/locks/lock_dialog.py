@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from enum import Enum
 
-from PySide6.QtCore import QDateTime, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.edit_session import LockHolder, TakeOver
-from modu_desktop.core.locks import LockStatus, LockView
+from modu_desktop.core.locks import LockStatus, LockView, words
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.asyncutil import ask, run_dialog
 
@@ -43,21 +43,19 @@ LockHolderInfo = LockHolder  # the core's description of who holds a lock
 
 
 def format_when(ts: float | None, now: float | None = None) -> str:
-    """'14:05 (3 min ago)' in the user's locale; '?' if unknown."""
+    """'14:05 (3 min ago)', the one way locks' times are told (``core.locks.words.when``);
+    '?' if unknown."""
+    return words.when(ts, time.time() if now is None else now)()
 
-    if ts is None:
-        return "?"
-    now = time.time() if now is None else now
-    dt = QDateTime.fromSecsSinceEpoch(int(ts))
-    clock = dt.toString("yyyy-MM-dd HH:mm") if now - ts > 20 * 3600 else dt.toString("HH:mm")
-    minutes = max(0, int((now - ts) // 60))
-    if minutes < 1:
-        ago = tr("just now")
-    elif minutes < 120:
-        ago = tr("{n} min ago", n=minutes)
-    else:
-        ago = tr("{n} h ago", n=minutes // 60)
-    return f"{clock} ({ago})"
+
+def holding_of(info: LockHolderInfo) -> words.Holding:
+    """The lock question's holder as ``core.locks.words`` tells it."""
+    state = words.State.OTHER
+    if info.same_user:
+        state = words.State.MINE_ELSEWHERE
+    elif info.malformed:
+        state = words.State.UNREADABLE
+    return words.Holding(info.holder, info.started_at, info.last_heartbeat, info.now, state)
 
 
 def took_first_text(doc_label: str, view: LockView | None) -> str:
@@ -142,32 +140,22 @@ class LockDialog(QDialog):
         self.setMinimumWidth(460)
 
     def _texts(self, info: LockHolderInfo) -> tuple[str, str]:
+        head = words.dialog_head(holding_of(info), info.label)()
         if info.same_user:
-            head = tr(
-                "You ({who}) are already editing “{doc}” in another window or on another computer.",
-                who=info.holder or "?",
-                doc=info.label,
-            )
             body = tr(
                 "If you edit here, the other window will switch to read-only at "
                 "its next check. Unsaved changes there stay on that screen."
             )
         elif info.malformed:
-            head = tr("“{doc}” has a lock file that cannot be read.", doc=info.label)
             body = tr("Someone may be editing it. Open it read-only unless you are sure.")
         else:
-            head = tr("{who} is editing “{doc}” right now.", who=info.holder or "?", doc=info.label)
             body = tr("Two people editing at once would overwrite each other's work.")
         return head, body
 
     def _details(self, info: LockHolderInfo) -> str:
         if info.holder is None:
             return ""
-        return tr(
-            "Started: {start}\nLast sign of life: {beat}",
-            start=format_when(info.started_at, info.now),
-            beat=format_when(info.last_heartbeat, info.now),
-        )
+        return words.dialog_details(holding_of(info))()
 
     def update_info(self, info: LockHolderInfo) -> None:
         """Show another holder in place (the fresh read after a dialog shown from the list's

@@ -147,7 +147,7 @@ class Publishing(QObject):
                 lock_ok=self._lock_ok,
             )
         except Exception as exc:
-            notice.restore_done(False, error_text(exc, self.win.ctx.lang))
+            notice.restore_done(False, error_text(exc))
             return False
         if not isinstance(res, SaveResult):
             notice.restore_done(False, _refusal(res))
@@ -196,7 +196,7 @@ class Publishing(QObject):
                 lock_ok=self._lock_ok,
             )
         except Exception as exc:
-            self.win.show_notice(error_text(exc, self.win.ctx.lang), "error")
+            self.win.show_notice(error_text(exc), "error")
             return False
         if not isinstance(res, SaveResult):
             self.win.show_notice(_refusal(res), "error")

@@ -357,7 +357,7 @@ async def _async_main(
                 # The list's tree goes out with the sign-in check: one round trip for both.
                 tree_ahead = asyncio.ensure_future(client.get_tree(settings.branch))
                 tree_ahead.add_done_callback(lambda t: t.cancelled() or t.exception())
-                result = await check_token(client, required_org=settings.required_org, lang=lang)
+                result = await check_token(client, required_org=settings.required_org)
                 if not result.ok:
                     tree_ahead.cancel()
                     tree_ahead = None

@@ -71,37 +71,23 @@ def site_order_key(row: DocRow) -> tuple[int, float, str]:
 
 
 def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
-    """Short badge for the list column; ``long`` = the full sentence for the tooltip."""
+    """Short badge for the list column; ``long`` = the full sentence for the tooltip (both from
+    ``core.locks.words``)."""
     if b is None:
         return ""
-    from modu_desktop.ui.locks.lock_dialog import format_when  # not before the first lock badge
+    from modu_desktop.core.locks import words  # not before the first lock badge
 
+    state = words.State.OTHER
     if b.mine:
-        return tr("You (this window)")
-    if b.malformed:
-        return tr("⚠ unreadable lock")
-    if long:
-        since = format_when(b.started_at, now)
-        beat = format_when(b.last_heartbeat, now)
-        if b.stale:
-            return tr(
-                "{who} started at {since}; no sign of life since {beat} (inactive).",
-                who=b.holder,
-                since=since,
-                beat=beat,
-            )
-        return tr(
-            "{who} is editing since {since}; last sign of life {beat}.",
-            who=b.holder,
-            since=since,
-            beat=beat,
-        )
-    since_short = format_when(b.started_at, now).split(" (")[0]
-    if b.stale:
-        return tr("{who} · inactive", who=b.holder)
-    if b.same_user_elsewhere:
-        return tr("You, elsewhere · {since}", since=since_short)
-    return tr("{who} · {since}", who=b.holder, since=since_short)
+        state = words.State.MINE_HERE
+    elif b.malformed:
+        state = words.State.UNREADABLE
+    elif b.stale:
+        state = words.State.STALE
+    elif b.same_user_elsewhere:
+        state = words.State.MINE_ELSEWHERE
+    h = words.Holding(b.holder, b.started_at, b.last_heartbeat, now, state)
+    return (words.tooltip(h) if long else words.badge(h))()
 
 
 def lock_badges(views: list[Any]) -> dict[str, LockBadge]:

@@ -226,7 +226,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             log.info("refresh failed: %s", exc)
             cut_off = offline(exc)  # an outage reads the same in the list as in the status bar
             self.doc_list.set_loading(False)
-            msg = error_text(exc, self.ctx.lang)
+            msg = error_text(exc)
             self.doc_list.set_error(tr("not connected to GitHub") if cut_off else msg)
             self.set_connection(False, msg, offline=cut_off)
             return False
@@ -467,7 +467,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         try:
             current = await self.ctx.store.load(s.doc_id)
         except Exception as exc:
-            self.show_notice(error_text(exc, self.ctx.lang), "error")
+            self.show_notice(error_text(exc), "error")
             return
         if await compare(self, s.title, self.editor_pane.text(), current.text):
             await self.save_as_new_document()
@@ -498,7 +498,7 @@ class MainWindow(WindowWidgets, QMainWindow):
                 tr(
                     "Could not create “{new}”: {msg} Your text is still here.",
                     new=new_id,
-                    msg=res.user_message(self.ctx.lang),
+                    msg=res.user_message(),
                 ),
                 "error",
             )

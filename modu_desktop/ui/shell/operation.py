@@ -27,6 +27,9 @@ from typing import Any, TypeVar
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
+from modu_desktop.core.auth import DeviceFlowError
+from modu_desktop.core.errors import GitHubError
+from modu_desktop.core.locks.wire import InvalidDocId
 from modu_desktop.i18n import tr
 
 log = logging.getLogger(__name__)
@@ -35,16 +38,11 @@ T = TypeVar("T")
 Busy = QAction | QWidget | Callable[[bool], None] | None
 
 
-def error_text(exc: BaseException, lang: str) -> str:
-    """One plain sentence for the user (never a traceback, never the token)."""
-    um = getattr(exc, "user_message", None)
-    if callable(um):
-        try:
-            text = um(lang)
-        except Exception:
-            text = None
-        if text:
-            return str(text)
+def error_text(exc: BaseException) -> str:
+    """One plain sentence for the user in the current language (never a traceback, never the
+    token): a GitHub or document-name error's own sentence, else the exception's text."""
+    if isinstance(exc, GitHubError | InvalidDocId | DeviceFlowError):
+        return exc.user_message()
     if isinstance(exc, asyncio.TimeoutError | TimeoutError):
         return tr("GitHub did not answer in time.")
     return str(exc) or type(exc).__name__
@@ -95,7 +93,7 @@ class Operations:
             exc = t.exception()
             if exc is not None:
                 log.error("operation %s failed", t.get_name(), exc_info=exc)
-                text = error_text(exc, self.lang)
+                text = error_text(exc)
                 self.report_error(f"{failure}: {text}" if failure else text)
                 return
             if on_done is not None:

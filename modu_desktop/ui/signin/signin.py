@@ -400,7 +400,7 @@ class SignInWidget(QWidget):
             self._open_url(code.verification_uri)
             token = await core_auth.poll_device_flow(web, client_id, code)
         except core_auth.DeviceFlowError as exc:
-            self._error(exc.user_message(self.lang))
+            self._error(exc.user_message())
             return None
         finally:
             self.device_button.setEnabled(True)
@@ -465,9 +465,7 @@ class SignInWidget(QWidget):
         self._busy(True)
         client = self.client_factory(self.settings.api_url, token, self.settings)
         try:
-            result = await check_token(
-                client, required_org=self.settings.required_org, lang=self.lang
-            )
+            result = await check_token(client, required_org=self.settings.required_org)
         except Exception as exc:  # check_token turns errors into results; be safe anyway
             result = SignInResult(False, error_kind="other", message=str(exc))
         self._busy(False)

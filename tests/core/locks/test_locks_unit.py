@@ -31,6 +31,7 @@ from modu_desktop.core.locks import (
     validate_doc_id,
 )
 from tests.core.locks.test_locks_fakes import FakeClient, FakeRepo
+from tests.lang import in_lang
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pnu-modu"
 T0 = 1_790_000_000
@@ -456,7 +457,7 @@ def test_invalid_doc_id_explains_itself_in_korean_and_english() -> None:
         try:
             validate_doc_id(bad)
         except InvalidDocId as exc:
-            ko, en = exc.user_message("ko"), exc.user_message("en")
+            ko, en = in_lang("ko", exc.user_message), in_lang("en", exc.user_message)
             assert ko.startswith("문서 이름이 올바르지 않습니다: ") and "다른 이름을" not in ko, bad
             assert en.startswith("That document name cannot be used"), bad
         else:  # pragma: no cover - the assertion below names the case

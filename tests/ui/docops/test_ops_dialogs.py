@@ -31,6 +31,7 @@ from modu_desktop.ui.docops.ops_import import (
     new_document,
 )
 from modu_desktop.ui.docops.ops_reorder import ReorderBar, ReorderController
+from tests.lang import in_lang, speaking
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PNG = (
@@ -139,12 +140,13 @@ def test_new_document_refusals_keep_the_input(env: Env, ui: Any, qtbot: Any) -> 
 
 
 def test_new_document_korean_messages(env: Env, ui: Any, qtbot: Any) -> None:
-    dlg = NewDocumentDialog(env.ops(), lang="ko", initial=NewDocRequest("welcome", "x"))
-    qtbot.addWidget(dlg)
-    dlg.show()
-    assert dlg.windowTitle() == "새 문서" and dlg.create_button.text() == "만들기(&C)"
-    ui.wait_task(dlg.start())
-    assert "이미" in dlg.status.text()
+    with speaking("ko"):
+        dlg = NewDocumentDialog(env.ops(), lang="ko", initial=NewDocRequest("welcome", "x"))
+        qtbot.addWidget(dlg)
+        dlg.show()
+        assert dlg.windowTitle() == "새 문서" and dlg.create_button.text() == "만들기(&C)"
+        ui.wait_task(dlg.start())
+        assert "이미" in dlg.status.text()
 
 
 def test_every_dialog_text_has_korean() -> None:
@@ -448,5 +450,5 @@ def test_reorder_second_write_conflict_is_rolled_back(env: Env, ui: Any) -> None
     ctl = ReorderController(ops, lang="ko")
     res = ui.run(ctl.move("02-programs", "down"))
     assert res.code is OpCode.ROLLED_BACK
-    assert "되돌렸" in res.user_message("ko")
+    assert "되돌렸" in in_lang("ko", res.user_message)
     assert env.sandbox.read_file("docs/02-programs.md") == before
