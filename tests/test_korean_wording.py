@@ -264,3 +264,58 @@ def test_korean_lock_ages_are_korean() -> None:
         in_lang("ko", lambda: format_age(30)) == "30초"
         and in_lang("ko", lambda: format_age(None)) == "알 수 없음"
     )
+
+
+# -------------------------------------------------------------------------- one mechanism
+
+_LANGUAGE_DETECTION = {PKG / "i18n.py", PKG / "ui" / "shell" / "i18n.py"}
+
+
+def _second_mechanism(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """A bilingual table (``{"ko": …}``), a ``lang == "ko"`` branch, or a
+    ``user_message(self, lang)`` method: words chosen apart from ``modu_desktop.i18n``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key in node.keys:
+                if _literal(key) == "ko":
+                    yield node.lineno, '"ko": in a dict'
+        elif isinstance(node, ast.Compare) and any(
+            isinstance(op, ast.Eq | ast.NotEq) for op in node.ops
+        ):
+            sides = [node.left, *node.comparators]
+            named = any(
+                (isinstance(s, ast.Name) and s.id == "lang")
+                or (isinstance(s, ast.Attribute) and s.attr == "lang")
+                for s in sides
+            )
+            if named and any(_literal(s) == "ko" for s in sides):
+                yield node.lineno, 'lang == "ko"'
+        elif (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name == "user_message"
+            and any(a.arg != "self" for a in [*node.args.args, *node.args.kwonlyargs])
+        ):
+            yield node.lineno, "user_message takes a language"
+
+
+def test_one_translation_mechanism() -> None:
+    bad = []
+    for f in _py_files():
+        if f in _LANGUAGE_DETECTION:
+            continue
+        for line, what in _second_mechanism(ast.parse(f.read_text("utf-8"))):
+            bad.append(f"{f.relative_to(ROOT)}:{line}: {what}")
+    assert not bad, "word it with modu_desktop.i18n.tr (Korean in ko/*.json):\n" + "\n".join(bad)
+
+
+def test_the_mechanism_check_would_catch_each_form() -> None:
+    samples = {
+        '_M = {"ko": "안녕", "en": "hi"}': '"ko": in a dict',
+        'def f(lang):\n    return "a" if lang == "ko" else "b"': 'lang == "ko"',
+        'def f(self):\n    return self.lang != "ko"': 'lang == "ko"',
+        'class E:\n    def user_message(self, lang="ko"):\n        return ""': "user_message",
+    }
+    for code, what in samples.items():
+        found = [w for _, w in _second_mechanism(ast.parse(code))]
+        assert found and found[0].startswith(what), (code, found)
+    assert not list(_second_mechanism(ast.parse("def user_message(self):\n    return tr('x')")))
