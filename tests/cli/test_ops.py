@@ -202,3 +202,14 @@ def test_wired_into_the_admin_cli(cli_env: Any, capsys: pytest.CaptureFixture[st
     assert cli.main(args(sb, "docs", "move", "02-programs", "down")) == 0
     assert "Swapped the order" in capsys.readouterr().out
     assert cli.main(args(sb, "images", "add")) == 2
+
+
+def test_lang_ko_words_the_cli_in_korean(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    sb = cli_env
+    lock_as(sb, "editor2", "03-strategy")
+    assert main(["--lang", "ko", *args(sb, "docs", "delete", "03-strategy")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: 삭제하지 않았습니다: @editor2 님이 03-strategy 문서를 ")
+    assert "@editor2 님이 03-strategy 문서를 " in err and "마지막 응답: " in err
+    assert main(args(sb, "docs", "delete", "03-strategy")) == 1  # English again by default
+    assert "@editor2 is editing 03-strategy since " in capsys.readouterr().err
