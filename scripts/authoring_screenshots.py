@@ -39,9 +39,7 @@ async def shots(scenes: Scenes, out: Path) -> None:
 
     for width in WIDTHS:
         height = 720 if width == 800 else 960
-        s = SignInWidget(
-            Settings(), TokenStore("api.github.com", use_env=False), make_client, lang="ko"
-        )
+        s = SignInWidget(Settings(), TokenStore("api.github.com", use_env=False), make_client)
         s.resize(width, height)
         s.show()
         await asyncio.sleep(0.1)
@@ -54,7 +52,6 @@ async def shots(scenes: Scenes, out: Path) -> None:
             Settings(),
             TokenStore("api.github.com", use_env=False),
             make_client,
-            lang="ko",
             deployment_paths=[it_file],
         )
         s.resize(width, height)

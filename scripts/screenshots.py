@@ -129,9 +129,7 @@ class Scenes:
 
         o = self.out
         # 1. sign-in (on a machine without a keyring it says the token is kept for this session)
-        s = SignInWidget(
-            Settings(), TokenStore("api.github.com", use_env=False), make_client, lang=lang
-        )
+        s = SignInWidget(Settings(), TokenStore("api.github.com", use_env=False), make_client)
         s.resize(760, 640)
         s.show()
         await asyncio.sleep(0.1)

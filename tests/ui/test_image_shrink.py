@@ -77,7 +77,7 @@ def test_picker_offers_auto_shrink_for_a_30mb_photo(
     photo_30mb: Path, client: GitHubClient, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     i18n.set_language("ko")
-    up = ImageUploader(client, base_url="/PNU-Modu/", lang="ko")
+    up = ImageUploader(client, base_url="/PNU-Modu/")
     dlg = ImagePickerDialog(up, path=str(photo_30mb))
     qtbot.addWidget(dlg)
     dlg.show()
@@ -108,7 +108,7 @@ def test_dropped_30mb_photo_is_offered_and_shrunk(
     qtbot.addWidget(editor)
     editor.setPlainText("앞\n")
     editor.show()
-    helper = EditorImageHelper(ImageUploader(client, base_url="/", lang="ko"), editor)
+    helper = EditorImageHelper(ImageUploader(client, base_url="/"), editor)
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(photo_30mb))])
     task = helper.handle_mime(mime, 2)

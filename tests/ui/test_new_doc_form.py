@@ -14,7 +14,7 @@ from modu_desktop.ui.docops.ops_import import NewDocForm
 
 def _form(qtbot: Any) -> NewDocForm:
     i18n.set_language("ko")
-    f = NewDocForm(lang="ko")
+    f = NewDocForm()
     qtbot.addWidget(f)
     f.show()
     return f

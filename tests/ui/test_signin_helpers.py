@@ -39,7 +39,6 @@ def _widget(api_url: str, **kw: Any) -> SignInWidget:
         Settings(api_url=api_url, **kw),
         TokenStore("127.0.0.1"),
         make_client,
-        lang="ko",
         deployment_paths=kw.pop("paths", []),
     )
     w.show()
@@ -65,7 +64,7 @@ def test_practice_from_the_sign_in_screen_starts_a_signed_in_sandbox(
 
     runner = app_mod._Runner()
     settings = Settings()
-    task = ui.start(app_mod._sign_in(settings, TokenStore("api.github.com"), "ko", None, runner))
+    task = ui.start(app_mod._sign_in(settings, TokenStore("api.github.com"), None, runner))
     from PySide6.QtWidgets import QApplication, QPushButton
 
     def shown() -> Any:
@@ -230,7 +229,6 @@ def test_device_flow_uses_the_file_client_id(
         Settings(api_url=sandbox.api_url),
         TokenStore("127.0.0.1"),
         make_client,
-        lang="ko",
         deployment_paths=[f],
     )
     w.show()

@@ -4,7 +4,7 @@ Also home of :class:`OpDialog`, the small base the ops dialogs share (busy state
 bar, a result line, inputs disabled while working and re-enabled — with their values — after a
 failure).
 
-Wiring (main window): ``await delete_document(ops, summary, parent, lang=ctx.lang,
+Wiring (main window): ``await delete_document(ops, summary, parent,
 held=open_doc.held_or_None)``; on ``result.ok`` close the editor tab if it showed that document
 (without releasing: the lock file is already gone) and refresh the list.
 """
@@ -30,15 +30,9 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.documents import DocSummary
 from modu_desktop.core.locks import HeldLock
 from modu_desktop.core.ops import DocOps, OpCode, OpResult
-from modu_desktop.i18n import tr_in
+from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
 from modu_desktop.ui.shell.operation import error_text
-
-
-def ui_text(lang: str, text: str) -> str:
-    """``text`` (English) in the dialog's ``lang``, from the one catalogue
-    (``resources/translations/ko/docops.json``)."""
-    return tr_in(lang, text)
 
 
 class Outcome(Protocol):
@@ -56,9 +50,8 @@ class OpDialog(QDialog):
 
     op_finished = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None, *, lang: str = "en") -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.lang = lang
         self.result_op: Any = None
         self.busy = False
         self.inputs: list[QWidget] = []
@@ -75,7 +68,8 @@ class OpDialog(QDialog):
         self._task: asyncio.Task[Any] | None = None
 
     def t(self, text: str) -> str:
-        return ui_text(self.lang, text)
+        """``text`` (English) in the current language (``ko/docops.json``)."""
+        return tr(text)
 
     def add_status_widgets(self, layout: QVBoxLayout) -> None:
         layout.addWidget(self.progress)
@@ -191,10 +185,9 @@ class DeleteDialog(OpDialog):
         doc: DocSummary,
         parent: QWidget | None = None,
         *,
-        lang: str = "en",
         held: HeldLock | None = None,
     ) -> None:
-        super().__init__(parent, lang=lang)
+        super().__init__(parent)
         self.setObjectName("opsDeleteDialog")
         self.ops, self.doc, self.held = ops, doc, held
         self.setWindowTitle(self.t("Delete document"))
@@ -255,11 +248,10 @@ async def delete_document(
     doc: DocSummary,
     parent: QWidget | None = None,
     *,
-    lang: str = "en",
     held: HeldLock | None = None,
 ) -> OpResult | None:
     """Ask, delete, show the result. None if the user cancelled before deleting."""
-    dlg = DeleteDialog(ops, doc, parent, lang=lang, held=held)
+    dlg = DeleteDialog(ops, doc, parent, held=held)
     await run_dialog(dlg)
     res: OpResult | None = dlg.result_op
     dlg.deleteLater()

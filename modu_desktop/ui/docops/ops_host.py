@@ -45,10 +45,10 @@ class OpsHost(QObject):
         if not self.available:
             return
         self.ops = DocOps(win.ctx.store, win.ctx.locks, win.ctx.login)
-        self.reorder = ops_reorder.ReorderController(self.ops, self, lang=win.ctx.lang)
+        self.reorder = ops_reorder.ReorderController(self.ops, self)
         self.reorder.finished.connect(self._moved)
         self.reorder.busy.connect(self._busy)
-        self.uploader = ImageUploader(win.ctx.client, self, lang=win.ctx.lang)
+        self.uploader = ImageUploader(win.ctx.client, self)
         self.uploader.finished.connect(self._uploaded)
         self.uploader.started.connect(self._upload_started)
         self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
@@ -136,7 +136,7 @@ class OpsHost(QObject):
 
     async def new_document(self) -> str | None:
         assert self.ops is not None
-        res = await ops_import.new_document(self.ops, self.parent_widget, lang=self.win.ctx.lang)
+        res = await ops_import.new_document(self.ops, self.parent_widget)
         if res is None or not res.ok or not res.doc_id:
             return None
         await self.win.refresh_list()
@@ -146,9 +146,7 @@ class OpsHost(QObject):
 
     async def import_files(self, paths: list[str] | None = None) -> int:
         assert self.ops is not None
-        results = await ops_import.import_files(
-            self.ops, paths or [], self.parent_widget, lang=self.win.ctx.lang
-        )
+        results = await ops_import.import_files(self.ops, paths or [], self.parent_widget)
         if results:
             await self.win.refresh_list()
         return sum(1 for r in results.values() if r.ok)
@@ -164,9 +162,7 @@ class OpsHost(QObject):
             return False
         open_doc = win.doc if win.doc is not None and win.doc.doc_id == doc_id else None
         held = open_doc.held if open_doc is not None else None
-        res = await ops_delete.delete_document(
-            self.ops, summary, self.parent_widget, lang=win.ctx.lang, held=held
-        )
+        res = await ops_delete.delete_document(self.ops, summary, self.parent_widget, held=held)
         if res is None or not res.ok:
             return False
         if open_doc is not None:

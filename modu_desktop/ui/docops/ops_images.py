@@ -12,8 +12,8 @@ Markdown ``![alt]({baseUrl}img/uploads/upload_….ext)`` inserted at the cursor.
   edit the alt text, Upload; on success ``markdown`` holds the text to insert; on failure the
   choice and the alt text stay.
 
-Wiring (main window): ``helper = EditorImageHelper(ImageUploader(ctx.client, base_url=…,
-lang=ctx.lang), editor_pane.editor)``; connect ``helper.uploader.finished`` to the status bar /
+Wiring (main window): ``helper = EditorImageHelper(ImageUploader(ctx.client, base_url=…),
+editor_pane.editor)``; connect ``helper.uploader.finished`` to the status bar /
 a banner (``res.user_message()``) and ``started`` to a busy indicator; a menu action
 ``Insert picture…`` → ``md = await pick_and_upload(uploader, parent)`` then insert ``md`` at the
 cursor. The preview resolves ``/img/uploads/…`` like the other site images (the uploaded bytes
@@ -158,13 +158,11 @@ class ImageUploader(QObject):
         parent: QObject | None = None,
         *,
         base_url: str = "/",
-        lang: str = "en",
         max_bytes: int = MAX_BYTES,
     ) -> None:
         super().__init__(parent)
         self.client = client
         self.base_url = base_url
-        self.lang = lang
         self.max_bytes = max_bytes
         self.busy = False
         self.recent: dict[str, bytes] = {}  # site path → bytes of pictures uploaded here
@@ -373,7 +371,7 @@ class ImagePickerDialog(OpDialog):
     def __init__(
         self, uploader: ImageUploader, parent: QWidget | None = None, *, path: str = ""
     ) -> None:
-        super().__init__(parent, lang=uploader.lang)
+        super().__init__(parent)
         self.setObjectName("opsImageDialog")
         self.uploader = uploader
         self.markdown: str | None = None

@@ -10,10 +10,10 @@
   (editable), notes and conflicts; Import creates the conflict-free ones one by one with
   progress; failures stay in the list with their reason.
 
-Wiring (main window): ``res = await new_document(ops, parent, lang=ctx.lang)``; if ``res`` and
+Wiring (main window): ``res = await new_document(ops, parent)``; if ``res`` and
 ``res.ok``: refresh the list and open ``res.doc_id`` in the editor *with* ``res.held`` (do not
-acquire again; start its heartbeat). For import: ``await import_files(ops, paths, parent,
-lang=ctx.lang)`` from a drop of ``.md`` files on the document list (or a menu "Import…"), then
+acquire again; start its heartbeat). For import: ``await import_files(ops, paths,
+parent)`` from a drop of ``.md`` files on the document list (or a menu "Import…"), then
 refresh the list. (This is a full new-document dialog; the existing ``ui/new_doc_dialog.py`` is
 the UI engineer's "save as a new document" name prompt and is left alone.)
 """
@@ -62,7 +62,7 @@ from modu_desktop.core.ops import (
 )
 from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
 from modu_desktop.i18n import tr
-from modu_desktop.ui.docops.ops_delete import OpDialog, ui_text
+from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
 from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
 from modu_desktop.ui.shell.operation import error_text
@@ -73,11 +73,8 @@ _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
 class NewDocForm(QWidget):
     """The new-document fields. ``request()`` reads them; ``set_request()`` fills them."""
 
-    def __init__(
-        self, parent: QWidget | None = None, *, show_template: bool = True, lang: str = "en"
-    ) -> None:
+    def __init__(self, parent: QWidget | None = None, *, show_template: bool = True) -> None:
         super().__init__(parent)
-        self.lang = lang
         self.setObjectName("opsNewDocForm")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -203,7 +200,7 @@ class NewDocForm(QWidget):
                 self.id_edit.setText(derived)
 
     def t(self, text: str) -> str:
-        return ui_text(self.lang, text)
+        return tr(text)
 
     def widget_for(self, field: str | None) -> QWidget | None:
         return {
@@ -289,16 +286,15 @@ class NewDocumentDialog(OpDialog):
         ops: DocOps,
         parent: QWidget | None = None,
         *,
-        lang: str = "en",
         initial: NewDocRequest | None = None,
     ) -> None:
-        super().__init__(parent, lang=lang)
+        super().__init__(parent)
         self.setObjectName("opsNewDocDialog")
         self.ops = ops
         self.setWindowTitle(self.t("New document"))
         self.setAccessibleName(self.t("New document"))
         lay = QVBoxLayout(self)
-        self.form = NewDocForm(lang=lang)
+        self.form = NewDocForm()
         if initial is not None:
             self.form.set_request(initial)
         lay.addWidget(self.form)
@@ -334,11 +330,10 @@ async def new_document(
     ops: DocOps,
     parent: QWidget | None = None,
     *,
-    lang: str = "en",
     initial: NewDocRequest | None = None,
 ) -> OpResult | None:
     """Show the dialog; the created document's result (with ``held``), or None if cancelled."""
-    dlg = NewDocumentDialog(ops, parent, lang=lang, initial=initial)
+    dlg = NewDocumentDialog(ops, parent, initial=initial)
     await run_dialog(dlg)
     res: OpResult | None = dlg.result_op if dlg.result_op is not None and dlg.result_op.ok else None
     dlg.deleteLater()
@@ -359,10 +354,8 @@ class ImportDialog(OpDialog):
         ops: DocOps,
         paths: Sequence[str | Path] = (),
         parent: QWidget | None = None,
-        *,
-        lang: str = "en",
     ) -> None:
-        super().__init__(parent, lang=lang)
+        super().__init__(parent)
         self.setObjectName("opsImportDialog")
         self.ops = ops
         self.candidates: list[ImportCandidate] = []
@@ -387,7 +380,7 @@ class ImportDialog(OpDialog):
         right = QWidget()
         rlay = QVBoxLayout(right)
         rlay.setContentsMargins(0, 0, 0, 0)
-        self.form = NewDocForm(show_template=False, lang=lang)
+        self.form = NewDocForm(show_template=False)
         rlay.addWidget(self.form)
         self.notes = QLabel("")
         self.notes.setObjectName("opsImportNotes")
@@ -478,7 +471,7 @@ class ImportDialog(OpDialog):
         for i, c in enumerate(self.candidates):
             item = QListWidgetItem(self._label(c))
             item.setData(self.ROLE, i)
-            tip = c.conflict(self.lang) if c.conflict else ""
+            tip = c.conflict() if c.conflict else ""
             item.setToolTip(tip)
             self.list.addItem(item)
         self.list.blockSignals(False)
@@ -496,11 +489,11 @@ class ImportDialog(OpDialog):
         self.form.setEnabled(c.request is not None and not (done and done.ok) and not self.busy)
         if c.request is not None:
             self.form.set_request(c.request)
-        lines = [n(self.lang) for n in c.notes]
+        lines = [n() for n in c.notes]
         if done is not None:
             lines.append(done.user_message())
         if c.conflict is not None:
-            self.form.show_error(c.conflict_field, c.conflict(self.lang))
+            self.form.show_error(c.conflict_field, c.conflict())
         self.notes.setText("\n".join(lines))
 
     def apply_form(self) -> None:
@@ -606,11 +599,9 @@ async def import_files(
     ops: DocOps,
     paths: Sequence[str | Path] = (),
     parent: QWidget | None = None,
-    *,
-    lang: str = "en",
 ) -> dict[str, OpResult]:
     """Show the import dialog; the results of everything imported (source → result)."""
-    dlg = ImportDialog(ops, paths, parent, lang=lang)
+    dlg = ImportDialog(ops, paths, parent)
     await run_dialog(dlg)
     results = dict(dlg.results)
     dlg.deleteLater()

@@ -3,7 +3,7 @@
 :class:`ReorderController` runs one move at a time on ``DocOps.move`` and reports through
 signals; :class:`ReorderBar` is an optional pair of ▲/▼ buttons with a status line.
 
-Wiring (main window / document list): create ``ReorderController(ops, lang=ctx.lang)``; connect
+Wiring (main window / document list): create ``ReorderController(ops)``; connect
 ``finished(result)`` to "refresh the list and show ``result.user_message()``" (and, when
 ``result.details["shas"]`` names the open document's path, update its base sha — the text did
 not change except for ``sidebar_position``; simplest is to reload it if it is unmodified);
@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from modu_desktop.core.ops import DocOps, OpCode, OpResult, Text
-from modu_desktop.ui.docops.ops_delete import ui_text
+from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.asyncutil import spawn
 
 
@@ -34,10 +34,9 @@ class ReorderController(QObject):
     started = Signal(str)  # a line to show while working
     finished = Signal(object)  # OpResult
 
-    def __init__(self, ops: DocOps, parent: QObject | None = None, *, lang: str = "en") -> None:
+    def __init__(self, ops: DocOps, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ops = ops
-        self.lang = lang
         self._running = False
         self.last: OpResult | None = None
 
@@ -73,7 +72,7 @@ class ReorderController(QObject):
         res: OpResult | None = None
         try:
             for d in directions:
-                self.started.emit(Text("Moving {doc_id} {d}…", doc_id=doc_id, d=d)(self.lang))
+                self.started.emit(Text("Moving {doc_id} {d}…", doc_id=doc_id, d=d)())
                 res = await self.ops.move(doc_id, d)
                 if not res.ok:
                     break
@@ -150,7 +149,7 @@ class ReorderBar(QWidget):
         self._task: asyncio.Task[Any] | None = None
 
     def t(self, text: str) -> str:
-        return ui_text(self.controller.lang, text)
+        return tr(text)
 
     def _go(self, direction: str) -> None:
         doc_id = self.current()

@@ -378,7 +378,7 @@ async def _async_main(
                 if early is not None:  # signing in first: the last list is not for now
                     early.discard()
                     early = None
-                got = await _sign_in(settings, token_store, lang, first_error, runner, retry_token)
+                got = await _sign_in(settings, token_store, first_error, runner, retry_token)
                 if got is None:
                     return 0
                 if got == "practice":  # "연습 모드로 둘러보기" on the sign-in screen
@@ -532,7 +532,6 @@ def _take_screenshot(win: Any, path: str | None) -> None:
 async def _sign_in(
     settings: Any,
     token_store: Any,
-    lang: str,
     error: str | None,
     runner: _Runner,
     initial_token: str | None = None,
@@ -546,7 +545,6 @@ async def _sign_in(
         settings,
         token_store,
         make_client,
-        lang=lang,
         initial_error=error,
         initial_token=initial_token,
     )

@@ -83,7 +83,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.ctx = ctx
         self.session: EditSession | None = None
         self.drafts: DraftsController | None = None
-        self.ops = Operations(lambda text: self.show_notice(text, "error"), ctx.lang)
+        self.ops = Operations(lambda text: self.show_notice(text, "error"))
         self.words = SessionWords(self)
         self.refreshing = False
         self._last_refresh = 0.0

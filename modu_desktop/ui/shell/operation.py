@@ -61,9 +61,8 @@ def _set_busy(busy: Busy, on: bool) -> None:
 class Operations:
     """The background jobs of one window (see the module docstring)."""
 
-    def __init__(self, report_error: Callable[[str], None], lang: str) -> None:
+    def __init__(self, report_error: Callable[[str], None]) -> None:
         self.report_error = report_error
-        self.lang = lang
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @property

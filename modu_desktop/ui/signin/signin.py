@@ -59,7 +59,6 @@ class SignInWidget(QWidget):
         token_store: TokenStore,
         client_factory: ClientFactory,
         *,
-        lang: str = "en",
         initial_error: str | None = None,
         initial_token: str | None = None,
         deployment_paths: list[Any] | None = None,
@@ -69,7 +68,6 @@ class SignInWidget(QWidget):
         self.settings = settings
         self.token_store = token_store
         self.client_factory = client_factory
-        self.lang = lang
         self.result: SignInResult | None = None
         self.stored_as: TokenSource | None = None
         self._task: asyncio.Task[Any] | None = None

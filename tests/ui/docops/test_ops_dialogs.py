@@ -84,7 +84,7 @@ def wait_status(qtbot: Any, dlg: Any) -> str:
 
 def test_new_document_dialog_creates_and_keeps_the_lock(env: Env, ui: Any, qtbot: Any) -> None:
     ops = env.ops()
-    task = ui.start(new_document(ops, lang="en"))
+    task = ui.start(new_document(ops))
     dlg = ui.dialog("opsNewDocDialog")
     assert isinstance(dlg, NewDocumentDialog)
     f = dlg.form
@@ -114,7 +114,7 @@ def test_new_document_dialog_creates_and_keeps_the_lock(env: Env, ui: Any, qtbot
 def test_new_document_refusals_keep_the_input(env: Env, ui: Any, qtbot: Any) -> None:
     ops = env.ops()
     env.lock_as("editor2", "07-news")
-    dlg = NewDocumentDialog(ops, lang="en")
+    dlg = NewDocumentDialog(ops)
     qtbot.addWidget(dlg)
     dlg.show()
     f = dlg.form
@@ -141,7 +141,7 @@ def test_new_document_refusals_keep_the_input(env: Env, ui: Any, qtbot: Any) -> 
 
 def test_new_document_korean_messages(env: Env, ui: Any, qtbot: Any) -> None:
     with speaking("ko"):
-        dlg = NewDocumentDialog(env.ops(), lang="ko", initial=NewDocRequest("welcome", "x"))
+        dlg = NewDocumentDialog(env.ops(), initial=NewDocRequest("welcome", "x"))
         qtbot.addWidget(dlg)
         dlg.show()
         assert dlg.windowTitle() == "새 문서" and dlg.create_button.text() == "만들기(&C)"
@@ -189,7 +189,7 @@ def _summary(ui: Any, ops: DocOps, doc_id: str) -> Any:
 def test_delete_dialog_names_the_document_and_deletes(env: Env, ui: Any, qtbot: Any) -> None:
     ops = env.ops()
     doc = _summary(ui, ops, "05-sandbox-notes")
-    task = ui.start(delete_document(ops, doc, lang="en"))
+    task = ui.start(delete_document(ops, doc))
     dlg = ui.dialog("opsDeleteDialog")
     assert "자유 연습장" in dlg.head.text() and "05-sandbox-notes.md" in dlg.head.text()
     assert dlg.cancel_button.isDefault() and not dlg.delete_button.isDefault()
@@ -204,13 +204,13 @@ def test_delete_dialog_names_the_document_and_deletes(env: Env, ui: Any, qtbot: 
 def test_delete_dialog_cancel_and_foreign_lock(env: Env, ui: Any, qtbot: Any) -> None:
     ops = env.ops()
     doc = _summary(ui, ops, "03-strategy")
-    task = ui.start(delete_document(ops, doc, lang="en"))
+    task = ui.start(delete_document(ops, doc))
     dlg = ui.dialog("opsDeleteDialog")
     ui.click(dlg, "opsCancelButton")
     assert ui.wait_task(task) is None
     env.lock_as("editor2", "03-strategy")
     before = len(env.sandbox.commits())
-    dlg2 = DeleteDialog(ops, doc, lang="en")
+    dlg2 = DeleteDialog(ops, doc)
     qtbot.addWidget(dlg2)
     dlg2.show()
     ui.click(dlg2, "opsDeleteButton")
@@ -227,7 +227,7 @@ def test_delete_dialog_refuses_a_changed_file(env: Env, ui: Any, qtbot: Any) -> 
     other = env.ops("editor2", "x")
     loaded = ui.run(other.store.load("02-programs"))
     ui.run(other.store.save(loaded, loaded.text + "x\n", loaded.sha, "editor2"))
-    dlg = DeleteDialog(ops, doc, lang="en")
+    dlg = DeleteDialog(ops, doc)
     qtbot.addWidget(dlg)
     dlg.show()
     ui.wait_task(dlg.start())
@@ -248,7 +248,7 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
     b = tmp_path / "welcome.md"
     b.write_text("---\nid: welcome\ntitle: dup\n---\nx\n", encoding="utf-8")
     ops = env.ops()
-    task = ui.start(import_files(ops, [a, b], lang="en"))
+    task = ui.start(import_files(ops, [a, b]))
     dlg = ui.dialog("opsImportDialog")
     assert isinstance(dlg, ImportDialog)
     qtbot.waitUntil(lambda: "conflict" in dlg.status.text(), timeout=10000)
@@ -288,7 +288,7 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
 def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:
     f = tmp_path / "faq.md"
     f.write_text("# FAQ\n", encoding="utf-8")
-    dlg = ImportDialog(env.ops(), [], lang="en")
+    dlg = ImportDialog(env.ops(), [])
     qtbot.addWidget(dlg)
     dlg.show()
     mime = QMimeData()
@@ -311,7 +311,7 @@ def test_picker_uploads_and_returns_markdown(env: Env, ui: Any, qtbot: Any, tmp_
     png = tmp_path / "campus_photo.png"
     png.write_bytes(PNG)
     ops = env.ops()
-    up = ImageUploader(ops.store.client, base_url="/PNU-Modu/", lang="en")
+    up = ImageUploader(ops.store.client, base_url="/PNU-Modu/")
     task = ui.start(pick_and_upload(up, path=str(png)))
     dlg = ui.dialog("opsImageDialog")
     assert dlg.alt_edit.text() == "campus photo"
@@ -331,7 +331,7 @@ def test_picker_refusals_keep_the_choice(env: Env, ui: Any, qtbot: Any, tmp_path
     with big.open("wb") as fh:
         fh.write(b"\xff\xd8\xff\xe0")
         fh.truncate(30 * 1024 * 1024)
-    up = ImageUploader(env.ops().store.client, lang="en")
+    up = ImageUploader(env.ops().store.client)
     dlg = ImagePickerDialog(up, path=str(exe))
     qtbot.addWidget(dlg)
     dlg.show()
@@ -352,7 +352,7 @@ def test_drop_and_paste_into_the_editor(env: Env, ui: Any, qtbot: Any, tmp_path:
     qtbot.addWidget(editor)
     editor.setPlainText("before after")
     editor.show()
-    up = ImageUploader(env.ops().store.client, lang="en")
+    up = ImageUploader(env.ops().store.client)
     helper = EditorImageHelper(up, editor)
     results: list[Any] = []
     up.finished.connect(results.append)
@@ -393,7 +393,7 @@ def test_drop_and_paste_into_the_editor(env: Env, ui: Any, qtbot: Any, tmp_path:
 
 def test_reorder_controller_and_bar(env: Env, ui: Any, qtbot: Any) -> None:
     ops = env.ops()
-    ctl = ReorderController(ops, lang="en")
+    ctl = ReorderController(ops)
     current = {"doc": "02-programs"}
     bar = ReorderBar(ctl, lambda: current["doc"])
     qtbot.addWidget(bar)
@@ -425,7 +425,7 @@ def test_reorder_controller_and_bar(env: Env, ui: Any, qtbot: Any) -> None:
 def test_reorder_refused_on_foreign_lock_and_partial_drag(env: Env, ui: Any) -> None:
     ops = env.ops()
     env.lock_as("editor2", "04-admission")
-    ctl = ReorderController(ops, lang="en")
+    ctl = ReorderController(ops)
     res = ui.run(ctl.move_by("02-programs", 3))  # passes 03, then 04 is locked
     assert res.code is OpCode.LOCKED and "1 of 3" in res.message and "@editor2" in res.message
     fm = frontmatter.parse(env.sandbox.read_file("docs/04-admission.md").decode())
@@ -447,7 +447,7 @@ def test_reorder_second_write_conflict_is_rolled_back(env: Env, ui: Any) -> None
         return await real_save(doc, text, base_sha, login, message)
 
     ops.store.save = save  # type: ignore[method-assign]
-    ctl = ReorderController(ops, lang="ko")
+    ctl = ReorderController(ops)
     res = ui.run(ctl.move("02-programs", "down"))
     assert res.code is OpCode.ROLLED_BACK
     assert "되돌렸" in in_lang("ko", res.user_message)

@@ -41,7 +41,7 @@ def test_viewer_mode_makes_zero_writes(
 
 def _signin(sandbox: Any, store: TokenStore) -> SignInWidget:
     settings = Settings(api_url=sandbox.api_url)
-    w = SignInWidget(settings, store, make_client, lang="en")
+    w = SignInWidget(settings, store, make_client)
     w.show()
     return w
 
@@ -165,7 +165,7 @@ def test_browser_sign_in_error_in_place(sandbox: Any, ui: Any, monkeypatch: Any)
 
     monkeypatch.setattr(core_auth, "start_device_flow", fake_start)
     s = Settings(api_url=sandbox.api_url, oauth_client_id="Iv1.abc")
-    w = SignInWidget(s, TokenStore("127.0.0.1"), make_client, lang="en")
+    w = SignInWidget(s, TokenStore("127.0.0.1"), make_client)
     w.show()
     assert ui.run(w.device_flow()) is None
     assert "token" in w.message.text()
