@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtWidgets import QLabel
+
 from modu_desktop.core.blobcache import BlobCache
 from modu_desktop.core.documents import DocSummary, RepoSnapshot
 from modu_desktop.core.github import TreeEntry
@@ -184,6 +186,8 @@ def test_an_answer_in_before_the_window_shows_the_list_fresh_from_its_first_pain
     qtbot.addWidget(win)
     assert win.confirmed and not win.doc_list.checking
     assert win.doc_list.tree.property("checking") is False
+    placeholder = win.findChild(QLabel, "startPlaceholder")
+    assert placeholder is not None and placeholder.text() == "Opening the editor…"
 
 
 def test_a_check_without_a_token_answers_empty_and_the_list_stays_checking(
