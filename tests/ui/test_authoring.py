@@ -19,7 +19,7 @@ from modu_desktop.core import blockmodel as bm
 from modu_desktop.core.blockcatalog import CATALOG
 from modu_desktop.core.deploy import DeployState
 from modu_desktop.ui.editing.editor import EditorPane
-from modu_desktop.ui.preview import PreviewPane
+from modu_desktop.ui.preview.pane import PreviewPane
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")

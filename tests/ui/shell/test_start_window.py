@@ -16,7 +16,7 @@ from modu_desktop.core.github import TreeEntry
 from modu_desktop.core.snapshots import Identity, list_file
 from modu_desktop.core.startcheck import StartCheck
 from modu_desktop.i18n import set_language
-from modu_desktop.ui.start_window import early_badge, show_last_list
+from modu_desktop.ui.shell.start_window import early_badge, show_last_list
 
 API = "http://127.0.0.1:1"
 REPO = "pnuai/PNU-Modu"
@@ -98,7 +98,7 @@ def test_early_badge_reads_only_what_it_needs() -> None:
 def test_first_paint_imports_no_http_stack() -> None:
     """What the start window needs is all that is imported before it is shown."""
     code = (
-        "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.start_window, "
+        "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.shell.start_window, "
         "modu_desktop.ui.shell.single_instance, modu_desktop.core.settings, "
         "modu_desktop.ui.shell.i18n, "
         "modu_desktop.core.snapshots, modu_desktop.core.blobcache; "
