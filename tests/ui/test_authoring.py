@@ -322,7 +322,7 @@ def test_hidden_front_matter_is_saved_unchanged(
     qtbot.keyClicks(ed, "One more line.")
     save = win.findChild(QPushButton, "saveButton")
     assert save is not None and save.isVisible() and save.isEnabled()
-    assert win.editor_pane.save_state.text() == "● 저장하지 않은 변경 있음"
+    assert win.editor_pane.save_state.text() == "● 저장 안 됨"
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not win.editor_pane.is_modified(), timeout=15000)
     assert win.editor_pane.save_state.text() == "✔ 저장됨"
