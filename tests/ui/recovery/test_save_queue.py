@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from modu_desktop.core import atomic, errors
+from modu_desktop.core.conflicts import ConflictDecision
 from modu_desktop.core.documents import update_message
 from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.spool import Backoff, Committed, Conflict, Fatal, Retryable, Uncertain
@@ -146,11 +147,15 @@ def test_conflict_goes_to_conflict_screen_with_text_intact(
     assert dlg.mine_view.toPlainText().replace("\r", "") in mine.replace("\r\n", "\n")
     assert dlg.theirs_view.toPlainText() == theirs
     ui.click(dlg, "keepMineButton")
-    ui.wait_task(task)
-    assert queue.failed_items() == [] and queue.pending_count() == 1
-    report = ui.run(queue.run_once())
-    assert report.committed
+    done = ui.wait_task(task)
+    # Keep mine is written at once over the version shown (core/conflicts.py), not queued
+    # again to fail later: nothing waits, nothing failed, mine is on the server once.
+    assert done.decision is ConflictDecision.KEEP_MINE and done.saved.commit_sha
+    assert queue.failed_items() == [] and queue.pending_count() == 0
     assert sandbox.read_file(PATH) == mine.encode("utf-8")
+    report = ui.run(queue.run_once())
+    assert not report.committed and not report.failed
+    assert len(_content_commits(sandbox)) == 2  # theirs, then mine: nothing sent twice
 
 
 @pytest.mark.expect_log("modu_desktop.core.spool")
