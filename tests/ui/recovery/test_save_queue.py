@@ -158,6 +158,79 @@ def test_conflict_goes_to_conflict_screen_with_text_intact(
     assert len(_content_commits(sandbox)) == 2  # theirs, then mine: nothing sent twice
 
 
+def _failed_conflict(queue: SaveQueue, sandbox: Any, ui: Any, peer: Any, mark: str) -> Any:
+    text, base = _base(sandbox)
+    p = peer()
+    theirs = text + f"\nTHEIRS {mark}\n"
+    assert getattr(ui.run(p.store.save(DOC, theirs, base, p.login)), "commit_sha", None)
+    mine = text + f"\nMINE {mark}\n"
+    _enqueue(queue, sandbox, mine, base)
+    ui.run(queue.run_once())
+    (item,) = queue.failed_items()
+    return item, mine, theirs
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Escape, Qt.Key.Key_Return])
+def test_queued_conflict_dialog_safe_default_and_escape(
+    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient, key: Any
+) -> None:
+    """The queue asks through the live save's dialog: save-as-new is the default (Enter), Esc
+    cancels, the two overwriting buttons are never the default; neither key writes anything."""
+    from PySide6.QtWidgets import QApplication, QPushButton
+
+    from modu_desktop.core.documents import DocumentStore
+
+    item, mine, theirs = _failed_conflict(queue, sandbox, ui, peer, key.name)
+    store = DocumentStore(client, Path(sandbox.repo_dir).parent / "cache-q")
+    asked: list[tuple[str, str]] = []
+
+    async def save_as_new(doc_id: str, text: str) -> str | None:
+        asked.append((doc_id, text))
+        return None  # the user closed the new-document form: nothing made
+
+    commits = len(sandbox.commits(PATH))
+    task = ui.start(resolve_failed(None, queue, item, store, save_as_new=save_as_new, title="전략"))
+    dlg = ui.dialog("conflictDialog")
+    assert dlg.findChild(QPushButton, "saveAsNewButton").isDefault()
+    for name in ("keepMineButton", "takeTheirsButton"):
+        button = dlg.findChild(QPushButton, name)
+        assert not button.isDefault() and not button.autoDefault()
+    assert dlg.theirs_view.toPlainText() == theirs
+    dlg.activateWindow()
+    qtbot.keyClick(QApplication.focusWidget() or dlg, key)
+    done = ui.wait_task(task)
+    assert done.decision is ConflictDecision.CANCEL  # Esc, or a new document not made
+    assert asked == ([] if key == Qt.Key.Key_Escape else [(DOC, mine)])
+    (kept,) = queue.failed_items()  # still in "not saved", its text intact
+    assert kept.id == item.id and kept.text == mine
+    assert len(sandbox.commits(PATH)) == commits and sandbox.read_file(PATH) == theirs.encode()
+
+
+def test_queued_conflict_asked_again_when_someone_saves_meanwhile(
+    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
+) -> None:
+    from modu_desktop.core.documents import DocumentStore
+
+    item, mine, theirs = _failed_conflict(queue, sandbox, ui, peer, "again")
+    store = DocumentStore(client, Path(sandbox.repo_dir).parent / "cache-q")
+    task = ui.start(resolve_failed(None, queue, item, store))
+    first = ui.dialog("conflictDialog")
+    p = peer()
+    current = ui.run(p.store.load(DOC))
+    again = theirs + "once more\n"
+    ui.run(p.store.save(DOC, again, current.sha, p.login))
+    ui.click(first, "keepMineButton")
+    qtbot.waitUntil(lambda: not first.isVisible())
+    second = ui.dialog("conflictDialog")
+    assert second is not first and second.theirs_view.toPlainText() == again
+    ui.click(second, "cancelButton")
+    done = ui.wait_task(task)
+    assert done.decision is ConflictDecision.CANCEL and done.rounds == 2
+    assert sandbox.read_file(PATH) == again.encode()  # never overwritten without asking
+    (kept,) = queue.failed_items()
+    assert kept.text == mine
+
+
 @pytest.mark.expect_log("modu_desktop.core.spool")
 def test_damaged_spool_files_never_crash(
     queue: SaveQueue, sandbox: Any, ui: Any, tmp_path: Path
