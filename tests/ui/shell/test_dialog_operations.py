@@ -81,7 +81,7 @@ def _dialogs(win: Any, tmp_path: Path, which: str) -> tuple[Any, str, Any, str]:
         md = tmp_path / "news.md"
         md.write_text("---\ntitle: 소식\n---\n\n본문\n", encoding="utf-8")
         dlg = ImportDialog(ops, [str(md)], win, lang="en")
-        return dlg, "opsImportButton", ops.store, "refresh"
+        return dlg, "opsImportButton", ops, "create"  # (the window refreshes the store itself)
     assert which == "picture"
     dlg = ImagePickerDialog(win.ops_host.uploader, win, path=str(PNG))
     return dlg, "opsUploadButton", win.ops_host.uploader, "upload_file"
