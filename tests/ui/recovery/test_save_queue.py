@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from modu_desktop.core import atomic, errors
 from modu_desktop.core.conflicts import ConflictDecision
@@ -325,6 +326,49 @@ def test_window_save_offline_is_queued_and_lands_once(
     ed.insertPlainText("online again\n")
     assert ui.run(win.save()) is True
     assert len(_content_commits(sandbox)) == 2
+    ui.run(nl.aclose())
+
+
+def test_window_queued_conflict_keep_mine_lands_in_the_open_editor(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path, peer: Any
+) -> None:
+    """A save written offline meets someone else's save when it is replayed: "not saved" →
+    the live save's conflict screen → keep mine is written at once over their version, and the
+    open editor builds on it (clean, new base sha), so its next save does not conflict."""
+    from PySide6.QtGui import QTextCursor
+
+    win, nl = _attached(make_window, ui, tmp_path)
+    assert ui.run(win.open_document(DOC))
+    base = win.doc.base_sha
+    ed = win.editor_pane.editor
+    ed.moveCursor(QTextCursor.MoveOperation.End)
+    ed.insertPlainText("\n비행기 안에서 쓴 문단.\n")
+    mine = win.editor_pane.text()
+    ui.run(nl.queue.stop())  # hold the queue while someone else saves
+    sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
+    assert ui.run(win.save()) is False and nl.queue.pending_count() == 1
+    sandbox.faults.update(failure_rate=0.0)
+    p = peer()
+    theirs = sandbox.read_file(PATH).decode("utf-8") + "\nTHEIRS\n"
+    ui.run(p.store.save(DOC, theirs, base, p.login))
+    nl.start_queue()
+    nl.queue.retry_now()
+    qtbot.waitUntil(lambda: len(nl.queue.failed_items()) == 1, timeout=15000)
+    assert nl.status.failed_button.isVisible()
+    qtbot.mouseClick(nl.status.failed_button, Qt.MouseButton.LeftButton)
+    dlg = ui.dialog("conflictDialog")
+    assert (
+        dlg.theirs_view.toPlainText() == theirs
+        and "editor2" in dlg.findChild(QLabel, "conflictHeadline").text()
+    )
+    ui.click(dlg, "keepMineButton")
+    qtbot.waitUntil(lambda: not nl.queue.failed_items(), timeout=10000)
+    qtbot.waitUntil(lambda: "Saved" in win.notice.label.text(), timeout=10000)
+    assert sandbox.read_file(PATH).decode("utf-8") == mine
+    assert win.doc.base_sha == atomic.git_blob_sha(mine.encode("utf-8"))
+    assert not win.editor_pane.is_modified() and nl.queue.pending_count() == 0
+    ed.insertPlainText("and on\n")
+    assert ui.run(win.save()) is True  # builds on it: no conflict
     ui.run(nl.aclose())
 
 
