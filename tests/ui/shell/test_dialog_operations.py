@@ -212,3 +212,21 @@ def test_sign_in_error_is_shown_once_and_the_button_comes_back(
     assert w.message.text() == error_text(BOOM, "en") and w.message.property("kind") == "error"
     assert w.sign_in_button.isEnabled() and w.token_edit.isEnabled()  # usable again
     assert len(_failures(caplog)) == 1
+
+
+def test_no_widget_bypasses_the_operations_helper() -> None:
+    """No module of the app imports ``asyncutil.spawn`` (a task no window knows about, whose
+    error goes to the excepthook): widgets run their jobs through ``Operations``."""
+    import ast
+
+    package = Path(__file__).resolve().parents[3] / "modu_desktop"
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and (node.module or "").endswith("asyncutil")
+                and any(alias.name == "spawn" for alias in node.names)
+            ):
+                offenders.append(str(path.relative_to(package)))
+    assert offenders == []
