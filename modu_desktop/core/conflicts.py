@@ -44,7 +44,9 @@ __all__ = [
     "AskConflict",
     "Conflict",
     "ConflictDecision",
+    "OtherRepository",
     "Resolution",
+    "belongs_here",
     "queued_conflict",
     "resolve_conflict",
 ]
@@ -85,10 +87,44 @@ class Resolution:
     rounds: int = 1  # how many times the user was asked (someone saved again in between)
 
 
+class OtherRepository(Exception):
+    """A queued save of another repository or branch than the one open: it is resolved there,
+    never compared with (or written to) this one."""
+
+    def __init__(self, item: SpoolItem) -> None:
+        super().__init__(f"{item.repo}@{item.branch}")
+        self.repo, self.branch, self.doc_id = item.repo, item.branch, item.doc_id
+
+    def user_message(self, lang: str | None = None) -> str:
+        from modu_desktop.i18n import language, tr_in
+
+        return tr_in(
+            lang or language(),
+            "“{doc}” was saved for another repository ({repo}, branch {branch}); sign in "
+            "to that one to resolve it. It is kept.",
+            doc=self.doc_id,
+            repo=self.repo,
+            branch=self.branch,
+        )
+
+
+def belongs_here(saves: SaveService, item: SpoolItem) -> bool:
+    """Is ``item`` a save of the repository and branch ``saves`` writes to?"""
+    client = saves.store.client
+    return (
+        str(client.api_url).rstrip("/") == item.api_host
+        and client.repo.full_name == item.repo
+        and saves.store.branch == item.branch
+    )
+
+
 async def queued_conflict(saves: SaveService, item: SpoolItem) -> SaveConflict:
     """A failed queued save as a conflict: its text against the current version on the server
     (``theirs`` None when the file is gone). Raises when the current version cannot be read (the
-    item stays in the queue's "not saved")."""
+    item stays in the queue's "not saved"), and :class:`OtherRepository` for a save of another
+    repository or branch."""
+    if not belongs_here(saves, item):
+        raise OtherRepository(item)
     try:
         current = await saves.store.load(item.path)
         theirs: str | None = current.text

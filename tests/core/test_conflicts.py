@@ -8,15 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from modu_desktop.core.conflicts import (
     Conflict,
     ConflictDecision,
+    OtherRepository,
     queued_conflict,
     resolve_conflict,
 )
 from modu_desktop.core.documents import SaveConflict, path_for_doc_id
 from modu_desktop.core.edit_session import EditSession, NotSaved, Saved, TheirsTaken
 from modu_desktop.core.workspace import Workspace
+from modu_desktop.i18n import particle
 from tests.core.test_edit_session import DOC, PATH, FakeView, _workspace, run
 
 
@@ -257,5 +261,38 @@ def test_keep_mine_after_the_file_was_deleted_writes_it_again(sandbox: Any, tmp_
         assert _server(sandbox) == "theirs\n"
         await ws.aclose()
         await peer.aclose()
+
+    run(body)
+
+
+def test_a_queued_save_of_another_repository_is_never_compared_or_written_here(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    async def body() -> None:
+        ws = await _workspace(sandbox, "editor1", tmp_path, session="q", data=True)
+        assert ws.spool is not None
+        before = _commits(sandbox)
+        for repo, branch in (("pnuai/Other", "main"), ("pnuai/PNU-Modu", "draft")):
+            item = ws.spool.enqueue(
+                api_host=sandbox.api_url,
+                repo=repo,
+                branch=branch,
+                path=PATH,
+                doc_id=DOC,
+                text="다른 저장소의 글\n",
+                base_sha=None,
+                message="docs(edit): x",
+                login="editor1",
+            )
+            with pytest.raises(OtherRepository) as caught:
+                await queued_conflict(ws.saves, item)
+            assert caught.value.user_message("ko") == (
+                f"“{DOC}”{particle(DOC, '은')} 다른 저장소({repo}, {branch} 브랜치)에 "
+                "저장하려던 글입니다. "
+                "그 저장소로 로그인해서 정리하세요. 글은 그대로 남아 있습니다."
+            )
+            assert ws.spool.get(item.id) is not None  # kept
+        assert _commits(sandbox) == before
+        await ws.aclose()
 
     run(body)

@@ -29,7 +29,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 from modu_desktop.core.atomic import write_atomic
-from modu_desktop.core.conflicts import ConflictDecision
+from modu_desktop.core.conflicts import ConflictDecision, OtherRepository
 from modu_desktop.core.documents import SaveResult
 from modu_desktop.core.drafts import DraftKey
 from modu_desktop.core.spool import SpoolItem
@@ -167,14 +167,18 @@ class NothingLost(QObject):
 
         for item in self.queue.failed_items():
             made.clear()
-            done = await resolve_failed(
-                self.parent_widget,
-                self.queue,
-                item,
-                self.win.ctx.store,
-                save_as_new=save_as_new,
-                title=self.win.label(item.doc_id),
-            )
+            try:
+                done = await resolve_failed(
+                    self.parent_widget,
+                    self.queue,
+                    item,
+                    self.win.ctx.store,
+                    save_as_new=save_as_new,
+                    title=self.win.label(item.doc_id),
+                )
+            except OtherRepository as exc:  # resolved where it belongs; the others go on
+                self.win.show_notice(exc.user_message(), "warning")
+                continue
             if done.decision is ConflictDecision.SAVED_AS_NEW and made:
                 self.win.show_notice(
                     tr("Saved your text as the new document “{new}”.", new=made[0]), "info"
