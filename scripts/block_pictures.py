@@ -41,11 +41,11 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop.core.blockcatalog import CATALOG
-    from modu_desktop.ui import webengine
     from modu_desktop.ui.editing.block_picker import PICTURE
-    from modu_desktop.ui.preview import PreviewPane
+    from modu_desktop.ui.preview import engine
+    from modu_desktop.ui.preview.pane import PreviewPane
 
-    webengine.prepare_engine()
+    engine.prepare_engine()
     app = QApplication.instance() or QApplication([])
     pane = PreviewPane()
     pane.resize(WIDTH, HEIGHT)

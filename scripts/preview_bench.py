@@ -43,11 +43,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from modu_desktop.bench.gen import big_document
     from modu_desktop.core.preview import style_from_checkout
-    from modu_desktop.ui.webengine import prepare_application
+    from modu_desktop.ui.preview.engine import prepare_application
 
     prepare_application()
     app = QApplication.instance() or QApplication(["preview-bench"])
-    from modu_desktop.ui.preview import PreviewPane
+    from modu_desktop.ui.preview.pane import PreviewPane
 
     def spin(seconds: float) -> None:
         end = time.perf_counter() + seconds

@@ -98,10 +98,10 @@ class Renderer:
         from PySide6.QtWebEngineCore import QWebEngineProfile, QWebEngineSettings
         from PySide6.QtWebEngineWidgets import QWebEngineView
 
-        from modu_desktop.ui import webengine
+        from modu_desktop.ui.preview import engine
 
         self.width = width
-        self.ours_page = webengine.new_page()
+        self.ours_page = engine.new_page()
         self.site_profile = QWebEngineProfile()  # off the record; the site's own JS runs here
         self.site_blocked: list[str] = []
         self._site_interceptor = self._loopback_only()
@@ -220,7 +220,7 @@ class Renderer:
     # -- the two renders
     def ours(self, text: str, style: Any) -> Any:
         from modu_desktop.core.preview import build_page, render_document
-        from modu_desktop.ui.webengine import preview_profile
+        from modu_desktop.ui.preview.engine import preview_profile
 
         doc = render_document(text, style=style)
         html = build_page(doc, style, no_motion=True)
@@ -323,7 +323,7 @@ def measure(site: Path, docs: list[str] | None, width: int, out: Path, build: bo
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop.core.preview import style_from_checkout
-    from modu_desktop.ui.webengine import prepare_application
+    from modu_desktop.ui.preview.engine import prepare_application
 
     prepare_application()
     app = QApplication.instance() or QApplication(["preview-fidelity"])

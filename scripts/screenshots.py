@@ -1,9 +1,12 @@
-"""Screenshots of the app in Korean and English, against a throw-away sandbox.
+"""Screenshots of the app's screens, scene by scene, against a throw-away sandbox (offscreen).
 
-    uv run python scripts/screenshots.py OUT_DIR [--lang ko|en|both]
+    uv run python scripts/screenshots.py --list
+    uv run python scripts/screenshots.py [--scene NAME ...] [--width 800,1600] [--lang ko,en]
+                                         [--out DIR]
 
-Writes, per language: signin, list, editor (99-template with preview), locked-dialog,
-steal-confirm, stolen-banner, conflict — as ``{lang}-{name}.png``. Works offscreen.
+Each scene draws one picture, ``DIR/{lang}-{width}-{scene}.png``, for every language and width
+asked (default: every scene, 800 and 1600 px wide, Korean and English). The window is as tall
+as ``height_for(width)``. ``--list`` prints the scenes and what each shows.
 """
 
 from __future__ import annotations
@@ -14,14 +17,26 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import modu_desktop.ui  # noqa: E402,F401  (pins None/True/False, see its docstring)
+LANGS = ("ko", "en")
+DOC_LOCKED = "03-strategy"  # editor2 holds it in the lock scenes
+DOC_STOLEN = "02-programs"
+DOC_CONFLICT = "05-sandbox-notes"
+DOC_TEMPLATE = "99-template"
+
+
+def height_for(width: int) -> int:
+    """720 px at 800 wide, 960 at 1600 (3:5 above 1200)."""
+    return max(720, width * 3 // 5)
 
 
 async def wait_for(pred: Callable[[], Any], timeout: float = 15.0) -> Any:
@@ -43,38 +58,61 @@ def visible(object_name: str) -> Any:
     return None
 
 
-def save(widget: Any, path: Path) -> None:
-    widget.repaint()
-    if not widget.grab().save(str(path), "PNG"):
-        raise RuntimeError(f"could not write {path}")
-    print("wrote", path)
+@dataclass(frozen=True)
+class Shot:
+    """One picture: a scene in one language at one width."""
+
+    scene: str
+    lang: str
+    width: int
+    out: Path
+
+    @property
+    def height(self) -> int:
+        return height_for(self.width)
+
+    @property
+    def path(self) -> Path:
+        return self.out / f"{self.lang}-{self.width}-{self.scene}.png"
+
+    def save(self, widget: Any) -> None:
+        widget.repaint()
+        if not widget.grab().save(str(self.path), "PNG"):
+            raise RuntimeError(f"could not write {self.path}")
+        print("wrote", self.path, flush=True)
+
+    def save_over(self, window: Any, dialog: Any) -> None:
+        """The window dimmed, the dialog drawn on top (offscreen has no compositor)."""
+        from PySide6.QtCore import QPoint
+        from PySide6.QtGui import QColor, QPainter
+
+        base = window.grab()
+        dlg = dialog.grab()
+        painter = QPainter(base)
+        painter.fillRect(base.rect(), QColor(0, 0, 0, 90))
+        x = max(0, (base.width() - dlg.width()) // 2)
+        y = max(0, (base.height() - dlg.height()) // 3)
+        painter.fillRect(x - 1, y - 1, dlg.width() + 2, dlg.height() + 2, QColor("#555"))
+        painter.drawPixmap(QPoint(x, y), dlg)
+        painter.end()
+        if not base.save(str(self.path), "PNG"):
+            raise RuntimeError(f"could not write {self.path}")
+        print("wrote", self.path, flush=True)
 
 
-def save_with_dialog(window: Any, dialog: Any, path: Path) -> None:
-    """The window dimmed, with the dialog drawn centred on top (offscreen has no compositor)."""
-    from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QColor, QPainter
+class Studio:
+    """The sandbox, and the windows, clients and peers the scenes open on it."""
 
-    base = window.grab()
-    dlg = dialog.grab()
-    painter = QPainter(base)
-    painter.fillRect(base.rect(), QColor(0, 0, 0, 90))
-    x = (base.width() - dlg.width()) // 2
-    y = (base.height() - dlg.height()) // 3
-    painter.fillRect(x - 1, y - 1, dlg.width() + 2, dlg.height() + 2, QColor("#555"))
-    painter.drawPixmap(QPoint(x, y), dlg)
-    painter.end()
-    base.save(str(path), "PNG")
-    print("wrote", path)
-
-
-class Scenes:
-    def __init__(self, sandbox: Any, out: Path, tmp: Path) -> None:
+    def __init__(self, sandbox: Any, tmp: Path) -> None:
         self.sandbox = sandbox
-        self.out = out
         self.tmp = tmp
         self.windows: list[Any] = []
         self.clients: list[Any] = []
+        self._n = 0
+
+    def fresh_dir(self, name: str) -> Path:
+        self._n += 1
+        return self.tmp / f"{name}-{self._n}"
 
     def client(self, token: str) -> Any:
         from modu_desktop.core.github import GitHubClient, RepoRef
@@ -83,7 +121,14 @@ class Scenes:
         self.clients.append(c)
         return c
 
-    async def window(self, lang: str, login: str, token: str, **opts: Any) -> Any:
+    def peer(self, login: str, token: str) -> Any:
+        """Another editor's lock manager (the web admin or a second app)."""
+        from modu_desktop.core.locks import LockManager
+
+        c = self.client(token)
+        return LockManager(c, login, f"shots-{login}", c.clock, heartbeat_s=1)
+
+    async def window(self, shot: Shot, login: str, token: str, **opts: Any) -> Any:
         from modu_desktop.core.auth import check_token
         from modu_desktop.core.paths import app_paths
         from modu_desktop.core.settings import Settings
@@ -94,14 +139,14 @@ class Scenes:
         res = await check_token(client)
         ctx = AppContext(
             settings=Settings(api_url=self.sandbox.api_url),
-            paths=app_paths(self.tmp / f"{lang}-{login}-{len(self.windows)}").ensure(),
-            options=AppOptions(lang=lang, **opts),
+            paths=app_paths(self.fresh_dir(f"{shot.lang}-{login}")).ensure(),
+            options=AppOptions(lang=shot.lang, **opts),
             client=client,
             login=res.login or login,
             can_push=res.can_push,
         ).build()
         win = MainWindow(ctx)
-        win.resize(1280, 800)
+        win.resize(shot.width, shot.height)
         win.show()
         self.windows.append(win)
         await win.refresh_list()
@@ -115,102 +160,344 @@ class Scenes:
             w.deleteLater()
         self.windows.clear()
 
-    def peer(self, login: str, token: str) -> Any:
-        from modu_desktop.core.locks import LockManager
+    async def aclose(self) -> None:
+        await self.close_all()
+        for c in self.clients:
+            await c.aclose()
+        self.clients.clear()
 
-        c = self.client(token)
-        return LockManager(c, login, f"shots-{login}", c.clock, heartbeat_s=1)
 
-    async def run(self, lang: str) -> None:
-        from modu_desktop.core.auth import TokenStore
-        from modu_desktop.core.settings import Settings
-        from modu_desktop.ui.shell.context import make_client
-        from modu_desktop.ui.signin.signin import SignInWidget
+SceneFn = Callable[[Studio, Shot], Awaitable[None]]
 
-        o = self.out
-        # 1. sign-in (on a machine without a keyring it says the token is kept for this session)
-        s = SignInWidget(Settings(), TokenStore("api.github.com", use_env=False), make_client)
-        s.resize(760, 640)
-        s.show()
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    about: str
+    draw: SceneFn
+
+
+SCENES: dict[str, Scene] = {}
+
+
+def scene(name: str, about: str) -> Callable[[SceneFn], SceneFn]:
+    def register(fn: SceneFn) -> SceneFn:
+        SCENES[name] = Scene(name, about, fn)
+        return fn
+
+    return register
+
+
+# -- signing in --------------------------------------------------------------------------------
+
+
+def _signin_widget(shot: Shot, **kw: Any) -> Any:
+    from modu_desktop.core.auth import TokenStore
+    from modu_desktop.core.settings import Settings
+    from modu_desktop.ui.shell.context import make_client
+    from modu_desktop.ui.signin.signin import SignInWidget
+
+    s = SignInWidget(Settings(), TokenStore("api.github.com", use_env=False), make_client, **kw)
+    s.resize(shot.width, shot.height)
+    s.show()
+    return s
+
+
+@scene("signin", "sign-in with a pasted token (no keyring here: kept for this session)")
+async def signin(st: Studio, shot: Shot) -> None:
+    s = _signin_widget(shot)
+    try:
         await asyncio.sleep(0.1)
-        save(s, o / f"{lang}-signin.png")
+        shot.save(s)
+    finally:
         s.close()
         s.deleteLater()
 
-        # 2. list, with someone else's lock badge, in practice mode
-        other = self.peer("editor2", "tok-editor2")
-        held = (await other.acquire("03-strategy")).held
-        win = await self.window(lang, "editor1", "tok-editor1", practice=True)
+
+@scene("signin-browser", "sign-in through the browser (a client id shipped by IT)")
+async def signin_browser(st: Studio, shot: Shot) -> None:
+    it_file = st.fresh_dir("it") / "modu-desktop.json"  # what IT ships beside the installer
+    it_file.parent.mkdir(parents=True)
+    it_file.write_text('{"oauth_client_id": "Ov23liEXAMPLE"}', encoding="utf-8")
+    s = _signin_widget(shot, deployment_paths=[it_file])
+    try:
+        await asyncio.sleep(0.1)
+        shot.save(s)
+    finally:
+        s.close()
+        s.deleteLater()
+
+
+# -- the list and the editor -------------------------------------------------------------------
+
+
+@scene("list", "the document list in practice mode, one document locked by someone else")
+async def doc_list(st: Studio, shot: Shot) -> None:
+    other = st.peer("editor2", "tok-editor2")
+    held = (await other.acquire(DOC_LOCKED)).held
+    try:
+        win = await st.window(shot, "editor1", "tok-editor1", practice=True)
         await asyncio.sleep(0.2)
-        save(win, o / f"{lang}-list.png")
+        shot.save(win)
+    finally:
+        if held is not None:
+            await other.release(held)
 
-        # 3. editor + preview of 99-template
-        await win.open_document("99-template")
-        await asyncio.sleep(0.5)
-        save(win, o / f"{lang}-editor.png")
-        await win.close_document(interactive=False)
 
-        # 4. locked dialog, then the steal confirmation
-        task = asyncio.ensure_future(win.open_document("03-strategy"))
+@scene("editor", "the handbook (99-template) open, with its preview")
+async def editor(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document(DOC_TEMPLATE)
+    await asyncio.sleep(0.5)
+    shot.save(win)
+
+
+async def _template_on_cards(st: Studio, shot: Shot) -> Any:
+    """The handbook open, the cursor inside its cards block, the block form on its first item."""
+    from modu_desktop.core import blockmodel
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True, deploy_poll_s=0.5)
+    await win.open_document(DOC_TEMPLATE)
+    await asyncio.sleep(0.3)
+    pane = win.editor_pane
+    if shot.width < 1000:
+        pane.set_list_shown(False)
+    await asyncio.sleep(0.3)
+    cards = next(sp for sp in blockmodel.block_spans(pane.text()) if sp.name == "cards")
+    cur = pane.editor.textCursor()
+    cur.setPosition(pane.editor.document().findBlockByNumber(cards.start + 6).position())
+    pane.editor.setTextCursor(cur)
+    pane.editor.centerCursor()
+    pane._sync_block_form()
+    pane.block_form.tables["items"].table.setCurrentCell(0, 0)
+    await asyncio.sleep(0.4)
+    return win
+
+
+@scene("block-form", "the block form beside the text: a cards block, its first item chosen")
+async def block_form(st: Studio, shot: Shot) -> None:
+    win = await _template_on_cards(st, shot)
+    shot.save(win)
+
+
+@scene("block-picker", "Insert block: the picker with its pictures, timeline chosen")
+async def block_picker(st: Studio, shot: Shot) -> None:
+    win = await _template_on_cards(st, shot)
+    pane = win.editor_pane
+    pane.open_block_picker()
+    picker = await wait_for(lambda: pane.picker)
+    picker.resize(min(640, shot.width - 40), min(680, shot.height - 60))
+    picker.select("timeline")
+    await asyncio.sleep(0.2)
+    shot.save_over(win, picker)
+    picker.reject()
+
+
+@scene("after-save", "after a save: the site built and published (the deploy status)")
+async def after_save(st: Studio, shot: Shot) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    from modu_desktop.core.deploy import DeployState
+
+    win = await _template_on_cards(st, shot)
+    pane = win.editor_pane
+    pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    pane.editor.insertPlainText("\n새로 덧붙인 문단입니다.\n")
+    await win.save()
+    await wait_for(lambda: pane.publish.state is DeployState.PUBLISHED, timeout=30)
+    await asyncio.sleep(0.3)
+    shot.save(win)
+
+
+# -- locks ---------------------------------------------------------------------------------------
+
+
+async def _open_locked(st: Studio, shot: Shot, then: Callable[[Any, Any], Awaitable[None]]) -> None:
+    """Open a document editor2 holds; ``then(window, lock_dialog)``; cancel and let go."""
+    other = st.peer("editor2", "tok-editor2")
+    held = (await other.acquire(DOC_LOCKED)).held
+    try:
+        win = await st.window(shot, "editor1", "tok-editor1")
+        task = asyncio.ensure_future(win.open_document(DOC_LOCKED))
         dlg = await wait_for(lambda: visible("lockDialog"))
         await asyncio.sleep(0.1)
-        save_with_dialog(win, dlg, o / f"{lang}-locked-dialog.png")
-        dlg.steal_button.click()
-        confirm = await wait_for(lambda: visible("stealConfirmDialog"))
-        await asyncio.sleep(0.1)
-        save_with_dialog(win, confirm, o / f"{lang}-steal-confirm.png")
-        confirm.reject()
+        await then(win, dlg)
         dlg = await wait_for(lambda: visible("lockDialog"))
         dlg.cancel_button.click()
         await task
+    finally:
         if held is not None:
             await other.release(held)
-        await self.close_all()
 
-        # 5. stolen: a victim window with a short heartbeat loses its lock to a peer
-        victim = await self.window(lang, "editor1", "tok-editor1", heartbeat_s=0.5)
-        await victim.open_document("02-programs")
-        ed = victim.editor_pane.editor
-        from PySide6.QtGui import QTextCursor
 
-        ed.moveCursor(QTextCursor.MoveOperation.End)
-        ed.insertPlainText("\n\n저장하지 않은 새 문단 — unsaved paragraph\n")
-        thief = self.peer("editor2", "tok-editor2")
-        view = await thief.inspect("02-programs")
-        stolen = await thief.steal(view)
-        await wait_for(lambda: victim.lock_banner.isVisible())
-        await asyncio.sleep(0.2)
-        save(victim, o / f"{lang}-stolen-banner.png")
-        await self.close_all()
+@scene("lock-dialog", "opening a document someone else is editing: the lock question")
+async def lock_dialog(st: Studio, shot: Shot) -> None:
+    async def shoot(win: Any, dlg: Any) -> None:
+        shot.save_over(win, dlg)
+
+    await _open_locked(st, shot, shoot)
+
+
+@scene("steal-confirm", "Take over the lock: the confirmation")
+async def steal_confirm(st: Studio, shot: Shot) -> None:
+    async def shoot(win: Any, dlg: Any) -> None:
+        dlg.steal_button.click()
+        confirm = await wait_for(lambda: visible("stealConfirmDialog"))
+        await asyncio.sleep(0.1)
+        shot.save_over(win, confirm)
+        confirm.reject()
+
+    await _open_locked(st, shot, shoot)
+
+
+async def _stolen(st: Studio, shot: Shot, then: Callable[[Any], Awaitable[None]]) -> None:
+    """A window with unsaved text loses its lock to editor2; ``then(window)``."""
+    from PySide6.QtGui import QTextCursor
+
+    victim = await st.window(shot, "editor1", "tok-editor1", heartbeat_s=0.5)
+    await victim.open_document(DOC_STOLEN)
+    ed = victim.editor_pane.editor
+    ed.moveCursor(QTextCursor.MoveOperation.End)
+    ed.insertPlainText("\n\n저장하지 않은 새 문단\n")
+    thief = st.peer("editor2", "tok-editor2")
+    stolen = await thief.steal(await thief.inspect(DOC_STOLEN))
+    try:
+        await wait_for(victim.lock_banner.isVisible)
+        await asyncio.sleep(0.3)
+        await then(victim)
+    finally:
+        await st.close_all()
         if stolen.held is not None:
             await thief.release(stolen.held)
 
-        # 6. save conflict, side by side
-        win = await self.window(lang, "editor1", "tok-editor1")
-        await win.open_document("05-sandbox-notes")
-        win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
-        win.editor_pane.editor.insertPlainText("\n내가 고친 문장입니다.\n")
-        from modu_desktop.core.documents import DocumentStore
 
-        store = DocumentStore(self.client("tok-editor2"), self.tmp / f"peer-cache-{lang}")
-        loaded = await store.load("05-sandbox-notes")
-        await store.save(
-            "05-sandbox-notes",
-            loaded.text + "\n다른 사람이 고친 문장입니다.\n",
-            loaded.sha,
-            "editor2",
-        )
-        task = asyncio.ensure_future(win.save())
-        dlg = await wait_for(lambda: visible("conflictDialog"))
-        dlg.resize(1100, 640)
+@scene("stolen-banner", "the lock taken over while editing: the banner, the text kept")
+async def stolen_banner(st: Studio, shot: Shot) -> None:
+    async def shoot(win: Any) -> None:
+        shot.save(win)
+
+    await _stolen(st, shot, shoot)
+
+
+@scene("stolen-ctrl-s", "Ctrl+S after the lock was taken over: why it cannot save")
+async def stolen_ctrl_s(st: Studio, shot: Shot) -> None:
+    async def shoot(win: Any) -> None:
+        win.explain_cannot_save()
+        await asyncio.sleep(0.1)
+        shot.save(win)
+
+    await _stolen(st, shot, shoot)
+
+
+# -- conflicts, recovery, outages ----------------------------------------------------------------
+
+
+@scene("conflict", "a save after someone else's: the two texts side by side")
+async def conflict(st: Studio, shot: Shot) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    from modu_desktop.core.documents import DocumentStore
+
+    win = await st.window(shot, "editor1", "tok-editor1")
+    await win.open_document(DOC_CONFLICT)
+    win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    win.editor_pane.editor.insertPlainText("\n내가 고친 문장입니다.\n")
+    store = DocumentStore(st.client("tok-editor2"), st.fresh_dir("peer-cache"))
+    loaded = await store.load(DOC_CONFLICT)
+    await store.save(
+        DOC_CONFLICT, loaded.text + "\n다른 사람이 고친 문장입니다.\n", loaded.sha, "editor2"
+    )
+    task = asyncio.ensure_future(win.save())
+    dlg = await wait_for(lambda: visible("conflictDialog"))
+    dlg.resize(min(shot.width, 1100), min(640, shot.height - 80))
+    await asyncio.sleep(0.2)
+    shot.save(dlg)
+    dlg.cancel_button.click()
+    await task
+
+
+@scene("recovery", "texts kept from a run that ended badly: the recovery dialog")
+async def recovery(st: Studio, shot: Shot) -> None:
+    from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+    from modu_desktop.ui.recovery.recovery_dialog import RecoveryDialog, assess
+
+    win = await st.window(shot, "editor1", "tok-editor1")
+    repo = "pnuai/PNU-Modu"
+    base = await win.ctx.store.load("01-welcome")
+    kept = Draft(
+        DraftKey(st.sandbox.api_url, repo, "main", "01-welcome"),
+        base.text + "\n복구할 문단입니다.\n",
+        base.sha,
+        "docs/01-welcome.md",
+        1.0,
+        "dead",
+        title="모두 연습 브로슈어에 오신 것을 환영합니다",
+    )
+    changed = Draft(
+        DraftKey(st.sandbox.api_url, repo, "main", "04-admission"),
+        "바뀐 글",
+        "0" * 40,
+        "docs/04-admission.md",
+        2.0,
+        "dead",
+        title="모집 안내와 현황",
+    )
+    items = await assess([kept, changed], win.ctx.store)
+    rd = RecoveryDialog(items, DraftStore(st.fresh_dir("drafts")), win, can_write=True)
+    rd.resize(min(shot.width, 980), 560)
+    rd.show()
+    try:
         await asyncio.sleep(0.2)
-        save(dlg, o / f"{lang}-conflict.png")
-        dlg.take_theirs_button.click()
-        await task
-        await self.close_all()
+        shot.save(rd)
+    finally:
+        rd.reject()
+        rd.deleteLater()
 
 
-async def amain(out: Path, langs: list[str]) -> int:
+async def _outage(st: Studio, shot: Shot, then: Callable[[Any], Awaitable[None]]) -> None:
+    """The connection drops (every request reset) after an edit and a save; ``then(window)``."""
+    from PySide6.QtGui import QTextCursor
+
+    win = await st.window(shot, "editor1", "tok-editor1", heartbeat_s=0.5)
+    win.nothing_lost.start_queue()  # the window's own save queue
+    await win.open_document(DOC_STOLEN)
+    win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    win.editor_pane.editor.insertPlainText("\n연결이 끊긴 동안 쓴 문장\n")
+    st.sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
+    try:
+        await asyncio.sleep(1.5)
+        await win.save()
+        await win.refresh_list()
+        await asyncio.sleep(1.0)
+        await then(win)
+    finally:
+        st.sandbox.faults.update(failure_rate=0.0)
+
+
+@scene("outage", "no connection: the save waits in the queue, the list says so")
+async def outage(st: Studio, shot: Shot) -> None:
+    async def shoot(win: Any) -> None:
+        shot.save(win)
+
+    await _outage(st, shot, shoot)
+
+
+@scene("after-outage", "the connection back: the queued save sent, the list fresh")
+async def after_outage(st: Studio, shot: Shot) -> None:
+    async def shoot(win: Any) -> None:
+        st.sandbox.faults.update(failure_rate=0.0)
+        await asyncio.sleep(0.5)
+        await win.refresh_list()
+        await asyncio.sleep(4)
+        shot.save(win)
+
+    await _outage(st, shot, shoot)
+
+
+# -- running -------------------------------------------------------------------------------------
+
+
+async def amain(names: list[str], widths: list[int], langs: list[str], out: Path) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop.sandbox import Sandbox, SandboxUser
@@ -218,6 +505,7 @@ async def amain(out: Path, langs: list[str]) -> int:
 
     app = QApplication.instance()
     load_style(app)
+    failed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="modu-shots-") as tmpdir:
         tmp = Path(tmpdir)
         sb = Sandbox(
@@ -226,38 +514,77 @@ async def amain(out: Path, langs: list[str]) -> int:
             seed="sample",
         )
         sb.start()
-        scenes = Scenes(sb, out, tmp)
+        st = Studio(sb, tmp)
         try:
             for lang in langs:
                 install_translators(app, lang)
-                await scenes.run(lang)
+                for width in widths:
+                    for name in names:
+                        shot = Shot(name, lang, width, out)
+                        try:
+                            await SCENES[name].draw(st, shot)
+                        except Exception:
+                            traceback.print_exc()
+                            failed.append(shot.path.name)
+                        finally:
+                            await st.close_all()
         finally:
-            await scenes.close_all()
-            for c in scenes.clients:
-                await c.aclose()
+            await st.aclose()
             sb.stop()
-    return 0
+    if failed:
+        print("failed:", " ".join(failed), file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _csv(kind: Callable[[str], Any]) -> Callable[[str], list[Any]]:
+    def parse(value: str) -> list[Any]:
+        try:
+            return [kind(v.strip()) for v in value.split(",") if v.strip()]
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from exc
+
+    return parse
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    p.add_argument("--list", action="store_true", help="print the scenes and leave")
+    p.add_argument("--scene", action="append", default=[], metavar="NAME", help="repeatable")
+    p.add_argument("--width", type=_csv(int), default=[800, 1600], metavar="W[,W…]")
+    p.add_argument("--lang", type=_csv(str), default=list(LANGS), metavar="ko|en|ko,en")
+    p.add_argument("--out", type=Path, default=Path("screenshots"), metavar="DIR")
+    a = p.parse_args(argv)
+    unknown = [n for n in a.scene if n not in SCENES]
+    if unknown:
+        p.error(f"unknown scene(s): {', '.join(unknown)} (see --list)")
+    bad_langs = [x for x in a.lang if x not in LANGS]
+    if bad_langs or not a.lang:
+        p.error(f"--lang: expected ko, en or ko,en, got {','.join(a.lang)}")
+    if not a.width or any(w < 400 for w in a.width):
+        p.error("--width: one or more widths of at least 400 px")
+    return a
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser()
-    p.add_argument("out", type=Path)
-    p.add_argument("--lang", choices=("ko", "en", "both"), default="both")
-    a = p.parse_args(argv)
+    a = parse_args(argv)
+    if a.list:
+        for s in SCENES.values():
+            print(f"{s.name:15} {s.about}")
+        return 0
+    names = list(dict.fromkeys(a.scene)) or list(SCENES)
     a.out.mkdir(parents=True, exist_ok=True)
     import qasync
     from PySide6.QtWidgets import QApplication
 
-    from modu_desktop.ui.webengine import prepare_application
+    from modu_desktop.ui.preview.engine import prepare_application
 
     prepare_application()  # WebEngine: shared GL contexts, before the QApplication
-    app = QApplication.instance() or QApplication(["screenshots"])
-    app.setQuitOnLastWindowClosed(False)  # type: ignore[union-attr,attr-defined]
+    app: Any = QApplication.instance() or QApplication(["screenshots"])
+    app.setQuitOnLastWindowClosed(False)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    langs = ["ko", "en"] if a.lang == "both" else [a.lang]
     with loop:
-        rc = loop.run_until_complete(amain(a.out, langs))
+        rc = loop.run_until_complete(amain(names, a.width, a.lang, a.out))
     from modu_desktop.ui.shell.app import _teardown_qt
 
     _teardown_qt(app)

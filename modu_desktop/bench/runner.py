@@ -715,7 +715,7 @@ def run(opt: Options) -> dict[str, Any]:
                 sys.executable,
                 "-c",
                 "import modu_desktop.ui.shell.main_window, "
-                "modu_desktop.ui.shell.app, modu_desktop.ui.preview, anyio._backends._asyncio",
+                "modu_desktop.ui.shell.app, modu_desktop.ui.preview.pane, anyio._backends._asyncio",
             ],
             env=_probe_env(),
             capture_output=True,

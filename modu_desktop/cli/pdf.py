@@ -136,11 +136,11 @@ def export(args: argparse.Namespace, token: str) -> None:
             os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a command line tool shows no window
         from PySide6.QtWidgets import QApplication
 
-        from modu_desktop.ui.webengine import prepare_application
+        from modu_desktop.ui.preview.engine import prepare_application
 
         prepare_application()
         app = QApplication.instance() or QApplication(["modu-desktop"])
-        from modu_desktop.ui.pdf_export import export_pdf_blocking
+        from modu_desktop.ui.preview.pdf import export_pdf_blocking
 
         out = args.out.resolve()
         out.parent.mkdir(parents=True, exist_ok=True)

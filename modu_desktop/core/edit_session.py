@@ -34,6 +34,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from modu_desktop.core.conflicts import Conflict, ConflictDecision, resolve_conflict
 from modu_desktop.core.documents import LoadedDoc, SaveConflict, SaveResult
 from modu_desktop.core.locks import (
     AcquireOutcome,
@@ -64,13 +65,6 @@ class TakeOver(enum.Enum):
     CANCEL = "cancel"
     READ_ONLY = "read_only"
     TAKE_OVER = "take_over"
-
-
-class ConflictDecision(enum.Enum):
-    KEEP_MINE = "keep_mine"  # save mine over their version (it stays in the history)
-    TAKE_THEIRS = "take_theirs"  # show their version; mine is dropped
-    SAVED_AS_NEW = "saved_as_new"  # the view saved mine as a new document: show theirs here
-    CANCEL = "cancel"  # nothing saved; my text stays in the editor
 
 
 # -- who holds a lock: the one rule --------------------------------------------------------------
@@ -165,18 +159,6 @@ class Queued:
     text: str
     item_id: str
     cause: BaseException | None
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """Someone saved first; ``theirs`` None = the file was deleted."""
-
-    doc_id: str
-    path: str
-    mine: str
-    theirs: str | None
-    their_sha: str | None
-    by: str | None = None  # who saved it (best effort)
 
 
 @dataclass(frozen=True)
@@ -575,33 +557,39 @@ class EditSession:
         if isinstance(res, QueuedSave):
             return self._tell(Queued(self.doc_id, text, res.item.id, res.cause))
         if isinstance(res, SaveConflict):
-            return await self._resolve(text, res)
+            return await self._resolve(res)
         assert isinstance(res, SaveResult)
         self.base_sha = res.sha or base_sha
         return self._tell(Saved(self.doc_id, text, self.base_sha, res.commit_sha))
 
-    async def _resolve(self, mine: str, res: SaveConflict) -> SessionEvent:
-        by: str | None = None
-        try:  # who saved it (best effort, one read)
-            commits = await self.ws.client.list_commits(path=self.path, per_page=1)
-            if commits:
-                by = commits[0].author_login or commits[0].author_name
-        except Exception:
-            by = None
-        conflict = Conflict(self.doc_id, self.path, mine, res.theirs, res.their_sha, by)
-        decision = await self.view.ask_conflict(conflict)
-        if decision is ConflictDecision.KEEP_MINE and res.their_sha:
-            return await self._commit(mine, res.their_sha)
+    async def _resolve(self, res: SaveConflict) -> SessionEvent:
+        """The one conflict path (``core/conflicts.py``): ask, then keep mine (over their sha;
+        asked again if someone saved once more meanwhile) | take theirs | saved as new | cancel."""
+        try:
+            done = await resolve_conflict(
+                self.ws.saves, res, self.view.ask_conflict, login=self.ws.login
+            )
+        except Exception as exc:
+            return self._tell(NotSaved(self.doc_id, "error", exc))
+        decision, shown = done.decision, done.conflict
+        if decision is ConflictDecision.KEEP_MINE:
+            if isinstance(done.saved, QueuedSave):
+                return self._tell(
+                    Queued(self.doc_id, shown.mine, done.saved.item.id, done.saved.cause)
+                )
+            assert isinstance(done.saved, SaveResult)
+            self.base_sha = done.saved.sha or shown.their_sha or self.base_sha
+            return self._tell(Saved(self.doc_id, shown.mine, self.base_sha, done.saved.commit_sha))
         if (
             decision in (ConflictDecision.TAKE_THEIRS, ConflictDecision.SAVED_AS_NEW)
-            and res.their_sha is not None
+            and shown.their_sha is not None
         ):
-            self.base_sha = res.their_sha
+            self.base_sha = shown.their_sha
             return self._tell(
                 TheirsTaken(
                     self.doc_id,
-                    res.theirs or "",
-                    res.their_sha,
+                    shown.theirs or "",
+                    shown.their_sha,
                     saved_as_new=decision is ConflictDecision.SAVED_AS_NEW,
                 )
             )

@@ -228,17 +228,20 @@ class SaveService:
         return item
 
     async def save(
-        self, doc: str, text: str, base_sha: str, login: str, message: str | None = None
+        self, doc: str, text: str, base_sha: str | None, login: str, message: str | None = None
     ) -> SaveOutcome:
-        """``doc`` is a doc id or a ``docs/…md`` path."""
+        """``doc`` is a doc id or a ``docs/…md`` path; ``base_sha`` None writes the file anew
+        (it was deleted: a file that appeared meanwhile comes back as a conflict)."""
         is_path = doc.startswith(documents.DOCS_DIR + "/") and doc.endswith(".md")
         path = doc if is_path else documents.path_for_doc_id(doc)
         if self.pending_for(path) is not None:
             # An earlier save of this document is still waiting: this one joins it (newest text
             # wins) instead of racing it.
             return Queued(self.enqueue(path, text, base_sha, login, message))
-        base_sha = self.rebased(path, base_sha)
         try:
+            if base_sha is None:
+                return await self.store.create(path, text, login, message)
+            base_sha = self.rebased(path, base_sha)
             return await self.store.save(path, text, base_sha, login, message)
         except Exception as exc:
             if self.spool is None or not is_queueable_error(exc):

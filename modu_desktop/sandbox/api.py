@@ -72,6 +72,13 @@ class GitHubApi:
         ):
             # A read-only collaborator of a private repo gets 404 on writes, like GitHub (§1).
             raise not_found()
+        if "/actions/" in request.raw_path and request.user and not request.user.actions_read:
+            # What GitHub answers a fine-grained token without the Actions permission.
+            raise ApiError(
+                403,
+                "Resource not accessible by personal access token",
+                {"X-Accepted-GitHub-Permissions": "actions=read"},
+            )
         with self.lock:
             return handler(self, request)
 

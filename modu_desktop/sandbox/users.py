@@ -17,6 +17,8 @@ class SandboxUser:
     # X-OAuth-Scopes of the token (a classic token); None: no header (a fine-grained token).
     # Without read:org (or write:org/admin:org) the org's private memberships are invisible.
     scopes: tuple[str, ...] | None = ("repo", "workflow", "read:org")
+    # A fine-grained token made without "Actions: read": the workflow runs answer 403.
+    actions_read: bool = True
 
     @property
     def sees_org_members(self) -> bool:

@@ -92,7 +92,7 @@
     return -1;
   }
   // A double-click on a block tells the editor which segment it was (read by the page's
-  // console handler in ui/webengine.py); nothing else leaves the page.
+  // console handler in ui/preview/engine.py); nothing else leaves the page.
   document.addEventListener("dblclick", function (e) {
     var i = segmentOf(e.target);
     if (i >= 0) { console.info("modu:activate:" + i); }

@@ -7,10 +7,10 @@ from typing import Any
 
 import httpx
 
-from modu_desktop.sandbox import Sandbox
+from modu_desktop.sandbox import Sandbox, SandboxUser
 from modu_desktop.sandbox.actions import glob_to_regex, paths_ignore_from_workflow, should_run
 
-from .conftest import REPO_PATH, b64
+from .conftest import REPO_PATH, b64, client_for
 
 RUNS = f"{REPO_PATH}/actions/runs"
 
@@ -74,3 +74,18 @@ def test_filter_rules() -> None:
     assert not should_run("x\n\nskip-checks: true", ["docs/a.md"], ())
     assert not should_run("[CI SKIP] x", ["docs/a.md"], ())
     assert not should_run("x", [], ())
+
+
+def test_a_token_without_actions_read_gets_403_on_runs_and_still_writes(sb: Sandbox) -> None:
+    """A fine-grained token made without "Actions: read": GitHub answers 403 "Resource not
+    accessible by personal access token" and names the permission it wanted."""
+    sb.users.append(SandboxUser("editor3", "tok-editor3", push=True, actions_read=False))
+    with client_for(sb, "tok-editor3") as c:
+        sha = _put(c, "docs/08-new.md", "feat(docs): create 08-new.md by @editor3")
+        for url in (RUNS, f"{RUNS}?head_sha={sha}"):
+            r = c.get(url)
+            assert r.status_code == 403
+            assert r.json()["message"] == "Resource not accessible by personal access token"
+            assert r.headers["X-Accepted-GitHub-Permissions"] == "actions=read"
+    with client_for(sb) as other:  # the run exists; only that token cannot see it
+        assert len(_runs(other, sha)) == 1

@@ -19,7 +19,7 @@ from modu_desktop.core import blockmodel as bm
 from modu_desktop.core.blockcatalog import CATALOG
 from modu_desktop.core.deploy import DeployState
 from modu_desktop.ui.editing.editor import EditorPane
-from modu_desktop.ui.preview import PreviewPane
+from modu_desktop.ui.preview.pane import PreviewPane
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
@@ -322,7 +322,7 @@ def test_hidden_front_matter_is_saved_unchanged(
     qtbot.keyClicks(ed, "One more line.")
     save = win.findChild(QPushButton, "saveButton")
     assert save is not None and save.isVisible() and save.isEnabled()
-    assert win.editor_pane.save_state.text() == "● 저장하지 않은 변경 있음"
+    assert win.editor_pane.save_state.text() == "● 저장 안 됨"
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not win.editor_pane.is_modified(), timeout=15000)
     assert win.editor_pane.save_state.text() == "✔ 저장됨"

@@ -97,3 +97,33 @@ def test_notify_when_free_is_offered_after_losing_the_lock(
         qtbot.waitUntil(lambda: "is free now" in win.notice.label.text(), timeout=10000)
     finally:
         ui.run(nl.aclose())
+
+
+def test_an_800_px_window_stays_800_wide_with_unsaved_text_and_the_lost_lock_banner(
+    make_window: Any, peer: Any, ui: Any, qtbot: Any
+) -> None:
+    """The screenshots at 800 px came out 842 px wide: the "not saved yet" label and the four
+    banner actions in one row made the window's minimum wider than the screen. In Korean (the
+    longer texts), with the list shown, nothing may push the window past 800 px."""
+    from modu_desktop.i18n import set_language
+
+    set_language("ko")
+    win = make_window(heartbeat_s=1, lang="ko")
+    win.resize(800, 720)
+    assert ui.run(win.open_document(DOC))
+    win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    win.editor_pane.editor.insertPlainText("\n내가 쓰던 문장")
+    qtbot.wait(50)
+    assert win.minimumSizeHint().width() <= 800, win.minimumSizeHint()
+    p = peer("editor2", "tok-editor2")
+    assert ui.run(p.locks.steal(ui.run(p.locks.inspect(DOC)))).held is not None
+    qtbot.waitUntil(lambda: win.lock_banner.isVisible(), timeout=10000)
+    qtbot.wait(50)
+    assert win.minimumSizeHint().width() <= 800, win.minimumSizeHint()
+    assert win.width() == 800
+    # The banner's actions wrap instead of widening it; each stays fully visible.
+    banner = win.lock_banner
+    for b in banner.buttons.values():
+        if b.isVisible():
+            assert banner.rect().contains(b.geometry()), b.objectName()
+            assert b.width() >= b.sizeHint().width(), b.objectName()

@@ -12,7 +12,7 @@ held=open_doc.held_or_None)``; on ``result.ok`` close the editor tab if it showe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 from PySide6.QtCore import Qt, Signal
@@ -31,8 +31,8 @@ from modu_desktop.core.documents import DocSummary
 from modu_desktop.core.locks import HeldLock
 from modu_desktop.core.ops import DocOps, OpCode, OpResult
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
-from modu_desktop.ui.shell.operation import error_text
+from modu_desktop.ui.shell.asyncutil import run_dialog
+from modu_desktop.ui.shell.operation import operations_for
 
 
 class Outcome(Protocol):
@@ -138,23 +138,35 @@ class OpDialog(QDialog):
         """Start the operation (one at a time). The task's result is the operation's result."""
         if self._task is not None and not self._task.done():
             return self._task
-        self.set_busy(True, busy_text)
 
         async def go() -> Any:
-            try:
-                res = await factory()
-            except Exception as exc:  # unexpected: show it, keep the dialog and the input
-                self.set_busy(False)
-                self.show_status(error_text(exc), "error")
-                raise
+            res = await factory()
             self.set_busy(False)
             self.result_op = res
             self.on_result(res)
             self.op_finished.emit(res)
             return res
 
-        self._task = spawn(go(), name=f"{type(self).__name__}.run_op")
+        self._task = self.run_job(
+            go(),
+            name=f"{type(self).__name__}.run_op",
+            busy=lambda on: self.set_busy(on, busy_text),
+        )
         return self._task
+
+    def run_job(
+        self,
+        coro: Coroutine[Any, Any, Any],
+        *,
+        name: str,
+        busy: Callable[[bool], None] | None = None,
+    ) -> asyncio.Task[Any]:
+        """One of the window's jobs (``ui/shell/operation.py``): the window's shutdown cancels
+        it; an unexpected error is worded once and shown once, here in the dialog, whose inputs
+        come back with their values."""
+        return operations_for(self).run(
+            coro, name=name, busy=busy, report=lambda text: self.show_status(text, "error")
+        )
 
     def on_result(self, res: Any) -> None:
         """What the operation's result does to the dialog (each dialog says; by default

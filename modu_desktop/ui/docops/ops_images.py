@@ -64,7 +64,8 @@ from modu_desktop.core.images import (
 from modu_desktop.core.ops import Text
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
-from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
+from modu_desktop.ui.shell.asyncutil import run_dialog
+from modu_desktop.ui.shell.operation import operations_for
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
 SHRINK_LONGEST_PX = 2000
@@ -345,7 +346,9 @@ class EditorImageHelper(QObject):
             copy.setUrls(mime.urls())
         if mime.hasImage():
             copy.setImageData(mime.imageData())
-        task = spawn(self._upload_and_insert(copy, position), name="image-upload")
+        task = operations_for(self.editor).run(
+            self._upload_and_insert(copy, position), name="image-upload"
+        )
         self.tasks.append(task)
         return task
 
@@ -456,7 +459,7 @@ class ImagePickerDialog(OpDialog):
             async def nothing() -> None:
                 return None
 
-            return spawn(nothing())
+            return self.run_job(nothing(), name="image-upload.nothing")
         return self.run_op(
             lambda: self.uploader.upload_file(path, alt),
             self.t("Uploading {name}…").format(name=Path(path).name),

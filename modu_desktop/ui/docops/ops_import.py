@@ -64,7 +64,7 @@ from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
-from modu_desktop.ui.shell.asyncutil import run_dialog, spawn
+from modu_desktop.ui.shell.asyncutil import run_dialog
 from modu_desktop.ui.shell.operation import error_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
@@ -429,7 +429,7 @@ class ImportDialog(OpDialog):
         self._refill()
         if self.list.currentRow() < 0 and self.candidates:
             self.list.setCurrentRow(0)
-        spawn(self.recheck(), name="import.recheck")
+        self.run_job(self.recheck(), name="import.recheck")
 
     def _choose_files(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(
@@ -502,7 +502,7 @@ class ImportDialog(OpDialog):
         if not 0 <= row < len(self.candidates) or self.candidates[row].request is None:
             return
         self.candidates[row] = self.candidates[row].with_request(self.form.request())
-        spawn(self.recheck(), name="import.recheck")
+        self.run_job(self.recheck(), name="import.recheck")
 
     async def recheck(self) -> None:
         try:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 
 from modu_desktop.core.ops import DocOps, OpCode, OpResult, Text
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.asyncutil import spawn
+from modu_desktop.ui.shell.operation import operations_for
 
 
 class ReorderController(QObject):
@@ -156,7 +156,15 @@ class ReorderBar(QWidget):
         if not doc_id:
             self.label.setText(self.t("Select a document first."))
             return
-        self._task = spawn(self.controller.move(doc_id, direction), name="reorder")
+        self._task = operations_for(self).run(
+            self.controller.move(doc_id, direction),
+            name="reorder",
+            report=self._failed,
+        )
+
+    def _failed(self, text: str) -> None:
+        self.label.setProperty("kind", "error")
+        self.label.setText(text)
 
     def _busy(self, busy: bool) -> None:
         self.up.setEnabled(not busy)

@@ -42,12 +42,13 @@ async def ask_unsaved(parent: QWidget, title: str, *, editable: bool) -> str | N
 
 
 async def decide_conflict(
-    parent: QWidget,
+    parent: QWidget | None,
     title: str,
     conflict: Conflict,
     save_as_new: Callable[[str, str], Awaitable[str | None]],
 ) -> tuple[ConflictDecision, str | None]:
-    """The conflict screen; for "save mine as new" the new document is made here. Returns the
+    """The conflict screen, for a live save and a queued one alike (Enter = save mine as a new
+    document, Esc = cancel); for "save mine as new" the new document is made here. Returns the
     decision and the new document's id (if one was made)."""
     dlg = ConflictDialog(
         title, conflict.mine, conflict.theirs or "", theirs_by=conflict.by, parent=parent

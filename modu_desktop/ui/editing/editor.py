@@ -47,14 +47,14 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
 from modu_desktop.ui.editing.find_bar import FindBar
+from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
 from modu_desktop.ui.editing.publish_status import PublishStatus
-from modu_desktop.ui.highlighter import MarkdownHighlighter
 
 INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.preview import PreviewPane
+    from modu_desktop.ui.preview.pane import PreviewPane
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ def _make_preview(parent: QWidget) -> PreviewPane | _NoPreview:
         pane = _NoPreview(parent)
     else:
         try:
-            from modu_desktop.ui.preview import PreviewPane
+            from modu_desktop.ui.preview.pane import PreviewPane
         except ImportError:  # PySide6 without its WebEngine add-on: say so, never pretend
             log.info("preview unavailable", exc_info=True)
             pane = _NoPreview(parent)

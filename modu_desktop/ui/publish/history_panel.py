@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.core.history import DocHistory, Version, diff_lines
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.asyncutil import spawn
+from modu_desktop.ui.shell.operation import operations_for
 
 _EDIT = re.compile(r"^docs\(edit\): update \S+ by @(\S+)")
 _RESTORE = re.compile(r"^docs\(edit\): restore \S+ to ([0-9a-f]{7,}) by @(\S+)")
@@ -197,7 +197,9 @@ class HistoryPanel(QWidget):
         version = self.versions[row]
         if self._task is not None and not self._task.done():
             self._task.cancel()
-        self._task = spawn(self._open(version), name="history-version")
+        self._task = operations_for(self).run(
+            self._open(version), name="history-version", report=self.diff_title.setText
+        )
 
     async def _open(self, version: Version) -> None:
         assert self.history is not None

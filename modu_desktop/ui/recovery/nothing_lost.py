@@ -29,6 +29,8 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 from modu_desktop.core.atomic import write_atomic
+from modu_desktop.core.conflicts import ConflictDecision, OtherRepository
+from modu_desktop.core.documents import SaveResult
 from modu_desktop.core.drafts import DraftKey
 from modu_desktop.core.spool import SpoolItem
 from modu_desktop.i18n import tr
@@ -119,17 +121,22 @@ class NothingLost(QObject):
     def _committed(self, item: SpoolItem) -> None:
         if item.result_sha is None:
             return
-        if not _landed_in_editor(self.win, item):
+        self._landed(item.doc_id, item.path, item.text, item.result_sha)
+        self.win.show_notice(
+            tr("Saved “{doc}”: it was waiting for the connection.", doc=item.doc_id), "info"
+        )
+
+    def _landed(self, doc_id: str, path: str, text: str, sha: str) -> None:
+        """A save that waited is on the server at ``sha``: the open editor builds on it, or the
+        document's draft of exactly that text goes."""
+        if not _landed_in_editor(self.win, path, text, sha):
             drafts = self.win.ctx.workspace.drafts
             t = self.win.ctx.workspace.target
             if drafts is not None:
                 with contextlib.suppress(OSError):
                     drafts.discard(
-                        DraftKey(t.api_host, t.repo, t.branch, item.doc_id), only_if_text=item.text
+                        DraftKey(t.api_host, t.repo, t.branch, doc_id), only_if_text=text
                     )
-        self.win.show_notice(
-            tr("Saved “{doc}”: it was waiting for the connection.", doc=item.doc_id), "info"
-        )
 
     def _connection_restored(self) -> None:
         if not self._closed and self.queue is not None and self.queue.pending_count():
@@ -147,16 +154,38 @@ class NothingLost(QObject):
         )
 
     async def show_failed(self) -> None:
+        """Each save that could not go out, on the conflict screen (one at a time)."""
         if self.queue is None:
             return
+        made: list[str] = []
+
+        async def save_as_new(doc_id: str, text: str) -> str | None:
+            new_id = await self.win.create_new_document(doc_id, text)
+            if new_id is not None:
+                made.append(new_id)
+            return new_id
+
         for item in self.queue.failed_items():
-            await resolve_failed(
-                self.parent_widget,
-                self.queue,
-                item,
-                self.win.ctx.store,
-                save_as_new=self.win.create_new_document,
-            )
+            made.clear()
+            try:
+                done = await resolve_failed(
+                    self.parent_widget,
+                    self.queue,
+                    item,
+                    self.win.ctx.store,
+                    save_as_new=save_as_new,
+                    title=self.win.label(item.doc_id),
+                )
+            except OtherRepository as exc:  # resolved where it belongs; the others go on
+                self.win.show_notice(exc.user_message(), "warning")
+                continue
+            if done.decision is ConflictDecision.SAVED_AS_NEW and made:
+                self.win.show_notice(
+                    tr("Saved your text as the new document “{new}”.", new=made[0]), "info"
+                )
+            elif done.decision is ConflictDecision.KEEP_MINE and isinstance(done.saved, SaveResult):
+                self._landed(item.doc_id, item.path, item.text, done.saved.sha)
+                self.win.show_notice(tr("Saved “{doc}”.", doc=self.win.label(item.doc_id)), "info")
 
     # -- notify when free --------------------------------------------------------------------
 
@@ -223,16 +252,16 @@ class NothingLost(QObject):
         # The instance lock stays held until the process exits (sign-out opens a new window).
 
 
-def _landed_in_editor(win: WindowApi, item: SpoolItem) -> bool:
-    """A queued save of the open document was committed: the editor builds on it (new base
-    sha, draft removed). False if the item is not the open document's."""
+def _landed_in_editor(win: WindowApi, path: str, text: str, sha: str) -> bool:
+    """A waiting save of the open document landed at ``sha``: the editor builds on it (new base
+    sha, draft removed). False if it is not the open document's."""
     s = win.doc
-    if s is None or s.path != item.path or item.result_sha is None:
+    if s is None or s.path != path:
         return False
-    s.rebase(item.result_sha)
+    s.rebase(sha)
     if win.drafts is not None:
-        win.drafts.committed(item.text, item.result_sha)
-    if win.editor_pane.text() == item.text:
+        win.drafts.committed(text, sha)
+    if win.editor_pane.text() == text:
         win.editor_pane.set_modified(False)
     win.update_title()
     return True

@@ -24,10 +24,23 @@ from typing import Any, Unpack
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from modu_desktop.core import errors
+from modu_desktop.core.conflicts import (
+    Conflict,
+    ConflictDecision,
+    Resolution,
+    queued_conflict,
+    resolve_conflict,
+)
 from modu_desktop.core.documents import DocumentStore
 from modu_desktop.core.github import GitHubClient
-from modu_desktop.core.saving import is_queueable_error, make_reader, make_sender, outcome_for_error
+from modu_desktop.core.saving import (
+    SaveService,
+    Target,
+    is_queueable_error,
+    make_reader,
+    make_sender,
+    outcome_for_error,
+)
 from modu_desktop.core.spool import RunReport, SaveRequest, SaveSpool, SpoolItem
 from modu_desktop.i18n import tr
 
@@ -261,47 +274,39 @@ async def resolve_failed(
     store: DocumentStore,
     *,
     save_as_new: SaveAsNew | None = None,
-) -> Any:
-    """Show a failed save on the conflict screen with the queued text intact.
+    title: str | None = None,
+) -> Resolution:
+    """A failed queued save on the conflict screen, with its text intact, through the one
+    conflict path (``core/conflicts.py``) and the same dialog as a live save
+    (``doc_dialogs.decide_conflict``: Enter = save mine as a new document, Esc = cancel).
 
-    Keep mine: queue it again over the current version. Take theirs: drop it. Save as new:
-    ``save_as_new(doc_id, text)`` (the window's "new document" flow) and drop it on success.
-    Cancel: it stays in "not saved". Returns the :class:`ConflictChoice`.
+    Keep mine: saved now over the version shown (queued again when GitHub is away; shown again
+    when someone saved once more meanwhile). Take theirs: dropped. Save as new:
+    ``save_as_new(doc_id, text)`` (the window's "new document" flow), then dropped. Cancel: it
+    stays in "not saved". Raises (the item untouched) when the current version cannot be read.
     """
-    from modu_desktop.ui.editing.conflict_dialog import ConflictChoice, ConflictDialog
-    from modu_desktop.ui.shell.asyncutil import run_dialog
+    from modu_desktop.ui.editing.doc_dialogs import decide_conflict
 
-    theirs = ""
-    their_sha: str | None = item.their_sha
-    try:
-        current = await store.load(item.doc_id)
-        theirs, their_sha = current.text, current.sha
-    except errors.NotFound:
-        theirs, their_sha = "", None
-    except Exception as exc:  # offline: still show the text, but "keep mine" re-reads later
-        log.info("could not load the current version of %s: %s", item.doc_id, exc)
-    dlg = ConflictDialog(item.doc_id, item.text, theirs, parent=parent)
-    await run_dialog(dlg)
-    choice = dlg.choice
-    dlg.deleteLater()
-    if choice is ConflictChoice.KEEP_MINE:
-        queue.spool.discard(item.id)
-        queue.enqueue(
-            api_host=item.api_host,
-            repo=item.repo,
-            branch=item.branch,
-            path=item.path,
-            doc_id=item.doc_id,
-            text=item.text,
-            base_sha=their_sha,
-            message=item.message,
-            login=item.login,
+    async def no_new_document(_doc_id: str, _text: str) -> str | None:
+        return None
+
+    saves = SaveService(
+        store,
+        Target(item.api_host, item.repo, item.branch),
+        queue.spool,
+        on_queued=lambda _item: queue.poke(),
+    )
+    found = await queued_conflict(saves, item)
+
+    async def ask(conflict: Conflict) -> ConflictDecision:
+        decision, _new_id = await decide_conflict(
+            parent, title or item.doc_id, conflict, save_as_new or no_new_document
         )
-    elif choice is ConflictChoice.TAKE_THEIRS or (
-        choice is ConflictChoice.SAVE_AS_NEW
-        and save_as_new is not None
-        and await save_as_new(item.doc_id, item.text)
-    ):
-        queue.spool.discard(item.id)
-    queue.poke()
-    return choice
+        return decision
+
+    try:
+        return await resolve_conflict(
+            saves, found, ask, login=item.login, message=item.message, queued=item
+        )
+    finally:
+        queue.poke()

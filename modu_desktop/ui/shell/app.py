@@ -73,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop import APP_NAME
+    from modu_desktop.ui.preview.engine import prepare_application, register_app_font
     from modu_desktop.ui.shell.i18n import detect_language, install_translators, load_style
-    from modu_desktop.ui.webengine import prepare_application, register_app_font
 
     prepare_application()  # WebEngine: shared GL contexts, before the QApplication
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modu-desktop"])
@@ -196,7 +196,7 @@ WARM_UP = (
     "modu_desktop.core.preview.mdx",
     "modu_desktop.core.preview.site_style",
     "modu_desktop.core.preview",
-    "modu_desktop.ui.preview",
+    "modu_desktop.ui.preview.pane",
     "modu_desktop.ui.editing.editor",
     "modu_desktop.ui.shell.window_parts",
     "modu_desktop.ui.shell.main_window",
@@ -251,9 +251,9 @@ def _start_check(paths: Any, settings: Any, args: argparse.Namespace) -> Any:
 
 
 def _show_last_list(paths: Any, settings: Any, args: argparse.Namespace, check: Any = None) -> Any:
-    """The start window with the last run's list (``ui/start_window.py``), or None."""
+    """The start window with the last run's list (``ui/shell/start_window.py``), or None."""
     try:
-        from modu_desktop.ui.start_window import show_last_list
+        from modu_desktop.ui.shell.start_window import show_last_list
 
         api_url, repo, branch = _list_place(settings, args)
         return show_last_list(

@@ -19,7 +19,8 @@ _tasks: set[asyncio.Task[Any]] = set()
 
 def spawn(coro: Coroutine[Any, Any, T], *, name: str | None = None) -> asyncio.Task[T]:
     """Run a coroutine in the background; keep a reference; log (and re-raise to the excepthook
-    via the task's exception) anything it raises except cancellation."""
+    via the task's exception) anything it raises except cancellation. Not for the app's widgets:
+    they run jobs through ``ui/shell/operation.Operations`` (``operations_for(widget)``)."""
     task = asyncio.ensure_future(coro)
     if name:
         task.set_name(name)

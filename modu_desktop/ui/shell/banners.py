@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modu_desktop.ui.shell.flow_layout import FlowLayout
 
 
 class Banner(QFrame):
-    """A label with optional buttons; ``kind`` (info/warning/error/practice) styles it via QSS."""
+    """A label with optional buttons; ``kind`` (info/warning/error/practice) styles it via QSS.
+    With ``buttons_below`` the buttons go under the text and wrap onto a second row when the
+    banner is narrow (four actions on the lost-lock banner at 800 px)."""
 
     def __init__(
         self,
@@ -21,20 +34,17 @@ class Banner(QFrame):
         self.setObjectName(object_name)
         self.setProperty("kind", kind)
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        outer = QVBoxLayout(self) if buttons_below else QHBoxLayout(self)
+        outer: QBoxLayout = QVBoxLayout(self) if buttons_below else QHBoxLayout(self)
         outer.setContentsMargins(10, 6, 10, 6)
         self.label = QLabel("")
         self.label.setObjectName(object_name + "Text")
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.label, 1)
+        self._lay: QLayout = outer
         if buttons_below:
-            self._lay = QHBoxLayout()
+            self._lay = FlowLayout()
             outer.addLayout(self._lay)
-            self._trailing_stretch = True
-        else:
-            self._lay = outer  # type: ignore[assignment]
-            self._trailing_stretch = False
         self.buttons: dict[str, QPushButton] = {}
         self.topic: str | None = None  # what the shown message is about (see resolve)
 
@@ -67,11 +77,6 @@ class Banner(QFrame):
         b = QPushButton(label)
         b.setObjectName(key)
         b.setAccessibleName(accessible or label.replace("&", ""))
-        if self._trailing_stretch and self.buttons:
-            self._lay.insertWidget(self._lay.count() - 1, b)
-        else:
-            self._lay.addWidget(b)
-            if self._trailing_stretch:
-                self._lay.addStretch(1)
+        self._lay.addWidget(b)
         self.buttons[key] = b
         return b

@@ -51,7 +51,7 @@ from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_f
 from modu_desktop.ui.editing.fmsync import read_fields
 from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
-from modu_desktop.ui.preview_wiring import attach_preview
+from modu_desktop.ui.preview.wiring import attach_preview
 from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start

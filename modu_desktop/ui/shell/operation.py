@@ -14,6 +14,11 @@ background job of that window goes through :meth:`Operations.run`::
 * **calls back on the UI thread** — ``on_done(result)`` runs on the qasync loop, which is Qt's;
 * **owns the task registry** — :meth:`cancel_all` (window shutdown) cancels and awaits every job
   still running, except the caller.
+
+A dialog over the window runs its jobs through the same helper: :func:`operations_for` finds
+the window's ``Operations`` from the dialog's parents, ``busy`` is the dialog's own busy state
+(where the user is looking) and ``report`` its own result line, so an error is worded once
+(:func:`error_text`), shown once, in the dialog, and the window's shutdown cancels the job.
 """
 
 from __future__ import annotations
@@ -51,11 +56,11 @@ def error_text(exc: BaseException) -> str:
 def _set_busy(busy: Busy, on: bool) -> None:
     if busy is None:
         return
-    if isinstance(busy, QAction | QWidget):
-        with contextlib.suppress(RuntimeError):  # the widget went away meanwhile
+    with contextlib.suppress(RuntimeError):  # the widget went away meanwhile
+        if isinstance(busy, QAction | QWidget):
             busy.setEnabled(not on)
-        return
-    busy(on)
+        else:
+            busy(on)
 
 
 class Operations:
@@ -77,7 +82,10 @@ class Operations:
         busy: Busy = None,
         on_done: Callable[[T], None] | None = None,
         failure: str | None = None,
+        report: Callable[[str], None] | None = None,
     ) -> asyncio.Task[T]:
+        """Run ``coro`` as one of this window's jobs. ``report``: where its error sentence goes
+        (a dialog's own result line), instead of the window's notice."""
         task = asyncio.ensure_future(coro)
         if name:
             task.set_name(name)
@@ -93,7 +101,8 @@ class Operations:
             if exc is not None:
                 log.error("operation %s failed", t.get_name(), exc_info=exc)
                 text = error_text(exc)
-                self.report_error(f"{failure}: {text}" if failure else text)
+                with contextlib.suppress(RuntimeError):  # a dialog that went away meanwhile
+                    (report or self.report_error)(f"{failure}: {text}" if failure else text)
                 return
             if on_done is not None:
                 on_done(t.result())
@@ -109,3 +118,27 @@ class Operations:
         for t in pending:
             with contextlib.suppress(BaseException):
                 await t
+
+
+def _log_only(text: str) -> None:
+    log.info("operation failed outside a window: %s", text)
+
+
+_detached: Operations | None = None
+
+
+def operations_for(widget: QWidget | None) -> Operations:
+    """The ``Operations`` of the window ``widget`` lives in (the nearest parent with an ``ops``
+    attribute that is one). A widget outside any window (a test, the sign-in before the window
+    exists) gets one shared registry whose errors go only to the log: such callers pass
+    ``report`` to show them."""
+    w = widget
+    while w is not None:
+        ops = getattr(w, "ops", None)
+        if isinstance(ops, Operations):
+            return ops
+        w = w.parentWidget()
+    global _detached
+    if _detached is None:
+        _detached = Operations(_log_only)
+    return _detached

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QW
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.repo_images import RepoImageMirror
 from modu_desktop.ui.editing.editor import EditorPane
-from modu_desktop.ui.preview import PreviewPane
+from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
 from modu_desktop.ui.shell.banners import Banner
 from modu_desktop.ui.shell.busy import BusyOverlay

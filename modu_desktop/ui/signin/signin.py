@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
@@ -37,7 +37,7 @@ from modu_desktop.core.auth import (
 )
 from modu_desktop.core.settings import Settings, web_url_for_api
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.asyncutil import spawn
+from modu_desktop.ui.shell.operation import operations_for
 
 ClientFactory = Callable[[str, str, Settings], Any]
 
@@ -360,7 +360,7 @@ class SignInWidget(QWidget):
     def _device_flow(self) -> None:
         if self._task is not None and not self._task.done():
             return
-        self._task = spawn(self.device_flow())
+        self._task = self._run(self.device_flow(), "sign-in.device-flow")
 
     async def device_flow(self) -> SignInResult | None:
         """OAuth device flow: show a code, open GitHub's page, wait for the approval, then
@@ -427,7 +427,16 @@ class SignInWidget(QWidget):
     def start_check(self) -> None:
         if self._task is not None and not self._task.done():
             return
-        self._task = spawn(self.check())
+        self._task = self._run(self.check(), "sign-in.check")
+
+    def _run(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        # No window exists yet: the sign-in's jobs are in the shared registry, their errors
+        # (worded once by the helper) shown here, and its inputs usable again whatever happens.
+        return operations_for(self).run(coro, name=name, busy=self._idle_after, report=self._error)
+
+    def _idle_after(self, busy: bool) -> None:
+        if not busy:  # the job ended (even by an unexpected error): the inputs come back
+            self._busy(False)
 
     def _busy(self, busy: bool) -> None:
         self.sign_in_button.setEnabled(not busy)

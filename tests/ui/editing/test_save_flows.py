@@ -248,3 +248,24 @@ def test_recovery_dialog_at_start_restores_a_left_draft(
     assert ui.run(win.save())
     assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == text
     assert DraftStore(win.ctx.paths.drafts_dir).list() == []
+
+
+def test_a_sign_in_that_cannot_see_publishing_says_so_after_a_save(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    """A fine-grained token made without "Actions: read" may save, but GitHub answers 403 to the
+    workflow runs: the save is reported as saved, the publishing state as unknown (never as
+    failed, never stuck at "waiting"), and the editor's line says why."""
+    from modu_desktop.sandbox import SandboxUser
+
+    sandbox.users.append(SandboxUser("editor3", "tok-editor3", push=True, actions_read=False))
+    win = make_window("editor3", "tok-editor3", deploy_poll_s=0.05)
+    mine = _open_and_type(ui, win, "\n\n권한 없는 게시 확인.\n")
+    assert ui.run(win.save())
+    assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == mine
+    qtbot.waitUntil(lambda: "unknown" in win.status_deploy.text(), timeout=10000)
+    line = win.editor_pane.publish.text()
+    assert "cannot see the publishing state" in line and "Saved" in line, line
+    qtbot.wait(300)  # polling has stopped: the wording stays
+    assert "unknown" in win.status_deploy.text()
+    assert "fail" not in win.status_deploy.text().lower()

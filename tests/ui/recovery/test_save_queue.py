@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from modu_desktop.core import atomic, errors
+from modu_desktop.core.conflicts import ConflictDecision
 from modu_desktop.core.documents import update_message
 from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.spool import Backoff, Committed, Conflict, Fatal, Retryable, Uncertain
@@ -146,11 +148,88 @@ def test_conflict_goes_to_conflict_screen_with_text_intact(
     assert dlg.mine_view.toPlainText().replace("\r", "") in mine.replace("\r\n", "\n")
     assert dlg.theirs_view.toPlainText() == theirs
     ui.click(dlg, "keepMineButton")
-    ui.wait_task(task)
-    assert queue.failed_items() == [] and queue.pending_count() == 1
-    report = ui.run(queue.run_once())
-    assert report.committed
+    done = ui.wait_task(task)
+    # Keep mine is written at once over the version shown (core/conflicts.py), not queued
+    # again to fail later: nothing waits, nothing failed, mine is on the server once.
+    assert done.decision is ConflictDecision.KEEP_MINE and done.saved.commit_sha
+    assert queue.failed_items() == [] and queue.pending_count() == 0
     assert sandbox.read_file(PATH) == mine.encode("utf-8")
+    report = ui.run(queue.run_once())
+    assert not report.committed and not report.failed
+    assert len(_content_commits(sandbox)) == 2  # theirs, then mine: nothing sent twice
+
+
+def _failed_conflict(queue: SaveQueue, sandbox: Any, ui: Any, peer: Any, mark: str) -> Any:
+    text, base = _base(sandbox)
+    p = peer()
+    theirs = text + f"\nTHEIRS {mark}\n"
+    assert getattr(ui.run(p.store.save(DOC, theirs, base, p.login)), "commit_sha", None)
+    mine = text + f"\nMINE {mark}\n"
+    _enqueue(queue, sandbox, mine, base)
+    ui.run(queue.run_once())
+    (item,) = queue.failed_items()
+    return item, mine, theirs
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Escape, Qt.Key.Key_Return])
+def test_queued_conflict_dialog_safe_default_and_escape(
+    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient, key: Any
+) -> None:
+    """The queue asks through the live save's dialog: save-as-new is the default (Enter), Esc
+    cancels, the two overwriting buttons are never the default; neither key writes anything."""
+    from PySide6.QtWidgets import QApplication, QPushButton
+
+    from modu_desktop.core.documents import DocumentStore
+
+    item, mine, theirs = _failed_conflict(queue, sandbox, ui, peer, key.name)
+    store = DocumentStore(client, Path(sandbox.repo_dir).parent / "cache-q")
+    asked: list[tuple[str, str]] = []
+
+    async def save_as_new(doc_id: str, text: str) -> str | None:
+        asked.append((doc_id, text))
+        return None  # the user closed the new-document form: nothing made
+
+    commits = len(sandbox.commits(PATH))
+    task = ui.start(resolve_failed(None, queue, item, store, save_as_new=save_as_new, title="전략"))
+    dlg = ui.dialog("conflictDialog")
+    assert dlg.findChild(QPushButton, "saveAsNewButton").isDefault()
+    for name in ("keepMineButton", "takeTheirsButton"):
+        button = dlg.findChild(QPushButton, name)
+        assert not button.isDefault() and not button.autoDefault()
+    assert dlg.theirs_view.toPlainText() == theirs
+    dlg.activateWindow()
+    qtbot.keyClick(QApplication.focusWidget() or dlg, key)
+    done = ui.wait_task(task)
+    assert done.decision is ConflictDecision.CANCEL  # Esc, or a new document not made
+    assert asked == ([] if key == Qt.Key.Key_Escape else [(DOC, mine)])
+    (kept,) = queue.failed_items()  # still in "not saved", its text intact
+    assert kept.id == item.id and kept.text == mine
+    assert len(sandbox.commits(PATH)) == commits and sandbox.read_file(PATH) == theirs.encode()
+
+
+def test_queued_conflict_asked_again_when_someone_saves_meanwhile(
+    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
+) -> None:
+    from modu_desktop.core.documents import DocumentStore
+
+    item, mine, theirs = _failed_conflict(queue, sandbox, ui, peer, "again")
+    store = DocumentStore(client, Path(sandbox.repo_dir).parent / "cache-q")
+    task = ui.start(resolve_failed(None, queue, item, store))
+    first = ui.dialog("conflictDialog")
+    p = peer()
+    current = ui.run(p.store.load(DOC))
+    again = theirs + "once more\n"
+    ui.run(p.store.save(DOC, again, current.sha, p.login))
+    ui.click(first, "keepMineButton")
+    qtbot.waitUntil(lambda: not first.isVisible())
+    second = ui.dialog("conflictDialog")
+    assert second is not first and second.theirs_view.toPlainText() == again
+    ui.click(second, "cancelButton")
+    done = ui.wait_task(task)
+    assert done.decision is ConflictDecision.CANCEL and done.rounds == 2
+    assert sandbox.read_file(PATH) == again.encode()  # never overwritten without asking
+    (kept,) = queue.failed_items()
+    assert kept.text == mine
 
 
 @pytest.mark.expect_log("modu_desktop.core.spool")
@@ -247,6 +326,49 @@ def test_window_save_offline_is_queued_and_lands_once(
     ed.insertPlainText("online again\n")
     assert ui.run(win.save()) is True
     assert len(_content_commits(sandbox)) == 2
+    ui.run(nl.aclose())
+
+
+def test_window_queued_conflict_keep_mine_lands_in_the_open_editor(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path, peer: Any
+) -> None:
+    """A save written offline meets someone else's save when it is replayed: "not saved" →
+    the live save's conflict screen → keep mine is written at once over their version, and the
+    open editor builds on it (clean, new base sha), so its next save does not conflict."""
+    from PySide6.QtGui import QTextCursor
+
+    win, nl = _attached(make_window, ui, tmp_path)
+    assert ui.run(win.open_document(DOC))
+    base = win.doc.base_sha
+    ed = win.editor_pane.editor
+    ed.moveCursor(QTextCursor.MoveOperation.End)
+    ed.insertPlainText("\n비행기 안에서 쓴 문단.\n")
+    mine = win.editor_pane.text()
+    ui.run(nl.queue.stop())  # hold the queue while someone else saves
+    sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
+    assert ui.run(win.save()) is False and nl.queue.pending_count() == 1
+    sandbox.faults.update(failure_rate=0.0)
+    p = peer()
+    theirs = sandbox.read_file(PATH).decode("utf-8") + "\nTHEIRS\n"
+    ui.run(p.store.save(DOC, theirs, base, p.login))
+    nl.start_queue()
+    nl.queue.retry_now()
+    qtbot.waitUntil(lambda: len(nl.queue.failed_items()) == 1, timeout=15000)
+    assert nl.status.failed_button.isVisible()
+    qtbot.mouseClick(nl.status.failed_button, Qt.MouseButton.LeftButton)
+    dlg = ui.dialog("conflictDialog")
+    assert (
+        dlg.theirs_view.toPlainText() == theirs
+        and "editor2" in dlg.findChild(QLabel, "conflictHeadline").text()
+    )
+    ui.click(dlg, "keepMineButton")
+    qtbot.waitUntil(lambda: not nl.queue.failed_items(), timeout=10000)
+    qtbot.waitUntil(lambda: "Saved" in win.notice.label.text(), timeout=10000)
+    assert sandbox.read_file(PATH).decode("utf-8") == mine
+    assert win.doc.base_sha == atomic.git_blob_sha(mine.encode("utf-8"))
+    assert not win.editor_pane.is_modified() and nl.queue.pending_count() == 0
+    ed.insertPlainText("and on\n")
+    assert ui.run(win.save()) is True  # builds on it: no conflict
     ui.run(nl.aclose())
 
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import QApplication
 
-from modu_desktop.ui.highlighter import (
+from modu_desktop.ui.editing.highlighter import (
     _COLORS,
     ADMONITION,
     DIRECTIVE,

@@ -60,10 +60,10 @@ class PdfExporter(QObject):
         image_resolver: ImageResolver | None = None,
         done: Callable[[bool], None] | None = None,
     ) -> None:
-        from modu_desktop.ui import webengine
+        from modu_desktop.ui.preview import engine
 
         style = style or default_style()
-        profile = webengine.preview_profile()
+        profile = engine.preview_profile()
         resolver = _file_urls_to_scheme(image_resolver, profile.images)
         doc = render_document(text, style=style, theme=theme, image_resolver=resolver)
         paper = (paper or doc.paper()).upper()
@@ -73,7 +73,7 @@ class PdfExporter(QObject):
         self._path = Path(path)
         self._done = done
         self._layout = page_layout(paper)
-        self._page = webengine.new_page(self)
+        self._page = engine.new_page(self)
         self._page.loadFinished.connect(self._loaded)
         self._page.pdfPrintingFinished.connect(self._printed)
         self._page.load(profile.pages.put(html))

@@ -104,7 +104,7 @@ class StartWindow(QMainWindow):
         self.doc_list.set_rows(rows, now, checking=True)
         self.doc_list.refresh_button.setEnabled(False)
         splitter.addWidget(self.doc_list)
-        right = QLabel(tr("Checking with GitHub…"))
+        right = self._placeholder = QLabel(tr("Checking with GitHub…"))
         right.setObjectName("startPlaceholder")
         right.setAlignment(Qt.AlignmentFlag.AlignCenter)
         splitter.addWidget(right)
@@ -122,6 +122,7 @@ class StartWindow(QMainWindow):
         if not sha or sha != self.tree_sha or self.confirmed:
             return  # changed (or no answer): the main window's refresh decides
         self.confirmed = True
+        self._placeholder.setText(tr("Opening the editor…"))  # the list is fresh; the rest loads
         waiting = self.doc_list.pending_open
         # Opening needs the main window: keep the request for it, even now that it is fresh.
         self.doc_list.pending_open = None

@@ -8,13 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtWidgets import QLabel
+
 from modu_desktop.core.blobcache import BlobCache
 from modu_desktop.core.documents import DocSummary, RepoSnapshot
 from modu_desktop.core.github import TreeEntry
 from modu_desktop.core.snapshots import Identity, list_file
 from modu_desktop.core.startcheck import StartCheck
 from modu_desktop.i18n import set_language
-from modu_desktop.ui.start_window import early_badge, show_last_list
+from modu_desktop.ui.shell.start_window import early_badge, show_last_list
 
 API = "http://127.0.0.1:1"
 REPO = "pnuai/PNU-Modu"
@@ -96,7 +98,7 @@ def test_early_badge_reads_only_what_it_needs() -> None:
 def test_first_paint_imports_no_http_stack() -> None:
     """What the start window needs is all that is imported before it is shown."""
     code = (
-        "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.start_window, "
+        "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.shell.start_window, "
         "modu_desktop.ui.shell.single_instance, modu_desktop.core.settings, "
         "modu_desktop.ui.shell.i18n, "
         "modu_desktop.core.snapshots, modu_desktop.core.blobcache; "
@@ -184,6 +186,8 @@ def test_an_answer_in_before_the_window_shows_the_list_fresh_from_its_first_pain
     qtbot.addWidget(win)
     assert win.confirmed and not win.doc_list.checking
     assert win.doc_list.tree.property("checking") is False
+    placeholder = win.findChild(QLabel, "startPlaceholder")
+    assert placeholder is not None and placeholder.text() == "Opening the editor…"
 
 
 def test_a_check_without_a_token_answers_empty_and_the_list_stays_checking(

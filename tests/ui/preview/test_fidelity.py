@@ -14,7 +14,7 @@ import pytest
 
 from tests.nodetools import require_node, site_checkout
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _private_copy(checkout: Path, into: Path) -> Path:

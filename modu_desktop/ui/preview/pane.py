@@ -154,7 +154,7 @@ class PreviewPane(QWidget):
     def blocked_requests(self) -> list[str]:
         if self._view is None:
             return []
-        from modu_desktop.ui.webengine import preview_profile
+        from modu_desktop.ui.preview.engine import preview_profile
 
         return list(preview_profile().interceptor.blocked_urls)
 
@@ -178,12 +178,12 @@ class PreviewPane(QWidget):
             return
         from PySide6.QtWebEngineWidgets import QWebEngineView
 
-        from modu_desktop.ui import webengine
+        from modu_desktop.ui.preview import engine
 
         t0 = time.perf_counter()
-        webengine.prepare_engine()
+        engine.prepare_engine()
         self._view = QWebEngineView(self)
-        self._page = webengine.new_page(self._view, on_activate=self._on_activate)
+        self._page = engine.new_page(self._view, on_activate=self._on_activate)
         self._view.setPage(self._page)
         self._view.setContextMenuPolicy(self._view.contextMenuPolicy().NoContextMenu)
         self._view.setAccessibleName(tr("Preview"))
@@ -192,7 +192,7 @@ class PreviewPane(QWidget):
         self._stack.addWidget(self._view)
         self._stack.setCurrentWidget(self._view)
         log.info("preview view created in %.0f ms", (time.perf_counter() - t0) * 1000)
-        message = webengine.software_notice()
+        message = engine.software_notice()
         if message:
             QTimer.singleShot(0, lambda: self.notice.emit(message))
 
@@ -200,7 +200,7 @@ class PreviewPane(QWidget):
         resolver = self._resolver
         if resolver is None:
             return None
-        from modu_desktop.ui.webengine import preview_profile
+        from modu_desktop.ui.preview.engine import preview_profile
 
         images = preview_profile().images
 
@@ -257,7 +257,7 @@ class PreviewPane(QWidget):
         self._page.runJavaScript("".join(js_parts) + "0;", 0, done)
 
     def _load_page(self, doc: RenderedDoc) -> None:
-        from modu_desktop.ui.webengine import csp, preview_profile
+        from modu_desktop.ui.preview.engine import csp, preview_profile
 
         nonce = secrets.token_urlsafe(12)
         page_html = build_page(
@@ -302,10 +302,10 @@ class PreviewPane(QWidget):
     def _on_render_crash(self, status: Any, code: int) -> None:
         from PySide6.QtWebEngineCore import QWebEnginePage
 
-        from modu_desktop.ui import webengine
+        from modu_desktop.ui.preview import engine
 
         if status == QWebEnginePage.RenderProcessTerminationStatus.CrashedTerminationStatus:
-            webengine.remember_gpu_failure()
+            engine.remember_gpu_failure()
             self.notice.emit(
                 tr("The preview stopped unexpectedly; it will use software rendering next time.")
             )
@@ -351,7 +351,7 @@ class PreviewPane(QWidget):
         done: Callable[[bool], None] | None = None,
     ) -> None:
         """Write the current document to ``path`` as PDF (site print rules, paper from layout)."""
-        from modu_desktop.ui.pdf_export import PdfExporter
+        from modu_desktop.ui.preview.pdf import PdfExporter
 
         text = self._last_text or ""
         exporter = PdfExporter(self)
