@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QMessageBox,
     QPushButton,
     QVBoxLayout,
@@ -137,6 +138,9 @@ class LockDialog(QDialog):
         self.read_only_button.clicked.connect(lambda: self._choose(LockChoice.READ_ONLY))
         self.steal_button.clicked.connect(lambda: self._choose(LockChoice.STEAL))
         self.cancel_button.clicked.connect(lambda: self._choose(LockChoice.CANCEL))
+        # The row of buttons decides the width: with word-wrapped texts Qt would otherwise
+        # choose a narrower dialog and cut "편집 가능해지면 알려 주기" short.
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         self.setMinimumWidth(460)
 
     def _texts(self, info: LockHolderInfo) -> tuple[str, str]:
