@@ -229,7 +229,8 @@ async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
-    from modu_desktop.core.locks import LockStatus, ReleaseOutcome, words
+    from modu_desktop.core import lockwords as words
+    from modu_desktop.core.locks import LockStatus, ReleaseOutcome
 
     login = await ctx.login()
     mgr = _lock_manager(ctx, login)

@@ -35,6 +35,7 @@ import posixpath
 from typing import Any
 
 from modu_desktop.core import frontmatter
+from modu_desktop.core import lockwords as words
 from modu_desktop.core.blobcache import git_blob_sha
 from modu_desktop.core.documents import (
     DocSummary,
@@ -64,7 +65,6 @@ from modu_desktop.core.locks import (
     LockStatus,
     LockView,
     ReleaseOutcome,
-    words,
 )
 from modu_desktop.core.newdoc import (
     DEFAULT_LAYOUT,
@@ -167,7 +167,7 @@ def blocking_lock(view: LockView) -> bool:
 
 
 def lock_holder_text(view: LockView, doc_id: str) -> Text:
-    """Who holds the lock on ``doc_id``, the way every screen says it (``core.locks.words``)."""
+    """Who holds the lock on ``doc_id``, the way every screen says it (``core.lockwords``)."""
     text = words.line(words.Holding.of(view), doc_id, view.malformed_reason)
     if view.status is LockStatus.MINE_OTHER_SESSION:
         return Text("{holder} Close it there first.", holder=text)

@@ -1,5 +1,5 @@
 """Every error's and result's sentence comes out in i18n's current language (one mechanism:
-``modu_desktop.i18n``), and ``core.locks.words`` says who holds a lock the same way everywhere."""
+``modu_desktop.i18n``), and ``core.lockwords`` says who holds a lock the same way everywhere."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import pytest
 
 from modu_desktop import i18n
 from modu_desktop.core import errors
+from modu_desktop.core import lockwords as words
 from modu_desktop.core.auth import DeviceFlowError
-from modu_desktop.core.locks import InvalidDocId, LockRecord, LockStatus, LockView, words
-from modu_desktop.core.locks.words import Holding, State
+from modu_desktop.core.locks import InvalidDocId, LockRecord, LockStatus, LockView
+from modu_desktop.core.lockwords import Holding, State
 from tests.lang import in_lang, speaking
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")

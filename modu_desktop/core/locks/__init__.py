@@ -64,7 +64,7 @@ from modu_desktop.core.locks.wire import (
     render_lock,
     validate_doc_id,
 )
-from modu_desktop.core.locks.words import format_age
+from modu_desktop.core.lockwords import format_age
 
 __all__ = [
     "ACQUIRE_KEY_ORDER",

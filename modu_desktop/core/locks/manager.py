@@ -53,7 +53,7 @@ from modu_desktop.core.locks.wire import (
     render_lock,
     validate_doc_id,
 )
-from modu_desktop.core.locks.words import when, where
+from modu_desktop.core.lockwords import when, where
 
 DEFAULT_CLIENT_NAME = "ModuDesktop"
 

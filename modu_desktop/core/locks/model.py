@@ -72,7 +72,7 @@ class LockView:
 
     def describe(self) -> str:
         """One plain English sentence for the lock manager's messages and the CLI."""
-        from modu_desktop.core.locks.words import Holding, line
+        from modu_desktop.core.lockwords import Holding, line
 
         if self.status is LockStatus.FREE or self.record is None:
             return f"{self.doc_id} is not locked."
@@ -257,7 +257,7 @@ def same_claim(agreed: LockView, now: LockView) -> bool:
 
 def lost_steal(doc_id: str, now_view: LockView | None, err: Exception | None) -> AcquireResult:
     """A take-over refused because a *different* claim holds the lock now: say whose."""
-    from modu_desktop.core.locks.words import where
+    from modu_desktop.core.lockwords import where
 
     rec = now_view.record if now_view is not None else None
     if rec is None:

@@ -8,6 +8,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from modu_desktop.core import errors
+from modu_desktop.core import lockwords as words
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
@@ -23,7 +24,6 @@ from modu_desktop.core.edit_session import (
     SessionEvent,
     TheirsTaken,
 )
-from modu_desktop.core.locks import words
 from modu_desktop.i18n import tr
 from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
 from modu_desktop.ui.shell.operation import error_text

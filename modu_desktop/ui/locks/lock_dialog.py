@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core import lockwords as words
 from modu_desktop.core.edit_session import LockHolder, TakeOver
-from modu_desktop.core.locks import LockStatus, LockView, words
+from modu_desktop.core.locks import LockStatus, LockView
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.asyncutil import ask, run_dialog
 
@@ -44,13 +45,13 @@ LockHolderInfo = LockHolder  # the core's description of who holds a lock
 
 
 def format_when(ts: float | None, now: float | None = None) -> str:
-    """'14:05 (3 min ago)', the one way locks' times are told (``core.locks.words.when``);
+    """'14:05 (3 min ago)', the one way locks' times are told (``core.lockwords.when``);
     '?' if unknown."""
     return words.when(ts, time.time() if now is None else now)()
 
 
 def holding_of(info: LockHolderInfo) -> words.Holding:
-    """The lock question's holder as ``core.locks.words`` tells it."""
+    """The lock question's holder as ``core.lockwords`` tells it."""
     state = words.State.OTHER
     if info.same_user:
         state = words.State.MINE_ELSEWHERE

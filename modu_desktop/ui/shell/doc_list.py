@@ -72,10 +72,10 @@ def site_order_key(row: DocRow) -> tuple[int, float, str]:
 
 def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
     """Short badge for the list column; ``long`` = the full sentence for the tooltip (both from
-    ``core.locks.words``)."""
+    ``core.lockwords``)."""
     if b is None:
         return ""
-    from modu_desktop.core.locks import words  # not before the first lock badge
+    from modu_desktop.core import lockwords as words  # not before the first lock badge
 
     state = words.State.OTHER
     if b.mine:

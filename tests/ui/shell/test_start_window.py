@@ -96,15 +96,21 @@ def test_early_badge_reads_only_what_it_needs() -> None:
 
 
 def test_first_paint_imports_no_http_stack() -> None:
-    """What the start window needs is all that is imported before it is shown."""
+    """What the start window needs is all that is imported before it is shown, lock badges
+    included: a list with locks once pulled in the lock package and its HTTP client (~70 ms)."""
     code = (
         "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.shell.start_window, "
         "modu_desktop.ui.shell.single_instance, modu_desktop.core.settings, "
         "modu_desktop.ui.shell.i18n, "
         "modu_desktop.core.snapshots, modu_desktop.core.blobcache; "
+        "from modu_desktop.ui.shell.doc_list import LockBadge, badge_text; "
+        "from modu_desktop.ui.shell.start_window import early_badge; "
+        'b = early_badge(b\'{"editingBy":"editor2","startedAt":1,"lastHeartbeat":2}\', '
+        "'editor1', 3.0); "
+        "assert 'editor2' in badge_text(b, 3.0) and badge_text(b, 3.0, long=True); "
         "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown', 'pygments', 'dulwich', "
         "'PySide6.QtWebEngineWidgets', 'modu_desktop.core.documents', "
-        "'modu_desktop.ui.editing.editor'); "
+        "'modu_desktop.core.locks', 'modu_desktop.ui.editing.editor'); "
         "print(','.join(m for m in heavy if m in sys.modules))"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

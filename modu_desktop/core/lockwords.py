@@ -7,6 +7,9 @@ language, ``.en`` for a log line). Times are one format everywhere: the local cl
 ago, ``"08:29 (just now)"`` / ``"08:29 (방금)"``; a day or more back, with the date.
 
 In Korean the holder is "{who} 님": polite, and the particle after 님 is always 이/을.
+
+A module of its own, outside ``core/locks/`` (whose package imports the HTTP client): the start
+window's first paint words lock badges with it before httpx is imported.
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from modu_desktop.core.locks.model import LockStatus, LockView
-from modu_desktop.core.locks.wire import LockRecord
 from modu_desktop.core.text import Text
+
+if TYPE_CHECKING:  # the lock model imports the locks package (and its HTTP client)
+    from modu_desktop.core.locks.model import LockView
+    from modu_desktop.core.locks.wire import LockRecord
 
 __all__ = [
     "Holding",
@@ -45,15 +51,6 @@ class State(enum.Enum):
     UNREADABLE = "unreadable"  # the lock file cannot be read
 
 
-_STATE_OF = {
-    LockStatus.MINE_THIS_SESSION: State.MINE_HERE,
-    LockStatus.MINE_OTHER_SESSION: State.MINE_ELSEWHERE,
-    LockStatus.HELD: State.OTHER,
-    LockStatus.STALE: State.STALE,
-    LockStatus.MALFORMED: State.UNREADABLE,
-}
-
-
 @dataclass(frozen=True)
 class Holding:
     """Who holds a lock, as the screens tell it. ``who`` is a login (for an unreadable lock the
@@ -69,6 +66,15 @@ class Holding:
     @classmethod
     def of(cls, view: LockView) -> Holding:
         """The holding of a locked document's view (a free one is said by its caller)."""
+        from modu_desktop.core.locks.model import LockStatus
+
+        state_of = {
+            LockStatus.MINE_THIS_SESSION: State.MINE_HERE,
+            LockStatus.MINE_OTHER_SESSION: State.MINE_ELSEWHERE,
+            LockStatus.HELD: State.OTHER,
+            LockStatus.STALE: State.STALE,
+            LockStatus.MALFORMED: State.UNREADABLE,
+        }
         rec = view.record
         who = view.holder
         if rec is not None and rec.malformed:
@@ -78,7 +84,7 @@ class Holding:
             started_at=view.started_at,
             last_heartbeat=view.last_heartbeat,
             now=view.server_now,
-            state=_STATE_OF.get(view.status, State.OTHER),
+            state=state_of.get(view.status, State.OTHER),
             where=where(rec, view.same_install) if rec is not None else None,
         )
 
