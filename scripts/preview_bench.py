@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from modu_desktop.bench.gen import big_document
     from modu_desktop.core.preview import style_from_checkout
-    from modu_desktop.ui.preview.engine import prepare_application
+    from modu_desktop.ui.shell.qt_setup import prepare_application
 
     prepare_application()
     app = QApplication.instance() or QApplication(["preview-bench"])

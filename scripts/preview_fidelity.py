@@ -323,7 +323,7 @@ def measure(site: Path, docs: list[str] | None, width: int, out: Path, build: bo
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop.core.preview import style_from_checkout
-    from modu_desktop.ui.preview.engine import prepare_application
+    from modu_desktop.ui.shell.qt_setup import prepare_application
 
     prepare_application()
     app = QApplication.instance() or QApplication(["preview-fidelity"])

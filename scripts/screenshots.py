@@ -576,7 +576,7 @@ def main(argv: list[str]) -> int:
     import qasync
     from PySide6.QtWidgets import QApplication
 
-    from modu_desktop.ui.preview.engine import prepare_application
+    from modu_desktop.ui.shell.qt_setup import prepare_application
 
     prepare_application()  # WebEngine: shared GL contexts, before the QApplication
     app: Any = QApplication.instance() or QApplication(["screenshots"])

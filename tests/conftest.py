@@ -25,7 +25,7 @@ if hasattr(os, "geteuid") and os.geteuid() == 0:
 def _prepare_webengine() -> None:
     """WebEngine wants its URL schemes and shared GL contexts before the QApplication."""
     try:
-        from modu_desktop.ui.preview.engine import prepare_application
+        from modu_desktop.ui.shell.qt_setup import prepare_application
     except ImportError:
         return
     prepare_application()

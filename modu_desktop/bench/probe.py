@@ -198,7 +198,7 @@ def _qt() -> tuple[object, object]:
     import qasync
     from PySide6.QtWidgets import QApplication
 
-    from modu_desktop.ui.preview.engine import prepare_application
+    from modu_desktop.ui.shell.qt_setup import prepare_application
 
     prepare_application()  # WebEngine: shared GL contexts, before the QApplication
     app = QApplication.instance() or QApplication(["modu-bench"])

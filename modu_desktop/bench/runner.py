@@ -417,6 +417,8 @@ def measure_startup(sb: SandboxHandle, runs: int, quick: bool = False) -> dict[s
             "min_ms": round(min(vals) * 1000, 1),
             "fresh_median_ms": round(statistics.median(fresh_vals) * 1000, 1),
             "rows": rows,
+            "each_ms": [round(v * 1000, 1) for v in vals],
+            "fresh_each_ms": [round(v * 1000, 1) for v in fresh_vals],
         }
     shutil.rmtree(warm_dir, ignore_errors=True)
     return out

@@ -136,7 +136,7 @@ def export(args: argparse.Namespace, token: str) -> None:
             os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a command line tool shows no window
         from PySide6.QtWidgets import QApplication
 
-        from modu_desktop.ui.preview.engine import prepare_application
+        from modu_desktop.ui.shell.qt_setup import prepare_application
 
         prepare_application()
         app = QApplication.instance() or QApplication(["modu-desktop"])

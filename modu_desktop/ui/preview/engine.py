@@ -1,6 +1,5 @@
 """Qt WebEngine for the preview and PDF export: start-up flags, URL schemes, a locked-down profile.
 
-* :func:`prepare_application` — before the ``QApplication``: shared GL contexts (QtCore only).
 * :func:`register_schemes` — our URL schemes, before the first WebEngine object (Qt locks its
   scheme registry when its context starts, at the first profile or page; the ~40 ms import of
   QtWebEngineCore stays off the first paint). `prepare_engine` and the profile call it.
@@ -71,15 +70,6 @@ def register_schemes() -> None:
         )
         QWebEngineUrlScheme.registerScheme(scheme)
     _registered = True
-
-
-def prepare_application() -> None:
-    """What WebEngine needs before the ``QApplication`` exists: shared GL contexts. (The URL
-    schemes wait for the first WebEngine object: `prepare_engine`.)"""
-    from PySide6.QtCore import QCoreApplication, Qt
-
-    if QCoreApplication.instance() is None:
-        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
 
 
 def _gpu_marker() -> Path:
@@ -366,24 +356,3 @@ def new_page(
 def csp(nonce: str) -> str:
     """Our page's policy: scripts only with our nonce; everything else goes to the interceptor."""
     return f"script-src 'nonce-{nonce}'; object-src 'none'; base-uri 'none'"
-
-
-def register_app_font(app: Any = None) -> str | None:
-    """Register the shipped font and put it first in the application's font (the widgets draw
-    Hangul with the preview's font, on every OS, offline). Its family, or None."""
-    from PySide6.QtGui import QFontDatabase, QGuiApplication
-
-    path = resources_dir() / "preview" / "fonts" / "PretendardVariable.ttf"
-    font_id = QFontDatabase.addApplicationFont(str(path))
-    if font_id < 0:
-        log.info("shipped font not loaded: %s", path)
-        return None
-    families = QFontDatabase.applicationFontFamilies(font_id)
-    if not families:
-        return None
-    app = app or QGuiApplication.instance()
-    if app is not None:
-        font = app.font()
-        font.setFamilies([families[0], *[f for f in font.families() if f != families[0]]])
-        app.setFont(font)
-    return families[0]

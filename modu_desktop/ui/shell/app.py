@@ -73,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop import APP_NAME
-    from modu_desktop.ui.preview.engine import prepare_application, register_app_font
     from modu_desktop.ui.shell.i18n import detect_language, install_translators, load_style
+    from modu_desktop.ui.shell.qt_setup import prepare_application, register_app_font
 
     prepare_application()  # WebEngine: shared GL contexts, before the QApplication
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modu-desktop"])

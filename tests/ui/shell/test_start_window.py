@@ -101,6 +101,7 @@ def test_first_paint_imports_no_http_stack() -> None:
     code = (
         "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.shell.start_window, "
         "modu_desktop.ui.shell.single_instance, modu_desktop.core.settings, "
+        "modu_desktop.ui.shell.qt_setup, "
         "modu_desktop.ui.shell.i18n, "
         "modu_desktop.core.snapshots, modu_desktop.core.blobcache; "
         "from modu_desktop.ui.shell.doc_list import LockBadge, badge_text; "
@@ -110,7 +111,8 @@ def test_first_paint_imports_no_http_stack() -> None:
         "assert 'editor2' in badge_text(b, 3.0) and badge_text(b, 3.0, long=True); "
         "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown', 'pygments', 'dulwich', "
         "'PySide6.QtWebEngineWidgets', 'modu_desktop.core.documents', "
-        "'modu_desktop.core.locks', 'modu_desktop.ui.editing.editor'); "
+        "'modu_desktop.core.locks', 'modu_desktop.ui.preview.engine', "
+        "'modu_desktop.ui.editing.editor'); "
         "print(','.join(m for m in heavy if m in sys.modules))"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
