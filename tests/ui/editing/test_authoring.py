@@ -21,7 +21,7 @@ from modu_desktop.core.deploy import DeployState
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
 DOC = "03-strategy"
 
