@@ -165,6 +165,7 @@ class DocListModel(QAbstractTableModel):
         self.checking = checking
         self._hay = None
         self._index = {r.doc_id: i for i, r in enumerate(rows)}
+        self.haystacks()  # folded with the listing, so the next keystroke only matches
         self._match()
         self.endResetModel()
 
