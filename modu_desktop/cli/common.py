@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
-from urllib.parse import urlsplit
 
 from modu_desktop.core.github import GitHubClient
 from modu_desktop.core.locks import InvalidDocId, LockManager, validate_doc_id
@@ -70,21 +69,17 @@ class Context:
         return str(user.login)
 
 
-def api_account(api_url: str) -> str:
-    """The keyring account for an API URL: its host (with port, if any)."""
-    return urlsplit(api_url).netloc or api_url
-
-
 def load_token(api_url: str) -> str:
     from modu_desktop.core.auth import TokenStore
+    from modu_desktop.core.settings import keyring_account
 
-    store = TokenStore(api_account(api_url))
+    store = TokenStore(keyring_account(api_url))
     token = store.load()
     if not token:
         extra = f" (keyring: {store.keyring_error})" if store.keyring_error else ""
         raise CliFailure(
             "no GitHub token: set MODU_TOKEN, or sign in once with the app so the token is in "
-            f"the keyring (service modu-desktop, account {api_account(api_url)}){extra}"
+            f"the keyring (service modu-desktop, account {store.account}){extra}"
         )
     return token
 

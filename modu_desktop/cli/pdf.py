@@ -19,9 +19,9 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from modu_desktop import i18n
+from modu_desktop.cli.common import CliFailure, load_token
 from modu_desktop.core.errors import GitHubError
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -31,10 +31,6 @@ PAPERS = ("A4", "A3", "B5")
 
 _IMG_MD = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)")
 _IMG_HTML = re.compile(r"<img[^>]*\ssrc\s*=\s*[\"']([^\"']+)", re.I)
-
-
-class Failure(Exception):
-    pass
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,20 +62,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _token(api_url: str) -> str:
-    from modu_desktop.core.auth import TokenStore
-
-    account = urlsplit(api_url).netloc or api_url
-    store = TokenStore(account)
-    token = store.load()
-    if not token:
-        raise Failure(
-            "no GitHub token: set MODU_TOKEN, or sign in once with the app so the token is in "
-            f"the keyring (service modu-desktop, account {account})"
-        )
-    return token
-
-
 async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[str, str, Any]:
     """(document text, its path, site style); its repository pictures land in ``pictures``."""
     from modu_desktop.core.documents import DocumentStore
@@ -91,7 +73,7 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
     try:
         repo = RepoRef.parse(args.repo, branch=args.branch)
     except Exception as exc:
-        raise Failure(f"--repo must be OWNER/NAME ({exc})") from None
+        raise CliFailure(f"--repo must be OWNER/NAME ({exc})") from None
     try:
         cache: Path | str = app_paths().ensure().blob_cache_dir
     except OSError:
@@ -153,7 +135,7 @@ def export(args: argparse.Namespace, token: str) -> None:
         )
         del app
         if not ok:
-            raise Failure(f"the PDF could not be written to {out}")
+            raise CliFailure(f"the PDF could not be written to {out}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,9 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code) if isinstance(exc.code, int) else 2
     token: str | None = None
     try:
-        token = _token(args.api_url)
+        token = load_token(args.api_url)
         export(args, token)
-    except Failure as exc:
+    except CliFailure as exc:
         message = str(exc)
     except KeyboardInterrupt:
         message = "interrupted"

@@ -28,6 +28,11 @@ DEFAULT_BRANCH = "main"
 LANGUAGES = ("ko", "en")
 
 
+def keyring_account(api_url: str) -> str:
+    """The keyring account of an API URL: its host, with the port if any."""
+    return urlsplit(api_url).netloc or api_url
+
+
 @dataclass
 class Settings:
     api_url: str = DEFAULT_API_URL
@@ -46,8 +51,7 @@ class Settings:
     @property
     def api_host(self) -> str:
         """Host (and port) of the API; the keyring account name."""
-        parts = urlsplit(self.api_url)
-        return parts.netloc or self.api_url
+        return keyring_account(self.api_url)
 
     @property
     def is_github_com(self) -> bool:

@@ -235,16 +235,14 @@ def _start_check(paths: Any, settings: Any, args: argparse.Namespace) -> Any:
     if args.sandbox:
         return None
     try:
-        from urllib.parse import urlsplit
-
+        from modu_desktop.core.settings import keyring_account
         from modu_desktop.core.snapshots import list_file
         from modu_desktop.core.startcheck import StartCheck
 
         api_url, repo, branch = _list_place(settings, args)
         if not list_file(paths.cache_dir, api_url, repo, branch).path.is_file():
             return None
-        account = urlsplit(api_url).netloc or api_url  # the keyring account of the API host
-        return StartCheck(api_url, repo, branch, account).start()
+        return StartCheck(api_url, repo, branch, keyring_account(api_url)).start()
     except Exception:  # a shortcut: never stops the start
         log.info("no start-up check", exc_info=True)
         return None
