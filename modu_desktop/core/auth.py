@@ -7,20 +7,23 @@
   this session only and the user is told so.
 The token is never written to disk by this module and never logged
 (``TokenStore.__repr__`` hides it).
-``keyring`` is imported lazily: it costs ~0.2 s at start-up.
+``keyring`` and ``asyncio`` are imported lazily: the start-up check reads the token from a
+worker thread before the app has imported either (``core/startcheck.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modu_desktop.core.text import Text
 from modu_desktop.i18n import tr
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +185,8 @@ async def check_token(client: Any, *, required_org: str | None = None) -> SignIn
     the membership: not a member, a token without ``read:org`` (or SSO authorisation), and a
     check that could not be made each end with that check's own message.
     """
+    import asyncio
+
     from modu_desktop.core import github as gh
 
     def msg(exc: BaseException, fallback: Text) -> str:

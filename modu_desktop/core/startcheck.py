@@ -6,7 +6,7 @@ as fresh at once instead of "확인 중" for a round trip. Same tree sha = the s
 same lock files, so the rows are current.
 
 Stdlib only (``http.client``): the app's HTTP stack is imported later, and this runs while the
-main thread imports Qt. The token is read here, in the worker, from the same sources as
+main thread imports Qt. The token is read here, in the worker, through
 ``TokenStore`` (``MODU_TOKEN``, then the OS keyring); it is sent to GitHub only, and neither the
 token nor the answer is ever logged.
 """
@@ -14,7 +14,6 @@ token nor the answer is ever logged.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 
@@ -102,9 +101,6 @@ class StartCheck:
         fn(answer)
 
     def _token(self) -> str:
-        token = os.environ.get("MODU_TOKEN", "").strip()  # TokenStore's first source
-        if token:
-            return token
         from modu_desktop.core.auth import TokenStore
 
         return TokenStore(self.account).load() or ""
