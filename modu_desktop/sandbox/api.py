@@ -1,11 +1,15 @@
 """The sandbox's API state; the endpoints live in `endpoints_*.py`, the route table in `routes.py`.
 
-Handlers run with the repository lock held (see `GitHubApi.handle`), so a write's
-check-then-commit cannot interleave with another write — GitHub serialises them per branch too.
+Handlers run with the repository lock held (see `GitHubApi.handle`), so a write's checks and the
+commit it builds see one consistent branch head. Moving the branch is a compare-and-swap
+(`publish_write`): with a race window the lock is let go between building the commit and moving
+the branch, and a write whose head moved meanwhile answers 409 "is at X but expected Y" and
+applies nothing — as GitHub answers concurrent Contents API writes on one branch.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -13,8 +17,8 @@ from dataclasses import dataclass
 
 from . import payloads as P
 from .actions import DeployWorkflow
-from .faults import Faults
-from .gitstore import CommitInfo, GitStore
+from .faults import FaultInjector, Faults, path_matches
+from .gitstore import CommitInfo, GitStore, PreparedWrite, Signature, WriteOutcome
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
 from .users import SandboxUser
 
@@ -22,6 +26,10 @@ Handler = Callable[["GitHubApi", ApiRequest], ApiResponse]
 EMPTY_GIT = "Git Repository is empty."
 EMPTY_CONTENTS = "This repository is empty."
 WRITE_METHODS = {"PUT", "DELETE", "POST", "PATCH"}
+# Who moves the branch when the sandbox makes a write lose the race on purpose: a commit that
+# changes no file here, standing for another client's write elsewhere in the repository.
+CONCURRENT_WRITER = Signature("Another client", "another-client@sandbox.invalid", 0)
+CONCURRENT_MESSAGE = "chore: a concurrent write elsewhere (sandbox race) [skip ci]"
 
 
 @dataclass
@@ -45,6 +53,8 @@ class GitHubApi:
         faults: Faults,
         workflow: DeployWorkflow,
         clock: Callable[[], float],
+        injector: FaultInjector | None = None,
+        sleep: Callable[[float], bool] | None = None,
     ) -> None:
         self.store = store
         self.owner, self.name, self.branch = owner, name, branch
@@ -55,6 +65,12 @@ class GitHubApi:
         self.clock = clock  # the server's wall clock (with the clock-offset fault)
         self.urls = P.Urls("http://127.0.0.1", owner, name)
         self.lock = store.lock
+        self.injector = injector or FaultInjector(faults)
+        # Sleeps unless the sandbox stops (then True): a write's race window.
+        self._sleep = sleep or _plain_sleep
+        self._race_lock = threading.Lock()
+        self._forced_losses: dict[str, int] = {}
+        self.branch_moved = 0  # writes answered 409 "is at X but expected Y"
         self._stale: dict[tuple[str, str], StaleWrite] = {}
         self._logs: OrderedDict[tuple[str, str | None], list[CommitInfo]] = OrderedDict()
 
@@ -89,6 +105,48 @@ class GitHubApi:
         # GitHub matches owner and repository names case-insensitively.
         if (owner or "").lower() != self.owner.lower() or repo.lower() != self.name.lower():
             raise not_found()
+
+    # ----- the branch race ------------------------------------------------------------------
+
+    def lose_next_write(self, path: str, times: int = 1) -> None:
+        """The next `times` writes to `path` (or under it, for a folder ending in "/") lose the
+        race: another client's commit moves the branch inside their window."""
+        with self._race_lock:
+            self._forced_losses[path] = self._forced_losses.get(path, 0) + max(0, times)
+
+    def _forced_loss(self, path: str) -> bool:
+        with self._race_lock:
+            for pattern, left in self._forced_losses.items():
+                if left > 0 and path_matches(path, (pattern,)):
+                    self._forced_losses[pattern] = left - 1
+                    return True
+        return False
+
+    def publish_write(self, prepared: PreparedWrite, path: str) -> WriteOutcome:
+        """Move the branch to a write's commit the way GitHub does: only if the branch still
+        points at the head the commit was built on. Called with the lock held; during the race
+        window the lock is let go, so other writes may land first. A lost race answers 409
+        with GitHub's message and applies nothing."""
+        faults = self.faults.snapshot()
+        window = faults.race_window_ms / 1000
+        if window > 0:
+            self.lock.release()
+            try:
+                stopping = self._sleep(window)
+            finally:
+                self.lock.acquire()
+            if stopping:
+                raise ApiError(502, "Server Error")
+        if self._forced_loss(path) or self.injector.loses_race(faults, path):
+            writer = Signature(
+                CONCURRENT_WRITER.name, CONCURRENT_WRITER.email, int(self.clock()), 0
+            )
+            self.store.commit_nothing(prepared.branch, CONCURRENT_MESSAGE, writer)
+        if not self.store.publish(prepared):
+            self.branch_moved += 1
+            now = self.store.branch_head(prepared.branch)
+            raise ApiError(409, f"is at {now} but expected {prepared.outcome.previous_head}")
+        return prepared.outcome
 
     # ----- helpers -------------------------------------------------------------------------
 
@@ -142,3 +200,8 @@ class GitHubApi:
         if seconds <= 0 or write is None or time.monotonic() - write.at >= seconds:
             return False, None
         return True, write.before
+
+
+def _plain_sleep(seconds: float) -> bool:
+    time.sleep(seconds)
+    return False

@@ -55,6 +55,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     faults.add_argument("--secondary-window", type=float, default=60.0, metavar="SECONDS")
     faults.add_argument("--secondary-retry-after", type=int, default=None, metavar="SECONDS")
+    faults.add_argument(
+        "--content-per-minute", type=int, default=80, help="writes per user a minute (GitHub: 80)"
+    )
+    faults.add_argument(
+        "--content-per-hour", type=int, default=500, help="writes per user an hour (GitHub: 500)"
+    )
+    faults.add_argument(
+        "--rate-time-scale",
+        type=float,
+        default=1.0,
+        help="secondary limits' minute/hour last 60/scale and 3600/scale seconds",
+    )
+    faults.add_argument(
+        "--race-window-ms",
+        type=float,
+        default=0.0,
+        help="time between a write reading the branch head and moving it",
+    )
+    faults.add_argument(
+        "--race-rate", type=float, default=0.0, help="chance a write loses the branch race"
+    )
+    faults.add_argument(
+        "--race-path",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="repeatable: --race-rate applies to these paths or folders/ only",
+    )
     faults.add_argument("--stale-contents-seconds", type=float, default=0.0)
     faults.add_argument("--clock-offset", type=float, default=0.0, metavar="SECONDS")
     faults.add_argument("--tree-entry-limit", type=int, default=100_000)
@@ -77,6 +105,12 @@ def faults_from(args: argparse.Namespace) -> Faults:
         secondary_limit=args.secondary_limit,
         secondary_window_seconds=args.secondary_window,
         secondary_retry_after=args.secondary_retry_after,
+        content_per_minute=args.content_per_minute,
+        content_per_hour=args.content_per_hour,
+        rate_time_scale=args.rate_time_scale,
+        race_window_ms=args.race_window_ms,
+        race_rate=args.race_rate,
+        race_paths=tuple(args.race_path),
         stale_contents_seconds=args.stale_contents_seconds,
         clock_offset_seconds=args.clock_offset,
         tree_entry_limit=args.tree_entry_limit,

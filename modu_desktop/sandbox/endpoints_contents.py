@@ -1,4 +1,5 @@
-"""Contents API: GET (with the stale-cache trap), PUT and DELETE with sha compare-and-swap."""
+"""Contents API: GET (with the stale-cache trap), PUT and DELETE with sha compare-and-swap and
+the branch race (`GitHubApi.publish_write`)."""
 
 from __future__ import annotations
 
@@ -257,9 +258,10 @@ def put_contents(api: GitHubApi, req: ApiRequest) -> ApiResponse:
         _check_sha(path, body.get("sha"), current)
     author, committer = _signatures(api, req, body)
     try:
-        outcome = api.store.commit_change(branch, path, data, body["message"], author, committer)
+        prepared = api.store.prepare_change(branch, path, data, body["message"], author, committer)
     except PathConflict as exc:
         raise _path_invalid() from exc
+    outcome = api.publish_write(prepared, path)
     _after_write(api, req, branch, path, outcome)
     entry = Entry(path, 0o100644, outcome.blob_sha or "", outcome.blob_size)
     status = 201 if current is None else 200
@@ -278,6 +280,7 @@ def delete_contents(api: GitHubApi, req: ApiRequest) -> ApiResponse:
         raise not_found()
     _check_sha(path, body["sha"], current)
     author, committer = _signatures(api, req, body)
-    outcome = api.store.commit_change(branch, path, None, body["message"], author, committer)
+    prepared = api.store.prepare_change(branch, path, None, body["message"], author, committer)
+    outcome = api.publish_write(prepared, path)
     _after_write(api, req, branch, path, outcome)
     return ApiResponse(200, P.file_commit_json(None, branch, outcome.commit, api.urls))

@@ -79,6 +79,14 @@ class WriteOutcome:
     blob_size: int
 
 
+@dataclass(frozen=True)
+class PreparedWrite:
+    """A commit built on `outcome.previous_head` that `GitStore.publish` may put on `branch`."""
+
+    branch: str
+    outcome: WriteOutcome
+
+
 def _oid(sha: str | bytes) -> ObjectID:
     """dulwich types SHAs as NewType(bytes); convert our hex strings at the boundary."""
     return ObjectID(sha.encode() if isinstance(sha, str) else sha)
@@ -280,6 +288,23 @@ class GitStore:
         committer: Signature,
     ) -> WriteOutcome:
         """Commit one file change (content None = delete). Caller holds `lock`."""
+        prepared = self.prepare_change(branch, path, content, message, author, committer)
+        if not self.publish(prepared):
+            raise RuntimeError("branch moved during a serialised write")
+        return prepared.outcome
+
+    def prepare_change(
+        self,
+        branch: str,
+        path: str,
+        content: bytes | None,
+        message: str,
+        author: Signature,
+        committer: Signature,
+    ) -> PreparedWrite:
+        """Build the commit of one file change on the branch's current head without moving the
+        branch (content None = delete): the objects exist, the ref is untouched until
+        `publish`. Caller holds `lock`."""
         head = self.branch_head(branch)
         base_tree = self.commit(head).tree if head else None  # type: ignore[union-attr]
         blob_sha: str | None = None
@@ -292,14 +317,35 @@ class GitStore:
         if new_tree is None:
             new_tree = self._store_tree(Tree())  # deleting the last file leaves an empty root
         commit = self._make_commit(new_tree, [head] if head else [], message, author, committer)
-        ref = _ref("refs/heads/" + branch)
-        old = _oid(head) if head else None
-        if not self.repo.refs.set_if_equals(ref, old, _oid(commit.sha)):
-            raise RuntimeError("branch moved during a serialised write")
-        if head is None and self.is_single_branch(branch):
-            self.set_head_symref(branch)
         size = len(content) if content is not None else 0
-        return WriteOutcome(commit, head, blob_sha, size)
+        return PreparedWrite(branch, WriteOutcome(commit, head, blob_sha, size))
+
+    def publish(self, prepared: PreparedWrite) -> bool:
+        """Move the branch to the prepared commit if it still points where the commit was
+        built (compare-and-swap); False, and nothing changed, when another write moved it.
+        Caller holds `lock`."""
+        head = prepared.outcome.previous_head
+        ref = _ref("refs/heads/" + prepared.branch)
+        old = _oid(head) if head else None
+        if not self.repo.refs.set_if_equals(ref, old, _oid(prepared.outcome.commit.sha)):
+            return False
+        if head is None and self.is_single_branch(prepared.branch):
+            self.set_head_symref(prepared.branch)
+        return True
+
+    def commit_nothing(self, branch: str, message: str, author: Signature) -> CommitInfo:
+        """A commit that changes no file on top of the branch (another client's write elsewhere,
+        as far as this branch's files are concerned). Caller holds `lock`."""
+        head = self.branch_head(branch)
+        if head is None:
+            raise EmptyRepository(branch)
+        tree = self.commit(head).tree  # type: ignore[union-attr]
+        commit = self._make_commit(tree, [head], message, author, author)
+        if not self.repo.refs.set_if_equals(
+            _ref("refs/heads/" + branch), _oid(head), _oid(commit.sha)
+        ):
+            raise RuntimeError("branch moved during a serialised write")
+        return commit
 
     def is_single_branch(self, branch: str) -> bool:
         names = [n for n in self.repo.refs.allkeys() if n.startswith(b"refs/heads/")]

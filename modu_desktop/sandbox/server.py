@@ -15,7 +15,7 @@ from urllib.parse import unquote
 
 from . import payloads as P
 from .actions import DeployWorkflow
-from .api import GitHubApi, Handler
+from .api import WRITE_METHODS, GitHubApi, Handler
 from .faults import FaultInjector, Faults, RateInfo
 from .gitstore import GitStore
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
@@ -104,6 +104,8 @@ class Sandbox:
             faults=self._faults,
             workflow=self.workflow,
             clock=self.server_time,
+            injector=self.injector,
+            sleep=self.sleep,
         )
         self._stopping.clear()
         self._server = LoopbackServer((self.host, self.port), self)
@@ -171,10 +173,22 @@ class Sandbox:
     # ----- helpers for tests and tools ------------------------------------------------------
 
     def stats(self) -> dict[str, Any]:
-        return self._stats.snapshot()
+        """Requests by route, method and outcome; `branch_moved`: writes that lost the race for
+        the branch (409 "is at X but expected Y")."""
+        stats = self._stats.snapshot()
+        stats["branch_moved"] = self._api.branch_moved if self._api is not None else 0
+        return stats
+
+    def lose_next_write(self, path: str, times: int = 1) -> None:
+        """Make the next `times` Contents API writes to `path` (a folder when it ends in "/")
+        lose the race for the branch: another client's commit moves the branch inside their
+        window, so each answers 409 "is at X but expected Y" and applies nothing."""
+        self.api.lose_next_write(path.lstrip("/"), times)
 
     def reset_stats(self) -> None:
         self._stats.reset()
+        if self._api is not None:
+            self._api.branch_moved = 0
 
     def read_file(self, path: str, ref: str | None = None) -> bytes | None:
         with self.api.lock:
@@ -233,26 +247,33 @@ class Sandbox:
     ) -> tuple[ApiResponse, str]:
         """Auth → routing → rate limits → handler → conditional request; → (response, login)."""
         login = ""
+        entered = False
+        is_write = request.method in WRITE_METHODS
         try:
             request.user = self._authenticate(request, match)
             login = request.user.login if request.user else ""
+            self.injector.enter(login)
+            entered = True
             self._check_api_version(request)
             if match.route is None:
                 raise not_found()
             request.params = {k: unquote(v) if k != "path" else v for k, v in match.params.items()}
             charged = match.template not in UNCHARGED_TEMPLATES
             if charged:
-                self._check_limits(login, faults, request.method)
+                self._check_limits(login, faults, is_write)
             response = self._conditional(request, self._call(match, request, faults, login))
-            if charged and response.status != 304:  # 304s are free, like GitHub's
-                self.injector.charge(login, faults)
+            if charged:  # a 304 is free against the primary limit, like GitHub's
+                self.injector.charge(login, faults, is_write, primary=response.status != 304)
         except ApiError as error:
             response = error.response()
             if error.status not in (401, 403, 429):
-                self.injector.charge(login, faults)
+                self.injector.charge(login, faults, is_write)
         except Exception:  # a sandbox bug must answer 500, never kill the connection silently
             log.exception("sandbox handler failed for %s %s", request.method, request.raw_path)
             response = ApiError(500, "Server Error").response()
+        finally:
+            if entered:
+                self.injector.leave(login)
         return response, login
 
     def _call(
@@ -288,10 +309,8 @@ class Sandbox:
         if version is not None and version not in API_VERSIONS:
             raise ApiError(400, f"API version {version} is not supported.")
 
-    def _check_limits(self, login: str, faults: Faults, method: str) -> None:
-        rejection = self.injector.check_limits(
-            login, faults, method in ("PUT", "DELETE", "POST", "PATCH"), self.server_time()
-        )
+    def _check_limits(self, login: str, faults: Faults, is_write: bool) -> None:
+        rejection = self.injector.check_limits(login, faults, is_write, self.server_time())
         if rejection is None:
             return
         headers = {}

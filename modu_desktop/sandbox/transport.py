@@ -49,6 +49,7 @@ class SandboxCore(Protocol):
     def count_outcome(self, outcome: str) -> None: ...
     def stats(self) -> dict[str, Any]: ...
     def reset_stats(self) -> None: ...
+    def lose_next_write(self, path: str, times: int = 1) -> None: ...
     def respond(
         self, request: ApiRequest, match: Match[Handler], faults: Faults
     ) -> ApiResponse: ...
@@ -247,6 +248,27 @@ class RequestHandler(BaseHTTPRequestHandler):
             return
         self._send(ApiResponse(200, faults.to_json()))
 
+    def _lose_next_write(self, body: bytes) -> None:
+        """`{"path": P, "times": N}`: the next N writes to P lose the race for the branch."""
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            self._send(ApiResponse(400, P.error_body(400, "Problems parsing JSON")))
+            return
+        path = data.get("path") if isinstance(data, dict) else None
+        times = data.get("times", 1) if isinstance(data, dict) else None
+        if (
+            not isinstance(path, str)
+            or not path
+            or isinstance(times, bool)
+            or not isinstance(times, int)
+            or times < 0
+        ):
+            self._send(ApiResponse(422, P.error_body(422, 'Expected {"path": string, "times": n}')))
+            return
+        self.server.sandbox.lose_next_write(path, times)
+        self._send(ApiResponse(204))
+
     def _meta(self, path: str) -> None:
         """/_sandbox/… : test hooks. Not counted in stats, no auth, no faults."""
         sandbox = self.server.sandbox
@@ -255,6 +277,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             self._send(ApiResponse(200, sandbox.faults.to_json()))
         elif path == "/_sandbox/faults" and self.command in ("POST", "PATCH"):
             self._change_faults(body or b"{}")
+        elif path == "/_sandbox/race" and self.command == "POST":
+            self._lose_next_write(body or b"{}")
         elif path == "/_sandbox/stats" and self.command == "GET":
             self._send(ApiResponse(200, sandbox.stats()))
         elif path == "/_sandbox/stats/reset" and self.command == "POST":

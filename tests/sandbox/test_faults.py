@@ -125,7 +125,7 @@ def test_secondary_rate_limit(sb: Sandbox, editor: httpx.Client) -> None:
 
 
 def test_secondary_limit_on_writes_without_retry_after(sb: Sandbox, editor: httpx.Client) -> None:
-    sb.faults.secondary_limit = 0
+    sb.faults.update(secondary_limit=0, secondary_omit_retry_after=True)
     r = editor.put(f"{REPO_PATH}/contents/docs/x.md", json={"message": "m", "content": b64("x")})
     assert r.status_code == 403 and "Retry-After" not in r.headers
     assert "temporarily blocked from content creation" in r.json()["message"]
