@@ -23,6 +23,12 @@ BLOCKED → ``ask_take_over(LockHolder)`` → TAKE_OVER → ``LockManager.steal(
 sha we saw: someone faster wins, never overwritten) → we edit. The one stolen from learns it at
 its next heartbeat (or at once when a list refresh sees the lock's sha change: :meth:`lock_seen`):
 the heartbeat's PUT conflicts → ``LockLost(by, at)`` → its text stays, read-only.
+
+Idle release: after ``idle_release_s`` without typing (``Workspace.idle_release_s``, default 20
+minutes) the lock is released so others may edit; the editor and its draft stay
+(``LockParked``). The view calls :meth:`note_typing` on every keystroke; when it answers True
+the view runs :meth:`resume`, which takes the lock again if it is free (``LockResumed``) or asks
+the usual question — taking over, or read-only with the text kept (``LockLost``).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import contextlib
 import enum
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from modu_desktop.core.conflicts import Conflict, ConflictDecision, resolve_conflict
 from modu_desktop.core.documents import LoadedDoc, SaveConflict, SaveResult
@@ -194,6 +200,32 @@ class RaceLost:
 
 
 @dataclass(frozen=True)
+class LockParked:
+    """Nobody typed for ``idle_s`` seconds: the lock was released so others may edit. The editor
+    and its draft stay; the next keystroke takes the lock back (:meth:`EditSession.resume`)."""
+
+    doc_id: str
+    idle_s: float
+
+
+@dataclass(frozen=True)
+class LockResumed:
+    """The lock released for idleness is ours again (``took_over``: a stale lock we replaced)."""
+
+    doc_id: str
+    took_over: LockHolder | None = None
+
+
+@dataclass(frozen=True)
+class ResumeFailed:
+    """Taking the lock back after an idle release failed (``error``: why; None: others kept
+    changing the lock). The text stays; the next keystroke or save tries again."""
+
+    doc_id: str
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
 class OpenFailed:
     """``reason``: ``error`` (``error`` set) or ``contended`` (others kept changing the lock)."""
 
@@ -214,6 +246,9 @@ SessionEvent = (
     | Released
     | RaceLost
     | OpenFailed
+    | LockParked
+    | LockResumed
+    | ResumeFailed
 )
 
 
@@ -251,6 +286,11 @@ class Opened:
 class _Timing:
     heartbeat_s: float
     release_timeout_s: float
+    idle_release_s: float | None  # None: never released for idleness
+
+
+MISSED_BEAT_FRACTION = 5  # after a missed heartbeat the next try comes after 1/5 of the interval
+RESUME_PAUSE_S = 10.0  # after a failed resume, keystrokes wait this long before trying again
 
 
 class EditSession:
@@ -268,6 +308,7 @@ class EditSession:
         *,
         title: str = "",
         release_timeout_s: float = 10.0,
+        idle_release_s: float | None = None,
     ) -> None:
         self.ws = ws
         self.view = view
@@ -281,18 +322,30 @@ class EditSession:
         self.lost_view: LockView | None = None  # the lock that replaced ours, once lost
         self.saving = False
         self.closed = False
-        self._timing = _Timing(float(ws.locks.heartbeat_s), release_timeout_s)
+        self.parked = False  # the lock was released for idleness; the editor stays editable
+        if idle_release_s is None:
+            idle_release_s = getattr(ws, "idle_release_s", None)
+        self._timing = _Timing(
+            float(ws.locks.heartbeat_s),
+            release_timeout_s,
+            float(idle_release_s) if idle_release_s else None,
+        )
         self._wake = asyncio.Event()
+        self._guard = asyncio.Lock()  # parking, resuming and saving never interleave
         self._heartbeat: asyncio.Task[None] | None = None
+        self._last_typed = _now()
+        self._keystrokes = 0
+        self._resume_not_before = 0.0
         if mode is Mode.EDIT and held is not None:
-            self._heartbeat = asyncio.ensure_future(self._heartbeat_loop())
-            self._heartbeat.set_name(f"heartbeat:{self.doc_id}")
+            self._start_heartbeat()
 
     # -- state ---------------------------------------------------------------------------------
 
     @property
     def editable(self) -> bool:
-        return self.mode is Mode.EDIT and not self.lost and self.held is not None
+        """The user may type and save: we hold the lock, or released it only for idleness
+        (the next keystroke or save takes it back)."""
+        return self.mode is Mode.EDIT and not self.lost and (self.held is not None or self.parked)
 
     def lock_seen(self, lock_sha: str | None) -> None:
         """A list refresh saw our lock file at ``lock_sha`` (None: gone): if that is not the sha
@@ -464,14 +517,158 @@ class EditSession:
         )
         return session, Opened(loaded, Mode.EDIT)
 
+    # -- idle release --------------------------------------------------------------------------
+
+    def note_typing(self) -> bool:
+        """The user typed (call on every keystroke): the idle time starts again. True when the
+        lock was released for idleness and should be taken back now: run :meth:`resume`."""
+        now = _now()
+        self._last_typed = now
+        self._keystrokes += 1
+        return (
+            self.parked
+            and not self.lost
+            and not self.closed
+            and not self._guard.locked()
+            and now >= self._resume_not_before
+        )
+
+    def _idle_deadline(self) -> float | None:
+        idle = self._timing.idle_release_s
+        return None if idle is None else self._last_typed + idle
+
+    async def _park(self) -> bool:
+        """Release the lock for idleness. True when the heartbeat should stop (released, or
+        someone else's now); False when the release failed and the lock is still ours."""
+        if self._guard.locked():
+            return False  # a save or a resume is running: not idle after all
+        async with self._guard:
+            held = self.held
+            if held is None or self.lost or self.closed:
+                return True
+            if self.saving:
+                return False
+            idle_at = self._idle_deadline()
+            if idle_at is None or _now() < idle_at:
+                return False  # typed while waiting for the guard
+            keystrokes = self._keystrokes
+            try:
+                res = await asyncio.wait_for(
+                    self.ws.locks.release(held), self._timing.release_timeout_s
+                )
+            except Exception as exc:
+                log.info("idle release of %s failed: %s", self.doc_id, exc)
+                return False
+            if res.outcome is ReleaseOutcome.FAILED:
+                return False
+            if res.outcome is ReleaseOutcome.NOT_OURS:
+                self._lose(res.view, released=False)
+                return True
+            self.held = None
+            self.parked = True
+            self.view.report(LockParked(self.doc_id, self._timing.idle_release_s or 0.0))
+        if self._keystrokes != keystrokes and not self.closed:
+            # typed while the release was on its way: take the lock back at once
+            asyncio.ensure_future(self.resume()).add_done_callback(_quiet)
+        return True
+
+    async def resume(self) -> SessionEvent | None:
+        """Take back the lock released for idleness: acquire it if it is free (or stale), else
+        ask the usual question (take over → steal; read-only or cancel → ``LockLost``, the text
+        stays). None when there was nothing to do."""
+        async with self._guard:
+            if not self.parked or self.lost or self.closed:
+                return None
+            return await self._resume()
+
+    async def _resume(self) -> SessionEvent:
+        for _ in range(OPEN_ATTEMPTS):
+            try:
+                res = await self.ws.locks.acquire(self.doc_id, take_stale=True)
+            except Exception as exc:
+                return self._resume_failed(exc)
+            if res.held is not None:
+                took = res.outcome is AcquireOutcome.TOOK_OVER and res.view is not None
+                holder = LockHolder.of(res.view, self.title) if took and res.view else None
+                return self._resumed(res.held, holder)
+            if res.outcome is AcquireOutcome.FAILED:
+                return self._resume_failed(res.error or RuntimeError(res.message))
+            if res.outcome is AcquireOutcome.LOST_RACE or res.view is None:
+                continue
+            choice = await self.view.ask_take_over(LockHolder.of(res.view, self.title))
+            if self.closed or self.lost:
+                return self._resume_failed(None)
+            if choice is TakeOver.TAKE_OVER:
+                try:
+                    stolen = await self.ws.locks.steal(res.view)
+                except Exception as exc:
+                    return self._resume_failed(exc)
+                if stolen.held is not None:
+                    return self._resumed(stolen.held, None)
+                if stolen.outcome is AcquireOutcome.FAILED:
+                    return self._resume_failed(stolen.error or RuntimeError(stolen.message))
+                self.view.report(RaceLost(self.doc_id, stolen.view))
+                continue
+            # Someone else edits it now and we leave it to them: read-only, our text stays.
+            self.parked = False
+            self._lose(res.view, released=False)
+            return LockLost(self.doc_id, holder_of(res.view), res.view.started_at, False)
+        return self._resume_failed(None)
+
+    def _resumed(self, held: HeldLock, took_over: LockHolder | None) -> SessionEvent:
+        if self.closed:  # closed while the lock was being taken back: give it up again
+            asyncio.ensure_future(
+                _release_quietly(self.ws, held, self._timing.release_timeout_s)
+            ).add_done_callback(_quiet)
+            return Released(self.doc_id, None)
+        self.held = held
+        self.parked = False
+        self._last_typed = _now()
+        self._start_heartbeat()
+        return self._tell(LockResumed(self.doc_id, took_over))
+
+    def _resume_failed(self, error: BaseException | None) -> SessionEvent:
+        self._resume_not_before = _now() + RESUME_PAUSE_S
+        return self._tell(ResumeFailed(self.doc_id, error))
+
+    async def ensure_lock(self) -> bool:
+        """Before a write that needs the lock: take it back first if it was released for
+        idleness. True when we hold it now."""
+        if self.parked:
+            await self.resume()
+        return self.held is not None and self.editable
+
     # -- heartbeat -----------------------------------------------------------------------------
+
+    def _start_heartbeat(self) -> None:
+        task = self._heartbeat
+        if task is not None and not task.done():
+            return
+        self._heartbeat = asyncio.ensure_future(self._heartbeat_loop())
+        self._heartbeat.set_name(f"heartbeat:{self.doc_id}")
 
     async def _heartbeat_loop(self) -> None:
         interval = self._timing.heartbeat_s
+        next_beat = _now() + interval
         while self.held is not None and not self.lost and not self.closed:
+            idle_at = self._idle_deadline()
+            deadline = next_beat if idle_at is None else min(next_beat, idle_at)
+            woke = False
             with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=interval)
+                await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, deadline - _now()))
+                woke = True
             self._wake.clear()
+            held = self.held
+            if held is None or self.lost or self.closed:
+                return
+            idle_at = self._idle_deadline()
+            if idle_at is not None and _now() >= idle_at and not self.saving:
+                if await self._park():
+                    return
+                # The release failed: the lock is still ours; try again at the next beat.
+                self._last_typed = _now() - (self._timing.idle_release_s or 0.0) + interval
+            if not woke and _now() < next_beat:
+                continue  # the idle deadline passed without parking: typed meanwhile
             held = self.held
             if held is None or self.lost or self.closed:
                 return
@@ -479,12 +676,17 @@ class EditSession:
                 res = await self.ws.locks.heartbeat(held)
             except Exception as exc:  # the manager reports errors; be safe anyway
                 self.view.report(HeartbeatMissed(self.doc_id, held.misses, None, exc))
+                next_beat = _now() + interval / MISSED_BEAT_FRACTION
                 continue
             if self.lost or self.closed:
                 return
             if res.outcome is HeartbeatOutcome.OK:
+                next_beat = _now() + interval
                 self.view.report(LockRenewed(self.doc_id, self.ws.server_now()))
             elif res.outcome is HeartbeatOutcome.MISSED:
+                # Try again sooner than a full interval: three misses in a row let the lock go
+                # stale, and most misses (a moved branch, a short outage) are over in seconds.
+                next_beat = _now() + interval / MISSED_BEAT_FRACTION
                 self.view.report(
                     HeartbeatMissed(self.doc_id, res.misses, res.expires_in_s, res.error)
                 )
@@ -520,30 +722,43 @@ class EditSession:
     async def save(self, text: str) -> SessionEvent | None:
         """Verify the lock, then save ``text`` over the base version. Returns the event that
         ended it (``Saved``, ``Queued``, ``TheirsTaken``, ``NotSaved``), also reported; None
-        when there was nothing to do (not editable, or a save is already running)."""
+        when there was nothing to do (not editable, or a save is already running). A lock
+        released for idleness is taken back first."""
+        if not self.editable or self.saving:
+            return None
+        if self.parked:
+            await self.resume()
+            if self.lost:
+                return self._tell(NotSaved(self.doc_id, "lock_lost"))
+            if self.held is None:
+                return self._tell(NotSaved(self.doc_id, "lock_unchecked"))
         held = self.held
-        if not self.editable or self.saving or held is None:
+        if held is None or self.saving:
             return None
         self.saving = True
         try:
-            try:
-                ver = await self.ws.locks.verify(held)
-            except Exception as exc:
-                return self._tell(NotSaved(self.doc_id, "error", exc))
-            if not ver.ok:
-                if not ver.retryable:
-                    lv = ver.view
-                    self._lose(
-                        lv, released=lv is None or lv.status is LockStatus.FREE, during_save=True
-                    )
-                    return self._tell(NotSaved(self.doc_id, "lock_lost"))
-                if not self.ws.saves.queues:
-                    return self._tell(NotSaved(self.doc_id, "lock_unchecked"))
-                # GitHub unreachable: the save goes on to the queue; its base sha still
-                # prevents any overwrite of someone else's change.
-            return await self._commit(text, self.base_sha)
+            async with self._guard:
+                return await self._verified_save(held, text)
         finally:
             self.saving = False
+
+    async def _verified_save(self, held: HeldLock, text: str) -> SessionEvent:
+        try:
+            ver = await self.ws.locks.verify(held)
+        except Exception as exc:
+            return self._tell(NotSaved(self.doc_id, "error", exc))
+        if not ver.ok:
+            if not ver.retryable:
+                lv = ver.view
+                self._lose(
+                    lv, released=lv is None or lv.status is LockStatus.FREE, during_save=True
+                )
+                return self._tell(NotSaved(self.doc_id, "lock_lost"))
+            if not self.ws.saves.queues:
+                return self._tell(NotSaved(self.doc_id, "lock_unchecked"))
+            # GitHub unreachable: the save goes on to the queue; its base sha still
+            # prevents any overwrite of someone else's change.
+        return await self._commit(text, self.base_sha)
 
     def _tell(self, event: SessionEvent) -> SessionEvent:
         self.view.report(event)
@@ -716,6 +931,16 @@ async def _ask_with_fresh_check(
     return choice, current.view
 
 
+def _now() -> float:
+    """Monotonic seconds for the session's own timers (heartbeat, idle release)."""
+    return asyncio.get_running_loop().time()
+
+
+def _quiet(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
 async def _release_quietly(ws: Workspace, held: HeldLock, timeout_s: float) -> None:
     with contextlib.suppress(Exception):
         await asyncio.wait_for(ws.locks.release(held), timeout_s)
@@ -729,7 +954,9 @@ __all__ = [
     "HeartbeatMissed",
     "LockHolder",
     "LockLost",
+    "LockParked",
     "LockRenewed",
+    "LockResumed",
     "Mode",
     "NotSaved",
     "OpenFailed",
@@ -737,6 +964,7 @@ __all__ = [
     "Queued",
     "RaceLost",
     "Released",
+    "ResumeFailed",
     "Saved",
     "SessionEvent",
     "TakeOver",

@@ -26,6 +26,7 @@ __all__ = [
     "ServerError",
     "NetworkError",
     "WriteUncertain",
+    "BranchMoved",
 ]
 
 
@@ -213,4 +214,22 @@ class WriteUncertain(GitHubError):
         return Text(
             "We could not confirm whether the change was saved; refresh once the connection "
             "is back to check."
+        )
+
+
+class BranchMoved(GitHubError):
+    """409 "is at X but expected Y", again and again: other commits kept moving the branch while
+    GitHub was making ours, so nothing of ours was applied (the file is as we last saw it).
+
+    Temporary, like a server hiccup: the same write may be sent again later. Never a conflict
+    (the file did not change) and never a lost lock. ``tries``: how often it was sent."""
+
+    def __init__(self, status: int | None, message: str, *, tries: int = 1, **kwargs: Any) -> None:
+        super().__init__(status, message, **kwargs)
+        self.tries = tries
+
+    def user_text(self) -> Text:
+        return Text(
+            "GitHub was busy with other people's changes just then and did not take this one; "
+            "nothing was changed. It can be tried again in a moment."
         )

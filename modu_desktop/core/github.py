@@ -7,7 +7,9 @@
   (honouring `retry-after` / `x-ratelimit-reset`), bounded in attempts and total waiting.
 - Writes (`put_file`, `delete_file`) are never repeated blindly: after a timeout, a dropped
   connection or a 5xx the file is read back through the git database (ref → commit → tree) and
-  its blob sha decides whether the write happened.
+  its blob sha decides whether the write happened. A 409 is told apart the same way
+  (`core/github_writes.py`): the file unchanged means only the branch moved, and the write is
+  sent again a few times before it ends as `BranchMoved` (temporary, never a conflict).
 - Every response's `Date` header feeds a `ServerClock`.
 - The token is held in a `Secret` that never shows itself in repr/str/logs/exceptions.
 
@@ -33,6 +35,7 @@ from modu_desktop.core.blobcache import git_blob_sha
 from modu_desktop.core.clock import ServerClock, parse_http_date
 from modu_desktop.core.errors import (
     BadCredentials,
+    BranchMoved,
     Conflict,
     GitHubError,
     NetworkError,
@@ -63,11 +66,13 @@ from modu_desktop.core.github_types import (
     commit_from_rest,
     encode_path,
 )
+from modu_desktop.core.github_writes import RaceCounts, RaceRetry, current_blob_sha, send_write
 
 __all__ = [
     "API_VERSION",
     "DEFAULT_API_URL",
     "BadCredentials",
+    "BranchMoved",
     "Commit",
     "Conflict",
     "ContentFile",
@@ -126,6 +131,7 @@ class GitHubClient:
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
         allow_insecure_http: bool = False,
+        race: RaceRetry | None = None,
     ) -> None:
         self.api_url = api_url.rstrip("/")
         url = httpx.URL(self.api_url)
@@ -139,6 +145,8 @@ class GitHubClient:
         self.repo = repo
         self.clock = clock if clock is not None else ServerClock()
         self.retry = retry if retry is not None else RetryPolicy()
+        self.race = race if race is not None else RaceRetry()
+        self.race_counts = RaceCounts()
         self._sleep: Sleep = sleep if sleep is not None else asyncio.sleep
         self._rng = rng if rng is not None else random.Random()
         self._token = token if isinstance(token, Secret) else Secret(token or "")
@@ -620,7 +628,12 @@ class GitHubClient:
         if sha:
             body["sha"] = sha
         expected = git_blob_sha(content)
-        resp = await self._write("PUT", path, body, br, base_sha=sha, expected_sha=expected)
+        resp = await self._race_safe_write(
+            path,
+            br,
+            sha,
+            lambda: self._write("PUT", path, body, br, base_sha=sha, expected_sha=expected),
+        )
         if isinstance(resp, WriteResult):
             return resp
         d = resp.json()
@@ -637,10 +650,34 @@ class GitHubClient:
         """Delete a file whose current blob sha is `sha`; returns the commit sha."""
         br = branch or self.repo.branch
         body = {"message": message, "sha": sha, "branch": br}
-        resp = await self._write("DELETE", path, body, br, base_sha=sha, expected_sha=None)
+        resp = await self._race_safe_write(
+            path,
+            br,
+            sha,
+            lambda: self._write("DELETE", path, body, br, base_sha=sha, expected_sha=None),
+        )
         if isinstance(resp, WriteResult):
             return resp.commit_sha
         return str(resp.json()["commit"]["sha"])
+
+    async def _race_safe_write(
+        self,
+        path: str,
+        branch: str,
+        base_sha: str | None,
+        send: Callable[[], Awaitable[httpx.Response | WriteResult]],
+    ) -> httpx.Response | WriteResult:
+        """One write through the branch-race rule (`core/github_writes.py`)."""
+        return await send_write(
+            send,
+            lambda: current_blob_sha(self, path, branch),
+            path=path,
+            base_sha=base_sha,
+            policy=self.race,
+            sleep=self._sleep,
+            rng=self._rng,
+            counts=self.race_counts,
+        )
 
     async def _write(
         self,

@@ -1,7 +1,8 @@
 """One way to save a document: :class:`SaveService` returns ``Saved | Queued | SaveConflict``.
 
 A save goes to GitHub with the blob sha it was based on. When GitHub cannot be reached or
-answers unclearly (offline, timeout, 5xx, rate limit: :func:`is_queueable_error`) the save is
+answers unclearly (offline, timeout, 5xx, rate limit, the branch kept moving under the write:
+:func:`is_queueable_error`) the save is
 written to the durable on-disk queue (:class:`~modu_desktop.core.spool.SaveSpool`) instead, and
 goes out by itself later, exactly once; while a save of a document waits there, later saves of
 that document join it (newest text wins) instead of racing it. A conflict comes back as the
@@ -91,6 +92,8 @@ def outcome_for_error(exc: BaseException) -> SendOutcome:
         return Conflict(None)  # the spool reads the server's sha back itself
     if isinstance(exc, errors.RateLimited):
         return Retryable(f"rate limited: {exc.message}", exc.retry_in())
+    if isinstance(exc, errors.BranchMoved):  # nothing applied: the same write goes again soon
+        return Retryable(f"the branch kept moving ({exc.tries} tries): {exc.message}")
     if isinstance(exc, errors.NetworkError):
         if not exc.sent:
             return Retryable(f"offline: {exc.message}")
@@ -108,12 +111,17 @@ def outcome_for_error(exc: BaseException) -> SendOutcome:
 
 
 def is_queueable_error(exc: BaseException) -> bool:
-    """True for failures the queue can wait out (offline, timeouts, 5xx, rate limits)."""
+    """True for failures the queue can wait out (offline, timeouts, 5xx, rate limits, a branch
+    that kept moving under the write)."""
     if isinstance(exc, asyncio.TimeoutError | TimeoutError):
         return True
     return isinstance(
         exc,
-        errors.NetworkError | errors.ServerError | errors.RateLimited | errors.WriteUncertain,
+        errors.NetworkError
+        | errors.ServerError
+        | errors.RateLimited
+        | errors.WriteUncertain
+        | errors.BranchMoved,
     )
 
 

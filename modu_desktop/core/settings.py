@@ -42,6 +42,8 @@ class Settings:
     language: str | None = None  # "ko" | "en" | None = follow the OS
     required_org: str | None = None  # sign-in requires membership of this org, if set
     oauth_client_id: str | None = None  # enables "sign in with the browser" when set
+    # An open document's lock is released after this many minutes without typing (0: never).
+    idle_release_minutes: float = 20.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -92,6 +94,9 @@ def _coerce(data: dict[str, Any]) -> Settings:
                     setattr(s, key, value.strip())
             elif key == "language":
                 s.language = value if value in LANGUAGES else None
+            elif key == "idle_release_minutes":
+                if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+                    s.idle_release_minutes = float(value)
             elif key in ("required_org", "oauth_client_id"):
                 s.__setattr__(
                     key, value.strip() if isinstance(value, str) and value.strip() else None

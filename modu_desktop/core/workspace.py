@@ -31,6 +31,7 @@ HELD_LOCKS_DIR = "held-locks"
 DRAFTS_DIR = "drafts"
 SPOOL_DIR = "spool"
 DONE_KEEP_S = 7 * 86400.0  # committed queue items are kept a week (SaveService.rebased)
+IDLE_RELEASE_S = 20 * 60.0  # an open document's lock is released after this long without typing
 
 
 def registry_for(data_dir: str | Path) -> HeldLockRegistry:
@@ -73,6 +74,8 @@ class Workspace:
     drafts: DraftStore | None = None
     spool: SaveSpool | None = None
     held_locks: HeldLockRegistry | None = None
+    # Seconds without typing after which an open document's lock is released (None: never).
+    idle_release_s: float | None = IDLE_RELEASE_S
 
     @classmethod
     def build(
@@ -91,11 +94,13 @@ class Workspace:
         client_name: str | None = None,
         install_id: str | None = None,
         snapshots: SnapshotFile | None = None,
+        idle_release_s: float | None = IDLE_RELEASE_S,
     ) -> Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
         no queue even with a data directory. ``install_id`` None: this installation's id, kept
         in the data directory (random; never the machine's name). ``snapshots``: where the list
-        is kept for the next start (issue 18)."""
+        is kept for the next start (issue 18). ``idle_release_s``: an open document's lock is
+        released after this long without typing (None or 0: never)."""
         if install_id is None and data_dir is not None:
             install_id = this_install(data_dir)
         repo = client.repo
@@ -140,7 +145,19 @@ class Workspace:
                 with contextlib.suppress(OSError):
                     spool.prune_done(DONE_KEEP_S)
         saves = SaveService(store, target, spool, on_queued=on_queued)
-        return cls(client, login, session_id, target, store, locks, saves, drafts, spool, registry)
+        return cls(
+            client,
+            login,
+            session_id,
+            target,
+            store,
+            locks,
+            saves,
+            drafts,
+            spool,
+            registry,
+            idle_release_s or None,
+        )
 
     def server_now(self) -> float:
         """Server time (GitHub's ``Date`` offset), for lock ages."""

@@ -17,6 +17,7 @@ from modu_desktop.core.blobcache import git_blob_sha
 from modu_desktop.core.clock import ServerClock
 from modu_desktop.core.github import (
     BadCredentials,
+    BranchMoved,
     Conflict,
     GitHubClient,
     GitHubError,
@@ -34,6 +35,7 @@ from modu_desktop.core.github import (
     WriteUncertain,
     encode_path,
 )
+from modu_desktop.core.github_writes import RaceRetry
 from tests.lang import in_lang
 
 TOKEN = "ghp_SuperSecretToken1234567890abcdef"
@@ -609,7 +611,7 @@ class FakeRepo:
                     "parents": [],
                 },
             )
-        if p == f"{base}/git/trees/{'1' * 40}":
+        if p in (f"{base}/git/trees/{'1' * 40}", f"{base}/git/trees/main"):
             return jr(
                 200,
                 {
@@ -662,18 +664,120 @@ def test_put_file_success_body() -> None:
 
 
 def test_put_conflict_is_not_retried() -> None:
+    """A 409 over a file that changed is a conflict: one read of its blob sha (git database)
+    decides, and the write is not sent again."""
     repo = FakeRepo("e" * 40)
     repo.on_write = lambda req: jr(409, {"message": "docs/a.md does not match " + "f" * 40})
 
     async def go() -> None:
         client, sleeps = make_client(repo)
         async with client:
-            with pytest.raises(Conflict):
+            with pytest.raises(Conflict) as ei:
                 await client.put_file("docs/a.md", b"x", "m", sha="f" * 40)
+            assert not isinstance(ei.value, BranchMoved)
+            assert client.race_counts.conflicts == 1 and client.race_counts.seen == 0
         assert sleeps == []
 
     run(go())
-    assert [m for m, _ in repo.requests] == ["PUT"]
+    assert [m for m, _ in repo.requests].count("PUT") == 1
+
+
+BRANCH_MOVED = {"message": f"is at {'d' * 40} but expected {'c' * 40}"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        BRANCH_MOVED["message"],
+        f"refs/heads/main expected to be at {'c' * 40}",  # GitHub's older wording
+    ],
+)
+def test_put_that_lost_the_branch_race_is_sent_again(message: str) -> None:
+    """409 while the file is still the one we wrote over: only the branch moved, nothing of ours
+    was applied, so the same write goes again after a short jittered pause — whatever the
+    message says."""
+    new = b"new content"
+    repo = FakeRepo("e" * 40)
+    answers = [
+        jr(409, {"message": message}),
+        jr(200, {"content": {"sha": git_blob_sha(new)}, "commit": {"sha": "9" * 40}}),
+    ]
+    repo.on_write = lambda req: answers.pop(0)
+
+    async def go() -> None:
+        client, sleeps = make_client(repo, race=RaceRetry(base_delay=0.3))
+        async with client:
+            r = await client.put_file("docs/a.md", new, "m", sha="e" * 40)
+            assert r.commit_sha == "9" * 40
+            counts = client.race_counts
+            assert (counts.seen, counts.retried, counts.won_after_retry) == (1, 1, 1)
+        assert len(sleeps) == 1 and 0.15 <= sleeps[0] <= 0.3
+
+    run(go())
+    assert [m for m, _ in repo.requests].count("PUT") == 2
+
+
+def test_create_and_delete_that_lost_the_race_are_sent_again() -> None:
+    """Unchanged means still absent for a create, still present for a delete."""
+    absent = FakeRepo(None)
+    creates = [
+        jr(409, BRANCH_MOVED),
+        jr(201, {"content": {"sha": "a" * 40}, "commit": {"sha": "9" * 40}}),
+    ]
+    absent.on_write = lambda req: creates.pop(0)
+    present = FakeRepo("e" * 40)
+    deletes = [jr(409, BRANCH_MOVED), jr(200, {"content": None, "commit": {"sha": "8" * 40}})]
+    present.on_write = lambda req: deletes.pop(0)
+
+    async def go() -> None:
+        client, _ = make_client(absent)
+        async with client:
+            assert (await client.put_file("docs/a.md", b"x", "m")).created
+        client, _ = make_client(present)
+        async with client:
+            assert await client.delete_file("docs/a.md", "e" * 40, "m") == "8" * 40
+
+    run(go())
+
+
+def test_a_branch_that_keeps_moving_ends_as_branch_moved_within_seconds() -> None:
+    """Never a conflict: a temporary failure after a few tries, a few seconds of pauses."""
+    repo = FakeRepo("e" * 40)
+    repo.on_write = lambda req: jr(409, BRANCH_MOVED)
+    policy = RaceRetry(attempts=4, base_delay=0.3, max_delay=2.4, max_total=6.0)
+
+    async def go() -> None:
+        client, sleeps = make_client(repo, race=policy)
+        async with client:
+            with pytest.raises(BranchMoved) as ei:
+                await client.put_file("docs/a.md", b"x", "m", sha="e" * 40)
+            assert not isinstance(ei.value, Conflict)
+            assert ei.value.tries == 4 and ei.value.status == 409
+            assert "nothing was changed" in ei.value.user_message()
+            assert client.race_counts.gave_up == 1 and client.race_counts.retried == 3
+        assert len(sleeps) == 3 and sum(sleeps) <= policy.max_total
+        assert sleeps[0] < sleeps[2]  # backing off
+
+    run(go())
+    assert [m for m, _ in repo.requests].count("PUT") == 4
+
+
+def test_a_409_whose_file_cannot_be_read_is_not_called_a_conflict() -> None:
+    repo = FakeRepo("e" * 40)
+    repo.on_write = lambda req: jr(409, BRANCH_MOVED)
+
+    def unreachable(req: httpx.Request) -> httpx.Response:
+        if req.method == "GET":
+            raise httpx.ConnectError("offline", request=req)
+        return repo(req)
+
+    async def go() -> None:
+        client, _ = make_client(unreachable, retry=RetryPolicy(max_attempts=1))
+        async with client:
+            with pytest.raises(NetworkError):
+                await client.put_file("docs/a.md", b"x", "m", sha="e" * 40)
+
+    run(go())
 
 
 def test_put_timeout_but_write_happened_is_recovered_from_git_database() -> None:

@@ -539,6 +539,10 @@ class LockManager:
             view = await self.inspect(held.doc_id)
         except Exception as read_exc:
             return self._missed(held, read_exc)
+        if view.status is LockStatus.MINE_THIS_SESSION and view.sha == held.sha:
+            # Exactly the lock we last wrote: the 409 changed nothing of ours (the branch moved
+            # under the write). Still ours; the next beat renews it.
+            return self._missed(held, exc)
         if view.status is LockStatus.MINE_THIS_SESSION:
             # Our session's body with another sha: an earlier write of ours landed although its
             # answer was lost. Adopt it only if that write *updated* our previous lock; if it

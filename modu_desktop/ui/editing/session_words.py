@@ -13,13 +13,16 @@ from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
     LockLost,
+    LockParked,
     LockRenewed,
+    LockResumed,
     Mode,
     NotSaved,
     Opened,
     OpenFailed,
     Queued,
     RaceLost,
+    ResumeFailed,
     Saved,
     SessionEvent,
     TheirsTaken,
@@ -37,6 +40,24 @@ def queued_text() -> str:
     return tr(
         "Not connected to GitHub: the save is kept on this computer and will be sent "
         "by itself when the connection returns (waiting to save)."
+    )
+
+
+def busy_queued_text() -> str:
+    """Why a save is waiting when GitHub was only busy with other people's changes."""
+    return tr(
+        "GitHub was busy with other people's changes, so the save is kept on this computer "
+        "and will be sent by itself in a moment (waiting to save)."
+    )
+
+
+def parked_text(doc: str, idle_s: float) -> str:
+    """The lock was let go after a long pause without typing."""
+    return tr(
+        "No typing for {m} minutes, so the editing lock on “{doc}” was let go and others "
+        "may edit it. Your text stays here: type to go on editing.",
+        m=max(1, round(idle_s / 60)),
+        doc=doc,
     )
 
 
@@ -136,6 +157,18 @@ class SessionWords:
                 "ok",
             )
         elif isinstance(event, HeartbeatMissed):
+            if isinstance(event.error, errors.BranchMoved):
+                # GitHub answered; it was only busy with others' commits: the lock is still
+                # ours and the next try comes soon. Not an outage, so not said as one.
+                win.set_lock_status(
+                    tr(
+                        "You are editing “{doc}” · GitHub was busy; the lock will be renewed "
+                        "in a moment",
+                        doc=win.label(event.doc_id),
+                    ),
+                    "ok",
+                )
+                return
             if event.expires_in_s is None:
                 message = error_text(event.error) if event.error else None
                 win.set_connection(False, message, offline=offline(event.error))
@@ -152,6 +185,10 @@ class SessionWords:
             win.set_connection(True)
             win.set_lock_status(tr("✔ Saved “{doc}”", doc=win.label(event.doc_id)), "ok")
             win.resolve_notice("save", "connection")  # an earlier "not saved" is resolved
+        elif isinstance(event, Queued) and isinstance(event.cause, errors.BranchMoved):
+            # GitHub answered but was busy with others' commits: no outage to report.
+            self._editing_status(event.doc_id)
+            win.show_notice(busy_queued_text(), "info", topic="connection")
         elif isinstance(event, Queued):
             # Offline: the save waits on disk; the message goes to one place, the notice.
             msg = queued_text()
@@ -166,6 +203,28 @@ class SessionWords:
                 )
         elif isinstance(event, NotSaved):
             self._not_saved(event)
+        elif isinstance(event, LockParked):
+            win.set_lock_status(parked_text(win.label(event.doc_id), event.idle_s), "info")
+        elif isinstance(event, LockResumed):
+            win.set_connection(True)
+            win.set_lock_status(tr("You are editing “{doc}”", doc=win.label(event.doc_id)), "ok")
+            if event.took_over is not None:
+                win.show_notice(took_over_text(event.took_over, win.ctx.server_now()), "warning")
+        elif isinstance(event, ResumeFailed):
+            if event.error is None:
+                text = tr(
+                    "Could not take the editing lock on “{doc}” back: others keep changing it. "
+                    "Your text stays here; type or save to try again.",
+                    doc=win.label(event.doc_id),
+                )
+            else:
+                text = tr(
+                    "Could not take the editing lock on “{doc}” back ({msg}). Your text stays "
+                    "here; type or save to try again.",
+                    doc=win.label(event.doc_id),
+                    msg=error_text(event.error),
+                )
+            win.set_lock_status(text, "warning")
         elif isinstance(event, RaceLost):
             # a different holder took it meanwhile (core.locks re-read it): say who, truthfully
             win.show_notice(took_first_text(win.label(event.doc_id), event.view), "warning")

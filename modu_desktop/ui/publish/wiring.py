@@ -123,7 +123,7 @@ class Publishing(QObject):
 
     async def _lock_ok(self) -> str | None:
         s = self.win.doc
-        if s is None or s.held is None or not s.editable:
+        if s is None or not await s.ensure_lock() or s.held is None:
             return tr("You do not hold the lock on this document.")
         ver = await self.win.ctx.locks.verify(s.held)
         return None if ver.ok else ver.reason

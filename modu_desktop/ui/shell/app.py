@@ -41,6 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", help="keep config, cache, drafts and the practice repo here")
     p.add_argument("--heartbeat-seconds", type=float, default=300.0)
     p.add_argument("--stale-seconds", type=float, default=900.0)
+    p.add_argument(
+        "--idle-release-minutes",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="release an open document's lock after this long without typing "
+        "(default: settings.json idle_release_minutes, 20; 0 = never)",
+    )
     p.add_argument("--screenshot", metavar="FILE", help="write a PNG of the main window")
     p.add_argument("--quit-after", type=float, metavar="SECONDS", help="quit gracefully after N s")
     p.add_argument("--debug", action="store_true", help="verbose log on stderr")
@@ -313,6 +321,7 @@ async def _async_main(
         heartbeat_s=max(1.0, float(args.heartbeat_seconds)),
         stale_s=max(2.0, float(args.stale_seconds)),
         open_doc=args.open_doc,
+        idle_release_s=_idle_release_s(args.idle_release_minutes, settings.idle_release_minutes),
     )
 
     sandbox = None
@@ -572,3 +581,9 @@ async def _sign_in(
         quitter.cancel()
         w.hide()
         w.deleteLater()
+
+
+def _idle_release_s(from_args: float | None, from_settings: float) -> float | None:
+    """Seconds without typing before an open document's lock is released (None: never)."""
+    minutes = from_settings if from_args is None else from_args
+    return minutes * 60.0 if minutes and minutes > 0 else None

@@ -39,6 +39,7 @@ class AppOptions:
     refresh_s: float = 60.0
     deploy_poll_s: float = 5.0
     release_timeout_s: float = 10.0
+    idle_release_s: float | None = 20 * 60.0  # lock released after this long without typing
     refresh_on_activate: bool = True  # re-read the list when the app comes to the front
 
 
@@ -109,6 +110,7 @@ class AppContext:
             stale_s=self.options.stale_s,
             queue_saves=not self.viewer,
             snapshots=lists,
+            idle_release_s=self.options.idle_release_s,
         )
         with contextlib.suppress(Exception):
             last = lists.load()

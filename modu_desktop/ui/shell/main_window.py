@@ -417,6 +417,11 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ drafts (issue 5)
     def note_edit(self) -> None:
+        s = self.session
+        if s is not None and s.note_typing():
+            # The lock was let go after a long pause: take it back (or ask) as typing resumes.
+            self.set_lock_status(tr("Taking the editing lock on “{doc}” back…", doc=s.title))
+            self.ops.run(s.resume())
         if self.drafts is not None and self.session is not None and self.editor_pane.is_modified():
             self.drafts.note_edit(self.editor_pane.text())
 

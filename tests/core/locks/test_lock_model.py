@@ -200,8 +200,16 @@ class SandboxBackend:
         users = [SandboxUser(login, f"tok-{login}") for login in ALL_LOGINS]
         self.sb = Sandbox(repo_dir, users=users, seed="empty")
         self.sb.start()
+        # Virtual time runs ahead through the clock-offset fault, while GitHub's per-minute
+        # secondary limits count real seconds here: a model run makes hundreds of writes in a
+        # real minute, so those limits are off (they have their own tests).
         self.sb.faults.update(
-            failure_rate=0.0, failure_kinds=("5xx", "reset", "lost_response"), rng_seed=seed
+            failure_rate=0.0,
+            failure_kinds=("5xx", "reset", "lost_response"),
+            rng_seed=seed,
+            secondary_points_per_minute=None,
+            content_per_minute=None,
+            content_per_hour=None,
         )
         self.clients: list[Any] = []
         self.webs: list[Any] = []
