@@ -64,7 +64,7 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 def serve(build: Path) -> tuple[ThreadingHTTPServer, str]:
-    from modu_desktop.core.paths import resources_dir
+    from modu_desktop.core.account.paths import resources_dir
 
     _Handler.font = (resources_dir() / "preview" / "fonts" / "PretendardVariable.ttf").read_bytes()
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Handler, directory=str(build)))
@@ -82,7 +82,7 @@ def build_site(site: Path) -> None:
 
 def doc_route(site: Path, doc_file: Path) -> str:
     """The site URL path of a document (front matter ``id`` or the file name)."""
-    from modu_desktop.core.blocks import split_front_matter
+    from modu_desktop.core.brochure.blocks import split_front_matter
 
     fm, _ = split_front_matter(doc_file.read_text("utf-8"))
     return "/docs/" + (fm.values.get("id") or doc_file.stem)
@@ -231,7 +231,7 @@ class Renderer:
         from PySide6.QtCore import QUrl
         from PySide6.QtWebEngineCore import QWebEngineScript
 
-        from modu_desktop.core.paths import resources_dir
+        from modu_desktop.core.account.paths import resources_dir
         from modu_desktop.core.preview.page import NO_MOTION_CSS
 
         fonts = (resources_dir() / "preview" / "fonts.css").read_text("utf-8")

@@ -298,9 +298,9 @@ def test_iss_install_and_uninstall_rules(
 
 def test_iss_data_dir_is_the_apps_data_dir(iss_defines: dict[str, str]) -> None:
     try:
-        from modu_desktop.core import paths
+        from modu_desktop.core.account import paths
     except ImportError:
-        pytest.skip("modu_desktop.core.paths not available yet")
+        pytest.skip("modu_desktop.core.account.paths not available yet")
     assert iss_defines["DataDirName"] == paths.APP_DIR_NAME
     assert "{localappdata}\\{#DataDirName}" in ISS.read_text(encoding="utf-8-sig")
 

@@ -1,4 +1,4 @@
-"""Admin CLI commands for the web admin's other tasks, on ``modu_desktop.core.ops``:
+"""Admin CLI commands for the web admin's other tasks, on ``modu_desktop.core.docops.ops``:
 
     modu-desktop docs new --id ID --title T [--position N] [--theme T] [--layout L]
                           [--nav-label L] [--template]
@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from modu_desktop.cli import common
-from modu_desktop.core.ops import (
+from modu_desktop.core.docops.ops import (
     DEFAULT_LAYOUT,
     DEFAULT_THEME,
     LAYOUTS,
@@ -141,7 +141,7 @@ def register(subparsers: Mapping[str, Any]) -> None:
 
 @contextmanager
 def _store_dir() -> Iterator[str]:
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
 
     try:
         yield str(app_paths().ensure().blob_cache_dir)
@@ -212,7 +212,7 @@ async def _docs_move(args: argparse.Namespace, ctx: common.Context) -> int:
 
 
 async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
-    from modu_desktop.core.importer import (
+    from modu_desktop.core.docops.importer import (
         check_candidates,
         import_candidates,
         read_candidates,
@@ -260,7 +260,7 @@ def _print_candidate(c: Any, out: TextIO) -> None:
 
 
 async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
-    from modu_desktop.core.images import upload_image_file
+    from modu_desktop.core.docops.images import upload_image_file
 
     res = await upload_image_file(
         ctx.client, args.file, alt=args.alt, base_url=args.base_url, branch=ctx.client.repo.branch

@@ -22,7 +22,7 @@ from typing import Any
 
 from modu_desktop import i18n
 from modu_desktop.cli.common import CliFailure, load_token
-from modu_desktop.core.errors import GitHubError
+from modu_desktop.core.github.errors import GitHubError
 
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_REPO = "pnuai/PNU-Modu"
@@ -34,7 +34,7 @@ _IMG_HTML = re.compile(r"<img[^>]*\ssrc\s*=\s*[\"']([^\"']+)", re.I)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from modu_desktop.core.locks import InvalidDocId, validate_doc_id
+    from modu_desktop.core.locks.wire import InvalidDocId, validate_doc_id
 
     def doc_id(text: str) -> str:
         try:
@@ -64,9 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[str, str, Any]:
     """(document text, its path, site style); its repository pictures land in ``pictures``."""
-    from modu_desktop.core.documents import DocumentStore
-    from modu_desktop.core.github import GitHubClient, RepoRef
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
+    from modu_desktop.core.documents.store import DocumentStore
+    from modu_desktop.core.github.client import GitHubClient, RepoRef
     from modu_desktop.core.preview import load_site_style
     from modu_desktop.ui.docops.repo_images import repo_path_for
 

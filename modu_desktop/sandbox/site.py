@@ -11,15 +11,15 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
-from modu_desktop.core.blocks import split_front_matter
-from modu_desktop.core.publish import doc_slug
+from modu_desktop.core.brochure.blocks import split_front_matter
+from modu_desktop.core.publish.site import doc_slug
 
 PREFIX = "/_sandbox/site/docs/"
 
 
 def page(sandbox: Any, path: str) -> tuple[int, bytes]:
     """(status, HTML) for a request path under :data:`PREFIX`."""
-    from modu_desktop.core.render import render_preview
+    from modu_desktop.core.preview import render_preview
 
     slug = unquote(path[len(PREFIX) :]).strip("/")
     with sandbox.api.lock:

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from modu_desktop.cli import main
-from modu_desktop.core.clock import ServerClock
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.locks import lock_path
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.github.clock import ServerClock
+from modu_desktop.core.locks.wire import lock_path
 from tests.cli.test_commands import cli, cli_env, lock_as  # noqa: F401  (fixture)
 
 PNG = (

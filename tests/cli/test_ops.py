@@ -11,9 +11,9 @@ import pytest
 
 from modu_desktop.cli import commands as cli
 from modu_desktop.cli.commands import build_parser, main
-from modu_desktop.core import frontmatter
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.locks import LockManager
+from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.locks.manager import LockManager
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PNG = (

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from modu_desktop.cli import main
-from modu_desktop.core.locks import lock_path
+from modu_desktop.core.locks.wire import lock_path
 from tests.cli.test_commands import cli, cli_env, lock_as  # noqa: F401  (fixture)
 
 SITE_DOCS = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu-site" / "docs"
@@ -98,7 +98,7 @@ def test_history_and_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -
 
     import asyncio
 
-    from modu_desktop.core.github import GitHubClient, RepoRef
+    from modu_desktop.core.github.client import GitHubClient, RepoRef
 
     async def edit() -> None:
         async with GitHubClient(sb.api_url, "tok-editor2", RepoRef("pnuai", "PNU-Modu")) as c:

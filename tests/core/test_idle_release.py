@@ -17,7 +17,7 @@ from modu_desktop.core.edit_session import (
     Saved,
     TakeOver,
 )
-from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
+from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.workspace import Workspace
 from tests.core.test_edit_session import DOC, FakeView, _lock, _until
 

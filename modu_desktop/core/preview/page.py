@@ -18,7 +18,7 @@ import html
 from dataclasses import dataclass
 from functools import lru_cache
 
-from modu_desktop.core.blocks import Block, split_front_matter, split_segments
+from modu_desktop.core.brochure.blocks import Block, split_front_matter, split_segments
 from modu_desktop.core.preview.blocks import BLOCK_RENDERERS, render_block
 from modu_desktop.core.preview.images import ImageResolver
 from modu_desktop.core.preview.mdx import render_admonition, render_markdown

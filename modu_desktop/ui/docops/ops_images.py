@@ -54,14 +54,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.images import (
+from modu_desktop.core.docops.images import (
     MAX_BYTES,
     ImageUpload,
     check_image,
     default_alt,
     upload_image,
 )
-from modu_desktop.core.ops import Text
+from modu_desktop.core.docops.ops import Text
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.shell.asyncutil import run_dialog

@@ -27,7 +27,7 @@ from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QUrl, Signal
 
-from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.account.paths import resources_dir
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def register_schemes() -> None:
 
 
 def _gpu_marker() -> Path:
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
 
     return Path(app_paths().cache_dir) / "webengine-gpu-failed"
 

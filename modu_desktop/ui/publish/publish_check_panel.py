@@ -34,8 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.publishcheck import CheckResult, Finding, StaleEdit, check_text
-from modu_desktop.core.publishcheck.messages import summary
+from modu_desktop.core.publish.check import CheckResult, Finding, StaleEdit, check_text
+from modu_desktop.core.publish.check.messages import summary
 from modu_desktop.i18n import tr
 
 _STYLE = """
@@ -283,7 +283,7 @@ class PublishCheckDialog(QDialog):
         self.recheck()
 
     def apply_all(self) -> None:
-        from modu_desktop.core.publishcheck import apply_all_fixes
+        from modu_desktop.core.publish.check import apply_all_fixes
 
         for _ in range(4):  # a fix can uncover another (e.g. nested braces)
             if not self.check_result.fixable:

@@ -15,17 +15,17 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from modu_desktop.core.deploy_failure import deploy_failure
-from modu_desktop.core.documents import SaveResult
-from modu_desktop.core.github_types import WorkflowRun
-from modu_desktop.core.history import (
+from modu_desktop.core.documents.history import (
     DocHistory,
     RestoreRefused,
     Version,
     restore_previous,
     restore_version,
 )
-from modu_desktop.core.publishcheck import check_text, tree_paths
+from modu_desktop.core.documents.store import SaveResult
+from modu_desktop.core.github.types import WorkflowRun
+from modu_desktop.core.publish.check import check_text, tree_paths
+from modu_desktop.core.publish.failure import deploy_failure
 from modu_desktop.i18n import tr
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import check_before_save, replace_editor_text

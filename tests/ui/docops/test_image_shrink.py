@@ -15,8 +15,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop import i18n
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.images import MAX_BYTES
+from modu_desktop.core.docops.images import MAX_BYTES
+from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.ui.docops.ops_images import (
     EditorImageHelper,
     ImagePickerDialog,

@@ -12,11 +12,13 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
-from modu_desktop.core import frontmatter
-from modu_desktop.core.documents import DocumentStore
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.locks import LockManager, LockStatus, lock_path
-from modu_desktop.core.ops import DocOps, NewDocRequest, OpCode
+from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.docops.ops import DocOps, NewDocRequest, OpCode
+from modu_desktop.core.documents.store import DocumentStore
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.model import LockStatus
+from modu_desktop.core.locks.wire import lock_path
 from modu_desktop.ui.docops.ops_delete import DeleteDialog, delete_document
 from modu_desktop.ui.docops.ops_images import (
     EditorImageHelper,

@@ -12,7 +12,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QDialog
 
 from modu_desktop.core.edit_session import HeartbeatMissed, LockLost, LockRenewed, SessionEvent
-from modu_desktop.core.github_writes import RaceRetry
+from modu_desktop.core.github.writes import RaceRetry
 from tests.ui.conftest import lock_json
 
 DOC = "02-programs"

@@ -12,12 +12,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QPushButton
 
 from modu_desktop import i18n
-from modu_desktop.core.blobcache import BlobCache
-from modu_desktop.core.deploy_failure import DeployFailure, deploy_failure
-from modu_desktop.core.documents import DocumentStore, SaveResult
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.history import DocHistory, restore_version, version_before
-from modu_desktop.core.publishcheck import check_text
+from modu_desktop.core.documents.history import DocHistory, restore_version, version_before
+from modu_desktop.core.documents.store import DocumentStore, SaveResult
+from modu_desktop.core.github.blobcache import BlobCache
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.publish.check import check_text
+from modu_desktop.core.publish.failure import DeployFailure, deploy_failure
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
 from modu_desktop.ui.publish.history_panel import HistoryPanel
 from modu_desktop.ui.publish.publish_check_panel import (

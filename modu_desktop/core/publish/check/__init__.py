@@ -1,0 +1,72 @@
+"""Publish check: would the site still build with this document, and does it show as meant?
+
+    from modu_desktop.core.publish.check import check_text, apply_fix
+    result = check_text(text, path="docs/01-intro.md", repo_paths=tree_paths)
+    for f in result.findings:
+        f.line, f.column, f.code, f.severity, f.message, f.fix   # fix: a TextEdit or None
+    fixed = apply_fix(text, result.findings[0])
+
+``Severity.BREAKS_BUILD``: the site's build (Docusaurus 3 compiling every ``.md`` as MDX) fails
+with this document, so nothing is published until it is fixed. ``Severity.PAGE_WRONG``: the site
+builds, but this page will not show what was written (a line the brochure plugin ignores, an
+unknown block, a missing picture in a block, a required field missing).
+
+``repo_paths`` (the repository's file paths, e.g. from the git tree) turns on the picture checks;
+``path`` is the document's path in the repository (relative pictures are resolved from it).
+Qt-free, no I/O; about 10 ms for 150 KB (``scripts/bench_publish_check.py``). Accuracy against
+the real site toolchain: ``docs/publish-check.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from .frontmatter import check_front_matter
+from .mdx import Scanner
+from .model import CheckResult, Finding, LineIndex, Severity, StaleEdit, TextEdit, apply_edits
+
+__all__ = [
+    "CheckResult",
+    "Finding",
+    "Severity",
+    "StaleEdit",
+    "TextEdit",
+    "apply_all_fixes",
+    "apply_edits",
+    "apply_fix",
+    "check_text",
+    "tree_paths",
+]
+
+
+def check_text(
+    text: str, *, path: str = "docs/document.md", repo_paths: Collection[str] | None = None
+) -> CheckResult:
+    """Check one document's full text (front matter and body)."""
+    index = LineIndex(text)
+    scanner = Scanner(text, 0, index, doc_path=path, repo_paths=repo_paths)
+    fm = check_front_matter(scanner)
+    scanner.body_start = scanner.consumed = fm.end
+    scanner.run()
+    findings = sorted(scanner.findings, key=lambda f: (f.offset, f.code))
+    return CheckResult(tuple(findings))
+
+
+async def tree_paths(client: Any, branch: str | None = None) -> set[str]:
+    """The repository's file paths for the picture checks (the recursive tree; a repeated call
+    is a free 304 when nothing changed)."""
+    tree = await client.get_tree(branch, recursive=True)
+    return {e.path for e in tree.entries if e.type == "blob"}
+
+
+def apply_fix(text: str, finding: Finding) -> str:
+    """``text`` with the finding's one-click fix applied (raises StaleEdit if it moved)."""
+    if finding.fix is None:
+        raise ValueError(f"{finding.code} has no fix")
+    return finding.fix.apply(text)
+
+
+def apply_all_fixes(text: str, result: CheckResult) -> str:
+    """Apply every fix that does not overlap another (then check again: more may appear)."""
+    return apply_edits(text, [f.fix for f in result.findings if f.fix is not None])
