@@ -1,5 +1,6 @@
 """``python -m modu_desktop.bench [--docs N[,N…]] [--latency-ms MS[,MS…]] [--runs K]
-[--json FILE]``: see docs/performance.md."""
+[--json FILE]``: see docs/performance.md. ``python -m modu_desktop.bench scale …``: the scale
+simulation (``bench/scale.py``, docs/scale.md)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["scale"]:
+        from modu_desktop.bench.scale import main as scale_main
+
+        return scale_main(given[1:])
     args = build_parser().parse_args(argv)
     t0 = time.perf_counter()
 

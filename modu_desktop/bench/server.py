@@ -28,7 +28,7 @@ OURS = BenchUser("desk", "tok-desk")  # our client
 WEB = BenchUser("webadmin", "tok-webadmin")  # the reference web-admin client
 OTHER = BenchUser("other", "tok-other")  # holds locks in the contended scenario
 USERS = (OURS, WEB, OTHER)
-NO_LIMIT = 1_000_000_000  # the benchmark must never hit the sandbox's rate limits
+NO_LIMIT = 1_000_000_000  # the benchmark must never hit the sandbox's rate limits (any of them)
 
 
 class SandboxHandle:
@@ -58,7 +58,14 @@ class SandboxHandle:
                 branch=BRANCH,
                 users=[SandboxUser(u.login, u.token, push=True) for u in USERS],
                 seed=self.seed,
-                faults=Faults(latency_ms=self.latency_ms, primary_limit=NO_LIMIT),
+                faults=Faults(
+                    latency_ms=self.latency_ms,
+                    primary_limit=NO_LIMIT,
+                    secondary_concurrent=None,
+                    secondary_points_per_minute=None,
+                    content_per_minute=None,
+                    content_per_hour=None,
+                ),
                 deploy_queue_seconds=3600,
                 deploy_run_seconds=3600,
             ).start()
@@ -81,6 +88,7 @@ class SandboxHandle:
             str(self.latency_ms),
             "--rate-limit",
             str(NO_LIMIT),
+            "--no-secondary-limits",
             "--deploy-queue-seconds",
             "3600",
             "--deploy-run-seconds",

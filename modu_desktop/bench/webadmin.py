@@ -98,12 +98,13 @@ class WebAdminClient:
         branch: str = "main",
         *,
         concurrency: int = 6,
+        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.login = login
         self.branch = branch
         self.concurrency = max(1, concurrency)
         self._repo = f"/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
-        self.transport = CountingTransport(
+        self.transport = transport or CountingTransport(
             httpx.Limits(
                 max_connections=self.concurrency, max_keepalive_connections=self.concurrency
             )

@@ -62,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--content-per-hour", type=int, default=500, help="writes per user an hour (GitHub: 500)"
     )
     faults.add_argument(
+        "--no-secondary-limits",
+        action="store_true",
+        help="switch GitHub's documented secondary limits off (benchmarks of other things)",
+    )
+    faults.add_argument(
         "--rate-time-scale",
         type=float,
         default=1.0,
@@ -105,8 +110,10 @@ def faults_from(args: argparse.Namespace) -> Faults:
         secondary_limit=args.secondary_limit,
         secondary_window_seconds=args.secondary_window,
         secondary_retry_after=args.secondary_retry_after,
-        content_per_minute=args.content_per_minute,
-        content_per_hour=args.content_per_hour,
+        content_per_minute=None if args.no_secondary_limits else args.content_per_minute,
+        content_per_hour=None if args.no_secondary_limits else args.content_per_hour,
+        secondary_points_per_minute=None if args.no_secondary_limits else 900,
+        secondary_concurrent=None if args.no_secondary_limits else 100,
         rate_time_scale=args.rate_time_scale,
         race_window_ms=args.race_window_ms,
         race_rate=args.race_rate,

@@ -276,6 +276,28 @@ class GitStore:
                     paths.add(p.decode("utf-8", "surrogateescape"))
         return sorted(paths)
 
+    def changes(self, commit_sha: str) -> list[tuple[str, str | None]]:
+        """(path, its blob sha after the commit — None when deleted) of every file a commit
+        changed against its first parent (all files for a root commit)."""
+        info = self.commit(commit_sha)
+        if info is None:
+            return []
+        old = self.commit(info.parents[0]).tree if info.parents else None  # type: ignore[union-attr]
+        out: list[tuple[str, str | None]] = []
+        for (old_path, new_path), _modes, (
+            _old_sha,
+            new_sha,
+        ) in self.repo.object_store.tree_changes(_oid(old) if old else None, _oid(info.tree)):
+            path = new_path or old_path
+            if path:
+                out.append(
+                    (
+                        path.decode("utf-8", "surrogateescape"),
+                        new_sha.decode() if new_path and new_sha else None,
+                    )
+                )
+        return out
+
     # ----- writing -------------------------------------------------------------------------
 
     def commit_change(
