@@ -71,6 +71,7 @@ from modu_desktop.core.edit_session import (
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.github.writes import RaceRetry
+from modu_desktop.core.saving.conflicts import queued_conflict, resolve_conflict
 from modu_desktop.core.saving.queue import Backoff
 from modu_desktop.core.workspace import Workspace
 from modu_desktop.sandbox.gitstore import GitStore
@@ -99,7 +100,7 @@ class ScaleOptions:
     stale_s: float = 900.0
     latency_ms: float = 150.0  # GitHub's answer time (simulated)
     race_window_ms: float = 750.0  # GitHub's write window (simulated)
-    refresh_sample: int = 6  # desk editors that also run the window's list refresh
+    refresh_sample: int = 3  # desk editors that also run the window's list refresh
     refresh_s: float = 60.0
     seed: int = 22
 
@@ -256,6 +257,7 @@ class DeskEditor:
         self.resuming = False
         self.save_base: str | None = None
         self.lines = 0
+        self.questions = 0  # take-over questions this editor was asked
         self.ws: Workspace | None = None
         self.client: GitHubClient | None = None
         self.tasks: list[asyncio.Task[Any]] = []
@@ -307,6 +309,7 @@ class DeskEditor:
 
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
         self.world.tally.count["take-over questions"] += 1
+        self.questions += 1
         return self.take_over
 
     async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
@@ -371,7 +374,7 @@ class DeskEditor:
         assert self.ws is not None
         tally, clock = self.world.tally, self.world.clock
         self.take_over = TakeOver.TAKE_OVER if self.behaviour.takes_over() else TakeOver.READ_ONLY
-        asked = tally.count["take-over questions"]
+        asked = self.questions
         opened = await tally.timed("open", clock, EditSession.open(self.ws, self, doc))
         if opened is None:
             tally.count["desk opens failed"] += 1
@@ -380,7 +383,7 @@ class DeskEditor:
         self.session = session
         self.text = what.loaded.text
         self.acquired_at = clock.now()
-        if session.mode is Mode.EDIT and tally.count["take-over questions"] > asked:
+        if session.mode is Mode.EDIT and self.questions > asked:
             self.world.steals[doc].append(clock.now())
             tally.count["take-overs"] += 1
         return True
@@ -463,14 +466,45 @@ class DeskEditor:
             await clock.sleep(self.world.options.refresh_s)
 
     async def queue_loop(self) -> None:
-        """The save queue's runner (the window's NothingLost does the same)."""
+        """The save queue's runner (the window's NothingLost does the same); a queued save
+        that failed as a conflict is resolved as the user would from "not saved" (keep mine)."""
         assert self.ws is not None
         while True:
             spool = self.ws.spool
             if spool is not None and spool.pending_count():
                 with contextlib.suppress(Exception):
                     await spool.run_once()
+            await self.resolve_failed()
             await self.world.clock.sleep(5.0)
+
+    async def resolve_failed(self) -> None:
+        assert self.ws is not None
+        spool = self.ws.spool
+        if spool is None:
+            return
+        for item in spool.failed_items():
+            with contextlib.suppress(Exception):
+                found = await queued_conflict(self.ws.saves, item)
+                await resolve_conflict(
+                    self.ws.saves,
+                    found,
+                    self._queued_question(item.base_sha),
+                    login=self.login,
+                    queued=item,
+                )
+
+    def _queued_question(
+        self, base: str | None
+    ) -> Callable[[Conflict], Awaitable[ConflictDecision]]:
+        tally = self.world.tally
+
+        async def ask(conflict: Conflict) -> ConflictDecision:
+            tally.count["conflict questions (queued saves)"] += 1
+            if conflict.their_sha is not None and conflict.their_sha == base:
+                tally.count["needless conflict questions"] += 1
+            return ConflictDecision.KEEP_MINE
+
+        return ask
 
     async def drain(self) -> int:
         """Send what is still queued (the race stays on); the number left unsent."""
@@ -485,7 +519,9 @@ class DeskEditor:
                 spool.retry_now(item.id)
             with contextlib.suppress(Exception):
                 await spool.run_once()
+            await self.resolve_failed()
             await self.world.clock.sleep(10.0)
+        await self.resolve_failed()
         return spool.pending_count() + len(spool.failed_items())
 
     async def aclose(self) -> None:
@@ -532,7 +568,11 @@ class WebEditor:
         clock, b = self.world.clock, self.behaviour
         await clock.sleep(self.rng.uniform(0, 10 * MINUTE))
         while clock.now() < end:
-            listing = await self._timed("web list", self.client.list_docs())
+            # The page load reads the tree and then every document's blob; only the tree is
+            # read here (hundreds of blob reads per page load would flood the one sandbox
+            # process), and the blob reads are added to this editor's count.
+            listing = await self._timed("web list", self.client.list_docs(blobs=False))
+            self.counts.methods["GET (page-load blobs, counted only)"] += len(listing.docs)
             doc = b.pick_doc()
             if await self._timed("web open", self.open(doc, listing.docs)):
                 await self.edit(end)
@@ -1011,9 +1051,18 @@ def analyse_history(
                     if holder != info.author.name:
                         who = "web" if info.author.name.startswith("web") else "desk"
                         without_lock[who] += 1
-        lost = [s for s in saved if (s[1], s[2]) not in versions]
+        # A queued save joins a later one of the same document (newest text wins) and an
+        # editor's text only grows here, so a save is kept when it or a later save of the same
+        # editor and document is a version of the file.
+        lost = 0
+        kept_later: set[tuple[str, str]] = set()
+        for login, path, blob in reversed(saved):
+            if (path, blob) in versions:
+                kept_later.add((login, path))
+            elif (login, path) not in kept_later:
+                lost += 1
         return {
-            "saves_lost": len(lost),
+            "saves_lost": lost,
             "saves_checked": len(saved),
             "commits": dict(kinds),
             "commits_per_hour": {
@@ -1068,6 +1117,33 @@ def table(results: list[dict[str, Any]]) -> str:
             lambda r: (
                 f"{r['content_written_without_the_lock'].get('desk', 0)} / "
                 f"{r['content_written_without_the_lock'].get('web', 0)}"
+            ),
+        ),
+        (
+            "conflict questions asked (at a save / of a queued save)",
+            lambda r: (
+                f"{r['counts'].get('conflict questions', 0)} / "
+                f"{r['counts'].get('conflict questions (queued saves)', 0)}"
+            ),
+        ),
+        (
+            "take-over questions / take-overs chosen (ours)",
+            lambda r: (
+                f"{r['counts'].get('take-over questions', 0)} / {r['counts'].get('take-overs', 0)}"
+            ),
+        ),
+        (
+            "opens that failed (ours / web admin)",
+            lambda r: (
+                f"{r['counts'].get('desk opens failed', 0)} / "
+                + str(sum(v for k, v in r["counts"].items() if k.startswith("web opens failed")))
+            ),
+        ),
+        (
+            "heartbeats: renewed / missed (ours)",
+            lambda r: (
+                f"{r['counts'].get('desk heartbeat ok', 0)} / "
+                f"{r['counts'].get('desk heartbeat missed', 0)}"
             ),
         ),
         (
