@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from modu_desktop.core.documents.store import LoadedDoc, SaveConflict, SaveResult
+from modu_desktop.core.github.errors import BranchMoved
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
     AcquireResult,
@@ -289,6 +290,7 @@ class _Timing:
     idle_release_s: float | None  # None: never released for idleness
 
 
+_LATER: set[asyncio.Future[Any]] = set()  # releases sent again after the window closed
 MISSED_BEAT_FRACTION = 5  # after a missed heartbeat the next try comes after 1/5 of the interval
 RESUME_PAUSE_S = 10.0  # after a failed resume, keystrokes wait this long before trying again
 
@@ -833,11 +835,30 @@ class EditSession:
                 self.ws.locks.release(held), self._timing.release_timeout_s
             )
             outcome = None if res.outcome is ReleaseOutcome.FAILED else res.outcome
+            if outcome is None and isinstance(res.error, BranchMoved):
+                # Nothing is wrong, GitHub was only busy: a lock left behind would make the
+                # next person who opens the document ask about us for a quarter of an hour.
+                self._release_later(held)
         except Exception as exc:
-            log.warning("release of %s failed: %s", self.doc_id, exc)
+            log.warning("release of %s failed: %r", self.doc_id, exc)
         event = Released(self.doc_id, outcome)
         self.view.report(event)
         return event
+
+    def _release_later(self, held: HeldLock) -> None:
+        async def again() -> None:
+            pause = self._timing.heartbeat_s / 10
+            for _ in range(3):
+                await asyncio.sleep(pause)
+                with contextlib.suppress(Exception):
+                    res = await self.ws.locks.release(held)
+                    if res.outcome is not ReleaseOutcome.FAILED:
+                        return
+                pause *= 2
+
+        task = asyncio.ensure_future(again())
+        _LATER.add(task)
+        task.add_done_callback(_LATER.discard)
 
     def forget(self) -> None:
         """The document is gone with its lock (deleted): stop without releasing."""

@@ -356,3 +356,23 @@ def test_the_window_session_keeps_its_lock_through_raced_heartbeats(
         await ws.aclose()
 
     asyncio.run(asyncio.wait_for(go(), 30))
+
+
+def test_a_release_that_keeps_losing_is_sent_again_later(sandbox: Any, tmp_path: Path) -> None:
+    """Closing while the branch is busy: the lock does not stay behind for a quarter of an
+    hour (the next person to open the document would be asked about us)."""
+
+    async def go() -> None:
+        client = client_for(sandbox)
+        await client.get_user()
+        ws = Workspace.build(client, "editor1", "s1", cache_dir=tmp_path / "c", heartbeat_s=0.2)
+        opened = await EditSession.open(ws, FakeView(), DOC, list_saw_no_lock=True)
+        assert opened is not None
+        sandbox.lose_next_write(LOCK, times=QUICK_RACE.attempts)
+        released = await opened[0].close()
+        assert released is not None and released.outcome is None  # not yet
+        while server_lock(sandbox) is not None:
+            await asyncio.sleep(0.02)
+        await ws.aclose()
+
+    asyncio.run(asyncio.wait_for(go(), 30))
