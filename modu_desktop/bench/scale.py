@@ -886,7 +886,12 @@ async def _run(
     progress(f"N={options.editors}: reading the history")
     result.update(
         analyse_history(
-            sandbox.repo_dir, world.tally.saved, sim_hours, len(world.editors), end_wall
+            sandbox.repo_dir,
+            world.tally.saved,
+            sim_hours,
+            len(world.editors),
+            end_wall,
+            desk=len(desks),
         )
     )
     return result
@@ -1013,6 +1018,7 @@ def analyse_history(
     sim_hours: float,
     editors: int,
     end_wall: float,
+    desk: int = 0,
 ) -> dict[str, Any]:
     """Replay ``main`` oldest first: commits by kind (those of the run itself, not of the
     clean-up after ``end_wall``), every file version, and the lock file in force at each
@@ -1034,6 +1040,8 @@ def analyse_history(
                 kinds["lock" if lock_commit else "content"] += 1
                 if lock_commit:
                     kinds[info.message.split(" ", 2)[1]] += 1  # acquire / heartbeat / release
+                    who = "web" if info.author.name.startswith("web") else "desk"
+                    kinds[f"lock by {who}"] += 1
             for path, blob in changes:
                 if blob is not None:
                     versions.add((path, blob))
@@ -1070,6 +1078,9 @@ def analyse_history(
                 "content": kinds["content"] / sim_hours,
             },
             "lock_commits_per_editor_hour": kinds["lock"] / sim_hours / editors,
+            "lock_commits_per_desk_editor_hour": kinds["lock by desk"] / sim_hours / desk
+            if desk
+            else None,
             "content_written_without_the_lock": dict(without_lock),
         }
     finally:
@@ -1176,7 +1187,13 @@ def table(results: list[dict[str, Any]]) -> str:
                 f"{_f(r['commits_per_hour']['lock'])} / {_f(r['commits_per_hour']['content'])}"
             ),
         ),
-        ("lock commits per editor-hour", lambda r: _f(r["lock_commits_per_editor_hour"], 1)),
+        (
+            "lock commits per editor-hour: all / ours",
+            lambda r: (
+                f"{_f(r['lock_commits_per_editor_hour'], 1)} / "
+                f"{_f(r.get('lock_commits_per_desk_editor_hour'), 1)}"
+            ),
+        ),
         (
             "requests/editor-hour: ours (core) / ours + list refresh / web admin",
             lambda r: (

@@ -38,6 +38,7 @@ def _all_errors() -> list[Any]:
         errors.NetworkError("x", kind="timeout"),
         errors.NetworkError("x", kind="connection"),
         errors.WriteUncertain("x"),
+        errors.BranchMoved(409, "is at a but expected b", tries=5),
         InvalidDocId("docId is empty"),
     ]
     samples += [
