@@ -830,20 +830,36 @@ class EditSession:
         if held is None:
             return None
         outcome: ReleaseOutcome | None = None
+        # The release goes on after the timeout (only the wait is bounded): cut off half-way,
+        # it would leave the lock behind for a quarter of an hour on a busy branch.
+        releasing = asyncio.ensure_future(self._release(held))
+        _LATER.add(releasing)
+        releasing.add_done_callback(_LATER.discard)
         try:
-            res = await asyncio.wait_for(
-                self.ws.locks.release(held), self._timing.release_timeout_s
+            outcome = await asyncio.wait_for(
+                asyncio.shield(releasing), self._timing.release_timeout_s
             )
-            outcome = None if res.outcome is ReleaseOutcome.FAILED else res.outcome
-            if outcome is None and isinstance(res.error, BranchMoved):
-                # Nothing is wrong, GitHub was only busy: a lock left behind would make the
-                # next person who opens the document ask about us for a quarter of an hour.
-                self._release_later(held)
+        except TimeoutError:
+            log.info(
+                "release of %s still under way after %.0f s",
+                self.doc_id,
+                self._timing.release_timeout_s,
+            )
         except Exception as exc:
             log.warning("release of %s failed: %r", self.doc_id, exc)
         event = Released(self.doc_id, outcome)
         self.view.report(event)
         return event
+
+    async def _release(self, held: HeldLock) -> ReleaseOutcome | None:
+        res = await self.ws.locks.release(held)
+        if res.outcome is not ReleaseOutcome.FAILED:
+            return res.outcome
+        if isinstance(res.error, BranchMoved):
+            # Nothing is wrong, GitHub was only busy: a lock left behind would make the next
+            # person who opens the document ask about us for a quarter of an hour.
+            self._release_later(held)
+        return None
 
     def _release_later(self, held: HeldLock) -> None:
         async def again() -> None:
