@@ -753,9 +753,8 @@ class ScaleSandbox:
         for login in self.logins:
             cmd += ["--user", f"{login}:tok-{login}"]
         self._log = open(self.root / "sandbox.log", "w")  # noqa: SIM115 - closed in stop()
-        self._proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=self._log, text=True, start_new_session=True
-        )
+        # In this process group: stopping the run (by its group) stops its sandbox too.
+        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._log, text=True)
         assert self._proc.stdout is not None
         line = self._proc.stdout.readline()
         if not line.startswith("Sandbox API: "):
