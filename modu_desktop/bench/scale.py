@@ -317,6 +317,11 @@ class DeskEditor:
         tally.count["conflict questions"] += 1
         if conflict.their_sha is not None and conflict.their_sha == self.save_base:
             tally.count["needless conflict questions"] += 1
+        elif conflict.by == self.login:
+            # "Someone saved first" and it was this editor: an earlier save of ours the session
+            # had not heard of (nothing to merge either).
+            tally.count["needless conflict questions"] += 1
+            tally.count["conflict questions about our own save"] += 1
         return ConflictDecision.KEEP_MINE
 
     def update_take_over(self, holder: LockHolder) -> None:
@@ -496,12 +501,15 @@ class DeskEditor:
     def _queued_question(
         self, base: str | None
     ) -> Callable[[Conflict], Awaitable[ConflictDecision]]:
-        tally = self.world.tally
+        tally, login = self.world.tally, self.login
 
         async def ask(conflict: Conflict) -> ConflictDecision:
             tally.count["conflict questions (queued saves)"] += 1
             if conflict.their_sha is not None and conflict.their_sha == base:
                 tally.count["needless conflict questions"] += 1
+            elif conflict.by == login:
+                tally.count["needless conflict questions"] += 1
+                tally.count["conflict questions about our own save"] += 1
             return ConflictDecision.KEEP_MINE
 
         return ask
