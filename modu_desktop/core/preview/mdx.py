@@ -1,7 +1,8 @@
 """Markdown runs of a brochure page → safe HTML, with the site's MDX components (Qt-free).
 
-Python-Markdown (tables, fenced code, sane lists) converts the text; raw HTML in it goes through
-:func:`~modu_desktop.core.preview.sanitize.sanitize_html` (nh3). The site's block-level MDX
+The text is read by :func:`~modu_desktop.core.preview.markdown.site_markdown` (the site's own
+dialect: CommonMark, GFM and MDX's differences) and written out as the site's DOM; raw HTML in it
+goes through :func:`~modu_desktop.core.preview.sanitize.sanitize_html` (nh3). The site's block-level MDX
 components (``<Callout>``, ``<Details>``, ``<Columns>``/``<Col>``, ``<StepList>``/``<StepItem>``)
 and the inline ``<Highlight>`` become the DOM their React components render; they are put in
 after sanitising, from our own templates, so a document can never smuggle markup through them.
@@ -15,9 +16,11 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-import markdown
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 
 from modu_desktop.core.preview.images import (
     MISSING_IMAGE_PLACEHOLDER,
@@ -25,24 +28,127 @@ from modu_desktop.core.preview.images import (
     ImageResolver,
     resolve_image,
 )
+from modu_desktop.core.preview.markdown import site_markdown
 from modu_desktop.core.preview.sanitize import sanitize_html
 
 __all__ = ["render_markdown", "render_admonition", "clear_markdown_cache"]
 
-_MD_EXTENSIONS = ["tables", "fenced_code", "sane_lists"]
-_local = threading.local()
-
-
-def _md() -> markdown.Markdown:
-    md = getattr(_local, "md", None)
-    if md is None:
-        md = markdown.Markdown(extensions=_MD_EXTENSIONS, output_format="html")
-        _local.md = md
-    return md
-
 
 def esc(value: str) -> str:
     return html.escape(value, quote=True)
+
+
+# -- the site's DOM for what remark-gfm and Docusaurus produce -------------------------------
+Rule = Callable[[RendererHTML, Sequence[Token], int, OptionsDict, EnvType], str]
+
+
+def _strike(tokens: Sequence[Token], idx: int) -> str:
+    return "<del>" if tokens[idx].nesting == 1 else "</del>"
+
+
+def _text_directive(tokens: Sequence[Token], idx: int) -> str:
+    """Docusaurus writes a bare text directive (``:1`` of ``1:1``) back as text; one with a
+    label or attributes is an unknown node, which becomes a ``div`` of its label."""
+    meta = tokens[idx].meta
+    if meta.get("simple", True):
+        return esc(":" + meta["name"])
+    return f"<div>{esc(meta.get('label', ''))}</div>"
+
+
+def _footnote_ref(tokens: Sequence[Token], idx: int) -> str:
+    meta = tokens[idx].meta
+    label, number = esc(str(meta.get("label") or meta["id"] + 1)), meta["id"] + 1
+    return (
+        f'<sup><a href="#user-content-fn-{label}" id="user-content-fnref-{label}" '
+        f'data-footnote-ref="true" aria-describedby="footnote-label">{number}</a></sup>'
+    )
+
+
+def _footnote_block_open(tokens: Sequence[Token], idx: int) -> str:
+    return (
+        '<section data-footnotes="true" class="footnotes"><h2 id="footnote-label">Footnotes</h2>'
+        "\n<ol>\n"
+    )
+
+
+def _footnote_open(tokens: Sequence[Token], idx: int) -> str:
+    meta = tokens[idx].meta
+    return f'<li id="user-content-fn-{esc(str(meta.get("label") or meta["id"] + 1))}">'
+
+
+def _footnote_anchor(tokens: Sequence[Token], idx: int) -> str:
+    meta = tokens[idx].meta
+    label, number = esc(str(meta.get("label") or meta["id"] + 1)), meta["id"] + 1
+    return (
+        f' <a href="#user-content-fnref-{label}" data-footnote-backref="" '
+        f'aria-label="Back to reference {number}" class="data-footnote-backref">↩</a>'
+    )
+
+
+def _heading_open(tokens: Sequence[Token], idx: int) -> str:
+    tok = tokens[idx]
+    if tok.tag == "h1":  # Docusaurus gives h1 neither id nor anchor
+        return "<h1>"
+    return f'<{tok.tag} id="{esc(str(tok.attrs.get("id", "")))}">'
+
+
+def _list_item_open(tokens: Sequence[Token], idx: int) -> str:
+    tok = tokens[idx]
+    if tok.meta and "checked" in tok.meta:
+        checked = " checked" if tok.meta["checked"] else ""
+        return f'<li class="task-list-item"><input type="checkbox" disabled{checked}> '
+    return "<li>"
+
+
+_SIMPLE_RULES: dict[str, Callable[[Sequence[Token], int], str]] = {
+    "s_open": _strike,
+    "s_close": _strike,
+    "text_directive": _text_directive,
+    "footnote_ref": _footnote_ref,
+    "footnote_block_open": _footnote_block_open,
+    "footnote_block_close": lambda _t, _i: "</ol>\n</section>\n",
+    "footnote_open": _footnote_open,
+    "footnote_close": lambda _t, _i: "</li>\n",
+    "footnote_anchor": _footnote_anchor,
+    "heading_open": _heading_open,
+    "list_item_open": _list_item_open,
+}
+
+
+def _renderer() -> RendererHTML:
+    renderer = getattr(_local, "renderer", None)
+    if renderer is None:
+        renderer = RendererHTML()
+        for name, rule in _SIMPLE_RULES.items():
+
+            def bound(
+                _self: RendererHTML,
+                tokens: Sequence[Token],
+                idx: int,
+                _options: OptionsDict,
+                _env: EnvType,
+                rule: Callable[[Sequence[Token], int], str] = rule,
+            ) -> str:
+                return rule(tokens, idx)
+
+            renderer.rules[name] = bound.__get__(renderer)
+        _local.renderer = renderer
+    return renderer
+
+
+_local = threading.local()
+_TASK_LIST_RE = re.compile(r'<ul class="contains-task-list">')
+
+
+def markdown_html(text: str, *, inline: bool = False) -> str:
+    """The site's reading of ``text`` as (unsanitised) HTML."""
+    md = site_markdown()
+    env: dict[str, object] = {}
+    tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+    out = _renderer().render(tokens, md.options, env)
+    if "contains-task-list" in out:
+        out = _TASK_LIST_RE.sub('<ul class="contains-task-list containsTaskList">', out)
+    return out
 
 
 # -- MDX components --------------------------------------------------------------------------
@@ -195,12 +301,7 @@ def _inline_tags(name: str, attrs: dict[str, str]) -> tuple[str, str]:
 
 def _inline_html(text: str) -> str:
     """Phrasing content (a component's children on one line): Markdown inline, sanitised."""
-    md = _md()
-    md.reset()
-    out = sanitize_html(md.convert(text.strip()), image_src=lambda _src: None).strip()
-    if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
-        out = out[3:-4]
-    return out
+    return sanitize_html(markdown_html(text.strip(), inline=True), image_src=lambda _src: None)
 
 
 def _key(nonce: str, store: dict[str, str], frag: str) -> str:
@@ -305,39 +406,6 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
     return "\n".join(out), placeholders
 
 
-_TABLE_SEP_RE = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
-
-
-def _separate_tables(text: str) -> str:
-    """GFM accepts a table right after a paragraph line; Python-Markdown needs a blank line."""
-    if "|" not in text:
-        return text
-    lines = text.split("\n")
-    out: list[str] = []
-    fence: str | None = None
-    for idx, line in enumerate(lines):
-        if fence is not None:
-            if line.strip().startswith(fence):
-                fence = None
-            out.append(line)
-            continue
-        fm = _FENCE_RE.match(line)
-        if fm:
-            fence = fm.group(1)
-        elif (
-            "|" in line
-            and idx + 1 < len(lines)
-            and "-" in lines[idx + 1]
-            and _TABLE_SEP_RE.match(lines[idx + 1])
-            and out
-            and out[-1].strip()
-            and "|" not in out[-1]
-        ):
-            out.append("")
-        out.append(line)
-    return "\n".join(out)
-
-
 # -- images ----------------------------------------------------------------------------------
 _FAILED = "modu-img:failed/"
 _FAILED_IMG_RE = re.compile(r"<img([^>]*?)\ssrc=\"modu-img:failed/(remote|missing)\"([^>]*)>")
@@ -362,7 +430,7 @@ def _placeholder(m: re.Match[str]) -> str:
 
 # -- Docusaurus DOM for code blocks and headings ---------------------------------------------
 _PRE_RE = re.compile(r'<pre><code(?: class="language-([\w+-]+)")?>(.*?)</code></pre>', re.S)
-_HEADING_RE = re.compile(r"<h([2-6])>(.*?)</h\1>", re.S)
+_HEADING_RE = re.compile(r'<h([2-6])(?: id="([^"]*)")?>(.*?)</h\1>', re.S)
 _TAG_RE = re.compile(r"<[^>]+>")
 
 
@@ -404,8 +472,8 @@ def slug(text: str) -> str:
 
 
 def _heading(m: re.Match[str]) -> str:
-    level, inner = m.group(1), m.group(2)
-    ident = esc(slug(inner))
+    level, ident, inner = m.group(1), m.group(2), m.group(3)
+    ident = ident if ident is not None else esc(slug(inner))
     label = esc(html.unescape(_TAG_RE.sub("", inner)) + "에 대한 직접 링크")
     return (
         f'<h{level} class="anchor anchorTargetStickyNavbar" id="{ident}">{inner}'
@@ -419,6 +487,11 @@ def docusaurus_dom(fragment: str) -> str:
         fragment = _PRE_RE.sub(_code_block, fragment)
     if "<h" in fragment:
         fragment = _HEADING_RE.sub(_heading, fragment)
+        if 'id="footnote-label"' in fragment:  # the footnotes' heading is for screen readers
+            fragment = fragment.replace(
+                'anchorTargetStickyNavbar" id="footnote-label"',
+                'anchorTargetStickyNavbar sr-only" id="footnote-label"',
+            )
     return fragment
 
 
@@ -457,11 +530,8 @@ def render_markdown(text: str, resolver: ImageResolver | None) -> str:
 
 def _convert(text: str, resolver: ImageResolver | None) -> str:
     nonce = secrets.token_hex(4)
-    text = _separate_tables(text)
     text, placeholders = _preprocess_mdx(text, nonce)
-    md = _md()
-    md.reset()
-    converted = md.convert(text)
+    converted = markdown_html(text)
     safe = sanitize_html(converted, image_src=_image_src(resolver))
     if _FAILED in safe:
         safe = _FAILED_IMG_RE.sub(_placeholder, safe)
