@@ -20,6 +20,17 @@ from modu_desktop.core.preview import render_document  # noqa: E402
 from tests.htmlcompare import first_difference, normalise, render  # noqa: E402
 from tests.site_oracle import built_bodies, corpus, with_front_matter  # noqa: E402
 
+SITE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pnu-modu-site"
+
+
+def site_pictures(src: str) -> str | None:
+    """Pictures of the site fixture: ``/…`` from ``static/``, others beside the documents."""
+    path = src.split("?", 1)[0]
+    base = SITE / "static" if path.startswith("/") else SITE / "docs"
+    found = (base / path.lstrip("/")).resolve()
+    return found.as_uri() if found.is_file() and SITE in found.parents else None
+
+
 # Documents whose difference is known and explained (name → the site feature and why).
 EXCEPTIONS: dict[str, str] = {}
 
@@ -35,7 +46,9 @@ def compare() -> dict[str, str | None]:
         if built is None:
             out[name] = "the site did not build this page"
             continue
-        ours = render_document(with_front_matter(name, body)).content_html()
+        ours = render_document(
+            with_front_matter(name, body), image_resolver=site_pictures
+        ).content_html()
         theirs_nodes = normalise(built)
         # the site's body is the theme-doc-markdown element itself: compare its children
         if len(theirs_nodes) == 1 and isinstance(theirs_nodes[0], tuple):
@@ -53,7 +66,15 @@ def main() -> int:
         site = built_bodies(docs)
         body = docs[args.show]
         print(body, "\n---- preview")
-        print(render(normalise(render_document(with_front_matter(args.show, body)).content_html())))
+        print(
+            render(
+                normalise(
+                    render_document(
+                        with_front_matter(args.show, body), image_resolver=site_pictures
+                    ).content_html()
+                )
+            )
+        )
         print("---- site")
         print(render(normalise(site[args.show] or "")[0][2]))
         return 0

@@ -13,6 +13,10 @@ Normalisations (each one is a difference that does not change what a reader sees
 * pictures: only the element and its ``alt`` count (the build serves hashed copies with
   ``loading``/``decoding``/size; the preview serves the same file through its own scheme or a
   placeholder);
+* relative link targets are compared resolved against the page's address (``/docs/ID``),
+  as the site's router writes them;
+* code blocks: each line is compared by its text (the site colours code with Prism, the
+  preview draws it plain: colouring is not part of how the Markdown reads);
 * our ``data-block`` marker on block roots goes (no stylesheet of the site matches it);
 * ``style`` values are compared without spaces and trailing ``;``.
 """
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin
 
 import html5lib
 
@@ -59,6 +63,8 @@ def _attrs(tag: str, attrs: dict[str, str]) -> tuple[tuple[str, str], ...]:
             continue
         if name == "href":
             value = unquote(value)
+            if not re.match(r"^([a-z][a-z0-9+.-]*:|/|#)", value, re.I):
+                value = urljoin("/docs/page", value)
         if name == "style":
             value = re.sub(r"\s*([:;,])\s*", r"\1", value).strip().rstrip(";")
         out[name] = value
@@ -80,7 +86,12 @@ def _tree(element: Any) -> list[Node]:
     text(element.text)
     for child in element:
         if isinstance(child.tag, str):
-            out.append((child.tag, _attrs(child.tag, dict(child.attrib)), _tree(child)))
+            attrs = _attrs(child.tag, dict(child.attrib))
+            if ("class", "token-line") in attrs:
+                line = "".join(child.itertext())
+                out.append((child.tag, attrs, [line] if line else []))
+            else:
+                out.append((child.tag, attrs, _tree(child)))
         text(child.tail)
     return _squash(out)
 

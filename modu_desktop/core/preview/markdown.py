@@ -28,6 +28,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+import mdurl
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
@@ -40,6 +41,7 @@ from modu_desktop.core.paths import resources_dir
 __all__ = [
     "site_markdown",
     "parse",
+    "first_heading",
     "heading_slug",
     "directive_name_at",
     "EMOJI",
@@ -52,6 +54,7 @@ def site_markdown() -> MarkdownIt:
     """The configured parser (shared, read-only: ``parse``/``render`` keep no state in it)."""
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.disable(["code", "html_block", "autolink"])
+    md.normalizeLink = _normalize_link  # type: ignore[method-assign]
     md.use(gfm_plugin)
     md.options["alerts"] = False  # GitHub's "> [!NOTE]": remark-gfm has no such thing
     md.block.ruler.before(
@@ -65,6 +68,22 @@ def site_markdown() -> MarkdownIt:
 
 def parse(text: str) -> list[Token]:
     return site_markdown().parse(text)
+
+
+def _normalize_link(url: str) -> str:
+    """micromark's normalizeUri: percent-encode what is not URL-safe, keep ``%XX``; unlike
+    markdown-it's default, host names stay as written (no punycode)."""
+    return mdurl.encode(url)
+
+
+@lru_cache(maxsize=256)
+def first_heading(text: str) -> str | None:
+    """``h1``…``h6`` of the first heading in ``text``, ``hr`` when a thematic break comes
+    first, None when there is neither (Docusaurus' content title looks for the first)."""
+    for tok in parse(text):
+        if tok.type in ("heading_open", "hr"):
+            return tok.tag
+    return None
 
 
 # -- JSX flow lines --------------------------------------------------------------------------
@@ -268,3 +287,44 @@ def _emoji(state: StateCore) -> None:
         for child in tok.children:
             if child.type == "text" and ":" in child.content:
                 child.content = _EMOJI_RE.sub(_emoji_sub, child.content)
+
+
+# -- the brochure plugin's view of a block's body ---------------------------------------------
+def block_body_text(raw: str) -> str:
+    """A brochure block's body as the site's remark plugin hands it to its line parser: the
+    Markdown read, then written back by its ``toMarkdownText`` — strong as ``**…**``, emphasis
+    as ``_…_``, strikethrough as ``~~…~~``, code as backticks, links as their text, pictures
+    and text directives (the ``:1`` of ``1:1``) as nothing, list items as ``- `` lines with
+    their further lines indented by two spaces, emoji shortcodes replaced."""
+    from markdown_it.tree import SyntaxTreeNode
+
+    def text(node: SyntaxTreeNode) -> str:
+        kind = node.type
+        if kind == "text":
+            return node.content
+        if kind in ("softbreak", "hardbreak"):
+            return "\n"
+        if kind == "code_inline":
+            return f"`{node.content}`"
+        if kind == "fence":
+            return f"\n```\n{node.content.removesuffix(chr(10))}\n```\n"
+        if kind in ("text_directive", "image", "html_inline", "html_block", "hr"):
+            return ""
+        inner = "".join(text(child) for child in node.children)
+        if kind == "strong":
+            return f"**{inner}**"
+        if kind == "em":
+            return f"_{inner}_"
+        if kind == "s":
+            return f"~~{inner}~~"
+        if kind == "paragraph":
+            return inner + "\n"
+        if kind == "list_item":
+            lines = inner.strip().split("\n")
+            return "- " + "\n".join([lines[0]] + ["  " + line for line in lines[1:]]) + "\n"
+        if kind in ("bullet_list", "ordered_list"):
+            return inner + "\n"
+        return inner
+
+    tree = SyntaxTreeNode(parse(raw))
+    return "".join(text(child) for child in tree.children).strip()

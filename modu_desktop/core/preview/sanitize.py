@@ -61,7 +61,7 @@ _STYLE_PROPS = frozenset(
 )  # fmt: skip
 _STYLE_BAD = re.compile(r"url\s*\(|expression|javascript:|@import|image-set|\\", re.I)
 _HREF_BAD = re.compile(r"^\s*(data|file|modu-img|javascript|vbscript):", re.I)
-_CLASS_OK = re.compile(r"^[A-Za-z][\w-]{0,60}$")
+_CLASS_OK = re.compile(r"^([A-Za-z][\w-]{0,60}|language-[^\s\"'<>&]{1,60})$")
 
 
 def _filter(image_src: Callable[[str], str | None]) -> Callable[[str, str, str], str | None]:
