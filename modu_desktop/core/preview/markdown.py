@@ -55,6 +55,8 @@ def site_markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.disable(["code", "html_block", "autolink"])
     md.normalizeLink = _normalize_link  # type: ignore[method-assign]
+    # micromark makes a link of any destination (what is shown is the renderer's business)
+    md.validateLink = _any_link  # type: ignore[method-assign,assignment]
     md.use(gfm_plugin)
     md.options["alerts"] = False  # GitHub's "> [!NOTE]": remark-gfm has no such thing
     md.block.ruler.before(
@@ -74,6 +76,10 @@ def _normalize_link(url: str) -> str:
     """micromark's normalizeUri: percent-encode what is not URL-safe, keep ``%XX``; unlike
     markdown-it's default, host names stay as written (no punycode)."""
     return mdurl.encode(url)
+
+
+def _any_link(_url: str) -> bool:
+    return True
 
 
 @lru_cache(maxsize=256)

@@ -1,10 +1,10 @@
 """Markdown runs of a brochure page → safe HTML, with the site's MDX components (Qt-free).
 
 The text is read by :func:`~modu_desktop.core.preview.markdown.site_markdown` (the site's own
-dialect: CommonMark, GFM and MDX's differences) and written out as the site's DOM; raw HTML in it
-goes through :func:`~modu_desktop.core.preview.sanitize.sanitize_html` (nh3). The site's block-level MDX
-components (``<Callout>``, ``<Details>``, ``<Columns>``/``<Col>``, ``<StepList>``/``<StepItem>``)
-and the inline ``<Highlight>`` become the DOM their React components render; they are put in
+dialect: CommonMark, GFM and MDX's differences) and written out as the site's DOM; raw HTML in
+it goes through :func:`~modu_desktop.core.preview.sanitize.sanitize_html` (nh3). The site's
+block-level MDX components (``<Callout>``, ``<Details>``, ``<Columns>``/``<Col>``,
+``<StepList>``/``<StepItem>``) and the inline ``<Highlight>`` become the DOM their React components render; they are put in
 after sanitising, from our own templates, so a document can never smuggle markup through them.
 Docusaurus admonitions (``:::tip[Title]``) render as Docusaurus renders them.
 """
@@ -566,7 +566,8 @@ _ICONS = {  # Docusaurus theme-classic's Admonition/Icon/*.js (MIT)
         "0 0 14 16",
         "M6.3 5.69a.942.942 0 0 1-.28-.7c0-.28.09-.52.28-.7.19-.18.42-.28.7-.28.28 0 .52.09.7.28"
         ".18.19.28.42.28.7 0 .28-.09.52-.28.7a1 1 0 0 1-.7.3c-.28 0-.52-.11-.7-.3zM8 7.99c-.02-.25"
-        "-.11-.48-.31-.69-.2-.19-.42-.3-.69-.31H6c-.27.02-.48.13-.69.31-.2.2-.3.44-.31.69h1v3c.02.27"
+        "-.11-.48-.31-.69-.2-.19-.42-.3-.69-.31H6c-.27.02-.48.13-.69.31-.2.2-.3.44-.31.69"
+        "h1v3c.02.27"
         ".11.5.31.69.2.2.42.31.69.31h1c.27 0 .48-.11.69-.31.2-.19.3-.42.31-.69H8V7.98v.01zM7 2.3c-3"
         ".14 0-5.7 2.54-5.7 5.68 0 3.14 2.56 5.7 5.7 5.7s5.7-2.55 5.7-5.7c0-3.15-2.56-5.69-5.7-5.69"
         "v.01zM7 .98c3.86 0 7 3.14 7 7s-3.14 7-7 7-7-3.12-7-7 3.14-7 7-7z",
@@ -574,8 +575,10 @@ _ICONS = {  # Docusaurus theme-classic's Admonition/Icon/*.js (MIT)
     "tip": (
         "0 0 12 16",
         "M6.5 0C3.48 0 1 2.19 1 5c0 .92.55 2.25 1 3 1.34 2.25 1.78 2.78 2 4v1h5v-1c.22-1.22.66-1.75"
-        " 2-4 .45-.75 1-2.08 1-3 0-2.81-2.48-5-5.5-5zm3.64 7.48c-.25.44-.47.8-.67 1.11-.86 1.41-1.25"
-        " 2.06-1.45 3.23-.02.05-.02.11-.02.17H5c0-.06 0-.13-.02-.17-.2-1.17-.59-1.83-1.45-3.23-.2-.31"
+        " 2-4 .45-.75 1-2.08 1-3 0-2.81-2.48-5-5.5-5zm3.64 7.48c-.25.44-.47.8-.67 1.11-.8"
+        "6 1.41-1.25"
+        " 2.06-1.45 3.23-.02.05-.02.11-.02.17H5c0-.06 0-.13-.02-.17-.2-1.17-.59-1.83-1.45"
+        "-3.23-.2-.31"
         "-.42-.67-.67-1.11C2.44 6.78 2 5.65 2 5c0-2.2 2.02-4 4.5-4 1.22 0 2.36.42 3.22 1.19C10.55"
         " 2.94 11 3.94 11 5c0 .66-.44 1.78-.86 2.48zM4 14h5c-.23 1.14-1.3 2-2.5 2s-2.27-.86-2.5-2z",
     ),
@@ -593,9 +596,11 @@ _ICONS = {  # Docusaurus theme-classic's Admonition/Icon/*.js (MIT)
     "danger": (
         "0 0 12 16",
         "M5.05.31c.81 2.17.41 3.38-.52 4.31C3.55 5.67 1.98 6.45.9 7.98c-1.45 2.05-1.7 6.53 3.53 7.7"
-        "-2.2-1.16-2.67-4.52-.3-6.61-.61 2.03.53 3.33 1.94 2.86 1.39-.47 2.3.53 2.27 1.67-.02.78-.31"
+        "-2.2-1.16-2.67-4.52-.3-6.61-.61 2.03.53 3.33 1.94 2.86 1.39-.47 2.3.53 2.27 1.67"
+        "-.02.78-.31"
         " 1.44-1.13 1.81 3.42-.59 4.78-3.42 4.78-5.56 0-2.84-2.53-3.22-1.25-5.61-1.52.13-2.03 1.13"
-        "-1.89 2.75.09 1.08-1.02 1.8-1.86 1.33-.67-.41-.66-1.19-.06-1.78C8.18 5.31 8.68 2.45 5.05.32"
+        "-1.89 2.75.09 1.08-1.02 1.8-1.86 1.33-.67-.41-.66-1.19-.06-1.78C8.18 5.31 8.68 2"
+        ".45 5.05.32"
         "L5.03.3l.02.01z",
     ),
 }

@@ -22,8 +22,9 @@ ALLOWED_TAGS = frozenset(
         "a", "abbr", "b", "blockquote", "br", "caption", "center", "cite", "code", "col",
         "colgroup", "dd", "del", "details", "div", "dl", "dt", "em", "figcaption", "figure",
         "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark",
-        "ol", "p", "pre", "q", "s", "samp", "section", "small", "span", "strike", "strong", "sub", "summary",
-        "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "var", "wbr",
+        "ol", "p", "pre", "q", "s", "samp", "section", "small", "span", "strike", "strong", "sub",
+        "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "var",
+        "wbr",
     }
 )  # fmt: skip
 
