@@ -6,7 +6,8 @@ it goes through :func:`~modu_desktop.core.preview.sanitize.sanitize_html` (nh3).
 block-level MDX components (``<Callout>``, ``<Details>``, ``<Columns>``/``<Col>``,
 ``<StepList>``/``<StepItem>``) and the inline ``<Highlight>`` become the DOM their React
 components render; they are put in after sanitising, from our own templates, so a document
-can never smuggle markup through them. Docusaurus admonitions (``:::tip[Title]``) render as Docusaurus renders them.
+can never smuggle markup through them. Docusaurus admonitions (``:::tip[Title]``) render as
+Docusaurus renders them.
 """
 
 from __future__ import annotations
