@@ -243,16 +243,20 @@ def build_page(
     paper: str | None = None,
     no_motion: bool = False,
     live: bool = False,
+    font_url: str = FONT_URL,
 ) -> str:
     """The whole HTML page. ``script``: our page code (the widget's), run with ``nonce`` under
     the ``csp`` policy; ``paper``: add print rules for that paper; ``no_motion``: switch off CSS
     animations and transitions; ``live``: the live preview's rendering shortcuts
-    (``preview.css``: off-screen segments are skipped until they scroll into view)."""
+    (``preview.css``: off-screen segments are skipped until they scroll into view);
+    ``font_url``: where the shipped font is (the preview widget serves it; a saved page embeds
+    it)."""
     style = style or default_style()
     attrs = " ".join(f'{k}="{_esc(v)}"' for k, v in doc.root_attrs(style).items() if v)
     sheets = [("infima", _resource("infima.min.css")), ("base", _resource("base.css"))]
     sheets += list(style.stylesheets)
-    sheets.append(("fonts", _resource("fonts.css").replace("{FONT_URL}", FONT_URL)))
+    if font_url:
+        sheets.append(("fonts", _resource("fonts.css").replace("{FONT_URL}", font_url)))
     if paper:
         sheets.append(("print", print_css(paper)))
     if no_motion:
