@@ -39,6 +39,7 @@ _LIST_LINE = re.compile(r"^([ \t]*(?:>[ \t]?)*[ \t]*)(\d{1,9})([.)])")
 _LOOKS_LIKE_ITEM = re.compile(
     r"^[ \t]*(?:(\d{1,9}[.)])[ \t]+\S|(-)(?=[^\W\d_])|(\d{1,9}\.)(?=[^\W\d_]))"
 )
+_MAYBE_DIRECTIVE = re.compile(r"(?<!:):[^\W_]")
 _DOUBLE = re.compile(r"(?<![*_\\])(\*\*|__)(?![*_])")
 _SINGLE = re.compile(r"(?<![*_\\])([*_])(?![*_])")
 
@@ -49,9 +50,10 @@ class _Lines:
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self.starts.append(i + 1)
+        at = text.find("\n")
+        while at >= 0:
+            self.starts.append(at + 1)
+            at = text.find("\n", at + 1)
 
     def line(self, n: int) -> str:
         end = self.starts[n + 1] - 1 if n + 1 < len(self.starts) else len(self.text)
@@ -71,7 +73,7 @@ def _masked(text: str, body_start: int) -> str:
     return "\n".join(lines)
 
 
-def _content_offsets(inline: Token, lines: _Lines) -> list[int] | None:
+def _content_offsets(inline: Token, lines: _Lines, first_line: int = 0) -> list[int] | None:
     """For each character of ``inline.content``, its offset in the text (None when a line of
     the content cannot be found on its source line)."""
     if inline.map is None:
@@ -79,7 +81,7 @@ def _content_offsets(inline: Token, lines: _Lines) -> list[int] | None:
     out: list[int] = []
     content_lines = inline.content.split("\n")
     for i, part in enumerate(content_lines):
-        n = inline.map[0] + i
+        n = first_line + inline.map[0] + i
         if n >= len(lines.starts):
             return None
         at = lines.line(n).find(part)
@@ -252,11 +254,12 @@ def check_surprises(text: str, body_start: int, add: Add) -> None:
         body_last = span.end if span.closed else span.end + 1
         if body_first >= body_last:
             continue
-        body_lines = [lines.line(n) for n in range(body_first, body_last)]
-        masked = "\n" * body_first + "\n".join(body_lines)
-        for tok in parse(masked):
+        body = "\n".join(lines.line(n) for n in range(body_first, body_last))
+        if not _MAYBE_DIRECTIVE.search(body):
+            continue  # no ":" before a letter or digit: nothing a block could drop
+        for tok in parse(body):
             if tok.type != "inline" or not tok.children:
                 continue
-            offsets = _content_offsets(tok, lines)
+            offsets = _content_offsets(tok, lines, body_first)
             if offsets is not None:
                 _directives(tok, offsets, text, add)
