@@ -59,8 +59,14 @@ __all__ = [
 
 
 def clear_render_cache() -> None:
-    """Forget cached Markdown fragments."""
+    """Forget cached Markdown fragments and block readings."""
+    from modu_desktop.core.preview.markdown import block_body_text, first_heading
+    from modu_desktop.core.preview.page import _site_block_html
+
     clear_markdown_cache()
+    block_body_text.cache_clear()
+    first_heading.cache_clear()
+    _site_block_html.cache_clear()
 
 
 def render_preview(
