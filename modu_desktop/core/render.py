@@ -6,8 +6,8 @@ from modu_desktop.core.preview import (
     MISSING_IMAGE_PLACEHOLDER,
     REMOTE_IMAGE_PLACEHOLDER,
     ImageResolver,
+    checkout_image_resolver,
     clear_render_cache,
-    directory_image_resolver,
     render_preview,
     resolve_image,
 )
@@ -17,7 +17,7 @@ __all__ = [
     "MISSING_IMAGE_PLACEHOLDER",
     "REMOTE_IMAGE_PLACEHOLDER",
     "clear_render_cache",
-    "directory_image_resolver",
+    "checkout_image_resolver",
     "render_preview",
     "resolve_image",
 ]
