@@ -8,8 +8,8 @@ there for where each file comes from and its licence), with the weights the site
 for, so the browser picks the same face for every ``font-weight`` as on the site (a weight the
 site does not load — 600 in Noto Sans KR — falls to the next one, 700, in both).
 
-Noto Sans KR ships as Google's variable build (one file per character slice, 3.7 MB, instead of
-five static weights, 12 MB): its instances at the site's five weights have the same advance
+Noto Sans KR ships as Google's variable build (one file per character slice, 3.4 MiB, instead of
+five static weights, 11.5 MiB): its instances at the site's five weights have the same advance
 widths as the static files Google serves and outlines within half a unit of 1000.
 """
 
