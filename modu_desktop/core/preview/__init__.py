@@ -16,7 +16,7 @@ from modu_desktop.core.preview.images import (
     MISSING_IMAGE_PLACEHOLDER,
     REMOTE_IMAGE_PLACEHOLDER,
     ImageResolver,
-    directory_image_resolver,
+    checkout_image_resolver,
     resolve_image,
 )
 from modu_desktop.core.preview.mdx import clear_markdown_cache
@@ -48,7 +48,7 @@ __all__ = [
     "builtin_style",
     "clear_render_cache",
     "default_style",
-    "directory_image_resolver",
+    "checkout_image_resolver",
     "load_site_style",
     "render_document",
     "render_preview",
