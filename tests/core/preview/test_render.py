@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from modu_desktop.core.brochure.blocks import BLOCK_TYPES, split_front_matter, split_segments
+from modu_desktop.core.brochure.blocks import split_front_matter, split_segments
+from modu_desktop.core.brochure.syntax import BLOCK_KINDS
 from modu_desktop.core.brochure.themes import THEME_NAMES, THEMES
 from modu_desktop.core.preview import (
     MISSING_IMAGE_PLACEHOLDER,
@@ -68,7 +69,7 @@ def test_every_fixture_renders_every_block(path: Path) -> None:
 def test_template_covers_every_documented_block() -> None:
     html = render_preview(TEMPLATE.read_text(encoding="utf-8"))
     kinds = set(_block_classes(html))
-    documented = set(BLOCK_TYPES) - {"chapter-header"}  # the template does not show this one
+    documented = set(BLOCK_KINDS) - {"chapter-header"}  # the template does not show this one
     assert documented <= kinds, documented - kinds
 
 
