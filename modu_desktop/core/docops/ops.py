@@ -36,11 +36,7 @@ from typing import Any
 
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.docops.newdoc import (
-    DEFAULT_LAYOUT,
-    DEFAULT_THEME,
-    LAYOUTS,
     MAX_POSITION,
-    THEMES,
     NewDocRequest,
     effective_id,
     suggest_id,
@@ -89,11 +85,7 @@ from modu_desktop.core.text import (
 )
 
 __all__ = [
-    "DEFAULT_LAYOUT",
-    "DEFAULT_THEME",
-    "LAYOUTS",
     "MAX_POSITION",
-    "THEMES",
     "DocOps",
     "NewDocRequest",
     "OpCode",

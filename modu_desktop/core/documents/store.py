@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.themes import DEFAULT_THEME
 from modu_desktop.core.github.archive import read_archive
 from modu_desktop.core.github.blobcache import BlobCache, git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, Tree, TreeEntry
@@ -132,7 +133,7 @@ def new_document_text(
     *,
     position: int | None = None,
     nav_label: str | None = None,
-    theme: str | None = "public-blue",
+    theme: str | None = DEFAULT_THEME,
     layout: str | None = None,
     hide_title: bool | None = None,
     description: str | None = None,
