@@ -63,7 +63,7 @@ from modu_desktop.core.documents.store import (
 )
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.errors import (
-    Conflict,
+    GitHubConflict,
     GitHubError,
     NotFound,
     PermissionDenied,
@@ -342,7 +342,7 @@ class DocOps:
             commit = await self.store.delete(
                 doc.path, doc.sha, self.login, message=delete_message(doc.path, self.login)
             )
-        except Conflict as exc:
+        except GitHubConflict as exc:
             await self._release_quietly(ours)
             return OpResult(
                 OpCode.CONFLICT,
