@@ -19,7 +19,7 @@ import dataclasses
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -51,38 +51,27 @@ from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
 from modu_desktop.ui.editing.publish_status import PublishStatus
+from modu_desktop.ui.preview.pane import PreviewPane
 
 INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
-
-if TYPE_CHECKING:
-    from modu_desktop.ui.preview.pane import PreviewPane
 
 log = logging.getLogger(__name__)
 
 
 def _make_preview(parent: QWidget) -> PreviewPane | _NoPreview:
     """The WebEngine preview (its view is created at the first render, not here), or a
-    sentence saying there is none when this installation has no Qt WebEngine at all
-    (``MODU_NO_PREVIEW`` asks for that too: the real-window tests run without a GPU process)."""
+    sentence saying there is none when ``MODU_NO_PREVIEW`` asks (the real-window tests run
+    without a GPU process)."""
     import os
 
     pane: PreviewPane | _NoPreview
-    if os.environ.get("MODU_NO_PREVIEW"):
-        pane = _NoPreview(parent)
-    else:
-        try:
-            from modu_desktop.ui.preview.pane import PreviewPane
-        except ImportError:  # PySide6 without its WebEngine add-on: say so, never pretend
-            log.info("preview unavailable", exc_info=True)
-            pane = _NoPreview(parent)
-        else:
-            pane = PreviewPane(parent)
+    pane = _NoPreview(parent) if os.environ.get("MODU_NO_PREVIEW") else PreviewPane(parent)
     pane.setObjectName("preview")
     return pane
 
 
 class _NoPreview(QLabel):
-    """Shown instead of the preview when Qt WebEngine cannot be loaded at all."""
+    """Shown instead of the preview when ``MODU_NO_PREVIEW`` is set."""
 
     rendered = Signal()
     blockActivated = Signal(int)
