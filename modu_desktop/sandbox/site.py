@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from modu_desktop.core.blocks import split_front_matter
-from modu_desktop.core.publish import doc_slug
+from modu_desktop.core.publish.site import doc_slug
 
 PREFIX = "/_sandbox/site/docs/"
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from modu_desktop.core.deploy import DeployState, DeployTracker
-from modu_desktop.core.publish import (
+from modu_desktop.core.publish.site import (
     doc_slug,
     page_url,
     site_base_url,
@@ -70,7 +70,7 @@ def test_github_pages_address_of_the_real_repository() -> None:
 
 
 def test_document_page_url_reads_the_front_matter() -> None:
-    from modu_desktop.core.publish import document_page_url
+    from modu_desktop.core.publish.site import document_page_url
 
     text = "\ufeff---\r\nid: part-2\r\ntitle: 둘\r\n---\r\n본문"
     assert document_page_url(
