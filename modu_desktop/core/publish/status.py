@@ -62,7 +62,8 @@ class SiteStop:
     run_id: int
     run_url: str | None
     pages: tuple[BrokenPage, ...]
-    failure: Any = field(default=None, compare=False)  # the DeployFailure read from the log
+    failure: Any = field(default=None, compare=False)  # the DeployFailure; None: log not read
+    run: Any = field(default=None, compare=False)  # the failed WorkflowRun (to read it again)
 
     def page_of(self, doc_id: str | None) -> BrokenPage | None:
         return next((p for p in self.pages if doc_id and p.doc_id == doc_id), None)
@@ -242,7 +243,7 @@ class PublishBoard:
             publishing = Publishing.NONE
         elif t.state is DeployState.FAILED:
             failed_run = int(getattr(t.run, "id", 0) or 0)
-            if stop is None or stop.run_id < failed_run:
+            if stop is None or stop.run_id < failed_run or stop.failure is None:
                 publishing = Publishing.CHECKING
             elif page is not None or not stop.pages:
                 publishing = Publishing.FAILED

@@ -173,6 +173,15 @@ class FailedDeployNotice(QFrame):
             self._kind("warning")
             self.title.setText(tr("Publishing is on hold: your text is saved"))
             self.explain.setText(_bystander_text(stop.pages[0], len(others) - 1, login, now))
+        elif stop.failure is None:
+            self._kind("error")
+            self.title.setText(tr("Publishing failed: the site was not updated"))
+            self.explain.setText(
+                tr(
+                    "The site could not be built. Your text is saved. Which page stopped it is "
+                    "not known yet: the build log could not be read, and is read again shortly."
+                )
+            )
         else:
             self._kind("error")
             self.title.setText(tr("Publishing failed: the site was not updated"))

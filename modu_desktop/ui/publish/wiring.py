@@ -113,9 +113,9 @@ class Publishing(QObject):
         ctx = self.win.ctx
         try:
             failure = await deploy_failure(ctx.client, run)
-        except Exception as exc:
+        except Exception as exc:  # read again by the deploy watcher's next look
             log.info("the failed run's log could not be read: %s", exc)
-            return SiteStop(run.id, run.html_url, ())
+            return SiteStop(run.id, run.html_url, (), None, run)
         snap = ctx.store.snapshot
         docs = snap.docs if snap is not None else ()
         pages = await broken_pages(failure, docs=docs, history=self.history, at=run.head_sha)
@@ -128,7 +128,7 @@ class Publishing(QObject):
                 if text is not None:
                     found = check_text(text, path=page.path).findings
                     self._findings[(run.id, page.path)] = found
-        return SiteStop(run.id, run.html_url, pages, failure)
+        return SiteStop(run.id, run.html_url, pages, failure, run)
 
     def my_page(self, stop: SiteStop | None) -> BrokenPage | None:
         """The breaking page this person saved (the first, when several), or None."""

@@ -106,6 +106,8 @@ class DeployStatus:
             stop = board.stop
             if stop is None:
                 return
+            if stop.failure is None and stop.run is not None:  # its log could not be read
+                board.site_stopped(await self.explain(stop.run))
             try:
                 runs = await self.client.branch_runs(per_page=10)
             except (errors.PermissionDenied, errors.NotFound):
