@@ -21,7 +21,7 @@ def publishing_words(p: Publishing) -> tuple[str, str]:
         Publishing.PUBLISHED: (tr("✔ Published"), "ok"),
         Publishing.FAILED: (tr("✖ Publishing failed"), "error"),
         Publishing.CHECKING: (tr("✖ Publishing failed (finding out why…)"), "error"),
-        Publishing.ON_HOLD: (tr("⏸ Publishing on hold"), "warning"),
+        Publishing.ON_HOLD: (tr("‖ Publishing on hold"), "warning"),
         Publishing.SKIPPED: (tr("Not published (skipped)"), "info"),
         Publishing.UNKNOWN: (tr("Publishing status unknown"), "info"),
     }[p]
@@ -34,7 +34,7 @@ def save_words(phase: EditPhase | None) -> tuple[str, str]:
         EditPhase.CLEAN: (tr("✔ Saved"), "ok"),
         EditPhase.UNSAVED: (tr("● Not saved yet"), "warning"),
         EditPhase.SAVING: (tr("Saving…"), "info"),
-        EditPhase.QUEUED: (tr("⏳ Waiting to save"), "warning"),
+        EditPhase.QUEUED: (tr("● Waiting to save"), "warning"),
         EditPhase.READ_ONLY: (tr("Read-only"), "info"),
     }[phase]
 

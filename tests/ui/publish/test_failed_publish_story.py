@@ -99,8 +99,8 @@ def test_a_failed_publish_names_the_page_and_its_saver_and_clears_everywhere(
     shown = _visible_buttons(lee)
     assert "restorePreviousButton" not in shown and "fixPageButton" not in shown
     assert "confirmRestoreButton" not in shown
-    assert "⏸ 게시 멈춤" in lee.status_deploy.text()
-    assert "⏸ 게시 멈춤" in lee.editor_pane.publish.text()  # the strip agrees
+    assert "‖ 게시 멈춤" in lee.status_deploy.text()
+    assert "‖ 게시 멈춤" in lee.editor_pane.publish.text()  # the strip agrees
     assert "✖" not in lee.status_deploy.text() + lee.editor_pane.publish.text()
     assert _title_in_list(lee, KIM_DOC) == f"✖ {KIM_TITLE}"
     assert _title_in_list(lee, LEE_DOC) == LEE_TITLE

@@ -77,7 +77,7 @@ def test_a_save_waiting_for_the_connection_says_so_and_not_saved(
     _type(win, "연결이 끊긴 동안 쓴 문장.\n")
     sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
     assert ui.run(win.save()) is False
-    assert win.editor_pane.save_state.text() == "⏳ Waiting to save"
+    assert win.editor_pane.save_state.text() == "● Waiting to save"
     assert win.board.status(DOC).phase is EditPhase.QUEUED
     assert win.editor_pane.publish.text().startswith("Last save ")  # not "✔ Saved →"
     sandbox.faults.update(failure_rate=0.0)
