@@ -60,6 +60,7 @@ class Publishing(QObject):
         self.parent_widget = parent
         self._history: DocHistory | None = None  # one per window: its caches live as long
         self._dismissed: int | None = None  # the stop (its run id) the user closed
+        self._restored: int | None = None  # the stop whose page was restored from here
         self._findings: dict[tuple[int, str], tuple[Finding, ...]] = {}
         self.history_panel: HistoryPanel | None = None
         self.history_dock: QDockWidget | None = None
@@ -187,7 +188,9 @@ class Publishing(QObject):
         lost) or cannot be saved here."""
         page = self.my_page(self.board.stop)
         s = self.win.doc
+        stop = self.board.stop
         ok = page is not None and page.doc_id is not None
+        ok = ok and stop is not None and stop.run_id != self._restored
         if ok and s is not None and page is not None and s.doc_id == page.doc_id:
             ok = s.editable and not self.win.editor_pane.is_modified()
         self.win.deploy_notice.restore_button.setEnabled(ok)
@@ -261,7 +264,9 @@ class Publishing(QObject):
             notice.restore_done(False, _refusal(res))
             return False
         text = (await self.win.ctx.store.read_blob(res.sha)).decode("utf-8")
-        self._restored(s, res, text)
+        stop = self.board.stop
+        self._restored = stop.run_id if stop is not None else None
+        self._restored_text(s, res, text)
         notice.restore_done(True)
         return True
 
@@ -308,7 +313,7 @@ class Publishing(QObject):
         if not isinstance(res, SaveResult):
             self.win.show_notice(_refusal(res), "error")
             return False
-        self._restored(s, res, text)
+        self._restored_text(s, res, text)
         self.win.show_notice(
             tr("The version of {date} is the current text now.", date=when(version)), "info"
         )
@@ -316,7 +321,7 @@ class Publishing(QObject):
             await self.history_panel.load(self.history, s.path, text, title=s.title)
         return True
 
-    def _restored(self, s: EditSession, res: SaveResult, text: str | None) -> None:
+    def _restored_text(self, s: EditSession, res: SaveResult, text: str | None) -> None:
         """A restore landed: the editor shows it (one undo step), the session builds on it,
         and its deploy is watched like a save's."""
         if text is not None:

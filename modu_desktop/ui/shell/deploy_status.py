@@ -118,6 +118,9 @@ class DeployStatus:
                 (r for r in runs if r.id > stop.run_id and r.status == "completed"),
                 key=lambda r: r.id,
             )
+            for r in later:  # a save of ours among them is told at once, not at its next look
+                if r.head_sha:
+                    board.observe(r.head_sha, [r])
             built = [r for r in later if r.conclusion == "success"]
             if built:
                 board.site_built(built[-1].id)

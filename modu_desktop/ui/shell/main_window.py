@@ -214,6 +214,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         ):
             phase = EditPhase.QUEUED
         self.board.set_phase(s.doc_id, phase)
+        self.publishing.render()  # the editor's own label may have been drawn meanwhile
 
     def queued_save_landed(self, doc_id: str, path: str, commit_sha: str | None, text: str) -> None:
         """A save that waited on this computer reached GitHub: its deploy is followed like

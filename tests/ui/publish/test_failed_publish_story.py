@@ -124,3 +124,36 @@ def test_a_failed_publish_names_the_page_and_its_saver_and_clears_everywhere(
         says = _window_says(win)
         assert "실패" not in says and "멈춤" not in says, says
         assert _title_in_list(win, KIM_DOC) == KIM_TITLE
+
+
+def test_restore_opens_the_breaking_page_and_restores_only_that_page(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    """kim has moved on to another document; 이전 버전으로 되돌리기 still acts on the page that
+    broke the build (opened first), never on the one on screen."""
+    set_language("ko")
+    sandbox.users.append(SandboxUser("kim", "tok-kim"))
+    sandbox.workflow.queue_seconds, sandbox.workflow.run_seconds = 0.0, 0.2
+    kim = make_window("kim", "tok-kim", lang="ko", deploy_poll_s=0.1)
+    before = sandbox.read_file(f"docs/{KIM_DOC}.md")
+    assert ui.run(kim.open_document(KIM_DOC))
+    _append(kim, f"\n\n{BROKEN_LINE}\n")
+    task = ui.start(kim.save())
+    check = ui.dialog("publishCheckDialog")
+    ui.click(check, "saveAnywayButton")
+    ui.click(check, "confirmSaveAnywayButton")
+    assert ui.wait_task(task) is True
+    assert ui.run(kim.open_document(LEE_DOC))  # on to another page
+    other = sandbox.read_file(f"docs/{LEE_DOC}.md")
+    notice = kim.deploy_notice
+    qtbot.waitUntil(notice.isVisible, timeout=20000)
+    assert notice.restore_button.isEnabled()
+    qtbot.mouseClick(notice.restore_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(notice.confirm_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: sandbox.read_file(f"docs/{KIM_DOC}.md") == before, timeout=15000)
+    qtbot.waitUntil(lambda: kim.editor_pane.text() == before.decode("utf-8"), timeout=5000)
+    assert kim.doc is not None and kim.doc.doc_id == KIM_DOC  # the page it restored is shown
+    assert not kim.editor_pane.is_modified()
+    assert sandbox.read_file(f"docs/{LEE_DOC}.md") == other  # the other page is untouched
+    qtbot.waitUntil(lambda: not notice.isVisible(), timeout=20000)  # the site builds again
+    assert "✔ 게시됨" in kim.status_deploy.text()
