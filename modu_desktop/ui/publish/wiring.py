@@ -110,7 +110,7 @@ class Publishing(QObject):
 
     async def explain(self, run: WorkflowRun) -> SiteStop:
         """Why run ``run`` failed: its log, the pages it names, who saved them last and when
-        (as of the failed build), and what the check finds on the pages this person saved."""
+        (as of the failed build), and what the check finds on those pages."""
         ctx = self.win.ctx
         try:
             failure = await deploy_failure(ctx.client, run)
@@ -120,22 +120,25 @@ class Publishing(QObject):
         snap = ctx.store.snapshot
         docs = snap.docs if snap is not None else ()
         pages = await broken_pages(failure, docs=docs, history=self.history, at=run.head_sha)
-        for page in pages:
-            if page.saved_by_login(ctx.login) and run.head_sha:
-                try:
-                    text = await self.history.text_at(run.head_sha, page.path)
-                except Exception:
-                    text = None
-                if text is not None:
-                    found = check_text(text, path=page.path).findings
-                    self._findings[(run.id, page.path)] = found
+        for page in pages[:3] if run.head_sha else ():
+            try:
+                text = await self.history.text_at(str(run.head_sha), page.path)
+            except Exception:
+                text = None
+            if text is not None:
+                found = check_text(text, path=page.path).findings
+                self._findings[(run.id, page.path)] = found
         return SiteStop(run.id, run.html_url, pages, failure, run)
 
     def my_page(self, stop: SiteStop | None) -> BrokenPage | None:
         """The breaking page this person saved (the first, when several), or None."""
         if stop is None:
             return None
-        mine = stop.mine(self.win.ctx.login)
+        mine = stop.mine(self.win.ctx.login) or tuple(
+            p  # who saved it is unknown (its history could not be read): saved from here?
+            for p in stop.pages
+            if p.saved_by is None and self.board.status(p.doc_id).commit_sha is not None
+        )
         return mine[0] if mine else None
 
     def render(self) -> None:
