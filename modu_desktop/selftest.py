@@ -122,7 +122,7 @@ def resources_dir() -> Path | None:
     meipass = getattr(sys, "_MEIPASS", None)
     if meipass:
         candidates.append(Path(meipass) / "resources")
-    from modu_desktop.core.paths import resources_dir as core_resources_dir
+    from modu_desktop.core.account.paths import resources_dir as core_resources_dir
 
     candidates.append(core_resources_dir())
     package_dir = Path(__file__).resolve().parent
@@ -240,13 +240,13 @@ def check_sandbox(state: dict[str, Any]) -> str:
 
 
 def _repo_ref(sb: Any) -> Any:
-    from modu_desktop.core.github import RepoRef
+    from modu_desktop.core.github.client import RepoRef
 
     return RepoRef(sb.owner, sb.name, sb.branch)
 
 
 async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
-    from modu_desktop.core.github import GitHubClient
+    from modu_desktop.core.github.client import GitHubClient
     from modu_desktop.core.workspace import Workspace
 
     sb = state["sandbox"]
@@ -345,14 +345,17 @@ def check_tls(state: dict[str, Any]) -> str:
 
 
 def check_markdown(state: dict[str, Any]) -> str:
-    sample = "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
-    source = "core.render"
-    from modu_desktop.core.render import render_preview
+    sample = (
+        "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n\n10~20명, 3~5일 :tada:\n"
+    )
+    from modu_desktop.core.preview import render_preview
 
     html = render_preview(sample)
     if "<table" not in html or "제목" not in html:
-        raise RuntimeError("tables extension did not render")
-    return f"{source} renders tables and fenced code"
+        raise RuntimeError("tables did not render")
+    if "<del>20명, 3</del>" not in html or "🎉" not in html:
+        raise RuntimeError("Markdown is not read as the site reads it")
+    return "core.preview reads Markdown as the site does (tables, fenced code, emoji)"
 
 
 def check_ui(state: dict[str, Any]) -> str:

@@ -1,2 +1,3 @@
-"""Publishing (Qt-free): where a saved page is published (``site``), what the site's build is
-doing for a save and which page stopped it (``status``, ``blame``)."""
+"""Publishing: where a page is published, the deploy state, why a deploy failed (and which page,
+saved by whom: ``blame``), each document's state for the window (``status``), and the check
+before a save."""

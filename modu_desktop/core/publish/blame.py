@@ -3,7 +3,7 @@
     pages = await broken_pages(failure, docs=store.snapshot.docs, history=history, at=head_sha)
     page.title, page.line, page.saved_by, page.saved_at, page.commit_sha
 
-The build log names the file (``core.deploy_failure.broken_files``); the document list gives its
+The build log names the file (``core.publish.failure.broken_files``); the document list gives its
 title; the commits API, as of the failed build's commit, says who changed it last and when. That
 last change is what "restore the previous version" undoes: it is the breaking one, whoever saved
 after it elsewhere in the repository.

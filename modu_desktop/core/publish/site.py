@@ -8,7 +8,7 @@ else its ``id``, else its file name without the number prefix (``docs/01-intro.m
 The practice sandbox serves its own pages under ``/_sandbox/site/`` (see
 ``sandbox/site.py``).
 
-**The publishing state** of one save lives in :mod:`modu_desktop.core.deploy` (the one state
+**The publishing state** of one save lives in :mod:`modu_desktop.core.publish.deploy` (the one state
 machine: it only moves forward, whatever order the runs API reports in).
 """
 
@@ -77,7 +77,7 @@ def page_url(base_url: str, slug: str) -> str:
 
 def document_page_url(api_url: str, owner: str, name: str, path: str, text: str) -> str | None:
     """The published address of the document at ``path`` whose text is ``text``."""
-    from modu_desktop.core.blocks import split_front_matter
+    from modu_desktop.core.brochure.blocks import split_front_matter
 
     base = site_base_url(api_url, owner, name)
     if base is None:

@@ -12,7 +12,7 @@ The status bar, the line under the editor, the document list and the failed-publ
 render :meth:`PublishBoard.status`; none keeps a state of its own, so they cannot disagree.
 Listeners (``subscribe``) are told after every change.
 
-A save's deploy is one :class:`~modu_desktop.core.deploy.DeployTracker` (only forward). The
+A save's deploy is one :class:`~modu_desktop.core.publish.deploy.DeployTracker` (only forward). The
 site's build is shared by everyone: when it fails, the pages the log names
 (:class:`~modu_desktop.core.publish.blame.BrokenPage`) are the stop. A save whose build failed
 because of *another* page is ON_HOLD, not failed: its text is saved and is published with the
@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from modu_desktop.core.deploy import DeployState, DeployTracker
 from modu_desktop.core.publish.blame import BrokenPage
+from modu_desktop.core.publish.deploy import DeployState, DeployTracker
 
 
 class EditPhase(enum.Enum):

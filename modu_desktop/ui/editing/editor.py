@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core import blockmodel
+from modu_desktop.core.brochure import block_model as blockmodel
 from modu_desktop.core.publish.status import DocStatus, EditPhase
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync

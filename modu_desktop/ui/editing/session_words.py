@@ -8,8 +8,6 @@ import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from modu_desktop.core import errors
-from modu_desktop.core import lockwords as words
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
@@ -25,6 +23,8 @@ from modu_desktop.core.edit_session import (
     SessionEvent,
     TheirsTaken,
 )
+from modu_desktop.core.github import errors
+from modu_desktop.core.locks import words
 from modu_desktop.i18n import tr
 from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
 from modu_desktop.ui.shell.operation import error_text

@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStackedLayout, QWidget
 
-from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.account.paths import resources_dir
 from modu_desktop.core.preview import (
     ImageResolver,
     RenderedDoc,

@@ -32,10 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core import lockwords as words
+from modu_desktop.core.locks import words
 from modu_desktop.core.publish.blame import BrokenPage
+from modu_desktop.core.publish.check import Finding
 from modu_desktop.core.publish.status import SiteStop
-from modu_desktop.core.publishcheck import Finding
 from modu_desktop.i18n import tr
 
 _STYLE = """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from modu_desktop.core import lockwords as words
+from modu_desktop.core.locks import words
 from modu_desktop.core.publish.status import DocStatus, EditPhase, Publishing
 from modu_desktop.i18n import tr
 

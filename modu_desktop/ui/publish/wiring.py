@@ -8,7 +8,7 @@ its save and gives :meth:`explain` to the deploy watcher. :meth:`render` draws t
 publishing label, the editor's saved/unsaved label and publishing line, the list's marks and
 the notice, all from ``board.status(doc)``; the board calls it after every change and the
 window's clock every half minute (relative times: "방금", "3분 전"). The restore writes go
-through ``core.history`` (the lock checked first, the sha last seen sent).
+through ``core.documents.history`` (the lock checked first, the sha last seen sent).
 """
 
 from __future__ import annotations
@@ -20,20 +20,20 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from modu_desktop.core.deploy_failure import deploy_failure
-from modu_desktop.core.documents import SaveResult
-from modu_desktop.core.github_types import WorkflowRun
-from modu_desktop.core.history import (
+from modu_desktop.core.documents.history import (
     DocHistory,
     RestoreRefused,
     Version,
     restore_previous,
     restore_version,
 )
+from modu_desktop.core.documents.store import SaveResult
+from modu_desktop.core.github.types import WorkflowRun
 from modu_desktop.core.publish.blame import BrokenPage, broken_pages
+from modu_desktop.core.publish.check import Finding, check_text, tree_paths
+from modu_desktop.core.publish.failure import deploy_failure
 from modu_desktop.core.publish.status import Publishing as State
 from modu_desktop.core.publish.status import SiteStop
-from modu_desktop.core.publishcheck import Finding, check_text, tree_paths
 from modu_desktop.i18n import tr
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import (
@@ -97,6 +97,11 @@ class Publishing(QObject):
             )
         except Exception:
             paths = None  # the check then skips the picture-path rule
+        before: str | None = None
+        try:  # the text as last saved (blob cache), to warn only about new surprises
+            before = (await self.win.ctx.store.read_blob(s.base_sha)).decode("utf-8")
+        except Exception:
+            before = None
         return await check_before_save(
             self.parent_widget,
             text,
@@ -104,6 +109,7 @@ class Publishing(QObject):
             repo_paths=paths,
             title=s.title,
             editor=self.win.editor_pane.editor,
+            before=before,
         )
 
     # -- a failed build ----------------------------------------------------------------------

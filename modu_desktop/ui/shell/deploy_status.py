@@ -13,10 +13,10 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from modu_desktop.core import errors
-from modu_desktop.core.deploy import DeployState
-from modu_desktop.core.github import GitHubClient
-from modu_desktop.core.github_types import WorkflowRun
+from modu_desktop.core.github import errors
+from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.github.types import WorkflowRun
+from modu_desktop.core.publish.deploy import DeployState
 from modu_desktop.core.publish.status import PublishBoard, SiteStop
 from modu_desktop.ui.shell.operation import Operations
 

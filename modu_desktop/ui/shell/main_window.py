@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.edit_session import (
     Conflict,
     ConflictDecision,
@@ -38,8 +39,7 @@ from modu_desktop.core.edit_session import (
     TakeOver,
     TheirsTaken,
 )
-from modu_desktop.core.locks import HeldLock
-from modu_desktop.core.newdoc import NewDocRequest
+from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.core.publish.site import document_page_url
 from modu_desktop.core.publish.status import EditPhase, PublishBoard
 from modu_desktop.i18n import tr

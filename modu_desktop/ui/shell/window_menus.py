@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from modu_desktop.core.settings import save_settings
+from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from modu_desktop.core.deploy_failure import BrokenFile, DeployFailure
-from modu_desktop.core.history import Version
+from modu_desktop.core.documents.history import Version
 from modu_desktop.core.publish.blame import broken_pages
+from modu_desktop.core.publish.failure import BrokenFile, DeployFailure
 
 
 @dataclass

@@ -63,8 +63,8 @@ def test_a_document_that_can_no_longer_be_saved_here_shows_no_publishing_line(
 def test_a_save_waiting_for_the_connection_says_so_and_not_saved(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path
 ) -> None:
-    from modu_desktop.core.github import RetryPolicy
-    from modu_desktop.core.spool import Backoff
+    from modu_desktop.core.github.client import RetryPolicy
+    from modu_desktop.core.saving.queue import Backoff
 
     win = make_window(deploy_poll_s=0.05)
     win.ctx.client.retry = RetryPolicy(
