@@ -532,22 +532,16 @@ class GitHubClient:
 
     async def workflow_runs(self, head_sha: str) -> list[WorkflowRun]:
         d = await self._get_json(f"{self._repo_path}/actions/runs", params={"head_sha": head_sha})
-        runs = []
-        for r in d.get("workflow_runs", []):
-            runs.append(
-                WorkflowRun(
-                    id=int(r.get("id", 0)),
-                    name=r.get("name"),
-                    status=r.get("status"),
-                    conclusion=r.get("conclusion"),
-                    head_sha=r.get("head_sha"),
-                    html_url=r.get("html_url"),
-                    event=r.get("event"),
-                    created_at=r.get("created_at"),
-                    raw=r,
-                )
-            )
-        return runs
+        return [_workflow_run(r) for r in d.get("workflow_runs", [])]
+
+    async def branch_runs(
+        self, branch: str | None = None, *, per_page: int = 10
+    ) -> list[WorkflowRun]:
+        """The latest workflow runs of pushes to ``branch`` (newest first): whether a later
+        build of the site succeeded (``GET …/actions/runs?branch=…&event=push``)."""
+        params = {"branch": branch or self.repo.branch, "event": "push", "per_page": per_page}
+        d = await self._get_json(f"{self._repo_path}/actions/runs", params=params)
+        return [_workflow_run(r) for r in d.get("workflow_runs", [])]
 
     async def entry_at(self, path: str, branch: str | None = None) -> tuple[str, TreeEntry | None]:
         """(head commit sha, the tree entry at `path` or None) read through the git database:
@@ -769,3 +763,17 @@ class _BearerAuth(httpx.Auth):
         if self._token:
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
         yield request
+
+
+def _workflow_run(r: Mapping[str, Any]) -> WorkflowRun:
+    return WorkflowRun(
+        id=int(r.get("id", 0)),
+        name=r.get("name"),
+        status=r.get("status"),
+        conclusion=r.get("conclusion"),
+        head_sha=r.get("head_sha"),
+        html_url=r.get("html_url"),
+        event=r.get("event"),
+        created_at=r.get("created_at"),
+        raw=r,
+    )

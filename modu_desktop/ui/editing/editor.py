@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.brochure import block_model, syntax
+from modu_desktop.core.publish.status import DocStatus, EditPhase
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
@@ -52,6 +53,7 @@ from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
 from modu_desktop.ui.editing.publish_status import PublishStatus
 from modu_desktop.ui.preview.pane import PreviewPane
+from modu_desktop.ui.publish.status_words import save_words
 
 INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
 
@@ -110,6 +112,7 @@ class EditorPane(QWidget):
     textEdited = Signal()
     saveRequested = Signal()
     listToggled = Signal(bool)  # True = the document list is shown
+    phaseChanged = Signal()  # saved / unsaved / saving / read-only may have changed
 
     VIEWS = ("editor", "preview", "both")
 
@@ -320,15 +323,28 @@ class EditorPane(QWidget):
         self.save_button.setEnabled(not saving and not self.editor.isReadOnly())
         self._update_save_state()
 
-    def _update_save_state(self) -> None:
+    def phase(self) -> EditPhase:
+        """The editor's side of the document's state (the window adds "waiting to save")."""
         if self.editor.isReadOnly():
-            text, kind = tr("Read-only"), "info"
-        elif self._saving:
-            text, kind = tr("Saving…"), "info"
-        elif self.editor.document().isModified():
-            text, kind = tr("● Not saved yet"), "warning"
-        else:
-            text, kind = tr("✔ Saved"), "ok"
+            return EditPhase.READ_ONLY
+        if self._saving:
+            return EditPhase.SAVING
+        if self.editor.document().isModified():
+            return EditPhase.UNSAVED
+        return EditPhase.CLEAN
+
+    def show_status(self, status: DocStatus | None, now: float | None = None) -> None:
+        """The window's state of the open document: the saved/unsaved label and the
+        publishing line, both from it."""
+        self.publish.show_status(status, now)
+        self._show_save_state(status.phase if status is not None else None)
+
+    def _update_save_state(self) -> None:
+        self._show_save_state(self.phase())
+        self.phaseChanged.emit()
+
+    def _show_save_state(self, phase: EditPhase | None) -> None:
+        text, kind = save_words(phase or self.phase())
         self.save_state.setText(text)
         self.save_state.setProperty("kind", kind)
         color = {"ok": "#1a7f37", "warning": "#b45309", "info": "#5b6b88"}[kind]

@@ -18,7 +18,7 @@ from modu_desktop import i18n
 from modu_desktop.core.brochure import block_model as bm
 from modu_desktop.core.brochure import syntax
 from modu_desktop.core.brochure.catalog import CATALOG
-from modu_desktop.core.publish.deploy import DeployState
+from modu_desktop.core.publish.status import PublishPhase
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
 
@@ -341,17 +341,19 @@ def test_publishing_line_moves_forward_and_opens_the_page(
 ) -> None:
     win = make_window(deploy_poll_s=0.2)
     assert ui.run(win.open_document(DOC))
+    pub = win.editor_pane.publish
+    order = [PublishPhase.WAITING, PublishPhase.BUILDING, PublishPhase.PUBLISHED]
+    seen: list[PublishPhase] = []
+    win.board.subscribe(lambda: seen.append(pub.publishing))  # after the line was drawn
     win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
     win.editor_pane.editor.insertPlainText("\n게시 확인.\n")
     assert ui.run(win.save())
-    pub = win.editor_pane.publish
     assert pub.isVisible() and pub.objectName() == "publishStatus"
-    assert pub.state in (DeployState.WAITING, DeployState.BUILDING)
+    assert pub.publishing in (PublishPhase.WAITING, PublishPhase.BUILDING)
     assert "저장됨" in pub.text()
-    qtbot.waitUntil(lambda: pub.state is DeployState.PUBLISHED, timeout=30000)
-    ranks = [s.rank for s in pub.history]
-    assert ranks == sorted(ranks) and pub.history[0] is DeployState.WAITING
-    assert DeployState.BUILDING in pub.history
+    qtbot.waitUntil(lambda: pub.publishing is PublishPhase.PUBLISHED, timeout=30000)
+    ranks = [order.index(s) for s in seen if s in order]
+    assert ranks == sorted(ranks) and ranks[0] == 0 and 1 in ranks
     assert "게시됨" in pub.text()
     button = pub.findChild(QPushButton, "viewOnSiteButton")
     assert button is not None and button.isVisible() and button.text() == "사이트에서 보기"
@@ -364,16 +366,27 @@ def test_publishing_line_moves_forward_and_opens_the_page(
 def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
     from dataclasses import dataclass
 
+    from modu_desktop.core.publish.status import PublishBoard
     from modu_desktop.ui.editing.publish_status import PublishStatus
 
     @dataclass
     class Run:
         status: str
         conclusion: str | None = None
+        id: int = 1
 
+    board = PublishBoard("me")
     p = PublishStatus()
     qtbot.addWidget(p)
-    p.start("abc", "https://pnuai.github.io/PNU-Modu/docs/intro")
+    shown: list[PublishPhase] = []
+
+    def draw() -> None:
+        p.show_status(board.status("d"))
+        if not shown or shown[-1] is not p.publishing:
+            shown.append(p.publishing)
+
+    board.subscribe(draw)
+    board.saved("d", "abc", page_url="https://pnuai.github.io/PNU-Modu/docs/intro")
     for runs in (
         [Run("in_progress")],
         [Run("queued")],
@@ -382,13 +395,13 @@ def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
         [Run("completed", "success")],
         [Run("in_progress")],
     ):
-        p.observe(runs)
-    assert p.history == [DeployState.WAITING, DeployState.BUILDING, DeployState.FAILED]
+        board.observe("abc", runs)
+    assert shown == [PublishPhase.WAITING, PublishPhase.BUILDING, PublishPhase.CHECKING]
     assert "게시 실패" in p.text()
-    assert not p.view_button.isVisible()
-    p.start("def", "https://pnuai.github.io/PNU-Modu/docs/intro")  # the next save starts over
-    p.observe([Run("completed", "success")])
-    assert p.state is DeployState.PUBLISHED and p.view_button.isVisible()
+    assert not p.view_button.isVisibleTo(p)
+    board.saved("d", "def", page_url="https://pnuai.github.io/PNU-Modu/docs/intro")  # next save
+    board.observe("def", [Run("completed", "success", id=2)])
+    assert p.publishing is PublishPhase.PUBLISHED and p.view_button.isVisibleTo(p)
 
 
 # ------------------------------------------------------------------------------ 800 px
