@@ -1,0 +1,1 @@
+"""Signing in and the account's state (Qt-free)."""
