@@ -63,6 +63,7 @@ from modu_desktop.core.github_types import (
     commit_from_rest,
     encode_path,
 )
+from modu_desktop.core.support.logfile import add_secret
 
 __all__ = [
     "API_VERSION",
@@ -142,6 +143,7 @@ class GitHubClient:
         self._sleep: Sleep = sleep if sleep is not None else asyncio.sleep
         self._rng = rng if rng is not None else random.Random()
         self._token = token if isinstance(token, Secret) else Secret(token or "")
+        add_secret(self._token.reveal())  # no log line and no problem report may contain it
         self._tree_cache: dict[str, Tree] = {}
         self.last_rate: dict[str, str] = {}
         self.request_count = 0
@@ -423,10 +425,15 @@ class GitHubClient:
         scopes = None if raw is None else tuple(s.strip() for s in raw.split(",") if s.strip())
         return MembershipProbe(int(resp.status_code), scopes)
 
-    async def latest_release(self) -> Mapping[str, Any] | None:
-        """The repository's latest published full release (``GET …/releases/latest``: not a
-        draft, not a pre-release), or None when it has none (404)."""
-        resp = await self._request("GET", f"{self._repo_path}/releases/latest", ok=(404,))
+    async def latest_release(self, repo: str | None = None) -> Mapping[str, Any] | None:
+        """The latest published full release (``GET …/releases/latest``: not a draft, not a
+        pre-release) of this repository or of ``repo`` (OWNER/NAME), or None when it has none
+        (404)."""
+        path = self._repo_path
+        if repo is not None:
+            owner, _, name = repo.partition("/")
+            path = f"/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+        resp = await self._request("GET", f"{path}/releases/latest", ok=(404,))
         if resp.status_code == 404:
             return None
         try:

@@ -2,8 +2,9 @@
 
 GitHub's ``GET /repos/{owner}/{repo}/releases/latest`` gives the newest published full release
 (no drafts, no pre-releases). Its ``tag_name`` (``v1.2.3``, the form the release workflow
-tags) is compared with this version number by number. The question is asked without the
-user's token: the app's releases are public, and the token belongs to the brochure repository.
+tags) is compared with this version number by number. The question goes through the signed-in
+client when the releases live on the same server (a GitHub Enterprise, the sandbox), else it is
+asked anonymously: the app's releases are public and the token is the brochure repository's.
 Nothing here blocks: the caller runs :func:`check_for_update` in the background and it never
 raises for a network or server problem (``UpdateCheck.error`` says what happened).
 """
@@ -75,11 +76,18 @@ async def check_for_update(
     token: str | None = None,
     timeout: float = 10.0,
     transport: Any = None,
+    client: Any = None,
 ) -> UpdateCheck:
-    """Ask GitHub for the latest release of ``repo``; never raises for expected failures."""
+    """Ask GitHub for the latest release of ``repo``; never raises for expected failures.
+    ``client``: a signed-in ``GitHubClient`` of the same server to ask through."""
     from modu_desktop.core.errors import GitHubError
     from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
 
+    if client is not None and client.api_url.rstrip("/") == api_url.rstrip("/"):
+        try:
+            return UpdateCheck(current, release_from(await client.latest_release(repo)))
+        except GitHubError as exc:
+            return UpdateCheck(current, error=f"{type(exc).__name__}: {exc}")
     owner, _, name = repo.partition("/")
     try:
         client = GitHubClient(

@@ -26,7 +26,6 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QKeyEvent,
-    QKeySequence,
     QTextCursor,
     QTextOption,
 )
@@ -50,8 +49,7 @@ from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
 from modu_desktop.ui.editing.publish_status import PublishStatus
-
-INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
+from modu_desktop.ui.shell.shortcuts import bind, keys_text
 
 if TYPE_CHECKING:
     from modu_desktop.ui.preview.pane import PreviewPane
@@ -144,7 +142,7 @@ class EditorPane(QWidget):
         self.save_button = QPushButton(tr("Save"))
         self.save_button.setObjectName("saveButton")
         self.save_button.setAccessibleName(tr("Save the document"))
-        self.save_button.setToolTip(tr("Save (Ctrl+S)"))
+        self.save_button.setToolTip(tr("Save ({keys})", keys=keys_text("save")))
         bar.addWidget(self.save_button)
         self.save_state = QLabel("")
         self.save_state.setObjectName("saveState")
@@ -155,7 +153,7 @@ class EditorPane(QWidget):
         self.insert_block_button.setObjectName("insertBlockButton")
         self.insert_block_button.setAccessibleName(tr("Insert a brochure block"))
         self.insert_block_button.setToolTip(
-            tr("Insert a brochure block ({keys})", keys=INSERT_BLOCK_SHORTCUT)
+            tr("Insert a brochure block ({keys})", keys=keys_text("insertBlock"))
         )
         bar.addWidget(self.insert_block_button)
         self.view_buttons: dict[str, QToolButton] = {}
@@ -229,7 +227,7 @@ class EditorPane(QWidget):
 
         self.insert_block_action = QAction(tr("Insert &block…"), self)
         self.insert_block_action.setObjectName("insertBlockAction")
-        self.insert_block_action.setShortcut(QKeySequence(INSERT_BLOCK_SHORTCUT))
+        bind(self.insert_block_action, "insertBlock")
         self.insert_block_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.insert_block_action.triggered.connect(self.open_block_picker)
         self.addAction(self.insert_block_action)

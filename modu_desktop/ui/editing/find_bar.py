@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.shortcuts import keys_text
 
 
 class FindBar(QWidget):
@@ -41,10 +42,10 @@ class FindBar(QWidget):
         self.case_box.setAccessibleName(tr("Match case"))
         self.prev_button = QPushButton(tr("Previous"))
         self.prev_button.setAccessibleName(tr("Find previous"))
-        self.prev_button.setToolTip(tr("Find previous (Shift+F3)"))
+        self.prev_button.setToolTip(tr("Find previous ({keys})", keys=keys_text("findPrevious")))
         self.next_button = QPushButton(tr("&Next"))
         self.next_button.setAccessibleName(tr("Find next"))
-        self.next_button.setToolTip(tr("Find next (F3)"))
+        self.next_button.setToolTip(tr("Find next ({keys})", keys=keys_text("findNext")))
         self.replace_button = QPushButton(tr("&Replace"))
         self.replace_button.setObjectName("replaceButton")
         self.replace_button.setAccessibleName(tr("Replace"))

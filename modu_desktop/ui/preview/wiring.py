@@ -11,10 +11,11 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def install_pdf_action(win: WindowApi) -> QAction:
     menu = document_menu(win)
     action = QAction(tr("Save as PDF…"), menu)
     action.setObjectName("savePdfAction")
-    action.setShortcut(QKeySequence("Ctrl+Shift+P"))
+    bind(action, "print")
     action.triggered.connect(lambda _checked=False: save_pdf(win))
     menu.addSeparator()
     menu.addAction(action)

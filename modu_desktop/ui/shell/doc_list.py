@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.shortcuts import keys_text
 
 DOC_ID_ROLE = Qt.ItemDataRole.UserRole
 NARROW_LIST_PX = 360
@@ -302,7 +303,7 @@ class DocListPanel(QWidget):
         self.refresh_button = QPushButton(tr("Refresh"))
         self.refresh_button.setObjectName("refreshButton")
         self.refresh_button.setAccessibleName(tr("Refresh the document list"))
-        self.refresh_button.setToolTip(tr("Refresh (F5)"))
+        self.refresh_button.setToolTip(tr("Refresh ({keys})", keys=keys_text("refresh")))
         top.addWidget(self.filter_label)
         top.addWidget(self.filter_edit, 1)
         top.addWidget(self.refresh_button)

@@ -50,6 +50,7 @@ from modu_desktop.ui.editing.doc_dialogs import (
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
 from modu_desktop.ui.editing.fmsync import read_fields
 from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
+from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
 from modu_desktop.ui.publish.wiring import Publishing
@@ -69,6 +70,7 @@ from modu_desktop.ui.shell.window_parts import (
     preview_images,
     show_state,
 )
+from modu_desktop.ui.shell.zoom import TextZoom
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +98,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         build_central(self)
         build_status_bar(self)
         self.set_connection(True)
+        self.text_zoom = TextZoom(ctx.settings, ctx.paths.settings_file, self)
         build_menus(self)
         self.publishing = Publishing(self, self)
         self.deploy = DeployStatus(
@@ -113,6 +116,8 @@ class MainWindow(WindowWidgets, QMainWindow):
         document_menu(self).addAction(self.publishing.history_action)
         attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
+        self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
+        self.help_menu.token.check()
         self.update_title()
         self._update_actions()
 
@@ -164,6 +169,18 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def explain_cannot_save(self) -> None:
         explain_cannot_save(self)
+
+    def focus_list(self) -> None:
+        """Go → Document list: shown first if it was tucked away."""
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.tree.setFocus()
+
+    def focus_filter(self) -> None:
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.filter_edit.setFocus()
+        self.doc_list.filter_edit.selectAll()
 
     def label(self, doc_id: str) -> str:
         """The document's title for messages (its docId when the list does not know it)."""
