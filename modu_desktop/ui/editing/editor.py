@@ -233,6 +233,9 @@ class EditorPane(QWidget):
         self.addAction(self.insert_block_action)
 
         self.view = "both"
+        self._remember_list = True
+        self._list_wanted = True  # the user's choice (a narrow window may hide it for now)
+        self.narrow = False  # the window is narrow now: its list width is not the user's
         self.front_matter_hidden = True
         self._fm_lines = 0
         self._saving = False
@@ -665,11 +668,19 @@ class EditorPane(QWidget):
             self._doc_list.setVisible(shown)
         self.toggle_list_button.setText(tr("☰ List") if shown else tr("☰ Show list"))
         self.listToggled.emit(shown)
-        self._save_layout_timer.start()
+        if self._remember_list:
+            self._list_wanted = shown
+            self._save_layout_timer.start()
 
-    def set_list_shown(self, shown: bool) -> None:
-        self.toggle_list_button.setChecked(shown)
-        self._toggle_list(shown)
+    def set_list_shown(self, shown: bool, *, remember: bool = True) -> None:
+        """Show or hide the document list; ``remember=False``: only for now (a narrow window
+        tucks it away), not the user's choice for the next start."""
+        self._remember_list = remember
+        try:
+            self.toggle_list_button.setChecked(shown)
+            self._toggle_list(shown)
+        finally:
+            self._remember_list = True
 
     def set_view(self, view: str) -> None:
         if view not in self.VIEWS:
@@ -689,9 +700,14 @@ class EditorPane(QWidget):
             "view": self.view,
             "editor": self.splitter.sizes(),
             "form": self.left_splitter.sizes(),
-            "list_shown": self.toggle_list_button.isChecked(),
+            "list_shown": self._list_wanted,
         }
-        if self._outer is not None and self._doc_list is not None and self._doc_list.isVisible():
+        if (
+            self._outer is not None
+            and self._doc_list is not None
+            and self._doc_list.isVisible()
+            and not self.narrow
+        ):
             state["outer"] = self._outer.sizes()
         elif self._layout_path is not None:
             with contextlib.suppress(Exception):

@@ -6,7 +6,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -25,8 +25,9 @@ class FindBar(QWidget):
         super().__init__(parent)
         self.setObjectName("findBar")
         self._editor = editor
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(4, 2, 4, 2)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(4, 2, 4, 2)
+        grid.setVerticalSpacing(2)
 
         self.find_label = QLabel(tr("F&ind:"))
         self.find_edit = QLineEdit()
@@ -58,22 +59,22 @@ class FindBar(QWidget):
         self.close_button.setAccessibleName(tr("Close find bar"))
         self.close_button.setToolTip(tr("Close (Esc)"))
 
-        for w in (
-            self.find_label,
-            self.find_edit,
-            self.prev_button,
-            self.next_button,
-            self.replace_label,
-            self.replace_edit,
-            self.replace_button,
-            self.replace_all_button,
-            self.case_box,
-            self.status,
-            self.close_button,
-        ):
-            lay.addWidget(w)
-        lay.setStretch(1, 2)
-        lay.setStretch(5, 2)
+        # Two rows (find; replace), the text boxes taking the room: in one row with nine
+        # buttons the boxes were squeezed to a few characters.
+        grid.addWidget(self.find_label, 0, 0)
+        grid.addWidget(self.find_edit, 0, 1)
+        grid.addWidget(self.prev_button, 0, 2)
+        grid.addWidget(self.next_button, 0, 3)
+        grid.addWidget(self.case_box, 0, 4)
+        grid.addWidget(self.close_button, 0, 5)
+        grid.addWidget(self.replace_label, 1, 0)
+        grid.addWidget(self.replace_edit, 1, 1)
+        grid.addWidget(self.replace_button, 1, 2)
+        grid.addWidget(self.replace_all_button, 1, 3)
+        grid.addWidget(self.status, 1, 4, 1, 2)
+        grid.setColumnStretch(1, 1)
+        for edit in (self.find_edit, self.replace_edit):
+            edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance("가") * 10)
 
         self.find_edit.returnPressed.connect(self.find_next)
         self.replace_edit.returnPressed.connect(self.replace_one)

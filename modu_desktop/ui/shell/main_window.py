@@ -60,6 +60,7 @@ from modu_desktop.ui.shell.context import AppContext
 from modu_desktop.ui.shell.deploy_status import DeployStatus
 from modu_desktop.ui.shell.doc_list import rows_from_snapshot
 from modu_desktop.ui.shell.list_badges import sync_own_lock
+from modu_desktop.ui.shell.narrow import NarrowLayout
 from modu_desktop.ui.shell.operation import Operations, error_text
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
@@ -118,6 +119,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.nothing_lost = NothingLost(self, self)
         self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
         self.help_menu.token.check()
+        self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
         self.update_title()
         self._update_actions()
 
@@ -400,6 +402,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
         self.words.opened(session.doc_id, opened)
         self.editor_pane.editor.setFocus()
+        self.narrow.document_opened()
         self.update_title()
         self._update_actions()
         self.set_connection(True)
@@ -421,6 +424,9 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.readonly_banner.hide()
         self.editor_pane.load_text("", read_only=True)
         self.right.setCurrentIndex(0)
+        if self.narrow.tucked:  # no document: the list is the window's content again
+            self.narrow.tucked = False
+            self.editor_pane.set_list_shown(True, remember=False)
         self.set_lock_status("")
         self.update_title()
         self._update_actions()

@@ -397,10 +397,12 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     pane = win.editor_pane
     toggle = win.findChild(type(pane.toggle_list_button), "toggleListButton")
     assert toggle is not None and toggle.isVisible()
+    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
+    assert not win.doc_list.isVisible()  # a narrow window tucks the list away for the document
+    toggle.click()
     assert win.doc_list.isVisible()
     # with the list shown, the window still fits 800 px
     assert win.minimumSizeHint().width() <= 800 and win.minimumWidth() <= 800
-    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
     toggle.click()
     assert not win.doc_list.isVisible()
     qtbot.waitUntil(lambda: pane.width() >= 760, timeout=2000)  # the editor takes the window
