@@ -98,6 +98,9 @@ class _NoPreview(QLabel):
     def scroll_to_line(self, line: int) -> bool:
         return False
 
+    def follow_line(self, line: int) -> bool:
+        return False
+
 
 def _attach_highlighter(editor: QPlainTextEdit) -> MarkdownHighlighter | None:
     import os
@@ -465,6 +468,8 @@ class EditorPane(QWidget):
         if span is None or not span.closed:
             self._block_span = None
             self.block_form.hide()
+            if self.preview.isVisible():  # an ordinary paragraph: the preview follows it too
+                self.preview.follow_line(self.editor.textCursor().blockNumber())
             return
         same = (
             self._block_span is not None

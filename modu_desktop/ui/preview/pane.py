@@ -90,6 +90,7 @@ class PreviewPane(QWidget):
         self._last_text: str | None = None
         self._queued_after_load: str | None = None
         self._scroll_y: float = 0.0
+        self._followed: tuple[int, int] | None = None  # the segment and part last followed
         self._in_flight = 0
         self.render_count = 0
         self.last_update_ms: float | None = None  # render + patch time of the last update
@@ -324,7 +325,36 @@ class PreviewPane(QWidget):
         index = next((i for i, s in enumerate(doc.segments) if s.line == line), None)
         if index is None:
             return False
+        self._followed = None  # a block now: the next paragraph is followed again
         self._page.runJavaScript(f"modu.scrollToSegment({index});")
+        return True
+
+    def follow_line(self, line: int) -> bool:
+        """Bring the part of the page made from ``line`` of the text into view: its block, or
+        its paragraph within the Markdown around it. Once per part: moving the cursor inside
+        the same paragraph leaves the view where the reader put it. False when nothing was
+        scrolled."""
+        doc = self._doc
+        if doc is None or not self._loaded or self._page is None:
+            return False
+        found = None
+        for i, seg in enumerate(doc.segments):
+            if 0 <= seg.start <= line:
+                found = i
+        if found is None:
+            return False
+        seg = doc.segments[found]
+        part = 0
+        if seg.chunks:
+            part = max((k for k, c in enumerate(seg.chunks) if c <= line), default=0)
+        target = (found, part)
+        if target == self._followed:
+            return False
+        self._followed = target
+        if seg.chunks:
+            self._page.runJavaScript(f"modu.scrollToSegment({found}, {part}, {len(seg.chunks)});")
+        else:
+            self._page.runJavaScript(f"modu.scrollToSegment({found});")
         return True
 
     def _on_activate(self, index: int) -> None:

@@ -516,6 +516,31 @@ def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) ->
     assert positions == sorted(positions) and positions[0] > 0 and len(set(positions)) == 3
 
 
+def test_preview_follows_the_cursor_into_ordinary_paragraphs(pane: EditorPane, qtbot: Any) -> None:
+    paragraphs = [
+        f"## 제목 {n}\n\n{n}번째 문단입니다. " + "내용을 채우는 문장입니다. " * 12
+        for n in range(30)
+    ]
+    text = "---\ntitle: 긴 문서\n---\n\n" + "\n\n".join(paragraphs) + "\n"
+    pane.load_text(text, read_only=False)
+    preview = _shown(pane, qtbot)
+    lines = text.split("\n")
+
+    def top_of(heading: str) -> Any:
+        script = (
+            "(function(){var h=[].slice.call(document.querySelectorAll('h2'))"
+            f".filter(function(e){{return e.firstChild.data==={heading!r};}})[0];"
+            "return h?h.getBoundingClientRect().top:null;})()"
+        )
+        return _js(qtbot, preview, script)
+
+    for n in (24, 7):
+        _goto_line(pane, lines.index(f"## 제목 {n}"))
+        qtbot.waitUntil(lambda n=n: abs((top_of(f"제목 {n}") or 1e9) - 16) < 2, timeout=5000)
+    # another line of the same paragraph: the view stays where the reader may have put it
+    assert not preview.follow_line(lines.index("## 제목 7"))
+
+
 def _segment_of(preview: PreviewPane, line: int) -> int:
     doc = preview.current_doc()
     assert doc is not None
