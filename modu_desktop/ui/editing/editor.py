@@ -48,6 +48,7 @@ from modu_desktop.ui.editing.block_form import BlockForm
 from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
+from modu_desktop.ui.editing.preedit import install_preedit_tracker
 from modu_desktop.ui.editing.publish_status import PublishStatus
 from modu_desktop.ui.shell.shortcuts import bind, keys_text
 
@@ -267,6 +268,7 @@ class EditorPane(QWidget):
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
         self.editor.installEventFilter(self)
+        install_preedit_tracker().watch(self.editor)  # Korean input: see preedit.py
         self.preview.blockActivated.connect(self.open_block_at_line)
         self.preview.rendered.connect(self._refollow)  # a new rendering: keep the block in view
         self.form.fieldEdited.connect(self._apply_form_edit)

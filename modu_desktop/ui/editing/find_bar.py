@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.preedit import commit_preedit, install_preedit_tracker
 from modu_desktop.ui.shell.shortcuts import keys_text
 
 
@@ -88,6 +89,7 @@ class FindBar(QWidget):
         esc.activated.connect(self.close_bar)
         for w in (self.find_edit, self.replace_edit):
             w.installEventFilter(self)
+            install_preedit_tracker().watch(w)
         self.hide()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
@@ -133,6 +135,7 @@ class FindBar(QWidget):
         return flags
 
     def _find(self, backward: bool) -> bool:
+        commit_preedit()
         needle = self.find_edit.text()
         if not needle:
             return False
@@ -164,6 +167,7 @@ class FindBar(QWidget):
         return text.casefold() == needle.casefold()
 
     def replace_one(self) -> None:
+        commit_preedit()  # both boxes as typed, the last syllable included
         if self._editor.isReadOnly() or not self.find_edit.text():
             return
         cur = self._editor.textCursor()
@@ -172,6 +176,7 @@ class FindBar(QWidget):
         self.find_next()
 
     def replace_all(self) -> int:
+        commit_preedit()
         if self._editor.isReadOnly() or not self.find_edit.text():
             return 0
         doc = self._editor.document()

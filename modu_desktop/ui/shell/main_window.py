@@ -49,6 +49,7 @@ from modu_desktop.ui.editing.doc_dialogs import (
 )
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
 from modu_desktop.ui.editing.fmsync import read_fields
+from modu_desktop.ui.editing.preedit import commit_preedit
 from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
 from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
@@ -322,6 +323,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         """Open a document: lock it (asking when someone else has it), load it, show it."""
         if self.busy_open or self._closing:
             return False
+        commit_preedit()  # the open document's last syllable, before it is compared or kept
         # Any name of the document (docId, path, or the front-matter id = the site address);
         # a document that is not in the tree gets no lock written for it.
         try:
@@ -367,6 +369,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool:
         """Open a document whose lock we already hold (just created, or resumed)."""
+        commit_preedit()
         if self.session is not None and not await self.close_document():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(
@@ -464,6 +467,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ save
     async def save(self) -> bool:
+        commit_preedit()  # Ctrl+S while a syllable is being composed saves it too
         s = self.session
         if s is None or not s.editable or s.saving:
             return False
@@ -541,6 +545,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def close_document(self, *, interactive: bool = True) -> bool:
         """Ask about unsaved changes (if interactive), stop the heartbeat, release the lock."""
+        commit_preedit()  # closing: the last syllable is part of what is asked about or kept
         s = self.session
         if s is None:
             return True
@@ -587,6 +592,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def request_quit(self, interactive: bool = True) -> None:
         """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""
+        commit_preedit()
         self.ops.run(self._quit(interactive), name="quit")
 
     async def _quit(self, interactive: bool) -> None:
