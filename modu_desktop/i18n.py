@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.account.paths import resources_dir
 
 LANGUAGES = ("ko", "en")
 

@@ -136,7 +136,7 @@ def resources_dir() -> Path | None:
     meipass = getattr(sys, "_MEIPASS", None)
     if meipass:
         candidates.append(Path(meipass) / "resources")
-    from modu_desktop.core.paths import resources_dir as core_resources_dir
+    from modu_desktop.core.account.paths import resources_dir as core_resources_dir
 
     candidates.append(core_resources_dir())
     package_dir = Path(__file__).resolve().parent
@@ -261,13 +261,13 @@ def check_sandbox(state: dict[str, Any]) -> str:
 
 
 def _repo_ref(sb: Any) -> Any:
-    from modu_desktop.core.github import RepoRef
+    from modu_desktop.core.github.client import RepoRef
 
     return RepoRef(sb.owner, sb.name, sb.branch)
 
 
 async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
-    from modu_desktop.core.github import GitHubClient
+    from modu_desktop.core.github.client import GitHubClient
     from modu_desktop.core.workspace import Workspace
 
     sb = state["sandbox"]
@@ -368,14 +368,20 @@ def check_tls(state: dict[str, Any]) -> str:
 
 
 def check_markdown(state: dict[str, Any]) -> str:
-    sample = "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
-    source = "core.render"
-    from modu_desktop.core.render import render_preview
+    sample = (
+        "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n\n10~20명, 3~5일 :tada:\n"
+    )
+    from modu_desktop.core.preview import render_preview
 
     html = render_preview(sample)
     if "<table" not in html or "제목" not in html:
-        raise RuntimeError("tables extension did not render")
-    return tr("{source} renders tables and fenced code", source=source)
+        raise RuntimeError("tables did not render")
+    if "<del>20명, 3</del>" not in html or "🎉" not in html:
+        raise RuntimeError("Markdown is not read as the site reads it")
+    return tr(
+        "{source} reads Markdown as the site does (tables, fenced code, emoji)",
+        source="core.preview",
+    )
 
 
 def check_ui(state: dict[str, Any]) -> str:
@@ -456,8 +462,8 @@ def choose_language(cli: str | None, data_dir: str | None) -> str:
     """--lang, else the app's setting, else the computer's language (as the app decides)."""
     configured = None
     with contextlib.suppress(Exception):
-        from modu_desktop.core.paths import app_paths
-        from modu_desktop.core.settings import load_settings
+        from modu_desktop.core.account.paths import app_paths
+        from modu_desktop.core.account.settings import load_settings
 
         configured = load_settings(app_paths(data_dir).settings_file).language
     try:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from modu_desktop.bench.gen import big_document  # noqa: E402
-from modu_desktop.core.publishcheck import check_text  # noqa: E402
+from modu_desktop.core.publish.check import check_text  # noqa: E402
 
 TEMPLATE = ROOT / "tests" / "fixtures" / "pnu-modu-site" / "docs" / "99-template.md"
 

@@ -40,7 +40,7 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import QSize, Qt
     from PySide6.QtWidgets import QApplication
 
-    from modu_desktop.core.blockcatalog import CATALOG
+    from modu_desktop.core.brochure.catalog import CATALOG
     from modu_desktop.ui.editing.block_picker import PICTURE
     from modu_desktop.ui.preview import engine
     from modu_desktop.ui.preview.pane import PreviewPane

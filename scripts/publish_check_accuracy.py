@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from modu_desktop.core.publishcheck import CheckResult, apply_all_fixes, check_text  # noqa: E402
+from modu_desktop.core.publish.check import CheckResult, apply_all_fixes, check_text  # noqa: E402
 from tests import publish_corpus  # noqa: E402
 
 ORACLE = ROOT / "scripts" / "mdx_oracle.mjs"

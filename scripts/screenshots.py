@@ -115,7 +115,7 @@ class Studio:
         return self.tmp / f"{name}-{self._n}"
 
     def client(self, token: str) -> Any:
-        from modu_desktop.core.github import GitHubClient, RepoRef
+        from modu_desktop.core.github.client import GitHubClient, RepoRef
 
         c = GitHubClient(self.sandbox.api_url, token, RepoRef("pnuai", "PNU-Modu", "main"))
         self.clients.append(c)
@@ -123,15 +123,15 @@ class Studio:
 
     def peer(self, login: str, token: str) -> Any:
         """Another editor's lock manager (the web admin or a second app)."""
-        from modu_desktop.core.locks import LockManager
+        from modu_desktop.core.locks.manager import LockManager
 
         c = self.client(token)
         return LockManager(c, login, f"shots-{login}", c.clock, heartbeat_s=1)
 
     async def window(self, shot: Shot, login: str, token: str, **opts: Any) -> Any:
-        from modu_desktop.core.auth import check_token
-        from modu_desktop.core.paths import app_paths
-        from modu_desktop.core.settings import Settings
+        from modu_desktop.core.account.auth import check_token
+        from modu_desktop.core.account.paths import app_paths
+        from modu_desktop.core.account.settings import Settings
         from modu_desktop.ui.shell.context import AppContext, AppOptions
         from modu_desktop.ui.shell.main_window import MainWindow
 
@@ -192,8 +192,8 @@ def scene(name: str, about: str) -> Callable[[SceneFn], SceneFn]:
 
 
 def _signin_widget(shot: Shot, **kw: Any) -> Any:
-    from modu_desktop.core.auth import TokenStore
-    from modu_desktop.core.settings import Settings
+    from modu_desktop.core.account.auth import TokenStore
+    from modu_desktop.core.account.settings import Settings
     from modu_desktop.ui.shell.context import make_client
     from modu_desktop.ui.signin.signin import SignInWidget
 
@@ -254,7 +254,7 @@ async def editor(st: Studio, shot: Shot) -> None:
 
 async def _template_on_cards(st: Studio, shot: Shot) -> Any:
     """The handbook open, the cursor inside its cards block, the block form on its first item."""
-    from modu_desktop.core import blockmodel
+    from modu_desktop.core.brochure import block_model as blockmodel
 
     win = await st.window(shot, "editor1", "tok-editor1", practice=True, deploy_poll_s=0.5)
     await win.open_document(DOC_TEMPLATE)
@@ -297,7 +297,7 @@ async def block_picker(st: Studio, shot: Shot) -> None:
 async def after_save(st: Studio, shot: Shot) -> None:
     from PySide6.QtGui import QTextCursor
 
-    from modu_desktop.core.deploy import DeployState
+    from modu_desktop.core.publish.deploy import DeployState
 
     win = await _template_on_cards(st, shot)
     pane = win.editor_pane
@@ -396,7 +396,7 @@ async def stolen_ctrl_s(st: Studio, shot: Shot) -> None:
 async def conflict(st: Studio, shot: Shot) -> None:
     from PySide6.QtGui import QTextCursor
 
-    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.core.documents.store import DocumentStore
 
     win = await st.window(shot, "editor1", "tok-editor1")
     await win.open_document(DOC_CONFLICT)
@@ -418,7 +418,7 @@ async def conflict(st: Studio, shot: Shot) -> None:
 
 @scene("recovery", "texts kept from a run that ended badly: the recovery dialog")
 async def recovery(st: Studio, shot: Shot) -> None:
-    from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+    from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
     from modu_desktop.ui.recovery.recovery_dialog import RecoveryDialog, assess
 
     win = await st.window(shot, "editor1", "tok-editor1")

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 from modu_desktop import i18n
-from modu_desktop.core.blockcatalog import _LABELS, CATALOG
+from modu_desktop.core.brochure.catalog import _LABELS, CATALOG
 
 ROOT = Path(__file__).resolve().parents[1] / "modu_desktop"
 FILES = (

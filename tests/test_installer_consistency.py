@@ -171,7 +171,7 @@ def test_hidden_imports_exist_and_keyring_backends_are_listed() -> None:
         assert name in cfg.HIDDEN_IMPORTS
     for name in cfg.HIDDEN_IMPORTS:
         assert importlib.util.find_spec(name) is not None, name
-    assert "keyring" in cfg.COPY_METADATA and "markdown" in cfg.COPY_METADATA
+    assert "keyring" in cfg.COPY_METADATA
     assert "modu_desktop" in cfg.COLLECT_SUBMODULES and "dulwich" in cfg.COLLECT_SUBMODULES
     assert not cfg.keep_submodule("dulwich.tests.test_repository")
     assert cfg.keep_submodule("dulwich.repo")
@@ -298,9 +298,9 @@ def test_iss_install_and_uninstall_rules(
 
 def test_iss_data_dir_is_the_apps_data_dir(iss_defines: dict[str, str]) -> None:
     try:
-        from modu_desktop.core import paths
+        from modu_desktop.core.account import paths
     except ImportError:
-        pytest.skip("modu_desktop.core.paths not available yet")
+        pytest.skip("modu_desktop.core.account.paths not available yet")
     assert iss_defines["DataDirName"] == paths.APP_DIR_NAME
     assert "{localappdata}\\{#DataDirName}" in ISS.read_text(encoding="utf-8-sig")
 

@@ -227,7 +227,7 @@ def test_the_catalogues_give_each_text_one_korean() -> None:
 
 
 def test_named_english_leaks_are_gone() -> None:
-    from modu_desktop.core.render import render_preview
+    from modu_desktop.core.preview import render_preview
 
     ko_id = _catalogue()["&Id:"]
     assert ko_id != "&Id:" and not re.search(r"[A-Za-z]{2}", ko_id.replace("&I", ""))
@@ -237,10 +237,10 @@ def test_named_english_leaks_are_gone() -> None:
 
 
 def test_theme_and_layout_have_the_sites_korean_names() -> None:
-    """One source of the names: ``core/sitechoices.py`` (the site's ThemeContext.js and
+    """One source of the names: ``core/brochure/sitechoices.py`` (the site's ThemeContext.js and
     LayoutSettings.js); the web admin's menu names are the same words."""
-    from modu_desktop.core.ops import LAYOUTS, THEMES
-    from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
+    from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
+    from modu_desktop.core.docops.ops import LAYOUTS, THEMES
 
     assert set(THEME_BY_KEY) == set(THEMES) and set(LAYOUT_BY_KEY) == set(LAYOUTS)
     site = (ROOT / "tests/fixtures/pnu-modu-site/static/admin/index.html").read_text("utf-8")
@@ -254,7 +254,7 @@ def test_theme_and_layout_have_the_sites_korean_names() -> None:
 
 
 def test_korean_lock_ages_are_korean() -> None:
-    from modu_desktop.core.locks import format_age
+    from modu_desktop.core.locks.words import format_age
 
     assert (
         in_lang("ko", lambda: format_age(90)) == "1분"

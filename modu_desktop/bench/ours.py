@@ -37,18 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.bench.transport import CountingTransport
-from modu_desktop.core.blobcache import git_blob_sha
-from modu_desktop.core.documents import LoadedDoc, RepoSnapshot
-from modu_desktop.core.github import GitHubClient, NotFound, RepoRef
-from modu_desktop.core.locks import (
-    AcquireOutcome,
-    HeldLock,
-    LockStatus,
-    LockView,
-    classify,
-    lock_path,
-    parse_lock,
-)
+from modu_desktop.core.documents.store import LoadedDoc, RepoSnapshot
+from modu_desktop.core.github.blobcache import git_blob_sha
+from modu_desktop.core.github.client import GitHubClient, NotFound, RepoRef
+from modu_desktop.core.locks.model import AcquireOutcome, HeldLock, LockStatus, LockView, classify
+from modu_desktop.core.locks.wire import lock_path, parse_lock
 from modu_desktop.core.workspace import Workspace
 
 

@@ -22,7 +22,7 @@ from modu_desktop.bench.gen import BIG_DOC_ID, generate
 from modu_desktop.bench.ours import OpenResult, OurClient
 from modu_desktop.bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
 from modu_desktop.bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
-from modu_desktop.core.documents import ARCHIVE_MIN_MISSING
+from modu_desktop.core.documents.store import ARCHIVE_MIN_MISSING
 
 BASELINE = (
     "webadmin: modu_desktop.bench.webadmin.WebAdminClient — the PNU-Modu web admin's "

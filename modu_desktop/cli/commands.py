@@ -43,8 +43,8 @@ from modu_desktop.cli.common import conn_parser as _conn_parser
 from modu_desktop.cli.common import doc_id_arg as _doc_id_arg
 from modu_desktop.cli.common import lock_manager as _lock_manager
 from modu_desktop.cli.common import table as _table
-from modu_desktop.core.errors import GitHubError
-from modu_desktop.core.github import GitHubClient
+from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.github.errors import GitHubError
 from modu_desktop.core.locks.wire import InvalidDocId
 
 # --------------------------------------------------------------------------------------------
@@ -137,8 +137,8 @@ class _BlobsThroughStore:
 async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
     import tempfile
 
-    from modu_desktop.core.documents import DocumentStore
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
+    from modu_desktop.core.documents.store import DocumentStore
 
     try:
         cache_dir = app_paths().ensure().blob_cache_dir
@@ -192,7 +192,8 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
-    from modu_desktop.core.locks import LockStatus, format_age, view_to_json
+    from modu_desktop.core.locks.model import LockStatus, view_to_json
+    from modu_desktop.core.locks.words import format_age
 
     login = await ctx.login()
     views = await _lock_manager(ctx, login).list_locks()
@@ -229,8 +230,8 @@ async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
-    from modu_desktop.core import lockwords as words
-    from modu_desktop.core.locks import LockStatus, ReleaseOutcome
+    from modu_desktop.core.locks import words
+    from modu_desktop.core.locks.model import LockStatus, ReleaseOutcome
 
     login = await ctx.login()
     mgr = _lock_manager(ctx, login)
@@ -265,7 +266,7 @@ def _one_line(text: str, token: str | None) -> str:
 
 
 async def _run(args: argparse.Namespace, out: TextIO, secrets: list[str]) -> int:
-    from modu_desktop.core.github import RepoRef, RetryPolicy
+    from modu_desktop.core.github.client import RepoRef, RetryPolicy
 
     try:
         repo = RepoRef.parse(args.repo, branch=args.branch)
@@ -284,7 +285,7 @@ async def _run(args: argparse.Namespace, out: TextIO, secrets: list[str]) -> int
 def _data_dir(folder: str | None) -> Iterator[None]:
     """``--data-dir``: app_paths() (here and in cli_ops) reads the override from the
     environment, so it is set for the command and put back afterwards."""
-    from modu_desktop.core.paths import DATA_DIR_ENV
+    from modu_desktop.core.account.paths import DATA_DIR_ENV
 
     before = os.environ.get(DATA_DIR_ENV)
     if folder:

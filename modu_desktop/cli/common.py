@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from modu_desktop.core.github import GitHubClient
-from modu_desktop.core.locks import InvalidDocId, LockManager, validate_doc_id
+from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.wire import InvalidDocId, validate_doc_id
 from modu_desktop.core.workspace import Workspace
 from modu_desktop.core.workspace import lock_manager as workspace_lock_manager
 
@@ -70,8 +71,8 @@ class Context:
 
 
 def load_token(api_url: str) -> str:
-    from modu_desktop.core.auth import TokenStore
-    from modu_desktop.core.settings import keyring_account
+    from modu_desktop.core.account.auth import TokenStore
+    from modu_desktop.core.account.settings import keyring_account
 
     store = TokenStore(keyring_account(api_url))
     token = store.load()
@@ -88,14 +89,14 @@ CLIENT_NAME = "ModuDesktopCLI"
 
 
 def _session_id() -> str:
-    from modu_desktop.core.session import new_session_id
+    from modu_desktop.core.account.session import new_session_id
 
     return f"cli-{new_session_id()}"
 
 
 def _install_id() -> str:
-    from modu_desktop.core.paths import app_paths
-    from modu_desktop.core.session import install_id
+    from modu_desktop.core.account.paths import app_paths
+    from modu_desktop.core.account.session import install_id
 
     return install_id(app_paths().data_dir)  # random, never the machine name
 

@@ -1,11 +1,11 @@
-"""Admin CLI commands for the web admin's other tasks, on ``modu_desktop.core.ops``:
+"""Admin CLI commands for the web admin's other tasks, on ``modu_desktop.core.docops.ops``:
 
     modu-desktop docs new --id ID --title T [--position N] [--theme T] [--layout L]
                           [--nav-label L] [--template]
     modu-desktop docs delete DOC_ID
     modu-desktop docs move DOC_ID up|down
     modu-desktop docs import FILE… [--dry-run]
-    modu-desktop images add FILE [--alt TEXT] [--base-url /]   (prints the Markdown to insert)
+    modu-desktop images add FILE [--alt TEXT]   (prints the Markdown to insert)
 
 Same connection flags, token lookup and exit status as ``docs list`` (``cli/common.py``):
 0 success, 1 failure (one line on stderr), 2 usage error. ``register()`` adds the commands to
@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from modu_desktop.cli import common
-from modu_desktop.core.ops import (
+from modu_desktop.core.docops.ops import (
     DEFAULT_LAYOUT,
     DEFAULT_THEME,
     LAYOUTS,
@@ -129,9 +129,6 @@ def register(subparsers: Mapping[str, Any]) -> None:
         p = _add(images, "add", "upload a picture and print the Markdown to insert", _images_add)
         p.add_argument("file", metavar="FILE")
         p.add_argument("--alt", default=None, help="alt text (default: from the file name)")
-        p.add_argument(
-            "--base-url", default="/", help="the site's baseUrl ('/' or '/REPO/' on a project site)"
-        )
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -141,7 +138,7 @@ def register(subparsers: Mapping[str, Any]) -> None:
 
 @contextmanager
 def _store_dir() -> Iterator[str]:
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
 
     try:
         yield str(app_paths().ensure().blob_cache_dir)
@@ -212,7 +209,7 @@ async def _docs_move(args: argparse.Namespace, ctx: common.Context) -> int:
 
 
 async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
-    from modu_desktop.core.importer import (
+    from modu_desktop.core.docops.importer import (
         check_candidates,
         import_candidates,
         read_candidates,
@@ -260,10 +257,10 @@ def _print_candidate(c: Any, out: TextIO) -> None:
 
 
 async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
-    from modu_desktop.core.images import upload_image_file
+    from modu_desktop.core.docops.images import upload_image_file
 
     res = await upload_image_file(
-        ctx.client, args.file, alt=args.alt, base_url=args.base_url, branch=ctx.client.repo.branch
+        ctx.client, args.file, alt=args.alt, branch=ctx.client.repo.branch
     )
     if not res.ok:
         raise common.CliFailure(res.text())

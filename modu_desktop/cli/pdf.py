@@ -22,7 +22,7 @@ from typing import Any
 
 from modu_desktop import i18n
 from modu_desktop.cli.common import CliFailure, load_token
-from modu_desktop.core.errors import GitHubError
+from modu_desktop.core.github.errors import GitHubError
 
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_REPO = "pnuai/PNU-Modu"
@@ -34,7 +34,7 @@ _IMG_HTML = re.compile(r"<img[^>]*\ssrc\s*=\s*[\"']([^\"']+)", re.I)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from modu_desktop.core.locks import InvalidDocId, validate_doc_id
+    from modu_desktop.core.locks.wire import InvalidDocId, validate_doc_id
 
     def doc_id(text: str) -> str:
         try:
@@ -64,11 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[str, str, Any]:
     """(document text, its path, site style); its repository pictures land in ``pictures``."""
-    from modu_desktop.core.documents import DocumentStore
-    from modu_desktop.core.github import GitHubClient, RepoRef
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
+    from modu_desktop.core.documents.store import DocumentStore
+    from modu_desktop.core.github.client import GitHubClient, RepoRef
     from modu_desktop.core.preview import load_site_style
-    from modu_desktop.ui.docops.repo_images import repo_path_for
+    from modu_desktop.ui.docops.repo_images import mirrored_path
 
     try:
         repo = RepoRef.parse(args.repo, branch=args.branch)
@@ -83,7 +83,7 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
         doc = await store.load(args.doc_id)
         style = await load_site_style(store)
         for src in set(_IMG_MD.findall(doc.text) + _IMG_HTML.findall(doc.text)):
-            rel = repo_path_for(src, doc.path)
+            rel = mirrored_path(src, doc.path)
             if rel is None:
                 continue
             entry = await store.current_entry(rel)
@@ -98,10 +98,10 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
 
 
 def _resolver(pictures: Path, doc_path: str) -> Any:
-    from modu_desktop.ui.docops.repo_images import repo_path_for
+    from modu_desktop.ui.docops.repo_images import mirrored_path
 
     def resolve(src: str) -> str | None:
-        rel = repo_path_for(src, doc_path)
+        rel = mirrored_path(src, doc_path)
         if rel is None:
             return None
         p = (pictures / rel).resolve()

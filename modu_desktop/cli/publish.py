@@ -94,7 +94,7 @@ def repo_paths(root: Path) -> set[str]:
 
 def check_files(files: list[str], root: str | None = None) -> list[dict[str, Any]]:
     """Check each file; one report per file: ``{"file", "error"|"breaksBuild"+"findings"}``."""
-    from modu_desktop.core.publishcheck import check_text
+    from modu_desktop.core.publish.check import check_text
 
     trees: dict[Path, set[str]] = {}
     reports: list[dict[str, Any]] = []
@@ -149,9 +149,9 @@ def _docs_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 async def _history_for(ctx: cli.Context, tmp: str) -> tuple[Any, Any]:
-    from modu_desktop.core.documents import DocumentStore
-    from modu_desktop.core.history import DocHistory
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
+    from modu_desktop.core.documents.history import DocHistory
+    from modu_desktop.core.documents.store import DocumentStore
 
     try:
         cache_dir: Any = app_paths().ensure().blob_cache_dir
@@ -192,8 +192,8 @@ async def _docs_history(args: argparse.Namespace, ctx: cli.Context) -> int:
 async def _docs_restore(args: argparse.Namespace, ctx: cli.Context) -> int:
     import tempfile
 
-    from modu_desktop.core.documents import SaveConflict
-    from modu_desktop.core.history import RestoreRefused, restore_version
+    from modu_desktop.core.documents.history import RestoreRefused, restore_version
+    from modu_desktop.core.documents.store import SaveConflict
 
     sha = args.sha.strip().lower()
     if len(sha) < 7 or any(c not in "0123456789abcdef" for c in sha):

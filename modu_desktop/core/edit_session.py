@@ -14,7 +14,7 @@ Events carry codes and fields, never sentences: the view words them (``modu_desk
 
 Walk of a save: ``save(text)`` → ``LockManager.verify`` (one tree read when unchanged) → lost?
 ``LockLost`` and ``NotSaved("lock_lost")`` · unreachable and a queue exists? go on, the queued
-write still carries its base sha · → :class:`~modu_desktop.core.saving.SaveService.save` →
+write still carries its base sha · → :class:`~modu_desktop.core.saving.service.SaveService.save` →
 ``Saved`` (new base sha) | ``Queued`` (on disk, goes out by itself) | ``SaveConflict`` → the view
 is asked → keep mine (save again over their sha) | take theirs | save as new | cancel.
 
@@ -34,9 +34,8 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from modu_desktop.core.conflicts import Conflict, ConflictDecision, resolve_conflict
-from modu_desktop.core.documents import LoadedDoc, SaveConflict, SaveResult
-from modu_desktop.core.locks import (
+from modu_desktop.core.documents.store import LoadedDoc, SaveConflict, SaveResult
+from modu_desktop.core.locks.model import (
     AcquireOutcome,
     AcquireResult,
     HeartbeatOutcome,
@@ -45,7 +44,8 @@ from modu_desktop.core.locks import (
     LockView,
     ReleaseOutcome,
 )
-from modu_desktop.core.saving import Queued as QueuedSave
+from modu_desktop.core.saving.conflicts import Conflict, ConflictDecision, resolve_conflict
+from modu_desktop.core.saving.service import Queued as QueuedSave
 
 if TYPE_CHECKING:
     from modu_desktop.core.workspace import Workspace
@@ -563,7 +563,8 @@ class EditSession:
         return self._tell(Saved(self.doc_id, text, self.base_sha, res.commit_sha))
 
     async def _resolve(self, res: SaveConflict) -> SessionEvent:
-        """The one conflict path (``core/conflicts.py``): ask, then keep mine (over their sha;
+        """The one conflict path (``core/saving/conflicts.py``): ask, then keep mine (over their
+        sha;
         asked again if someone saved once more meanwhile) | take theirs | saved as new | cancel."""
         try:
             done = await resolve_conflict(

@@ -2,7 +2,7 @@
 
 ``Workspace.build`` makes, from a GitHub client and who we are: the document store (over the
 blob cache), the lock manager (with the held-lock records as its observer), the drafts store,
-the save queue's spool and the :class:`~modu_desktop.core.saving.SaveService` over them. The
+the save queue's spool and the :class:`~modu_desktop.core.saving.service.SaveService` over them. The
 app, the CLI, the self-test and the benchmark all build their core objects here, so a newcomer
 reads the wiring in one place.
 
@@ -17,15 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from modu_desktop.core.documents import DocumentStore
-from modu_desktop.core.drafts import DraftStore
-from modu_desktop.core.github import GitHubClient
-from modu_desktop.core.heldlocks import HeldLockRecorder, HeldLockRegistry
-from modu_desktop.core.locks import DEFAULT_CLIENT_NAME, LockManager
-from modu_desktop.core.saving import SaveService, Target
-from modu_desktop.core.session import install_id as this_install
-from modu_desktop.core.snapshots import SnapshotFile
-from modu_desktop.core.spool import Backoff, SaveSpool, SpoolItem
+from modu_desktop.core.account.session import install_id as this_install
+from modu_desktop.core.documents.snapshots import SnapshotFile
+from modu_desktop.core.documents.store import DocumentStore
+from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry
+from modu_desktop.core.locks.manager import DEFAULT_CLIENT_NAME, LockManager
+from modu_desktop.core.saving.drafts import DraftStore
+from modu_desktop.core.saving.queue import Backoff, SaveSpool, SpoolItem
+from modu_desktop.core.saving.service import SaveService, Target
 
 HELD_LOCKS_DIR = "held-locks"
 DRAFTS_DIR = "drafts"
@@ -129,7 +129,7 @@ class Workspace:
                 )
             )
             if queue_saves:
-                from modu_desktop.core.saving import make_reader, make_sender
+                from modu_desktop.core.saving.service import make_reader, make_sender
 
                 spool = SaveSpool(
                     data / SPOOL_DIR,

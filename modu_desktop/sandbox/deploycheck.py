@@ -97,8 +97,8 @@ def _read(store: GitStore, commit_sha: str) -> _Snapshot | None:
 
 
 def _check(snap: _Snapshot | None) -> BuildReport:
-    from modu_desktop.core.publishcheck import check_text
-    from modu_desktop.core.publishcheck.messages import sentence
+    from modu_desktop.core.publish.check import check_text
+    from modu_desktop.core.publish.check.messages import sentence
 
     if snap is None:
         return BuildReport(0)

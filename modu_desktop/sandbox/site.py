@@ -3,7 +3,7 @@ repository as a web page, so "사이트에서 보기" works in practice mode too
 
 Like GitHub Pages after a deploy, it shows the branch as of the last *successful* run of the
 fake deploy workflow (or the branch head when no run has finished yet, e.g. a fresh sandbox).
-The page is the app's own preview rendering (``core.render``), not the Docusaurus build.
+The page is the app's own preview rendering (``core.preview``), not the Docusaurus build.
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
-from modu_desktop.core.blocks import split_front_matter
-from modu_desktop.core.publish import doc_slug
+from modu_desktop.core.brochure.blocks import split_front_matter
+from modu_desktop.core.publish.site import doc_slug
 
 PREFIX = "/_sandbox/site/docs/"
 
 
 def page(sandbox: Any, path: str) -> tuple[int, bytes]:
     """(status, HTML) for a request path under :data:`PREFIX`."""
-    from modu_desktop.core.render import render_preview
+    from modu_desktop.core.preview import render_preview
 
     slug = unquote(path[len(PREFIX) :]).strip("/")
     with sandbox.api.lock:

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from modu_desktop.cli import main
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.locks import LockManager, lock_path
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.wire import lock_path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

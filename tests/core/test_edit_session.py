@@ -30,9 +30,9 @@ from modu_desktop.core.edit_session import (
     TakeOver,
     TheirsTaken,
 )
-from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
-from modu_desktop.core.locks import lock_path
-from modu_desktop.core.spool import Backoff
+from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
+from modu_desktop.core.locks.wire import lock_path
+from modu_desktop.core.saving.queue import Backoff
 from modu_desktop.core.workspace import Workspace, registry_for
 
 DOC = "01-welcome"

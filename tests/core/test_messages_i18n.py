@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 
 from modu_desktop import i18n
-from modu_desktop.core import errors
-from modu_desktop.core import lockwords as words
-from modu_desktop.core.auth import DeviceFlowError
-from modu_desktop.core.locks import InvalidDocId, LockRecord, LockStatus, LockView
-from modu_desktop.core.lockwords import Holding, State
+from modu_desktop.core.account.auth import DeviceFlowError
+from modu_desktop.core.github import errors
+from modu_desktop.core.locks import words
+from modu_desktop.core.locks import words as lock_words
+from modu_desktop.core.locks.model import LockStatus, LockView
+from modu_desktop.core.locks.wire import InvalidDocId, LockRecord
+from modu_desktop.core.locks.words import Holding, State
 from tests.lang import in_lang, speaking
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -75,7 +77,7 @@ def test_rate_limit_counts_minutes_in_both_languages() -> None:
 
 
 def test_a_document_name_error_says_the_plain_reason() -> None:
-    from modu_desktop.core.locks import validate_doc_id
+    from modu_desktop.core.locks.wire import validate_doc_id
 
     with pytest.raises(InvalidDocId) as info:
         validate_doc_id("a/../b")
@@ -153,9 +155,9 @@ def test_a_lock_view_is_told_the_same_way() -> None:
     rec = LockRecord("03-strategy", "김민준", int(NOW - 600), int(NOW - 30))
     view = LockView("03-strategy", LockStatus.HELD, "sha", rec, NOW, 900)
     line = words.line(Holding.of(view), "03-strategy")
-    assert view.describe() == line.en
+    assert lock_words.describe(view) == line.en
     assert line.ko.startswith("@김민준 님이 03-strategy 문서를 ")
-    from modu_desktop.core.ops import lock_holder_text
+    from modu_desktop.core.docops.ops import lock_holder_text
 
     assert lock_holder_text(view, "03-strategy") == line
 

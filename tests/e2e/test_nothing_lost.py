@@ -208,7 +208,7 @@ def _lock(sandbox: Any, doc: str) -> bytes | None:
 
 
 def _drafts(data: Path) -> list[Any]:
-    from modu_desktop.core.drafts import DraftStore
+    from modu_desktop.core.saving.drafts import DraftStore
 
     return DraftStore(data / "data" / "drafts").list()
 

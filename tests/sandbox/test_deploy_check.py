@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.core.blobcache import BlobCache
-from modu_desktop.core.deploy_failure import deploy_failure, failing_lines
-from modu_desktop.core.documents import DocumentStore, SaveResult
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.history import DocHistory, restore_previous, version_before
-from modu_desktop.core.publishcheck import tree_paths
+from modu_desktop.core.documents.history import DocHistory, restore_previous, version_before
+from modu_desktop.core.documents.store import DocumentStore, SaveResult
+from modu_desktop.core.github.blobcache import BlobCache
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.publish.check import tree_paths
+from modu_desktop.core.publish.failure import deploy_failure, failing_lines
 from modu_desktop.sandbox.deploycheck import build_check
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")

@@ -302,7 +302,7 @@ def test_sample_seed_content(sb: Sandbox) -> None:
         "99-template",
     )
     text = "".join(sb.read_file(f"docs/{d}.md").decode() for d in docs)  # type: ignore[union-attr]
-    from modu_desktop.core.blocks import BLOCK_TYPES
+    from modu_desktop.core.brochure.blocks import BLOCK_TYPES
 
     assert len(BLOCK_TYPES) == 17
     for block in BLOCK_TYPES:  # the practice brochure shows every block the site knows

@@ -18,12 +18,10 @@ from typing import Any, TypeVar
 
 import pytest
 
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.locks import (
-    AcquireOutcome,
-    HeartbeatOutcome,
-    LockManager,
-    LockStatus,
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.model import AcquireOutcome, HeartbeatOutcome, LockStatus
+from modu_desktop.core.locks.wire import (
     acquire_message,
     heartbeat_message,
     lock_path,

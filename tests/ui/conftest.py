@@ -81,7 +81,7 @@ def ui(qtbot: Any, event_loop_qt: asyncio.AbstractEventLoop) -> UiHelper:
 
 
 def _client(sandbox: Any, token: str) -> Any:
-    from modu_desktop.core.github import GitHubClient, RepoRef
+    from modu_desktop.core.github.client import GitHubClient, RepoRef
 
     return GitHubClient(sandbox.api_url, token, RepoRef("pnuai", "PNU-Modu", "main"))
 
@@ -91,9 +91,9 @@ def make_window(
     ui: UiHelper, qtbot: Any, sandbox: Any, tmp_path: Path
 ) -> Iterator[Callable[..., Any]]:
     """make_window(login, token, viewer=False, **options) → a shown MainWindow on the sandbox."""
-    from modu_desktop.core.auth import check_token
-    from modu_desktop.core.paths import app_paths
-    from modu_desktop.core.settings import Settings
+    from modu_desktop.core.account.auth import check_token
+    from modu_desktop.core.account.paths import app_paths
+    from modu_desktop.core.account.settings import Settings
     from modu_desktop.ui.shell.context import AppContext, AppOptions
     from modu_desktop.ui.shell.main_window import MainWindow
 
@@ -145,8 +145,8 @@ class Peer:
 @pytest.fixture
 def peer(ui: UiHelper, sandbox: Any) -> Iterator[Callable[..., Any]]:
     """peer(login, token, session_id=…, stale_s=…) → a Peer (locks, client, store)."""
-    from modu_desktop.core.documents import DocumentStore
-    from modu_desktop.core.locks import LockManager
+    from modu_desktop.core.documents.store import DocumentStore
+    from modu_desktop.core.locks.manager import LockManager
 
     clients: list[Any] = []
 

@@ -1,1 +1,2 @@
-"""Signing in and the account's state (Qt-free)."""
+"""Who is signed in and where things are kept: the token, organisation check, settings, paths, the
+single instance, the start-up check, session ids."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from modu_desktop.core import github as gh
 from modu_desktop.core.atomic import git_blob_sha
+from modu_desktop.core.github import client as gh
 from modu_desktop.core.locks.wire import doc_id_from_lock_path
 
 # --------------------------------------------------------------------------------------------

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from modu_desktop import __version__
-from modu_desktop.core import github as gh
 from modu_desktop.core.atomic import git_blob_sha
-from modu_desktop.core.blobcache import BlobCache
+from modu_desktop.core.github import client as gh
+from modu_desktop.core.github.blobcache import BlobCache
+from modu_desktop.core.locks import words
 from modu_desktop.core.locks.client import (
     LockClient,
     _err_text,
@@ -38,7 +39,6 @@ from modu_desktop.core.locks.model import (
     ReleaseResult,
     VerifyResult,
     classify,
-    lost_steal,
     same_claim,
 )
 from modu_desktop.core.locks.wire import (
@@ -53,7 +53,7 @@ from modu_desktop.core.locks.wire import (
     render_lock,
     validate_doc_id,
 )
-from modu_desktop.core.lockwords import when, where
+from modu_desktop.core.locks.words import when, where
 
 DEFAULT_CLIENT_NAME = "ModuDesktop"
 
@@ -97,7 +97,7 @@ class LockManager:
         if install_id is None:
             install_id = host
         if install_id is None:
-            from modu_desktop.core.session import install_id as process_install_id
+            from modu_desktop.core.account.session import install_id as process_install_id
 
             install_id = process_install_id()  # random; never the machine's name
         self.install_id = install_id
@@ -395,7 +395,9 @@ class LockManager:
             )
         if view.status is LockStatus.STALE and take_stale:
             return await self._steal(view)
-        return AcquireResult(AcquireOutcome.BLOCKED, doc_id, view=view, message=view.describe())
+        return AcquireResult(
+            AcquireOutcome.BLOCKED, doc_id, view=view, message=words.describe(view)
+        )
 
     async def _steal(self, view: LockView) -> AcquireResult:
         """Take the lock over, sending the sha we saw.
@@ -672,7 +674,9 @@ class LockManager:
                 doc_id,
                 view=view,
                 error=exc,
-                message=f"The lock on {doc_id} is no longer yours ({view.describe()}); left alone.",
+                message=(
+                    f"The lock on {doc_id} is no longer yours ({words.describe(view)}); left alone."
+                ),
             )
         return ReleaseResult(
             ReleaseOutcome.RELEASED, doc_id, message=f"Released the lock on {doc_id}."
@@ -709,7 +713,7 @@ class LockManager:
                         view=now_view,
                         message=f"{doc_id} was released meanwhile.",
                     )
-                what = now_view.describe() if now_view is not None else "it changed"
+                what = words.describe(now_view) if now_view is not None else "it changed"
                 return ReleaseResult(
                     ReleaseOutcome.NOT_OURS,
                     doc_id,
@@ -792,3 +796,23 @@ def _branch_of(client: Any) -> str | None:
     repo = getattr(client, "repo", None)
     branch = getattr(repo, "branch", None)
     return branch if isinstance(branch, str) and branch else None
+
+
+def lost_steal(doc_id: str, now_view: LockView | None, err: Exception | None) -> AcquireResult:
+    """A take-over refused because a *different* claim holds the lock now: say whose."""
+    rec = now_view.record if now_view is not None else None
+    if rec is None:
+        who = "someone else"
+    elif now_view is not None and now_view.status is LockStatus.MINE_OTHER_SESSION:
+        who = f"you (@{rec.editing_by}) {words.where(rec, now_view.same_install).en}"
+    elif rec.is_malformed:
+        who = f"@{rec.claimed_by}" if rec.claimed_by else "an unreadable lock"
+    else:
+        who = f"@{rec.editing_by}"
+    return AcquireResult(
+        AcquireOutcome.LOST_RACE,
+        doc_id,
+        view=now_view,
+        error=err,
+        message=f"Someone else took the lock on {doc_id} first ({who}).",
+    )

@@ -70,14 +70,6 @@ class LockView:
     def malformed_reason(self) -> str | None:
         return None if self.record is None else self.record.malformed
 
-    def describe(self) -> str:
-        """One plain English sentence for the lock manager's messages and the CLI."""
-        from modu_desktop.core.lockwords import Holding, line
-
-        if self.status is LockStatus.FREE or self.record is None:
-            return f"{self.doc_id} is not locked."
-        return line(Holding.of(self), self.doc_id, self.malformed_reason).en
-
 
 def classify(
     doc_id: str,
@@ -224,7 +216,7 @@ def view_to_json(view: LockView) -> dict[str, Any]:
 
 class LockObserver(Protocol):
     """Told about every lock a :class:`LockManager` comes to hold or stops holding (the
-    held-lock records of ``core/heldlocks.py`` follow the manager this way). An observer must not
+    held-lock records of ``core/locks/held.py`` follow the manager this way). An observer must not
     raise; the manager logs and ignores it if one does."""
 
     def lock_acquired(self, held: HeldLock) -> None: ...
@@ -252,26 +244,4 @@ def same_claim(agreed: LockView, now: LockView) -> bool:
         a.editing_by.casefold() == b.editing_by.casefold()
         and a.session_id == b.session_id
         and a.started_at == b.started_at
-    )
-
-
-def lost_steal(doc_id: str, now_view: LockView | None, err: Exception | None) -> AcquireResult:
-    """A take-over refused because a *different* claim holds the lock now: say whose."""
-    from modu_desktop.core.lockwords import where
-
-    rec = now_view.record if now_view is not None else None
-    if rec is None:
-        who = "someone else"
-    elif now_view is not None and now_view.status is LockStatus.MINE_OTHER_SESSION:
-        who = f"you (@{rec.editing_by}) {where(rec, now_view.same_install).en}"
-    elif rec.is_malformed:
-        who = f"@{rec.claimed_by}" if rec.claimed_by else "an unreadable lock"
-    else:
-        who = f"@{rec.editing_by}"
-    return AcquireResult(
-        AcquireOutcome.LOST_RACE,
-        doc_id,
-        view=now_view,
-        error=err,
-        message=f"Someone else took the lock on {doc_id} first ({who}).",
     )

@@ -3,7 +3,8 @@
 Every function returns the DOM the site's component produces for the same props — the same
 elements, class names and inline styles — so the repository's own ``blocks.css`` and
 ``custom.css`` apply to the preview exactly as they do on the site. Props come from
-:mod:`modu_desktop.core.blocks` (which mirrors the site's remark plugin). Every value is escaped;
+:mod:`modu_desktop.core.brochure.blocks` (which mirrors the site's remark plugin). Every value is
+escaped;
 nothing here emits script. The root element of each block carries ``data-block="kind"`` (an
 attribute no stylesheet of the site matches) so tests and the live patcher can find it.
 """
@@ -14,7 +15,7 @@ import html
 import re
 from collections.abc import Callable
 
-from modu_desktop.core.blocks import Block
+from modu_desktop.core.brochure.blocks import Block
 
 __all__ = ["render_block", "BLOCK_RENDERERS", "BADGE_PALETTE"]
 

@@ -10,10 +10,10 @@ site reaches the preview without an app release:
 * the layouts of ``src/components/LayoutSettings.js`` (id → width; paper size for PDF).
 
 They are read through the git database: one tree request (answered from the ETag when nothing
-changed), then blobs by sha from the :class:`~modu_desktop.core.blobcache.BlobCache`; parsed
+changed), then blobs by sha from the :class:`~modu_desktop.core.github.blobcache.BlobCache`; parsed
 results are kept per set of blob shas. A repository without them (the practice sample) gets our
 own stylesheet (``resources/preview/brochure.css``) and the palettes of
-:mod:`modu_desktop.core.themes`.
+:mod:`modu_desktop.core.brochure.themes`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.core.paths import resources_dir
-from modu_desktop.core.themes import THEMES as OUR_THEMES
+from modu_desktop.core.account.paths import resources_dir
+from modu_desktop.core.brochure.themes import THEMES as OUR_THEMES
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +194,7 @@ _parsed: dict[tuple[str, ...], SiteStyle] = {}
 async def load_site_style(store: Any) -> SiteStyle:
     """The site style of the store's branch, through the git database (tree + blobs by sha).
 
-    ``store`` is a :class:`~modu_desktop.core.documents.DocumentStore`. Unchanged repository:
+    ``store`` is a :class:`~modu_desktop.core.documents.store.DocumentStore`. Unchanged repository:
     one conditional tree request and no blob request (blobs come from the blob cache).
     """
     tree = await store.client.get_tree(store.branch, recursive=True)

@@ -80,8 +80,9 @@ async def check_for_update(
 ) -> UpdateCheck:
     """Ask GitHub for the latest release of ``repo``; never raises for expected failures.
     ``client``: a signed-in ``GitHubClient`` of the same server to ask through."""
-    from modu_desktop.core.errors import GitHubError
-    from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
+    from modu_desktop.core.github.client import GitHubClient
+    from modu_desktop.core.github.errors import GitHubError
+    from modu_desktop.core.github.types import RepoRef, RetryPolicy
 
     if client is not None and client.api_url.rstrip("/") == api_url.rstrip("/"):
         try:

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.documents import DocSummary
-from modu_desktop.core.locks import HeldLock
-from modu_desktop.core.ops import DocOps, OpCode, OpResult
+from modu_desktop.core.docops.ops import DocOps, OpCode, OpResult
+from modu_desktop.core.documents.store import DocSummary
+from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.preedit import commit_preedit
 from modu_desktop.ui.shell.asyncutil import run_dialog

@@ -1,6 +1,7 @@
 """Hosts the document operations (new, import, delete, move up/down, insert picture) in the
 main window. The dialogs and controllers are the ops engineer's (``ui/ops_*.py`` over
-``core/ops.py`` / ``core/images.py``); this module only wires them to the window's menus, the
+``core/docops/ops.py`` / ``core/docops/images.py``); this module only wires them to the window's
+menus, the
 list and the open document. In viewer mode the actions stay hidden.
 """
 
@@ -15,8 +16,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from modu_desktop.core.images import ImageUpload
-from modu_desktop.core.ops import DocOps, OpResult
+from modu_desktop.core.docops.images import ImageUpload
+from modu_desktop.core.docops.ops import DocOps, OpResult
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
 from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload

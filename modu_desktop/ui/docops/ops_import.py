@@ -47,8 +47,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.importer import ImportCandidate, check_candidates, read_candidates
-from modu_desktop.core.ops import (
+from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
+from modu_desktop.core.docops.importer import ImportCandidate, check_candidates, read_candidates
+from modu_desktop.core.docops.ops import (
     DEFAULT_LAYOUT,
     DEFAULT_THEME,
     LAYOUTS,
@@ -60,7 +61,6 @@ from modu_desktop.core.ops import (
     suggest_id,
     validate_new_id,
 )
-from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
-from modu_desktop.core.ops import DocOps, OpCode, OpResult, Text
+from modu_desktop.core.docops.ops import DocOps, OpCode, OpResult, Text
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.operation import operations_for
 

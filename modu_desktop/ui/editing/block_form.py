@@ -1,7 +1,8 @@
 """The block form: the fields and list items of the block under the cursor, without its syntax.
 
 Shown by the editor when the cursor is inside a brochure block. Every change is written straight
-back into the text, in the site's syntax, by :mod:`modu_desktop.core.blockmodel` — only the lines
+back into the text, in the site's syntax, by :mod:`modu_desktop.core.brochure.block_model` — only
+the lines
 that change are touched. Lines the model cannot read stay in the text as they are, and the form
 says so above the fields.
 """
@@ -30,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.blockcatalog import FieldSpec, field_label, spec_for
-from modu_desktop.core.blockmodel import BlockModel, Item, ItemList, Row
+from modu_desktop.core.brochure.block_model import BlockModel, Item, ItemList, Row
+from modu_desktop.core.brochure.catalog import FieldSpec, field_label, spec_for
 from modu_desktop.i18n import tr
 
 _REASONS = {
@@ -219,7 +220,7 @@ class BlockForm(QFrame):
 
 def remove_field(model: BlockModel, key: str) -> None:
     """Take a meta line out (an unticked "true" switch)."""
-    from modu_desktop.core.blockmodel import Field
+    from modu_desktop.core.brochure.block_model import Field
 
     model.meta = [ln for ln in model.meta if not (isinstance(ln, Field) and ln.key == key)]
 

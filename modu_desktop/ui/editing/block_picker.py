@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.blockcatalog import CATALOG, BlockSpec
-from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.account.paths import resources_dir
+from modu_desktop.core.brochure.catalog import CATALOG, BlockSpec
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.fit import fit_to_screen
 
@@ -205,7 +205,7 @@ class BlockPicker(QDialog):
         item = self.list.currentItem()
         if item is None or item.isHidden():
             return
-        from modu_desktop.core.blockcatalog import BY_ENTRY
+        from modu_desktop.core.brochure.catalog import BY_ENTRY
 
         self.chosen = BY_ENTRY[str(item.data(Qt.ItemDataRole.UserRole))]
         self.picked.emit(self.chosen)

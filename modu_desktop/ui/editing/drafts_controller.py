@@ -1,4 +1,5 @@
-"""Drive a :class:`~modu_desktop.core.drafts.DraftJournal` from a ``QTimer`` for one open editor.
+"""Drive a :class:`~modu_desktop.core.saving.drafts.DraftJournal` from a ``QTimer`` for one open
+editor.
 
 The journal decides *when* a draft is due (at most ~2 s after the first unsaved keystroke); this
 controller only feeds it the editor's text and ticks it. The timer runs only while something is
@@ -28,8 +29,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
-from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
 from modu_desktop.core.edit_session import EditSession
+from modu_desktop.core.saving.drafts import DraftJournal, DraftKey, DraftStore
 from modu_desktop.core.workspace import Workspace
 
 log = logging.getLogger(__name__)

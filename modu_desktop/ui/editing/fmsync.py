@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from modu_desktop.core import frontmatter
+from modu_desktop.core.brochure import frontmatter
 
 FORM_KEYS = ("title", "nav_label", "sidebar_position", "theme", "layout")
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from modu_desktop.core.blocks import ADMONITIONS, ALIASES, BLOCK_TYPES
+from modu_desktop.core.brochure.blocks import ADMONITIONS, ALIASES, BLOCK_TYPES
 
 # Block states (QTextBlock.userState). -1 (Qt's default) and NORMAL mean "plain Markdown".
 NORMAL = 0

@@ -1,5 +1,6 @@
 """The 페이지 설정 form (the front matter as fields) and the theme/layout swatches (names and
-colours from ``core/sitechoices.py``, the one source of the site's theme and layout names)."""
+colours from ``core/brochure/sitechoices.py``, the one source of the site's theme and layout
+names)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.ops import LAYOUTS, THEMES
-from modu_desktop.core.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
+from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
+from modu_desktop.core.docops.ops import LAYOUTS, THEMES
 from modu_desktop.i18n import tr
 
 

@@ -15,8 +15,8 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from modu_desktop.core.deploy import DeployState, DeployTracker
-from modu_desktop.core.github_types import WorkflowRun
+from modu_desktop.core.github.types import WorkflowRun
+from modu_desktop.core.publish.deploy import DeployState, DeployTracker
 from modu_desktop.i18n import tr
 
 _STEPS = (

@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from modu_desktop.core import errors
-from modu_desktop.core import lockwords as words
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
@@ -24,6 +22,8 @@ from modu_desktop.core.edit_session import (
     SessionEvent,
     TheirsTaken,
 )
+from modu_desktop.core.github import errors
+from modu_desktop.core.locks import words
 from modu_desktop.i18n import tr
 from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
 from modu_desktop.ui.shell.operation import error_text

@@ -17,7 +17,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QCheckBox, QMessageBox
 
 from modu_desktop import __version__
-from modu_desktop.core.settings import save_settings
+from modu_desktop.core.account.settings import save_settings
 from modu_desktop.core.support.updates import (
     RELEASES_API_URL,
     RELEASES_REPO,

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core import lockwords as words
 from modu_desktop.core.edit_session import LockHolder, TakeOver
-from modu_desktop.core.locks import LockStatus, LockView
+from modu_desktop.core.locks import words
+from modu_desktop.core.locks.model import LockStatus, LockView
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.asyncutil import ask, run_dialog
 

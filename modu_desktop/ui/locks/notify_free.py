@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle, QSystemTrayIcon
 
-from modu_desktop.core.locks import LockStatus
+from modu_desktop.core.locks.model import LockStatus
 from modu_desktop.i18n import tr
 
 log = logging.getLogger(__name__)

@@ -32,7 +32,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedLayout, QToolButton, QWidget
 
-from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.account.paths import resources_dir
 from modu_desktop.core.preview import (
     ImageResolver,
     RenderedDoc,

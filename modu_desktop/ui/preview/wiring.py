@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
-from modu_desktop.core.settings import save_settings
+from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.deploy_failure import DeployFailure
-from modu_desktop.core.publishcheck import Finding
+from modu_desktop.core.publish.check import Finding
+from modu_desktop.core.publish.failure import DeployFailure
 from modu_desktop.i18n import tr
 
 _STYLE = """

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.history import DocHistory, Version, diff_lines
+from modu_desktop.core.documents.history import DocHistory, Version, diff_lines
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.operation import operations_for
 

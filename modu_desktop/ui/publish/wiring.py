@@ -15,17 +15,17 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from modu_desktop.core.deploy_failure import deploy_failure
-from modu_desktop.core.documents import SaveResult
-from modu_desktop.core.github_types import WorkflowRun
-from modu_desktop.core.history import (
+from modu_desktop.core.documents.history import (
     DocHistory,
     RestoreRefused,
     Version,
     restore_previous,
     restore_version,
 )
-from modu_desktop.core.publishcheck import check_text, tree_paths
+from modu_desktop.core.documents.store import SaveResult
+from modu_desktop.core.github.types import WorkflowRun
+from modu_desktop.core.publish.check import check_text, tree_paths
+from modu_desktop.core.publish.failure import deploy_failure
 from modu_desktop.i18n import tr
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import check_before_save, replace_editor_text
@@ -81,6 +81,11 @@ class Publishing(QObject):
             )
         except Exception:
             paths = None  # the check then skips the picture-path rule
+        before: str | None = None
+        try:  # the text as last saved (blob cache), to warn only about new surprises
+            before = (await self.win.ctx.store.read_blob(s.base_sha)).decode("utf-8")
+        except Exception:
+            before = None
         return await check_before_save(
             self.parent_widget,
             text,
@@ -88,6 +93,7 @@ class Publishing(QObject):
             repo_paths=paths,
             title=s.title,
             editor=self.win.editor_pane.editor,
+            before=before,
         )
 
     # -- a failed deploy ---------------------------------------------------------------------

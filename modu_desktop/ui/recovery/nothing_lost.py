@@ -29,10 +29,10 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 from modu_desktop.core.atomic import write_atomic
-from modu_desktop.core.conflicts import ConflictDecision, OtherRepository
-from modu_desktop.core.documents import SaveResult
-from modu_desktop.core.drafts import DraftKey
-from modu_desktop.core.spool import SpoolItem
+from modu_desktop.core.documents.store import SaveResult
+from modu_desktop.core.saving.conflicts import ConflictDecision, OtherRepository
+from modu_desktop.core.saving.drafts import DraftKey
+from modu_desktop.core.saving.queue import SpoolItem
 from modu_desktop.i18n import tr
 from modu_desktop.ui.locks.notify_free import FreeNotifier
 from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed

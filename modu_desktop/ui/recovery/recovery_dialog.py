@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.conflict_dialog import link_scrolling, read_only_pane
 from modu_desktop.ui.shell.fit import fit_to_screen
@@ -118,7 +118,7 @@ def _queued_texts(spool_root: Path) -> set[tuple[str, str, str, str, str]]:
     committed through it (read only)."""
     if not (spool_root / "pending").is_dir():
         return set()
-    from modu_desktop.core.spool import SaveSpool
+    from modu_desktop.core.saving.queue import SaveSpool
 
     async def _never(_item: object) -> Any:
         raise RuntimeError("read-only spool")
@@ -133,7 +133,7 @@ def _queued_texts(spool_root: Path) -> set[tuple[str, str, str, str, str]]:
 
 async def assess(drafts: list[Draft], doc_store: object) -> list[RecoveryItem]:
     """Each draft against the server: one ``refresh()`` (tree) plus a blob per changed doc."""
-    from modu_desktop.core.documents import decode_text
+    from modu_desktop.core.documents.store import decode_text
 
     try:
         snap = await doc_store.refresh()  # type: ignore[attr-defined]

@@ -1,7 +1,8 @@
-"""The durable save queue in the app: :class:`~modu_desktop.core.spool.SaveSpool` wired to the
+"""The durable save queue in the app: :class:`~modu_desktop.core.saving.queue.SaveSpool` wired to
+the
 real GitHub client, driven by an asyncio task, with a status-bar widget.
 
-* the sender and reader over the GitHub client are the core's (``core/saving.py``).
+* the sender and reader over the GitHub client are the core's (``core/saving/service.py``).
 * :class:`SaveQueue` - runs ``run_once`` whenever something is due (backoff lives in the spool),
   wakes up at once on :meth:`SaveQueue.enqueue` / :meth:`SaveQueue.retry_now`, and reports
   through Qt signals.
@@ -24,16 +25,17 @@ from typing import Any, Unpack
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from modu_desktop.core.conflicts import (
+from modu_desktop.core.documents.store import DocumentStore
+from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.saving.conflicts import (
     Conflict,
     ConflictDecision,
     Resolution,
     queued_conflict,
     resolve_conflict,
 )
-from modu_desktop.core.documents import DocumentStore
-from modu_desktop.core.github import GitHubClient
-from modu_desktop.core.saving import (
+from modu_desktop.core.saving.queue import RunReport, SaveRequest, SaveSpool, SpoolItem
+from modu_desktop.core.saving.service import (
     SaveService,
     Target,
     is_queueable_error,
@@ -41,7 +43,6 @@ from modu_desktop.core.saving import (
     make_sender,
     outcome_for_error,
 )
-from modu_desktop.core.spool import RunReport, SaveRequest, SaveSpool, SpoolItem
 from modu_desktop.i18n import tr
 
 log = logging.getLogger(__name__)
@@ -277,7 +278,7 @@ async def resolve_failed(
     title: str | None = None,
 ) -> Resolution:
     """A failed queued save on the conflict screen, with its text intact, through the one
-    conflict path (``core/conflicts.py``) and the same dialog as a live save
+    conflict path (``core/saving/conflicts.py``) and the same dialog as a live save
     (``doc_dialogs.decide_conflict``: Enter = save mine as a new document, Esc = cancel).
 
     Keep mine: saved now over the version shown (queued again when GitHub is away; shown again

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
-from modu_desktop.core.drafts import Draft, DraftKey
-from modu_desktop.core.leftover_locks import LeftoverLocks, leftover_drafts
+from modu_desktop.core.locks.leftover import LeftoverLocks, leftover_drafts
+from modu_desktop.core.saving.drafts import Draft, DraftKey
 from modu_desktop.i18n import tr
 from modu_desktop.ui.recovery.recovery_dialog import (
     RecoveryItem,

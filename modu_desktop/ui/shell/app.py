@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         # Without a display Qt aborts the whole process; fall back to offscreen (screenshots work).
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
-    from modu_desktop.core.paths import app_paths
-    from modu_desktop.core.settings import load_settings
+    from modu_desktop.core.account.paths import app_paths
+    from modu_desktop.core.account.settings import load_settings
 
     paths = app_paths(args.data_dir).ensure()
     from modu_desktop.core.support.logfile import start_logging
@@ -191,13 +191,13 @@ WARM_UP = (
     "qasync",
     "httpx",
     "httpcore",
-    "modu_desktop.core.github",
-    "modu_desktop.core.documents",
+    "modu_desktop.core.github.client",
+    "modu_desktop.core.documents.store",
     "modu_desktop.core.workspace",
     "modu_desktop.ui.shell.context",
     "modu_desktop.core.edit_session",
     "modu_desktop.ui.docops.ops_host",
-    "modu_desktop.core.publishcheck",
+    "modu_desktop.core.publish.check",
     "modu_desktop.ui.publish.wiring",
     "modu_desktop.core.preview.mdx",
     "modu_desktop.core.preview.site_style",
@@ -235,15 +235,15 @@ def _list_place(settings: Any, args: argparse.Namespace) -> tuple[str, str, str]
 
 
 def _start_check(paths: Any, settings: Any, args: argparse.Namespace) -> Any:
-    """The start-up check (``core/startcheck.py``), started, when there is a last list of a
+    """The start-up check (``core/account/startcheck.py``), started, when there is a last list of a
     GitHub repository to confirm; None in practice mode (its server is not up yet) or with no
     list. A second instance that hands over and leaves makes this one GET for nothing."""
     if args.sandbox:
         return None
     try:
-        from modu_desktop.core.settings import keyring_account
-        from modu_desktop.core.snapshots import list_file
-        from modu_desktop.core.startcheck import StartCheck
+        from modu_desktop.core.account.settings import keyring_account
+        from modu_desktop.core.account.startcheck import StartCheck
+        from modu_desktop.core.documents.snapshots import list_file
 
         api_url, repo, branch = _list_place(settings, args)
         if not list_file(paths.cache_dir, api_url, repo, branch).path.is_file():
@@ -281,7 +281,7 @@ async def _async_main(
 
     from PySide6.QtCore import QTimer
 
-    from modu_desktop.core.auth import TokenSource, TokenStore, check_token
+    from modu_desktop.core.account.auth import TokenSource, TokenStore, check_token
     from modu_desktop.ui.shell.context import AppContext, AppOptions, make_client
     from modu_desktop.ui.shell.main_window import MainWindow
     from modu_desktop.ui.shell.single_instance import current_instance
@@ -395,7 +395,7 @@ async def _async_main(
                 if token_store.account != settings.api_host:
                     token_store.account = settings.api_host
                 with contextlib.suppress(Exception):
-                    from modu_desktop.core.settings import save_settings
+                    from modu_desktop.core.account.settings import save_settings
 
                     save_settings(settings, paths.settings_file)
             ctx = AppContext(
@@ -436,7 +436,7 @@ async def _async_main(
                     ),
                     "warning",
                 )
-            from modu_desktop.core.auth import TOKEN_NAME, read_only_reason
+            from modu_desktop.core.account.auth import TOKEN_NAME, read_only_reason
 
             if token and read_only_reason(token, result) == "approval_pending":  # issue 14
                 win.show_notice(

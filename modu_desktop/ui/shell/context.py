@@ -12,14 +12,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from modu_desktop.core.auth import TokenStore
-from modu_desktop.core.documents import DocumentStore
-from modu_desktop.core.github import GitHubClient, RepoRef
-from modu_desktop.core.locks import LockManager
-from modu_desktop.core.paths import AppPaths
-from modu_desktop.core.session import new_session_id
-from modu_desktop.core.settings import Settings
-from modu_desktop.core.snapshots import Identity, list_file
+from modu_desktop.core.account.auth import TokenStore
+from modu_desktop.core.account.paths import AppPaths
+from modu_desktop.core.account.session import new_session_id
+from modu_desktop.core.account.settings import Settings
+from modu_desktop.core.documents.snapshots import Identity, list_file
+from modu_desktop.core.documents.store import DocumentStore
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.workspace import Workspace
 
 if TYPE_CHECKING:

@@ -1,5 +1,6 @@
 """The publishing state of the last save: the status bar's label and the editor's one-line
-``PublishStatus``, both fed from ONE :class:`~modu_desktop.core.deploy.DeployTracker` (waiting →
+``PublishStatus``, both fed from ONE :class:`~modu_desktop.core.publish.deploy.DeployTracker`
+(waiting →
 building → published/failed/skipped/unknown, never backwards, out-of-order answers ignored).
 A failed run is handed to ``on_failed`` (the failed-deploy notice)."""
 
@@ -11,10 +12,10 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QLabel
 
-from modu_desktop.core import errors
-from modu_desktop.core.deploy import DeployState, DeployTracker
-from modu_desktop.core.github import GitHubClient
-from modu_desktop.core.github_types import WorkflowRun
+from modu_desktop.core.github import errors
+from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.github.types import WorkflowRun
+from modu_desktop.core.publish.deploy import DeployState, DeployTracker
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.publish_status import PublishStatus
 from modu_desktop.ui.shell.operation import Operations

@@ -77,7 +77,7 @@ def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
     ``core.lockwords``)."""
     if b is None:
         return ""
-    from modu_desktop.core import lockwords as words  # not before the first lock badge
+    from modu_desktop.core.locks import words
 
     state = words.State.OTHER
     if b.mine:
@@ -94,7 +94,7 @@ def badge_text(b: LockBadge | None, now: float, *, long: bool = False) -> str:
 
 def lock_badges(views: list[Any]) -> dict[str, LockBadge]:
     """``core.locks.LockView``s → the list's badges (free documents have none)."""
-    from modu_desktop.core.locks import LockStatus
+    from modu_desktop.core.locks.model import LockStatus
 
     out: dict[str, LockBadge] = {}
     for v in views:

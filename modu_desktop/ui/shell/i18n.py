@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 
 from modu_desktop import i18n
-from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.account.paths import resources_dir
 
 log = logging.getLogger(__name__)
 _installed: list[QTranslator] = []

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.edit_session import (
     Conflict,
     ConflictDecision,
@@ -36,9 +37,8 @@ from modu_desktop.core.edit_session import (
     TakeOver,
     TheirsTaken,
 )
-from modu_desktop.core.locks import HeldLock
-from modu_desktop.core.newdoc import NewDocRequest
-from modu_desktop.core.publish import document_page_url
+from modu_desktop.core.locks.model import HeldLock
+from modu_desktop.core.publish.site import document_page_url
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_host import OpsHost
 from modu_desktop.ui.editing.doc_dialogs import (

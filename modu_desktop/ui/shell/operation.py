@@ -32,8 +32,8 @@ from typing import Any, TypeVar
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from modu_desktop.core.auth import DeviceFlowError
-from modu_desktop.core.errors import GitHubError
+from modu_desktop.core.account.auth import DeviceFlowError
+from modu_desktop.core.github.errors import GitHubError
 from modu_desktop.core.locks.wire import InvalidDocId
 from modu_desktop.i18n import tr
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from modu_desktop.core.paths import resources_dir
+from modu_desktop.core.account.paths import resources_dir
 
 log = logging.getLogger(__name__)
 

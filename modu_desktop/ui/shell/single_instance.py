@@ -1,5 +1,5 @@
 """One running instance per user and data directory (``QLocalServer``/``QLocalSocket`` over
-:mod:`modu_desktop.core.instance`).
+:mod:`modu_desktop.core.account.instance`).
 
 Start-up::
 
@@ -30,7 +30,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from modu_desktop.core.instance import (
+from modu_desktop.core.account.instance import (
     MAX_REQUEST_BYTES,
     InstanceLock,
     decode_request,

@@ -1,9 +1,11 @@
 """The first paint (issue 18): the last run's document list, shown before the HTTP stack, the
 event-loop glue and the editor are even imported, marked "확인 중" until GitHub confirms it.
 
-`show_last_list()` reads the list file (`core/snapshots.py`, JSON only) and the lock files' bytes
+`show_last_list()` reads the list file (`core/documents/snapshots.py`, JSON only) and the lock
+files' bytes
 from the blob cache (by sha, verified), and shows a `StartWindow`: the real `DocListPanel` with
-those rows, `checking=True` until the start-up check (`core/startcheck.py`, started before Qt is
+those rows, `checking=True` until the start-up check (`core/account/startcheck.py`, started before
+Qt is
 imported) says the branch still has the list's tree; its answer is often in before the first
 paint, and the list shows as fresh from the start. When the main window is built, `hand_over()`
 gives it the rows, the filter, the selection and an open the user asked for meanwhile, puts it
@@ -22,7 +24,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
-from modu_desktop.core.startcheck import StartCheck
+from modu_desktop.core.account.startcheck import StartCheck
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
 
@@ -171,9 +173,10 @@ def show_last_list(
 ) -> StartWindow | None:
     """The start window with the last list of this repository, shown; None when there is no
     list from a signed-in run (first start, another repository, a damaged file). `check`: the
-    start-up check asking GitHub whether the list is still current (`core/startcheck.py`)."""
-    from modu_desktop.core.blobcache import BlobCache
-    from modu_desktop.core.snapshots import identity_of, list_file
+    start-up check asking GitHub whether the list is still current
+    (`core/account/startcheck.py`)."""
+    from modu_desktop.core.documents.snapshots import identity_of, list_file
+    from modu_desktop.core.github.blobcache import BlobCache
 
     d = list_file(cache_dir, api_url, repo, branch, practice=practice).load_raw()
     identity = identity_of(d) if d is not None else None

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
-    from modu_desktop.core.locks import HeldLock
+    from modu_desktop.core.locks.model import HeldLock
     from modu_desktop.ui.docops.repo_images import RepoImageMirror
     from modu_desktop.ui.editing.drafts_controller import DraftsController
     from modu_desktop.ui.editing.editor import EditorPane

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from modu_desktop.core.settings import save_settings
+from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.shortcuts import bind
 

@@ -19,8 +19,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication
 
-from modu_desktop.core.paths import resources_dir
-from modu_desktop.core.settings import MAX_SCALE, MIN_SCALE, Settings, save_settings
+from modu_desktop.core.account.paths import resources_dir
+from modu_desktop.core.account.settings import MAX_SCALE, MIN_SCALE, Settings, save_settings
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core import auth as core_auth_mod
-from modu_desktop.core.auth import (
+from modu_desktop.core.account import auth as core_auth_mod
+from modu_desktop.core.account.auth import (
     SignInResult,
     TokenSource,
     TokenStore,
@@ -35,7 +35,7 @@ from modu_desktop.core.auth import (
     read_only_reason,
     resolve_oauth_client_id,
 )
-from modu_desktop.core.settings import Settings, web_url_for_api
+from modu_desktop.core.account.settings import Settings, web_url_for_api
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.fit import fit_to_screen
 from modu_desktop.ui.shell.operation import operations_for
@@ -366,7 +366,7 @@ class SignInWidget(QWidget):
     async def device_flow(self) -> SignInResult | None:
         """OAuth device flow: show a code, open GitHub's page, wait for the approval, then
         check the token like a pasted one. Needs ``oauth_client_id`` in the settings."""
-        from modu_desktop.core import auth as core_auth
+        from modu_desktop.core.account import auth as core_auth
 
         client_id = self.client_id
         if not client_id:

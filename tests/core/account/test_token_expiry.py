@@ -7,7 +7,9 @@ import time
 from pathlib import Path
 
 from modu_desktop.core.account.token_expiry import WARN_BEFORE_S, expiry_warning
-from modu_desktop.core.github import BadCredentials, GitHubClient, RepoRef, parse_token_expiration
+from modu_desktop.core.github.client import GitHubClient, parse_token_expiration
+from modu_desktop.core.github.errors import BadCredentials
+from modu_desktop.core.github.types import RepoRef
 from modu_desktop.sandbox import Sandbox, SandboxUser
 
 

@@ -35,8 +35,8 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.clock import ServerClock
-from modu_desktop.core.github import (
+from modu_desktop.core.atomic import git_blob_sha
+from modu_desktop.core.github.client import (
     Conflict,
     GitHubClient,
     GitHubError,
@@ -44,17 +44,16 @@ from modu_desktop.core.github import (
     RetryPolicy,
     WriteUncertain,
 )
-from modu_desktop.core.locks import (
+from modu_desktop.core.github.clock import ServerClock
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.model import (
     AcquireOutcome,
     HeartbeatOutcome,
     HeldLock,
-    LockManager,
     LockStatus,
     ReleaseOutcome,
-    git_blob_sha,
-    lock_path,
-    parse_lock,
 )
+from modu_desktop.core.locks.wire import lock_path, parse_lock
 from tests.core.locks.test_locks_fakes import FakeClient, FakeRepo
 from tests.core.locks.webadmin_peer import ClientWebAdminApi, HttpWebAdminApi, WebAdminPeer
 

@@ -18,7 +18,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from modu_desktop.core.github import (
+from modu_desktop.core.atomic import git_blob_sha
+from modu_desktop.core.github.client import (
     Commit,
     Conflict,
     ContentFile,
@@ -31,7 +32,6 @@ from modu_desktop.core.github import (
     WriteResult,
     WriteUncertain,
 )
-from modu_desktop.core.locks import git_blob_sha
 
 
 @dataclass(frozen=True)

@@ -11,19 +11,17 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.clock import ServerClock
-from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy, WriteResult
-from modu_desktop.core.locks import (
+from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy, WriteResult
+from modu_desktop.core.github.clock import ServerClock
+from modu_desktop.core.locks import words as lock_words
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.model import (
     AcquireOutcome,
     HeartbeatOutcome,
-    InvalidDocId,
-    LockManager,
     LockStatus,
     ReleaseOutcome,
-    lock_path,
-    parse_lock,
-    render_lock,
 )
+from modu_desktop.core.locks.wire import InvalidDocId, lock_path, parse_lock, render_lock
 from tests.core.locks.webadmin_peer import HttpWebAdminApi, WebAdminPeer
 
 DOC = "01-welcome"
@@ -180,7 +178,7 @@ def test_held_steal_lost_and_verify_refuses(sandbox: Any) -> None:
         assert view is not None and view.status is LockStatus.HELD
         assert view.holder == "editor1" and view.started_at is not None
         assert view.age_s is not None and view.age_s < 10
-        assert "@editor1 is editing 01-welcome" in view.describe()
+        assert "@editor1 is editing 01-welcome" in lock_words.describe(view)
 
         took = await b.steal(view)
         assert took.outcome is AcquireOutcome.TOOK_OVER and took.held is not None
@@ -210,7 +208,7 @@ def test_same_login_other_session_must_ask(sandbox: Any) -> None:
         res = await a2.acquire(DOC)
         assert res.outcome is AcquireOutcome.BLOCKED  # never taken silently
         assert res.view is not None and res.view.status is LockStatus.MINE_OTHER_SESSION
-        assert "on another computer" in res.view.describe()  # a random id, never its name
+        assert "on another computer" in lock_words.describe(res.view)  # a random id, never its name
         assert parse_lock(sb.read_file(PATH), DOC).session_id == "editor1-s1"
         took = await a2.steal(res.view)
         assert took.outcome is AcquireOutcome.TOOK_OVER

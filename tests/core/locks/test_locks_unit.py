@@ -9,20 +9,22 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.github import NetworkError, WriteResult
-from modu_desktop.core.locks import (
-    UNKNOWN_HOLDER,
+from modu_desktop.core.atomic import git_blob_sha
+from modu_desktop.core.github.client import NetworkError, WriteResult
+from modu_desktop.core.locks import words as lock_words
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.model import (
     AcquireOutcome,
     HeartbeatOutcome,
-    InvalidDocId,
-    LockManager,
     LockStatus,
     ReleaseOutcome,
-    acquire_message,
     classify,
+)
+from modu_desktop.core.locks.wire import (
+    UNKNOWN_HOLDER,
+    InvalidDocId,
+    acquire_message,
     doc_id_from_lock_path,
-    format_age,
-    git_blob_sha,
     heartbeat_message,
     lock_path,
     parse_lock,
@@ -30,6 +32,7 @@ from modu_desktop.core.locks import (
     render_lock,
     validate_doc_id,
 )
+from modu_desktop.core.locks.words import format_age
 from tests.core.locks.test_locks_fakes import FakeClient, FakeRepo
 from tests.lang import in_lang
 
@@ -190,7 +193,7 @@ def test_millisecond_lock_keeps_a_usable_time_and_the_claimed_holder() -> None:
         "d", "sha", rec, login="me", session_id="s", server_now=1779179716 + 60, stale_s=900
     )
     assert view.status is LockStatus.MALFORMED
-    assert "unknown" in view.describe() and "@bob" in view.describe()
+    assert "unknown" in lock_words.describe(view) and "@bob" in lock_words.describe(view)
 
 
 def test_unknown_keys_are_ignored_and_kept() -> None:
@@ -231,7 +234,7 @@ def test_classification(by: str, session: str | None, age: int, expected: LockSt
     rec = parse_lock(_rec(by, T0 - age, session), "d")
     view = classify("d", "sha", rec, login="me", session_id="s1", server_now=T0, stale_s=900)
     assert view.status is expected
-    assert view.describe()
+    assert lock_words.describe(view)
 
 
 def test_free_and_age_formatting() -> None:
@@ -451,7 +454,7 @@ def test_list_locks() -> None:
 
 
 def test_invalid_doc_id_explains_itself_in_korean_and_english() -> None:
-    from modu_desktop.core.locks import InvalidDocId, validate_doc_id
+    from modu_desktop.core.locks.wire import InvalidDocId, validate_doc_id
 
     for bad in ("../etc/passwd", "a//b", "/abs", "a\\b", "", "x\x07"):
         try:

@@ -9,8 +9,10 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.core.locks import AcquireOutcome, LockStatus, parse_lock
-from modu_desktop.core.session import INSTALL_ID_FILE, install_id
+from modu_desktop.core.account.session import INSTALL_ID_FILE, install_id
+from modu_desktop.core.locks import words as lock_words
+from modu_desktop.core.locks.model import AcquireOutcome, LockStatus
+from modu_desktop.core.locks.wire import parse_lock
 from tests.core.locks.test_locks_sandbox import DOC, PATH, _web, run
 from tests.core.locks.test_locks_unit import Env
 
@@ -149,7 +151,7 @@ def test_lock_files_carry_the_install_id_not_the_machine_name(sandbox: Any) -> N
 
 def test_default_manager_never_writes_the_host_name() -> None:
     env = Env()
-    from modu_desktop.core.locks import LockManager
+    from modu_desktop.core.locks.manager import LockManager
     from tests.core.locks.test_locks_fakes import FakeClient
 
     m = LockManager(FakeClient(env.repo, "editor1"), "editor1", "s1", lambda: env.t)
@@ -174,7 +176,7 @@ def test_old_locks_with_a_host_key_are_still_read() -> None:
 
 
 def test_same_login_elsewhere_is_told_apart_by_install_id() -> None:
-    from modu_desktop.core.locks import LockManager
+    from modu_desktop.core.locks.manager import LockManager
     from tests.core.locks.test_locks_fakes import FakeClient
 
     env = Env()
@@ -192,7 +194,9 @@ def test_same_login_elsewhere_is_told_apart_by_install_id() -> None:
         assert v2 is not None and v3 is not None
         assert v2.status is v3.status is LockStatus.MINE_OTHER_SESSION
         assert v2.same_install and not v3.same_install
-        assert "this computer" in v2.describe() and "another computer" in v3.describe()
+        assert "this computer" in lock_words.describe(
+            v2
+        ) and "another computer" in lock_words.describe(v3)
 
     asyncio.run(body())
 
@@ -216,7 +220,7 @@ def test_a_stale_lock_that_comes_back_to_life_is_not_taken_without_asking() -> N
 
 
 def test_the_old_host_argument_is_an_install_id_and_never_written_as_host() -> None:
-    from modu_desktop.core.locks import LockManager
+    from modu_desktop.core.locks.manager import LockManager
     from tests.core.locks.test_locks_fakes import FakeClient
 
     env = Env()

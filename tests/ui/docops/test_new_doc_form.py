@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtWidgets import QAbstractButton, QFormLayout, QLabel
 
 from modu_desktop import i18n
-from modu_desktop.core.ops import NewDocRequest, validate_new_id
+from modu_desktop.core.docops.ops import NewDocRequest, validate_new_id
 from modu_desktop.ui.docops.ops_import import NewDocForm
 
 

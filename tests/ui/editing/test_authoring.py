@@ -15,9 +15,9 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton
 
 from modu_desktop import i18n
-from modu_desktop.core import blockmodel as bm
-from modu_desktop.core.blockcatalog import CATALOG
-from modu_desktop.core.deploy import DeployState
+from modu_desktop.core.brochure import block_model as bm
+from modu_desktop.core.brochure.catalog import CATALOG
+from modu_desktop.core.publish.deploy import DeployState
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop.core import atomic
-from modu_desktop.core.drafts import DraftJournal, DraftKey, DraftStore
+from modu_desktop.core.saving.drafts import DraftJournal, DraftKey, DraftStore
 from modu_desktop.ui.editing.drafts_controller import TICK_MS, DraftsController
 
 KEY = DraftKey("http://127.0.0.1:1", "pnuai/PNU-Modu", "main", "03-strategy")

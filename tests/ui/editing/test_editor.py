@@ -120,7 +120,7 @@ def test_every_control_has_an_accessible_name_and_key_path(make_window: Any, ui:
 
 
 def test_language_choice_is_saved(make_window: Any) -> None:
-    from modu_desktop.core.settings import load_settings
+    from modu_desktop.core.account.settings import load_settings
 
     win = make_window()
     win.lang_actions["ko"].trigger()

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent, QTextCursor
 from PySide6.QtWidgets import QApplication, QWidget
 
-from modu_desktop.core.drafts import DraftStore
+from modu_desktop.core.saving.drafts import DraftStore
 
 DOC = "02-programs"
 OTHER = "01-welcome"

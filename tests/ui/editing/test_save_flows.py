@@ -153,7 +153,7 @@ def test_quit_releases_every_lock(make_window: Any, sandbox: Any, ui: Any) -> No
 def test_edits_are_journaled_and_draft_removed_after_save(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
-    from modu_desktop.core.drafts import DraftStore
+    from modu_desktop.core.saving.drafts import DraftStore
 
     win = make_window()
     mine = _open_and_type(ui, win, "\n초안 보관\n")
@@ -165,7 +165,7 @@ def test_edits_are_journaled_and_draft_removed_after_save(
 
 
 def test_quit_without_questions_keeps_the_draft(make_window: Any, sandbox: Any, ui: Any) -> None:
-    from modu_desktop.core.drafts import DraftStore
+    from modu_desktop.core.saving.drafts import DraftStore
 
     win = make_window()
     mine = _open_and_type(ui, win, "\nSIGTERM 전에 쓴 글\n")
@@ -181,7 +181,7 @@ def test_crashed_session_lock_and_draft_come_back(
 ) -> None:
     """A window dies while editing (no release, no close): the next start in the same data dir
     resumes its lock under the new session and puts the unsaved text back."""
-    from modu_desktop.core.drafts import DraftStore
+    from modu_desktop.core.saving.drafts import DraftStore
 
     dead = make_window(data="shared")
     typed = _open_and_type(ui, dead, "\n죽기 직전에 쓴 글\n")
@@ -196,7 +196,7 @@ def test_crashed_session_lock_and_draft_come_back(
     # …and its process is gone: same pid here, so mark the recorded process start as another one
     import dataclasses
 
-    from modu_desktop.core.leftover_locks import registry_for
+    from modu_desktop.core.locks.leftover import registry_for
 
     registry = registry_for(dead.ctx.paths.data_dir)
     records = registry.records(dead.ctx.session_id)
@@ -228,7 +228,7 @@ def test_recovery_dialog_at_start_restores_a_left_draft(
 ) -> None:
     import time
 
-    from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
+    from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
 
     win = make_window()
     loaded = ui.run(win.ctx.store.load(DOC))

@@ -164,7 +164,7 @@ def test_background_check_is_quiet_unless_newer(
 
 @pytest.mark.expect_log("unexpected error")
 def test_crash_keeps_the_text_and_points_to_the_report(make_window: Any, ui: Any) -> None:
-    from modu_desktop.core.drafts import DraftStore
+    from modu_desktop.core.saving.drafts import DraftStore
     from modu_desktop.ui.help.crash import install_crash_handler
 
     win = make_window()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.locks import HeartbeatOutcome, HeartbeatResult
+from modu_desktop.core.locks.model import HeartbeatOutcome, HeartbeatResult
 
 DOC = "02-programs"
 

@@ -150,7 +150,7 @@ def test_list_shows_lock_badge(make_window: Any, peer: Any, ui: Any) -> None:
 def test_heartbeat_failures_show_connection_problem_then_recover(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
-    from modu_desktop.core.github import RetryPolicy
+    from modu_desktop.core.github.client import RetryPolicy
 
     win = make_window(heartbeat_s=0.5)
     win.ctx.client.retry = RetryPolicy(max_attempts=1, max_total=0.2)

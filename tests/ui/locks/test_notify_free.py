@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.documents import DocumentStore
-from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
-from modu_desktop.core.locks import LockManager
+from modu_desktop.core.documents.store import DocumentStore
+from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
+from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.ui.locks.notify_free import REASON_RELEASED, REASON_STALE, FreeNotifier
 
 DOC = "01-welcome"

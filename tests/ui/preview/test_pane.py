@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.blocks import BLOCK_TYPES
+from modu_desktop.core.brochure.blocks import BLOCK_TYPES
 from modu_desktop.core.preview import style_from_checkout, style_from_files
 from modu_desktop.ui.preview.pane import DEBOUNCE_MS, PreviewPane
 from tests.nodetools import SITE_FIXTURE

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from modu_desktop.core.settings import load_settings
+from modu_desktop.core.account.settings import load_settings
 from modu_desktop.ui.preview.pane import MIN_PAGE_PX, PreviewPane
 
 TEXT = "---\ntitle: 확대\n---\n\n" + "사이트에 보일 모습을 미리 만들겠습니다. " * 40 + "\n"

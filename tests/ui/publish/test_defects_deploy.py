@@ -45,7 +45,7 @@ def test_publishing_status_only_moves_forward(make_window: Any, ui: Any, qtbot: 
 
 
 def test_publishing_states_have_one_wording_each(make_window: Any, qtbot: Any) -> None:
-    from modu_desktop.core.deploy import DeployState
+    from modu_desktop.core.publish.deploy import DeployState
 
     win = make_window()
     texts = set()

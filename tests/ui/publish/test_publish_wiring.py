@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QDockWidget, QMenu
 
-from modu_desktop.core.publishcheck import check_text
+from modu_desktop.core.publish.check import check_text
 
 DOC = "03-strategy"
 PATH = f"docs/{DOC}.md"

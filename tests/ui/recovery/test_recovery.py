@@ -13,17 +13,17 @@ from typing import Any
 import pytest
 
 from modu_desktop.core import atomic
-from modu_desktop.core.documents import DocumentStore
-from modu_desktop.core.drafts import Draft, DraftKey, DraftStore
-from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
-from modu_desktop.core.heldlocks import HeldLockRecorder, HeldLockRegistry, ProcessState
-from modu_desktop.core.leftover_locks import (
+from modu_desktop.core.documents.store import DocumentStore
+from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
+from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry, ProcessState
+from modu_desktop.core.locks.leftover import (
     LeftoverAction,
     LeftoverLocks,
     LeftoverState,
     find_leftovers,
 )
-from modu_desktop.core.locks import LockManager
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.ui.recovery.recovery_dialog import (
     RecoveryChoice,
     RecoveryItem,
@@ -111,7 +111,7 @@ def test_assess_drafts_against_server(
     assert offline[0].state is ServerState.UNKNOWN
 
 
-@pytest.mark.expect_log("modu_desktop.core.drafts")
+@pytest.mark.expect_log("modu_desktop.core.saving.drafts")
 def test_orphan_drafts_filter(sandbox: Any, tmp_path: Path) -> None:
     ds = DraftStore(tmp_path / "drafts")
     ds.save(_draft(sandbox, "01-welcome", None, session="dead"))
@@ -314,7 +314,7 @@ def test_leftover_kept_while_offline(
 
 
 def test_orphan_drafts_skip_saves_waiting_in_the_queue(sandbox: Any, tmp_path: Path) -> None:
-    from modu_desktop.core.spool import SaveSpool
+    from modu_desktop.core.saving.queue import SaveSpool
 
     data = tmp_path / "data"
     ds = DraftStore(data / "drafts")

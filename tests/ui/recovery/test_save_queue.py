@@ -11,11 +11,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from modu_desktop.core import atomic, errors
-from modu_desktop.core.conflicts import ConflictDecision
-from modu_desktop.core.documents import update_message
-from modu_desktop.core.github import GitHubClient, RepoRef, RetryPolicy
-from modu_desktop.core.spool import Backoff, Committed, Conflict, Fatal, Retryable, Uncertain
+from modu_desktop.core import atomic
+from modu_desktop.core.documents.store import update_message
+from modu_desktop.core.github import errors
+from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
+from modu_desktop.core.saving.conflicts import ConflictDecision
+from modu_desktop.core.saving.queue import Backoff, Committed, Conflict, Fatal, Retryable, Uncertain
 from modu_desktop.ui.recovery.save_queue import (
     SaveQueue,
     SaveQueueStatus,
@@ -129,7 +130,7 @@ def test_lost_response_is_not_committed_twice(
 def test_conflict_goes_to_conflict_screen_with_text_intact(
     queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
 ) -> None:
-    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.core.documents.store import DocumentStore
 
     text, base = _base(sandbox)
     p = peer()
@@ -149,7 +150,7 @@ def test_conflict_goes_to_conflict_screen_with_text_intact(
     assert dlg.theirs_view.toPlainText() == theirs
     ui.click(dlg, "keepMineButton")
     done = ui.wait_task(task)
-    # Keep mine is written at once over the version shown (core/conflicts.py), not queued
+    # Keep mine is written at once over the version shown (core/saving/conflicts.py), not queued
     # again to fail later: nothing waits, nothing failed, mine is on the server once.
     assert done.decision is ConflictDecision.KEEP_MINE and done.saved.commit_sha
     assert queue.failed_items() == [] and queue.pending_count() == 0
@@ -179,7 +180,7 @@ def test_queued_conflict_dialog_safe_default_and_escape(
     cancels, the two overwriting buttons are never the default; neither key writes anything."""
     from PySide6.QtWidgets import QApplication, QPushButton
 
-    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.core.documents.store import DocumentStore
 
     item, mine, theirs = _failed_conflict(queue, sandbox, ui, peer, key.name)
     store = DocumentStore(client, Path(sandbox.repo_dir).parent / "cache-q")
@@ -210,7 +211,7 @@ def test_queued_conflict_dialog_safe_default_and_escape(
 def test_queued_conflict_asked_again_when_someone_saves_meanwhile(
     queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
 ) -> None:
-    from modu_desktop.core.documents import DocumentStore
+    from modu_desktop.core.documents.store import DocumentStore
 
     item, mine, theirs = _failed_conflict(queue, sandbox, ui, peer, "again")
     store = DocumentStore(client, Path(sandbox.repo_dir).parent / "cache-q")
@@ -232,7 +233,7 @@ def test_queued_conflict_asked_again_when_someone_saves_meanwhile(
     assert kept.text == mine
 
 
-@pytest.mark.expect_log("modu_desktop.core.spool")
+@pytest.mark.expect_log("modu_desktop.core.saving.queue")
 def test_damaged_spool_files_never_crash(
     queue: SaveQueue, sandbox: Any, ui: Any, tmp_path: Path
 ) -> None:
@@ -420,8 +421,8 @@ def test_read_only_banner_offers_notify_when_free(
 def test_save_service_joins_a_waiting_save(
     queue: SaveQueue, sandbox: Any, ui: Any, client: GitHubClient, tmp_path: Path
 ) -> None:
-    from modu_desktop.core.documents import DocumentStore
-    from modu_desktop.core.saving import Queued, SaveService, Target
+    from modu_desktop.core.documents.store import DocumentStore
+    from modu_desktop.core.saving.service import Queued, SaveService, Target
     from modu_desktop.ui.editing.session_words import queued_text
 
     store = SaveService(

@@ -81,7 +81,7 @@ def test_a_refusal_in_the_picker_dialog_is_shown_only_there(
 def test_an_outage_reads_the_same_everywhere_and_its_end_clears_it(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
-    from modu_desktop.core.github import RetryPolicy
+    from modu_desktop.core.github.client import RetryPolicy
 
     win = make_window()
     win.ctx.client.retry = RetryPolicy(max_attempts=1, max_total=0.2)
@@ -123,7 +123,7 @@ def test_a_save_error_is_said_once(make_window: Any, ui: Any) -> None:
 def test_when_the_connection_is_back_the_waiting_save_goes_out_and_the_notice_goes(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
-    from modu_desktop.core.spool import Backoff
+    from modu_desktop.core.saving.queue import Backoff
     from tests.ui.recovery.test_save_queue import _attached
 
     win, nl = _attached(make_window, ui, Path(sandbox.repo_dir).parent)

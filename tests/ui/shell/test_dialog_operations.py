@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QPushButton
 
-from modu_desktop.core import errors
-from modu_desktop.core.history import DocHistory
+from modu_desktop.core.documents.history import DocHistory
+from modu_desktop.core.github import errors
 from modu_desktop.ui.docops.ops_delete import DeleteDialog
 from modu_desktop.ui.docops.ops_images import ImagePickerDialog
 from modu_desktop.ui.docops.ops_import import ImportDialog, NewDocumentDialog
@@ -194,8 +194,8 @@ def test_history_panel_reads_through_the_window_and_closing_cancels(
 def test_sign_in_error_is_shown_once_and_the_button_comes_back(
     sandbox: Any, ui: Any, qtbot: Any, memory_keyring: dict, monkeypatch: Any, caplog: Any
 ) -> None:
-    from modu_desktop.core.auth import TokenStore
-    from modu_desktop.core.settings import Settings
+    from modu_desktop.core.account.auth import TokenStore
+    from modu_desktop.core.account.settings import Settings
     from modu_desktop.ui.signin.signin import SignInWidget
 
     monkeypatch.delenv("MODU_TOKEN", raising=False)

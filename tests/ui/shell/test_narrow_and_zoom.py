@@ -9,12 +9,13 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from modu_desktop.core.documents import DocumentStore
+from modu_desktop.core.documents.store import DocumentStore
 
 
 def _same_title_twice(sandbox: Any, ui: Any, tmp_path: Any) -> str:
     """A second document titled like 01-welcome, in a folder (what staff really do)."""
-    from modu_desktop.core.github import GitHubClient, RepoRef
+    from modu_desktop.core.github.client import GitHubClient
+    from modu_desktop.core.github.types import RepoRef
 
     client = GitHubClient(sandbox.api_url, "tok-editor2", RepoRef("pnuai", "PNU-Modu", "main"))
     store = DocumentStore(client, tmp_path / "peer-cache")
@@ -81,7 +82,7 @@ def test_find_box_has_room_at_800_and_1600(make_window: Any, ui: Any, qtbot: Any
 def test_ctrl_plus_twice_makes_the_text_bigger_and_ctrl_0_resets(
     make_window: Any, ui: Any, qtbot: Any
 ) -> None:
-    from modu_desktop.core.settings import load_settings
+    from modu_desktop.core.account.settings import load_settings
     from modu_desktop.ui.shell.zoom import system_point_size
 
     win = make_window()

@@ -10,11 +10,11 @@ from typing import Any
 
 from PySide6.QtWidgets import QLabel
 
-from modu_desktop.core.blobcache import BlobCache
-from modu_desktop.core.documents import DocSummary, RepoSnapshot
-from modu_desktop.core.github import TreeEntry
-from modu_desktop.core.snapshots import Identity, list_file
-from modu_desktop.core.startcheck import StartCheck
+from modu_desktop.core.account.startcheck import StartCheck
+from modu_desktop.core.documents.snapshots import Identity, list_file
+from modu_desktop.core.documents.store import DocSummary, RepoSnapshot
+from modu_desktop.core.github.blobcache import BlobCache
+from modu_desktop.core.github.client import TreeEntry
 from modu_desktop.i18n import set_language
 from modu_desktop.ui.shell.start_window import early_badge, show_last_list
 
@@ -97,21 +97,22 @@ def test_early_badge_reads_only_what_it_needs() -> None:
 
 def test_first_paint_imports_no_http_stack() -> None:
     """What the start window needs is all that is imported before it is shown, lock badges
-    included: a list with locks once pulled in the lock package and its HTTP client (~70 ms)."""
+    included: a list with locks once pulled in the lock manager and its HTTP client (~70 ms).
+    The lock words live in the locks package, whose ``__init__`` imports nothing."""
     code = (
         "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.shell.start_window, "
-        "modu_desktop.ui.shell.single_instance, modu_desktop.core.settings, "
+        "modu_desktop.ui.shell.single_instance, modu_desktop.core.account.settings, "
         "modu_desktop.ui.shell.qt_setup, "
         "modu_desktop.ui.shell.i18n, "
-        "modu_desktop.core.snapshots, modu_desktop.core.blobcache; "
+        "modu_desktop.core.documents.snapshots, modu_desktop.core.github.blobcache; "
         "from modu_desktop.ui.shell.doc_list import LockBadge, badge_text; "
         "from modu_desktop.ui.shell.start_window import early_badge; "
         'b = early_badge(b\'{"editingBy":"editor2","startedAt":1,"lastHeartbeat":2}\', '
         "'editor1', 3.0); "
         "assert 'editor2' in badge_text(b, 3.0) and badge_text(b, 3.0, long=True); "
-        "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown', 'pygments', 'dulwich', "
-        "'PySide6.QtWebEngineWidgets', 'modu_desktop.core.documents', "
-        "'modu_desktop.core.locks', 'modu_desktop.ui.preview.engine', "
+        "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown_it', 'pygments', 'dulwich', "
+        "'PySide6.QtWebEngineWidgets', 'modu_desktop.core.documents.store', "
+        "'modu_desktop.core.locks.manager', 'modu_desktop.ui.preview.engine', "
         "'modu_desktop.ui.editing.editor'); "
         "print(','.join(m for m in heavy if m in sys.modules))"
     )
@@ -202,7 +203,7 @@ def test_a_check_without_a_token_answers_empty_and_the_list_stays_checking(
     tmp_path: Path, qtbot: Any, sandbox: Any, monkeypatch: Any
 ) -> None:
     monkeypatch.delenv("MODU_TOKEN", raising=False)
-    monkeypatch.setattr("modu_desktop.core.auth.TokenStore.load", lambda self: None)
+    monkeypatch.setattr("modu_desktop.core.account.auth.TokenStore.load", lambda self: None)
     _list_for(tmp_path, sandbox.api_url, _tree_sha(sandbox))
     sandbox.reset_stats()
     check = _check(sandbox)

@@ -12,7 +12,7 @@ from typing import Any
 
 SCRIPT = """
 import sys, time
-from modu_desktop.core import startcheck
+from modu_desktop.core.account import startcheck
 
 
 class WatchWebEngine:

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from modu_desktop import i18n
-from modu_desktop.core.auth import (
+from modu_desktop.core.account.auth import (
     SignInResult,
     TokenStore,
     check_token,
@@ -21,7 +21,7 @@ from modu_desktop.core.auth import (
     read_only_reason,
     resolve_oauth_client_id,
 )
-from modu_desktop.core.settings import Settings
+from modu_desktop.core.account.settings import Settings
 from modu_desktop.sandbox import Sandbox, SandboxUser
 from modu_desktop.ui.shell.context import make_client
 from modu_desktop.ui.signin.signin import SignInWidget
@@ -59,7 +59,7 @@ def test_practice_from_the_sign_in_screen_starts_a_signed_in_sandbox(
     ui: Any, qtbot: Any, tmp_path: Path
 ) -> None:
     """The app's sign-in step answers "practice"; the practice sandbox then signs in."""
-    from modu_desktop.core.paths import app_paths
+    from modu_desktop.core.account.paths import app_paths
     from modu_desktop.ui.shell import app as app_mod
 
     runner = app_mod._Runner()
@@ -214,7 +214,7 @@ def test_client_id_from_a_file_beside_the_installer(tmp_path: Path, sandbox: Any
 def test_device_flow_uses_the_file_client_id(
     tmp_path: Path, sandbox: Any, ui: Any, monkeypatch: Any
 ) -> None:
-    from modu_desktop.core import auth as core_auth
+    from modu_desktop.core.account import auth as core_auth
 
     seen: list[str] = []
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.auth import KEYRING_SERVICE, TokenSource, TokenStore
-from modu_desktop.core.settings import Settings
+from modu_desktop.core.account.auth import KEYRING_SERVICE, TokenSource, TokenStore
+from modu_desktop.core.account.settings import Settings
 from modu_desktop.ui.shell.context import make_client
 from modu_desktop.ui.signin.signin import SignInWidget, classic_token_url, fine_grained_token_url
 from tests.ui.conftest import writes
@@ -123,7 +123,7 @@ def test_browser_sign_in_shows_the_code_then_signs_in(
 
     from PySide6.QtGui import QDesktopServices
 
-    from modu_desktop.core import auth as core_auth
+    from modu_desktop.core.account import auth as core_auth
 
     opened: list[str] = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toString()))
@@ -158,7 +158,7 @@ def test_browser_sign_in_shows_the_code_then_signs_in(
 
 
 def test_browser_sign_in_error_in_place(sandbox: Any, ui: Any, monkeypatch: Any) -> None:
-    from modu_desktop.core import auth as core_auth
+    from modu_desktop.core.account import auth as core_auth
 
     async def fake_start(web: str, client_id: str, **kw: Any) -> Any:
         raise core_auth.DeviceFlowError("disabled")

@@ -1,0 +1,1 @@
+"""What the web admin can do besides editing: new, import, delete, reorder, pictures."""

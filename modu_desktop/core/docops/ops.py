@@ -1,0 +1,723 @@
+"""What the web admin can do besides editing: create, delete and reorder documents (Qt-free).
+
+Every operation follows the wire contract (``docs/lock-protocol.md``): file
+names, front matter keys, commit messages and the lock protocol. Every operation returns an
+:class:`OpResult` with a plain Korean/English message and never raises for expected failures
+(refusals, conflicts, network errors); the caller's input (e.g. the new-document form values)
+travels back in the result so a failed attempt never loses it.
+
+Choices made here (documented in the report and the tests):
+
+* **New document ids** (the front matter ``id`` and the file's slug) are a single path segment:
+  letters (Latin or Hangul syllables), digits, ``-`` and ``_``, starting with a letter or digit,
+  at most 80 characters. No ``/``: the web admin creates files directly in ``docs/``
+  (``docs/{NN}-{id}.md``), and Docusaurus refuses a front matter id containing a slash. No spaces
+  (they become ``%20`` in the page URL); the refusal suggests the dashed spelling. Hangul is
+  allowed (Docusaurus serves it, percent-encoded in the URL). ``.``/``..`` can never pass.
+* **Ids must be unique** ignoring case (two files differing only in case break checkouts on
+  Windows/macOS and Docusaurus would build two pages with clashing URLs): the new id is compared
+  with every top-level document's effective Docusaurus id (front matter ``id``, else the file
+  name without its number prefix) and the new file name with every existing file name.
+* **Locks**: the new docId is locked (``LockManager.acquire``) before the file is created; delete
+  takes the document's lock for the duration (so nobody starts editing a file that is about to
+  vanish) and releases it afterwards; reorder refuses when either document has a *fresh* lock of
+  someone else (or of the same login in another window) and does not lock (the two writes are
+  sha-checked, like the web admin's).
+* **Reorder rollback**: if the second write fails, the first one is undone with a compensating
+  write (same commit message format, the original position) over the sha it produced. If that
+  fails too, the result says exactly which file has which position now.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+from typing import Any
+
+from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.docops.newdoc import (
+    DEFAULT_LAYOUT,
+    DEFAULT_THEME,
+    LAYOUTS,
+    MAX_POSITION,
+    THEMES,
+    NewDocRequest,
+    effective_id,
+    suggest_id,
+    template_body,
+    validate_new_doc,
+    validate_new_id,
+)
+from modu_desktop.core.docops.result import (
+    OpCode,
+    OpResult,
+)
+from modu_desktop.core.documents.store import (
+    DocSummary,
+    DocumentStore,
+    LoadedDoc,
+    RepoSnapshot,
+    SaveConflict,
+    SaveResult,
+    create_message,
+    delete_message,
+    encode_text,
+    sort_docs,
+    swap_message,
+)
+from modu_desktop.core.github.blobcache import git_blob_sha
+from modu_desktop.core.github.errors import (
+    Conflict,
+    GitHubError,
+    NotFound,
+    PermissionDenied,
+    WriteUncertain,
+)
+from modu_desktop.core.locks import words
+from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.locks.model import (
+    AcquireOutcome,
+    AcquireResult,
+    HeldLock,
+    LockStatus,
+    LockView,
+    ReleaseOutcome,
+)
+from modu_desktop.core.text import (
+    Text,
+    _err_text,
+)
+
+__all__ = [
+    "DEFAULT_LAYOUT",
+    "DEFAULT_THEME",
+    "LAYOUTS",
+    "MAX_POSITION",
+    "THEMES",
+    "DocOps",
+    "NewDocRequest",
+    "OpCode",
+    "OpResult",
+    "Text",
+    "blocking_lock",
+    "effective_id",
+    "existing_clash",
+    "lock_holder_text",
+    "suggest_id",
+    "template_body",
+    "validate_new_doc",
+    "validate_new_id",
+]
+
+log = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------------------------
+# Messages and results
+
+
+# --------------------------------------------------------------------------------------------
+# New-document input
+
+
+def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
+    """EXISTS when the new file name or the new id is already taken (ignoring case)."""
+    path = req.path
+    for d in snap.docs:
+        if d.path.casefold() == path.casefold():
+            return OpResult(
+                OpCode.EXISTS,
+                Text("A file named {path} already exists ({title}).", path=d.path, title=d.title),
+                doc_id=d.doc_id,
+                path=d.path,
+                request=req,
+                input_field="position" if req.position is not None else "doc_id",
+            )
+    for d in snap.docs:
+        if "/" not in d.doc_id and effective_id(d).casefold() == req.doc_id.casefold():
+            return OpResult(
+                OpCode.EXISTS,
+                Text(
+                    "The id '{doc_id}' is already used by {path} ({title}); choose another id.",
+                    doc_id=req.doc_id,
+                    path=d.path,
+                    title=d.title,
+                ),
+                doc_id=d.doc_id,
+                path=d.path,
+                request=req,
+                input_field="doc_id",
+            )
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Locks
+
+
+def blocking_lock(view: LockView) -> bool:
+    """A lock we must not override silently: someone else's (or our login's in another window)
+    that is fresh, or an unreadable one with a recent time. Stale locks and our own session's
+    are not blocking."""
+    if view.status in (LockStatus.FREE, LockStatus.MINE_THIS_SESSION, LockStatus.STALE):
+        return False
+    if view.is_stale:
+        return False
+    return not (view.status is LockStatus.MALFORMED and view.age_s is None)
+
+
+def lock_holder_text(view: LockView, doc_id: str) -> Text:
+    """Who holds the lock on ``doc_id``, the way every screen says it (``core.lockwords``)."""
+    text = words.line(words.Holding.of(view), doc_id, view.malformed_reason)
+    if view.status is LockStatus.MINE_OTHER_SESSION:
+        return Text("{holder} Close it there first.", holder=text)
+    return text
+
+
+_NOT_DELETED = Text("Not deleted")
+
+
+def _locked(view: LockView, lock_id: str, refused: Text, /, **fields: Any) -> OpResult:
+    """``OpCode.LOCKED``: "{refused}: {who holds the lock on lock_id}" in both languages."""
+    holder = lock_holder_text(view, lock_id)
+    return OpResult(
+        OpCode.LOCKED,
+        Text("{refused}: {holder}", refused=refused, holder=holder),
+        view=view,
+        **fields,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The operations
+
+
+class DocOps:
+    """Create / delete / reorder on one repository branch for one signed-in user."""
+
+    def __init__(self, store: DocumentStore, locks: LockManager, login: str) -> None:
+        self.store = store
+        self.locks = locks
+        self.login = login
+
+    async def _snapshot(self) -> RepoSnapshot:
+        return await self.store.refresh()
+
+    # ---------------------------------------------------------------- create
+
+    async def check_new(
+        self, req: NewDocRequest, snap: RepoSnapshot | None = None
+    ) -> OpResult | None:
+        """Validation and the "already exists" checks against a listing (no writes). None = ok."""
+        req = req.normalized()
+        bad = validate_new_doc(req)
+        if bad is not None:
+            return OpResult(OpCode.INVALID, bad[1], request=req, input_field=bad[0])
+        if snap is None:
+            snap = await self._snapshot()
+        return existing_clash(req, snap)
+
+    async def create(self, req: NewDocRequest, *, keep_lock: bool = True) -> OpResult:
+        """Validate, check for clashes, lock the new docId, create the file with the web admin's
+        message. With ``keep_lock`` the lock stays held (``result.held``) for the editor that
+        opens the new document (it must heartbeat and release it); otherwise it is released."""
+        req = req.normalized()
+        try:
+            snap = await self._snapshot()
+            clash = await self.check_new(req, snap)
+        except GitHubError as exc:
+            return self._failed(exc, req, Text("list the documents"))
+        if clash is not None:
+            return clash
+        path, lock_id = req.path, req.file_doc_id
+        acq = await self.locks.acquire(lock_id)
+        if acq.held is None:
+            if acq.outcome in (AcquireOutcome.BLOCKED, AcquireOutcome.LOST_RACE) and acq.view:
+                return _locked(
+                    acq.view,
+                    lock_id,
+                    Text("Not created"),
+                    doc_id=lock_id,
+                    path=path,
+                    request=req,
+                    input_field="doc_id",
+                )
+            return self._lock_failed(acq, req, lock_id)
+        held = acq.held
+        text = req.render()
+        try:
+            res = await self.store.create(
+                path, text, self.login, message=create_message(path, self.login)
+            )
+        except WriteUncertain as exc:
+            # The file may exist or not. Release the lock either way (nothing is open yet);
+            # after a refresh the document is opened like any other, with a fresh lock.
+            await self._release_quietly(held)
+            return OpResult(
+                OpCode.UNCERTAIN,
+                Text(
+                    "Could not confirm whether {path} was created; refresh the list "
+                    "to check before trying again.",
+                    path=path,
+                ),
+                doc_id=lock_id,
+                path=path,
+                request=req,
+                error=exc,
+            )
+        except GitHubError as exc:
+            await self._release_quietly(held)
+            return self._failed(exc, req, Text("create {path}", path=path))
+        if isinstance(res, SaveConflict):
+            await self._release_quietly(held)
+            return OpResult(
+                OpCode.EXISTS,
+                Text("Not created: {path} was created by someone else just now.", path=path),
+                doc_id=lock_id,
+                path=path,
+                request=req,
+                input_field="doc_id",
+            )
+        if not keep_lock:
+            await self._release_quietly(held)
+        return OpResult(
+            OpCode.CREATED,
+            Text("Created {path}.", path=path),
+            doc_id=res.doc_id,
+            path=path,
+            commits=tuple(c for c in [res.commit_sha] if c),
+            held=held if keep_lock else None,
+            request=req,
+            sha=res.sha,
+        )
+
+    # ---------------------------------------------------------------- delete
+
+    async def delete(
+        self, doc_id: str, *, expected_sha: str | None = None, held: HeldLock | None = None
+    ) -> OpResult:
+        """Delete a document at the version the user saw (``expected_sha``; default: the
+        current one). Refused while someone else holds a fresh lock. Our lock (``held``, or one
+        taken for the duration) is released afterwards."""
+        try:
+            snap = await self._snapshot()
+        except GitHubError as exc:
+            return self._failed(exc, None, Text("list the documents"))
+        doc = snap.doc(doc_id)
+        if doc is None:
+            return OpResult(
+                OpCode.NOT_FOUND,
+                Text("{doc_id} does not exist (any more).", doc_id=doc_id),
+                doc_id=doc_id,
+            )
+        if expected_sha is not None and expected_sha != doc.sha:
+            return OpResult(
+                OpCode.CONFLICT,
+                Text(
+                    "Not deleted: {file_name} changed on GitHub since you looked at "
+                    "it; check the latest version first.",
+                    file_name=doc.file_name,
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+            )
+        ours = held
+        if ours is not None:
+            # The editor's lock may have been taken over meanwhile: then someone else edits it.
+            check = await self.locks.verify(ours)
+            if not check.ok and check.view is not None and blocking_lock(check.view):
+                return _locked(check.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+            if not check.ok:
+                ours = None  # released or unreadable now: take the lock afresh below
+        if ours is None:
+            acq = await self.locks.acquire(doc_id)
+            if (
+                acq.held is None
+                and acq.view is not None
+                and not blocking_lock(acq.view)
+                and acq.outcome is AcquireOutcome.BLOCKED
+            ):
+                acq = await self.locks.steal(acq.view)  # an unreadable lock without a time
+            if acq.held is None:
+                if acq.view is not None and acq.outcome in (
+                    AcquireOutcome.BLOCKED,
+                    AcquireOutcome.LOST_RACE,
+                ):
+                    return _locked(acq.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+                return self._lock_failed(acq, None, doc_id)
+            ours = acq.held
+        try:
+            commit = await self.store.delete(
+                doc.path, doc.sha, self.login, message=delete_message(doc.path, self.login)
+            )
+        except Conflict as exc:
+            await self._release_quietly(ours)
+            return OpResult(
+                OpCode.CONFLICT,
+                Text(
+                    "Not deleted: {file_name} changed on GitHub meanwhile; refresh "
+                    "and check it first.",
+                    file_name=doc.file_name,
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
+        except NotFound as exc:
+            await self._release_quietly(ours)
+            return OpResult(
+                OpCode.NOT_FOUND,
+                Text("{file_name} was already deleted.", file_name=doc.file_name),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
+        except WriteUncertain as exc:
+            return OpResult(
+                OpCode.UNCERTAIN,
+                Text(
+                    "Could not confirm whether {file_name} was deleted; refresh the list to check.",
+                    file_name=doc.file_name,
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
+        except GitHubError as exc:
+            await self._release_quietly(ours)
+            return self._failed(exc, None, Text("delete {file_name}", file_name=doc.file_name))
+        released = await self._release_quietly(ours)
+        extra: Text | str = (
+            "" if released else Text(" (its lock file could not be removed; it expires by itself)")
+        )
+        return OpResult(
+            OpCode.DELETED,
+            Text("Deleted {file_name}.{extra}", file_name=doc.file_name, extra=extra),
+            doc_id=doc_id,
+            path=doc.path,
+            commits=(commit,),
+        )
+
+    # ---------------------------------------------------------------- reorder
+
+    async def move(self, doc_id: str, direction: str) -> OpResult:
+        """Move a document one place up or down the sidebar by swapping ``sidebar_position``
+        with its neighbour (two sha-checked commits; the first is undone if the second fails)."""
+        if direction not in ("up", "down"):
+            return OpResult(
+                OpCode.INVALID,
+                Text("Direction must be 'up' or 'down'."),
+                doc_id=doc_id,
+                input_field="direction",
+            )
+        try:
+            snap = await self._snapshot()
+        except GitHubError as exc:
+            return self._failed(exc, None, Text("list the documents"))
+        doc = snap.doc(doc_id)
+        if doc is None:
+            return OpResult(
+                OpCode.NOT_FOUND,
+                Text("{doc_id} does not exist.", doc_id=doc_id),
+                doc_id=doc_id,
+            )
+        if doc.position is None:
+            return OpResult(
+                OpCode.NOTHING_TO_DO,
+                Text(
+                    "{file_name} has no sidebar_position, so it is listed last; give "
+                    "it a position first.",
+                    file_name=doc.file_name,
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+            )
+        # Neighbours in the same sidebar level (Docusaurus orders each folder on its own).
+        folder = posixpath.dirname(doc.doc_id)
+        ordered = [
+            d
+            for d in sort_docs(snap.docs)
+            if d.position is not None and posixpath.dirname(d.doc_id) == folder
+        ]
+        i = next(k for k, d in enumerate(ordered) if d.doc_id == doc_id)
+        j = i - 1 if direction == "up" else i + 1
+        if not 0 <= j < len(ordered):
+            where = Text("first") if direction == "up" else Text("last")
+            return OpResult(
+                OpCode.NOTHING_TO_DO,
+                Text("{file_name} is already {where}.", file_name=doc.file_name, where=where),
+                doc_id=doc_id,
+                path=doc.path,
+            )
+        other = ordered[j]
+        return await self.swap(doc, other)
+
+    async def swap(self, a: DocSummary | str, b: DocSummary | str) -> OpResult:
+        """Swap the ``sidebar_position`` of two documents (a is written first)."""
+        a_id = a if isinstance(a, str) else a.doc_id
+        b_id = b if isinstance(b, str) else b.doc_id
+        for d in (a_id, b_id):
+            try:
+                view = await self.locks.inspect(d)
+            except GitHubError as exc:
+                return self._failed(exc, None, Text("read the lock of {d}", d=d))
+            if blocking_lock(view):
+                return _locked(view, d, Text("Order not changed"), doc_id=d)
+        try:
+            da = await self.store.load(a_id)
+            db = await self.store.load(b_id)
+        except GitHubError as exc:
+            return self._failed(exc, None, Text("read the two documents"))
+        fa, fb = frontmatter.parse(da.text), frontmatter.parse(db.text)
+        pa, pb = fa.get_number("sidebar_position"), fb.get_number("sidebar_position")
+        if pa is None or pb is None:
+            missing = da if pa is None else db
+            return OpResult(
+                OpCode.NOTHING_TO_DO,
+                Text("{v} has no sidebar_position.", v=posixpath.basename(missing.path)),
+                doc_id=missing.doc_id,
+                path=missing.path,
+            )
+        if pa == pb:
+            return OpResult(
+                OpCode.NOTHING_TO_DO,
+                Text(
+                    "{v} and {v2} both have position {pa}; swapping would change "
+                    "nothing. Give them different positions first.",
+                    v=_base(da),
+                    v2=_base(db),
+                    pa=pa,
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+            )
+        fa.set("sidebar_position", pb)
+        first = await self._write(da, fa.render(), swap_message(da.path, pb, self.login))
+        if not isinstance(first, SaveResult):
+            return self._swap_first_failed(da, first)
+        fb.set("sidebar_position", pa)
+        second = await self._write(db, fb.render(), swap_message(db.path, pa, self.login))
+        if isinstance(second, SaveResult):
+            commits = tuple(c for c in (first.commit_sha, second.commit_sha) if c)
+            return OpResult(
+                OpCode.MOVED,
+                Text(
+                    "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
+                    v=_base(da),
+                    pb=pb,
+                    v2=_base(db),
+                    pa=pa,
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+                commits=commits,
+                details={
+                    "positions": {da.doc_id: pb, db.doc_id: pa},
+                    "shas": {da.path: first.sha, db.path: second.sha},
+                },
+            )
+        return await self._roll_back(da, first, pa, db, pb, second)
+
+    async def _write(
+        self, doc: LoadedDoc, text: str, message: str
+    ) -> SaveResult | SaveConflict | GitHubError:
+        try:
+            return await self.store.save(doc, text, doc.sha, self.login, message=message)
+        except GitHubError as exc:
+            return exc
+
+    def _swap_first_failed(self, da: LoadedDoc, err: SaveConflict | GitHubError) -> OpResult:
+        if isinstance(err, SaveConflict):
+            return OpResult(
+                OpCode.CONFLICT,
+                Text(
+                    "Order not changed: {v} changed on GitHub meanwhile. Refresh and try again.",
+                    v=_base(da),
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+            )
+        if isinstance(err, WriteUncertain):
+            return OpResult(
+                OpCode.UNCERTAIN,
+                Text(
+                    "Could not confirm whether {v} was changed; refresh to check the order.",
+                    v=_base(da),
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+                error=err,
+            )
+        return self._failed(err, None, Text("change the order"))
+
+    async def _roll_back(
+        self,
+        da: LoadedDoc,
+        first: SaveResult,
+        pa: int | float,
+        db: LoadedDoc,
+        pb: int | float,
+        second: SaveConflict | GitHubError,
+    ) -> OpResult:
+        why = (
+            Text("{v} changed on GitHub meanwhile", v=_base(db))
+            if isinstance(second, SaveConflict)
+            else _err_text(second)
+        )
+        if isinstance(second, WriteUncertain):
+            # Did the second write land after all? Then the swap is complete. If we cannot
+            # tell, undoing the first write could leave both documents at the same position,
+            # so nothing more is written and the state is described instead.
+            try:
+                entry = await self.store.current_entry(db.path)
+            except GitHubError as exc:
+                return self._unknown_second(da, first, pa, db, pb, exc)
+            fb = frontmatter.parse(db.text)
+            fb.set("sidebar_position", pa)
+            wanted = git_blob_sha(encode_text(fb.render()))
+            if entry is not None and entry.sha == wanted:
+                return OpResult(
+                    OpCode.MOVED,
+                    Text(
+                        "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
+                        v=_base(da),
+                        pb=pb,
+                        v2=_base(db),
+                        pa=pa,
+                    ),
+                    doc_id=da.doc_id,
+                    path=da.path,
+                    commits=tuple(c for c in [first.commit_sha] if c),
+                    details={
+                        "positions": {da.doc_id: pb, db.doc_id: pa},
+                        "shas": {da.path: first.sha, db.path: wanted},
+                    },
+                )
+        undo: SaveResult | SaveConflict | GitHubError
+        try:
+            undo = await self.store.save(
+                da.path,
+                da.text,
+                first.sha,
+                self.login,
+                message=swap_message(da.path, pa, self.login),
+            )
+        except GitHubError as exc:
+            undo = exc
+        return self._after_undo(da, first, pa, db, pb, second, why, undo)
+
+    def _unknown_second(
+        self,
+        da: LoadedDoc,
+        first: SaveResult,
+        pa: int | float,
+        db: LoadedDoc,
+        pb: int | float,
+        exc: GitHubError,
+    ) -> OpResult:
+        commit = (first.commit_sha or "?")[:7]
+        return OpResult(
+            OpCode.UNCERTAIN,
+            Text(
+                "The order may be only half changed: {v} now has position {pb} "
+                "(commit {commit}), but GitHub did not answer whether {v2} was "
+                "changed to {pa}. Refresh the list: if both show {pb}, move {v} "
+                "back or set its sidebar_position to {pa}.",
+                v=_base(da),
+                pb=pb,
+                commit=commit,
+                v2=_base(db),
+                pa=pa,
+            ),
+            doc_id=da.doc_id,
+            path=da.path,
+            commits=tuple(c for c in [first.commit_sha] if c),
+            error=exc,
+            details={"positions": {da.doc_id: pb}, "shas": {da.path: first.sha}},
+        )
+
+    def _after_undo(
+        self,
+        da: LoadedDoc,
+        first: SaveResult,
+        pa: int | float,
+        db: LoadedDoc,
+        pb: int | float,
+        second: SaveConflict | GitHubError,
+        why: Text,
+        undo: SaveResult | SaveConflict | GitHubError,
+    ) -> OpResult:
+        commits = tuple(c for c in [first.commit_sha] if c)
+        if isinstance(undo, SaveResult):
+            commits += tuple(c for c in [undo.commit_sha] if c)
+            return OpResult(
+                OpCode.ROLLED_BACK,
+                Text(
+                    "Order not changed: {why}. The first change ({v} → {pb}) was "
+                    "undone, so both documents keep their positions ({v} {pa}, {v2} "
+                    "{pb}).",
+                    why=why,
+                    v=_base(da),
+                    pb=pb,
+                    pa=pa,
+                    v2=_base(db),
+                ),
+                doc_id=da.doc_id,
+                path=da.path,
+                commits=commits,
+                error=second if isinstance(second, GitHubError) else None,
+                details={"positions": {da.doc_id: pa, db.doc_id: pb}},
+            )
+        return OpResult(
+            OpCode.PARTIAL,
+            Text(
+                "The order is only half changed: {v} now has position {pb} "
+                "(commit {v2}), but {v3} could not be changed ({why}) and still "
+                "has {pb}, and undoing the first change failed too. Set the "
+                "sidebar_position of {v} back to {pa} by hand.",
+                v=_base(da),
+                pb=pb,
+                v2=(first.commit_sha or "?")[:7],
+                v3=_base(db),
+                why=why,
+                pa=pa,
+            ),
+            doc_id=da.doc_id,
+            path=da.path,
+            commits=commits,
+            error=undo if isinstance(undo, BaseException) else None,
+            details={"positions": {da.doc_id: pb, db.doc_id: pb}},
+        )
+
+    # ---------------------------------------------------------------- helpers
+
+    async def _release_quietly(self, held: HeldLock) -> bool:
+        try:
+            res = await self.locks.release(held)
+        except Exception as exc:  # never hide the operation's own result behind this
+            log.warning("could not release the lock on %s: %r", held.doc_id, exc)
+            return False
+        return res.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE)
+
+    def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, doc_id: str) -> OpResult:
+        """Taking the lock failed for another reason than someone holding it."""
+        err = acq.error or GitHubError(None, acq.message)
+        return self._failed(err, req, Text("lock {doc_id}", doc_id=doc_id))
+
+    def _failed(self, exc: BaseException, req: NewDocRequest | None, what: Text) -> OpResult:
+        t = _err_text(exc)
+        if isinstance(exc, (NotFound, PermissionDenied)) and not what.source.startswith(
+            ("list", "read")
+        ):
+            # GitHub answers a write without push access with 404 (or 403).
+            t = Text("{t} This account may not have write access to the repository.", t=t)
+        return OpResult(
+            OpCode.FAILED,
+            Text("Could not {what}: {t}", what=what, t=t),
+            request=req,
+            error=exc,
+        )
+
+
+def _base(doc: LoadedDoc | DocSummary) -> str:
+    return posixpath.basename(doc.path)

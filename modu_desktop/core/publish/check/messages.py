@@ -1,0 +1,237 @@
+"""One plain sentence per finding, through the app's one translation mechanism (Qt-free).
+
+English source texts live here; Korean in ``resources/translations/ko/publish.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from modu_desktop.i18n import tr
+
+
+class _Edit(Protocol):
+    @property
+    def replacement(self) -> str: ...
+
+
+class Finding(Protocol):
+    """What the wording reads of a finding (``model.Finding``)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def fields(self) -> Mapping[str, str]: ...
+
+    @property
+    def fix(self) -> _Edit | None: ...
+
+    @property
+    def breaks_build(self) -> bool: ...
+
+
+_FM_PROBLEMS = {
+    "colon": "The value of “{key}” has a second colon; put the value in double quotes.",
+    "quote": "The quotation mark in “{key}” is never closed.",
+    "after-quote": "There is text after the closing quotation mark of “{key}”.",
+    "bracket": "A bracket in “{key}” is never closed.",
+    "indicator": "The value of “{key}” cannot start with “{char}”; put it in double quotes.",
+    "not-key-value": "The line “{line}” at the top is not in “key: value” form.",
+    "indent": "The indented line “{line}” is read as part of the line above it.",
+}
+_EXPECTED = {
+    "string": "text",
+    "number": "a number",
+    "boolean": "true or false",
+    "list": "a list",
+}
+
+
+def _t(lang: str | None, source: str, /, **fields: str) -> str:
+    if lang == "en":
+        return source.format(**fields) if fields else source
+    return tr(source, **fields)
+
+
+def sentence(f: Finding, lang: str | None = None) -> str:
+    """The finding as one plain sentence (in the current language, or ``lang="en"``: the
+    English source, e.g. for a build log written from another thread)."""
+
+    def tr(source: str, /, **fields: str) -> str:
+        return _t(lang, source, **fields)
+
+    x = dict(f.fields)
+    c = f.code
+    if c == "mdx-void-tag":
+        return tr("“<{tag}>” must be written “<{tag} />” or the site cannot be built.", **x)
+    if c == "mdx-unclosed-tag":
+        return tr("The tag “<{tag}>” is opened but never closed, so the site cannot be built.", **x)
+    if c == "mdx-not-a-tag":
+        return tr(
+            "“{tag}” is read as a tag, so the site cannot be built; show the “<” as text.", **x
+        )
+    if c == "mdx-lt-not-tag":
+        return tr("A “<” here is read as the start of a tag, so the site cannot be built.", **x)
+    if c == "mdx-stray-closing-tag":
+        return tr(
+            "The closing tag “</{tag}>” has no opening tag, so the site cannot be built.", **x
+        )
+    if c == "mdx-mismatched-closing-tag":
+        return tr("“</{tag}>” closes a tag that is not the last one opened (“<{expected}>”).", **x)
+    if c == "mdx-void-children":
+        return tr("Nothing may be placed inside “<{tag}>”; the page cannot be shown.", **x)
+    if c == "mdx-unknown-component":
+        if f.breaks_build:
+            return tr("The site has no component “{tag}”, so the page cannot be shown.", **x)
+        return tr("The site has no component “{tag}”; it is left out of this block.", **x)
+    if c == "mdx-style-string":
+        if f.breaks_build:
+            return tr('A style written as text (style="…") stops the page from being shown.', **x)
+        return tr('A style written as text (style="…") is left out of this block.', **x)
+    if c == "mdx-html-comment":
+        return tr("HTML comments (<!-- -->) stop the site from being built; use {/* … */}.", **x)
+    if c == "mdx-unclosed-brace":
+        return tr(
+            "A “{open}” is never closed with “{close}”, so the site cannot be built.",
+            open="{",
+            close="}",
+        )
+    if c == "mdx-expression-syntax":
+        return tr("Text in braces, {expr}, is read as code and cannot be built.", **x)
+    if c == "mdx-undefined-name":
+        return tr("Text in braces, {expr}, is read as a name the site does not know ({name}).", **x)
+    if c == "mdx-object-content":
+        return tr("Text in braces, {expr}, cannot be shown on the page.", **x)
+    if c == "block-expression-dropped":
+        return tr("Text in braces, {expr}, is left out of this block on the site.", **x)
+    if c == "mdx-esm":
+        return tr("A paragraph may not start with “{word}”; the site reads it as code.", **x)
+    if c == "image-missing":
+        return tr("The picture “{url}” is not in the repository, so the site cannot be built.", **x)
+    if c == "block-image-missing":
+        return tr(
+            "The picture “{url}” is not in the repository; the block will show no picture.", **x
+        )
+    if c == "block-unknown":
+        if x.get("suggestion"):
+            return tr("There is no block “{name}”; did you mean “{suggestion}”?", **x)
+        return tr("There is no block “{name}”; its lines will show as plain text.", **x)
+    if c == "block-unclosed":
+        return tr(
+            "The block “{name}” is not closed with “:::”; the rest of the page goes into it.", **x
+        )
+    if c == "block-opener-text":
+        return tr("Text after “:::{name}” makes the site show this block as plain text.", **x)
+    if c == "mdx-autolink":
+        return tr(
+            "“<{url}>” is read as a tag, so the site cannot be built; write the address alone.", **x
+        )
+    if c == "block-stray-close":
+        return tr("This “:::” closes no block and will show on the page.", **x)
+    if c == "block-ignored-line":
+        if x.get("hint") == "key":
+            return tr(
+                "The site ignores “{line}”: keys must be English letters, like “title:”.", **x
+            )
+        return tr("The site ignores the line “{line}” in this block.", **x)
+    if c == "block-missing-field":
+        return tr("The block “{block}” needs “{field}:”.", **x)
+    if c == "md-emphasis-literal":
+        if len(x.get("marker", "")) == 2:
+            return tr(
+                "On the site “{text}” is not bold: the “{marker}” around it show as typed.", **x
+            )
+        return tr(
+            "On the site “{text}” is not slanted: the “{marker}” around it show as typed.", **x
+        )
+    if c == "md-tilde-strike":
+        return tr("On the site the text between the two “~” is struck through: “{text}”.", **x)
+    if c == "md-number-list":
+        return tr("On the site the line “{line}” becomes a numbered list, not a line of text.", **x)
+    if c == "md-list-not-formed":
+        if x.get("hint") == "space":
+            return tr(
+                "On the site “{line}” is not a list item; put a space after the mark to make one.",
+                **x,
+            )
+        return tr(
+            "On the site “{line}” is not a list item: it joins the line above. Put an empty line "
+            "above it to start a list.",
+            **x,
+        )
+    if c == "md-indent-not-code":
+        return tr(
+            "On the site the indented text “{line}” shows as an ordinary paragraph: no box, and "
+            "its lines run together.",
+            **x,
+        )
+    if c == "block-directive-dropped":
+        return tr(
+            "In this block the site leaves out “{word}” (1:1 shows as 1); keep the “:” as text.",
+            **x,
+        )
+    if c == "fm-unclosed":
+        return tr(
+            "The settings at the top are not closed with “---”, so the site cannot be built.", **x
+        )
+    if c == "fm-yaml":
+        source = _FM_PROBLEMS.get(x.get("problem", ""), "The settings at the top cannot be read.")
+        return tr(source, **x)
+    if c == "fm-duplicate-key":
+        return tr("“{key}” is set twice at the top, so the site cannot be built.", **x)
+    if c == "fm-type":
+        expected = tr(_EXPECTED.get(x.get("expected", ""), "text"))
+        return tr("“{key}” at the top must be {expected}.", key=x.get("key", ""), expected=expected)
+    if c == "fm-missing-field":
+        return tr("The settings at the top need “{field}:”.", **x)
+    return tr("This part of the page may not be published as written.")
+
+
+def fix_label(f: Finding) -> str:
+    """What the one-click fix does, as a button label ("" when there is none)."""
+    if f.fix is None:
+        return ""
+    c = f.code
+    if c == "mdx-void-tag":
+        return tr("Write “{replacement}”", replacement="<" + f.fields.get("tag", "") + " />")
+    if c == "mdx-html-comment":
+        return tr("Make it {/* … */}")
+    if c in ("mdx-style-string",):
+        return tr("Write the style as style={{…}}")
+    if c == "block-unknown":
+        return tr("Change to “{name}”", name=f.fix.replacement)
+    if c == "block-unclosed":
+        return tr("Add “:::”")
+    if c == "fm-yaml":
+        return tr("Put the value in quotes")
+    if c == "block-opener-text":
+        return tr("Make it the title: “{replacement}”", replacement=f.fix.replacement)
+    if c == "mdx-autolink":
+        return tr("Write the address alone")
+    if c == "mdx-esm":
+        return tr("Keep the word as text")
+    if c == "md-emphasis-literal":
+        return tr("Make it bold") if "strong" in f.fix.replacement[:8] else tr("Make it slanted")
+    if c == "md-tilde-strike":
+        return tr("Keep the “~” as typed")
+    if c == "md-number-list":
+        return tr("Keep the number as typed")
+    if c == "block-directive-dropped":
+        return tr("Keep the “:” as typed")
+    if c == "mdx-void-children":
+        return tr("Write both as “<br />”")
+    if c == "fm-unclosed":
+        return tr("Add the closing “---”")
+    if c == "fm-type":
+        return tr("Write “{replacement}”", replacement=f.fix.replacement)
+    return tr("Show as text")
+
+
+def summary(breakers: int, others: int) -> str:
+    if breakers:
+        return tr("{n} problem(s) stop the site from being updated.", n=breakers)
+    if others:
+        return tr("The site will build, but {n} thing(s) will not show as written.", n=others)
+    return tr("The site can be built with this page.")

@@ -1,0 +1,1 @@
+"""Saving a document: the save service, the durable save queue, conflicts and drafts."""
