@@ -142,7 +142,7 @@ def test_big_but_allowed_photos_are_offered_smaller_with_sizes_before_and_after(
     heavy = _photo(tmp_path / "heavy.jpg", 1200, 900, noise=True)  # small but > 1 MB
     fine = _photo(tmp_path / "fine.jpg", 800, 600, noise=False)
     assert wide.stat().st_size < 1024 * 1024 < heavy.stat().st_size < MAX_BYTES
-    up = ImageUploader(client, base_url="/")
+    up = ImageUploader(client)
     offer = ui.run(up.shrink_offer(wide))
     assert offer is not None and offer.before_px == (4000, 3000) and offer.after_px == (2000, 1500)
     assert offer.original_allowed and "4000×3000" in offer.describe()
