@@ -73,8 +73,7 @@ def _new_doc(win: Any, ui: Any) -> QWidget:
 
 
 def _publish_check(win: Any, ui: Any) -> QWidget:
-    from modu_desktop.core.publishcheck import check_text
-
+    from modu_desktop.core.publish.check import check_text
     from modu_desktop.ui.publish.publish_check_panel import PublishCheckDialog
 
     text = "---\ntitle: 점검\n---\n\n<div>닫히지 않은 태그\n\n:::cards\n- title: 카드\n"
