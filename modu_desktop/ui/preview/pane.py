@@ -80,8 +80,8 @@ class ZoomBar(QWidget):
             lay.addWidget(w)
 
     def show_zoom(self, user: float, fitted: bool) -> None:
-        self.label.setText(tr("Preview {percent}%", percent=round(user * 100)))
-        self.label.setAccessibleName(self.label.text())
+        self.label.setText(f"{round(user * 100)}%")
+        self.label.setAccessibleName(tr("Preview {percent}%", percent=round(user * 100)))
         note = tr("The page is made smaller to fit this narrow pane.") if fitted else ""
         self.setToolTip(note)
         self.adjustSize()

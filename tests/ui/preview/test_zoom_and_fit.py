@@ -47,7 +47,8 @@ def test_zoom_is_shown_stepped_and_ctrl_wheel_is_ours(qtbot: Any) -> None:
     seen: list[float] = []
     pane.zoomChanged.connect(seen.append)
     qtbot.mouseClick(pane.zoom_bar.in_button, Qt.MouseButton.LeftButton)
-    assert seen == [1.1] and pane.zoom_bar.label.text() == "Preview 110%"
+    assert seen == [1.1] and pane.zoom_bar.label.text() == "110%"
+    assert pane.zoom_bar.label.accessibleName() == "Preview 110%"
     qtbot.waitUntil(lambda: abs((_js(qtbot, pane, "window.innerWidth") or 0) - 1000 / 1.1) < 30)
     target: QWidget = next((w for w in pane.view.findChildren(QWidget) if w.isVisible()), pane.view)
     pos = QPointF(target.width() / 2, target.height() / 2)
