@@ -26,6 +26,10 @@ EVERY_SCENE = {
     "recovery",
     "outage",
     "after-outage",
+    "help-menu",
+    "report",
+    "bigger-text",
+    "list-narrow",
 }
 
 
