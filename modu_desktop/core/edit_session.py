@@ -7,7 +7,7 @@ only renders. The session talks to the view through :class:`EditView`:
   read only, or cancel?) and :meth:`EditView.ask_conflict` (someone saved first: keep mine,
   take theirs, save mine as a new document, or cancel?);
 * typed events it reports — :class:`LockRenewed`, :class:`HeartbeatMissed`, :class:`LockLost`
-  ``(by, at)``, :class:`Saved`, :class:`Queued`, :class:`Conflict`, :class:`TheirsTaken`,
+  ``(by, at)``, :class:`Saved`, :class:`Queued`, :class:`TheirsTaken`,
   :class:`Released`, :class:`RaceLost`, :class:`OpenFailed`, :class:`NotSaved`.
 
 Events carry codes and fields, never sentences: the view words them (``modu_desktop.i18n.tr``).
@@ -15,8 +15,9 @@ Events carry codes and fields, never sentences: the view words them (``modu_desk
 Walk of a save: ``save(text)`` → ``LockManager.verify`` (one tree read when unchanged) → lost?
 ``LockLost`` and ``NotSaved("lock_lost")`` · unreachable and a queue exists? go on, the queued
 write still carries its base sha · → :class:`~modu_desktop.core.saving.service.SaveService.save` →
-``Saved`` (new base sha) | ``Queued`` (on disk, goes out by itself) | ``SaveConflict`` → the view
-is asked → keep mine (save again over their sha) | take theirs | save as new | cancel.
+``SaveResult``: ``Saved`` (new base sha) | ``QueuedSave``: ``Queued`` (on disk, goes out by
+itself) | ``SaveConflict`` → the view is asked → keep mine (save again over their sha) | take
+theirs | save as new | cancel.
 
 Walk of a steal: ``open(doc)`` → acquire (or inspect first when the list showed a lock) →
 BLOCKED → ``ask_take_over(LockHolder)`` → TAKE_OVER → ``LockManager.steal(view)`` (PUT with the
@@ -45,7 +46,7 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
 )
 from modu_desktop.core.saving.conflicts import Conflict, ConflictDecision, resolve_conflict
-from modu_desktop.core.saving.service import Queued as QueuedSave
+from modu_desktop.core.saving.service import QueuedSave
 
 if TYPE_CHECKING:
     from modu_desktop.core.workspace import Workspace
@@ -208,7 +209,6 @@ SessionEvent = (
     | LockLost
     | Saved
     | Queued
-    | Conflict
     | TheirsTaken
     | NotSaved
     | Released

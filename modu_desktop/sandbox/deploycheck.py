@@ -46,7 +46,7 @@ BUILD_ERROR = "[ERROR] Client bundle compiled with errors therefore further buil
 
 
 @dataclass(frozen=True)
-class Problem:
+class BuildProblem:
     path: str
     line: int
     column: int
@@ -57,14 +57,14 @@ class Problem:
 @dataclass(frozen=True)
 class BuildReport:
     documents: int
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    problems: tuple[BuildProblem, ...] = field(default_factory=tuple)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-_cache: dict[tuple[str, str, int], tuple[Problem, ...]] = {}
+_cache: dict[tuple[str, str, int], tuple[BuildProblem, ...]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -102,7 +102,7 @@ def _check(snap: _Snapshot | None) -> BuildReport:
 
     if snap is None:
         return BuildReport(0)
-    problems: list[Problem] = []
+    problems: list[BuildProblem] = []
     for path, sha in snap.docs:
         key = (sha, path, snap.static_key)
         with _cache_lock:
@@ -111,7 +111,7 @@ def _check(snap: _Snapshot | None) -> BuildReport:
             text = snap.data.get(sha, b"").decode("utf-8", "replace")
             result = check_text(text, path=path, repo_paths=snap.paths)
             found = tuple(
-                Problem(path, f.line, f.column, f.code, sentence(f, lang="en"))
+                BuildProblem(path, f.line, f.column, f.code, sentence(f, lang="en"))
                 for f in result.build_breakers
             )
             with _cache_lock:
@@ -146,7 +146,7 @@ def _safe_check(snap: _Snapshot | None) -> BuildReport:
     try:
         return _check(snap)
     except Exception as exc:  # never crash the sandbox: report it as the build's problem
-        return BuildReport(0, (Problem("", 0, 0, "sandbox-error", str(exc)),))
+        return BuildReport(0, (BuildProblem("", 0, 0, "sandbox-error", str(exc)),))
 
 
 # ----- jobs and logs --------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.clock import ServerClock, parse_http_date
 from modu_desktop.core.github.errors import (
     BadCredentials,
-    Conflict,
+    GitHubConflict,
     GitHubError,
     NetworkError,
     NotFound,
@@ -70,7 +70,7 @@ __all__ = [
     "DEFAULT_API_URL",
     "BadCredentials",
     "Commit",
-    "Conflict",
+    "GitHubConflict",
     "ContentFile",
     "GitHubClient",
     "GitHubError",
@@ -304,7 +304,7 @@ class GitHubClient:
         if status == 409:
             if "is empty" in low:
                 return RepositoryEmpty(status, message, **kw)
-            return Conflict(status, message, **kw)
+            return GitHubConflict(status, message, **kw)
         if status == 422:
             if "sha" in low and ("wasn't supplied" in low or "weren't supplied" in low):
                 return ShaMissing(status, message, **kw)
@@ -633,7 +633,7 @@ class GitHubClient:
     ) -> WriteResult:
         """Create (sha=None) or update (sha = the blob sha being replaced) a file.
 
-        Raises Conflict (409, or ShaMissing 422) when the file changed/exists, and
+        Raises GitHubConflict (409, or ShaMissing 422) when the file changed/exists, and
         WriteUncertain when neither the answer nor a read-back can tell whether it happened.
         """
         br = branch or self.repo.branch
@@ -697,7 +697,7 @@ class GitHubClient:
             if isinstance(err, NetworkError) and not err.sent:
                 pass  # provably never reached the server: safe to send again
             elif isinstance(err, (NetworkError, ServerError)) or (
-                uncertain and isinstance(err, (Conflict, NotFound))
+                uncertain and isinstance(err, (GitHubConflict, NotFound))
             ):
                 # Unclear (or a conflict that our own earlier attempt may have caused).
                 outcome = await self._read_back(
@@ -706,9 +706,9 @@ class GitHubClient:
                 if isinstance(outcome, WriteResult):
                     return outcome
                 if outcome == "changed":
-                    if isinstance(err, Conflict):
+                    if isinstance(err, GitHubConflict):
                         raise err
-                    raise Conflict(
+                    raise GitHubConflict(
                         409,
                         f"{path} changed while the write was in flight",
                         method=method,

@@ -12,8 +12,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QPushButton
 
 from modu_desktop import i18n
-from modu_desktop.core.documents.history import DocHistory, restore_version, version_before
-from modu_desktop.core.documents.store import DocumentStore, SaveResult
+from modu_desktop.core.documents.history import (
+    DocHistory,
+    RestoreRefused,
+    restore_version,
+    version_before,
+)
+from modu_desktop.core.documents.store import DocumentStore, SaveConflict, SaveResult
 from modu_desktop.core.github.blobcache import BlobCache
 from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.publish.check import check_text
@@ -25,6 +30,7 @@ from modu_desktop.ui.publish.publish_check_panel import (
     PublishCheckDialog,
     replace_editor_text,
 )
+from modu_desktop.ui.shell.operation import Operations
 
 FM = "---\nid: sample\ntitle: 예시 문서\n---\n\n"
 TEXT = (
@@ -199,8 +205,10 @@ def test_a_failed_sandbox_deploy_is_shown_and_restored_in_one_action(
     assert "docs/03-strategy.md:" in notice.log.toPlainText()
     history = DocHistory(gh, store)
     results: list[Any] = []
+    errors: list[str] = []
+    ops = Operations(errors.append)  # the window's job runner, as the host uses it
 
-    async def restore() -> None:  # what the host does on restoreRequested
+    async def restore() -> SaveResult | SaveConflict | RestoreRefused:  # the host's job
         notice.restore_started()
         found = await version_before(history, saved.commit_sha, doc.path)
         assert found is not None
@@ -212,15 +220,16 @@ def test_a_failed_sandbox_deploy_is_shown_and_restored_in_one_action(
         res = await restore_version(
             store, doc.path, version, text, saved.sha, "editor1", lock_ok=lock_ok
         )
-        results.append(res)
         notice.restore_done(isinstance(res, SaveResult))
+        return res
 
-    from modu_desktop.ui.shell.asyncutil import spawn
-
-    notice.restoreRequested.connect(lambda: spawn(restore()))
+    notice.restoreRequested.connect(
+        lambda: ops.run(restore(), name="restore", on_done=results.append)
+    )
     qtbot.mouseClick(notice.restore_button, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(notice.confirm_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: bool(results), timeout=10000)
+    qtbot.waitUntil(lambda: bool(results or errors), timeout=10000)
+    assert errors == [] and not ops.tasks
     (res,) = results
     assert isinstance(res, SaveResult)
     assert sandbox.read_file(doc.path).decode("utf-8") == doc.text
