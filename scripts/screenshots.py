@@ -35,8 +35,9 @@ DOC_TEMPLATE = "99-template"
 
 
 def height_for(width: int) -> int:
-    """720 px at 800 wide, 960 at 1600 (3:5 above 1200)."""
-    return max(720, width * 3 // 5)
+    """600 px at 800 wide (the smallest screen the app is made for: 800×600), 960 at 1600
+    (3:5 above 1000)."""
+    return 600 if width <= 800 else max(600, width * 3 // 5)
 
 
 async def wait_for(pred: Callable[[], Any], timeout: float = 15.0) -> Any:
@@ -555,6 +556,103 @@ async def publish_failed_mine(st: Studio, shot: Shot) -> None:
 @scene("publish-failed-other", "a build failed because of someone else's page: my text is saved")
 async def publish_failed_other(st: Studio, shot: Shot) -> None:
     await _failed_publish(st, shot, shoot_kim=False)
+
+
+# -- help, text size, the narrow list --------------------------------------------------------------
+
+
+def _save_with_popup(shot: Shot, window: Any, popup: Any) -> None:
+    """The window with an open menu drawn where it opened (offscreen has no compositor)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QPainter
+
+    base = window.grab()
+    painter = QPainter(base)
+    at = window.mapFromGlobal(popup.mapToGlobal(QPoint(0, 0)))
+    painter.drawPixmap(at, popup.grab())
+    painter.end()
+    if not base.save(str(shot.path), "PNG"):
+        raise RuntimeError(f"could not write {shot.path}")
+    print("wrote", shot.path, flush=True)
+
+
+@scene("help-menu", "the Help menu open: guide, shortcuts, report a problem, new version, about")
+async def help_menu(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document(DOC_TEMPLATE)
+    await asyncio.sleep(1.0)  # the preview's fonts
+    menu = win.help_menu.menu
+    bar = win.menuBar()
+    geo = bar.actionGeometry(menu.menuAction())
+    menu.popup(bar.mapToGlobal(geo.bottomLeft()))
+    await asyncio.sleep(0.2)
+    _save_with_popup(shot, win, menu)
+    menu.hide()
+
+
+@scene("report", "Report a problem: the report file made, its folder opened, what to do with it")
+async def report(st: Studio, shot: Shot) -> None:
+    from modu_desktop.ui.help import report as report_ui
+
+    opened: list[Any] = []
+    report_ui.open_folder = opened.append  # type: ignore[assignment]  # no file manager here
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document(DOC_TEMPLATE)
+    task = win.help_menu.report_problem()
+    await task
+    box = await wait_for(lambda: visible("reportDoneDialog"), timeout=120)
+    await asyncio.sleep(0.2)
+    shot.save_over(win, box)
+    box.reject()
+
+
+@scene(
+    "bigger-text", "View → Bigger text twice (Ctrl+= twice): the interface and the editor at 125%"
+)
+async def bigger_text(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document(DOC_TEMPLATE)
+    try:
+        win.act_zoom_in.trigger()
+        win.act_zoom_in.trigger()
+        await asyncio.sleep(0.6)
+        shot.save(win)
+    finally:
+        win.text_zoom.reset()
+
+
+async def _twin_title(st: Studio) -> None:
+    """A second page with the welcome page's title, in a folder: the list must tell them apart."""
+    from modu_desktop.core.documents.store import DocumentStore
+
+    store = DocumentStore(st.client("tok-editor2"), st.fresh_dir("twin-cache"))
+    if st.sandbox.read_file("docs/archive/01-welcome.md") is not None:
+        return
+    first = await store.load("01-welcome")
+    text = first.text.replace("sidebar_position: 1", "sidebar_position: 7")
+    await store.client.put_file("docs/archive/01-welcome.md", text.encode(), "docs: archive copy")
+
+
+@scene(
+    "list-narrow",
+    "the document list beside an open page (☰ at 800 px): titles in full, twins told apart",
+)
+async def list_narrow(st: Studio, shot: Shot) -> None:
+    await _twin_title(st)
+    other = st.peer("editor2", "tok-editor2")
+    held = (await other.acquire(DOC_LOCKED)).held
+    try:
+        win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+        await win.open_document("02-programs")
+        await asyncio.sleep(0.3)
+        if not win.doc_list.isVisible():  # tucked away at 800 px: what ☰ brings back
+            win.editor_pane.toggle_list_button.click()
+        win.doc_list.select("02-programs")
+        await asyncio.sleep(0.5)
+        shot.save(win)
+    finally:
+        if held is not None:
+            await other.release(held)
 
 
 # -- running -------------------------------------------------------------------------------------

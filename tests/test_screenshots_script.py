@@ -28,6 +28,10 @@ EVERY_SCENE = {
     "after-outage",
     "publish-failed-mine",
     "publish-failed-other",
+    "help-menu",
+    "report",
+    "bigger-text",
+    "list-narrow",
 }
 
 

@@ -63,6 +63,7 @@ from modu_desktop.core.github.types import (
     commit_from_rest,
     encode_path,
 )
+from modu_desktop.core.support.logfile import add_secret
 
 __all__ = [
     "API_VERSION",
@@ -142,9 +143,13 @@ class GitHubClient:
         self._sleep: Sleep = sleep if sleep is not None else asyncio.sleep
         self._rng = rng if rng is not None else random.Random()
         self._token = token if isinstance(token, Secret) else Secret(token or "")
+        add_secret(self._token.reveal())  # no log line and no problem report may contain it
         self._tree_cache: dict[str, Tree] = {}
         self.last_rate: dict[str, str] = {}
         self.request_count = 0
+        # When GitHub says the token stops working (epoch seconds; None: it never expires, or
+        # no answer has said so yet), from the `GitHub-Authentication-Token-Expiration` header.
+        self.token_expires_at: float | None = None
         self._me: User | None = None
 
         headers = {
@@ -240,6 +245,9 @@ class GitHubClient:
             ) from None
         received = self.clock.local_now()
         self.clock.observe(resp.headers.get("date"), sent, received)
+        expiry = resp.headers.get("github-authentication-token-expiration")
+        if expiry is not None:
+            self.token_expires_at = parse_token_expiration(expiry) or self.token_expires_at
         for h in (
             "x-ratelimit-limit",
             "x-ratelimit-remaining",
@@ -416,6 +424,23 @@ class GitHubClient:
         raw = resp.headers.get("x-oauth-scopes")
         scopes = None if raw is None else tuple(s.strip() for s in raw.split(",") if s.strip())
         return MembershipProbe(int(resp.status_code), scopes)
+
+    async def latest_release(self, repo: str | None = None) -> Mapping[str, Any] | None:
+        """The latest published full release (``GET …/releases/latest``: not a draft, not a
+        pre-release) of this repository or of ``repo`` (OWNER/NAME), or None when it has none
+        (404)."""
+        path = self._repo_path
+        if repo is not None:
+            owner, _, name = repo.partition("/")
+            path = f"/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+        resp = await self._request("GET", f"{path}/releases/latest", ok=(404,))
+        if resp.status_code == 404:
+            return None
+        try:
+            data = resp.json()
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
 
     # ------------------------------------------------------------------ git database
 
@@ -747,6 +772,26 @@ class GitHubClient:
         return head
 
 
+def parse_token_expiration(value: str) -> float | None:
+    """``GitHub-Authentication-Token-Expiration`` → epoch seconds. GitHub writes
+    ``2021-10-07 19:07:53 UTC``; a numeric offset (``+0900``) is read too. None if unreadable."""
+    from datetime import UTC, datetime
+
+    text = value.strip()
+    for fmt, tail in (("%Y-%m-%d %H:%M:%S", " UTC"), ("%Y-%m-%d %H:%M:%S %z", "")):
+        try:
+            if tail:
+                if not text.endswith(tail):
+                    continue
+                moment = datetime.strptime(text[: -len(tail)], fmt).replace(tzinfo=UTC)
+            else:
+                moment = datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        return moment.timestamp()
+    return None
+
+
 def _is_loopback(host: str) -> bool:
     host = host.strip("[]").lower()
     return host in ("localhost", "::1") or host.startswith("127.")
@@ -760,7 +805,7 @@ class _BearerAuth(httpx.Auth):
         return "_BearerAuth(***)"
 
     def auth_flow(self, request: httpx.Request) -> Any:
-        if self._token:
+        if self._token.reveal():  # no token: an anonymous request, not an empty Bearer
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
         yield request
 

@@ -68,6 +68,7 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
 from modu_desktop.ui.shell.asyncutil import run_dialog
+from modu_desktop.ui.shell.fit import fit_to_screen
 from modu_desktop.ui.shell.operation import error_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
@@ -409,7 +410,7 @@ class ImportDialog(OpDialog):
             self.import_button,
             self.close_button,
         ]
-        self.resize(760, 460)
+        fit_to_screen(self, 760, 460)
         if paths:
             self.add_paths(paths)
 

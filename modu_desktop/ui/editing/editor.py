@@ -27,7 +27,6 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QKeyEvent,
-    QKeySequence,
     QTextCursor,
     QTextOption,
 )
@@ -51,11 +50,11 @@ from modu_desktop.ui.editing.block_form import BlockForm
 from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
+from modu_desktop.ui.editing.preedit import install_preedit_tracker
 from modu_desktop.ui.editing.publish_status import PublishStatus
 from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.status_words import save_words
-
-INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
+from modu_desktop.ui.shell.shortcuts import bind, keys_text
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +89,9 @@ class _NoPreview(QLabel):
         pass
 
     def scroll_to_line(self, line: int) -> bool:
+        return False
+
+    def follow_line(self, line: int) -> bool:
         return False
 
 
@@ -137,7 +139,7 @@ class EditorPane(QWidget):
         self.save_button = QPushButton(tr("Save"))
         self.save_button.setObjectName("saveButton")
         self.save_button.setAccessibleName(tr("Save the document"))
-        self.save_button.setToolTip(tr("Save (Ctrl+S)"))
+        self.save_button.setToolTip(tr("Save ({keys})", keys=keys_text("save")))
         bar.addWidget(self.save_button)
         self.save_state = QLabel("")
         self.save_state.setObjectName("saveState")
@@ -148,7 +150,7 @@ class EditorPane(QWidget):
         self.insert_block_button.setObjectName("insertBlockButton")
         self.insert_block_button.setAccessibleName(tr("Insert a brochure block"))
         self.insert_block_button.setToolTip(
-            tr("Insert a brochure block ({keys})", keys=INSERT_BLOCK_SHORTCUT)
+            tr("Insert a brochure block ({keys})", keys=keys_text("insertBlock"))
         )
         bar.addWidget(self.insert_block_button)
         self.view_buttons: dict[str, QToolButton] = {}
@@ -222,12 +224,15 @@ class EditorPane(QWidget):
 
         self.insert_block_action = QAction(tr("Insert &block…"), self)
         self.insert_block_action.setObjectName("insertBlockAction")
-        self.insert_block_action.setShortcut(QKeySequence(INSERT_BLOCK_SHORTCUT))
+        bind(self.insert_block_action, "insertBlock")
         self.insert_block_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.insert_block_action.triggered.connect(self.open_block_picker)
         self.addAction(self.insert_block_action)
 
         self.view = "both"
+        self._remember_list = True
+        self._list_wanted = True  # the user's choice (a narrow window may hide it for now)
+        self.narrow = False  # the window is narrow now: its list width is not the user's
         self.front_matter_hidden = True
         self._fm_lines = 0
         self._saving = False
@@ -256,6 +261,7 @@ class EditorPane(QWidget):
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
         self.editor.installEventFilter(self)
+        install_preedit_tracker().watch(self.editor)  # Korean input: see preedit.py
         self.preview.blockActivated.connect(self.open_block_at_line)
         self.preview.rendered.connect(self._refollow)  # a new rendering: keep the block in view
         self.form.fieldEdited.connect(self._apply_form_edit)
@@ -470,6 +476,8 @@ class EditorPane(QWidget):
         if span is None or not span.closed:
             self._block_span = None
             self.block_form.hide()
+            if self.preview.isVisible():  # an ordinary paragraph: the preview follows it too
+                self.preview.follow_line(self.editor.textCursor().blockNumber())
             return
         same = (
             self._block_span is not None
@@ -680,11 +688,19 @@ class EditorPane(QWidget):
             self._doc_list.setVisible(shown)
         self.toggle_list_button.setText(tr("☰ List") if shown else tr("☰ Show list"))
         self.listToggled.emit(shown)
-        self._save_layout_timer.start()
+        if self._remember_list:
+            self._list_wanted = shown
+            self._save_layout_timer.start()
 
-    def set_list_shown(self, shown: bool) -> None:
-        self.toggle_list_button.setChecked(shown)
-        self._toggle_list(shown)
+    def set_list_shown(self, shown: bool, *, remember: bool = True) -> None:
+        """Show or hide the document list; ``remember=False``: only for now (a narrow window
+        tucks it away), not the user's choice for the next start."""
+        self._remember_list = remember
+        try:
+            self.toggle_list_button.setChecked(shown)
+            self._toggle_list(shown)
+        finally:
+            self._remember_list = True
 
     def set_view(self, view: str) -> None:
         if view not in self.VIEWS:
@@ -704,9 +720,14 @@ class EditorPane(QWidget):
             "view": self.view,
             "editor": self.splitter.sizes(),
             "form": self.left_splitter.sizes(),
-            "list_shown": self.toggle_list_button.isChecked(),
+            "list_shown": self._list_wanted,
         }
-        if self._outer is not None and self._doc_list is not None and self._doc_list.isVisible():
+        if (
+            self._outer is not None
+            and self._doc_list is not None
+            and self._doc_list.isVisible()
+            and not self.narrow
+        ):
             state["outer"] = self._outer.sizes()
         elif self._layout_path is not None:
             with contextlib.suppress(Exception):

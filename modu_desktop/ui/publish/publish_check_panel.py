@@ -44,6 +44,7 @@ from modu_desktop.core.publish.check import (
 )
 from modu_desktop.core.publish.check.messages import summary
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.fit import fit_to_screen
 
 _STYLE = """
 QFrame#publishCheckSummary[kind="error"] { background: #fdecea; border: 1px solid #e0a19b;
@@ -277,7 +278,7 @@ class PublishCheckDialog(QDialog):
             buttons.addWidget(b)
         v.addLayout(buttons)
         self.back_button.setDefault(True)
-        self.resize(760, 520)
+        fit_to_screen(self, 760, 520)
         self._show(result)
 
     def _show(self, result: CheckResult) -> None:

@@ -52,7 +52,9 @@ from modu_desktop.ui.editing.doc_dialogs import (
 )
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
 from modu_desktop.ui.editing.fmsync import read_fields
+from modu_desktop.ui.editing.preedit import commit_preedit
 from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
+from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
 from modu_desktop.ui.publish.wiring import Publishing
@@ -62,6 +64,7 @@ from modu_desktop.ui.shell.context import AppContext
 from modu_desktop.ui.shell.deploy_status import DeployStatus
 from modu_desktop.ui.shell.doc_list import rows_from_snapshot
 from modu_desktop.ui.shell.list_badges import sync_own_lock
+from modu_desktop.ui.shell.narrow import NarrowLayout
 from modu_desktop.ui.shell.operation import Operations, error_text
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
@@ -72,6 +75,7 @@ from modu_desktop.ui.shell.window_parts import (
     preview_images,
     show_state,
 )
+from modu_desktop.ui.shell.zoom import TextZoom
 
 log = logging.getLogger(__name__)
 CLOCK_MS = 30_000  # how often texts that say "how long ago" are told again
@@ -100,6 +104,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         build_central(self)
         build_status_bar(self)
         self.set_connection(True)
+        self.text_zoom = TextZoom(ctx.settings, ctx.paths.settings_file, self)
         build_menus(self)
         self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
         self._queued_text: str | None = None  # the open document's save waiting on this computer
@@ -124,6 +129,9 @@ class MainWindow(WindowWidgets, QMainWindow):
         document_menu(self).addAction(self.publishing.history_action)
         attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
+        self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
+        self.help_menu.token.check()
+        self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
         self.update_title()
         self._update_actions()
 
@@ -178,6 +186,18 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def explain_cannot_save(self) -> None:
         explain_cannot_save(self)
+
+    def focus_list(self) -> None:
+        """Go → Document list: shown first if it was tucked away."""
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.tree.setFocus()
+
+    def focus_filter(self) -> None:
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.filter_edit.setFocus()
+        self.doc_list.filter_edit.selectAll()
 
     def label(self, doc_id: str) -> str:
         """The document's title for messages (its docId when the list does not know it)."""
@@ -363,6 +383,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         """Open a document: lock it (asking when someone else has it), load it, show it."""
         if self.busy_open or self._closing:
             return False
+        commit_preedit()  # the open document's last syllable, before it is compared or kept
         # Any name of the document (docId, path, or the front-matter id = the site address);
         # a document that is not in the tree gets no lock written for it.
         try:
@@ -408,6 +429,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool:
         """Open a document whose lock we already hold (just created, or resumed)."""
+        commit_preedit()
         if self.session is not None and not await self.close_document():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(
@@ -443,6 +465,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
         self.words.opened(session.doc_id, opened)
         self.editor_pane.editor.setFocus()
+        self.narrow.document_opened()
         self.update_title()
         self._update_actions()
         self.set_connection(True)
@@ -473,6 +496,9 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.readonly_banner.hide()
         self.editor_pane.load_text("", read_only=True)
         self.right.setCurrentIndex(0)
+        if self.narrow.tucked:  # no document: the list is the window's content again
+            self.narrow.tucked = False
+            self.editor_pane.set_list_shown(True, remember=False)
         self.set_lock_status("")
         self.update_title()
         self._update_actions()
@@ -510,6 +536,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ save
     async def save(self) -> bool:
+        commit_preedit()  # Ctrl+S while a syllable is being composed saves it too
         s = self.session
         if s is None or not s.editable or s.saving:
             return False
@@ -587,6 +614,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def close_document(self, *, interactive: bool = True) -> bool:
         """Ask about unsaved changes (if interactive), stop the heartbeat, release the lock."""
+        commit_preedit()  # closing: the last syllable is part of what is asked about or kept
         s = self.session
         if s is None:
             return True
@@ -633,6 +661,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def request_quit(self, interactive: bool = True) -> None:
         """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""
+        commit_preedit()
         self.ops.run(self._quit(interactive), name="quit")
 
     async def _quit(self, interactive: bool) -> None:

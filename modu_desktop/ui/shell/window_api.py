@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from modu_desktop.ui.shell.deploy_status import DeployStatus
     from modu_desktop.ui.shell.doc_list import DocListPanel
     from modu_desktop.ui.shell.operation import Operations
+    from modu_desktop.ui.shell.zoom import TextZoom
 
 
 class WindowApi(Protocol):
@@ -58,6 +59,10 @@ class WindowApi(Protocol):
     act_find: QAction
     act_replace: QAction
     act_explain_save: QAction
+    act_zoom_in: QAction
+    act_zoom_out: QAction
+    act_zoom_reset: QAction
+    text_zoom: TextZoom
 
     @property
     def doc(self) -> EditSession | None: ...
@@ -121,6 +126,12 @@ class WindowApi(Protocol):
 
     def explain_cannot_save(self) -> None: ...
 
+    def focus_list(self) -> None: ...
+
+    def focus_filter(self) -> None: ...
+
+    def note_edit(self) -> None: ...
+
 
 class PublishApi(WindowApi, Protocol):
     """What the publishing hooks (``ui/publish/wiring.py``) use."""
@@ -156,5 +167,3 @@ class ShellApi(WindowApi, Protocol):
     def copy_text(self) -> None: ...
 
     async def compare_with_current(self) -> None: ...
-
-    def note_edit(self) -> None: ...

@@ -55,6 +55,9 @@ class WindowWidgets:
     act_find: QAction
     act_replace: QAction
     act_explain_save: QAction
+    act_zoom_in: QAction
+    act_zoom_out: QAction
+    act_zoom_reset: QAction
 
 
 def build_central(win: ShellApi) -> None:

@@ -495,3 +495,22 @@ def test_docusaurus_admonitions_render_markdown_inside() -> None:
     unclosed = render_preview(":::note\n첫 줄\n\n## 제목\n\n본문\n")
     assert "닫히지 않았습니다" in unclosed and re.search(r"<h2 [^>]*>제목<a", unclosed)
     assert "<script" not in render_preview(":::info\n<script>x</script>\n:::\n")
+
+
+def test_segments_know_their_lines_and_paragraphs() -> None:
+    """The preview follows the cursor into paragraphs: each Markdown segment knows where it
+    starts and where its top-level parts start (fenced code is one part)."""
+    from modu_desktop.core.preview import render_document
+
+    text = (
+        "---\ntitle: T\n---\n"  # lines 0-2
+        "첫 문단\n\n## 제목\n\n```\ncode\n\nmore\n```\n\n"  # 3..12
+        ":::cards\n- title: A\n:::\n"  # 13..15
+        "끝 문단\n"  # 16
+    )
+    doc = render_document(text)
+    md = [s for s in doc.segments if s.kind == "markdown"]
+    assert md[0].start == 3 and md[0].chunks == (3, 5, 7)
+    block = next(s for s in doc.segments if s.kind == "cards")
+    assert block.start == block.line == 13
+    assert md[1].start == 16 and md[1].chunks == (16,)

@@ -413,10 +413,12 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     pane = win.editor_pane
     toggle = win.findChild(type(pane.toggle_list_button), "toggleListButton")
     assert toggle is not None and toggle.isVisible()
+    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
+    assert not win.doc_list.isVisible()  # a narrow window tucks the list away for the document
+    toggle.click()
     assert win.doc_list.isVisible()
     # with the list shown, the window still fits 800 px
     assert win.minimumSizeHint().width() <= 800 and win.minimumWidth() <= 800
-    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
     toggle.click()
     assert not win.doc_list.isVisible()
     qtbot.waitUntil(lambda: pane.width() >= 760, timeout=2000)  # the editor takes the window
@@ -528,6 +530,31 @@ def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) ->
         )
         positions.append(_js(qtbot, preview, "window.scrollY"))
     assert positions == sorted(positions) and positions[0] > 0 and len(set(positions)) == 3
+
+
+def test_preview_follows_the_cursor_into_ordinary_paragraphs(pane: EditorPane, qtbot: Any) -> None:
+    paragraphs = [
+        f"## 제목 {n}\n\n{n}번째 문단입니다. " + "내용을 채우는 문장입니다. " * 12
+        for n in range(30)
+    ]
+    text = "---\ntitle: 긴 문서\n---\n\n" + "\n\n".join(paragraphs) + "\n"
+    pane.load_text(text, read_only=False)
+    preview = _shown(pane, qtbot)
+    lines = text.split("\n")
+
+    def top_of(heading: str) -> Any:
+        script = (
+            "(function(){var h=[].slice.call(document.querySelectorAll('h2'))"
+            f".filter(function(e){{return e.firstChild.data==={heading!r};}})[0];"
+            "return h?h.getBoundingClientRect().top:null;})()"
+        )
+        return _js(qtbot, preview, script)
+
+    for n in (24, 7):
+        _goto_line(pane, lines.index(f"## 제목 {n}"))
+        qtbot.waitUntil(lambda n=n: abs((top_of(f"제목 {n}") or 1e9) - 16) < 2, timeout=5000)
+    # another line of the same paragraph: the view stays where the reader may have put it
+    assert not preview.follow_line(lines.index("## 제목 7"))
 
 
 def _segment_of(preview: PreviewPane, line: int) -> int:
