@@ -345,14 +345,17 @@ def check_tls(state: dict[str, Any]) -> str:
 
 
 def check_markdown(state: dict[str, Any]) -> str:
-    sample = "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
-    source = "core.render"
+    sample = (
+        "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n\n10~20명, 3~5일 :tada:\n"
+    )
     from modu_desktop.core.preview import render_preview
 
     html = render_preview(sample)
     if "<table" not in html or "제목" not in html:
-        raise RuntimeError("tables extension did not render")
-    return f"{source} renders tables and fenced code"
+        raise RuntimeError("tables did not render")
+    if "<del>20명, 3</del>" not in html or "🎉" not in html:
+        raise RuntimeError("Markdown is not read as the site reads it")
+    return "core.preview reads Markdown as the site does (tables, fenced code, emoji)"
 
 
 def check_ui(state: dict[str, Any]) -> str:

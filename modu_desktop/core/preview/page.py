@@ -18,9 +18,10 @@ import html
 from dataclasses import dataclass
 from functools import lru_cache
 
-from modu_desktop.core.brochure.blocks import Block, split_front_matter, split_segments
+from modu_desktop.core.brochure.blocks import Block, parse_block, split_front_matter, split_segments
 from modu_desktop.core.preview.blocks import BLOCK_RENDERERS, render_block
 from modu_desktop.core.preview.images import ImageResolver
+from modu_desktop.core.preview.markdown import block_body_text, first_heading
 from modu_desktop.core.preview.mdx import render_admonition, render_markdown
 from modu_desktop.core.preview.site_style import (
     DEFAULT_LAYOUT,
@@ -120,12 +121,26 @@ def _block_html(block: Block, resolver: ImageResolver | None) -> tuple[str, str]
         title = f"알 수 없는 블록: :::{block.name}"
         return "unknown", warning + _raw_box(title, block.raw, "unknown")
     try:
-        out = render_block(block)
+        out = render_block(_as_the_site_reads(block))
     except Exception:  # one broken block never breaks the preview
         return "error", warning + _raw_box(f":::{block.name}", block.raw, "error")
     if block.extra:
         out += _raw_box(f":::{block.name} 블록에서 읽지 못한 줄", "\n".join(block.extra), "extra")
     return block.kind, warning + out
+
+
+def _as_the_site_reads(block: Block) -> Block:
+    """The block with its values read as the site's remark plugin reads them (Markdown first:
+    ``1:1`` loses its ``:1``, links keep their text, ``:smile:`` becomes 😄)."""
+    body = block_body_text(block.raw)
+    return parse_block(
+        block.name,
+        body.split("\n"),
+        closed=block.closed,
+        line=block.line,
+        label=block.label,
+        unquote=False,
+    )
 
 
 def render_document(
@@ -147,14 +162,11 @@ def render_document(
     segs: list[Segment] = []
     body_line = fm.raw.count("\n") + 1 if fm.raw else 0  # where the body starts in ``text``
     parts = split_segments(body, unquote=False)  # the site shows block values as written
-    first_md = next((p for p in parts if isinstance(p, str) and p.strip()), "")
-    starts_with_h1 = isinstance(parts[0] if parts else "", str) and first_md.lstrip().startswith(
-        "# "
-    )
-    if title and not hide and not starts_with_h1:
+    title_part = _content_title_part(parts)
+    if title and not hide and title_part is None:
         frag = f"<header><h1>{_esc(title)}</h1></header>"
         segs.append(Segment(_key("title", frag), frag, "title"))
-    for part in parts:
+    for index, part in enumerate(parts):
         line = -1
         if isinstance(part, Block):
             kind, frag = _block_html(part, image_resolver)
@@ -164,8 +176,33 @@ def render_document(
             kind = "markdown"
             if not frag:
                 continue
+        if index == title_part:
+            frag = frag.replace("<h1>", "<header><h1>", 1).replace("</h1>", "</h1></header>", 1)
         segs.append(Segment(_key(kind, frag), frag, kind, line))
     return RenderedDoc(tuple(segs), theme_name, layout, title, hide)
+
+
+def _content_title_part(parts: list[str | Block]) -> int | None:
+    """Which part holds the page's content title: Docusaurus takes the first heading of the
+    document (before any thematic break) when it is a level-1 heading, puts it in a
+    ``<header>`` and then shows no title of its own."""
+    for index, part in enumerate(parts):
+        if isinstance(part, Block):
+            if part.kind != "admonition":
+                continue
+            text = part.raw
+        else:
+            text = part
+        found = (
+            first_heading(text)
+            if "#" in text or "-" in text or "=" in text or "*" in text or "_" in text
+            else None
+        )
+        if found == "h1":
+            return index
+        if found is not None:
+            return None
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -206,16 +243,20 @@ def build_page(
     paper: str | None = None,
     no_motion: bool = False,
     live: bool = False,
+    font_url: str = FONT_URL,
 ) -> str:
     """The whole HTML page. ``script``: our page code (the widget's), run with ``nonce`` under
     the ``csp`` policy; ``paper``: add print rules for that paper; ``no_motion``: switch off CSS
     animations and transitions; ``live``: the live preview's rendering shortcuts
-    (``preview.css``: off-screen segments are skipped until they scroll into view)."""
+    (``preview.css``: off-screen segments are skipped until they scroll into view);
+    ``font_url``: where the shipped font is (the preview widget serves it; a saved page embeds
+    it)."""
     style = style or default_style()
     attrs = " ".join(f'{k}="{_esc(v)}"' for k, v in doc.root_attrs(style).items() if v)
     sheets = [("infima", _resource("infima.min.css")), ("base", _resource("base.css"))]
     sheets += list(style.stylesheets)
-    sheets.append(("fonts", _resource("fonts.css").replace("{FONT_URL}", FONT_URL)))
+    if font_url:
+        sheets.append(("fonts", _resource("fonts.css").replace("{FONT_URL}", font_url)))
     if paper:
         sheets.append(("print", print_css(paper)))
     if no_motion:
