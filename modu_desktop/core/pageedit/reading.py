@@ -352,9 +352,7 @@ def read_pieces(text: str) -> list[Piece]:
         i = j + 1
     # a container directive (an admonition, an unknown ``:::name``) is raw as a whole
     inside = _container_lines(lines)
-    found = [
-        (f, la, None if any(inside[f : la + 1]) else b) for f, la, b in found
-    ]
+    found = [(f, la, None if any(inside[f : la + 1]) else b) for f, la, b in found]
     # lines that no block covers and that are not blank are raw (link definitions, …)
     covered = [False] * len(lines)
     for first, last, _b in found:

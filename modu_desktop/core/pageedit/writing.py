@@ -37,7 +37,6 @@ from modu_desktop.core.pageedit.model import (
     ListBlock,
     ListItem,
     Paragraph,
-    Picture,
     Quote,
     RichText,
     Rule,
@@ -151,7 +150,8 @@ def _render(nodes: list[tuple[Inline, bool]], keys: tuple[str, ...], ctx: _Ctx,
         parts: list[tuple[object, str]] = []
         for value, group in groups:
             if value:
-                parts.append((None, _code("".join(n.text for n, _ in group if isinstance(n, Text)))))
+                code = "".join(n.text for n, _ in group if isinstance(n, Text))
+                parts.append((None, _code(code)))
             else:
                 parts.append((None, _render(group, rest, ctx, before, after)))
         return "".join(p for _, p in parts)
@@ -178,12 +178,7 @@ def _render(nodes: list[tuple[Inline, bool]], keys: tuple[str, ...], ctx: _Ctx,
         delim = _DELIMS[key]
         # a delimiter run is judged by what lies beyond all its characters (``***강조***``)
         core = text.strip(delim[0])
-        if (
-            not ctx.tags
-            and core
-            and _left_flanking(core[0], b)
-            and _right_flanking(core[-1], a)
-        ):
+        if not ctx.tags and core and _left_flanking(core[0], b) and _right_flanking(core[-1], a):
             out.append(f"{delim}{text}{delim}")
         else:
             tag = _TAGS[key]
@@ -216,10 +211,7 @@ def _paragraph(content: Inlines, indent: str, tags: bool, prefix: str = "") -> s
 def _list(block: ListBlock, indent: str, tags: bool, marker: str | None) -> str:
     lines: list[str] = []
     for n, item in enumerate(block.items):
-        if block.ordered:
-            mark = f"{block.start + n}{marker or '.'}"
-        else:
-            mark = marker or "-"
+        mark = f"{block.start + n}{marker or '.'}" if block.ordered else marker or "-"
         lines.append(_item(item, mark, indent, tags))
     return "\n".join(lines)
 
