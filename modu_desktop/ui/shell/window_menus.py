@@ -64,10 +64,13 @@ def build_menus(win: WindowApi) -> None:
     win.act_undo.setEnabled(False)
     win.act_redo.setEnabled(False)
     fb = win.editor_pane.find_bar
-    win.act_find = action(
-        win, tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
-    )
-    win.act_replace = action(win, tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
+
+    def find(replace: bool) -> None:
+        win.editor_pane.set_raw_view(True)  # finding works in the text itself
+        fb.open_find(replace)
+
+    win.act_find = action(win, tr("&Find…"), QKeySequence.StandardKey.Find, lambda: find(False))
+    win.act_replace = action(win, tr("R&eplace…"), "Ctrl+H", lambda: find(True))
     act_next = action(win, tr("Find &next"), "F3", fb.find_next)
     act_prev = action(win, tr("Find &previous"), "Shift+F3", fb.find_previous)
     for a in (win.act_undo, win.act_redo):
@@ -95,7 +98,7 @@ def build_menus(win: WindowApi) -> None:
     m_go = mb.addMenu(tr("&Go"))
     m_go.addAction(action(win, tr("Document &list"), "Ctrl+L", win.doc_list.tree.setFocus))
     m_go.addAction(action(win, tr("&Filter"), "Ctrl+K", win.doc_list.filter_edit.setFocus))
-    m_go.addAction(action(win, tr("&Editor"), "Ctrl+E", ed.setFocus))
+    m_go.addAction(action(win, tr("&Editor"), "Ctrl+E", win.editor_pane.focus_editor))
     m_go.addAction(
         action(win, tr("&Page settings"), "Ctrl+T", win.editor_pane.form.title_edit.setFocus)
     )
