@@ -24,8 +24,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal

@@ -8,6 +8,8 @@ whole new text of its own span, and the page editor turns that into one edit of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
@@ -47,7 +49,9 @@ class UndoRouter(QObject):
     """Ctrl+Z / Ctrl+Y in a card's fields undo the document, not the field: one history for
     the cards and the raw view."""
 
-    def __init__(self, undo: object, redo: object, parent: QObject | None = None) -> None:
+    def __init__(
+        self, undo: Callable[[], None], redo: Callable[[], None], parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._undo = undo
         self._redo = redo
@@ -59,16 +63,15 @@ class UndoRouter(QObject):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         kind = event.type()
-        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and isinstance(
-            event, QKeyEvent
-        ):
-            if is_undo(event) or is_redo(event):
-                if kind == QEvent.Type.ShortcutOverride:
-                    event.accept()
-                    return True
-                (self._undo if is_undo(event) else self._redo)()  # type: ignore[operator]
-                return True
-        return False
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        if not isinstance(event, QKeyEvent) or not (is_undo(event) or is_redo(event)):
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()
+            return True
+        (self._undo if is_undo(event) else self._redo)()
+        return True
 
 
 class Card(QFrame):

@@ -10,10 +10,12 @@ it; Alt+↑ / Alt+↓ move the item, Alt+Delete removes it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QCheckBox,
     QComboBox,
     QFormLayout,
@@ -117,7 +119,7 @@ class BlockCard(Card):
         known = {f.key for f in specs}
         specs.extend(FieldSpec(k) for k in model.values() if k not in known)
         for fs in specs:
-            w = self._field(fs, model.get(fs.key), lambda v, k=fs.key: self._set_meta(k, v))
+            w = self._field(fs, model.get(fs.key), partial(self._set_meta, fs.key))
             w.setObjectName(f"blockField_{fs.key}")
             self._add_row(form, fs.label, w, ("meta", 0, fs.key))
         lay.addLayout(form)
@@ -153,7 +155,9 @@ class BlockCard(Card):
         self.fields[path] = w
         self._order.append(w)
 
-    def _field(self, fs: FieldSpec, value: str | None, changed: Callable[[str | None], None]) -> QWidget:  # fmt: skip
+    def _field(
+        self, fs: FieldSpec, value: str | None, changed: Callable[[str | None], None]
+    ) -> QWidget:
         value = value or ""
         if fs.kind == "bool":
             box = QCheckBox()
@@ -248,11 +252,7 @@ class BlockCard(Card):
             values = item.values()
             for key in keys:
                 fs = specs.get(key, FieldSpec(key))
-                w = self._field(
-                    fs,
-                    values.get(key),
-                    lambda v, it=item, k=key: self._set_item(it, k, v),
-                )
+                w = self._field(fs, values.get(key), partial(self._set_item, item, key))
                 w.setObjectName(f"itemField_{name}_{index}_{key}")
                 w.installEventFilter(_ItemKeys(self, name, index, box))
                 self._add_row(form, field_label(key), w, (name, index, key))
@@ -355,10 +355,9 @@ class BlockCard(Card):
             else:
                 w.setEnabled(not ro)
         if self.form is not None:
-            for b in self.form.findChildren(QToolButton):
-                b.setEnabled(not ro)
-            for b in self.form.findChildren(QPushButton):
-                b.setEnabled(not ro)
+            for b in self.form.findChildren(QAbstractButton):
+                if not isinstance(b, QCheckBox):
+                    b.setEnabled(not ro)
 
 
 class _ItemKeys(QObject):

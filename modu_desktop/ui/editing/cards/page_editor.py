@@ -78,7 +78,7 @@ class PageEditor(QScrollArea):
         self.cards: list[Card] = []
         self.read_only = False
         self.image_source: ImageSource | None = None
-        self.picture_provider: Callable[[TextCard], None] | None = None
+        self.picture_provider: Callable[[TextCard], object] | None = None
         self.block_picker: Callable[[Callable[[str], None]], None] | None = None
         self._applying = False
         self._dirty = True
@@ -127,6 +127,7 @@ class PageEditor(QScrollArea):
         self.column.addLayout(bottom)
         self.column.addStretch(1)
         self.setWidget(inner)
+        self.column_widget = inner
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -174,7 +175,7 @@ class PageEditor(QScrollArea):
         pos = _Positions(text)
         fm = next((s for s in segments if s.kind == "front_matter"), None)
         self._front_matter_end = pos(fm.end) if fm is not None else None
-        column = self.widget()
+        column = self.column_widget
         column.setUpdatesEnabled(False)
         try:
             self._reconcile(text, segments, pos)
@@ -365,7 +366,7 @@ class PageEditor(QScrollArea):
         if self.read_only or card not in self.cards:
             return
         if action in ("up", "down"):
-            self.move(card, -1 if action == "up" else 1)
+            self.move_card(card, -1 if action == "up" else 1)
         elif action == "remove":
             self.remove(card)
         elif action in ("text-above", "text-below"):
@@ -373,7 +374,7 @@ class PageEditor(QScrollArea):
         elif action in ("block-above", "block-below"):
             self.ask_block(card, action.split("-")[1])
 
-    def move(self, card: Card, delta: int) -> None:
+    def move_card(self, card: Card, delta: int) -> None:
         index = self.cards.index(card)
         other = index + delta
         if not 0 <= other < len(self.cards) or getattr(card, "pending", False):
@@ -624,4 +625,3 @@ def _separators(before: str, after: str) -> tuple[str, str]:
     leading = len(after) - len(after.lstrip("\n"))
     post = "\n" * max(0, 2 - leading) if after.strip() else ("" if after else "\n")
     return pre, post
-

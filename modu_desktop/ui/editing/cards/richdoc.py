@@ -215,7 +215,7 @@ def is_rule(block: QTextBlock) -> bool:
 
 # ---------------------------------------------------------------------------------- filling
 @dataclass
-class _Filler:
+class Filler:
     doc: QTextDocument
     cursor: QTextCursor
     size: float
@@ -271,7 +271,7 @@ class _Filler:
         for r, row in enumerate((block.header, *block.rows)):
             for c, content in enumerate(row):
                 cell_cursor = table.cellAt(r, c).firstCursorPosition()
-                sub = _Filler(self.doc, cell_cursor, self.size, reuse=False)
+                sub = Filler(self.doc, cell_cursor, self.size, reuse=False)
                 sub.inlines(content)
         self.cursor.setPosition(table.lastPosition() + 1)
         self.reuse = True
@@ -283,13 +283,13 @@ def fill_document(doc: QTextDocument, model: RichText) -> None:
     doc.setUndoRedoEnabled(False)
     doc.clear()
     cursor = QTextCursor(doc)
-    filler = _Filler(doc, cursor, base_size(doc))
+    filler = Filler(doc, cursor, base_size(doc))
     for block in model.blocks:
         _fill_block(filler, block)
     doc.setUndoRedoEnabled(undo)
 
 
-def _fill_block(f: _Filler, block: Block) -> None:
+def _fill_block(f: Filler, block: Block) -> None:
     if isinstance(block, Paragraph):
         f.block(QTextBlockFormat())
         f.inlines(block.content)

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QMimeData, QUrl, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QFocusEvent,
     QImage,
     QKeyEvent,
-    QKeySequence,
     QPainter,
+    QTextBlock,
     QTextBlockFormat,
     QTextCursor,
     QTextDocument,
@@ -43,7 +43,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.pageedit.model import BOLD, ITALIC, STRIKE, Picture, RichText
+from modu_desktop.core.pageedit.model import (
+    BOLD,
+    ITALIC,
+    STRIKE,
+    Paragraph,
+    Picture,
+    RichText,
+    Table,
+    Text,
+)
 from modu_desktop.core.pageedit.reading import SourceBlock, read_pieces
 from modu_desktop.core.pageedit.segments import Segment
 from modu_desktop.core.pageedit.writing import rewrite
@@ -91,9 +100,9 @@ class RichTextEdit(QTextEdit):
         self.setTabChangesFocus(True)
         self.setObjectName("textCardEditor")
 
-    def loadResource(self, kind: int, name: QUrl) -> object:  # noqa: N802 - Qt API
+    def loadResource(self, kind: int, name: QUrl | str) -> object:  # noqa: N802 - Qt API
         if kind == QTextDocument.ResourceType.ImageResource.value:
-            src = name.toString()
+            src = name.toString() if isinstance(name, QUrl) else name
             image = self.image_source(src) if self.image_source is not None else None
             if image is not None and not image.isNull():
                 if image.width() > 480:
@@ -108,10 +117,13 @@ class RichTextEdit(QTextEdit):
             self.textCursor().insertText(source.text())
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            if is_undo(event) or is_redo(event) or self.card.shortcut_for(event):
-                event.accept()
-                return True
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and (is_undo(event) or is_redo(event) or self.card.shortcut_for(event))
+        ):
+            event.accept()
+            return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
@@ -211,9 +223,11 @@ class TextCard(Card):
         ):
             b = self._tool(key, text, name, keys)
             b.clicked.connect(lambda _c=False, f=slot: f())
-        for key, setter in (("bold", "setBold"), ("italic", "setItalic"), ("strike", "setStrikeOut")):
+        for key in ("bold", "italic", "strike"):
             font = self.tool_buttons[key].font()
-            getattr(font, setter)(True)
+            font.setBold(key == "bold")
+            font.setItalic(key == "italic")
+            font.setStrikeOut(key == "strike")
             self.tool_buttons[key].setFont(font)
         for key in ("bold", "italic", "strike"):
             self.tool_buttons[key].setCheckable(True)
@@ -325,9 +339,7 @@ class TextCard(Card):
         return self._alt_in_editor(src) if self.is_built else ""
 
     def _pictures(self) -> list[Picture]:
-        from modu_desktop.core.pageedit.model import Paragraph
-
-        out = []
+        out: list[Picture] = []
         for block in self.model.blocks:
             if isinstance(block, Paragraph):
                 out.extend(n for n in block.content if isinstance(n, Picture))
@@ -370,7 +382,7 @@ class TextCard(Card):
         self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # --- formatting ---
-    def _blocks_of(self, cursor: QTextCursor) -> list[object]:
+    def _blocks_of(self, cursor: QTextCursor) -> list[QTextBlock]:
         doc = self.editor.document()
         first = doc.findBlock(cursor.selectionStart())
         last = doc.findBlock(cursor.selectionEnd())
@@ -398,7 +410,9 @@ class TextCard(Card):
             self._update_toolbar()
             return
         on = not self._all_marked(cur, mark)
-        self._each_fragment(cur, lambda marks, link: (marks | {mark} if on else marks - {mark}, link))
+        self._each_fragment(
+            cur, lambda marks, link: (marks | {mark} if on else marks - {mark}, link)
+        )
         self._update_toolbar()
 
     def _all_marked(self, cur: QTextCursor, mark: str) -> bool:
@@ -464,46 +478,44 @@ class TextCard(Card):
         edit.beginEditBlock()
         blocks = self._blocks_of(cur)
         for block in blocks:
-            edit.setPosition(block.position())  # type: ignore[attr-defined]
-            qlist = block.textList()  # type: ignore[attr-defined]
+            edit.setPosition(block.position())
+            qlist = block.textList()
             if qlist is not None and level:
                 qlist.remove(block)
             fmt = richdoc.heading_format(level) if level else QTextBlockFormat()
             edit.setBlockFormat(fmt)
         edit.endEditBlock()
-        richdoc.restyle(doc, blocks[0], blocks[-1])  # type: ignore[arg-type]
+        richdoc.restyle(doc, blocks[0], blocks[-1])
 
     def toggle_list(self, ordered: bool) -> None:
         if self.read_only:
             return
         cur = self.editor.textCursor()
         blocks = self._blocks_of(cur)
-        lists = [b.textList() for b in blocks]  # type: ignore[attr-defined]
-        same = all(
-            lst is not None and richdoc.is_ordered(lst) == ordered for lst in lists
-        )
+        lists = [b.textList() for b in blocks]
+        same = all(lst is not None and richdoc.is_ordered(lst) == ordered for lst in lists)
         doc = self.editor.document()
         edit = QTextCursor(doc)
         edit.beginEditBlock()
         if same:
             for block, lst in zip(blocks, lists, strict=True):
                 assert lst is not None
-                lst.remove(block)  # type: ignore[arg-type]
-                edit.setPosition(block.position())  # type: ignore[attr-defined]
+                lst.remove(block)
+                edit.setPosition(block.position())
                 fmt = edit.blockFormat()
                 fmt.setIndent(0)
                 edit.setBlockFormat(fmt)
         else:
             qlist: QTextList | None = None
             for block in blocks:
-                edit.setPosition(block.position())  # type: ignore[attr-defined]
+                edit.setPosition(block.position())
                 edit.setBlockFormat(QTextBlockFormat())
                 if qlist is None:
                     qlist = edit.createList(richdoc.list_format(ordered, 1))
                 else:
-                    qlist.add(block)  # type: ignore[arg-type]
+                    qlist.add(block)
         edit.endEditBlock()
-        richdoc.restyle(doc, blocks[0], blocks[-1])  # type: ignore[arg-type]
+        richdoc.restyle(doc, blocks[0], blocks[-1])
 
     def indent_list(self, delta: int) -> None:
         cur = self.editor.textCursor()
@@ -548,25 +560,25 @@ class TextCard(Card):
         doc = self.editor.document()
         edit = QTextCursor(doc)
         edit.beginEditBlock()
-        if all(richdoc.is_quote(b) for b in blocks):  # type: ignore[arg-type]
+        if all(richdoc.is_quote(b) for b in blocks):
             for block in blocks:
-                edit.setPosition(block.position())  # type: ignore[attr-defined]
+                edit.setPosition(block.position())
                 edit.setBlockFormat(QTextBlockFormat())
         else:
-            above = blocks[0].previous()  # type: ignore[attr-defined]
+            above = blocks[0].previous()
             group = (
                 above.blockFormat().intProperty(richdoc.QUOTE_GROUP_PROP)
                 if above.isValid() and richdoc.is_quote(above)
                 else richdoc.new_quote_group()
             )
             for block in blocks:
-                lst = block.textList()  # type: ignore[attr-defined]
+                lst = block.textList()
                 if lst is not None:
                     lst.remove(block)
-                edit.setPosition(block.position())  # type: ignore[attr-defined]
+                edit.setPosition(block.position())
                 edit.setBlockFormat(richdoc.quote_format(group))
         edit.endEditBlock()
-        richdoc.restyle(doc, blocks[0], blocks[-1])  # type: ignore[arg-type]
+        richdoc.restyle(doc, blocks[0], blocks[-1])
 
     def line_break(self) -> None:
         if not self.read_only:
@@ -618,10 +630,8 @@ class TextCard(Card):
         if cur.block().length() > 1:
             cur.movePosition(QTextCursor.MoveOperation.EndOfBlock)
             cur.insertBlock(QTextBlockFormat())
-        filler = richdoc._Filler(self.editor.document(), cur, richdoc.base_size(self.editor.document()))
-        filler.reuse = True
-        from modu_desktop.core.pageedit.model import Table, Text
-
+        doc = self.editor.document()
+        filler = richdoc.Filler(doc, cur, richdoc.base_size(doc))
         header = tuple((Text(tr("Column {n}", n=n + 1)),) for n in range(cols))
         body = tuple(tuple(() for _ in range(cols)) for _ in range(rows - 1))
         filler.table(Table(("",) * cols, header, body))

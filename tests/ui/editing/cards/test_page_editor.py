@@ -17,7 +17,6 @@ from modu_desktop import i18n
 from modu_desktop.core.pageedit.segments import CARD_KINDS, split_document
 from modu_desktop.ui.editing.cards import richdoc
 from modu_desktop.ui.editing.cards.block_card import BlockCard
-from modu_desktop.ui.editing.cards.raw_card import RawCard
 from modu_desktop.ui.editing.cards.text_card import TextCard
 from modu_desktop.ui.editing.editor import EditorPane
 from tests.core.pageedit.rich_corpus import EDITS
@@ -94,7 +93,8 @@ def test_every_real_document_opens_as_cards_and_saves_identical_bytes(
 @pytest.mark.parametrize(
     "text",
     [
-        "\ufeff---\r\ntitle: 가\r\n---\r\n\r\n본문\u00a0줄  \r\n둘째 줄\r\n\r\n:::hero\r\ntitle: 히어로\r\n:::\r\n",
+        "\ufeff---\r\ntitle: 가\r\n---\r\n\r\n본문\u00a0줄  \r\n둘째 줄\r\n\r\n"
+        ":::hero\r\ntitle: 히어로\r\n:::\r\n",
         "---\ntitle: 가\n---\n\n:::unknown\n모르는 블록\n:::\n\n<Callout>\n알림\n</Callout>\n",
     ],
 )
@@ -139,7 +139,9 @@ def test_typing_in_a_text_card_changes_only_its_own_lines(pane: EditorPane, qtbo
     assert pane.text() == pane.editor.toPlainText()
 
 
-def test_bold_before_a_particle_is_saved_so_the_site_closes_it(pane: EditorPane, qtbot: Any) -> None:
+def test_bold_before_a_particle_is_saved_so_the_site_closes_it(
+    pane: EditorPane, qtbot: Any
+) -> None:
     pane.load_text(NOTES, read_only=False)
     card = _text_card(pane)
     ed = card.editor
@@ -153,8 +155,9 @@ def test_bold_before_a_particle_is_saved_so_the_site_closes_it(pane: EditorPane,
     qtbot.keyClick(ed, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # bold off again
     ed.insertPlainText("을 10~20명이 {함께} 2024. 3. 1.부터 배웁니다")
     added = [line for line in _changed_lines(NOTES, pane.text()) if line.startswith("+")]
-    assert "+<strong>마크다운(Markdown)</strong>을 10\\~20명이 \\{함께\\} 2024. 3. 1.부터 배웁니다" in (
-        added
+    assert (
+        "+<strong>마크다운(Markdown)</strong>을 10\\~20명이 \\{함께\\} 2024. 3. 1.부터 배웁니다"
+        in (added)
     )
     assert not any(line.startswith("-") for line in _changed_lines(NOTES, pane.text()))
 
@@ -236,7 +239,9 @@ def test_add_a_text_box_between_two_blocks(pane: EditorPane, qtbot: Any) -> None
 
 
 def test_move_a_card_and_remove_it_with_undo(pane: EditorPane, qtbot: Any) -> None:
-    text = "---\ntitle: 가\n---\n\n:::hero\ntitle: 하나\n:::\n\n첫 문단\n\n:::quote\ntext: 둘\n:::\n"
+    text = (
+        "---\ntitle: 가\n---\n\n:::hero\ntitle: 하나\n:::\n\n첫 문단\n\n:::quote\ntext: 둘\n:::\n"
+    )
     pane.load_text(text, read_only=False)
     page = pane.page_editor
     quote = page.cards[2]
