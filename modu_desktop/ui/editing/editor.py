@@ -230,6 +230,7 @@ class EditorPane(QWidget):
         self.editor.setFont(font)
         self.highlighter = _attach_highlighter(self.editor)
         self.find_bar = FindBar(self.editor, left)
+        self.find_bar.before_open = lambda: self.set_raw_view(True)  # it searches the text
         left_lay.addWidget(self.editor)
         left_lay.addWidget(self.find_bar)
         self.block_form = BlockForm()

@@ -65,12 +65,10 @@ def build_menus(win: WindowApi) -> None:
     win.act_redo.setEnabled(False)
     fb = win.editor_pane.find_bar
 
-    def find(replace: bool) -> None:
-        win.editor_pane.set_raw_view(True)  # finding works in the text itself
-        fb.open_find(replace)
-
-    win.act_find = action(win, tr("&Find…"), QKeySequence.StandardKey.Find, lambda: find(False))
-    win.act_replace = action(win, tr("R&eplace…"), "Ctrl+H", lambda: find(True))
+    win.act_find = action(
+        win, tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
+    )
+    win.act_replace = action(win, tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
     act_next = action(win, tr("Find &next"), "F3", fb.find_next)
     act_prev = action(win, tr("Find &previous"), "Shift+F3", fb.find_previous)
     for a in (win.act_undo, win.act_redo):

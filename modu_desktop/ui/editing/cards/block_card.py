@@ -148,6 +148,8 @@ class BlockCard(Card):
 
     def _add_row(self, form: QFormLayout, label: str, w: QWidget, path: FieldPath) -> None:
         w.setAccessibleName(label)
+        if isinstance(w, QComboBox) and w.lineEdit() is not None:
+            w.lineEdit().setAccessibleName(label)
         w.setProperty("fieldPath", "/".join(map(str, path)))
         caption = QLabel(label)
         caption.setBuddy(w)
