@@ -63,6 +63,7 @@ from modu_desktop.ui.editing.page_settings import FrontMatterForm
 from modu_desktop.ui.editing.publish_status import PublishStatus
 
 INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
+RAW_VIEW_SHORTCUT = "Ctrl+Shift+E"
 
 if TYPE_CHECKING:
     from modu_desktop.ui.preview.pane import PreviewPane
@@ -173,8 +174,10 @@ class EditorPane(QWidget):
         self.raw_toggle.setObjectName("rawEditorToggle")
         self.raw_toggle.setText(tr("Edit original text"))
         self.raw_toggle.setCheckable(True)
+        self.raw_toggle.setShortcut(QKeySequence(RAW_VIEW_SHORTCUT))
         self.raw_toggle.setToolTip(
             tr("Edit the page as Markdown text (for advanced users); press again for the cards")
+            + f" ({RAW_VIEW_SHORTCUT})"
         )
         self.raw_toggle.setAccessibleName(tr("Edit original text"))
         bar.addWidget(self.raw_toggle)

@@ -13,13 +13,14 @@ from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
     QComboBox,
     QFormLayout,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -37,7 +38,9 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.block_form import _REASONS, DataTable, remove_field
 from modu_desktop.ui.editing.cards.base import Card
 
-PICTURE = QSize(112, 64)
+PICTURE = QSize(96, 54)
+META_LABEL_WIDTH = 96
+META_COLUMN_WIDTH = 420
 ITEM_UP_KEYS = "Alt+Up"
 ITEM_DOWN_KEYS = "Alt+Down"
 ITEM_REMOVE_KEYS = "Alt+Del"
@@ -113,16 +116,28 @@ class BlockCard(Card):
             note.setWordWrap(True)
             note.setTextFormat(Qt.TextFormat.PlainText)
             lay.addWidget(note)
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         specs = list(spec.fields)
         known = {f.key for f in specs}
         specs.extend(FieldSpec(k) for k in model.values() if k not in known)
+        rows: list[QWidget] = []
         for fs in specs:
             w = self._field(fs, model.get(fs.key), partial(self._set_meta, fs.key))
             w.setObjectName(f"blockField_{fs.key}")
-            self._add_row(form, fs.label, w, ("meta", 0, fs.key))
-        lay.addLayout(form)
+            row = QWidget()
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            caption = QLabel(fs.label)
+            caption.setFixedWidth(META_LABEL_WIDTH)
+            caption.setWordWrap(True)
+            caption.setBuddy(w)
+            line.addWidget(caption)
+            line.addWidget(w, 1)
+            self._name_field(w, fs.label, ("meta", 0, fs.key))
+            rows.append(row)
+        meta = ItemGrid(column_width=META_COLUMN_WIDTH)
+        meta.setObjectName("blockMeta")
+        meta.set_boxes(rows)
+        lay.addWidget(meta)
         if model.kind == "datatable" and model.body is not None:
             lay.addWidget(QLabel(tr("Rows")))
             table = DataTable(model, lambda: self._emit(False))
@@ -146,16 +161,19 @@ class BlockCard(Card):
             if target is not None:
                 target.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def _add_row(self, form: QFormLayout, label: str, w: QWidget, path: FieldPath) -> None:
+    def _name_field(self, w: QWidget, label: str, path: FieldPath) -> None:
         w.setAccessibleName(label)
         if isinstance(w, QComboBox) and w.lineEdit() is not None:
             w.lineEdit().setAccessibleName(label)
         w.setProperty("fieldPath", "/".join(map(str, path)))
+        self.fields[path] = w
+        self._order.append(w)
+
+    def _add_row(self, form: QFormLayout, label: str, w: QWidget, path: FieldPath) -> None:
         caption = QLabel(label)
         caption.setBuddy(w)
         form.addRow(caption, w)
-        self.fields[path] = w
-        self._order.append(w)
+        self._name_field(w, label, path)
 
     def _field(
         self, fs: FieldSpec, value: str | None, changed: Callable[[str | None], None]
@@ -176,6 +194,7 @@ class BlockCard(Card):
             combo.currentTextChanged.connect(lambda v: changed(v))
             return combo
         edit = QLineEdit(value)
+        edit.setCursorPosition(0)  # a long value shows its beginning
         edit.textEdited.connect(lambda v: changed(v))
         if fs.kind == "pipes":
             edit.setPlaceholderText(tr("Separate several with |"))
@@ -193,24 +212,31 @@ class BlockCard(Card):
         font = caption.font()
         font.setBold(True)
         caption.setFont(font)
-        lay.addWidget(caption)
+        add = QPushButton(tr("Add item"))
+        add.setObjectName(f"addItemButton_{name}")
+        add.setAccessibleName(f"{heading}: {tr('Add item')}")
+        add.clicked.connect(lambda _c=False: self.add_item(name, len(body.items) - 1))
+        row = QHBoxLayout()
+        row.addWidget(caption)
+        row.addStretch(1)
+        row.addWidget(add)
+        lay.addLayout(row)
         keys = [f.key for f in fields]
         for it in body.items:
             for f in it.fields():
                 if f.key not in keys:
                     keys.append(f.key)
         specs = {f.key: f for f in fields}
-        for index, item in enumerate(body.items):
-            lay.addWidget(self._item_box(name, body, index, item, keys, specs))
-        add = QPushButton(tr("Add item"))
-        add.setObjectName(f"addItemButton_{name}")
-        add.setAccessibleName(f"{heading}: {tr('Add item')}")
-        add.clicked.connect(lambda _c=False: self.add_item(name, len(body.items) - 1))
-        row = QHBoxLayout()
-        row.addWidget(add)
-        row.addStretch(1)
-        lay.addLayout(row)
-        self._order.append(add)
+        grid = ItemGrid()
+        grid.setObjectName(f"blockItems_{name}")
+        grid.set_boxes(
+            [
+                self._item_box(name, body, index, item, keys, specs)
+                for index, item in enumerate(body.items)
+            ]
+        )
+        lay.addWidget(grid)
+        self._order.append(add)  # Tab reaches it after the items
 
     def _item_box(
         self,
@@ -223,12 +249,19 @@ class BlockCard(Card):
     ) -> QFrame:
         box = QFrame()
         box.setObjectName("blockItem")
-        outer = QVBoxLayout(box)
-        outer.setContentsMargins(8, 4, 8, 6)
-        head = QHBoxLayout()
-        title = QLabel(tr("Item {n}", n=index + 1))
+        box.setAccessibleName(tr("Item {n}", n=index + 1))
+        row = QHBoxLayout(box)
+        row.setContentsMargins(8, 4, 2, 4)
+        outer = QVBoxLayout()
+        row.addLayout(outer, 1)
+        # the item's number and its buttons in a narrow column at the right
+        head = QVBoxLayout()
+        head.setSpacing(0)
+        title = QLabel(str(index + 1))
         title.setObjectName("blockItemTitle")
-        head.addWidget(title, 1)
+        title.setToolTip(tr("Item {n}", n=index + 1))
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        head.addWidget(title)
         for key, text, tip in (
             ("up", "▲", tr("Move the item up ({keys})", keys=ITEM_UP_KEYS)),
             ("down", "▼", tr("Move the item down ({keys})", keys=ITEM_DOWN_KEYS)),
@@ -243,7 +276,8 @@ class BlockCard(Card):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.clicked.connect(lambda _c=False, k=key: self._item_action(name, index, k))
             head.addWidget(b)
-        outer.addLayout(head)
+        head.addStretch(1)
+        row.addLayout(head)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         if not item.fields():  # an item the form cannot read: shown, kept
@@ -360,6 +394,42 @@ class BlockCard(Card):
             for b in self.form.findChildren(QAbstractButton):
                 if not isinstance(b, QCheckBox):
                     b.setEnabled(not ro)
+
+
+class ItemGrid(QWidget):
+    """Items side by side in as many columns as fit (one in a narrow window)."""
+
+    def __init__(self, parent: QWidget | None = None, *, column_width: int = 340) -> None:
+        super().__init__(parent)
+        self.column_width = column_width
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setSpacing(6)
+        self.boxes: list[QWidget] = []
+        self.columns = 0
+
+    def set_boxes(self, boxes: list[QWidget]) -> None:
+        self.boxes = boxes
+        self._place(self._columns_for(max(self.width(), 1)))
+
+    def _columns_for(self, width: int) -> int:
+        fit = max(1, (width + self.grid.spacing()) // self.column_width)
+        return max(1, min(fit, len(self.boxes) or 1))
+
+    def _place(self, columns: int) -> None:
+        for box in self.boxes:
+            self.grid.removeWidget(box)
+        for n, box in enumerate(self.boxes):
+            self.grid.addWidget(box, n // columns, n % columns, Qt.AlignmentFlag.AlignTop)
+        for c in range(max(columns, self.columns)):
+            self.grid.setColumnStretch(c, 1 if c < columns else 0)
+        self.columns = columns
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        columns = self._columns_for(event.size().width())
+        if columns != self.columns:
+            self._place(columns)
 
 
 class _ItemKeys(QObject):

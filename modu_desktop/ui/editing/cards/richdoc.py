@@ -120,21 +120,20 @@ def char_format(
     *,
     heading: int = 0,
     base_size: float = 0.0,
+    strong: bool = False,
 ) -> QTextCharFormat:
     """A complete char format for text with ``marks`` and ``link`` (every property set, so
     it can replace whatever was there)."""
     fmt = QTextCharFormat()
     for mark, prop in MARK_PROPS.items():
         fmt.setProperty(prop, mark in marks)
-    fmt.setFontWeight(QFont.Weight.Bold if (BOLD in marks or heading) else QFont.Weight.Normal)
+    heavy = BOLD in marks or heading or strong  # a table's header row is drawn bold
+    fmt.setFontWeight(QFont.Weight.Bold if heavy else QFont.Weight.Normal)
     fmt.setFontItalic(ITALIC in marks)
     fmt.setFontStrikeOut(STRIKE in marks)
-    if CODE in marks:
+    if CODE in marks:  # other text keeps the editor's font (no family of its own)
         fmt.setFontFamilies(_mono_families())
         fmt.setBackground(CODE_BACKGROUND)
-    else:
-        fmt.setFontFamilies([])
-        fmt.clearBackground()
     if heading and base_size > 0:
         fmt.setFontPointSize(base_size * HEADING_SCALE.get(heading, 1.0))
     elif base_size > 0:
@@ -230,13 +229,15 @@ class Filler:
         else:
             self.cursor.insertBlock(bfmt, cfmt)
 
-    def inlines(self, content: Inlines, heading: int = 0) -> None:
+    def inlines(self, content: Inlines, heading: int = 0, strong: bool = False) -> None:
         for node in content:
             if isinstance(node, Text):
-                fmt = char_format(node.marks, node.link, heading=heading, base_size=self.size)
+                fmt = char_format(
+                    node.marks, node.link, heading=heading, base_size=self.size, strong=strong
+                )
                 self.cursor.insertText(node.text, fmt)
             elif isinstance(node, LineBreak):
-                fmt = char_format(heading=heading, base_size=self.size)
+                fmt = char_format(heading=heading, base_size=self.size, strong=strong)
                 self.cursor.insertText(LINE_BREAK, fmt)
             else:
                 self.cursor.insertImage(picture_format(node))
@@ -271,8 +272,10 @@ class Filler:
         for r, row in enumerate((block.header, *block.rows)):
             for c, content in enumerate(row):
                 cell_cursor = table.cellAt(r, c).firstCursorPosition()
+                if r == 0:
+                    cell_cursor.setBlockCharFormat(char_format(base_size=self.size, strong=True))
                 sub = Filler(self.doc, cell_cursor, self.size, reuse=False)
-                sub.inlines(content)
+                sub.inlines(content, strong=r == 0)
         self.cursor.setPosition(table.lastPosition() + 1)
         self.reuse = True
 

@@ -188,6 +188,7 @@ class TextCard(Card):
         self.sizer = AutoHeight(self.editor, min_lines=2.2)
         self.tool_buttons: dict[str, QToolButton] = {}
         self._build_toolbar()
+        self.editor.ensurePolished()  # the style sheet's font first: text sizes follow it
         self.editor.document().contentsChanged.connect(self._changed)
         self.editor.cursorPositionChanged.connect(self._update_toolbar)
         self._fill(self.model)
