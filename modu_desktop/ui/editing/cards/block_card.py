@@ -163,8 +163,9 @@ class BlockCard(Card):
 
     def _name_field(self, w: QWidget, label: str, path: FieldPath) -> None:
         w.setAccessibleName(label)
-        if isinstance(w, QComboBox) and w.lineEdit() is not None:
-            w.lineEdit().setAccessibleName(label)
+        line = w.lineEdit() if isinstance(w, QComboBox) else None
+        if line is not None:
+            line.setAccessibleName(label)
         w.setProperty("fieldPath", "/".join(map(str, path)))
         self.fields[path] = w
         self._order.append(w)
