@@ -55,10 +55,12 @@ _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """Markdown and whether the site's reading of it is exactly the model (``exact``)."""
+    """Markdown, whether the site's reading of it is exactly the model (``exact``), and where
+    each block of the model is in it."""
 
     text: str
     exact: bool
+    blocks: tuple[SourceBlock, ...] = ()
 
 
 # ------------------------------------------------------------------------------- characters
@@ -280,9 +282,9 @@ def _free_marker(block: ListBlock, neighbours: Sequence[str | None]) -> str:
     return next(c for c in choices if c not in taken)
 
 
-def _assemble(parts: list[tuple[Block, str | None]], seps: list[str], tags: bool) -> str:
-    """``parts``: each block with its original text (None: write it); ``seps[i]`` goes between
-    part ``i`` and ``i + 1``."""
+def _write_parts(parts: list[tuple[Block, str | None]], tags: list[bool]) -> list[str]:
+    """Each part's text: its original text, or the block written (``tags[i]``: marks as tags),
+    a list next to a list of its kind with a marker of its own."""
     texts: list[str | None] = [orig for _, orig in parts]
     for i, (block, orig) in enumerate(parts):
         if orig is not None:
@@ -297,29 +299,50 @@ def _assemble(parts: list[tuple[Block, str | None]], seps: list[str], tags: bool
             if isinstance(nxt, ListBlock) and nxt.ordered == block.ordered:
                 near.append(_marker_of(texts[i + 1] or "", block.ordered))
             marker = _free_marker(block, near)
-        texts[i] = write_block(block, tags=tags, marker=marker)
-    out = [texts[0] or ""] if texts else []
-    for i in range(1, len(texts)):
-        out.append(seps[i - 1])
-        out.append(texts[i] or "")
-    return "".join(out)
+        texts[i] = write_block(block, tags=tags[i], marker=marker)
+    return [t or "" for t in texts]
+
+
+def _join(texts: list[str], seps: list[str]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The texts with ``seps`` between them, and where each text is in the result."""
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for i, text in enumerate(texts):
+        if i:
+            out.append(seps[i - 1])
+            pos += len(seps[i - 1])
+        spans.append((pos, pos + len(text)))
+        out.append(text)
+        pos += len(text)
+    return "".join(out), tuple(spans)
+
+
+def _written(text: str, exact: bool, blocks: Sequence[Block],
+             spans: tuple[tuple[int, int], ...]) -> Written:  # fmt: skip
+    return Written(
+        text, exact, tuple(SourceBlock(b, a, e) for b, (a, e) in zip(blocks, spans, strict=True))
+    )
 
 
 def to_markdown(model: RichText) -> Written:
     """The whole model in Markdown, blocks separated by a blank line."""
     parts: list[tuple[Block, str | None]] = [(b, None) for b in model.blocks]
     seps = ["\n\n"] * max(0, len(parts) - 1)
-    text = _assemble(parts, seps, tags=False)
-    if _reads_as(text, model.blocks):
-        return Written(text, True)
-    tagged = _assemble(parts, seps, tags=True)
-    return Written(tagged, _reads_as(tagged, model.blocks))
+    for tags in (False, True):
+        text, spans = _join(_write_parts(parts, [tags] * len(parts)), seps)
+        if _reads_as(text, model.blocks):
+            return _written(text, True, model.blocks, spans)
+    return _written(text, False, model.blocks, spans)
 
 
 def rewrite(source: str, originals: Sequence[SourceBlock], model: RichText) -> Written:
     """``model`` written over ``source`` (a card's original text, whose blocks are
     ``originals`` with offsets into ``source``): unchanged blocks keep their bytes and the
-    text between them; new and changed blocks are written."""
+    text between them; new and changed blocks are written. Each run of written blocks is
+    read back together with its neighbours (not the whole card: a long card is rewritten
+    at every keystroke); a run that does not read back is written again in tags, and when
+    that fails too, the whole card is written anew and checked as a whole."""
     old = [o.block for o in originals]
     new = list(model.blocks)
     matcher = SequenceMatcher(None, old, new, autojunk=False)  # type: ignore[arg-type]
@@ -329,24 +352,49 @@ def rewrite(source: str, originals: Sequence[SourceBlock], model: RichText) -> W
             for k in range(i2 - i1):
                 origin[j1 + k] = i1 + k
     if origin == list(range(len(old))) and len(new) == len(old):
-        return Written(source, True)
-
-    def attempt(keep: bool, tags: bool) -> str:
-        parts: list[tuple[Block, str | None]] = []
-        for block, o in zip(new, origin, strict=True):
-            src = originals[o] if (keep and o is not None) else None
-            parts.append((block, source[src.start : src.end] if src else None))
-        seps = []
-        for i in range(1, len(new)):
-            a, b = origin[i - 1], origin[i]
-            if keep and a is not None and b is not None and b == a + 1:
-                seps.append(source[originals[a].end : originals[b].start])
-            else:
-                seps.append("\n\n")
-        return _assemble(parts, seps, tags)
-
-    for keep, tags in ((True, False), (True, True), (False, False), (False, True)):
-        text = attempt(keep, tags)
+        return Written(source, True, tuple(originals))
+    parts: list[tuple[Block, str | None]] = []
+    for block, o in zip(new, origin, strict=True):
+        parts.append(
+            (block, source[originals[o].start : originals[o].end] if o is not None else None)
+        )
+    seps = []
+    for i in range(1, len(new)):
+        a, b = origin[i - 1], origin[i]
+        if a is not None and b is not None and b == a + 1:
+            seps.append(source[originals[a].end : originals[b].start])
+        else:
+            seps.append("\n\n")
+    tags = [False] * len(new)
+    runs: list[tuple[int, int]] = []  # written blocks i..j
+    i = 0
+    while i < len(new):
+        if origin[i] is None:
+            j = i
+            while j + 1 < len(new) and origin[j + 1] is None:
+                j += 1
+            runs.append((i, j))
+            i = j + 1
+        else:
+            i += 1
+    texts = _write_parts(parts, tags)
+    for first, last in runs:
+        a, b = max(0, first - 1), min(len(new) - 1, last + 1)
+        for tagged in (False, True):
+            for k in range(first, last + 1):
+                tags[k] = tagged
+            texts = _write_parts(parts, tags)
+            window, _spans = _join(texts[a : b + 1], seps[a:b])
+            if _reads_as(window, new[a : b + 1]):
+                break
+        else:
+            break  # this run does not read back even in tags: check the whole card
+    else:
+        text, spans = _join(texts, seps)
+        return _written(text, True, new, spans)
+    fresh: list[tuple[Block, str | None]] = [(b, None) for b in new]
+    for tagged in (False, True):
+        text, spans = _join(_write_parts(fresh, [tagged] * len(new)), ["\n\n"] * (len(new) - 1))
         if _reads_as(text, new):
-            return Written(text, True)
-    return Written(text, False)
+            return _written(text, True, new, spans)
+    return _written(text, False, new, spans)

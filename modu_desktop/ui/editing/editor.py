@@ -39,6 +39,7 @@ from PySide6.QtGui import (
     QTextOption,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
     QHBoxLayout,
     QLabel,
@@ -307,6 +308,10 @@ class EditorPane(QWidget):
         self.show_fm_button.toggled.connect(lambda on: self.set_front_matter_hidden(not on))
         self.toggle_list_button.toggled.connect(self._toggle_list)
         self.raw_toggle.toggled.connect(self.set_raw_view)
+        self._followed_card: object = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._card_focus_changed)
         self.show_fm_button.setVisible(False)
         for sp in (self.splitter, self.left_splitter):
             sp.splitterMoved.connect(lambda *_a: self._save_layout_timer.start())
@@ -663,6 +668,18 @@ class EditorPane(QWidget):
         if self.raw_toggle.isChecked() != raw:
             self.raw_toggle.setChecked(raw)
         self._save_layout_timer.start()
+
+    def _card_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """The keyboard went into another block card: the preview shows that block."""
+        if self.raw_view or new is None or not self.page_editor.isAncestorOf(new):
+            return
+        card = self.page_editor.current_card()
+        if card is None or card is self._followed_card:
+            return
+        self._followed_card = card
+        if card.kind == "block" and self.preview.isVisible():
+            line = self.editor.document().findBlock(card.qstart).blockNumber()
+            self.preview.scroll_to_line(line)
 
     def focus_editor(self) -> None:
         """The keyboard goes to the document: the first card, or the Markdown editor."""

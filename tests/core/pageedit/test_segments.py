@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from modu_desktop.core.pageedit.model import Paragraph, RichText, Text
+from modu_desktop.core.pageedit.reading import from_markdown
 from modu_desktop.core.pageedit.segments import split_document
 from modu_desktop.core.pageedit.writing import rewrite
 
@@ -77,6 +78,23 @@ def test_an_edited_text_card_changes_only_its_own_paragraph() -> None:
     assert new_document.replace("새로 쓴 문단은 10\\~20명입니다.", source[old.start : old.end]) == (
         text
     )
+
+
+def test_a_long_card_rewritten_knows_where_each_block_is() -> None:
+    paras = [f"{n}번째 문단, **굵게**와 10\\~20명." for n in range(60)]
+    source = "\n\n".join(paras)
+    seg = next(s for s in split_document(source) if s.kind == "text")
+    blocks = [b.block for b in seg.blocks]
+    blocks[30] = Paragraph((Text("고친 문단 {이름}"),))
+    blocks.insert(45, Paragraph((Text("새 문단 <b>"),)))
+    written = rewrite(source, seg.blocks, RichText(tuple(blocks)))
+    assert written.exact
+    assert written.text == "\n\n".join(
+        paras[:30] + ["고친 문단 \\{이름\\}"] + paras[31:45] + ["새 문단 \\<b>"] + paras[45:]
+    )
+    assert [b.block for b in written.blocks] == blocks
+    for sb in written.blocks:
+        assert from_markdown(written.text[sb.start : sb.end]) == RichText((sb.block,))
 
 
 def test_a_new_paragraph_between_two_keeps_both_neighbours_bytes() -> None:

@@ -80,6 +80,7 @@ class Card(QFrame):
     edited = Signal(object, str, bool)  # card, the span's new text, typing (joins undo steps)
     actionRequested = Signal(object, str)  # card, one of CARD_ACTIONS
     built = Signal(object)  # the card's fields exist now
+    lookRequested = Signal()  # its text may now read as other cards: the page looks again
     kind = "card"
 
     def __init__(self, title: str, parent: QWidget | None = None) -> None:

@@ -161,6 +161,11 @@ class PageEditor(QScrollArea):
         if self._dirty:
             self.reconcile()
 
+    def look_soon(self) -> None:
+        """Look at the document again after this turn of the event loop."""
+        self._dirty = True
+        self._timer.start()
+
     def ensure_current(self) -> None:
         """Look at the document now if it changed since the cards were made."""
         if self._dirty:
@@ -237,6 +242,7 @@ class PageEditor(QScrollArea):
 
     def _connect(self, card: Card) -> None:
         card.edited.connect(self.apply)
+        card.lookRequested.connect(self.look_soon)
         card.actionRequested.connect(self._card_action)
         card.built.connect(self._card_built)
         card.set_read_only(self.read_only)

@@ -4,6 +4,7 @@ list written in a way a card would change) as it is written, editable as text, n
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QLabel, QTextEdit, QWidget
 
@@ -27,6 +28,7 @@ class RawCard(Card):
         self.source = source
         self.hint = QLabel("")
         self._filling = False
+        self._edited = False
 
     def _build(self) -> None:
         self.editor = QTextEdit()
@@ -42,6 +44,7 @@ class RawCard(Card):
         self.body.addWidget(self.editor)
         self.sizer = AutoHeight(self.editor)
         self.editor.textChanged.connect(self._changed)
+        self.editor.installEventFilter(self)
         self._fill(self.source)
 
     def _fill(self, source: str) -> None:
@@ -55,7 +58,15 @@ class RawCard(Card):
     def _changed(self) -> None:
         if self._filling or self.read_only:
             return
+        self._edited = True
         self.edited.emit(self, raw_text(self.editor.document()), True)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.FocusOut and self._edited:
+            # what was typed may be a block or text a card can hold now
+            self._edited = False
+            self.lookRequested.emit()
+        return False
 
     def set_source(self, source: str, segment: Segment) -> None:
         if not self.is_built:

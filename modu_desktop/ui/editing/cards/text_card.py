@@ -284,24 +284,10 @@ class TextCard(Card):
         written = rewrite(self.source, self.blocks, model)
         self.model = model
         self.edited.emit(self, written.text, True)
-        self._reread(written.text)
+        self.source = written.text
+        self.blocks = written.blocks
+        # the site would read it otherwise (a web address, an emoji name): show it on leaving
         self._stale = self._stale or not written.exact
-
-    def _reread(self, source: str) -> None:
-        """The card's text changed: find its paragraphs in it for the next rewrite."""
-        self.source = source
-        pieces = read_pieces(source)
-        if len(pieces) == 1 and pieces[0].kind == "rich" and pieces[0].start == 0:
-            self.blocks = pieces[0].blocks
-            shown = pieces[0].model
-        elif not pieces:
-            self.blocks = ()
-            shown = RichText()
-        else:  # what the card writes no longer reads as one card: the page looks again
-            self.blocks = ()
-            shown = None
-        if shown != self.model:
-            self._stale = True
 
     def left(self) -> None:
         """The keyboard left the card: show what the site will show, if it differs."""
@@ -309,10 +295,12 @@ class TextCard(Card):
             return
         self._stale = False
         pieces = read_pieces(self.source)
-        if len(pieces) == 1 and pieces[0].kind == "rich":
+        if len(pieces) == 1 and pieces[0].kind == "rich" and pieces[0].start == 0:
             self.blocks = pieces[0].blocks
             self.model = pieces[0].model
             self._fill(self.model)
+        elif pieces:
+            self.lookRequested.emit()
 
     def set_source(self, source: str, segment: Segment) -> None:
         if source == self.source:

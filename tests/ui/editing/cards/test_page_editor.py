@@ -17,6 +17,7 @@ from modu_desktop import i18n
 from modu_desktop.core.pageedit.segments import CARD_KINDS, split_document
 from modu_desktop.ui.editing.cards import richdoc
 from modu_desktop.ui.editing.cards.block_card import BlockCard
+from modu_desktop.ui.editing.cards.raw_card import RawCard
 from modu_desktop.ui.editing.cards.text_card import TextCard
 from modu_desktop.ui.editing.editor import EditorPane
 from tests.core.pageedit.rich_corpus import EDITS
@@ -348,3 +349,39 @@ def test_read_only_cards_do_not_edit(pane: EditorPane, qtbot: Any) -> None:
     qtbot.keyClicks(card.editor, "x")
     assert pane.text() == NOTES
     assert not pane.page_editor.add_text_button.isEnabled()
+
+
+# ------------------------------------------------------------------ raw cards, pictures, the end
+def test_a_raw_card_that_becomes_a_block_becomes_a_block_card(pane: EditorPane, qtbot: Any) -> None:
+    text = "---\ntitle: 가\n---\n\n```\n코드\n```\n"
+    pane.load_text(text, read_only=False)
+    page = pane.page_editor
+    raw = page.cards[0]
+    assert isinstance(raw, RawCard)
+    raw.editor.setFocus()
+    raw.editor.selectAll()
+    raw.editor.insertPlainText(":::quote\ntext: 이제 블록\n:::")
+    assert pane.text() == "---\ntitle: 가\n---\n\n:::quote\ntext: 이제 블록\n:::\n"
+    page.add_text_button.setFocus()  # the keyboard leaves the card: the page looks again
+    qtbot.waitUntil(lambda: isinstance(page.cards[0], BlockCard))
+    assert page.cards[0].model.get("text") == "이제 블록"
+
+
+def test_a_text_box_at_the_end_of_the_page(pane: EditorPane, qtbot: Any) -> None:
+    text = "---\ntitle: 가\n---\n\n:::hero\ntitle: 하나\n:::\n"
+    pane.load_text(text, read_only=False)
+    page = pane.page_editor
+    qtbot.mouseClick(page.add_text_button, Qt.MouseButton.LeftButton)
+    card = page.current_card()
+    assert isinstance(card, TextCard) and page.cards[-1] is card
+    card.editor.insertPlainText("끝에 쓴 글 ~")
+    assert pane.text() == text + "\n끝에 쓴 글 \\~\n"
+
+
+def test_an_uploaded_picture_goes_into_the_text_box(pane: EditorPane) -> None:
+    pane.load_text(NOTES, read_only=False)
+    card = _text_card(pane)
+    card.editor.setFocus()
+    card.editor.moveCursor(QTextCursor.MoveOperation.End)
+    pane.insert_markdown("![새 사진](/img/uploads/upload_1.png)")
+    assert "![로고](/img/modu-logo.png)![새 사진](/img/uploads/upload_1.png)" in pane.text()
