@@ -1,8 +1,11 @@
 """Picture upload like the web admin's (Qt-free): check, upload, return the Markdown to insert.
 
 Wire contract: ``static/img/uploads/upload_{epoch-ms}.{ext}``, commit message
-``upload(image): add {name} via Admin Studio``, Markdown ``![alt]({baseUrl}img/uploads/{name})``
-(baseUrl ``/`` by default, ``/{repo}/`` on a GitHub Pages project site).
+``upload(image): add {name} via Admin Studio``, Markdown ``![alt](/img/uploads/{name})``: the
+address the site build finds the file at whatever the site's base URL
+(:func:`~modu_desktop.core.documents.pictures.upload_address`). The web admin writes
+``{baseUrl}img/uploads/{name}`` instead, which stops the build of a site whose base URL is not
+``/`` (the publish check says so).
 
 Checks before anything is sent:
 
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.docops.ops import Text
+from modu_desktop.core.documents.pictures import upload_address
 from modu_desktop.core.github.errors import Conflict, GitHubError, WriteUncertain
 
 __all__ = [
@@ -44,7 +48,6 @@ __all__ = [
     "ImageUpload",
     "check_image",
     "image_markdown",
-    "normalize_base_url",
     "upload_image",
     "upload_message",
 ]
@@ -52,7 +55,6 @@ __all__ = [
 MAX_BYTES = 10 * 1024 * 1024
 WARN_BYTES = 2 * 1024 * 1024
 UPLOAD_DIR = "static/img/uploads"
-SITE_DIR = "img/uploads"
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _EXT_OF = {"png": "png", "jpeg": "jpg", "gif": "gif", "webp": "webp", "svg": "svg"}
@@ -232,19 +234,6 @@ def check_image(
     )
 
 
-def normalize_base_url(base_url: str | None) -> str:
-    """``""``/None → ``/``; ``PNU-Modu`` → ``/PNU-Modu/``; a full ``https://…`` URL keeps its
-    scheme and host and gets a trailing slash."""
-    b = (base_url or "/").strip()
-    if not b:
-        return "/"
-    if "://" not in b and not b.startswith("/"):
-        b = "/" + b
-    if not b.endswith("/"):
-        b += "/"
-    return b
-
-
 def upload_message(name: str) -> str:
     return f"upload(image): add {name} via Admin Studio"
 
@@ -252,9 +241,9 @@ def upload_message(name: str) -> str:
 _ALT_BAD = re.compile(r"[\[\]\r\n\\]+")
 
 
-def image_markdown(name: str, alt: str = "", base_url: str | None = "/") -> str:
+def image_markdown(name: str, alt: str = "") -> str:
     alt = " ".join(_ALT_BAD.sub(" ", alt).split())
-    return f"![{alt}]({normalize_base_url(base_url)}{SITE_DIR}/{name})"
+    return f"![{alt}]({upload_address(f'{UPLOAD_DIR}/{name}')})"
 
 
 def default_alt(file_name: str) -> str:
@@ -273,7 +262,7 @@ class ImageUpload:
     path: str | None = None  # static/img/uploads/upload_….png
     name: str | None = None  # upload_….png
     markdown: str | None = None
-    site_url: str | None = None  # {baseUrl}img/uploads/{name}
+    site_url: str | None = None  # /img/uploads/{name}, the address in the document
     commit_sha: str | None = None
     error: BaseException | None = None
     uncertain: bool = False
@@ -293,7 +282,6 @@ async def upload_image(
     file_name: str = "",
     *,
     alt: str | None = None,
-    base_url: str | None = "/",
     now_ms: int | None = None,
     max_bytes: int = MAX_BYTES,
     branch: str | None = None,
@@ -346,8 +334,8 @@ async def upload_image(
                 check,
                 error=exc,
             )
-        md = image_markdown(name, alt_text, base_url)
-        site = f"{normalize_base_url(base_url)}{SITE_DIR}/{name}"
+        md = image_markdown(name, alt_text)
+        site = upload_address(path)
         warn: Text | str = Text(" {warning}", warning=check.warning) if check.warning else ""
         return ImageUpload(
             True,

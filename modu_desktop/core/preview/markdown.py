@@ -296,6 +296,7 @@ def _emoji(state: StateCore) -> None:
 
 
 # -- the brochure plugin's view of a block's body ---------------------------------------------
+@lru_cache(maxsize=2048)
 def block_body_text(raw: str) -> str:
     """A brochure block's body as the site's remark plugin hands it to its line parser: the
     Markdown read, then written back by its ``toMarkdownText`` — strong as ``**…**``, emphasis

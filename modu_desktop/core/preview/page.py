@@ -8,7 +8,8 @@ widget updates only the segments whose keys changed (see ``resources/preview/pre
 
 Stylesheets, in cascade order: Infima (Docusaurus's CSS framework, MIT), our small stand-in for
 the Docusaurus theme's own CSS (``base.css``), the site's stylesheets (or our ``brochure.css``),
-and last the fonts we ship (``fonts.css``), so Hangul looks the same on every computer, offline.
+and last the web fonts the site names, from the files we ship (:mod:`.fonts`), so the text is
+drawn in the site's own fonts on every computer, offline.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from functools import lru_cache
 
 from modu_desktop.core.brochure.blocks import Block, parse_block, split_front_matter, split_segments
 from modu_desktop.core.preview.blocks import BLOCK_RENDERERS, render_block
+from modu_desktop.core.preview.fonts import fonts_css
 from modu_desktop.core.preview.images import ImageResolver
 from modu_desktop.core.preview.markdown import block_body_text, first_heading
 from modu_desktop.core.preview.mdx import render_admonition, render_markdown
@@ -37,14 +39,14 @@ __all__ = [
     "render_document",
     "build_page",
     "PAPER_MM",
-    "FONT_URL",
+    "FONT_BASE",
     "NO_MOTION_CSS",
 ]
 
 # Paper sizes (portrait, mm) for PDF export.
 PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "B5": (176.0, 250.0)}
 
-FONT_URL = "modu-page:/res/fonts/PretendardVariable.ttf"  # served by the preview widget
+FONT_BASE = "modu-page:/res/fonts"  # the shipped font files, served by the preview widget
 NO_MOTION_CSS = (
     "*, *::before, *::after { animation: none !important; transition: none !important;"
     " caret-color: transparent !important; }"
@@ -121,7 +123,7 @@ def _block_html(block: Block, resolver: ImageResolver | None) -> tuple[str, str]
         title = f"알 수 없는 블록: :::{block.name}"
         return "unknown", warning + _raw_box(title, block.raw, "unknown")
     try:
-        out = render_block(_as_the_site_reads(block))
+        out = _site_block_html(block.name, block.raw, block.closed, block.label)
     except Exception:  # one broken block never breaks the preview
         return "error", warning + _raw_box(f":::{block.name}", block.raw, "error")
     if block.extra:
@@ -129,18 +131,14 @@ def _block_html(block: Block, resolver: ImageResolver | None) -> tuple[str, str]
     return block.kind, warning + out
 
 
-def _as_the_site_reads(block: Block) -> Block:
-    """The block with its values read as the site's remark plugin reads them (Markdown first:
-    ``1:1`` loses its ``:1``, links keep their text, ``:smile:`` becomes 😄)."""
-    body = block_body_text(block.raw)
-    return parse_block(
-        block.name,
-        body.split("\n"),
-        closed=block.closed,
-        line=block.line,
-        label=block.label,
-        unquote=False,
-    )
+@lru_cache(maxsize=4096)
+def _site_block_html(name: str, raw: str, closed: bool, label: str) -> str:
+    """A block's DOM with its values read as the site's remark plugin reads them (Markdown
+    first: ``1:1`` loses its ``:1``, links keep their text, ``:smile:`` becomes 😄). Cached:
+    while typing, only the edited block is read again."""
+    body = block_body_text(raw)
+    site = parse_block(name, body.split("\n"), closed=closed, label=label, unquote=False)
+    return render_block(site)
 
 
 def render_document(
@@ -243,20 +241,20 @@ def build_page(
     paper: str | None = None,
     no_motion: bool = False,
     live: bool = False,
-    font_url: str = FONT_URL,
+    font_url: str = FONT_BASE,
 ) -> str:
     """The whole HTML page. ``script``: our page code (the widget's), run with ``nonce`` under
     the ``csp`` policy; ``paper``: add print rules for that paper; ``no_motion``: switch off CSS
     animations and transitions; ``live``: the live preview's rendering shortcuts
     (``preview.css``: off-screen segments are skipped until they scroll into view);
-    ``font_url``: where the shipped font is (the preview widget serves it; a saved page embeds
-    it)."""
+    ``font_url``: where the shipped font files are (the preview widget serves them; empty: no
+    font rules, for a saved page that embeds its own)."""
     style = style or default_style()
     attrs = " ".join(f'{k}="{_esc(v)}"' for k, v in doc.root_attrs(style).items() if v)
     sheets = [("infima", _resource("infima.min.css")), ("base", _resource("base.css"))]
     sheets += list(style.stylesheets)
     if font_url:
-        sheets.append(("fonts", _resource("fonts.css").replace("{FONT_URL}", font_url)))
+        sheets.append(("fonts", fonts_css(font_url)))
     if paper:
         sheets.append(("print", print_css(paper)))
     if no_motion:

@@ -12,7 +12,7 @@ Markdown ``![alt]({baseUrl}img/uploads/upload_….ext)`` inserted at the cursor.
   edit the alt text, Upload; on success ``markdown`` holds the text to insert; on failure the
   choice and the alt text stay.
 
-Wiring (main window): ``helper = EditorImageHelper(ImageUploader(ctx.client, base_url=…),
+Wiring (main window): ``helper = EditorImageHelper(ImageUploader(ctx.client),
 editor_pane.editor)``; connect ``helper.uploader.finished`` to the status bar /
 a banner (``res.user_message()``) and ``started`` to a busy indicator; a menu action
 ``Insert picture…`` → ``md = await pick_and_upload(uploader, parent)`` then insert ``md`` at the
@@ -158,15 +158,13 @@ class ImageUploader(QObject):
         client: Any,
         parent: QObject | None = None,
         *,
-        base_url: str = "/",
         max_bytes: int = MAX_BYTES,
     ) -> None:
         super().__init__(parent)
         self.client = client
-        self.base_url = base_url
         self.max_bytes = max_bytes
         self.busy = False
-        self.recent: dict[str, bytes] = {}  # site path → bytes of pictures uploaded here
+        self.recent: dict[str, bytes] = {}  # address in the document → bytes uploaded here
 
     def _refusal(self, text: Text) -> ImageUpload:
         res = ImageUpload(False, text)
@@ -186,9 +184,7 @@ class ImageUploader(QObject):
         self.busy = True
         self.started.emit(name)
         try:
-            res = await upload_image(
-                self.client, data, name, alt=alt, base_url=self.base_url, max_bytes=self.max_bytes
-            )
+            res = await upload_image(self.client, data, name, alt=alt, max_bytes=self.max_bytes)
         finally:
             self.busy = False
         if res.ok and res.site_url:

@@ -81,6 +81,11 @@ class Publishing(QObject):
             )
         except Exception:
             paths = None  # the check then skips the picture-path rule
+        before: str | None = None
+        try:  # the text as last saved (blob cache), to warn only about new surprises
+            before = (await self.win.ctx.store.read_blob(s.base_sha)).decode("utf-8")
+        except Exception:
+            before = None
         return await check_before_save(
             self.parent_widget,
             text,
@@ -88,6 +93,7 @@ class Publishing(QObject):
             repo_paths=paths,
             title=s.title,
             editor=self.win.editor_pane.editor,
+            before=before,
         )
 
     # -- a failed deploy ---------------------------------------------------------------------

@@ -444,28 +444,39 @@ def test_render_module_is_qt_free() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=CHECKOUT)
 
 
-def test_directory_image_resolver(tmp_path: Path) -> None:
-    from modu_desktop.core.preview import directory_image_resolver
+def test_checkout_image_resolver(tmp_path: Path) -> None:
+    from modu_desktop.core.preview import checkout_image_resolver
 
-    static = tmp_path / "static"
+    repo = tmp_path / "repo"
+    static = repo / "static"
     (static / "img" / "uploads").mkdir(parents=True)
     png = static / "img" / "uploads" / "upload_1.png"
     png.write_bytes(b"\x89PNG")
+    (repo / "docs" / "img").mkdir(parents=True)
+    beside = repo / "docs" / "img" / "b.png"
+    beside.write_bytes(b"\x89PNG")
     (tmp_path / "secret.png").write_bytes(b"x")
-    resolve = directory_image_resolver(static, base_url="/PNU-Modu/")
+    resolve = checkout_image_resolver(repo, "docs/01.md")
     uri = png.resolve().as_uri()
     for src in (
-        "/PNU-Modu/img/uploads/upload_1.png",
         "/img/uploads/upload_1.png",
-        "img/uploads/upload_1.png",
-        "./img/uploads/upload_1.png",
         "../static/img/uploads/upload_1.png",
+        "@site/static/img/uploads/upload_1.png",
         "/img/uploads/upload_1.png?v=2",
     ):
         assert resolve(src) == uri, src
-    for src in ("/img/missing.png", "../secret.png", "/../secret.png", "img/../../secret.png", ""):
+    assert resolve("img/b.png") == resolve("./img/b.png") == beside.resolve().as_uri()
+    for src in (
+        "/PNU-Modu/img/uploads/upload_1.png",  # the build looks in static/PNU-Modu/ and stops
+        "img/uploads/upload_1.png",  # beside the document: docs/img/uploads/
+        "/img/missing.png",
+        "../../secret.png",
+        "/../../secret.png",
+        "img/../../../secret.png",
+        "",
+    ):
         assert resolve(src) is None, src
-    html = render_preview("![u](/PNU-Modu/img/uploads/upload_1.png)", image_resolver=resolve)
+    html = render_preview("![u](/img/uploads/upload_1.png)", image_resolver=resolve)
     assert f'src="{uri}"' in html
 
 

@@ -77,7 +77,7 @@ def test_picker_offers_auto_shrink_for_a_30mb_photo(
     photo_30mb: Path, client: GitHubClient, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     i18n.set_language("ko")
-    up = ImageUploader(client, base_url="/PNU-Modu/")
+    up = ImageUploader(client)
     dlg = ImagePickerDialog(up, path=str(photo_30mb))
     qtbot.addWidget(dlg)
     dlg.show()
@@ -92,7 +92,7 @@ def test_picker_offers_auto_shrink_for_a_30mb_photo(
     task = dlg.start_shrunk()
     ui.wait_task(task, timeout=60000)
     md = dlg.markdown
-    assert md is not None and md.startswith("![졸업식 사진 2026](/PNU-Modu/img/uploads/upload_")
+    assert md is not None and md.startswith("![졸업식 사진 2026](/img/uploads/upload_")
     assert md.endswith(".jpg)")
     data = _uploaded(sandbox, md)
     img = QImage()
@@ -108,7 +108,7 @@ def test_dropped_30mb_photo_is_offered_and_shrunk(
     qtbot.addWidget(editor)
     editor.setPlainText("앞\n")
     editor.show()
-    helper = EditorImageHelper(ImageUploader(client, base_url="/"), editor)
+    helper = EditorImageHelper(ImageUploader(client), editor)
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(photo_30mb))])
     task = helper.handle_mime(mime, 2)

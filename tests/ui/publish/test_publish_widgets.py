@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPlainTextEdit, QPushButton
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QPushButton
 
 from modu_desktop import i18n
 from modu_desktop.core.documents.history import DocHistory, restore_version, version_before
@@ -301,6 +301,25 @@ def test_check_before_save_passes_a_clean_text_and_fixes_a_breaking_one(
     assert saved == edit.toPlainText() and not check_text(saved).breaks_build
     edit.undo()
     assert edit.toPlainText() == TEXT  # one undoable step
+
+
+def test_a_new_surprise_is_asked_about_once_and_saves_as_written_by_default(
+    ui: Any, qtbot: Any
+) -> None:
+    from modu_desktop.ui.publish.publish_check_panel import check_before_save
+
+    before = FM + "안내입니다.\n"
+    text = before + "\n인원은 10~20명, 기간은 3~5일입니다.\n"
+    task = ui.start(check_before_save(None, text, path="docs/a.md", repo_paths=None, before=before))
+    dlg = ui.dialog("publishCheckDialog")
+    assert dlg.panel.summary.text().startswith("사이트는 문제없이 만들어지지만, 1곳이")
+    (place,) = [w.text() for w in dlg.panel.findChildren(QLabel, "publishFindingPlace")]
+    assert place.startswith("다르게 보일 수 있음")
+    assert dlg.anyway_button.text() == "쓴 그대로 저장" and dlg.anyway_button.isDefault()
+    qtbot.keyClick(dlg, Qt.Key.Key_Return)  # the default keeps the text as written
+    assert ui.wait_task(task) == text
+    # saved once with the surprise kept: the next save does not ask again
+    assert ui.run(check_before_save(None, text, path="docs/a.md", repo_paths=None, before=text))
 
 
 def test_show_goes_back_to_editing_at_the_problem(ui: Any, qtbot: Any) -> None:

@@ -16,8 +16,8 @@ from collections.abc import Collection
 from typing import Protocol
 
 from modu_desktop.core.brochure.blocks import ADMONITIONS, ALIASES, BLOCK_TYPES
+from modu_desktop.core.documents.pictures import locate_picture
 
-from .mdx_helpers import resolve_image
 from .model import Severity, TextEdit
 
 
@@ -166,8 +166,8 @@ def _prop(
     value = value.strip("\"'")
     if not _IMAGE_VALUE.match(value):
         return
-    target = resolve_image(scanner.doc_path, value)
-    if target is not None and target not in scanner.repo_paths:
+    picture = locate_picture(value, scanner.doc_path)
+    if picture.kind == "file" and picture.path not in scanner.repo_paths:
         start = scanner.text.find(value, key_start)
         scanner.add(
             "block-image-missing",
