@@ -681,6 +681,22 @@ class EditorPane(QWidget):
             line = self.editor.document().findBlock(card.qstart).blockNumber()
             self.preview.scroll_to_line(line)
 
+    def show_line(self, line: int, column: int = 1) -> None:
+        """Put the keyboard at 1-based ``line`` and ``column`` of the text: in the Markdown
+        editor, or in the card that holds that place."""
+        block = self.editor.document().findBlockByNumber(line - 1)
+        if not block.isValid():
+            return
+        position = block.position() + max(0, min(column - 1, block.length() - 1))
+        if not self.raw_view:
+            self.page_editor.show_place(position)
+            return
+        cur = self.editor.textCursor()
+        cur.setPosition(position)
+        self.editor.setTextCursor(cur)
+        self.editor.centerCursor()
+        self.editor.setFocus()
+
     def focus_editor(self) -> None:
         """The keyboard goes to the document: the first card, or the Markdown editor."""
         if self.raw_view:
