@@ -385,3 +385,29 @@ def test_an_uploaded_picture_goes_into_the_text_box(pane: EditorPane) -> None:
     card.editor.moveCursor(QTextCursor.MoveOperation.End)
     pane.insert_markdown("![새 사진](/img/uploads/upload_1.png)")
     assert "![로고](/img/modu-logo.png)![새 사진](/img/uploads/upload_1.png)" in pane.text()
+
+
+def test_enter_in_a_list_of_the_text_box_adds_an_item(pane: EditorPane, qtbot: Any) -> None:
+    text = "---\ntitle: 가\n---\n\n- 하나\n- 둘\n"
+    pane.load_text(text, read_only=False)
+    card = _text_card(pane)
+    card.editor.setFocus()
+    card.editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClick(card.editor, Qt.Key.Key_Return)
+    card.editor.insertPlainText("셋")
+    assert pane.text() == "---\ntitle: 가\n---\n\n- 하나\n- 둘\n- 셋\n"
+
+
+def test_on_leaving_a_text_box_shows_what_the_site_will_show(pane: EditorPane, qtbot: Any) -> None:
+    text = "---\ntitle: 가\n---\n\n첫 문단\n"
+    pane.load_text(text, read_only=False)
+    card = _text_card(pane)
+    card.editor.setFocus()
+    card.editor.moveCursor(QTextCursor.MoveOperation.End)
+    card.editor.insertPlainText(" https://example.com :tada:")
+    assert not richdoc.read_document(card.editor.document()).blocks[0].content[-1].link
+    pane.page_editor.add_text_button.setFocus()  # the keyboard leaves the card
+    shown = richdoc.read_document(card.editor.document())
+    links = [n.link for n in shown.blocks[0].content if getattr(n, "link", None)]
+    assert links == ["https://example.com"]  # the site makes a link of a bare address
+    assert "🎉" in card.editor.toPlainText()  # and a picture of an emoji's name
