@@ -62,13 +62,7 @@ class BlockCard(Card):
         super().__init__(spec.name, parent)
         self.spec = spec
         self.source = source
-        self.set_subtitle(spec.description)
-        from modu_desktop.ui.editing.block_picker import block_picture
-
-        try:
-            self.set_picture(block_picture(spec, size=PICTURE))
-        except Exception:  # a missing picture file never stops the card
-            self.set_picture(None)
+        self._show_kind()
         self.holder = QVBoxLayout()
         self.holder.setContentsMargins(0, 0, 0, 0)
         self.body.addLayout(self.holder)
@@ -78,6 +72,16 @@ class BlockCard(Card):
 
     def _build(self) -> None:
         self.build()
+
+    def _show_kind(self) -> None:
+        from modu_desktop.ui.editing.block_picker import block_picture
+
+        self.title.setText(self.spec.name)
+        self.set_subtitle(self.spec.description)
+        try:
+            self.set_picture(block_picture(self.spec, size=PICTURE))
+        except Exception:  # a missing picture file never stops the card
+            self.set_picture(None)
 
     def _items(self) -> list[dict[str, str]]:
         return [it.values() for it in self.model.body.items] if self.model.body else []
@@ -377,6 +381,10 @@ class BlockCard(Card):
         path = next((p for p, w in self.fields.items() if w is focused), None)
         self.source = source
         self.model = block_model.parse(source)
+        spec = spec_for(self.model.kind, self._items())
+        if spec is not self.spec:  # the block became another kind (edited as text)
+            self.spec = spec
+            self._show_kind()
         if self.is_built:
             self.build(focus=path)
 
