@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from modu_desktop.core.brochure import block_model
+from modu_desktop.core.brochure import syntax
 from modu_desktop.core.pageedit.reading import SourceBlock, read_pieces
 
 __all__ = ["Segment", "split_document", "CARD_KINDS"]
@@ -35,55 +35,37 @@ class Segment:
         return document[self.start : self.end]
 
 
-def _block_parts(text: str) -> list[tuple[str, int, int, str]]:
-    """(kind, first line, last line, name) of the front matter and every brochure block, in
-    order. One place to ask, so the shared block scanner can take its place."""
-    parts: list[tuple[str, int, int, str]] = []
-    fm = block_model.front_matter_lines(text)
-    if fm:
-        parts.append(("front_matter", 0, fm - 1, ""))
-    for span in block_model.block_spans(text):
-        parts.append(("block" if span.closed else "raw", span.start, span.end, span.name))
-    return parts
-
-
 def split_document(text: str) -> list[Segment]:
-    lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    out: list[Segment] = []
+    for part in syntax.split_document(text):
+        if isinstance(part, syntax.FrontMatterPart):
+            out.append(Segment("front_matter", part.start, part.end))
+        elif isinstance(part, syntax.BlockPart):
+            # an admonition, an unknown name or a block without its closing line: as written
+            kind = "block" if part.is_brochure_block and part.closed else "raw"
+            out.append(Segment(kind, part.start, part.end, name=part.name))
+        else:
+            out.extend(_run(part.text, part.start))
+    return out
 
-    def end_of(line: int) -> int:
-        return starts[line] + len(lines[line])
 
+def _run(chunk: str, base: int) -> list[Segment]:
+    """A run of Markdown (at ``base`` in the document) as text, raw and gap segments."""
     out: list[Segment] = []
     pos = 0
-
-    def run(upto: int) -> None:
-        """The text between ``pos`` and ``upto``: text, raw and gap segments."""
-        nonlocal pos
-        base, chunk = pos, text[pos:upto]
-        for piece in read_pieces(chunk) if chunk.strip() else []:
-            a, b = base + piece.start, base + piece.end
-            if a > pos:
-                out.append(Segment("gap", pos, a))
-            if piece.kind == "rich":
-                rel = tuple(
-                    SourceBlock(sb.block, sb.start - piece.start, sb.end - piece.start)
-                    for sb in piece.blocks
-                )
-                out.append(Segment("text", a, b, blocks=rel))
-            else:
-                out.append(Segment("raw", a, b))
-            pos = b
-        if upto > pos:
-            out.append(Segment("gap", pos, upto))
-            pos = upto
-
-    for kind, first, last, name in _block_parts(text):
-        a, b = starts[first], end_of(last)
-        run(a)
-        out.append(Segment(kind, a, b, name=name))
-        pos = b
-    run(len(text))
+    for piece in read_pieces(chunk) if chunk.strip().strip("\ufeff") else []:
+        if piece.start > pos:
+            out.append(Segment("gap", base + pos, base + piece.start))
+        a, b = base + piece.start, base + piece.end
+        if piece.kind == "rich":
+            rel = tuple(
+                SourceBlock(sb.block, sb.start - piece.start, sb.end - piece.start)
+                for sb in piece.blocks
+            )
+            out.append(Segment("text", a, b, blocks=rel))
+        else:
+            out.append(Segment("raw", a, b))
+        pos = piece.end
+    if len(chunk) > pos:
+        out.append(Segment("gap", base + pos, base + len(chunk)))
     return out

@@ -135,3 +135,10 @@ def test_what_a_card_cannot_hold_is_a_raw_card(text: str, kinds: list[str]) -> N
     segments = split_document(text)
     assert "".join(s.text(text) for s in segments) == text
     assert [s.kind for s in segments if s.kind != "gap"] == kinds
+
+
+def test_a_bom_before_a_block_is_no_card() -> None:
+    text = "\ufeff:::hero\ntitle: 가\n:::\n"
+    segments = split_document(text)
+    assert "".join(s.text(text) for s in segments) == text
+    assert [s.kind for s in segments if s.kind != "gap"] == ["block"]
