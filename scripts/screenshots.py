@@ -262,6 +262,7 @@ async def _template_on_cards(st: Studio, shot: Shot) -> Any:
     await win.open_document(DOC_TEMPLATE)
     await asyncio.sleep(0.3)
     pane = win.editor_pane
+    pane.set_raw_view(True)  # 원문 편집: the Markdown editor and its block form
     if shot.width < 1000:
         pane.set_list_shown(False)
     await asyncio.sleep(0.3)
@@ -274,6 +275,59 @@ async def _template_on_cards(st: Studio, shot: Shot) -> Any:
     pane.block_form.tables["items"].table.setCurrentCell(0, 0)
     await asyncio.sleep(0.4)
     return win
+
+
+@scene(
+    "page-editor",
+    "the page editor (default view): a page as cards — blocks with their forms, a text box",
+)
+async def page_editor(st: Studio, shot: Shot) -> None:
+    from PySide6.QtGui import QTextCursor
+    from PySide6.QtWidgets import QWidget
+
+    from modu_desktop.ui.editing.cards.text_card import TextCard
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document("01-welcome")
+    pane = win.editor_pane
+    if shot.width < 1000:
+        pane.set_list_shown(False)
+    pane.set_view("editor")
+    page = pane.page_editor
+    page.build_all()
+    await asyncio.sleep(0.4)
+    text = next(c for c in page.cards if isinstance(c, TextCard))
+    # the keyboard in the text box, on its list, a word made bold with Ctrl+B
+    ed = text.editor
+    ed.setFocus()
+    cur = ed.textCursor()
+    cur.movePosition(QTextCursor.MoveOperation.End)
+    cur.movePosition(QTextCursor.MoveOperation.StartOfBlock)
+    cur.movePosition(QTextCursor.MoveOperation.EndOfWord, QTextCursor.MoveMode.KeepAnchor)
+    ed.setTextCursor(cur)
+    text.toggle_mark("bold")
+    # from a block of items (the figures, or the cards when narrow) to the quote below the text
+    if shot.width >= 1200:  # the figures' items, the cards block, the text box, the quote
+        kpi = page.cards[1]
+        items = kpi.findChild(QWidget, "blockItems_items")
+        top = kpi.y() + items.mapTo(kpi, items.rect().topLeft()).y() - 30
+    else:  # the cards block's last items, the text box, the quote's name
+        top = text.y() + text.height() + 100 - page.viewport().height()
+    page.verticalScrollBar().setValue(top)
+    await asyncio.sleep(0.6)
+    shot.save(win)
+
+
+@scene("page-editor-top", "the page editor at the top of a page: the banner and the figures")
+async def page_editor_top(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document("01-welcome")
+    pane = win.editor_pane
+    if shot.width < 1000:
+        pane.set_list_shown(False)
+    pane.set_view("editor")
+    await asyncio.sleep(0.6)
+    shot.save(win)
 
 
 @scene("block-form", "the block form beside the text: a cards block, its first item chosen")

@@ -32,6 +32,8 @@ EVERY_SCENE = {
     "report",
     "bigger-text",
     "list-narrow",
+    "page-editor",
+    "page-editor-top",
 }
 
 

@@ -54,6 +54,10 @@ class OpsHost(QObject):
         self.uploader.finished.connect(self._uploaded)
         self.uploader.started.connect(self._upload_started)
         self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
+        # the text cards' 그림 button: the same picker and upload as Document → 그림 넣기
+        win.editor_pane.page_editor.picture_provider = lambda _card: win.ops.run(
+            self.insert_picture()
+        )
 
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:
@@ -213,7 +217,7 @@ class OpsHost(QObject):
         finally:
             self._picker_open = False
         if md:
-            win.editor_pane.editor.insertPlainText(md)
+            win.editor_pane.insert_markdown(md)
         return md
 
     def _upload_started(self, name: str) -> None:

@@ -32,14 +32,14 @@ from modu_desktop.ui.shell.fit import fit_to_screen
 
 PICTURE = QSize(168, 96)
 _RENDER_WIDTH = 520
-_cache: dict[tuple[str, str], QPixmap] = {}
+_cache: dict[tuple[str, str, int, int], QPixmap] = {}
 
 
 def block_picture(spec: BlockSpec, theme: str | None = None, size: QSize = PICTURE) -> QPixmap:
     """The block's example as the preview draws it (``resources/blocks/{entry}.png``), framed
     and scaled into ``size`` (cached). ``theme`` is accepted for the picker's sake; the shipped
     pictures use the site's default theme."""
-    key = (spec.entry, theme or "")
+    key = (spec.entry, theme or "", size.width(), size.height())
     hit = _cache.get(key)
     if hit is not None:
         return hit

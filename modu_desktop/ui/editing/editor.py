@@ -1,5 +1,12 @@
-"""The editing area: toolbar, front matter form, Markdown editor with a block form, find bar,
-live preview (splitters).
+"""The editing area: toolbar, front matter form, the page editor of cards (the default view) or
+the Markdown editor with a block form (원문 편집), find bar, live preview (splitters).
+
+- The document text lives in the Markdown editor's ``QTextDocument``; the page editor
+  (:mod:`modu_desktop.ui.editing.cards.page_editor`) is a view of the same text whose edits go
+  into that document, so both views share one undo history and every signal (drafts, saving,
+  preview, publish check) sees one text. ``rawEditorToggle`` switches views at the same place.
+- :meth:`EditorPane.text` gives the text with the line endings and byte-order mark it was
+  loaded with (Qt's document keeps neither); an untouched document is given back exactly.
 
 - The toolbar: collapse the document list, Save with a plain saved/unsaved state, 블록 넣기, the
   view switch (editor / preview / both) and 머리말 보기 (show the raw front matter). Under it,
@@ -18,6 +25,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +39,14 @@ from PySide6.QtGui import (
     QTextOption,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -47,6 +57,8 @@ from modu_desktop.core.publish.status import DocStatus, EditPhase
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
+from modu_desktop.ui.editing.cards.autosize import raw_text
+from modu_desktop.ui.editing.cards.page_editor import PageEditor
 from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
@@ -54,7 +66,7 @@ from modu_desktop.ui.editing.preedit import install_preedit_tracker
 from modu_desktop.ui.editing.publish_status import PublishStatus
 from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.status_words import save_words
-from modu_desktop.ui.shell.shortcuts import bind, keys_text
+from modu_desktop.ui.shell.shortcuts import bind, keys_text, sequences
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +165,17 @@ class EditorPane(QWidget):
             tr("Insert a brochure block ({keys})", keys=keys_text("insertBlock"))
         )
         bar.addWidget(self.insert_block_button)
+        self.raw_toggle = QToolButton()
+        self.raw_toggle.setObjectName("rawEditorToggle")
+        self.raw_toggle.setText(tr("Edit original text"))
+        self.raw_toggle.setCheckable(True)
+        self.raw_toggle.setShortcut(sequences("rawView")[0])
+        self.raw_toggle.setToolTip(
+            tr("Edit the page as Markdown text (for advanced users); press again for the cards")
+            + f" ({keys_text('rawView')})"
+        )
+        self.raw_toggle.setAccessibleName(tr("Edit original text"))
+        bar.addWidget(self.raw_toggle)
         self.view_buttons: dict[str, QToolButton] = {}
         self.view_group = QButtonGroup(self)
         for key, text, name in (
@@ -205,6 +228,7 @@ class EditorPane(QWidget):
         self.editor.setFont(font)
         self.highlighter = _attach_highlighter(self.editor)
         self.find_bar = FindBar(self.editor, left)
+        self.find_bar.before_open = lambda: self.set_raw_view(True)  # it searches the text
         left_lay.addWidget(self.editor)
         left_lay.addWidget(self.find_bar)
         self.block_form = BlockForm()
@@ -213,10 +237,16 @@ class EditorPane(QWidget):
         self.left_splitter.addWidget(self.block_form)
         self.left_splitter.setStretchFactor(0, 3)
         self.left_splitter.setStretchFactor(1, 2)
-        self.left_pane = self.left_splitter
+        self.page_editor = PageEditor(self.editor.document())
+        self.page_editor.block_picker = self._pick_block_for_cards
+        self.left_stack = QStackedWidget()
+        self.left_stack.setObjectName("editorViews")
+        self.left_stack.addWidget(self.page_editor)
+        self.left_stack.addWidget(self.left_splitter)
+        self.left_pane = self.left_stack
         self.preview = _make_preview(self)
         self.preview.setAccessibleName(tr("Preview"))
-        self.splitter.addWidget(self.left_splitter)
+        self.splitter.addWidget(self.left_stack)
         self.splitter.addWidget(self.preview)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
@@ -233,6 +263,11 @@ class EditorPane(QWidget):
         self._remember_list = True
         self._list_wanted = True  # the user's choice (a narrow window may hide it for now)
         self.narrow = False  # the window is narrow now: its list width is not the user's
+        self.raw_view = False
+        self._loaded = ""
+        self._loaded_plain = ""
+        self._bom = False
+        self._crlf = False
         self.front_matter_hidden = True
         self._fm_lines = 0
         self._saving = False
@@ -270,15 +305,22 @@ class EditorPane(QWidget):
         self.insert_block_button.clicked.connect(self.open_block_picker)
         self.show_fm_button.toggled.connect(lambda on: self.set_front_matter_hidden(not on))
         self.toggle_list_button.toggled.connect(self._toggle_list)
+        self.raw_toggle.toggled.connect(self.set_raw_view)
+        self._followed_card: object = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._card_focus_changed)
+        self.show_fm_button.setVisible(False)
         for sp in (self.splitter, self.left_splitter):
             sp.splitterMoved.connect(lambda *_a: self._save_layout_timer.start())
         self._update_save_state()
 
     # --- content ---
     def load_text(self, text: str, *, read_only: bool) -> None:
+        self._remember_loaded(text)
         self._loading = True
         try:
-            self.editor.setPlainText(text)  # also clears undo history
+            self.editor.setPlainText(self._loaded_plain)  # also clears undo history
             self.editor.document().setModified(False)
             self._apply_front_matter_visibility()
             cur = self.editor.textCursor()
@@ -292,9 +334,33 @@ class EditorPane(QWidget):
         self._sync_form_from_text()
         self._sync_block_form()
         self._render_now()
+        if not self.raw_view:
+            self.page_editor.reconcile()
+            self.page_editor.verticalScrollBar().setValue(0)
+
+    def _remember_loaded(self, text: str) -> None:
+        """What Qt's document will hold of ``text``, and how to give it back: the BOM and the
+        line endings (Qt keeps neither), the untouched text exactly."""
+        self._loaded = text
+        self._bom = text.startswith("\ufeff")
+        body = text[1:] if self._bom else text
+        crlf = body.count("\r\n")
+        self._crlf = crlf > 0 and crlf >= body.count("\n") - crlf
+        self._loaded_plain = body.replace("\r\n", "\n").replace("\r", "\n")
+
+    def _plain(self) -> str:
+        """The document's characters as Qt holds them (``\n`` line ends, no BOM)."""
+        return raw_text(self.editor.document())
 
     def text(self) -> str:
-        return self.editor.toPlainText()
+        """The document's text as it will be saved: exactly the loaded text while nothing
+        changed, else with the loaded text's BOM and line endings."""
+        current = self._plain()
+        if current == self._loaded_plain:
+            return self._loaded
+        if self._crlf:
+            current = current.replace("\n", "\r\n")
+        return "\ufeff" + current if self._bom else current
 
     def is_modified(self) -> bool:
         return self.editor.document().isModified()
@@ -308,6 +374,7 @@ class EditorPane(QWidget):
         self.form.set_read_only(ro)
         self.find_bar.set_read_only(ro)
         self.block_form.set_read_only(ro)
+        self.page_editor.set_read_only(ro)
         self.save_button.setEnabled(not ro)
         self.insert_block_button.setEnabled(not ro)
         self.insert_block_action.setEnabled(not ro)
@@ -315,10 +382,11 @@ class EditorPane(QWidget):
 
     def replace_all_text(self, text: str, *, modified: bool) -> None:
         """Put new text in (e.g. 'take theirs') as one undoable step."""
+        self._remember_loaded(text)
         cur = QTextCursor(self.editor.document())
         cur.beginEditBlock()
         cur.select(QTextCursor.SelectionType.Document)
-        cur.insertText(text)
+        cur.insertText(self._loaded_plain)
         cur.endEditBlock()
         self.editor.document().setModified(modified)
         self._update_save_state()
@@ -363,18 +431,18 @@ class EditorPane(QWidget):
         if not self._applying_form:
             self._fm_timer.start()
         if self.front_matter_hidden and not self._loading:
-            n = syntax.front_matter_lines(self.editor.toPlainText())
+            n = syntax.front_matter_lines(self._plain())
             if n != self._fm_lines:
                 self._apply_front_matter_visibility()
         if not self._applying_block:
             self._block_timer.start()
-        self.preview.schedule_render(self.editor.toPlainText())
+        self.preview.schedule_render(self._plain())
 
     def _render_now(self) -> None:
-        self.preview.render_now(self.editor.toPlainText())
+        self.preview.render_now(self._plain())
 
     def _sync_form_from_text(self) -> None:
-        self.form.set_values(fmsync.read_fields(self.editor.toPlainText()))
+        self.form.set_values(fmsync.read_fields(self._plain()))
 
     def apply_field(self, key: str, value: object) -> None:
         """Set one front matter key in the text (one undoable step), e.g. after a reorder."""
@@ -384,7 +452,7 @@ class EditorPane(QWidget):
     def _apply_form_edit(self, key: str, value: object) -> None:
         if self.editor.isReadOnly():
             return
-        old = self.editor.toPlainText()
+        old = self._plain()
         new = fmsync.write_field(old, key, value)
         if new == old:
             return
@@ -424,7 +492,7 @@ class EditorPane(QWidget):
 
     def _apply_front_matter_visibility(self) -> None:
         doc = self.editor.document()
-        n = syntax.front_matter_lines(self.editor.toPlainText())
+        n = syntax.front_matter_lines(self._plain())
         # nothing after it: keep it visible so the text can still be reached
         reachable = n < doc.blockCount()
         n_hide = n if self.front_matter_hidden and reachable else 0
@@ -469,7 +537,7 @@ class EditorPane(QWidget):
 
     def current_block_span(self) -> syntax.BlockPart | None:
         line = self.editor.textCursor().blockNumber()
-        return syntax.block_at(self.editor.toPlainText(), line)
+        return syntax.block_at(self._plain(), line)
 
     def _sync_block_form(self) -> None:
         span = self.current_block_span()
@@ -567,21 +635,109 @@ class EditorPane(QWidget):
     def open_block_picker(self) -> None:
         if self.editor.isReadOnly():
             return
+        if not self.raw_view:
+            card = self.page_editor.current_card()
+            self._pick_block_for_cards(
+                lambda block: self.page_editor.insert_block(block, card, "below")
+            )
+            return
+        self._pick_block(self.insert_block)
+
+    def _pick_block(self, insert: Callable[[str], None]) -> None:
         from modu_desktop.ui.editing.block_picker import BlockPicker
 
-        theme = fmsync.read_fields(self.text()).get("theme")
+        theme = fmsync.read_fields(self._plain()).get("theme")
         dlg = BlockPicker(self, theme=str(theme) if theme else None)
         self.picker = dlg
-        dlg.picked.connect(lambda spec: self.insert_block(spec.example))
+        dlg.picked.connect(lambda spec: insert(spec.example))
         dlg.finished.connect(lambda _r: setattr(self, "picker", None))
         dlg.open()
+
+    def _pick_block_for_cards(self, insert: Callable[[str], None]) -> None:
+        if not self.editor.isReadOnly():
+            self._pick_block(insert)
+
+    # --- the two views of one text ---
+    def set_raw_view(self, raw: bool) -> None:
+        """원문 편집 (the Markdown editor) or the cards, at the same place of the document."""
+        if raw == self.raw_view and self.left_stack.currentIndex() == (1 if raw else 0):
+            return
+        if raw:
+            place = self.page_editor.place()
+            self.raw_view = True
+            self.left_stack.setCurrentIndex(1)
+            if place is not None:
+                cur = self.editor.textCursor()
+                cur.setPosition(min(place, self.editor.document().characterCount() - 1))
+                self.editor.setTextCursor(cur)
+                self.editor.centerCursor()
+            self._keep_cursor_visible()
+            self.editor.setFocus()
+            self._sync_block_form()
+        else:
+            place = self.editor.textCursor().position()
+            self.raw_view = False
+            self.left_stack.setCurrentIndex(0)
+            self.find_bar.hide()
+            self.page_editor.ensure_current()
+            self.page_editor.show_place(place)
+        self.show_fm_button.setVisible(raw)
+        if self.raw_toggle.isChecked() != raw:
+            self.raw_toggle.setChecked(raw)
+        self._save_layout_timer.start()
+
+    def _card_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """The keyboard went into another block card: the preview shows that block."""
+        if self.raw_view or new is None or not self.page_editor.isAncestorOf(new):
+            return
+        card = self.page_editor.current_card()
+        if card is None or card is self._followed_card:
+            return
+        self._followed_card = card
+        if card.kind == "block" and self.preview.isVisible():
+            line = self.editor.document().findBlock(card.qstart).blockNumber()
+            self.preview.scroll_to_line(line)
+
+    def show_line(self, line: int, column: int = 1) -> None:
+        """Put the keyboard at 1-based ``line`` and ``column`` of the text: in the Markdown
+        editor, or in the card that holds that place."""
+        block = self.editor.document().findBlockByNumber(line - 1)
+        if not block.isValid():
+            return
+        position = block.position() + max(0, min(column - 1, block.length() - 1))
+        if not self.raw_view:
+            self.page_editor.show_place(position)
+            return
+        cur = self.editor.textCursor()
+        cur.setPosition(position)
+        self.editor.setTextCursor(cur)
+        self.editor.centerCursor()
+        self.editor.setFocus()
+
+    def focus_editor(self) -> None:
+        """The keyboard goes to the document: the first card, or the Markdown editor."""
+        if self.raw_view:
+            self.editor.setFocus()
+        elif self.page_editor.current_card() is None:
+            self.page_editor.focus_first()
+
+    def insert_markdown(self, markdown: str) -> None:
+        """Text from elsewhere (an uploaded picture's Markdown) at the keyboard's place."""
+        if self.editor.isReadOnly():
+            return
+        if not self.raw_view and self.page_editor.insert_markdown(markdown):
+            return
+        if not self.raw_view:
+            self.page_editor.insert_block(markdown, self.page_editor.current_card(), "below")
+            return
+        self.editor.insertPlainText(markdown)
 
     def insert_block(self, block_text: str) -> None:
         """Put a block at the cursor on lines of its own (after the block the cursor is in),
         with a blank line around it; the cursor lands in it, so its form shows."""
         if self.editor.isReadOnly():
             return
-        text = self.text()
+        text = self._plain()
         lines = text.split("\n")
         line = self.editor.textCursor().blockNumber()
         span = syntax.block_at(text, line)
@@ -613,9 +769,15 @@ class EditorPane(QWidget):
 
     def open_block_at_line(self, line: int) -> bool:
         """A block double-clicked in the preview: the cursor goes to its first line (and so
-        its form opens)."""
+        its form opens); in the card view, its card comes into view."""
+        if not self.raw_view:
+            block = self.editor.document().findBlockByNumber(line)
+            if not block.isValid():
+                return False
+            self.page_editor.show_place(block.position())
+            return True
         block = self.editor.document().findBlockByNumber(line + 1)
-        if not block.isValid() or syntax.block_at(self.text(), line + 1) is None:
+        if not block.isValid() or syntax.block_at(self._plain(), line + 1) is None:
             return False
         cur = self.editor.textCursor()
         text = block.text()
@@ -650,7 +812,7 @@ class EditorPane(QWidget):
             and doc.findBlock(cur.selectionEnd()).position() == (cur.selectionEnd())
         ):
             last -= 1  # a selection ending at a line start does not take that line
-        text = self.text()
+        text = self._plain()
         spans = syntax.block_spans(text)
         inside = any(
             sp.first_line < first <= sp.last_line or sp.first_line < last <= sp.last_line
@@ -721,6 +883,7 @@ class EditorPane(QWidget):
             "editor": self.splitter.sizes(),
             "form": self.left_splitter.sizes(),
             "list_shown": self._list_wanted,
+            "raw": self.raw_view,
         }
         if (
             self._outer is not None
@@ -773,3 +936,5 @@ class EditorPane(QWidget):
             self.set_view(str(state["view"]))
         if state.get("list_shown") is False:
             self.set_list_shown(False)
+        if state.get("raw") is True:
+            self.set_raw_view(True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
@@ -26,6 +28,7 @@ class FindBar(QWidget):
         super().__init__(parent)
         self.setObjectName("findBar")
         self._editor = editor
+        self.before_open: Callable[[], None] | None = None  # e.g. show the editor it searches
         grid = QGridLayout(self)
         grid.setContentsMargins(4, 2, 4, 2)
         grid.setVerticalSpacing(2)
@@ -112,6 +115,8 @@ class FindBar(QWidget):
             w.setVisible(not read_only)
 
     def open_find(self, replace: bool = False) -> None:
+        if self.before_open is not None:
+            self.before_open()
         self.show()
         sel = self._editor.textCursor().selectedText()
         if sel and "\u2029" not in sel:

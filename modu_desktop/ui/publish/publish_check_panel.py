@@ -19,6 +19,7 @@ into a QPlainTextEdit as one undoable step.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QTextCursor
@@ -353,8 +354,13 @@ class PublishCheckDialog(QDialog):
 
 def replace_editor_text(edit: QPlainTextEdit, text: str) -> None:
     """Put ``text`` into the editor as one undoable step (Ctrl+Z brings the text before back),
-    replacing only the part between the common beginning and end, so the view stays put."""
-    old = edit.toPlainText()
+    replacing only the part between the common beginning and end, so the view stays put. The
+    editor's document holds no BOM and ends lines with ``\n`` (the pane gives the document's
+    own BOM and line endings back when it is saved), so ``text`` goes in that way."""
+    from modu_desktop.ui.editing.cards.autosize import raw_text
+
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    old = raw_text(edit.document())
     if old == text:
         return
     start = 0
@@ -387,6 +393,7 @@ async def check_before_save(
     title: str = "",
     editor: QPlainTextEdit | None = None,
     before: str | None = None,
+    show_place: Callable[[int, int], None] | None = None,
 ) -> str | None:
     """The check before a save. Returns the text to save (the text as typed when it does not
     break the site, the fixed copy, or — after the explicit warning — the text as typed), or
@@ -407,6 +414,9 @@ async def check_before_save(
         return dlg.text
     if dlg.choice is CheckChoice.SAVE_ANYWAY:
         return text
+    if show_place is not None and dlg.jump_to is not None:
+        show_place(*dlg.jump_to)  # the pane shows it in the view it is in
+        return None
     if editor is not None and dlg.jump_to is not None:
         put_cursor(editor, *dlg.jump_to)
     return None

@@ -110,6 +110,7 @@ class Publishing(QObject):
             title=s.title,
             editor=self.win.editor_pane.editor,
             before=before,
+            show_place=self.win.editor_pane.show_line,
         )
 
     # -- a failed build ----------------------------------------------------------------------

@@ -397,7 +397,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             return False
         doc_id = found.doc_id
         if self.session is not None and self.session.doc_id == doc_id:
-            self.editor_pane.editor.setFocus()
+            self.editor_pane.focus_editor()
             return True
         self.busy_open = True
         self._open_task = asyncio.current_task()  # type: ignore[assignment]
@@ -464,7 +464,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         if mode is Mode.EDIT:
             self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
         self.words.opened(session.doc_id, opened)
-        self.editor_pane.editor.setFocus()
+        self.editor_pane.focus_editor()
         self.narrow.document_opened()
         self.update_title()
         self._update_actions()

@@ -44,6 +44,7 @@ TABLE: dict[str, Keys] = {
     "findNext": Keys(SK.FindNext, ("F3",), "F3, Ctrl+G", "⌘G"),
     "findPrevious": Keys(SK.FindPrevious, ("Shift+F3",), "Shift+F3, Ctrl+Shift+G", "⇧⌘G"),
     "insertBlock": Keys(None, ("Ctrl+Shift+B",), "Ctrl+Shift+B", "⇧⌘B"),
+    "rawView": Keys(None, ("Ctrl+Shift+E",), "Ctrl+Shift+E", "⇧⌘E"),
     "insertPicture": Keys(None, ("Ctrl+Shift+I",), "Ctrl+Shift+I", "⇧⌘I"),
     "goList": Keys(None, ("Ctrl+L",), "Ctrl+L", "⌘L"),
     "goFilter": Keys(None, ("Ctrl+K",), "Ctrl+K", "⌘K"),

@@ -101,7 +101,7 @@ def build_menus(win: WindowApi) -> None:
     m_go = mb.addMenu(tr("&Go"))
     m_go.addAction(action(win, tr("Document &list"), "goList", win.focus_list))
     m_go.addAction(action(win, tr("&Filter"), "goFilter", win.focus_filter))
-    m_go.addAction(action(win, tr("&Editor"), "goEditor", ed.setFocus))
+    m_go.addAction(action(win, tr("&Editor"), "goEditor", win.editor_pane.focus_editor))
     m_go.addAction(
         action(
             win, tr("&Page settings"), "goPageSettings", win.editor_pane.form.title_edit.setFocus

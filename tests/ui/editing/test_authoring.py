@@ -36,10 +36,12 @@ def _korean() -> Any:
 
 @pytest.fixture
 def pane(qtbot: Any) -> EditorPane:
+    """The pane in 원문 편집: these tests are about the Markdown editor and its block form."""
     p = EditorPane()
     qtbot.addWidget(p)
     p.resize(1200, 800)
     p.show()
+    p.set_raw_view(True)
     return p
 
 
@@ -427,11 +429,20 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
         assert pane.left_pane.isVisible() == (key != "preview")
         assert pane.preview.isVisible() == (key != "editor")
     pane.view_buttons["editor"].click()
-    qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=2000)
-    for name in ("saveButton", "insertBlockButton", "viewBothButton", "showFrontMatterButton"):
-        b = win.findChild(QPushButton, name) or win.findChild(type(pane.toggle_list_button), name)
-        assert b is not None and b.isVisible(), name
-        assert b.mapTo(win, b.rect().topRight()).x() <= 800, name  # nothing cut off
+    qtbot.waitUntil(lambda: pane.page_editor.width() >= 700, timeout=2000)
+    for raw in (False, True):  # the cards, then 원문 편집
+        pane.set_raw_view(raw)
+        if raw:
+            qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=2000)
+        for name in ("saveButton", "insertBlockButton", "viewBothButton", "rawEditorToggle") + (
+            ("showFrontMatterButton",) if raw else ()
+        ):
+            b = win.findChild(QPushButton, name) or win.findChild(
+                type(pane.toggle_list_button), name
+            )
+            assert b is not None and b.isVisible(), name
+            assert b.mapTo(win, b.rect().topRight()).x() <= 800, name  # nothing cut off
+    pane.set_raw_view(False)
     pane.view_buttons["both"].click()
     pane.splitter.setSizes([500, 260])
     wanted = pane.splitter.sizes()
