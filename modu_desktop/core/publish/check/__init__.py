@@ -30,7 +30,7 @@ from typing import Any
 from .frontmatter import check_front_matter
 from .mdx import Scanner
 from .model import CheckResult, Finding, LineIndex, Severity, StaleEdit, TextEdit, apply_edits
-from .surprises import check_surprises
+from .surprises import check_surprises, clear_surprise_cache
 
 __all__ = [
     "CheckResult",
@@ -42,6 +42,7 @@ __all__ = [
     "apply_edits",
     "apply_fix",
     "check_text",
+    "clear_check_caches",
     "new_surprises",
     "tree_paths",
 ]
@@ -59,6 +60,11 @@ def check_text(
     check_surprises(text, fm.end, scanner.add)
     findings = sorted(scanner.findings, key=lambda f: (f.offset, f.code))
     return CheckResult(tuple(findings))
+
+
+def clear_check_caches() -> None:
+    """Forget the parts of documents read so far (the benchmark's cold start)."""
+    clear_surprise_cache()
 
 
 async def tree_paths(client: Any, branch: str | None = None) -> set[str]:
