@@ -238,6 +238,7 @@ class EditorPane(QWidget):
         self.front_matter_hidden = True
         self._fm_lines = 0
         self._saving = False
+        self._checking = False
         self._loading = False
         self._applying_form = False
         self._applying_block = False
@@ -327,14 +328,27 @@ class EditorPane(QWidget):
     # --- saved / unsaved ---
     def set_saving(self, saving: bool) -> None:
         self._saving = saving
-        self.save_button.setEnabled(not saving and not self.editor.isReadOnly())
+        self._update_save_button()
         self._update_save_state()
+
+    def set_checking(self, checking: bool) -> None:
+        """The check before a save is running (off the UI thread): the button waits, the
+        label says so, and typing goes on."""
+        self._checking = checking
+        self._update_save_button()
+        self._update_save_state()
+
+    def _update_save_button(self) -> None:
+        busy = self._saving or self._checking
+        self.save_button.setEnabled(not busy and not self.editor.isReadOnly())
 
     def _update_save_state(self) -> None:
         if self.editor.isReadOnly():
             text, kind = tr("Read-only"), "info"
         elif self._saving:
             text, kind = tr("Saving…"), "info"
+        elif self._checking:
+            text, kind = tr("Checking before saving…"), "info"
         elif self.editor.document().isModified():
             text, kind = tr("● Not saved yet"), "warning"
         else:

@@ -8,7 +8,9 @@ writes go through ``core.history`` (the lock checked first, the sha last seen se
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
@@ -109,7 +111,12 @@ class Publishing(QObject):
         failure = await deploy_failure(self.win.ctx.client, run)
         if self.win.doc is not s:
             return
-        problems = check_text(self.win.editor_pane.text(), path=s.path).findings
+        text = self.win.editor_pane.text()
+        loop = asyncio.get_running_loop()  # the check reads the whole document: not on the UI
+        result = await loop.run_in_executor(None, partial(check_text, text, path=s.path))
+        if self.win.doc is not s:
+            return
+        problems = result.findings
         notice = self.win.deploy_notice
         notice.show_failure(failure, doc_title=s.title, problems=problems)
         self._restore_allowed()
