@@ -2,11 +2,11 @@
 
     uv run python scripts/screenshots.py --list
     uv run python scripts/screenshots.py [--scene NAME ...] [--width 800,1600] [--lang ko,en]
-                                         [--out DIR]
+                                         [--height H] [--out DIR]
 
 Each scene draws one picture, ``DIR/{lang}-{width}-{scene}.png``, for every language and width
 asked (default: every scene, 800 and 1600 px wide, Korean and English). The window is as tall
-as ``height_for(width)``. ``--list`` prints the scenes and what each shows.
+as ``height_for(width)``, or ``--height``. ``--list`` prints the scenes and what each shows.
 """
 
 from __future__ import annotations
@@ -66,10 +66,11 @@ class Shot:
     lang: str
     width: int
     out: Path
+    tall: int | None = None  # --height: the window's height instead of height_for(width)
 
     @property
     def height(self) -> int:
-        return height_for(self.width)
+        return self.tall or height_for(self.width)
 
     @property
     def path(self) -> Path:
@@ -297,14 +298,14 @@ async def block_picker(st: Studio, shot: Shot) -> None:
 async def after_save(st: Studio, shot: Shot) -> None:
     from PySide6.QtGui import QTextCursor
 
-    from modu_desktop.core.publish.deploy import DeployState
+    from modu_desktop.core.publish.status import Publishing
 
     win = await _template_on_cards(st, shot)
     pane = win.editor_pane
     pane.editor.moveCursor(QTextCursor.MoveOperation.End)
     pane.editor.insertPlainText("\n새로 덧붙인 문단입니다.\n")
     await win.save()
-    await wait_for(lambda: pane.publish.state is DeployState.PUBLISHED, timeout=30)
+    await wait_for(lambda: pane.publish.publishing is Publishing.PUBLISHED, timeout=30)
     await asyncio.sleep(0.3)
     shot.save(win)
 
@@ -494,10 +495,74 @@ async def after_outage(st: Studio, shot: Shot) -> None:
     await _outage(st, shot, shoot)
 
 
+# -- publishing ----------------------------------------------------------------------------------
+
+
+DOC_BYSTANDER = "05-sandbox-notes"
+BREAKING = "행사 안내<br>자세한 내용은 아래를 보세요."
+
+
+def _append(win: Any, text: str) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    win.editor_pane.editor.insertPlainText(text)
+
+
+async def _failed_publish(st: Studio, shot: Shot, shoot_kim: bool) -> None:
+    """kim saves a page that breaks the build (past the check's warning), lee then saves a
+    correct page; both builds fail because of kim's page. One of the two windows is shot; kim
+    then fixes her page, so the practice site builds again for the next scenes."""
+    from PySide6.QtWidgets import QPushButton
+
+    wf = st.sandbox.workflow
+    timing = wf.queue_seconds, wf.run_seconds
+    wf.queue_seconds, wf.run_seconds = 0.0, 0.3
+    try:
+        kim = await st.window(shot, "kim", "tok-kim", deploy_poll_s=0.2)
+        lee = await st.window(shot, "lee", "tok-lee", deploy_poll_s=0.2)
+        await kim.open_document(DOC_LOCKED)
+        _append(kim, f"\n\n{BREAKING}\n")
+        saving = asyncio.ensure_future(kim.save())
+        check = await wait_for(lambda: visible("publishCheckDialog"))
+        for name in ("saveAnywayButton", "confirmSaveAnywayButton"):
+            check.findChild(QPushButton, name).click()
+            await asyncio.sleep(0.1)
+        await saving
+        await lee.open_document(DOC_BYSTANDER)
+        _append(lee, "\n다음 주 회의는 화요일 오후 3시입니다.\n")
+        await lee.save()
+        await wait_for(lambda: kim.deploy_notice.isVisible(), timeout=30)
+        await wait_for(lambda: lee.deploy_notice.isVisible(), timeout=30)
+        win = kim if shoot_kim else lee
+        (lee if shoot_kim else kim).hide()
+        win.raise_()
+        await asyncio.sleep(0.4)
+        shot.save(win)
+        fixed = kim.editor_pane.text().replace(BREAKING, BREAKING.replace("<br>", "<br />"))
+        kim.editor_pane.replace_all_text(fixed, modified=True)
+        await kim.save()
+        await wait_for(lambda: not kim.deploy_notice.isVisible(), timeout=30)
+    finally:
+        wf.queue_seconds, wf.run_seconds = timing
+
+
+@scene("publish-failed-mine", "a build failed because of my page: which line, fix or restore")
+async def publish_failed_mine(st: Studio, shot: Shot) -> None:
+    await _failed_publish(st, shot, shoot_kim=True)
+
+
+@scene("publish-failed-other", "a build failed because of someone else's page: my text is saved")
+async def publish_failed_other(st: Studio, shot: Shot) -> None:
+    await _failed_publish(st, shot, shoot_kim=False)
+
+
 # -- running -------------------------------------------------------------------------------------
 
 
-async def amain(names: list[str], widths: list[int], langs: list[str], out: Path) -> int:
+async def amain(
+    names: list[str], widths: list[int], langs: list[str], out: Path, height: int | None = None
+) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop.sandbox import Sandbox, SandboxUser
@@ -510,7 +575,12 @@ async def amain(names: list[str], widths: list[int], langs: list[str], out: Path
         tmp = Path(tmpdir)
         sb = Sandbox(
             tmp / "repo",
-            users=[SandboxUser("editor1", "tok-editor1"), SandboxUser("editor2", "tok-editor2")],
+            users=[
+                SandboxUser("editor1", "tok-editor1"),
+                SandboxUser("editor2", "tok-editor2"),
+                SandboxUser("kim", "tok-kim"),
+                SandboxUser("lee", "tok-lee"),
+            ],
             seed="sample",
         )
         sb.start()
@@ -520,7 +590,7 @@ async def amain(names: list[str], widths: list[int], langs: list[str], out: Path
                 install_translators(app, lang)
                 for width in widths:
                     for name in names:
-                        shot = Shot(name, lang, width, out)
+                        shot = Shot(name, lang, width, out, height)
                         try:
                             await SCENES[name].draw(st, shot)
                         except Exception:
@@ -552,6 +622,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--scene", action="append", default=[], metavar="NAME", help="repeatable")
     p.add_argument("--width", type=_csv(int), default=[800, 1600], metavar="W[,W…]")
     p.add_argument("--lang", type=_csv(str), default=list(LANGS), metavar="ko|en|ko,en")
+    p.add_argument("--height", type=int, default=None, metavar="H", help="the window's height")
     p.add_argument("--out", type=Path, default=Path("screenshots"), metavar="DIR")
     a = p.parse_args(argv)
     unknown = [n for n in a.scene if n not in SCENES]
@@ -562,6 +633,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error(f"--lang: expected ko, en or ko,en, got {','.join(a.lang)}")
     if not a.width or any(w < 400 for w in a.width):
         p.error("--width: one or more widths of at least 400 px")
+    if a.height is not None and a.height < 400:
+        p.error("--height: at least 400 px")
     return a
 
 
@@ -584,7 +657,7 @@ def main(argv: list[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     with loop:
-        rc = loop.run_until_complete(amain(names, a.width, a.lang, a.out))
+        rc = loop.run_until_complete(amain(names, a.width, a.lang, a.out, a.height))
     from modu_desktop.ui.shell.app import _teardown_qt
 
     _teardown_qt(app)

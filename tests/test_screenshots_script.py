@@ -26,6 +26,8 @@ EVERY_SCENE = {
     "recovery",
     "outage",
     "after-outage",
+    "publish-failed-mine",
+    "publish-failed-other",
 }
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from modu_desktop.core.docops.ops import Text
 from modu_desktop.core.documents.pictures import upload_address
-from modu_desktop.core.github.errors import Conflict, GitHubError, WriteUncertain
+from modu_desktop.core.github.errors import GitHubConflict, GitHubError, WriteUncertain
 
 __all__ = [
     "MAX_BYTES",
@@ -310,7 +310,7 @@ async def upload_image(
             if branch:
                 kwargs["branch"] = branch
             res = await client.put_file(path, data, upload_message(name), **kwargs)
-        except Conflict as exc:  # that name exists already: try the next millisecond
+        except GitHubConflict as exc:  # that name exists already: try the next millisecond
             last = exc
             continue
         except WriteUncertain as exc:

@@ -33,7 +33,7 @@ from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.clock import ServerClock, parse_http_date
 from modu_desktop.core.github.errors import (
     BadCredentials,
-    Conflict,
+    GitHubConflict,
     GitHubError,
     NetworkError,
     NotFound,
@@ -69,7 +69,7 @@ __all__ = [
     "DEFAULT_API_URL",
     "BadCredentials",
     "Commit",
-    "Conflict",
+    "GitHubConflict",
     "ContentFile",
     "GitHubClient",
     "GitHubError",
@@ -296,7 +296,7 @@ class GitHubClient:
         if status == 409:
             if "is empty" in low:
                 return RepositoryEmpty(status, message, **kw)
-            return Conflict(status, message, **kw)
+            return GitHubConflict(status, message, **kw)
         if status == 422:
             if "sha" in low and ("wasn't supplied" in low or "weren't supplied" in low):
                 return ShaMissing(status, message, **kw)
@@ -532,22 +532,16 @@ class GitHubClient:
 
     async def workflow_runs(self, head_sha: str) -> list[WorkflowRun]:
         d = await self._get_json(f"{self._repo_path}/actions/runs", params={"head_sha": head_sha})
-        runs = []
-        for r in d.get("workflow_runs", []):
-            runs.append(
-                WorkflowRun(
-                    id=int(r.get("id", 0)),
-                    name=r.get("name"),
-                    status=r.get("status"),
-                    conclusion=r.get("conclusion"),
-                    head_sha=r.get("head_sha"),
-                    html_url=r.get("html_url"),
-                    event=r.get("event"),
-                    created_at=r.get("created_at"),
-                    raw=r,
-                )
-            )
-        return runs
+        return [_workflow_run(r) for r in d.get("workflow_runs", [])]
+
+    async def branch_runs(
+        self, branch: str | None = None, *, per_page: int = 10
+    ) -> list[WorkflowRun]:
+        """The latest workflow runs of pushes to ``branch`` (newest first): whether a later
+        build of the site succeeded (``GET …/actions/runs?branch=…&event=push``)."""
+        params = {"branch": branch or self.repo.branch, "event": "push", "per_page": per_page}
+        d = await self._get_json(f"{self._repo_path}/actions/runs", params=params)
+        return [_workflow_run(r) for r in d.get("workflow_runs", [])]
 
     async def entry_at(self, path: str, branch: str | None = None) -> tuple[str, TreeEntry | None]:
         """(head commit sha, the tree entry at `path` or None) read through the git database:
@@ -608,7 +602,7 @@ class GitHubClient:
     ) -> WriteResult:
         """Create (sha=None) or update (sha = the blob sha being replaced) a file.
 
-        Raises Conflict (409, or ShaMissing 422) when the file changed/exists, and
+        Raises GitHubConflict (409, or ShaMissing 422) when the file changed/exists, and
         WriteUncertain when neither the answer nor a read-back can tell whether it happened.
         """
         br = branch or self.repo.branch
@@ -672,7 +666,7 @@ class GitHubClient:
             if isinstance(err, NetworkError) and not err.sent:
                 pass  # provably never reached the server: safe to send again
             elif isinstance(err, (NetworkError, ServerError)) or (
-                uncertain and isinstance(err, (Conflict, NotFound))
+                uncertain and isinstance(err, (GitHubConflict, NotFound))
             ):
                 # Unclear (or a conflict that our own earlier attempt may have caused).
                 outcome = await self._read_back(
@@ -681,9 +675,9 @@ class GitHubClient:
                 if isinstance(outcome, WriteResult):
                     return outcome
                 if outcome == "changed":
-                    if isinstance(err, Conflict):
+                    if isinstance(err, GitHubConflict):
                         raise err
-                    raise Conflict(
+                    raise GitHubConflict(
                         409,
                         f"{path} changed while the write was in flight",
                         method=method,
@@ -769,3 +763,17 @@ class _BearerAuth(httpx.Auth):
         if self._token:
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
         yield request
+
+
+def _workflow_run(r: Mapping[str, Any]) -> WorkflowRun:
+    return WorkflowRun(
+        id=int(r.get("id", 0)),
+        name=r.get("name"),
+        status=r.get("status"),
+        conclusion=r.get("conclusion"),
+        head_sha=r.get("head_sha"),
+        html_url=r.get("html_url"),
+        event=r.get("event"),
+        created_at=r.get("created_at"),
+        raw=r,
+    )

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from modu_desktop.core.brochure.blocks import Block, parse_block, split_front_matter, split_segments
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT
 from modu_desktop.core.preview.blocks import BLOCK_RENDERERS, render_block
 from modu_desktop.core.preview.fonts import fonts_css
 from modu_desktop.core.preview.images import ImageResolver
 from modu_desktop.core.preview.markdown import block_body_text, first_heading
 from modu_desktop.core.preview.mdx import render_admonition, render_markdown
 from modu_desktop.core.preview.site_style import (
-    DEFAULT_LAYOUT,
     LAYOUT_PAPER,
     RESOURCES,
     SiteStyle,

@@ -133,6 +133,7 @@ _MUTED = QColor("#6b6b6b")
 _STALE_LOCK = QColor("#8a5a00")
 _HELD_LOCK = QColor("#b3261e")
 _MINE = QColor("#1a7f37")
+_STOPS_SITE = QColor("#b3261e")
 
 
 class DocListModel(QAbstractTableModel):
@@ -152,6 +153,7 @@ class DocListModel(QAbstractTableModel):
         self._index: dict[str, int] = {}  # doc id → position in `rows`
         self._view_index: dict[str, int] | None = None  # doc id → position in `_shown`
         self._headers = ["#", "Title", "File", "Editing"]
+        self.marks: dict[str, str] = {}  # doc id → why its title is marked (it stops the site)
 
     def set_headers(self, labels: list[str]) -> None:
         self._headers = labels
@@ -168,6 +170,20 @@ class DocListModel(QAbstractTableModel):
         self.haystacks()  # folded with the listing, so the next keystroke only matches
         self._match()
         self.endResetModel()
+
+    def set_now(self, now: float) -> None:
+        """Time moved on: the lock badges ("방금", "3분 전") are told again."""
+        self.now = now
+        if self._shown:
+            last = self.index(len(self._shown) - 1, self.COLUMNS - 1)
+            self.dataChanged.emit(self.index(0, self.COLUMNS - 1), last)
+
+    def set_marks(self, marks: dict[str, str]) -> None:
+        if marks == self.marks:
+            return
+        self.marks = dict(marks)
+        if self._shown:
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self._shown) - 1, 1))
 
     def set_needle(self, text: str) -> bool:
         """Filter by `text` (case-folded, trimmed); False when that changes nothing."""
@@ -236,13 +252,15 @@ class DocListModel(QAbstractTableModel):
         """What the view shows for row `r`, column `col`, in `role`."""
         if role == _DISPLAY:
             if col == 1:
-                return r.title or r.doc_id
+                return f"✖ {r.title or r.doc_id}" if r.doc_id in self.marks else r.title or r.doc_id
             if col == 0:
                 return "" if r.position is None else str(r.position)
             if col == 2:
                 return r.path.removeprefix("docs/")
             return badge_text(r.lock, self.now) if r.lock is not None else ""
         if role == _FOREGROUND:
+            if col == 1 and r.doc_id in self.marks:
+                return _STOPS_SITE
             if col == 3 and r.lock is not None:
                 if r.lock.mine:
                     return _MINE
@@ -253,6 +271,8 @@ class DocListModel(QAbstractTableModel):
         if role == _TOOLTIP:
             if col == 3 and r.lock is not None:
                 return badge_text(r.lock, self.now, long=True)
+            if col == 1 and r.doc_id in self.marks:
+                return f"{r.title or r.doc_id}\n{r.path}\n{self.marks[r.doc_id]}"
             return f"{r.title or r.doc_id}\n{r.path}" if col == 1 else None
         if role == _ALIGN and col == 0:
             return _RIGHT
@@ -489,6 +509,13 @@ class DocListPanel(QWidget):
         if selected is not None:
             self.select(selected, scroll=False)
         return len(ordered)
+
+    def set_now(self, now: float) -> None:
+        self.model.set_now(now)
+
+    def set_publish_marks(self, marks: dict[str, str]) -> None:
+        """Mark the titles of the documents the site cannot be built with (doc id → why)."""
+        self.model.set_marks(marks)
 
     def doc_ids(self) -> list[str]:
         return [r.doc_id for r in self.model.rows]

@@ -4,6 +4,7 @@ against ``MainWindow``, so no part imports the window back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt, SignalInstance
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
     from modu_desktop.core.locks.model import HeldLock
+    from modu_desktop.core.publish.status import PublishBoard
     from modu_desktop.ui.docops.repo_images import RepoImageMirror
     from modu_desktop.ui.editing.drafts_controller import DraftsController
     from modu_desktop.ui.editing.editor import EditorPane
@@ -68,7 +70,9 @@ class WindowApi(Protocol):
     def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
 
     # -- showing things --------------------------------------------------------------------
-    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
+    def show_notice(
+        self, text: str | Callable[[], str], kind: str = "info", topic: str | None = None
+    ) -> None: ...
 
     def resolve_notice(self, *topics: str) -> None: ...
 
@@ -80,9 +84,13 @@ class WindowApi(Protocol):
         self, ok: bool, message: str | None = None, *, offline: bool = False
     ) -> None: ...
 
-    def show_lock_lost(self, text: str) -> None: ...
+    def show_lock_lost(self, text: str | Callable[[], str]) -> None: ...
 
     def label(self, doc_id: str) -> str: ...
+
+    def queued_save_landed(
+        self, doc_id: str, path: str, commit_sha: str | None, text: str
+    ) -> None: ...
 
     def update_title(self) -> None: ...
 
@@ -119,6 +127,8 @@ class PublishApi(WindowApi, Protocol):
 
     deploy_notice: FailedDeployNotice
     deploy: DeployStatus
+    board: PublishBoard
+    status_deploy: QLabel
 
     def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget) -> None: ...  # noqa: N802
 

@@ -164,10 +164,7 @@ def explain_cannot_save(win: ShellApi) -> None:
         banner = win.viewer_banner
     else:
         banner = win.readonly_banner
-    prefix = tr("This document cannot be saved here.")
-    text = banner.label.text()
-    if not text.startswith(prefix):
-        banner.set_text(f"{prefix} {text}")
+    banner.prefix(tr("This document cannot be saved here."))
     banner.show()
 
 

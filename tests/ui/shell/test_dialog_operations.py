@@ -220,9 +220,13 @@ def test_sign_in_error_is_shown_once_and_the_button_comes_back(
 
 
 def test_no_widget_bypasses_the_operations_helper() -> None:
-    """No module of the app imports ``asyncutil.spawn`` (a task no window knows about, whose
-    error goes to the excepthook): widgets run their jobs through ``Operations``."""
+    """There is no fire-and-forget spawner (a task no window knows about, whose error goes to
+    the excepthook) and no module imports one: widgets run their jobs through ``Operations``."""
     import ast
+
+    from modu_desktop.ui.shell import asyncutil
+
+    assert not hasattr(asyncutil, "spawn") and not hasattr(asyncutil, "pending_tasks")
 
     package = Path(__file__).resolve().parents[3] / "modu_desktop"
     offenders = []

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from markdown_it.token import Token
 
-from modu_desktop.core.brochure.block_model import BlockSpan, block_spans
+from modu_desktop.core.brochure.syntax import BlockPart, block_spans
 from modu_desktop.core.preview.markdown import parse
 
 from .model import Severity, TextEdit
@@ -62,7 +62,7 @@ class _Lines:
         return self.text[self.starts[n] : end]
 
 
-def _markdown_parts(text: str, body_start: int, spans: list[BlockSpan]) -> list[tuple[int, int]]:
+def _markdown_parts(text: str, body_start: int, spans: list[BlockPart]) -> list[tuple[int, int]]:
     """The body's Markdown between the brochure blocks, as ``(first line, end line)`` ranges:
     each is read on its own, as the preview renders it (and as the site does: a ``:::`` block
     ends a list or a paragraph before it)."""
@@ -70,9 +70,9 @@ def _markdown_parts(text: str, body_start: int, spans: list[BlockSpan]) -> list[
     first = text[:body_start].count("\n")
     out = []
     for span in spans:
-        if span.start > first:
-            out.append((first, span.start))
-        first = max(first, span.end + 1)
+        if span.first_line > first:
+            out.append((first, span.first_line))
+        first = max(first, span.last_line + 1)
     if first < n_lines:
         out.append((first, n_lines))
     return out
@@ -295,8 +295,8 @@ def check_surprises(text: str, body_start: int, add: Add) -> None:
     spans = block_spans(text)
     parts = [(first, end, False) for first, end in _markdown_parts(text, body_start, spans)]
     for span in spans:
-        body_first = span.start + 1
-        body_end = span.end if span.closed else span.end + 1
+        body_first = span.first_line + 1
+        body_end = span.last_line if span.closed else span.last_line + 1
         if body_first < body_end:
             parts.append((body_first, body_end, True))
     for first, end, in_block in parts:
