@@ -19,7 +19,7 @@ in a block) — a warning, the writer may mean it (``surprises.py``).
 Qt-free, no I/O, safe to run on a worker thread (the app does). The warnings read the text part
 by part with the preview's Markdown parser and keep each part's answer, so a check after an
 edit reads again only what changed (``scripts/bench_publish_check.py``, CPU time: 150 KB
-handbook ~69 ms for a first check, ~23 ms after an edit). Accuracy against the real site
+handbook ~45–55 ms for a first check, ~20 ms after an edit). Accuracy against the real site
 toolchain and the measurements: ``docs/publish-check.md``.
 """
 
