@@ -54,6 +54,7 @@ PICTURES = (
     "docs/sub/sub-pic.png",
     "static/img/oracle/static-pic.png",
     "static/img/oracle/static-query.png",
+    "static/img/uploads/upload_1700000000000.png",
     "src/oracle/site-pic.png",
 )
 
@@ -66,6 +67,9 @@ CASES: tuple[tuple[str, str], ...] = (
     ("docs/oracle.md", "../static/img/oracle/static-pic.png"),
     ("docs/oracle.md", "/img/oracle/static-pic.png"),
     ("docs/oracle.md", "/PNU-Modu/img/oracle/static-pic.png"),
+    # the web admin's upload on a project site, and the address the publish check's fix writes
+    ("docs/oracle.md", "/PNU-Modu/img/uploads/upload_1700000000000.png"),
+    ("docs/oracle.md", "/img/uploads/upload_1700000000000.png"),
     ("docs/oracle.md", "@site/src/oracle/site-pic.png"),
     ("docs/oracle.md", "@site/static/img/oracle/static-pic.png"),
     ("docs/oracle.md", "/img/oracle/static-query.png?v=2#top"),

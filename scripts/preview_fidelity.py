@@ -11,7 +11,11 @@ engine our preview uses (Qt WebEngine), at each width, with CSS animations and t
 and scroll bars hidden, in a viewport as tall as the page. Our preview of the same document
 (the site's own stylesheets and palettes read from ``PATH``) is rendered the same way. Both
 renders are cropped to the content area (``.theme-doc-markdown``), scaled to 600 px wide,
-turned to grayscale, cut to the overlapping height and compared with SSIM (scikit-image).
+turned to grayscale, cut to the overlapping height and compared with SSIM (scikit-image). A
+tile is grabbed once no font of the page is loading and the picture has stopped changing and
+is still the same 3 s later (a busy machine delivers software-rendered frames late); the
+site's floating parts are hidden again before each tile, and a capture whose content area
+moved meanwhile starts again.
 
 Fonts: the site page gets its own fonts, not ours. Its requests to the font CDNs it names
 (Google Fonts' ``css2`` API, jsDelivr for Pretendard and GmarketSans) are redirected to this
@@ -46,7 +50,10 @@ sys.path.insert(0, str(ROOT))
 
 SCALE_WIDTH = 600
 STILL = 5  # identical grabs in a row (0.4 s apart) that count as a finished picture
+CONFIRM = 3.0  # seconds after which the finished picture must still be the same
+STILL_TIMEOUT = 180  # seconds a tile may take to stop changing before the measurement gives up
 TILE = 6000  # viewport height while capturing (px); taller pages are grabbed in tiles
+FONT_WAIT = 120  # seconds a page's fonts may take to load before the measurement gives up
 FONTS_PACKAGE = ROOT / "scripts" / "fidelity-fonts"
 CDN_PREFIX = "/__cdn__/"  # our server's path for what the site page asked a font CDN for
 FONT_CDN_HOSTS = ("fonts.googleapis.com", "fonts.gstatic.com", "cdn.jsdelivr.net")
@@ -282,13 +289,36 @@ class Renderer:
             raise RuntimeError(f"page did not load: {url.toString()}")
         page.loadFinished.disconnect(done.append)
 
+    def _fonts_settled(self, page: Any) -> None:
+        """Wait until no font of the page is loading. Text in a font still loading is not
+        drawn at all (``font-display: block``), and on a busy machine a font can take longer
+        than a picture takes to look still: a grab then has boxes without their words."""
+        self._js(
+            page,
+            "document.body.offsetHeight; window.__fontsReady = 0;"
+            " document.fonts.ready.then(function () { window.__fontsReady = 1; }); 1",
+        )
+        settled = (
+            "window.__fontsReady === 1 && document.fonts.status === 'loaded' &&"
+            " !Array.from(document.fonts).some(function (f) { return f.status === 'loading'; })"
+        )
+        if not self._wait(lambda: bool(self._js(page, settled)), FONT_WAIT):
+            raise RuntimeError(f"the page's fonts were still loading after {FONT_WAIT} s")
+
     def _still_grab(self, page: Any, view: Any) -> Any:
-        """A grab once the picture stops changing (software rendering paints in steps)."""
+        """A grab once the picture stops changing (software rendering paints in steps), no
+        font is loading, and the picture is still the same after a longer pause: on a busy
+        machine a software-rendered frame can arrive seconds late, and the frames before it
+        (a page without its words) look still."""
         import hashlib
 
+        def digest(image: Any) -> str:
+            return hashlib.blake2b(bytes(image.constBits()), digest_size=16).hexdigest()
+
+        self._fonts_settled(page)
         seen: list[str] = []
-        image = None
-        for _ in range(60):
+        deadline = time.monotonic() + STILL_TIMEOUT
+        while True:
             self._js(
                 page,
                 "new Promise(function (r) { requestAnimationFrame(function () {"
@@ -296,21 +326,35 @@ class Renderer:
             )
             self._wait(lambda: False, 0.4)
             image = view.grab().toImage()
-            seen.append(hashlib.blake2b(bytes(image.constBits()), digest_size=16).hexdigest())
+            seen.append(digest(image))
             if len(seen) >= STILL and len(set(seen[-STILL:])) == 1:
-                break
-        assert image is not None
-        return image
+                self._wait(lambda: False, CONFIRM)
+                again = view.grab().toImage()
+                if digest(again) == seen[-1]:
+                    return image
+                seen.append(digest(again))
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the page did not stop changing in {STILL_TIMEOUT} s")
 
-    def _capture(self, page: Any) -> Any:
+    def _capture(self, page: Any, prepare: str | None = None) -> Any:
         """The content area (``.theme-doc-markdown``), grabbed in viewport-high tiles while
-        scrolling down, stitched into one image."""
+        scrolling down, stitched into one image. ``prepare``: script run before measuring and
+        before each tile (the site's page may put back what it hid, late after hydration);
+        when the content area moves meanwhile, the capture starts again."""
+        for _ in range(3):
+            image = self._capture_once(page, prepare)
+            if image is not None:
+                return image
+        raise RuntimeError("the content area kept moving while it was captured")
+
+    def _capture_once(self, page: Any, prepare: str | None) -> Any:
         from PySide6.QtCore import QRect
         from PySide6.QtGui import QColor, QImage, QPainter
 
         view = self.views[id(page)]
-        self._js(page, "document.fonts.ready.then(function () { window.__fontsReady = 1; }); 1")
-        self._wait(lambda: self._js(page, "window.__fontsReady === 1"), 20)
+        if prepare:
+            self._js(page, prepare)
+        self._fonts_settled(page)
         height = int(self._js(page, "document.documentElement.scrollHeight"))
         view.resize(self.width, max(900, min(TILE, height)))
         self._wait(lambda: False, 0.5)
@@ -319,23 +363,30 @@ class Renderer:
             " r.width, r.height]; })(document.querySelector('.theme-doc-markdown')"
             ".getBoundingClientRect()))"
         )
-        x, top, w, h = (round(v) for v in json.loads(self._js(page, rect_js)))
+        rect = json.loads(self._js(page, rect_js))
+        x, top, w, h = (round(v) for v in rect)
         out = QImage(max(1, w), max(1, h), QImage.Format.Format_RGB32)
         out.fill(QColor("#000000"))
         painter = QPainter(out)
-        y = top
-        while y < top + h:
-            scroll = float(self._js(page, f"window.scrollTo(0, {y}); window.scrollY"))
-            tile = self._still_grab(page, view)
-            scroll = float(self._js(page, "window.scrollY"))
-            # Rows [y, …) of the document are at viewport row y - scroll.
-            src_top = y - scroll
-            rows = min(view.height() - src_top, top + h - y)
-            if rows <= 0:
-                break
-            painter.drawImage(0, y - top, tile.copy(QRect(x, round(src_top), w, round(rows))))
-            y += round(rows)
-        painter.end()
+        try:
+            y = top
+            while y < top + h:
+                if prepare:
+                    self._js(page, prepare)
+                scroll = float(self._js(page, f"window.scrollTo(0, {y}); window.scrollY"))
+                tile = self._still_grab(page, view)
+                if json.loads(self._js(page, rect_js)) != rect:
+                    return None
+                scroll = float(self._js(page, "window.scrollY"))
+                # Rows [y, …) of the document are at viewport row y - scroll.
+                src_top = y - scroll
+                rows = min(view.height() - src_top, top + h - y)
+                if rows <= 0:
+                    break
+                painter.drawImage(0, y - top, tile.copy(QRect(x, round(src_top), w, round(rows))))
+                y += round(rows)
+        finally:
+            painter.end()
         return out
 
     # -- the two renders
@@ -377,8 +428,7 @@ class Renderer:
             30,
         )
         # The site's floating buttons and sticky navbar sit over the content: not content.
-        self._js(self.site_page, HIDE_FLOATING_JS)
-        return self._capture(self.site_page)
+        return self._capture(self.site_page, prepare=HIDE_FLOATING_JS)
 
     def loaded_fonts(self, which: str) -> list[str]:
         """The font families the page has actually loaded (not fallen back from)."""

@@ -3,8 +3,10 @@
 A local Markdown file as one self-contained HTML page, exactly as the preview shows it, for
 mailing to a colleague: the site's stylesheets and palettes when ``--site`` names a checkout of
 the site (else the preview's own), pictures inlined (``/img/…`` from ``DIR/static``, relative
-ones beside the file), the shipped font embedded unless ``--no-font``, no script, and nothing
-loaded from anywhere else. No network, no token, no window.
+ones beside the file), the fonts the preview draws the page in embedded unless ``--no-font``
+(the families its stylesheets use; of Noto Sans KR and Nanum Gothic only the slices holding
+its characters), no script, and nothing loaded from anywhere else. No network, no token, no
+window.
 
 Exit status: 0 written, 1 failure (one line on stderr), 2 usage error.
 """
@@ -26,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", type=Path, help="the Markdown file")
     p.add_argument("--out", required=True, type=Path, help="the HTML page to write")
     p.add_argument("--site", type=Path, help="a checkout of the site (its styles and pictures)")
-    p.add_argument("--no-font", action="store_true", help="leave the font out (smaller page)")
+    p.add_argument("--no-font", action="store_true", help="leave the fonts out (smaller page)")
     return p
 
 

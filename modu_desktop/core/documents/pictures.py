@@ -14,6 +14,11 @@ address names:
 * ``@site/…`` — from the repository root;
 * the part after ``?`` or ``#`` is not part of the file name, and ``%xx`` escapes are decoded.
 
+A picture the web admin uploads on a GitHub Pages project site is written with the site's base
+URL in front (``/PNU-Modu/img/uploads/a.png``: the admin takes the base URL from the page's own
+address), which the build looks up as ``static/PNU-Modu/img/uploads/a.png`` and stops.
+:func:`base_url_dropped` gives the address that names the uploaded file (``/img/uploads/a.png``).
+
 Other addresses are not looked up and stay in the page as written: ``pathname://…`` (written
 without that prefix), and any address with a scheme or a host (``https:``, ``//host/…``,
 ``data:``, ``file:``); the reader's browser loads those.
@@ -27,6 +32,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
@@ -106,3 +112,36 @@ def upload_address(repo_path: str) -> str:
     if not repo_path.startswith(prefix):
         raise ValueError(f"not under {prefix}: {repo_path}")
     return "/" + repo_path[len(prefix) :]
+
+
+@dataclass(frozen=True)
+class BaseUrlPicture:
+    """A ``/…`` picture address with one folder too many in front, the site's base URL."""
+
+    base: str  # "/PNU-Modu", as written
+    address: str  # the address without it: "/img/uploads/a.png", query and hash kept
+
+
+def base_url_dropped(
+    address: str, doc_path: str, repo_paths: Collection[str]
+) -> BaseUrlPicture | None:
+    """``address`` (the Markdown destination as written, ``<…>`` unwrapped) without its first
+    folder, when the build cannot find the picture as written but finds it without that folder:
+    ``/PNU-Modu/img/uploads/a.png`` is ``static/PNU-Modu/img/uploads/a.png`` (missing), while
+    ``/img/uploads/a.png`` is ``static/img/uploads/a.png`` (there). None otherwise."""
+    written = address.strip()
+    if not written.startswith("/") or written.startswith("//"):
+        return None
+    as_written = locate_picture(markdown_destination(written), doc_path)
+    if as_written.kind != "file" or as_written.path in repo_paths:
+        return None
+    cut = written.find("/", 1)
+    if cut <= 1:
+        return None
+    base, rest = written[:cut], written[cut:]
+    if "?" in base or "#" in base:
+        return None
+    meant = locate_picture(markdown_destination(rest), doc_path)
+    if meant.kind != "file" or meant.path is None or meant.path not in repo_paths:
+        return None
+    return BaseUrlPicture(base, rest)

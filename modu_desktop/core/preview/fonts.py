@@ -16,6 +16,9 @@ widths as the static files Google serves and outlines within half a unit of 1000
 from __future__ import annotations
 
 import json
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -106,6 +109,65 @@ def _face(family: str, weight: str, url: str, suffix: str, unicode_range: str | 
     return rule + "}"
 
 
+def parse_unicode_range(text: str) -> tuple[tuple[int, int], ...]:
+    """A CSS ``unicode-range`` value as inclusive code point intervals (``U+4??`` too)."""
+    spans = []
+    for part in text.split(","):
+        token = part.strip().upper().removeprefix("U+")
+        if not token:
+            continue
+        if "?" in token:
+            spans.append((int(token.replace("?", "0"), 16), int(token.replace("?", "F"), 16)))
+            continue
+        lo, _, hi = token.partition("-")
+        spans.append((int(lo, 16), int(hi or lo, 16)))
+    return tuple(spans)
+
+
+def _covers_any(spans: tuple[tuple[int, int], ...], points: list[int]) -> bool:
+    """Whether a code point of ``points`` (sorted) lies in one of ``spans``."""
+    for lo, hi in spans:
+        at = bisect_left(points, lo)
+        if at < len(points) and points[at] <= hi:
+            return True
+    return False
+
+
+def font_faces(
+    url_for: Callable[[str], str],
+    *,
+    families: Collection[str] | None = None,
+    characters: str | None = None,
+) -> str:
+    """``@font-face`` rules of the shipped families, each file named by ``url_for(path)`` (a
+    path under :data:`FONTS_DIR`), in the order the preview declares them.
+
+    ``families``: only these (None: all). ``characters``: only the slices of a sliced family
+    whose ``unicode-range`` covers one of them (None: every slice), as a browser would fetch.
+    """
+    points = None if characters is None else sorted(set(map(ord, characters)))
+    rules = []
+    for fam in SHIPPED_FAMILIES:
+        if families is not None and fam.family not in families:
+            continue
+        slices = fam.slices()
+        if points is not None:
+            slices = {
+                key: unicode_range
+                for key, unicode_range in slices.items()
+                if _covers_any(parse_unicode_range(unicode_range), points)
+            }
+        for weight, name in fam.files:
+            suffix = Path(name).suffix
+            if not fam.sliced:
+                rules.append(_face(fam.family, weight, url_for(name), suffix, None))
+                continue
+            for key, unicode_range in slices.items():
+                url = url_for(name.format(slice=key))
+                rules.append(_face(fam.family, weight, url, suffix, unicode_range))
+    return "\n".join(rules) + "\n" if rules else ""
+
+
 @lru_cache(maxsize=8)
 def fonts_css(base_url: str) -> str:
     """``@font-face`` rules for every shipped family, the files named under ``base_url``.
@@ -114,18 +176,46 @@ def fonts_css(base_url: str) -> str:
     and style (GmarketSans), the later rule wins, so the CDN files are never asked for.
     """
     base = base_url.rstrip("/")
-    rules = []
-    for fam in SHIPPED_FAMILIES:
-        slices = fam.slices()
-        for weight, name in fam.files:
-            suffix = Path(name).suffix
-            if not slices:
-                rules.append(_face(fam.family, weight, f"{base}/{name}", suffix, None))
-                continue
-            for key, unicode_range in slices.items():
-                url = f"{base}/{name.format(slice=key)}"
-                rules.append(_face(fam.family, weight, url, suffix, unicode_range))
-    return "\n".join(rules) + "\n"
+    return font_faces(lambda name: f"{base}/{name}")
+
+
+_COMMENT_RE = re.compile(r"/\*.*?\*/", re.S)
+_FONT_FACE_RE = re.compile(r"@font-face\s*\{[^}]*\}", re.I)
+_IMPORT_RE = re.compile(r"@import\b[^;]*;", re.I)
+_DECLARATION_RE = re.compile(r"(?<![\w.#-])(--[\w-]+|font-family|font)\s*:\s*([^;{}]*)", re.I)
+_VAR_RE = re.compile(r"var\(\s*(--[\w-]+)")
+
+
+def families_drawn(css_texts: Iterable[str]) -> frozenset[str]:
+    """The shipped families that ``css_texts`` (stylesheets and ``style`` attributes) draw text
+    in: named in a ``font-family`` or ``font`` declaration, directly or through the custom
+    properties it reads (``var(--theme-font-family)`` → the palette's family). A family that
+    is only declared (``@font-face``, ``@import``) or only stored in a property nothing reads
+    (``--font-nanum`` without a ``Text font="nanum"``) draws nothing."""
+    properties: dict[str, list[str]] = {}
+    fonts: list[str] = []
+    for css in css_texts:
+        css = _IMPORT_RE.sub("", _FONT_FACE_RE.sub("", _COMMENT_RE.sub("", css)))
+        for name, value in _DECLARATION_RE.findall(css):
+            if name.startswith("--"):
+                properties.setdefault(name, []).append(value)
+            else:
+                fonts.append(value)
+    values, pending, seen = list(fonts), [v for f in fonts for v in _VAR_RE.findall(f)], set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for value in properties.get(name, []):
+            values.append(value)
+            pending.extend(_VAR_RE.findall(value))
+    text = "\n".join(values)
+    return frozenset(
+        fam.family
+        for fam in SHIPPED_FAMILIES
+        if re.search(rf"(?<![\w-]){re.escape(fam.family)}(?![\w-])", text, re.I)
+    )
 
 
 def font_file(rel: str) -> Path | None:

@@ -35,9 +35,16 @@ class EditPhase(enum.Enum):
 
     CLEAN = "clean"  # the editor shows what is saved
     UNSAVED = "unsaved"  # typed since the last save
+    CHECKING = "checking"  # the check before a save reads the text
     SAVING = "saving"
     QUEUED = "queued"  # the save waits on this computer for the connection
     READ_ONLY = "read_only"  # it cannot be saved here (someone else edits it, lock lost, viewer)
+
+
+# The editor holds text that is not (yet) the saved document.
+UNSAVED_PHASES = frozenset(
+    {EditPhase.UNSAVED, EditPhase.CHECKING, EditPhase.SAVING, EditPhase.QUEUED}
+)
 
 
 class PublishPhase(enum.Enum):
@@ -89,7 +96,7 @@ class DocStatus:
 
     @property
     def unsaved(self) -> bool:
-        return self.phase in (EditPhase.UNSAVED, EditPhase.SAVING, EditPhase.QUEUED)
+        return self.phase in UNSAVED_PHASES
 
 
 @dataclass

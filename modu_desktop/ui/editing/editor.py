@@ -271,6 +271,7 @@ class EditorPane(QWidget):
         self.front_matter_hidden = True
         self._fm_lines = 0
         self._saving = False
+        self._checking = False
         self._loading = False
         self._applying_form = False
         self._applying_block = False
@@ -394,8 +395,19 @@ class EditorPane(QWidget):
     # --- saved / unsaved ---
     def set_saving(self, saving: bool) -> None:
         self._saving = saving
-        self.save_button.setEnabled(not saving and not self.editor.isReadOnly())
+        self._update_save_button()
         self._update_save_state()
+
+    def set_checking(self, checking: bool) -> None:
+        """The check before a save is running (off the UI thread): the button waits, the
+        label says so, and typing goes on."""
+        self._checking = checking
+        self._update_save_button()
+        self._update_save_state()
+
+    def _update_save_button(self) -> None:
+        busy = self._saving or self._checking
+        self.save_button.setEnabled(not busy and not self.editor.isReadOnly())
 
     def phase(self) -> EditPhase:
         """The editor's side of the document's state (the window adds "waiting to save")."""
@@ -403,6 +415,8 @@ class EditorPane(QWidget):
             return EditPhase.READ_ONLY
         if self._saving:
             return EditPhase.SAVING
+        if self._checking:
+            return EditPhase.CHECKING
         if self.editor.document().isModified():
             return EditPhase.UNSAVED
         return EditPhase.CLEAN

@@ -18,6 +18,7 @@ into a QPlainTextEdit as one undoable step.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 from collections.abc import Callable
 
@@ -384,6 +385,20 @@ def _utf16(text: str, index: int) -> int:
     return index + sum(1 for ch in text[:index] if ord(ch) > 0xFFFF)
 
 
+# Rounds of checking again when the editor changed while the check ran (typing goes on meanwhile).
+_RECHECKS = 10
+
+
+def _check_for_save(
+    text: str, path: str, repo_paths: set[str] | None, before: str | None
+) -> tuple[CheckResult, bool]:
+    """The check and whether to ask the writer (something breaks the site, or a surprise that
+    ``before`` did not have). Runs on a worker thread: it reads the whole document."""
+    result = check_text(text, path=path, repo_paths=repo_paths)
+    ask = result.breaks_build or bool(new_surprises(text, result, before, path))
+    return result, ask
+
+
 async def check_before_save(
     parent: QWidget | None,
     text: str,
@@ -399,11 +414,27 @@ async def check_before_save(
     break the site, the fixed copy, or — after the explicit warning — the text as typed), or
     None to go back to editing (with ``editor``, the cursor is put where "보기" pointed).
     ``before``: the text as last saved; the check is shown for a page that breaks the site,
-    or for places that may look different and were not in ``before``."""
+    or for places that may look different and were not in ``before``.
+
+    The check runs off the UI thread, so the window stays responsive and the writer may go on
+    typing; with ``editor``, text typed meanwhile is checked too before anything is saved, and
+    a fixed copy never replaces text the check did not see."""
     from modu_desktop.ui.shell.asyncutil import run_dialog
 
-    result = check_text(text, path=path, repo_paths=repo_paths)
-    if not result.breaks_build and not new_surprises(text, result, before, path):
+    loop = asyncio.get_running_loop()
+    if editor is not None:
+        text = editor.toPlainText()
+    for _ in range(_RECHECKS):
+        result, ask = await loop.run_in_executor(
+            None, _check_for_save, text, path, repo_paths, before
+        )
+        if editor is None or editor.toPlainText() == text:
+            break
+        text = editor.toPlainText()  # typed while the check ran: check what is there now
+    else:
+        if ask:
+            return None  # the writer never stopped typing: nothing is saved or replaced
+    if not ask:
         return text
     dlg = PublishCheckDialog(parent, text, result, path=path, repo_paths=repo_paths, title=title)
     await run_dialog(dlg)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from modu_desktop.core.locks import words
-from modu_desktop.core.publish.status import DocStatus, EditPhase, PublishPhase
+from modu_desktop.core.publish.status import UNSAVED_PHASES, DocStatus, EditPhase, PublishPhase
 from modu_desktop.i18n import tr
 
 
@@ -33,6 +33,7 @@ def save_words(phase: EditPhase | None) -> tuple[str, str]:
         None: ("", "info"),
         EditPhase.CLEAN: (tr("✔ Saved"), "ok"),
         EditPhase.UNSAVED: (tr("● Not saved yet"), "warning"),
+        EditPhase.CHECKING: (tr("Checking before saving…"), "info"),
         EditPhase.SAVING: (tr("Saving…"), "info"),
         EditPhase.QUEUED: (tr("● Waiting to save"), "warning"),
         EditPhase.READ_ONLY: (tr("Read-only"), "info"),
@@ -58,7 +59,7 @@ def publishing_line(status: DocStatus, now: float) -> str:
     if p is PublishPhase.NONE or status.phase is EditPhase.READ_ONLY:
         return ""
     text, kind = publishing_words(p)
-    if status.phase in (EditPhase.UNSAVED, EditPhase.SAVING, EditPhase.QUEUED):
+    if status.phase in UNSAVED_PHASES:
         at = words.when(status.saved_at, now)() if status.saved_at else ""
         head = tr("Last save {when}:", when=at) if at else tr("Last save:")
         return f"<span style='color:{_MUTED}'>{escape(head)} {escape(text)}</span>"

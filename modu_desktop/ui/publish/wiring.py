@@ -13,7 +13,9 @@ through ``core.documents.history`` (the lock checked first, the sha last seen se
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
@@ -127,14 +129,15 @@ class Publishing(QObject):
         snap = ctx.store.snapshot
         docs = snap.docs if snap is not None else ()
         pages = await broken_pages(failure, docs=docs, history=self.history, at=run.head_sha)
+        loop = asyncio.get_running_loop()
         for page in pages[:3] if run.head_sha else ():
             try:
                 text = await self.history.text_at(str(run.head_sha), page.path)
             except Exception:
                 text = None
-            if text is not None:
-                found = check_text(text, path=page.path).findings
-                self._findings[(run.id, page.path)] = found
+            if text is not None:  # the check reads the whole page: not on the UI thread
+                result = await loop.run_in_executor(None, partial(check_text, text, path=page.path))
+                self._findings[(run.id, page.path)] = result.findings
         return SiteStop(run.id, run.html_url, pages, failure, run)
 
     def my_page(self, stop: SiteStop | None) -> BrokenPage | None:

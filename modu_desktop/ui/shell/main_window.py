@@ -96,6 +96,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.refreshing = False
         self._last_refresh = 0.0
         self._closing = False
+        self._checking = False  # the check before a save is running
         self._closed_ok = False
         self.busy_open = False
         self._open_task: asyncio.Task[bool] | None = None
@@ -538,13 +539,19 @@ class MainWindow(WindowWidgets, QMainWindow):
     async def save(self) -> bool:
         commit_preedit()  # Ctrl+S while a syllable is being composed saves it too
         s = self.session
-        if s is None or not s.editable or s.saving:
+        if s is None or not s.editable or s.saving or self._checking:
             return False
-        text = await self.publishing.check(s, self.editor_pane.text())  # issue 16
+        self._checking = True
+        self.editor_pane.set_checking(True)
+        try:
+            text = await self.publishing.check(s, self.editor_pane.text())
+        finally:
+            self._checking = False
+            self.editor_pane.set_checking(False)
         if text is None or self.session is not s:
             return False
         self.set_lock_status(tr("Saving…"), "info")
-        self.editor_pane.set_saving(True)  # issue 14
+        self.editor_pane.set_saving(True)
         try:
             result = await s.save(text)
         finally:

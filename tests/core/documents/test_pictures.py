@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 
 from modu_desktop.core.documents.pictures import (
+    BaseUrlPicture,
     Picture,
+    base_url_dropped,
     locate_picture,
     markdown_destination,
     repo_picture_path,
@@ -211,3 +213,44 @@ def test_no_second_rule_is_left() -> None:
     assert "resolve_image" not in {
         n.name for n in ast.walk(helpers) if isinstance(n, ast.FunctionDef)
     }
+
+
+# ----- the web admin's uploads on a project site: the base URL in front ----------------------
+
+
+def test_an_address_with_the_base_url_in_front_is_found_without_it() -> None:
+    repo = {"static/img/uploads/upload_1.png", "static/PNU-Modu/img/there.png"}
+    got = base_url_dropped("/PNU-Modu/img/uploads/upload_1.png?v=2#x", "docs/a.md", repo)
+    assert got == BaseUrlPicture("/PNU-Modu", "/img/uploads/upload_1.png?v=2#x")
+    # none when the address as written is found, when nothing is found without the folder,
+    # and for addresses that are not from the static folder
+    assert base_url_dropped("/PNU-Modu/img/there.png", "docs/a.md", repo) is None
+    assert base_url_dropped("/PNU-Modu/img/uploads/none.png", "docs/a.md", repo) is None
+    assert base_url_dropped("/img/uploads/upload_1.png", "docs/a.md", repo) is None
+    assert base_url_dropped("img/uploads/upload_1.png", "docs/a.md", repo) is None
+    assert base_url_dropped("//PNU-Modu/img/uploads/upload_1.png", "docs/a.md", repo) is None
+    assert base_url_dropped("https://x.org/img/uploads/upload_1.png", "docs/a.md", repo) is None
+
+
+def test_the_real_build_stops_on_the_base_url_and_shows_the_picture_without_it() -> None:
+    # The recorded build: every broken address the rule corrects is, as corrected, a picture
+    # the build found, copied and put on the page under the base URL.
+    oracle = json.loads(ORACLE.read_text("utf-8"))
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from picture_oracle import PICTURES
+    finally:
+        sys.path.pop(0)
+    cases = {(c["doc"], c["src"]): c for c in oracle["cases"]}
+    corrected = 0
+    for case in oracle["cases"]:
+        dropped = base_url_dropped(case["src"], case["doc"], set(PICTURES))
+        if dropped is None:
+            continue
+        assert case["outcome"] == "broken", case
+        assert oracle["base_url"].rstrip("/") == dropped.base
+        fixed = cases[(case["doc"], dropped.address)]
+        assert fixed["outcome"] == "file", fixed
+        assert fixed["html_src"].startswith(oracle["base_url"] + "assets/images/"), fixed
+        corrected += 1
+    assert corrected >= 2  # a static picture and a web admin upload

@@ -17,6 +17,7 @@ from modu_desktop.core.publish.check import (
     check_text,
 )
 from tests import publish_corpus
+from tests.lang import speaking
 
 FM = "---\nid: sample\ntitle: 예시\n---\n\n"
 PATHS = {"static/img/logo.png", "docs/images/a.png", "docs/sample.md"}
@@ -340,3 +341,28 @@ def test_sentences_are_english_in_english() -> None:
         assert f.message == "“<br>” must be written “<br />” or the site cannot be built."
     finally:
         i18n.set_language("ko")
+
+
+def test_a_web_admin_upload_with_the_base_url_in_front_gets_its_own_sentence_and_fix() -> None:
+    # The web admin on pnuai.github.io/PNU-Modu/ writes its uploads with the base URL in front;
+    # the build looks that up as static/PNU-Modu/img/uploads/… and stops.
+    paths = PATHS | {"static/img/uploads/upload_1700000000000.png"}
+    body = "업로드한 사진:\n\n![행사 사진](/PNU-Modu/img/uploads/upload_1700000000000.png)\n"
+    result = check_text(FM + body, path="docs/sample.md", repo_paths=paths)
+    f = only(result, "image-base-url")
+    assert f.breaks_build and not [x for x in result.findings if x.code == "image-missing"]
+    assert (f.line - FM_LINES, f.column) == (3, 10)
+    assert f.fields["base"] == "/PNU-Modu"
+    with speaking("ko"):
+        assert f.message == (
+            "그림 주소 “/PNU-Modu/img/uploads/upload_1700000000000.png” 앞에 사이트 주소 "
+            "“/PNU-Modu”가 붙어 있어 사이트를 만들 수 없습니다. "
+            "“/img/uploads/upload_1700000000000.png”라고 쓰면 그림이 나옵니다."
+        )
+        assert f.fix_label == "“/img/uploads/upload_1700000000000.png”라고 쓰기"
+    fixed = apply_fix(FM + body, f)
+    assert fixed == FM + body.replace("/PNU-Modu/img/", "/img/")
+    assert not check_text(fixed, path="docs/sample.md", repo_paths=paths).findings
+    # the same address whose file was never uploaded is a missing picture, with no fix
+    gone = only(check(body), "image-missing")
+    assert gone.fix is None

@@ -160,3 +160,32 @@ def test_the_fixes_make_the_site_build_show_what_was_meant() -> None:
     assert "인원은 10~20명, 기간은 3~5일입니다." in got["tilde"] and "<del>" not in got["tilde"]
     assert "<p>2024. 3. 1. 개강</p>" in got["date"] and "<ol" not in got["date"]
     assert "선배창업자 1:1 멘토링" in got["block"] and "매주 10:00, AI:SW" in got["block"]
+
+
+def test_a_check_after_an_edit_finds_what_a_first_check_finds() -> None:
+    # Parts not edited since the last check are not read again; their warnings move with them.
+    from modu_desktop.core.publish.check import clear_check_caches
+
+    body = (
+        "인원은 10~20명, 기간은 3~5일입니다.\n\n"
+        ":::cards\n- title: 선배창업자 1:1 멘토링\n:::\n\n"
+        "**마크다운(Markdown)**을 배웁니다.\n\n2024. 3. 1. 개강\n"
+    )
+    first = check_text(FM + body).findings
+    assert {f.code for f in first} >= {
+        "md-tilde-strike",
+        "block-directive-dropped",
+        "md-emphasis-literal",
+        "md-number-list",
+    }
+    for edited in (
+        "새 첫 줄 **굵게**를 넣었습니다.\n\n" + body,  # every part moves down
+        body.replace("배웁니다", "함께 배웁니다"),  # one part changes length
+        body.replace(":::cards\n", ":::cards\n- title: 10:30 시작\n"),
+    ):
+        again = check_text(FM + edited).findings
+        clear_check_caches()
+        assert again == check_text(FM + edited).findings
+        for f in again:
+            if f.fix is not None:  # each fix still names the text at its place
+                assert (FM + edited)[f.fix.start : f.fix.end] == f.fix.original

@@ -19,7 +19,11 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from modu_desktop.core.documents.pictures import locate_picture, markdown_destination
+from modu_desktop.core.documents.pictures import (
+    base_url_dropped,
+    locate_picture,
+    markdown_destination,
+)
 
 from . import brochure
 from . import mdx_tables as tb
@@ -773,6 +777,21 @@ class Scanner:
         url = m.group(1)
         picture = locate_picture(markdown_destination(url), self.doc_path)
         if picture.kind != "file" or picture.path in self.repo_paths:
+            return
+        wrapped = url.startswith("<") and url.endswith(">")
+        dropped = base_url_dropped(url[1:-1] if wrapped else url, self.doc_path, self.repo_paths)
+        if dropped is not None:
+            fixed = f"<{dropped.address}>" if wrapped else dropped.address
+            self.add(
+                "image-base-url",
+                Severity.BREAKS_BUILD,
+                m.start(1),
+                m.end(1),
+                TextEdit(m.start(1), m.end(1), fixed, url),
+                url=url,
+                base=dropped.base,
+                fixed=fixed,
+            )
             return
         self.add(
             "image-missing",

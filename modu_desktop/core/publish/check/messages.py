@@ -108,6 +108,12 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr("Text in braces, {expr}, is left out of this block on the site.", **x)
     if c == "mdx-esm":
         return tr("A paragraph may not start with “{word}”; the site reads it as code.", **x)
+    if c == "image-base-url":
+        return tr(
+            "The picture address “{url}” starts with the site's own address “{base}”, so the "
+            "site cannot be built: the picture is found as “{fixed}”.",
+            **x,
+        )
     if c == "image-missing":
         return tr("The picture “{url}” is not in the repository, so the site cannot be built.", **x)
     if c == "block-image-missing":
@@ -224,7 +230,7 @@ def fix_label(f: Finding) -> str:
         return tr("Write both as “<br />”")
     if c == "fm-unclosed":
         return tr("Add the closing “---”")
-    if c == "fm-type":
+    if c in ("fm-type", "image-base-url"):
         return tr("Write “{replacement}”", replacement=f.fix.replacement)
     return tr("Show as text")
 

@@ -23,7 +23,8 @@ class TextEdit:
     """Replace ``text[start:end]`` (which must still be ``original``) with ``replacement``.
 
     Every fix the check offers only adds characters (escapes, a ``/``, a missing ``:::``) or
-    swaps comment markers, so the words a person typed are all still there after it."""
+    swaps comment markers, so the words a person typed are all still there after it; the one
+    exception is a picture address, which loses the site's base URL in front."""
 
     start: int
     end: int

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown_it.token import Token
 
-from modu_desktop.core.brochure.syntax import block_spans
+from modu_desktop.core.brochure.syntax import BlockPart, block_spans
 from modu_desktop.core.preview.markdown import parse
 
 from .model import Severity, TextEdit
@@ -60,20 +62,68 @@ class _Lines:
         return self.text[self.starts[n] : end]
 
 
-def _masked(text: str, body_start: int) -> str:
-    """The text with the front matter and the brochure blocks blanked (line count kept), so
-    one parse gives the Markdown's tokens with the text's own line numbers."""
-    lines = text.split("\n")
-    front = text[:body_start].count("\n")
-    for i in range(min(front, len(lines))):
-        lines[i] = ""
-    for span in block_spans(text):
-        for i in range(span.first_line, min(span.last_line + 1, len(lines))):
-            lines[i] = ""
-    return "\n".join(lines)
+def _markdown_parts(text: str, body_start: int, spans: list[BlockPart]) -> list[tuple[int, int]]:
+    """The body's Markdown between the brochure blocks, as ``(first line, end line)`` ranges:
+    each is read on its own, as the preview renders it (and as the site does: a ``:::`` block
+    ends a list or a paragraph before it)."""
+    n_lines = text.count("\n") + 1
+    first = text[:body_start].count("\n")
+    out = []
+    for span in spans:
+        if span.first_line > first:
+            out.append((first, span.first_line))
+        first = max(first, span.last_line + 1)
+    if first < n_lines:
+        out.append((first, n_lines))
+    return out
 
 
-def _content_offsets(inline: Token, lines: _Lines, first_line: int = 0) -> list[int] | None:
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A warning inside one part, its offsets counted from the part's start."""
+
+    code: str
+    start: int
+    end: int
+    fix: TextEdit | None
+    fields: tuple[tuple[str, str], ...]
+
+
+@lru_cache(maxsize=4096)
+def _part_warnings(part: str, in_block: bool) -> tuple[_Found, ...]:
+    """The warnings of one part read on its own: Markdown between blocks, or (``in_block``) a
+    brochure block's body. Cached by the part's text, so between two checks only the parts
+    that were edited are read again."""
+    found: list[_Found] = []
+
+    def add(code: str, _severity: Severity, start: int, end: int, fix: TextEdit | None = None,
+            **fields: str) -> None:  # fmt: skip
+        found.append(_Found(code, start, end, fix, tuple(fields.items())))
+
+    lines = _Lines(part)
+    tokens = parse(part)
+    for tok in tokens:
+        if tok.type != "inline" or not tok.children:
+            continue
+        offsets = _content_offsets(tok, lines)
+        if offsets is None:
+            continue
+        if in_block:
+            _directives(tok, offsets, part, add)
+        else:
+            _emphasis(tok, offsets, part, add)
+            _tildes(tok, offsets, part, add)
+    if not in_block:
+        _number_lists(tokens, lines, part, add)
+        _paragraph_lines(tokens, lines, add)
+    return tuple(found)
+
+
+def clear_surprise_cache() -> None:
+    _part_warnings.cache_clear()
+
+
+def _content_offsets(inline: Token, lines: _Lines) -> list[int] | None:
     """For each character of ``inline.content``, its offset in the text (None when a line of
     the content cannot be found on its source line)."""
     if inline.map is None:
@@ -81,7 +131,7 @@ def _content_offsets(inline: Token, lines: _Lines, first_line: int = 0) -> list[
     out: list[int] = []
     content_lines = inline.content.split("\n")
     for i, part in enumerate(content_lines):
-        n = first_line + inline.map[0] + i
+        n = inline.map[0] + i
         if n >= len(lines.starts):
             return None
         at = lines.line(n).find(part)
@@ -233,33 +283,30 @@ def _paragraph_lines(tokens: list[Token], lines: _Lines, add: Add) -> None:
                 line=src.strip()[:40], hint=hint)  # fmt: skip
 
 
+def _shifted(fix: TextEdit | None, by: int) -> TextEdit | None:
+    if fix is None:
+        return None
+    return TextEdit(fix.start + by, fix.end + by, fix.replacement, fix.original)
+
+
 def check_surprises(text: str, body_start: int, add: Add) -> None:
     """Add a warning for each place where the site will show something unexpected."""
     lines = _Lines(text)
-    tokens = parse(_masked(text, body_start))
-    for tok in tokens:
-        if tok.type != "inline" or not tok.children:
-            continue
-        offsets = _content_offsets(tok, lines)
-        if offsets is None:
-            continue
-        _emphasis(tok, offsets, text, add)
-        _tildes(tok, offsets, text, add)
-    _number_lists(tokens, lines, text, add)
-    _paragraph_lines(tokens, lines, add)
-    for span in block_spans(text):
-        if span.last_line <= span.first_line:
-            continue
+    spans = block_spans(text)
+    parts = [(first, end, False) for first, end in _markdown_parts(text, body_start, spans)]
+    for span in spans:
         body_first = span.first_line + 1
-        body_last = span.last_line if span.closed else span.last_line + 1
-        if body_first >= body_last:
+        body_end = span.last_line if span.closed else span.last_line + 1
+        if body_first < body_end:
+            parts.append((body_first, body_end, True))
+    for first, end, in_block in parts:
+        start = lines.starts[first]
+        stop = lines.starts[end] - 1 if end < len(lines.starts) else len(text)
+        part = text[start:stop]
+        if not part.strip():
             continue
-        body = "\n".join(lines.line(n) for n in range(body_first, body_last))
-        if not _MAYBE_DIRECTIVE.search(body):
+        if in_block and not _MAYBE_DIRECTIVE.search(part):
             continue  # no ":" before a letter or digit: nothing a block could drop
-        for tok in parse(body):
-            if tok.type != "inline" or not tok.children:
-                continue
-            offsets = _content_offsets(tok, lines, body_first)
-            if offsets is not None:
-                _directives(tok, offsets, text, add)
+        for f in _part_warnings(part, in_block):
+            add(f.code, Severity.MAY_SURPRISE, start + f.start, start + f.end,
+                _shifted(f.fix, start), **dict(f.fields))  # fmt: skip
