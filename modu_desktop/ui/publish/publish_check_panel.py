@@ -42,7 +42,7 @@ from modu_desktop.core.publish.check import (
     check_text,
     new_surprises,
 )
-from modu_desktop.core.publish.check.messages import summary
+from modu_desktop.core.publish.check.messages import fix_explanation, summary
 from modu_desktop.i18n import tr
 
 _STYLE = """
@@ -179,13 +179,8 @@ class PublishCheckPanel(QWidget):
             fix = QPushButton(finding.fix_label)
             fix.setObjectName("publishFindingFix")
             fix.setAutoDefault(False)
-            fix.setToolTip(
-                tr(
-                    "Changes “{old}” to “{new}”.",
-                    old=finding.fix.original,
-                    new=finding.fix.replacement,
-                )
-            )
+            fix.setToolTip(fix_explanation(finding))
+            fix.setAccessibleDescription(fix_explanation(finding))
             fix.clicked.connect(lambda: self.fixRequested.emit(finding))
             h.addWidget(fix)
             self.fix_buttons.append(fix)

@@ -84,7 +84,9 @@ def test_the_check_lists_each_problem_and_fixes_them_one_by_one(qtbot: Any, tmp_
     qtbot.mouseClick(dlg.fix_all_button, Qt.MouseButton.LeftButton)
     assert not dlg.check_result.findings
     assert dlg.panel.summary.text() == "이 문서로 사이트를 문제없이 만들 수 있습니다."
-    assert "\\{이름}" in dlg.text and "{/* 나중에 고칠 것 */}" in dlg.text and ":::hero" in dlg.text
+    # fixed the way a person would: the plain word, the hidden note taken out
+    assert "담당자는 이름 님입니다.\n\n:::hero\n" in dlg.text
+    assert "{" not in dlg.text and "나중에 고칠 것" not in dlg.text
     assert not dlg.anyway_button.isVisibleTo(dlg)
     qtbot.mouseClick(dlg.save_fixed_button, Qt.MouseButton.LeftButton)
     assert dlg.choice is CheckChoice.SAVE_FIXED
