@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.publish.check import check_text
 from modu_desktop.core.publish.failure import DeployFailure, deploy_failure
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
-from modu_desktop.ui.publish.history_panel import HistoryPanel
+from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import (
     CheckChoice,
     PublishCheckDialog,
@@ -251,12 +252,19 @@ def test_history_panel_lists_diffs_and_restores_a_version(
     ui.run(panel.load(history, doc.path, edited, title="전략"))
     assert panel.heading.text() == "“전략” 기록"
     assert panel.list.count() == 2
-    assert "(지금 사이트에 있는 버전)" in panel.list.item(0).text()
-    assert "수정" in panel.list.item(0).text() and "@editor1" in panel.list.item(0).text()
+    first = panel.list.item(0).text()
+    assert "(가장 최근 버전)" in first and "오늘 " in first
+    assert "글을 고쳤습니다" in first and "editor1" in first
+    assert not re.search(r"\b[0-9a-f]{7,40}\b", first) and "03-strategy" not in first
     qtbot.waitUntil(lambda: panel.selected is not None, timeout=10000)  # the older one
-    diff = panel.diff.toPlainText()
-    assert "+ 새로 넣은 문단입니다." in diff
-    assert "−   label: Ethics" in diff and "+   label: 윤리" in diff
+    assert panel.diff_title.text().startswith("왼쪽은 ")
+    title = panel.diff_title.text()
+    assert "오늘 " in title and "오른쪽은 지금 글입니다" in title
+    changed = [r for r in panel.rows if r.kind == "changed"]
+    assert [(r.old, r.new) for r in changed] == [("  label: Ethics", "  label: 윤리")]
+    assert any(r.kind == "added" and r.new == "새로 넣은 문단입니다." for r in panel.rows)
+    shown = panel.diff.toPlainText()
+    assert "지금 글" in shown and "label: 윤리" in shown and "label: Ethics" in shown
     assert panel.restore_button.isEnabled()
     _shots(panel, qtbot, tmp_path, "history", 520)
 
@@ -277,7 +285,8 @@ def test_history_panel_lists_diffs_and_restores_a_version(
     assert isinstance(res, SaveResult)
     ui.run(panel.load(history, doc.path, text, title="전략"))
     assert panel.list.count() == 3
-    assert f"{version.short_sha} 버전으로 되돌림" in panel.list.item(0).text()
+    newest = panel.list.item(0).text()
+    assert f"{when(version)} 버전으로 되돌렸습니다" in newest and version.short_sha not in newest
     ui.run(gh.aclose())
 
 
