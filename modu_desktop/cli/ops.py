@@ -158,11 +158,15 @@ async def _ops(ctx: common.Context, cache_dir: str) -> DocOps:
 def _finish(res: OpResult, ctx: common.Context, *, json_out: bool = False) -> int:
     if json_out:
         ctx.out.write(json.dumps(_result_json(res), ensure_ascii=False, indent=2) + "\n")
+    # The sentence names the page by its title, as everywhere; the admin also gets the file
+    # and the commits, which is what they type in the next command.
+    where = [res.path] if res.path else []
     if not res.ok:
-        raise common.CliFailure(res.text())
+        raise common.CliFailure(res.text() + (f" ({where[0]})" if where else ""))
     if not json_out:
         commits = ", ".join(c[:7] for c in res.commits)
-        ctx.out.write(res.text() + (f" (commit {commits})" if commits else "") + "\n")
+        extra = where + ([f"commit {commits}"] if commits else [])
+        ctx.out.write(res.text() + (f" ({', '.join(extra)})" if extra else "") + "\n")
     return 0
 
 

@@ -79,7 +79,8 @@ def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     out = capsys.readouterr().out
-    assert "Created docs/06-bootcamp.md" in out and "commit" in out
+    # the page by its title, then what the admin types next: the file and the commit
+    assert out.startswith("Created “부트캠프”. (docs/06-bootcamp.md, commit ")
     fm = frontmatter.parse(sb.read_file("docs/06-bootcamp.md").decode())
     assert (
         fm.get("id"),
@@ -118,10 +119,10 @@ def test_docs_delete(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     lock_as(sb, "editor2", "03-strategy")
     assert main(args(sb, "docs", "delete", "03-strategy")) == 1
-    assert "@editor2 is editing 03-strategy" in capsys.readouterr().err
+    assert "@editor2 is editing “비전과 추진 전략”" in capsys.readouterr().err
     assert sb.read_file("docs/03-strategy.md") is not None
     assert main(args(sb, "docs", "delete", "05-sandbox-notes")) == 0
-    assert "Deleted 05-sandbox-notes.md" in capsys.readouterr().out
+    assert "Deleted “자유 연습장”. (docs/05-sandbox-notes.md, commit " in capsys.readouterr().out
     assert sb.read_file("docs/05-sandbox-notes.md") is None
     assert "docs(delete): remove 05-sandbox-notes.md by @editor1" in msgs(sb, 3)
     assert main(args(sb, "docs", "delete", "05-sandbox-notes")) == 1
@@ -131,7 +132,7 @@ def test_docs_delete(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_docs_move(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     assert main(args(sb, "docs", "move", "03-strategy", "up")) == 0
-    assert "Swapped the order" in capsys.readouterr().out
+    assert "Swapped “비전과 추진 전략” and “교육 프로그램과 추진 일정”" in capsys.readouterr().out
     assert msgs(sb, 2) == [
         "chore(docs): swap order position of 02-programs.md to 3 by @editor1",
         "chore(docs): swap order position of 03-strategy.md to 2 by @editor1",
@@ -200,7 +201,7 @@ def test_wired_into_the_admin_cli(cli_env: Any, capsys: pytest.CaptureFixture[st
     """cli.py registers these commands itself: ``modu-desktop docs move …`` works there."""
     sb = cli_env
     assert cli.main(args(sb, "docs", "move", "02-programs", "down")) == 0
-    assert "Swapped the order" in capsys.readouterr().out
+    assert "Swapped “교육 프로그램과 추진 일정”" in capsys.readouterr().out
     assert cli.main(args(sb, "images", "add")) == 2
 
 
@@ -209,7 +210,7 @@ def test_lang_ko_words_the_cli_in_korean(cli_env: Any, capsys: pytest.CaptureFix
     lock_as(sb, "editor2", "03-strategy")
     assert main(["--lang", "ko", *args(sb, "docs", "delete", "03-strategy")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: 삭제하지 않았습니다: @editor2 님이 03-strategy 문서를 ")
-    assert "@editor2 님이 03-strategy 문서를 " in err and "마지막 응답: " in err
+    assert err.startswith("error: 삭제하지 않았습니다: @editor2 님이 “비전과 추진 전략” 문서를 ")
+    assert "마지막 응답: " in err and err.rstrip().endswith("(docs/03-strategy.md)")
     assert main(args(sb, "docs", "delete", "03-strategy")) == 1  # English again by default
-    assert "@editor2 is editing 03-strategy since " in capsys.readouterr().err
+    assert "@editor2 is editing “비전과 추진 전략” since " in capsys.readouterr().err

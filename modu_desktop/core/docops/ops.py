@@ -127,7 +127,11 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
         if d.path.casefold() == path.casefold():
             return OpResult(
                 OpCode.EXISTS,
-                Text("A file named {path} already exists ({title}).", path=d.path, title=d.title),
+                Text(
+                    "“{title}” already has this place in the menu and this address; change one "
+                    "of them.",
+                    title=d.title,
+                ),
                 doc_id=d.doc_id,
                 path=d.path,
                 request=req,
@@ -138,9 +142,8 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
             return OpResult(
                 OpCode.EXISTS,
                 Text(
-                    "The id '{doc_id}' is already used by {path} ({title}); choose another id.",
+                    "The address '{doc_id}' is already used by “{title}”; choose another.",
                     doc_id=req.doc_id,
-                    path=d.path,
                     title=d.title,
                 ),
                 doc_id=d.doc_id,
@@ -166,9 +169,10 @@ def blocking_lock(view: LockView) -> bool:
     return not (view.status is LockStatus.MALFORMED and view.age_s is None)
 
 
-def lock_holder_text(view: LockView, doc_id: str) -> Text:
-    """Who holds the lock on ``doc_id``, the way every screen says it (``core.lockwords``)."""
-    text = words.line(words.Holding.of(view), doc_id, view.malformed_reason)
+def lock_holder_text(view: LockView, title: str) -> Text:
+    """Who holds the lock on the document called ``title``, the way every screen says it
+    (``core.locks.words``)."""
+    text = words.line(words.Holding.of(view), title, view.malformed_reason)
     if view.status is LockStatus.MINE_OTHER_SESSION:
         return Text("{holder} Close it there first.", holder=text)
     return text
@@ -177,9 +181,9 @@ def lock_holder_text(view: LockView, doc_id: str) -> Text:
 _NOT_DELETED = Text("Not deleted")
 
 
-def _locked(view: LockView, lock_id: str, refused: Text, /, **fields: Any) -> OpResult:
-    """``OpCode.LOCKED``: "{refused}: {who holds the lock on lock_id}" in both languages."""
-    holder = lock_holder_text(view, lock_id)
+def _locked(view: LockView, title: str, refused: Text, /, **fields: Any) -> OpResult:
+    """``OpCode.LOCKED``: "{refused}: {who holds the lock on it}" in both languages."""
+    holder = lock_holder_text(view, title)
     return OpResult(
         OpCode.LOCKED,
         Text("{refused}: {holder}", refused=refused, holder=holder),
@@ -235,14 +239,14 @@ class DocOps:
             if acq.outcome in (AcquireOutcome.BLOCKED, AcquireOutcome.LOST_RACE) and acq.view:
                 return _locked(
                     acq.view,
-                    lock_id,
+                    req.title,
                     Text("Not created"),
                     doc_id=lock_id,
                     path=path,
                     request=req,
                     input_field="doc_id",
                 )
-            return self._lock_failed(acq, req, lock_id)
+            return self._lock_failed(acq, req, req.title)
         held = acq.held
         text = req.render()
         try:
@@ -256,9 +260,9 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    "Could not confirm whether {path} was created; refresh the list "
+                    "Could not confirm whether “{title}” was created; refresh the list "
                     "to check before trying again.",
-                    path=path,
+                    title=req.title,
                 ),
                 doc_id=lock_id,
                 path=path,
@@ -267,12 +271,12 @@ class DocOps:
             )
         except GitHubError as exc:
             await self._release_quietly(held)
-            return self._failed(exc, req, Text("create {path}", path=path))
+            return self._failed(exc, req, Text("create “{title}”", title=req.title))
         if isinstance(res, SaveConflict):
             await self._release_quietly(held)
             return OpResult(
                 OpCode.EXISTS,
-                Text("Not created: {path} was created by someone else just now.", path=path),
+                Text("Not created: someone else made a page at this address just now."),
                 doc_id=lock_id,
                 path=path,
                 request=req,
@@ -282,7 +286,7 @@ class DocOps:
             await self._release_quietly(held)
         return OpResult(
             OpCode.CREATED,
-            Text("Created {path}.", path=path),
+            Text("Created “{title}”.", title=req.title),
             doc_id=res.doc_id,
             path=path,
             commits=tuple(c for c in [res.commit_sha] if c),
@@ -299,6 +303,7 @@ class DocOps:
         """Delete a document at the version the user saw (``expected_sha``; default: the
         current one). Refused while someone else holds a fresh lock. Our lock (``held``, or one
         taken for the duration) is released afterwards."""
+        known = self.title_of(doc_id)
         try:
             snap = await self._snapshot()
         except GitHubError as exc:
@@ -307,16 +312,16 @@ class DocOps:
         if doc is None:
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text("{doc_id} does not exist (any more).", doc_id=doc_id),
+                Text("“{title}” does not exist (any more).", title=known),
                 doc_id=doc_id,
             )
         if expected_sha is not None and expected_sha != doc.sha:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    "Not deleted: {file_name} changed on GitHub since you looked at "
-                    "it; check the latest version first.",
-                    file_name=doc.file_name,
+                    "Not deleted: “{title}” changed since you looked at it; check the "
+                    "latest version first.",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -326,7 +331,7 @@ class DocOps:
             # The editor's lock may have been taken over meanwhile: then someone else edits it.
             check = await self.locks.verify(ours)
             if not check.ok and check.view is not None and blocking_lock(check.view):
-                return _locked(check.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+                return _locked(check.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
             if not check.ok:
                 ours = None  # released or unreadable now: take the lock afresh below
         if ours is None:
@@ -343,8 +348,8 @@ class DocOps:
                     AcquireOutcome.BLOCKED,
                     AcquireOutcome.LOST_RACE,
                 ):
-                    return _locked(acq.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
-                return self._lock_failed(acq, None, doc_id)
+                    return _locked(acq.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+                return self._lock_failed(acq, None, doc.title)
             ours = acq.held
         try:
             commit = await self.store.delete(
@@ -355,9 +360,8 @@ class DocOps:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    "Not deleted: {file_name} changed on GitHub meanwhile; refresh "
-                    "and check it first.",
-                    file_name=doc.file_name,
+                    "Not deleted: “{title}” changed meanwhile; refresh and check it first.",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -367,7 +371,7 @@ class DocOps:
             await self._release_quietly(ours)
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text("{file_name} was already deleted.", file_name=doc.file_name),
+                Text("“{title}” was already deleted.", title=doc.title),
                 doc_id=doc_id,
                 path=doc.path,
                 error=exc,
@@ -376,8 +380,8 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    "Could not confirm whether {file_name} was deleted; refresh the list to check.",
-                    file_name=doc.file_name,
+                    "Could not confirm whether “{title}” was deleted; refresh the list to check.",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -385,14 +389,14 @@ class DocOps:
             )
         except GitHubError as exc:
             await self._release_quietly(ours)
-            return self._failed(exc, None, Text("delete {file_name}", file_name=doc.file_name))
+            return self._failed(exc, None, Text("delete “{title}”", title=doc.title))
         released = await self._release_quietly(ours)
         extra: Text | str = (
             "" if released else Text(" (its lock file could not be removed; it expires by itself)")
         )
         return OpResult(
             OpCode.DELETED,
-            Text("Deleted {file_name}.{extra}", file_name=doc.file_name, extra=extra),
+            Text("Deleted “{title}”.{extra}", title=doc.title, extra=extra),
             doc_id=doc_id,
             path=doc.path,
             commits=(commit,),
@@ -410,6 +414,7 @@ class DocOps:
                 doc_id=doc_id,
                 input_field="direction",
             )
+        known = self.title_of(doc_id)
         try:
             snap = await self._snapshot()
         except GitHubError as exc:
@@ -418,16 +423,16 @@ class DocOps:
         if doc is None:
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text("{doc_id} does not exist.", doc_id=doc_id),
+                Text("“{title}” does not exist.", title=known),
                 doc_id=doc_id,
             )
         if doc.position is None:
             return OpResult(
                 OpCode.NOTHING_TO_DO,
                 Text(
-                    "{file_name} has no sidebar_position, so it is listed last; give "
-                    "it a position first.",
-                    file_name=doc.file_name,
+                    "“{title}” has no place in the menu, so it is listed last; give it a "
+                    "position first (Page settings → Position).",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -445,7 +450,7 @@ class DocOps:
             where = Text("first") if direction == "up" else Text("last")
             return OpResult(
                 OpCode.NOTHING_TO_DO,
-                Text("{file_name} is already {where}.", file_name=doc.file_name, where=where),
+                Text("“{title}” is already {where}.", title=doc.title, where=where),
                 doc_id=doc_id,
                 path=doc.path,
             )
@@ -457,12 +462,13 @@ class DocOps:
         a_id = a if isinstance(a, str) else a.doc_id
         b_id = b if isinstance(b, str) else b.doc_id
         for d in (a_id, b_id):
+            title = self.title_of(d)
             try:
                 view = await self.locks.inspect(d)
             except GitHubError as exc:
-                return self._failed(exc, None, Text("read the lock of {d}", d=d))
+                return self._failed(exc, None, Text("read the lock of “{title}”", title=title))
             if blocking_lock(view):
-                return _locked(view, d, Text("Order not changed"), doc_id=d)
+                return _locked(view, title, Text("Order not changed"), doc_id=d)
         try:
             da = await self.store.load(a_id)
             db = await self.store.load(b_id)
@@ -474,7 +480,7 @@ class DocOps:
             missing = da if pa is None else db
             return OpResult(
                 OpCode.NOTHING_TO_DO,
-                Text("{v} has no sidebar_position.", v=posixpath.basename(missing.path)),
+                Text("“{title}” has no place in the menu.", title=missing.title),
                 doc_id=missing.doc_id,
                 path=missing.path,
             )
@@ -482,10 +488,10 @@ class DocOps:
             return OpResult(
                 OpCode.NOTHING_TO_DO,
                 Text(
-                    "{v} and {v2} both have position {pa}; swapping would change "
+                    "“{a}” and “{b}” both have position {pa}; swapping would change "
                     "nothing. Give them different positions first.",
-                    v=_base(da),
-                    v2=_base(db),
+                    a=da.title,
+                    b=db.title,
                     pa=pa,
                 ),
                 doc_id=da.doc_id,
@@ -501,13 +507,7 @@ class DocOps:
             commits = tuple(c for c in (first.commit_sha, second.commit_sha) if c)
             return OpResult(
                 OpCode.MOVED,
-                Text(
-                    "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
-                    v=_base(da),
-                    pb=pb,
-                    v2=_base(db),
-                    pa=pa,
-                ),
+                Text("Swapped “{a}” and “{b}” in the menu.", a=da.title, b=db.title),
                 doc_id=da.doc_id,
                 path=da.path,
                 commits=commits,
@@ -531,8 +531,8 @@ class DocOps:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    "Order not changed: {v} changed on GitHub meanwhile. Refresh and try again.",
-                    v=_base(da),
+                    "Order not changed: “{title}” changed meanwhile. Refresh and try again.",
+                    title=da.title,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -541,8 +541,8 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    "Could not confirm whether {v} was changed; refresh to check the order.",
-                    v=_base(da),
+                    "Could not confirm whether “{title}” was changed; refresh to check the order.",
+                    title=da.title,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -560,7 +560,7 @@ class DocOps:
         second: SaveConflict | GitHubError,
     ) -> OpResult:
         why = (
-            Text("{v} changed on GitHub meanwhile", v=_base(db))
+            Text("“{title}” changed meanwhile", title=db.title)
             if isinstance(second, SaveConflict)
             else _err_text(second)
         )
@@ -578,13 +578,7 @@ class DocOps:
             if entry is not None and entry.sha == wanted:
                 return OpResult(
                     OpCode.MOVED,
-                    Text(
-                        "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
-                        v=_base(da),
-                        pb=pb,
-                        v2=_base(db),
-                        pa=pa,
-                    ),
+                    Text("Swapped “{a}” and “{b}” in the menu.", a=da.title, b=db.title),
                     doc_id=da.doc_id,
                     path=da.path,
                     commits=tuple(c for c in [first.commit_sha] if c),
@@ -615,18 +609,15 @@ class DocOps:
         pb: int | float,
         exc: GitHubError,
     ) -> OpResult:
-        commit = (first.commit_sha or "?")[:7]
         return OpResult(
             OpCode.UNCERTAIN,
             Text(
-                "The order may be only half changed: {v} now has position {pb} "
-                "(commit {commit}), but GitHub did not answer whether {v2} was "
-                "changed to {pa}. Refresh the list: if both show {pb}, move {v} "
-                "back or set its sidebar_position to {pa}.",
-                v=_base(da),
+                "The order may be only half changed: “{a}” now has position {pb}, but "
+                "GitHub did not answer whether “{b}” was changed to {pa}. Refresh the list: "
+                "if both show {pb}, move “{a}” back or set its position to {pa}.",
+                a=da.title,
                 pb=pb,
-                commit=commit,
-                v2=_base(db),
+                b=db.title,
                 pa=pa,
             ),
             doc_id=da.doc_id,
@@ -653,14 +644,13 @@ class DocOps:
             return OpResult(
                 OpCode.ROLLED_BACK,
                 Text(
-                    "Order not changed: {why}. The first change ({v} → {pb}) was "
-                    "undone, so both documents keep their positions ({v} {pa}, {v2} "
-                    "{pb}).",
+                    "Order not changed: {why}. The first change was undone, so both pages "
+                    "keep their places (“{a}” {pa}, “{b}” {pb}).",
                     why=why,
-                    v=_base(da),
-                    pb=pb,
+                    a=da.title,
                     pa=pa,
-                    v2=_base(db),
+                    b=db.title,
+                    pb=pb,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -671,14 +661,12 @@ class DocOps:
         return OpResult(
             OpCode.PARTIAL,
             Text(
-                "The order is only half changed: {v} now has position {pb} "
-                "(commit {v2}), but {v3} could not be changed ({why}) and still "
-                "has {pb}, and undoing the first change failed too. Set the "
-                "sidebar_position of {v} back to {pa} by hand.",
-                v=_base(da),
+                "The order is only half changed: “{a}” now has position {pb}, but “{b}” "
+                "could not be changed ({why}) and still has {pb}, and undoing the first "
+                "change failed too. Set the position of “{a}” back to {pa} by hand.",
+                a=da.title,
                 pb=pb,
-                v2=(first.commit_sha or "?")[:7],
-                v3=_base(db),
+                b=db.title,
                 why=why,
                 pa=pa,
             ),
@@ -699,10 +687,14 @@ class DocOps:
             return False
         return res.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE)
 
-    def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, doc_id: str) -> OpResult:
+    def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, title: str) -> OpResult:
         """Taking the lock failed for another reason than someone holding it."""
         err = acq.error or GitHubError(None, acq.message)
-        return self._failed(err, req, Text("lock {doc_id}", doc_id=doc_id))
+        return self._failed(err, req, Text("start editing “{title}”", title=title))
+
+    def title_of(self, doc_id: str) -> str:
+        """The title of ``doc_id`` in the last listing (the docId when it is not listed)."""
+        return self.store.title_of(doc_id)
 
     def _failed(self, exc: BaseException, req: NewDocRequest | None, what: Text) -> OpResult:
         t = _err_text(exc)
@@ -717,7 +709,3 @@ class DocOps:
             request=req,
             error=exc,
         )
-
-
-def _base(doc: LoadedDoc | DocSummary) -> str:
-    return posixpath.basename(doc.path)

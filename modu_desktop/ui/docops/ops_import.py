@@ -309,7 +309,7 @@ class NewDocumentDialog(OpDialog):
         self.form.clear_error()
         return self.run_op(
             lambda: self.ops.create(req, keep_lock=True),
-            self.t("Creating {path}…").format(path=req.path if req.doc_id else "…"),
+            self.t("Creating “{title}”…").format(title=req.title or "…"),
         )
 
     def on_result(self, res: OpResult) -> None:
@@ -459,10 +459,11 @@ class ImportDialog(OpDialog):
         name = Path(c.source).name
         done = self.results.get(c.source)
         if done is not None and done.ok:
-            return self.t("✔ {name} → {path}").format(name=name, path=done.path or "")
+            title = c.request.title if c.request is not None else ""
+            return self.t("✔ {name} → “{title}”").format(name=name, title=title)
         if c.request is None or c.conflict is not None:
             return self.t("⚠ {name}").format(name=name)
-        return self.t("{name} → {path}").format(name=name, path=c.request.path)
+        return self.t("{name} → “{title}”").format(name=name, title=c.request.title)
 
     def _refill(self) -> None:
         row = self.list.currentRow()
@@ -562,8 +563,8 @@ class ImportDialog(OpDialog):
         for i, c in enumerate(ready):
             assert c.request is not None
             self.show_status(
-                self.t("Creating {path} ({i} of {n})…").format(
-                    path=c.request.path, i=i + 1, n=len(ready)
+                self.t("Creating “{title}” ({i} of {n})…").format(
+                    title=c.request.title, i=i + 1, n=len(ready)
                 ),
                 "info",
             )

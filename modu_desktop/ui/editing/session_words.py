@@ -66,12 +66,13 @@ def missed_heartbeat_text(misses: int, expires_in_s: float | None) -> str:
     )
 
 
-def took_over_text(holder: LockHolder, now: float) -> str:
+def took_over_text(holder: LockHolder, now: float, title: str) -> str:
+    """``title``: the document's title (never its file name)."""
     return tr(
         "{who} had left “{doc}” without a sign of life since {beat}, so "
         "you have taken over editing.",
         who=holder.holder or "?",
-        doc=holder.doc_id,
+        doc=title,
         beat=format_when(holder.last_heartbeat, now),
     )
 
@@ -178,7 +179,7 @@ class SessionWords:
                 )
             else:
                 msg = error_text(event.error) if event.error else "?"
-                text = tr("Could not open “{doc}”: {msg}", doc=event.doc_id, msg=msg)
+                text = tr("Could not open “{doc}”: {msg}", doc=win.label(event.doc_id), msg=msg)
             win.show_notice(text, "error")
 
     def _editing_status(self, doc_id: str) -> None:

@@ -123,7 +123,10 @@ class NothingLost(QObject):
             return
         self._landed(item.doc_id, item.path, item.text, item.result_sha)
         self.win.show_notice(
-            tr("Saved “{doc}”: it was waiting for the connection.", doc=item.doc_id), "info"
+            tr(
+                "Saved “{doc}”: it was waiting for the connection.", doc=self.win.label(item.doc_id)
+            ),
+            "info",
         )
 
     def _landed(self, doc_id: str, path: str, text: str, sha: str) -> None:
@@ -147,7 +150,7 @@ class NothingLost(QObject):
             tr(
                 "“{doc}” could not be saved ({why}). Your text is kept: open "
                 "“not saved” in the status bar.",
-                doc=item.doc_id,
+                doc=self.win.label(item.doc_id),
                 why=item.failure or item.last_error or "?",
             ),
             "error",
@@ -181,7 +184,8 @@ class NothingLost(QObject):
                 continue
             if done.decision is ConflictDecision.SAVED_AS_NEW and made:
                 self.win.show_notice(
-                    tr("Saved your text as the new document “{new}”.", new=made[0]), "info"
+                    tr("Saved your text as the new document “{new}”.", new=self.win.label(made[0])),
+                    "info",
                 )
             elif done.decision is ConflictDecision.KEEP_MINE and isinstance(done.saved, SaveResult):
                 self._landed(item.doc_id, item.path, item.text, done.saved.sha)
@@ -200,7 +204,7 @@ class NothingLost(QObject):
             return
         self.notifier.watch(doc_id)
         self.win.show_notice(
-            tr("You will be told when “{doc}” is free.", doc=doc_id),
+            tr("You will be told when “{doc}” is free.", doc=self.win.label(doc_id)),
             "info",
         )
 

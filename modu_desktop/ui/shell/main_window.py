@@ -387,7 +387,9 @@ class MainWindow(WindowWidgets, QMainWindow):
         self._update_actions()
         self.set_connection(True)
         if opened.took_over is not None:
-            self.show_notice(took_over_text(opened.took_over, self.ctx.server_now()), "warning")
+            title = session.title or self.label(session.doc_id)
+            text = took_over_text(opened.took_over, self.ctx.server_now(), title)
+            self.show_notice(text, "warning")
 
     async def forget_open_document(self) -> None:
         """The open document is gone (deleted with its lock): close it without releasing."""
