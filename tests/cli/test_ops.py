@@ -80,8 +80,11 @@ def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     out = capsys.readouterr().out
     # the page by its title, then what the admin types next: the file and the commit
-    assert out.startswith("Created “부트캠프”. (docs/06-bootcamp.md, commit ")
+    assert out.startswith(
+        "Created “부트캠프”; it is not published yet. (docs/06-bootcamp.md, commit "
+    )
     fm = frontmatter.parse(sb.read_file("docs/06-bootcamp.md").decode())
+    assert fm.get("draft") == "true"  # not published by default, like the app's new pages
     assert (
         fm.get("id"),
         fm.get("title"),
@@ -99,6 +102,42 @@ def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args(sb, "docs", "new", "--id", "faq", "--title", "FAQ", "--json")) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] and data["path"] == "docs/faq.md" and data["code"] == "created"
+    assert main(args(sb, "docs", "new", "--id", "now", "--title", "바로", "--publish")) == 0
+    assert capsys.readouterr().out.startswith("Created “바로”. (docs/now.md, commit ")
+    assert "draft" not in sb.read_file("docs/now.md").decode()
+
+
+def test_docs_publish_takes_the_draft_line_out_in_one_save(
+    cli_env: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sb = cli_env
+    assert main(args(sb, "docs", "new", "--id", "camp", "--title", "캠프", "--position", "8")) == 0
+    before = sb.read_file("docs/08-camp.md").decode()
+    assert "\ndraft: true\n" in before
+    assert main(args(sb, "docs", "list", "--json")) == 0
+    listed = {d["docId"]: d for d in json.loads(capsys.readouterr().out.split("\n", 1)[1])}
+    assert listed["08-camp"]["published"] is False and listed["01-welcome"]["published"]
+
+    async def as_editor2(step: str, held: Any = None) -> Any:
+        async with GitHubClient(sb.api_url, "tok-editor2", REPO) as c:
+            await c.get_user()
+            mgr = LockManager(c, "editor2", "s-test", c.clock, install_id="h")
+            if step == "acquire":
+                return (await mgr.acquire("08-camp")).held
+            return await mgr.release(held)
+
+    held = asyncio.run(as_editor2("acquire"))
+    assert main(args(sb, "docs", "publish", "08-camp")) == 1  # someone edits it
+    assert "@editor2 is editing “캠프”" in capsys.readouterr().err
+    asyncio.run(as_editor2("release", held))
+    assert main(args(sb, "docs", "publish", "08-camp")) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Published “캠프”: the site shows it after its next build. (docs/08-camp")
+    after = sb.read_file("docs/08-camp.md").decode()
+    assert after == before.replace("draft: true\n", "")  # one line out, nothing else
+    assert msgs(sb, 3)[1] == "docs(edit): update 08-camp.md by @editor1"
+    assert main(args(sb, "docs", "publish", "08-camp")) == 1  # nothing left to publish
+    assert "already published" in capsys.readouterr().err
 
 
 def test_docs_new_refusals_and_usage(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,6 +52,7 @@ from modu_desktop.core.docops.result import (
     OpCode,
     OpResult,
 )
+from modu_desktop.core.docops.unpublished import published
 from modu_desktop.core.documents.store import (
     DocSummary,
     DocumentStore,
@@ -284,9 +285,12 @@ class DocOps:
             )
         if not keep_lock:
             await self._release_quietly(held)
+        made = Text("Created “{title}”.", title=req.title)
+        if req.draft:
+            made = Text("Created “{title}”; it is not published yet.", title=req.title)
         return OpResult(
             OpCode.CREATED,
-            Text("Created “{title}”.", title=req.title),
+            made,
             doc_id=res.doc_id,
             path=path,
             commits=tuple(c for c in [res.commit_sha] if c),
@@ -400,6 +404,63 @@ class DocOps:
             doc_id=doc_id,
             path=doc.path,
             commits=(commit,),
+        )
+
+    # ---------------------------------------------------------------- publish
+
+    async def publish(self, doc_id: str) -> OpResult:
+        """Publish a page that is not published yet: take its ``draft`` line out in one save
+        (the web admin's edit message), under its lock like any edit; refused while someone
+        else edits it. The window's 게시하기 saves through its open editor instead."""
+        known = self.title_of(doc_id)
+        try:
+            snap = await self._snapshot()
+        except GitHubError as exc:
+            return self._failed(exc, None, Text("list the documents"))
+        doc = snap.doc(doc_id)
+        if doc is None:
+            return OpResult(
+                OpCode.NOT_FOUND, Text("“{title}” does not exist.", title=known), doc_id=doc_id
+            )
+        acq = await self.locks.acquire(doc_id)
+        if acq.held is None:
+            if acq.view is not None and acq.outcome in (
+                AcquireOutcome.BLOCKED,
+                AcquireOutcome.LOST_RACE,
+            ):
+                return _locked(
+                    acq.view, doc.title, Text("Did not publish"), doc_id=doc_id, path=doc.path
+                )
+            return self._lock_failed(acq, None, doc.title)
+        try:
+            loaded = await self.store.load(doc_id)
+            text = published(loaded.text)
+            if text == loaded.text:
+                return OpResult(
+                    OpCode.NOTHING_TO_DO,
+                    Text("“{title}” is already published.", title=doc.title),
+                    doc_id=doc_id,
+                    path=doc.path,
+                )
+            res = await self.store.save(loaded, text, loaded.sha, self.login)
+        except GitHubError as exc:
+            return self._failed(exc, None, Text("publish “{title}”", title=doc.title))
+        finally:
+            await self._release_quietly(acq.held)
+        if isinstance(res, SaveConflict):
+            return OpResult(
+                OpCode.CONFLICT,
+                Text("Not published: “{title}” changed meanwhile; try again.", title=doc.title),
+                doc_id=doc_id,
+                path=doc.path,
+            )
+        return OpResult(
+            OpCode.PUBLISHED,
+            Text("Published “{title}”: the site shows it after its next build.", title=doc.title),
+            doc_id=doc_id,
+            path=doc.path,
+            commits=tuple(c for c in [res.commit_sha] if c),
+            sha=res.sha,
         )
 
     # ---------------------------------------------------------------- reorder

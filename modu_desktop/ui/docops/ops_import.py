@@ -222,6 +222,8 @@ class NewDocForm(QWidget):
             layout=self.layout_combo.currentData() or DEFAULT_LAYOUT,
             template=self.template.isChecked(),
             base_text=self.base_text,
+            draft=self.base_text
+            is None,  # a new page waits for 게시하기; an import keeps its file's
         )
 
     def set_request(self, req: NewDocRequest) -> None:
@@ -298,6 +300,15 @@ class NewDocumentDialog(OpDialog):
         if initial is not None:
             self.form.set_request(initial)
         lay.addWidget(self.form)
+        note = QLabel(
+            self.t(
+                "The new page is not published: it shows on the site once you press "
+                "“Publish” on it."
+            )
+        )
+        note.setObjectName("opsNewDocUnpublishedNote")
+        note.setWordWrap(True)
+        lay.addWidget(note)
         self.add_status_widgets(lay)
         self.create_button, self.cancel_button = self.add_op_buttons(
             lay, "&Create", "opsCreateButton"

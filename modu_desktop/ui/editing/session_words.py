@@ -66,6 +66,15 @@ def missed_heartbeat_text(misses: int, expires_in_s: float | None) -> str:
     )
 
 
+def saved_as_new_text(title: str) -> str:
+    """After "새 문서로 저장": where the text went, and that the page waits for 게시하기."""
+    return tr(
+        "Saved your text as the new page “{new}”. It is not published yet: open it and press "
+        "“Publish” when it is ready.",
+        new=title,
+    )
+
+
 def took_over_text(holder: LockHolder, now: float, title: str) -> str:
     """``title``: the document's title (never its file name)."""
     return tr(

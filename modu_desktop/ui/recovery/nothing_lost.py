@@ -34,6 +34,7 @@ from modu_desktop.core.saving.conflicts import ConflictDecision, OtherRepository
 from modu_desktop.core.saving.drafts import DraftKey
 from modu_desktop.core.saving.queue import SpoolItem
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.session_words import saved_as_new_text
 from modu_desktop.ui.locks.notify_free import FreeNotifier
 from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
 from modu_desktop.ui.shell.single_instance import SingleInstance, bring_to_front
@@ -183,10 +184,7 @@ class NothingLost(QObject):
                 self.win.show_notice(exc.user_message(), "warning")
                 continue
             if done.decision is ConflictDecision.SAVED_AS_NEW and made:
-                self.win.show_notice(
-                    tr("Saved your text as the new document “{new}”.", new=self.win.label(made[0])),
-                    "info",
-                )
+                self.win.show_notice(saved_as_new_text(self.win.label(made[0])), "info")
             elif done.decision is ConflictDecision.KEEP_MINE and isinstance(done.saved, SaveResult):
                 self._landed(item.doc_id, item.path, item.text, done.saved.sha)
                 self.win.show_notice(tr("Saved “{doc}”.", doc=self.win.label(item.doc_id)), "info")

@@ -119,8 +119,10 @@ def test_create_locks_first_then_creates_with_web_admin_message(
 
     res, _ = run(sandbox, tmp_path, body)
     assert res.code is OpCode.CREATED and res.path == "docs/06-bootcamp.md"
-    assert in_lang("ko", res.user_message) == "“부트캠프 안내” 문서를 만들었습니다."
+    said = in_lang("ko", res.user_message)
+    assert said == "“부트캠프 안내” 문서를 만들었습니다. 아직 게시되지 않았습니다."
     fm = fm_of(sandbox, "docs/06-bootcamp.md")
+    assert fm.get("draft") == "true"  # a new page waits for 게시하기
     assert fm.get("id") == "bootcamp" and fm.get("title") == "부트캠프 안내"
     assert fm.get_int("sidebar_position") == 6 and fm.get("nav_label") == "부트캠프"
     assert fm.get("theme") == "teal-green" and fm.get("layout") == "poster"
