@@ -439,6 +439,24 @@ async def history(st: Studio, shot: Shot) -> None:
     shot.save(win)
 
 
+@scene("unpublished", "a new page not published yet: 게시 안 됨 in the list and 게시하기 above it")
+async def unpublished(st: Studio, shot: Shot) -> None:
+    from modu_desktop.core.docops.newdoc import NewDocRequest
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    doc = "06-summer-camp"
+    if win.doc_list.row(doc) is None:  # once, whatever the width and language
+        made = await win.ops_host.ops.create(
+            NewDocRequest("summer-camp", "여름 캠프 안내", 6, template=True), keep_lock=False
+        )
+        assert made.ok, made.message
+        await win.refresh_list()
+    await win.open_document(doc)
+    await wait_for(win.unpublished.banner.isVisible)
+    await asyncio.sleep(0.5)
+    shot.save(win)
+
+
 @scene("recovery", "texts kept from a run that ended badly: the recovery dialog")
 async def recovery(st: Studio, shot: Shot) -> None:
     from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore

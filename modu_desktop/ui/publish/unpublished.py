@@ -11,6 +11,7 @@ lock as any other; the page shows on the site after the next build.
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
@@ -68,12 +69,10 @@ class UnpublishedBar(QObject):
         self.banner.setVisible(self.saved_unpublished)
         if not self.saved_unpublished:
             return
-        self.banner.set_text(
-            tr(
-                "Not published: this page does not show on the site yet. Press “Publish” "
-                "when it is ready."
-            )
-        )
+        said = tr("This page does not show on the site yet. Press “Publish” when it is ready.")
+        state = tr("Not published")
+        self.banner.set_text(f"<b>{html.escape(state)}</b> · {html.escape(said)}")
+        self.banner.setAccessibleName(f"{state}. {said}")
         self.publish_button.setEnabled(bool(s is not None and s.editable and not s.saving))
 
     async def publish(self) -> bool:

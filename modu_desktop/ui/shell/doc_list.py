@@ -14,7 +14,7 @@ list (it never opens from a stale row; a document that is gone by then is report
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -150,7 +150,7 @@ def unpublished_pill() -> QPixmap:
     if cached is not None:
         return cached
     font = QFont(QApplication.font())
-    font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+    font.setPointSizeF(max(7.5, font.pointSizeF() * 0.9))
     metrics = QFontMetrics(font)
     ratio = 2.0
     w, h = metrics.horizontalAdvance(text) + 12, metrics.height() + 2
@@ -507,7 +507,7 @@ class DocListPanel(QWidget):
             lock = self._lost[r.doc_id]
         elif lock is not None and lock.mine:
             lock = None  # this session's lock on a document we no longer hold: released
-        return r if lock is r.lock else DocRow(r.doc_id, r.path, r.title, r.position, lock)
+        return r if lock is r.lock else replace(r, lock=lock)
 
     def set_rows(self, rows: list[DocRow], now: float, *, checking: bool = False) -> None:
         """Show `rows` in site order. `checking`: they are the last run's, not confirmed yet."""
