@@ -513,6 +513,7 @@ class DocListPanel(QWidget):
         """Show `rows` in site order. `checking`: they are the last run's, not confirmed yet."""
         self._server_rows = list(rows)
         self._lost.clear()  # the listing knows now
+        waiting = self.row(self.pending_open) if self.pending_open is not None else None
         count = self._render(rows, now, checking)
         self.tree.setProperty("checking", checking)
         if checking:
@@ -526,7 +527,8 @@ class DocListPanel(QWidget):
         pending, self.pending_open = self.pending_open, None
         if pending is not None:
             if self.model.position_of(pending) is None:
-                self.set_info(tr("“{doc}” is no longer in the list.", doc=pending))
+                gone = waiting.title if waiting is not None and waiting.title else pending
+                self.set_info(tr("“{doc}” is no longer in the list.", doc=gone))
             else:
                 self.openRequested.emit(pending)
 
