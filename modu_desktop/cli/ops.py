@@ -30,12 +30,9 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from modu_desktop.cli import common
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
 from modu_desktop.core.docops.ops import (
-    DEFAULT_LAYOUT,
-    DEFAULT_THEME,
-    LAYOUTS,
     MAX_POSITION,
-    THEMES,
     DocOps,
     NewDocRequest,
     OpResult,
@@ -98,8 +95,8 @@ def register(subparsers: Mapping[str, Any]) -> None:
                 default=None,
                 help="sidebar_position; also the file prefix docs/NN-ID.md",
             )
-            p.add_argument("--theme", choices=THEMES, default=DEFAULT_THEME)
-            p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT)
+            p.add_argument("--theme", choices=THEME_KEYS, default=DEFAULT_THEME)
+            p.add_argument("--layout", choices=LAYOUT_KEYS, default=DEFAULT_LAYOUT)
             p.add_argument("--nav-label", default=None, help="short label for the navigation")
             p.add_argument(
                 "--template",

@@ -25,6 +25,10 @@ Checks before anything is sent:
   10 MB allows a straight-from-camera JPEG (typically 3–8 MB) while refusing raw scans and
   videos-as-GIF. Above 2 MB (``WARN_BYTES``) the result carries a "consider resizing" note.
   An empty file is refused.
+* **Larger than the site needs.** The widest page layout is 1,860 px, so a photo longer than
+  2,000 px (``SITE_LONGEST_PX``) or heavier than 1 MB (``SITE_BYTES``) only costs visitors
+  time: :func:`larger_than_needed` says so, and the app offers a smaller copy before uploading
+  (the original stays possible up to ``MAX_BYTES``).
 """
 
 from __future__ import annotations
@@ -38,22 +42,29 @@ from typing import Any
 
 from modu_desktop.core.docops.ops import Text
 from modu_desktop.core.documents.pictures import upload_address
-from modu_desktop.core.github.errors import Conflict, GitHubError, WriteUncertain
+from modu_desktop.core.github.errors import GitHubConflict, GitHubError, WriteUncertain
 
 __all__ = [
     "MAX_BYTES",
+    "SITE_BYTES",
+    "SITE_LONGEST_PX",
     "UPLOAD_DIR",
     "WARN_BYTES",
     "ImageCheck",
     "ImageUpload",
     "check_image",
     "image_markdown",
+    "larger_than_needed",
+    "size_text",
     "upload_image",
     "upload_message",
 ]
 
 MAX_BYTES = 10 * 1024 * 1024
 WARN_BYTES = 2 * 1024 * 1024
+SITE_LONGEST_PX = 2000
+SITE_BYTES = 1024 * 1024
+SHRINKABLE_KINDS = ("jpeg", "png", "webp")  # photos; a GIF may be animated, an SVG has no pixels
 UPLOAD_DIR = "static/img/uploads"
 
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -62,6 +73,20 @@ _EXT_OF = {"png": "png", "jpeg": "jpg", "gif": "gif", "webp": "webp", "svg": "sv
 
 def _mb(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
+
+
+def size_text(n: int) -> str:
+    """A file size as people read it: "3.6 MB", "820 KB"."""
+    if n >= 1024 * 1024:
+        return _mb(n)
+    return f"{max(1, round(n / 1024))} KB"
+
+
+def larger_than_needed(kind: str | None, size: int, width: int, height: int) -> bool:
+    """A photo the site would show smaller anyway, or that weighs more than a page should."""
+    if kind not in SHRINKABLE_KINDS:
+        return False
+    return size > SITE_BYTES or max(width, height) > SITE_LONGEST_PX
 
 
 @dataclass(frozen=True)
@@ -310,7 +335,7 @@ async def upload_image(
             if branch:
                 kwargs["branch"] = branch
             res = await client.put_file(path, data, upload_message(name), **kwargs)
-        except Conflict as exc:  # that name exists already: try the next millisecond
+        except GitHubConflict as exc:  # that name exists already: try the next millisecond
             last = exc
             continue
         except WriteUncertain as exc:

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from modu_desktop.core.brochure.blocks import Block, parse_block, split_front_matter, split_segments
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT
 from modu_desktop.core.preview.blocks import BLOCK_RENDERERS, render_block
 from modu_desktop.core.preview.fonts import fonts_css
 from modu_desktop.core.preview.images import ImageResolver
 from modu_desktop.core.preview.markdown import block_body_text, first_heading
 from modu_desktop.core.preview.mdx import render_admonition, render_markdown
 from modu_desktop.core.preview.site_style import (
-    DEFAULT_LAYOUT,
     LAYOUT_PAPER,
     RESOURCES,
     SiteStyle,
@@ -59,6 +59,10 @@ class Segment:
     html: str
     kind: str  # "title" | "markdown" | block kind | "admonition" | "unknown"
     line: int = -1  # a block's opening ``:::`` line in the whole text (0-based); -1 otherwise
+    start: int = -1  # the segment's first line in the whole text (-1: the title)
+    # Markdown: the first line of each top-level part (paragraph, heading, list, table…), so
+    # the preview can follow the cursor into a paragraph, not only into a block
+    chunks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,20 +168,47 @@ def render_document(
     if title and not hide and title_part is None:
         frag = f"<header><h1>{_esc(title)}</h1></header>"
         segs.append(Segment(_key("title", frag), frag, "title"))
+    body_lines = body.count("\n") + 1
     for index, part in enumerate(parts):
         line = -1
+        chunks: tuple[int, ...] = ()
         if isinstance(part, Block):
             kind, frag = _block_html(part, image_resolver)
-            line = body_line + part.line
+            line = start = body_line + part.line
         else:
             frag = render_markdown(part, image_resolver)
             kind = "markdown"
+            # Markdown lines run up to the next block's opener (or the end of the body).
+            following = next((p.line for p in parts[index + 1 :] if isinstance(p, Block)), None)
+            end = following if following is not None else body_lines
+            start = body_line + end - (part.count("\n") + 1)
+            chunks = tuple(start + c for c in markdown_chunks(part))
             if not frag:
                 continue
         if index == title_part:
             frag = frag.replace("<h1>", "<header><h1>", 1).replace("</h1>", "</h1></header>", 1)
-        segs.append(Segment(_key(kind, frag), frag, kind, line))
+        segs.append(Segment(_key(kind, frag), frag, kind, line, start, chunks))
     return RenderedDoc(tuple(segs), theme_name, layout, title, hide)
+
+
+def markdown_chunks(text: str) -> list[int]:
+    """The first line (0-based, in ``text``) of each top-level Markdown part: a non-blank line
+    after a blank one (or the first line), fenced code counting as one part."""
+    starts: list[int] = []
+    blank = True
+    fence: str | None = None
+    for i, line in enumerate(text.split("\n")):
+        stripped = line.strip()
+        if fence is not None:
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if stripped and blank:
+            starts.append(i)
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        blank = not stripped
+    return starts
 
 
 def _content_title_part(parts: list[str | Block]) -> int | None:

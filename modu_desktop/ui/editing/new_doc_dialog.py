@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.core.docops.newdoc import MAX_POSITION, CopySuggestion, validate_new_id
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.preedit import commit_preedit
 
 
 class NewDocDialog(QDialog):
@@ -91,6 +92,7 @@ class NewDocDialog(QDialog):
         return CopySuggestion(self.title_edit.text().strip(), self.position.value(), self.doc_id())
 
     def _accept(self) -> None:
+        commit_preedit()  # a syllable still being composed belongs to the title or address
         if not self.title_edit.text().strip():
             self.error.setText(tr("Enter a title."))
             self.title_edit.setFocus()

@@ -44,6 +44,7 @@ from modu_desktop.core.publish.check import (
 )
 from modu_desktop.core.publish.check.messages import fix_explanation, summary
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.fit import fit_to_screen
 
 _STYLE = """
 QFrame#publishCheckSummary[kind="error"] { background: #fdecea; border: 1px solid #e0a19b;
@@ -272,7 +273,7 @@ class PublishCheckDialog(QDialog):
             buttons.addWidget(b)
         v.addLayout(buttons)
         self.back_button.setDefault(True)
-        self.resize(760, 520)
+        fit_to_screen(self, 760, 520)
         self._show(result)
 
     def _show(self, result: CheckResult) -> None:
@@ -402,13 +403,22 @@ async def check_before_save(
     if dlg.choice is CheckChoice.SAVE_ANYWAY:
         return text
     if editor is not None and dlg.jump_to is not None:
-        line, column = dlg.jump_to
-        block = editor.document().findBlockByNumber(line - 1)
-        if block.isValid():
-            cursor = QTextCursor(block)
-            cursor.movePosition(
-                QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.MoveAnchor, column - 1
-            )
-            editor.setTextCursor(cursor)
-            editor.setFocus()
+        put_cursor(editor, *dlg.jump_to)
     return None
+
+
+def put_cursor(editor: QPlainTextEdit, line: int, column: int = 1) -> bool:
+    """Put the cursor at ``line``/``column`` (1-based) in view and focus the editor."""
+    block = editor.document().findBlockByNumber(line - 1)
+    if not block.isValid():
+        return False
+    cursor = QTextCursor(block)
+    cursor.movePosition(
+        QTextCursor.MoveOperation.Right,
+        QTextCursor.MoveMode.MoveAnchor,
+        max(0, min(column - 1, block.length() - 1)),
+    )
+    editor.setTextCursor(cursor)
+    editor.centerCursor()
+    editor.setFocus()
+    return True

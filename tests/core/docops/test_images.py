@@ -178,3 +178,16 @@ def test_upload_as_viewer_fails_with_message(sandbox: Any) -> None:
 
     res = asyncio.run(go())
     assert not res.ok and "not uploaded" in res.message and res.error is not None
+
+
+def test_larger_than_the_site_needs() -> None:
+    from modu_desktop.core.docops.images import larger_than_needed, size_text
+
+    mb = 1024 * 1024
+    assert larger_than_needed("jpeg", int(3.6 * mb), 4000, 3000)  # the camera photo
+    assert larger_than_needed("png", 300_000, 2400, 800)  # light but wider than any page
+    assert larger_than_needed("webp", 2 * mb, 1200, 900)  # small but heavy
+    assert not larger_than_needed("jpeg", 400_000, 1600, 1200)
+    assert not larger_than_needed("gif", 5 * mb, 4000, 3000)  # may be animated
+    assert not larger_than_needed("svg", 5 * mb, 4000, 3000)
+    assert size_text(int(3.6 * mb)) == "3.6 MB" and size_text(820 * 1024) == "820 KB"

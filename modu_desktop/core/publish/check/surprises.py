@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 
 from markdown_it.token import Token
 
-from modu_desktop.core.brochure.block_model import block_spans
+from modu_desktop.core.brochure.syntax import block_spans
 from modu_desktop.core.preview.markdown import parse
 
 from .model import Severity, TextEdit
@@ -68,7 +68,7 @@ def _masked(text: str, body_start: int) -> str:
     for i in range(min(front, len(lines))):
         lines[i] = ""
     for span in block_spans(text):
-        for i in range(span.start, min(span.end + 1, len(lines))):
+        for i in range(span.first_line, min(span.last_line + 1, len(lines))):
             lines[i] = ""
     return "\n".join(lines)
 
@@ -248,10 +248,10 @@ def check_surprises(text: str, body_start: int, add: Add) -> None:
     _number_lists(tokens, lines, text, add)
     _paragraph_lines(tokens, lines, add)
     for span in block_spans(text):
-        if span.end <= span.start:
+        if span.last_line <= span.first_line:
             continue
-        body_first = span.start + 1
-        body_last = span.end if span.closed else span.end + 1
+        body_first = span.first_line + 1
+        body_last = span.last_line if span.closed else span.last_line + 1
         if body_first >= body_last:
             continue
         body = "\n".join(lines.line(n) for n in range(body_first, body_last))
