@@ -66,6 +66,9 @@ class UnpublishedBar(QObject):
             self.saved_unpublished = False
         elif not editor.document().isModified():
             self.saved_unpublished = is_unpublished(_front(editor.toPlainText()))
+            board = getattr(self.win, "board", None)
+            if board is not None:  # the publishing line must not call it published either
+                board.set_unpublished(s.doc_id, self.saved_unpublished)
         self.banner.setVisible(self.saved_unpublished)
         if not self.saved_unpublished:
             return

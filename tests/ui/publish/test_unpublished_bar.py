@@ -67,3 +67,16 @@ def test_an_unpublished_page_says_so_and_publish_saves_it_once(
     qtbot.waitUntil(lambda: not win.doc_list.row(DOC).unpublished, timeout=10000)
     editor.document().undo()  # one step back brings the draft line back, as typed
     assert "draft: true" in win.editor_pane.text()
+
+
+def test_a_good_build_never_calls_an_unpublished_page_published() -> None:
+    from modu_desktop.core.publish.status import DocStatus, EditPhase, PublishPhase
+    from modu_desktop.ui.publish.status_words import publishing_line, status_bar_words
+
+    hidden = DocStatus("06-camp", EditPhase.CLEAN, PublishPhase.PUBLISHED, unpublished=True)
+    shown = DocStatus("06-camp", EditPhase.CLEAN, PublishPhase.PUBLISHED)
+    assert status_bar_words(hidden, None) == ("✔ 사이트 갱신됨 · 이 페이지는 게시 안 됨", "ok")
+    assert status_bar_words(shown, None) == ("✔ 게시됨", "ok")
+    assert "게시 안 됨" in publishing_line(hidden, 0.0) and "게시됨<" not in publishing_line(
+        hidden, 0.0
+    )
