@@ -472,6 +472,47 @@ async def conflict(st: Studio, shot: Shot) -> None:
     await task
 
 
+@scene("history", "기록: the versions (who and when) and one beside the text now, two columns")
+async def history(st: Studio, shot: Shot) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    from modu_desktop.core.documents.store import DocumentStore
+
+    store = DocumentStore(st.client("tok-editor2"), st.fresh_dir("peer-cache"))
+    loaded = await store.load(DOC_CONFLICT)
+    if "모집 인원은 30명입니다." not in loaded.text:  # once, whatever the width
+        changed = loaded.text.replace("\n\n", "\n\n모집 인원은 30명입니다.\n\n", 1)
+        await store.save(DOC_CONFLICT, changed, loaded.sha, "editor2")
+    win = await st.window(shot, "editor1", "tok-editor1")
+    await win.open_document(DOC_CONFLICT)
+    ed = win.editor_pane.editor
+    ed.moveCursor(QTextCursor.MoveOperation.End)
+    ed.insertPlainText("\n내가 새로 덧붙인 문장입니다.\n")
+    await win.publishing.open_history()
+    panel = win.publishing.history_panel
+    await wait_for(lambda: panel.rows)
+    await asyncio.sleep(0.3)
+    shot.save(win)
+
+
+@scene("unpublished", "a new page not published yet: 게시 안 됨 in the list and 게시하기 above it")
+async def unpublished(st: Studio, shot: Shot) -> None:
+    from modu_desktop.core.docops.newdoc import NewDocRequest
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    doc = "06-summer-camp"
+    if win.doc_list.row(doc) is None:  # once, whatever the width and language
+        made = await win.ops_host.ops.create(
+            NewDocRequest("summer-camp", "여름 캠프 안내", 6, template=True), keep_lock=False
+        )
+        assert made.ok, made.message
+        await win.refresh_list()
+    await win.open_document(doc)
+    await wait_for(win.unpublished.banner.isVisible)
+    await asyncio.sleep(0.5)
+    shot.save(win)
+
+
 @scene("recovery", "texts kept from a run that ended badly: the recovery dialog")
 async def recovery(st: Studio, shot: Shot) -> None:
     from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore

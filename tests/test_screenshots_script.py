@@ -23,6 +23,8 @@ EVERY_SCENE = {
     "stolen-banner",
     "stolen-ctrl-s",
     "conflict",
+    "history",
+    "unpublished",
     "recovery",
     "outage",
     "after-outage",

@@ -79,8 +79,12 @@ def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     out = capsys.readouterr().out
-    assert "Created docs/06-bootcamp.md" in out and "commit" in out
+    # the page by its title, then what the admin types next: the file and the commit
+    assert out.startswith(
+        "Created “부트캠프”; it is not published yet. (docs/06-bootcamp.md, commit "
+    )
     fm = frontmatter.parse(sb.read_file("docs/06-bootcamp.md").decode())
+    assert fm.get("draft") == "true"  # not published by default, like the app's new pages
     assert (
         fm.get("id"),
         fm.get("title"),
@@ -98,6 +102,42 @@ def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args(sb, "docs", "new", "--id", "faq", "--title", "FAQ", "--json")) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] and data["path"] == "docs/faq.md" and data["code"] == "created"
+    assert main(args(sb, "docs", "new", "--id", "now", "--title", "바로", "--publish")) == 0
+    assert capsys.readouterr().out.startswith("Created “바로”. (docs/now.md, commit ")
+    assert "draft" not in sb.read_file("docs/now.md").decode()
+
+
+def test_docs_publish_takes_the_draft_line_out_in_one_save(
+    cli_env: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sb = cli_env
+    assert main(args(sb, "docs", "new", "--id", "camp", "--title", "캠프", "--position", "8")) == 0
+    before = sb.read_file("docs/08-camp.md").decode()
+    assert "\ndraft: true\n" in before
+    assert main(args(sb, "docs", "list", "--json")) == 0
+    listed = {d["docId"]: d for d in json.loads(capsys.readouterr().out.split("\n", 1)[1])}
+    assert listed["08-camp"]["published"] is False and listed["01-welcome"]["published"]
+
+    async def as_editor2(step: str, held: Any = None) -> Any:
+        async with GitHubClient(sb.api_url, "tok-editor2", REPO) as c:
+            await c.get_user()
+            mgr = LockManager(c, "editor2", "s-test", c.clock, install_id="h")
+            if step == "acquire":
+                return (await mgr.acquire("08-camp")).held
+            return await mgr.release(held)
+
+    held = asyncio.run(as_editor2("acquire"))
+    assert main(args(sb, "docs", "publish", "08-camp")) == 1  # someone edits it
+    assert "@editor2 is editing “캠프”" in capsys.readouterr().err
+    asyncio.run(as_editor2("release", held))
+    assert main(args(sb, "docs", "publish", "08-camp")) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Published “캠프”: the site shows it after its next build. (docs/08-camp")
+    after = sb.read_file("docs/08-camp.md").decode()
+    assert after == before.replace("draft: true\n", "")  # one line out, nothing else
+    assert msgs(sb, 3)[1] == "docs(edit): update 08-camp.md by @editor1"
+    assert main(args(sb, "docs", "publish", "08-camp")) == 1  # nothing left to publish
+    assert "already published" in capsys.readouterr().err
 
 
 def test_docs_new_refusals_and_usage(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,10 +158,10 @@ def test_docs_delete(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     lock_as(sb, "editor2", "03-strategy")
     assert main(args(sb, "docs", "delete", "03-strategy")) == 1
-    assert "@editor2 is editing 03-strategy" in capsys.readouterr().err
+    assert "@editor2 is editing “비전과 추진 전략”" in capsys.readouterr().err
     assert sb.read_file("docs/03-strategy.md") is not None
     assert main(args(sb, "docs", "delete", "05-sandbox-notes")) == 0
-    assert "Deleted 05-sandbox-notes.md" in capsys.readouterr().out
+    assert "Deleted “자유 연습장”. (docs/05-sandbox-notes.md, commit " in capsys.readouterr().out
     assert sb.read_file("docs/05-sandbox-notes.md") is None
     assert "docs(delete): remove 05-sandbox-notes.md by @editor1" in msgs(sb, 3)
     assert main(args(sb, "docs", "delete", "05-sandbox-notes")) == 1
@@ -131,7 +171,7 @@ def test_docs_delete(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
 def test_docs_move(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     assert main(args(sb, "docs", "move", "03-strategy", "up")) == 0
-    assert "Swapped the order" in capsys.readouterr().out
+    assert "Swapped “비전과 추진 전략” and “교육 프로그램과 추진 일정”" in capsys.readouterr().out
     assert msgs(sb, 2) == [
         "chore(docs): swap order position of 02-programs.md to 3 by @editor1",
         "chore(docs): swap order position of 03-strategy.md to 2 by @editor1",
@@ -200,7 +240,7 @@ def test_wired_into_the_admin_cli(cli_env: Any, capsys: pytest.CaptureFixture[st
     """cli.py registers these commands itself: ``modu-desktop docs move …`` works there."""
     sb = cli_env
     assert cli.main(args(sb, "docs", "move", "02-programs", "down")) == 0
-    assert "Swapped the order" in capsys.readouterr().out
+    assert "Swapped “교육 프로그램과 추진 일정”" in capsys.readouterr().out
     assert cli.main(args(sb, "images", "add")) == 2
 
 
@@ -209,7 +249,7 @@ def test_lang_ko_words_the_cli_in_korean(cli_env: Any, capsys: pytest.CaptureFix
     lock_as(sb, "editor2", "03-strategy")
     assert main(["--lang", "ko", *args(sb, "docs", "delete", "03-strategy")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: 삭제하지 않았습니다: @editor2 님이 03-strategy 문서를 ")
-    assert "@editor2 님이 03-strategy 문서를 " in err and "마지막 응답: " in err
+    assert err.startswith("error: 삭제하지 않았습니다: @editor2 님이 “비전과 추진 전략” 문서를 ")
+    assert "마지막 응답: " in err and err.rstrip().endswith("(docs/03-strategy.md)")
     assert main(args(sb, "docs", "delete", "03-strategy")) == 1  # English again by default
-    assert "@editor2 is editing 03-strategy since " in capsys.readouterr().err
+    assert "@editor2 is editing “비전과 추진 전략” since " in capsys.readouterr().err

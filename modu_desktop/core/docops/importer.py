@@ -185,7 +185,8 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             )
         layout = DEFAULT_LAYOUT
     nav = " ".join((fm.get("nav_label") or "").split()) or None
-    req = NewDocRequest(doc_id, title, position, nav, theme, layout, base_text=text)
+    # an import keeps what its file says about publishing (draft: true stays, nothing is added)
+    req = NewDocRequest(doc_id, title, position, nav, theme, layout, base_text=text, draft=False)
     return ImportCandidate(source, req, tuple(notes))
 
 

@@ -202,6 +202,7 @@ class DocSummary:
     front_id: str | None = None  # the `id:` key (Docusaurus id), which may differ from doc_id
     size: int | None = None
     problems: tuple[str, ...] = ()
+    draft: bool = False  # `draft: true`: the site's build leaves the page out (not published)
 
     @property
     def file_name(self) -> str:
@@ -274,6 +275,11 @@ class LoadedDoc:
     @property
     def front_matter(self) -> frontmatter.FrontMatter:
         return frontmatter.parse(self.text)
+
+    @property
+    def title(self) -> str:
+        """What people call the page (see :func:`page_title`)."""
+        return page_title(self.text, self.doc_id)
 
 
 @dataclass(frozen=True)
@@ -351,6 +357,12 @@ class DocumentStore:
         return f"DocumentStore({self.client.repo.full_name}@{self.branch}, cache={self.cache!r})"
 
     # -------------------------------------------------------------- finding
+
+    def title_of(self, doc_id: str) -> str:
+        """What people call ``doc_id``, from the last listing (the docId only when the
+        document is not listed), for sentences that name a document."""
+        doc = self.snapshot.doc(doc_id) if self.snapshot is not None else None
+        return doc.title if doc is not None else doc_id
 
     async def resolve(self, name: str) -> DocSummary | None:
         """The document ``name`` means (see :func:`find_doc`), looked up in the last listing and,
@@ -769,7 +781,7 @@ def summarize(entry: TreeEntry, data: bytes) -> DocSummary:
     problems: list[str] = list(fm.problems)
     if problem:
         problems.append(problem)
-    title = fm.get("title") or fm.get("nav_label") or _file_name(doc_id)
+    title = page_title(fm, doc_id)
     theme = fm.get("theme") or None
     layout = fm.get("layout") or None
     return DocSummary(
@@ -786,7 +798,24 @@ def summarize(entry: TreeEntry, data: bytes) -> DocSummary:
         front_id=fm.get("id") or None,
         size=entry.size if entry.size is not None else len(data),
         problems=tuple(problems),
+        draft=fm.get_bool("draft") is True,
     )
+
+
+_FIRST_HEADING = re.compile(r"^[ \t]{0,3}#[ \t]+(.+?)[ \t#]*$", re.M)
+
+
+def page_title(text: str | frontmatter.FrontMatter, doc_id: str) -> str:
+    """What people call a page, as the site does: its ``title``, else its menu label, else its
+    first heading, else (only then) the file's name."""
+    fm = frontmatter.parse(text) if isinstance(text, str) else text
+    title = fm.get("title") or fm.get("nav_label")
+    if title:
+        return str(title)
+    m = _FIRST_HEADING.search(fm.body)
+    if m:
+        return m.group(1).strip()
+    return _file_name(doc_id)
 
 
 def sort_docs(docs: Sequence[DocSummary]) -> list[DocSummary]:

@@ -93,6 +93,7 @@ class DocStatus:
     breaks_site: BrokenPage | None = None  # this document is one of the stop's pages
     page_url: str | None = None  # where the page is published ("view on site")
     detail: str = ""  # why no news will come: "no-access", "no-run", "skipped", "cancelled"
+    unpublished: bool = False  # draft: true: a good build leaves this page out of the site
 
     @property
     def unsaved(self) -> bool:
@@ -106,6 +107,7 @@ class _Doc:
     saved_at: float | None = None
     page_url: str | None = None
     detail: str = ""
+    unpublished: bool = False
 
 
 _FROM_DEPLOY = {
@@ -142,6 +144,13 @@ class PublishBoard:
         doc = self._docs.setdefault(doc_id, _Doc())
         if doc.phase is not phase:
             doc.phase = phase
+            self._changed()
+
+    def set_unpublished(self, doc_id: str, unpublished: bool) -> None:
+        """The saved page says ``draft: true`` (or no longer does): a built site leaves it out."""
+        doc = self._docs.setdefault(doc_id, _Doc())
+        if doc.unpublished is not unpublished:
+            doc.unpublished = unpublished
             self._changed()
 
     def saved(
@@ -268,6 +277,7 @@ class PublishBoard:
             breaks_site=page,
             page_url=doc.page_url,
             detail=doc.detail,
+            unpublished=doc.unpublished,
         )
 
     def open_failures(self) -> list[str]:

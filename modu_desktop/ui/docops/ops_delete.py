@@ -210,9 +210,7 @@ class DeleteDialog(OpDialog):
         self.setWindowTitle(self.t("Delete document"))
         self.setAccessibleName(self.t("Delete document"))
         lay = QVBoxLayout(self)
-        self.head = QLabel(
-            self.t("Delete “{title}” ({file})?").format(title=doc.title, file=doc.file_name)
-        )
+        self.head = QLabel(self.t("Delete “{title}”?").format(title=doc.title))
         self.head.setObjectName("opsDeleteHead")
         self.head.setWordWrap(True)
         font = self.head.font()
@@ -247,7 +245,7 @@ class DeleteDialog(OpDialog):
     def start(self) -> asyncio.Task[Any]:
         return self.run_op(
             lambda: self.ops.delete(self.doc.doc_id, expected_sha=self.doc.sha, held=self.held),
-            self.t("Deleting {file}…").format(file=self.doc.file_name),
+            self.t("Deleting “{title}”…").format(title=self.doc.title),
         )
 
     def on_result(self, res: OpResult) -> None:

@@ -220,6 +220,8 @@ class NewDocForm(QWidget):
             layout=self.layout_combo.currentData() or DEFAULT_LAYOUT,
             template=self.template.isChecked(),
             base_text=self.base_text,
+            draft=self.base_text
+            is None,  # a new page waits for 게시하기; an import keeps its file's
         )
 
     def set_request(self, req: NewDocRequest) -> None:
@@ -292,6 +294,15 @@ class NewDocumentDialog(OpDialog):
         if initial is not None:
             self.form.set_request(initial)
         lay.addWidget(self.form)
+        note = QLabel(
+            self.t(
+                "The new page is not published: it shows on the site once you press "
+                "“Publish” on it."
+            )
+        )
+        note.setObjectName("opsNewDocUnpublishedNote")
+        note.setWordWrap(True)
+        lay.addWidget(note)
         self.add_status_widgets(lay)
         self.create_button, self.cancel_button = self.add_op_buttons(
             lay, "&Create", "opsCreateButton"
@@ -303,7 +314,7 @@ class NewDocumentDialog(OpDialog):
         self.form.clear_error()
         return self.run_op(
             lambda: self.ops.create(req, keep_lock=True),
-            self.t("Creating {path}…").format(path=req.path if req.doc_id else "…"),
+            self.t("Creating “{title}”…").format(title=req.title or "…"),
         )
 
     def on_result(self, res: OpResult) -> None:
@@ -453,10 +464,11 @@ class ImportDialog(OpDialog):
         name = Path(c.source).name
         done = self.results.get(c.source)
         if done is not None and done.ok:
-            return self.t("✔ {name} → {path}").format(name=name, path=done.path or "")
+            title = c.request.title if c.request is not None else ""
+            return self.t("✔ {name} → “{title}”").format(name=name, title=title)
         if c.request is None or c.conflict is not None:
             return self.t("⚠ {name}").format(name=name)
-        return self.t("{name} → {path}").format(name=name, path=c.request.path)
+        return self.t("{name} → “{title}”").format(name=name, title=c.request.title)
 
     def _refill(self) -> None:
         row = self.list.currentRow()
@@ -556,8 +568,8 @@ class ImportDialog(OpDialog):
         for i, c in enumerate(ready):
             assert c.request is not None
             self.show_status(
-                self.t("Creating {path} ({i} of {n})…").format(
-                    path=c.request.path, i=i + 1, n=len(ready)
+                self.t("Creating “{title}” ({i} of {n})…").format(
+                    title=c.request.title, i=i + 1, n=len(ready)
                 ),
                 "info",
             )

@@ -115,11 +115,12 @@ def _scroll_to(view: QPlainTextEdit, line: int) -> None:
 
 
 class ConflictDialog(QDialog):
-    """``compare_only`` hides keep/take (used by "compare with the current version")."""
+    """``title``: the page's title (the headline names it); ``compare_only`` hides keep/take
+    (used by "compare with the current version")."""
 
     def __init__(
         self,
-        doc_id: str,
+        title: str,
         mine: str,
         theirs: str,
         *,
@@ -139,13 +140,13 @@ class ConflictDialog(QDialog):
         if compare_only:
             msg = tr(
                 "Your text (left) and the current version on the site (right) of “{doc}”.",
-                doc=doc_id,
+                doc=title,
             )
         else:
             msg = tr(
                 "While you were editing “{doc}”, a newer version was saved{by}. "
                 "Nothing has been overwritten. Choose what to keep.",
-                doc=doc_id,
+                doc=title,
                 by=by,
             )
         head = QLabel(msg)

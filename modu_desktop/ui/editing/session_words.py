@@ -67,12 +67,22 @@ def missed_heartbeat_text(misses: int, expires_in_s: float | None) -> str:
     )
 
 
-def took_over_text(holder: LockHolder, now: float) -> str:
+def saved_as_new_text(title: str) -> str:
+    """After "새 문서로 저장": where the text went, and that the page waits for 게시하기."""
+    return tr(
+        "Saved your text as the new page “{new}”. It is not published yet: open it and press "
+        "“Publish” when it is ready.",
+        new=title,
+    )
+
+
+def took_over_text(holder: LockHolder, now: float, title: str) -> str:
+    """``title``: the document's title (never its file name)."""
     return tr(
         "{who} had left “{doc}” without a sign of life since {beat}, so "
         "you have taken over editing.",
         who=holder.holder or "?",
-        doc=holder.doc_id,
+        doc=title,
         beat=format_when(holder.last_heartbeat, now),
     )
 
@@ -181,7 +191,7 @@ class SessionWords:
                 )
             else:
                 msg = error_text(event.error) if event.error else "?"
-                text = tr("Could not open “{doc}”: {msg}", doc=event.doc_id, msg=msg)
+                text = tr("Could not open “{doc}”: {msg}", doc=win.label(event.doc_id), msg=msg)
             win.show_notice(text, "error")
 
     def _editing_status(self, doc_id: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +68,9 @@ def save_pdf(win: Any, path: str | Path | None = None, paper: str | None = None)
     if doc is None:
         return
     if path is None:
-        default = str(Path.home() / f"{doc.doc_id}.pdf")
+        # named after the page, as people call it (characters no file system takes go)
+        name = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", doc.title or "").strip() or doc.doc_id
+        default = str(Path.home() / f"{name}.pdf")
         chosen, _ = QFileDialog.getSaveFileName(win, tr("Save as PDF…"), default, "PDF (*.pdf)")
         if not chosen:
             return

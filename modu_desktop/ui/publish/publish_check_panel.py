@@ -44,7 +44,7 @@ from modu_desktop.core.publish.check import (
     check_text,
     new_surprises,
 )
-from modu_desktop.core.publish.check.messages import summary
+from modu_desktop.core.publish.check.messages import fix_explanation, summary
 from modu_desktop.i18n import tr
 from modu_desktop.ui.shell.fit import fit_to_screen
 
@@ -182,13 +182,8 @@ class PublishCheckPanel(QWidget):
             fix = QPushButton(finding.fix_label)
             fix.setObjectName("publishFindingFix")
             fix.setAutoDefault(False)
-            fix.setToolTip(
-                tr(
-                    "Changes “{old}” to “{new}”.",
-                    old=finding.fix.original,
-                    new=finding.fix.replacement,
-                )
-            )
+            fix.setToolTip(fix_explanation(finding))
+            fix.setAccessibleDescription(fix_explanation(finding))
             fix.clicked.connect(lambda: self.fixRequested.emit(finding))
             h.addWidget(fix)
             self.fix_buttons.append(fix)

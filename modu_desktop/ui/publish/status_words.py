@@ -27,6 +27,14 @@ def publishing_words(p: PublishPhase) -> tuple[str, str]:
     }[p]
 
 
+def status_words(status: DocStatus) -> tuple[str, str]:
+    """:func:`publishing_words` of a document's state; a page that is not published is never
+    said to be: its good build is "the site is up to date", and the page stays off it."""
+    if status.unpublished and status.publishing is PublishPhase.PUBLISHED:
+        return tr("✔ Site updated; this page is not published"), "ok"
+    return publishing_words(status.publishing)
+
+
 def save_words(phase: EditPhase | None) -> tuple[str, str]:
     """(text, kind) of the editor's side: the label beside the Save button."""
     return {
@@ -58,7 +66,7 @@ def publishing_line(status: DocStatus, now: float) -> str:
     p = status.publishing
     if p is PublishPhase.NONE or status.phase is EditPhase.READ_ONLY:
         return ""
-    text, kind = publishing_words(p)
+    text, kind = status_words(status)
     if status.phase in UNSAVED_PHASES:
         at = words.when(status.saved_at, now)() if status.saved_at else ""
         head = tr("Last save {when}:", when=at) if at else tr("Last save:")
@@ -90,7 +98,7 @@ def publishing_line(status: DocStatus, now: float) -> str:
 def status_bar_words(status: DocStatus, title: str | None) -> tuple[str, str]:
     """The status bar's publishing label; ``title`` names the document when it is not the one
     on screen (the last one saved)."""
-    text, kind = publishing_words(status.publishing)
+    text, kind = status_words(status)
     if text and title:
         text = tr("“{doc}”: {state}", doc=title, state=text)
     return text, kind

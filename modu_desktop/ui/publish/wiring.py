@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QDesktopServices
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from modu_desktop.core.documents.history import (
     DocHistory,
@@ -297,7 +297,19 @@ class Publishing(QObject):
             dock = QDockWidget(tr("History"), self.parent_widget)
             dock.setObjectName("historyDock")
             dock.setWidget(self.history_panel)
-            self.win.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            # Two columns of text need room: beside the editor in a wide window, under it (the
+            # whole width) in a narrow one, so the window never grows past the screen.
+            main = self.parent_widget.window()
+            wide = main.width() >= 1200
+            area = Qt.DockWidgetArea.RightDockWidgetArea
+            if not wide:
+                area = Qt.DockWidgetArea.BottomDockWidgetArea
+            self.win.addDockWidget(area, dock)
+            if isinstance(main, QMainWindow):
+                size, along = (main.width() // 2, Qt.Orientation.Horizontal)
+                if not wide:
+                    size, along = (main.height() * 11 // 20, Qt.Orientation.Vertical)
+                main.resizeDocks([dock], [size], along)
             self.history_dock = dock
         assert self.history_dock is not None
         self.history_dock.show()

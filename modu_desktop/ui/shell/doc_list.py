@@ -14,7 +14,7 @@ list (it never opens from a stale row; a document that is gone by then is report
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -23,12 +23,23 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
+    QRectF,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeySequence,
+    QPainter,
+    QPixmap,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -65,6 +76,7 @@ class DocRow:
     title: str
     position: int | None
     lock: LockBadge | None = None
+    unpublished: bool = False  # draft: true: the site leaves the page out until it is published
 
 
 def site_order_key(row: DocRow) -> tuple[int, float, str]:
@@ -126,9 +138,41 @@ def rows_from_snapshot(snap: Any, views: list[Any]) -> list[DocRow]:
             title=d.title or d.nav_label or d.doc_id,
             position=d.position if isinstance(d.position, int) else None,
             lock=badges.get(d.doc_id),
+            unpublished=bool(getattr(d, "draft", False)),
         )
         for d in snap.docs
     ]
+
+
+def unpublished_pill() -> QPixmap:
+    """The "게시 안 됨" mark drawn before an unpublished page's title (words, not an icon:
+    it must read at a glance; drawn once per language)."""
+    text = tr("Not published")
+    cached = _PILLS.get(text)
+    if cached is not None:
+        return cached
+    font = QFont(QApplication.font())
+    font.setPointSizeF(max(7.5, font.pointSizeF() * 0.9))
+    metrics = QFontMetrics(font)
+    ratio = 2.0
+    w, h = metrics.horizontalAdvance(text) + 12, metrics.height() + 2
+    pix = QPixmap(int(w * ratio), int(h * ratio))
+    pix.setDevicePixelRatio(ratio)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(QColor("#e0b25c"))
+    p.setBrush(QColor("#fff3d6"))
+    p.drawRoundedRect(QRectF(0.5, 0.5, w - 1, h - 1), h / 2, h / 2)
+    p.setFont(font)
+    p.setPen(_STALE_LOCK)
+    p.drawText(QRectF(0, 0, w, h), int(Qt.AlignmentFlag.AlignCenter), text)
+    p.end()
+    _PILLS[text] = pix
+    return pix
+
+
+_PILLS: dict[str, QPixmap] = {}
 
 
 _MUTED = QColor("#6b6b6b")
@@ -226,9 +270,10 @@ class DocListModel(QAbstractTableModel):
     def haystacks(self) -> list[str]:
         """Every row's searchable text (position, title, file), folded once per listing."""
         if self._hay is None:
+            hidden = {False: "", True: " " + tr("Not published")}  # "게시 안 됨" finds them
             self._hay = [
                 f"{'' if r.position is None else r.position} {r.title or r.doc_id} "
-                f"{r.path.removeprefix('docs/')}".casefold()
+                f"{r.path.removeprefix('docs/')}{hidden[r.unpublished]}".casefold()
                 for r in self.rows
             ]
         return self._hay
@@ -290,12 +335,21 @@ class DocListModel(QAbstractTableModel):
             return _MUTED if self.checking else None
         if role == _DOC_ID:
             return r.doc_id
+        if role == _DECORATION:
+            return unpublished_pill() if col == 1 and r.unpublished else None
+        if role == _ACCESSIBLE and col == 1 and r.unpublished:
+            return tr("{title}, not published", title=r.title or r.doc_id)
         if role == _TOOLTIP:
             if col == 3 and r.lock is not None:
                 return badge_text(r.lock, self.now, long=True)
-            if col == 1 and r.doc_id in self.marks:
-                return f"{r.title or r.doc_id}\n{r.path}\n{self.marks[r.doc_id]}"
-            return f"{r.title or r.doc_id}\n{r.path}" if col == 1 else None
+            if col == 1:
+                lines = [r.title or r.doc_id]
+                if r.doc_id in self.marks:
+                    lines.append(self.marks[r.doc_id])
+                if r.unpublished:
+                    lines.append(tr("Not published: the site does not show this page yet."))
+                return "\n".join(lines)
+            return None
         if role == _ALIGN and col == 0:
             return _RIGHT
         return None
@@ -306,7 +360,9 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
 _DOC_ID = int(DOC_ID_ROLE.value)
-_SERVED = frozenset({_DISPLAY, _FOREGROUND, _TOOLTIP, _ALIGN, _DOC_ID})
+_DECORATION = int(Qt.ItemDataRole.DecorationRole.value)
+_ACCESSIBLE = int(Qt.ItemDataRole.AccessibleTextRole.value)
+_SERVED = frozenset({_DISPLAY, _FOREGROUND, _TOOLTIP, _ALIGN, _DOC_ID, _DECORATION, _ACCESSIBLE})
 _RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
 
 
@@ -516,12 +572,13 @@ class DocListPanel(QWidget):
             lock = self._lost[r.doc_id]
         elif lock is not None and lock.mine:
             lock = None  # this session's lock on a document we no longer hold: released
-        return r if lock is r.lock else DocRow(r.doc_id, r.path, r.title, r.position, lock)
+        return r if lock is r.lock else replace(r, lock=lock)
 
     def set_rows(self, rows: list[DocRow], now: float, *, checking: bool = False) -> None:
         """Show `rows` in site order. `checking`: they are the last run's, not confirmed yet."""
         self._server_rows = list(rows)
         self._lost.clear()  # the listing knows now
+        waiting = self.row(self.pending_open) if self.pending_open is not None else None
         count = self._render(rows, now, checking)
         self.tree.setProperty("checking", checking)
         if checking:
@@ -535,7 +592,8 @@ class DocListPanel(QWidget):
         pending, self.pending_open = self.pending_open, None
         if pending is not None:
             if self.model.position_of(pending) is None:
-                self.set_info(tr("“{doc}” is no longer in the list.", doc=pending))
+                gone = waiting.title if waiting is not None and waiting.title else pending
+                self.set_info(tr("“{doc}” is no longer in the list.", doc=gone))
             else:
                 self.openRequested.emit(pending)
 

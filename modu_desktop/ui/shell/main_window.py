@@ -51,12 +51,17 @@ from modu_desktop.ui.editing.doc_dialogs import (
     decide_conflict,
 )
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
-from modu_desktop.ui.editing.fmsync import read_fields
 from modu_desktop.ui.editing.preedit import commit_preedit
-from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
+from modu_desktop.ui.editing.session_words import (
+    SessionWords,
+    offline,
+    saved_as_new_text,
+    took_over_text,
+)
 from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
+from modu_desktop.ui.publish.unpublished import UnpublishedBar
 from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
@@ -100,9 +105,11 @@ class MainWindow(WindowWidgets, QMainWindow):
         self._closed_ok = False
         self.busy_open = False
         self._open_task: asyncio.Task[bool] | None = None
+        self.created_titles: dict[str, str] = {}  # pages made here that the list may not show yet
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
         build_central(self)
+        self.unpublished = UnpublishedBar.attach(self)  # 게시 안 됨 + 게시하기 under the title
         build_status_bar(self)
         self.set_connection(True)
         self.text_zoom = TextZoom(ctx.settings, ctx.paths.settings_file, self)
@@ -203,7 +210,9 @@ class MainWindow(WindowWidgets, QMainWindow):
     def label(self, doc_id: str) -> str:
         """The document's title for messages (its docId when the list does not know it)."""
         row = self.doc_list.row(doc_id)
-        return row.title if row is not None and row.title else doc_id
+        if row is not None and row.title:
+            return row.title
+        return self.created_titles.get(doc_id) or self.ctx.store.title_of(doc_id)
 
     def update_title(self) -> None:
         app = tr("Modu Desktop (practice)") if self.ctx.practice else tr("Modu Desktop")
@@ -347,8 +356,8 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.show_notice(
                 tr(
                     "Your text was saved as “{new}”. This window now shows the current “{doc}”.",
-                    new=new_id,
-                    doc=conflict.doc_id,
+                    new=self.label(new_id),
+                    doc=title,
                 ),
                 "info",
             )
@@ -459,9 +468,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.editor_pane.find_bar.hide()
         self.right.setCurrentIndex(1)
         self.doc_list.select(session.doc_id)
-        self.doc_header.setText(
-            f"<b>{_esc(session.title)}</b> &nbsp; <span>{_esc(session.path)}</span>"
-        )
+        self.doc_header.setText(f"<b>{_esc(session.title)}</b>")  # the title, not the file
         if mode is Mode.EDIT:
             self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
         self.words.opened(session.doc_id, opened)
@@ -473,8 +480,11 @@ class MainWindow(WindowWidgets, QMainWindow):
         self._sync_phase()
         if opened.took_over is not None:
             holder = opened.took_over
+            title = session.title or self.label(session.doc_id)
             self.show_notice(
-                lambda: took_over_text(holder, self.ctx.server_now()), "warning", "document"
+                lambda: took_over_text(holder, self.ctx.server_now(), title),
+                "warning",
+                "document",
             )
 
     async def forget_open_document(self) -> None:
@@ -583,31 +593,35 @@ class MainWindow(WindowWidgets, QMainWindow):
         if new_id:
             if s.lost or s.mode is not Mode.EDIT:
                 self.editor_pane.set_modified(False)
-            self.show_notice(tr("Saved your text as the new document “{new}”.", new=new_id), "info")
+            self.show_notice(saved_as_new_text(self.label(new_id)), "info")
             self.update_title()
         return new_id
 
     async def create_new_document(self, from_doc: str, text: str) -> str | None:
-        """Save ``text`` as a new document, with the core's id rules, clash check and lock."""
-        asked = await ask_new_document(self, set(self.doc_list.doc_ids()), from_doc, text)
+        """Save ``text`` as a new page, not published, with the title, menu place and address
+        the user chose (a different title and the next free place are proposed), the core's id
+        rules, clash check and lock. Returns the new page's docId."""
+        snap = self.ctx.store.snapshot
+        docs = snap.docs if snap is not None else []
+        asked = await ask_new_document(self, docs, from_doc, text)
         if asked is None or self.ops_host.ops is None:
             return None
-        new_id, text = asked
-        title = str(read_fields(text).get("title") or new_id)
-        req = NewDocRequest(new_id, title, verbatim=text)
+        chosen, text = asked
+        req = NewDocRequest(chosen.doc_id, chosen.title, chosen.position, verbatim=text)
         res = await self.ops_host.ops.create(req, keep_lock=False)
-        if not res.ok:
+        if not res.ok or res.doc_id is None:
             self.show_notice(
                 tr(
                     "Could not create “{new}”: {msg} Your text is still here.",
-                    new=new_id,
+                    new=chosen.title,
                     msg=res.user_message(),
                 ),
                 "error",
             )
             return None
+        self.created_titles[res.doc_id] = chosen.title  # until the list shows it
         self.ops.run(self.refresh_list())
-        return new_id
+        return res.doc_id
 
     # ------------------------------------------------------------------ close / quit
     async def _ask_unsaved(self, s: EditSession) -> bool:

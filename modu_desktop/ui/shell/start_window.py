@@ -80,6 +80,7 @@ def rows_from_list_file(d: dict[str, Any], cache: Any, login: str, now: float) -
                 title=str(title),
                 position=position if isinstance(position, int) else None,
                 lock=badge,
+                unpublished=item.get("draft") is True,
             )
         )
     return rows

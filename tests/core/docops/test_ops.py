@@ -119,8 +119,10 @@ def test_create_locks_first_then_creates_with_web_admin_message(
 
     res, _ = run(sandbox, tmp_path, body)
     assert res.code is OpCode.CREATED and res.path == "docs/06-bootcamp.md"
-    assert "docs/06-bootcamp.md" in in_lang("ko", res.user_message)
+    said = in_lang("ko", res.user_message)
+    assert said == "“부트캠프 안내” 문서를 만들었습니다. 아직 게시되지 않았습니다."
     fm = fm_of(sandbox, "docs/06-bootcamp.md")
+    assert fm.get("draft") == "true"  # a new page waits for 게시하기
     assert fm.get("id") == "bootcamp" and fm.get("title") == "부트캠프 안내"
     assert fm.get_int("sidebar_position") == 6 and fm.get("nav_label") == "부트캠프"
     assert fm.get("theme") == "teal-green" and fm.get("layout") == "poster"
@@ -396,7 +398,8 @@ def test_move_second_write_409_rolls_back_the_first(sandbox: Any, tmp_path: Path
 
     res = run(sandbox, tmp_path, body)
     assert res.code is OpCode.ROLLED_BACK, res.message
-    assert "03-strategy.md" in res.message and "undone" in res.message
+    assert "“비전과 추진 전략” changed meanwhile" in res.message and "undone" in res.message
+    assert ".md" not in res.message
     assert sandbox.read_file("docs/02-programs.md") == before
     assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
     assert "edited by editor2" in sandbox.read_file("docs/03-strategy.md").decode()
@@ -425,8 +428,9 @@ def test_move_reports_a_half_done_state_when_the_undo_fails(sandbox: Any, tmp_pa
 
     res = run(sandbox, tmp_path, body)
     assert res.code is OpCode.PARTIAL
-    assert "02-programs.md now has position 3" in res.message
-    assert "back to 2" in res.message and "03-strategy.md" in res.message
+    assert "“교육 프로그램과 추진 일정” now has position 3" in res.message
+    assert "back to 2" in res.message and "“비전과 추진 전략” could not" in res.message
+    assert ".md" not in res.message and "commit" not in res.message
     assert fm_of(sandbox, "docs/02-programs.md").get_int("sidebar_position") == 3
     assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
 
@@ -533,8 +537,9 @@ def test_move_when_github_fails_after_the_first_write(sandbox: Any, tmp_path: Pa
     # The second write's fate is unknown (no answer, no read-back): nothing more is written,
     # and the message says exactly what is known and what to check.
     assert res.code is OpCode.UNCERTAIN
-    assert "02-programs.md now has position 3" in res.message
-    assert "whether 03-strategy.md was changed to 2" in res.message
+    assert "“교육 프로그램과 추진 일정” now has position 3" in res.message
+    assert "whether “비전과 추진 전략” was changed to 2" in res.message
+    assert ".md" not in res.message and "commit" not in res.message
     assert fm_of(sandbox, "docs/02-programs.md").get_int("sidebar_position") == 3
     assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
 

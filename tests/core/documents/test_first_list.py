@@ -211,10 +211,10 @@ def test_the_list_persists_and_the_next_start_needs_one_request(
 def test_a_damaged_snapshot_is_no_snapshot(tmp_path: Path) -> None:
     f = snapshot_file_for(tmp_path, "http://x", "a/b", "main")
     f.path.parent.mkdir(parents=True, exist_ok=True)
-    f.path.write_bytes(b'{"format": 1, "api_url": "http://x", "repo": "a/b", "branch": "main"')
+    f.path.write_bytes(b'{"format": 2, "api_url": "http://x", "repo": "a/b", "branch": "main"')
     assert f.load() is None
     f.path.write_bytes(
-        b'{"format":1,"api_url":"http://x","repo":"a/b","branch":"main","tree_sha":"t",'
+        b'{"format":2,"api_url":"http://x","repo":"a/b","branch":"main","tree_sha":"t",'
         b'"docs":[{"doc_id":5}],"locks":{}}'
     )
     assert f.load() is None

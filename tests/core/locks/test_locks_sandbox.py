@@ -178,7 +178,7 @@ def test_held_steal_lost_and_verify_refuses(sandbox: Any) -> None:
         assert view is not None and view.status is LockStatus.HELD
         assert view.holder == "editor1" and view.started_at is not None
         assert view.age_s is not None and view.age_s < 10
-        assert "@editor1 is editing 01-welcome" in lock_words.describe(view)
+        assert "@editor1 is editing “01-welcome”" in lock_words.describe(view)
 
         took = await b.steal(view)
         assert took.outcome is AcquireOutcome.TOOK_OVER and took.held is not None

@@ -193,7 +193,7 @@ def test_delete_dialog_names_the_document_and_deletes(env: Env, ui: Any, qtbot: 
     doc = _summary(ui, ops, "05-sandbox-notes")
     task = ui.start(delete_document(ops, doc))
     dlg = ui.dialog("opsDeleteDialog")
-    assert "자유 연습장" in dlg.head.text() and "05-sandbox-notes.md" in dlg.head.text()
+    assert "“자유 연습장”" in dlg.head.text() and ".md" not in dlg.head.text()
     assert dlg.cancel_button.isDefault() and not dlg.delete_button.isDefault()
     ui.click(dlg, "opsDeleteButton")
     res = ui.wait_task(task)
@@ -255,7 +255,7 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
     assert isinstance(dlg, ImportDialog)
     qtbot.waitUntil(lambda: "conflict" in dlg.status.text(), timeout=10000)
     assert dlg.list.count() == 2
-    assert "docs/12-news.md" in dlg.list.item(0).text()
+    assert dlg.list.item(0).text() == "12-news.md → “새 소식”"  # the person's file → the page
     assert dlg.list.item(1).text().startswith("⚠")
     dlg.list.setCurrentRow(0)
     f = dlg.form
@@ -303,7 +303,7 @@ def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any, tmp_
         Qt.KeyboardModifier.NoModifier,
     )
     dlg.dropEvent(ev)
-    assert dlg.list.count() == 1 and "docs/faq.md" in dlg.list.item(0).text()
+    assert dlg.list.count() == 1 and "faq.md → “" in dlg.list.item(0).text()
 
 
 # ------------------------------------------------------------------------------ pictures

@@ -79,15 +79,20 @@ def test_conflict_save_mine_as_new(make_window: Any, peer: Any, sandbox: Any, ui
     dlg = ui.dialog("conflictDialog")
     ui.click(dlg, "saveAsNewButton")
     nd = ui.dialog("newDocDialog")
-    nd.id_edit.setText("03-strategy-mine")
+    # a different title and the next free place after the original (3; 4 and 5 are taken)
+    assert nd.title_edit.text() == "비전과 추진 전략 (copy)" and nd.position.value() == 6
+    assert nd.id_edit.text() == "strategy-copy"
+    nd.id_edit.setText("strategy-mine")
     ui.click(nd, "newDocOkButton")
     assert ui.wait_task(task) is True
-    created = sandbox.read_file("docs/03-strategy-mine.md").decode("utf-8")
-    assert "MINE" in created and created.replace("id: strategy-mine", "") != ""
+    created = sandbox.read_file("docs/06-strategy-mine.md").decode("utf-8")
+    assert "MINE" in created and "id: strategy-mine\n" in created
+    assert "title: 비전과 추진 전략 (copy)\n" in created and "sidebar_position: 6\n" in created
+    assert "draft: true\n" in created  # not published until someone says so
     assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == theirs
     assert win.editor_pane.text() == theirs
-    assert sandbox.commits(path="docs/03-strategy-mine.md")[0]["message"].startswith(
-        "feat(docs): create 03-strategy-mine.md by @editor1"
+    assert sandbox.commits(path="docs/06-strategy-mine.md")[0]["message"].startswith(
+        "feat(docs): create 06-strategy-mine.md by @editor1"
     )
     del mine
 

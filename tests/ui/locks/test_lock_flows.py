@@ -188,10 +188,11 @@ def test_lost_lock_banner_compare_and_save_as_new(
 
     task = ui.start(win.save_as_new_document())
     nd = ui.dialog("newDocDialog")
-    nd.id_edit.setText("02-programs-rescued")
+    nd.id_edit.setText("programs-rescued")
     ui.click(nd, "newDocOkButton")
-    assert ui.wait_task(task) == "02-programs-rescued"
-    saved = sandbox.read_file("docs/02-programs-rescued.md").decode("utf-8")
+    new_id = f"{nd.position.value():02d}-programs-rescued"
+    assert ui.wait_task(task) == new_id
+    saved = sandbox.read_file(f"docs/{new_id}.md").decode("utf-8")
     assert "잃어버리면 안 되는 글" in saved
     assert win.editor_pane.text() == typed  # still on screen
     assert ui.run(win.close_document())  # nothing unsaved any more: no question

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from modu_desktop.core.publish.check import check_text
 from modu_desktop.core.publish.failure import DeployFailure, deploy_failure
 from modu_desktop.core.publish.status import SiteStop
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
-from modu_desktop.ui.publish.history_panel import HistoryPanel
+from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import (
     CheckChoice,
     PublishCheckDialog,
@@ -92,7 +93,9 @@ def test_the_check_lists_each_problem_and_fixes_them_one_by_one(qtbot: Any, tmp_
     qtbot.mouseClick(dlg.fix_all_button, Qt.MouseButton.LeftButton)
     assert not dlg.check_result.findings
     assert dlg.panel.summary.text() == "이 문서로 사이트를 문제없이 만들 수 있습니다."
-    assert "\\{이름}" in dlg.text and "{/* 나중에 고칠 것 */}" in dlg.text and ":::hero" in dlg.text
+    # fixed the way a person would: the plain word, the hidden note taken out
+    assert "담당자는 이름 님입니다.\n\n:::hero\n" in dlg.text
+    assert "{" not in dlg.text and "나중에 고칠 것" not in dlg.text
     assert not dlg.anyway_button.isVisibleTo(dlg)
     qtbot.mouseClick(dlg.save_fixed_button, Qt.MouseButton.LeftButton)
     assert dlg.choice is CheckChoice.SAVE_FIXED
@@ -307,12 +310,19 @@ def test_history_panel_lists_diffs_and_restores_a_version(
     ui.run(panel.load(history, doc.path, edited, title="전략"))
     assert panel.heading.text() == "“전략” 기록"
     assert panel.list.count() == 2
-    assert "(지금 사이트에 있는 버전)" in panel.list.item(0).text()
-    assert "수정" in panel.list.item(0).text() and "@editor1" in panel.list.item(0).text()
+    first = panel.list.item(0).text()
+    assert "(가장 최근 버전)" in first and "오늘 " in first
+    assert "글을 고쳤습니다" in first and "editor1" in first
+    assert not re.search(r"\b[0-9a-f]{7,40}\b", first) and "03-strategy" not in first
     qtbot.waitUntil(lambda: panel.selected is not None, timeout=10000)  # the older one
-    diff = panel.diff.toPlainText()
-    assert "+ 새로 넣은 문단입니다." in diff
-    assert "−   label: Ethics" in diff and "+   label: 윤리" in diff
+    assert panel.diff_title.text().startswith("왼쪽은 ")
+    title = panel.diff_title.text()
+    assert "오늘 " in title and "오른쪽은 지금 글입니다" in title
+    changed = [r for r in panel.rows if r.kind == "changed"]
+    assert [(r.old, r.new) for r in changed] == [("  label: Ethics", "  label: 윤리")]
+    assert any(r.kind == "added" and r.new == "새로 넣은 문단입니다." for r in panel.rows)
+    shown = panel.diff.toPlainText()
+    assert "지금 글" in shown and "label: 윤리" in shown and "label: Ethics" in shown
     assert panel.restore_button.isEnabled()
     _shots(panel, qtbot, tmp_path, "history", 520)
 
@@ -333,7 +343,8 @@ def test_history_panel_lists_diffs_and_restores_a_version(
     assert isinstance(res, SaveResult)
     ui.run(panel.load(history, doc.path, text, title="전략"))
     assert panel.list.count() == 3
-    assert f"{version.short_sha} 버전으로 되돌림" in panel.list.item(0).text()
+    newest = panel.list.item(0).text()
+    assert f"{when(version)} 버전으로 되돌렸습니다" in newest and version.short_sha not in newest
     ui.run(gh.aclose())
 
 

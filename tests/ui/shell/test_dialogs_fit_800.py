@@ -67,9 +67,11 @@ def _picker(win: Any, ui: Any) -> QWidget:
 
 
 def _new_doc(win: Any, ui: Any) -> QWidget:
+    from modu_desktop.core.docops.newdoc import CopySuggestion
     from modu_desktop.ui.editing.new_doc_dialog import NewDocDialog
 
-    return NewDocDialog("02-programs-copy", {"02-programs"}, win)
+    suggestion = CopySuggestion("교육 프로그램과 추진 일정 (사본)", 6, "programs-copy")
+    return NewDocDialog(suggestion, {"programs"}, win)
 
 
 def _publish_check(win: Any, ui: Any) -> QWidget:
