@@ -37,8 +37,6 @@ EDITOR1 = ("editor1", "tok-editor1")
 EDITOR2 = ("editor2", "tok-editor2")
 VIEWER = ("viewer", "tok-viewer")
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pnu-modu"
-
 
 @pytest.fixture(autouse=True)
 def _english() -> Iterator[None]:

@@ -9,8 +9,7 @@ import httpx
 
 from modu_desktop.sandbox import Sandbox, SandboxUser
 from modu_desktop.sandbox.actions import glob_to_regex, paths_ignore_from_workflow, should_run
-
-from .conftest import REPO_PATH, b64, client_for
+from tests.helpers.sandbox import REPO_PATH, b64, client_for
 
 RUNS = f"{REPO_PATH}/actions/runs"
 

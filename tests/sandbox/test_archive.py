@@ -12,8 +12,7 @@ import httpx
 from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.sandbox import Sandbox
 from modu_desktop.sandbox.endpoints_archive import links_for
-
-from .conftest import OWNER, REPO, REPO_PATH, b64, client_for
+from tests.helpers.sandbox import OWNER, REPO, REPO_PATH, b64, client_for
 
 
 def _members(data: bytes) -> dict[str, tarfile.TarInfo]:

@@ -10,8 +10,7 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import Faults, Sandbox
-
-from .conftest import REPO_PATH, SandboxFactory, assert_repo_intact, b64, client_for
+from tests.helpers.sandbox import REPO_PATH, SandboxFactory, assert_repo_intact, b64, client_for
 
 WELCOME = f"{REPO_PATH}/contents/docs/01-welcome.md"
 

@@ -12,8 +12,7 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import Sandbox
-
-from .conftest import REPO_PATH, SandboxFactory, b64, client_for
+from tests.helpers.sandbox import REPO_PATH, SandboxFactory, b64, client_for
 
 EXPOSED = (
     "ETag, Link, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, X-OAuth-Scopes, "

@@ -18,10 +18,9 @@ import pytest
 
 from modu_desktop.sandbox import Sandbox
 from modu_desktop.sandbox.routes import ROUTES, TABLE
-
-from ..nodetools import npm_packages
-from .conftest import REPO_PATH, b64, client_for
-from .openapi import NOT_API, SPEC_FILE, SPEC_PACKAGES, Description
+from tests.helpers.nodetools import npm_packages
+from tests.helpers.openapi import NOT_API, SPEC_FILE, SPEC_PACKAGES, Description
+from tests.helpers.sandbox import REPO_PATH, b64, client_for
 
 
 @dataclass
@@ -79,7 +78,7 @@ class Recorder:
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Answer]]:
     """Drive every route once; the answers are shared by the tests below."""
-    from .conftest import USERS
+    from tests.helpers.sandbox import USERS
 
     rec = Recorder()
     root = tmp_path_factory.mktemp("conformance")

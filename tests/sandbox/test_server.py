@@ -12,8 +12,7 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import PRACTICE_USER, Sandbox, SandboxUser
-
-from .conftest import REPO_PATH, SandboxFactory, assert_repo_intact, b64, client_for
+from tests.helpers.sandbox import REPO_PATH, SandboxFactory, assert_repo_intact, b64, client_for
 
 
 def _raw_request(sb: Sandbox, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:

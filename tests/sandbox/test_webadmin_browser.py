@@ -28,8 +28,7 @@ from modu_desktop.core.locks.wire import (
     release_message,
 )
 from modu_desktop.sandbox import Sandbox, SandboxUser
-
-from .webadmin_browser import browser_against, require_browser
+from tests.helpers.webadmin_browser import browser_against, require_browser
 
 pytestmark = pytest.mark.timeout(300)
 

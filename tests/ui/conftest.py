@@ -167,16 +167,3 @@ def peer(ui: UiHelper, sandbox: Any) -> Iterator[Callable[..., Any]]:
     for c in clients:
         with contextlib.suppress(Exception):
             ui.run(c.aclose(), timeout=5000)
-
-
-def lock_json(sandbox: Any, doc_id: str) -> Any:
-    """The parsed lock file of ``doc_id`` (None when there is none)."""
-    import json
-
-    raw = sandbox.read_file(f".locks/{doc_id}.lock.json")
-    return None if raw is None else json.loads(raw)
-
-
-def writes(sandbox: Any) -> int:
-    by_method = sandbox.stats().get("by_method", {})
-    return sum(n for m, n in by_method.items() if m in ("PUT", "POST", "PATCH", "DELETE"))

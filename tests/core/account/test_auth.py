@@ -10,7 +10,7 @@ import pytest
 
 from modu_desktop.core.account.auth import KEYRING_SERVICE, TokenSource, TokenStore, check_token
 from modu_desktop.core.github.client import GitHubClient, MembershipProbe, RepoRef
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 
 def test_keyring_round_trip(memory_keyring: dict, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,7 +24,7 @@ from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import LockStatus
 from modu_desktop.core.locks.wire import lock_path, render_lock
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 

@@ -54,8 +54,8 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
 )
 from modu_desktop.core.locks.wire import lock_path, parse_lock
-from tests.core.locks.test_locks_fakes import FakeClient, FakeRepo
-from tests.core.locks.webadmin_peer import ClientWebAdminApi, HttpWebAdminApi, WebAdminPeer
+from tests.helpers.lock_fakes import FakeClient, FakeRepo
+from tests.helpers.webadmin_peer import ClientWebAdminApi, HttpWebAdminApi, WebAdminPeer
 
 T0 = 1_790_000_000.0
 HEARTBEAT_S = 300

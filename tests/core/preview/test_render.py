@@ -19,10 +19,9 @@ from modu_desktop.core.preview import (
     clear_render_cache,
     render_preview,
 )
-from tests.conftest import FIXTURES
-from tests.helpers.paths import CHECKOUT
+from tests.helpers.paths import CHECKOUT, SAMPLE_REPO
 
-DOCS = FIXTURES / "docs"
+DOCS = SAMPLE_REPO / "docs"
 TEMPLATE = DOCS / "99-template.md"
 ALL_DOCS = sorted(DOCS.glob("*.md"))
 

@@ -16,7 +16,7 @@ from modu_desktop.core.publish.check import (
     apply_fix,
     check_text,
 )
-from tests import publish_corpus
+from tests.helpers import publish_corpus
 
 FM = "---\nid: sample\ntitle: 예시\n---\n\n"
 PATHS = {"static/img/logo.png", "docs/images/a.png", "docs/sample.md"}

@@ -7,8 +7,8 @@ from __future__ import annotations
 import importlib.util
 import json
 
+from tests.helpers.nodetools import require_node, site_checkout
 from tests.helpers.paths import CHECKOUT
-from tests.nodetools import require_node, site_checkout
 
 SCRIPT = CHECKOUT / "scripts" / "publish_check_accuracy.py"
 

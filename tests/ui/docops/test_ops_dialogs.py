@@ -33,7 +33,7 @@ from modu_desktop.ui.docops.ops_import import (
     new_document,
 )
 from modu_desktop.ui.docops.ops_reorder import ReorderBar, ReorderController
-from tests.lang import in_lang, speaking
+from tests.helpers.lang import in_lang, speaking
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PNG = (

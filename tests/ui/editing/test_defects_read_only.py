@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
-from tests.ui.conftest import lock_json, writes
+from tests.helpers.sandbox import lock_json, writes
 
 DOC = "02-programs"
 

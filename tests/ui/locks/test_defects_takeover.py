@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.ui.conftest import lock_json, writes
+from tests.helpers.sandbox import lock_json, writes
 
 DOC = "02-programs"
 

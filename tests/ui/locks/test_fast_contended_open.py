@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.ui.conftest import lock_json
+from tests.helpers.sandbox import lock_json
 
 DOC = "02-programs"
 TREE = "GET /repos/{owner}/{repo}/git/trees/{tree_sha}"

@@ -18,7 +18,7 @@ import pytest
 from modu_desktop.core.brochure.blocks import BLOCK_TYPES
 from modu_desktop.core.preview import style_from_checkout, style_from_files
 from modu_desktop.ui.preview.pane import DEBOUNCE_MS, PreviewPane
-from tests.nodetools import SITE_FIXTURE
+from tests.helpers.paths import SITE_FIXTURE
 
 TEMPLATE = SITE_FIXTURE / "docs" / "99-template.md"
 COMPONENTS = SITE_FIXTURE / "src" / "components" / "BrochureBlocks"

@@ -13,7 +13,7 @@ import pytest
 
 from modu_desktop.core.preview import builtin_style, style_from_checkout
 from modu_desktop.ui.preview.pdf import export_pdf_blocking
-from tests.nodetools import SITE_FIXTURE
+from tests.helpers.paths import SITE_FIXTURE
 
 TEMPLATE = SITE_FIXTURE / "docs" / "99-template.md"
 

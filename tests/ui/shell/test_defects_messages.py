@@ -124,9 +124,9 @@ def test_when_the_connection_is_back_the_waiting_save_goes_out_and_the_notice_go
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     from modu_desktop.core.saving.queue import Backoff
-    from tests.ui.recovery.test_save_queue import _attached
+    from tests.helpers.ui_windows import window_with_running_queue
 
-    win, nl = _attached(make_window, ui, Path(sandbox.repo_dir).parent)
+    win, nl = window_with_running_queue(make_window, ui)
     nl.queue.spool.backoff = Backoff(base_s=600.0, cap_s=600.0, jitter=0.0)  # no retry by itself
     try:
         assert ui.run(win.open_document(DOC))

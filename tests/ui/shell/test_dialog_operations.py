@@ -21,7 +21,7 @@ from modu_desktop.ui.docops.ops_import import ImportDialog, NewDocumentDialog
 from modu_desktop.ui.docops.ops_reorder import ReorderBar
 from modu_desktop.ui.publish.history_panel import HistoryPanel
 from modu_desktop.ui.shell.operation import error_text, operations_for
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 DOC = "03-strategy"
 PNG = (
