@@ -2,7 +2,7 @@
 
     uv run python scripts/preview_bench.py [--edits 20] [--site tests/fixtures/pnu-modu-site]
 
-Opens the benchmark handbook (``modu_desktop.bench.gen.big_document``, ~150 KB, every block
+Opens the benchmark handbook (``bench.gen.big_document``, ~150 KB, every block
 kind) in the real ``PreviewPane`` with the site's own stylesheets, scrolls to the middle, and
 types: bursts of 4 keystrokes 30 ms apart into a line in the middle. For each burst it measures
 the time from the last keystroke to the ``rendered`` signal (render in Python, patch in the
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (flags + " --no-sandbox").strip()
     from PySide6.QtWidgets import QApplication
 
-    from modu_desktop.bench.gen import big_document
+    from bench.gen import big_document
     from modu_desktop.core.preview import style_from_checkout
     from modu_desktop.ui.shell.qt_setup import prepare_application
 

@@ -3,6 +3,7 @@ check-jsonschema, so no network) and CI covers our users' platforms with the REA
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -57,3 +58,22 @@ def test_ci_runs_lint_types_and_the_readme_test_command_on_three_platforms() -> 
     assert "uv run pytest" in readme
     ci_run = (ROOT / ".ci" / "run").read_text("utf-8")
     assert ci_run.rstrip().endswith("uv run pytest")
+
+
+def test_system_packages_are_one_list_that_readme_ci_and_workflow_install() -> None:
+    listed = [
+        line.strip()
+        for line in (ROOT / ".ci" / "apt-packages.txt").read_text("utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert len(listed) == len(set(listed))
+    # what the tests call on Linux: pdftotext (the PDF text test), Xvfb and xdotool (real
+    # windows), a Korean font, the library Qt's xcb platform plugin refuses to start without
+    assert {"poppler-utils", "xvfb", "xdotool", "fonts-nanum", "libxcb-cursor0"} <= set(listed)
+    readme = (ROOT / "README.md").read_text("utf-8")
+    ci_run = (ROOT / ".ci" / "run").read_text("utf-8")
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text("utf-8")
+    for text in (readme, ci_run, workflow):
+        assert ".ci/apt-packages.txt" in text
+        installs = re.findall(r"apt-get install[^\n]*", text)
+        assert installs and not any(name in line for line in installs for name in listed)

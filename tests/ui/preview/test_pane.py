@@ -446,7 +446,7 @@ def test_debounce_renders_once_after_typing_stops(qtbot: Any) -> None:
 
 
 def test_handbook_edit_updates_within_150_ms_and_keeps_scroll(qtbot: Any) -> None:
-    from modu_desktop.bench.gen import big_document
+    from bench.gen import big_document
 
     text = big_document(random.Random(7))
     assert len(text.encode()) > 140_000
