@@ -150,7 +150,7 @@ def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
     store: dict[tuple[str, str], str] = {}
 
     class MemoryKeyring(KeyringBackend):
-        priority = 1  # type: ignore[assignment]
+        priority = 1
 
         def get_password(self, service: str, username: str) -> str | None:
             return store.get((service, username))

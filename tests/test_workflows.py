@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def test_ci_runs_lint_types_and_the_readme_test_command_on_three_platforms() -> 
     for command in (
         "uv run ruff check .",
         "uv run ruff format --check .",
-        "uv run mypy modu_desktop",
+        "uv run mypy",
         "uv run pytest",
     ):
         assert command in runs
@@ -58,6 +59,9 @@ def test_ci_runs_lint_types_and_the_readme_test_command_on_three_platforms() -> 
     assert "uv run pytest" in readme
     ci_run = (ROOT / ".ci" / "run").read_text("utf-8")
     assert ci_run.rstrip().endswith("uv run pytest")
+    assert "uv run mypy\n" in ci_run
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert {"modu_desktop", "bench", "tests"} <= set(mypy["files"])
 
 
 def test_system_packages_are_one_list_that_readme_ci_and_workflow_install() -> None:

@@ -63,7 +63,8 @@ def test_open_uncontended_locks_loads_and_releases_on_close(sandbox: Any, tmp_pa
         assert shown.loaded.text == sandbox.read_file(PATH).decode("utf-8")
         assert _lock(sandbox)["editingBy"] == "editor1" and not view.asked_take_over
         released = await session.close()
-        assert released == Released(DOC, released.outcome) and released.outcome is not None
+        assert released is not None and released.outcome is not None
+        assert released == Released(DOC, released.outcome)
         assert _lock(sandbox) is None and not session.editable
         await ws.aclose()
 
@@ -335,7 +336,8 @@ def test_held_locks_are_recorded_through_the_observer(sandbox: Any, tmp_path: Pa
         assert opened is not None
         session, _ = opened
         (rec,) = registry.records("s1")
-        assert rec.doc_id == DOC and rec.lock_sha == session.held.sha  # type: ignore[union-attr]
+        assert session.held is not None
+        assert rec.doc_id == DOC and rec.lock_sha == session.held.sha
         await session.close()
         assert registry.records("s1") == []
         await ws.aclose()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,8 @@ class FakeView:
         self.asked_take_over: list[LockHolder] = []
         self.asked_conflict: list[Conflict] = []
         self.events: list[SessionEvent] = []
+        self.updated_take_over: list[LockHolder] = []
+        self.take_over_withdrawn = 0
 
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
         self.asked_take_over.append(holder)
@@ -47,6 +49,12 @@ class FakeView:
 
     def report(self, event: SessionEvent) -> None:
         self.events.append(event)
+
+    def update_take_over(self, holder: LockHolder) -> None:
+        self.updated_take_over.append(holder)
+
+    def withdraw_take_over(self) -> None:
+        self.take_over_withdrawn += 1
 
     def of(self, kind: type) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind)]
@@ -71,5 +79,5 @@ async def workspace(
     )
 
 
-def run(body: Callable[[], Awaitable[None]]) -> None:
+def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(body())

@@ -33,6 +33,7 @@ from modu_desktop.core.github.client import (
     WriteResult,
     WriteUncertain,
 )
+from modu_desktop.core.github.clock import ServerClock
 from modu_desktop.core.locks.manager import LockManager
 
 
@@ -136,6 +137,7 @@ class FakeClient:
         self.rng = rng or random.Random(0)
         self.fault_rate = fault_rate
         self.on_response = on_response
+        self.clock: ServerClock | None = None  # as GitHubClient.clock, when a test sets one
         self.faults_seen = 0
 
     # -- fault plumbing ------------------------------------------------------------------------

@@ -183,7 +183,7 @@ def test_web_admin_and_desktop_share_locks(world: tuple[Sandbox, Any, str, Deskt
         ),
         "the web admin's heartbeat",
     )
-    assert beat["startedAt"] == first["startedAt"]
+    assert beat and beat["startedAt"] == first["startedAt"]
     assert lock_messages(sb)[0] == "system: heartbeat for 01-welcome [skip ci]"
     view = desk.run(desk.locks.inspect("01-welcome"))
     assert view.status is LockStatus.HELD and view.last_heartbeat == beat["lastHeartbeat"]

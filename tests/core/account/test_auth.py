@@ -74,7 +74,7 @@ class _FakeClient:
         return MembershipProbe(self.membership, ("repo", "read:org"))
 
 
-def _run(coro):  # type: ignore[no-untyped-def]
+def _run(coro):
     return asyncio.run(coro)
 
 

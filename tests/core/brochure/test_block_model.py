@@ -201,7 +201,9 @@ def test_datatable_rows_and_columns() -> None:
         "- **데이터사이언스전공** | 44명 | [~의생명융합공학부 내 전공]\n"
         "- 통계학전공 | 30명 | 신설\n:::"
     )
-    m.body.items[0].head.set_cells(["A", "B", "C"])  # type: ignore[union-attr]
+    head = m.body.items[0].head
+    assert isinstance(head, bm.Row)  # a datatable's items are rows
+    head.set_cells(["A", "B", "C"])
     assert "- A | B | C\n" in m.text()
 
 
@@ -262,7 +264,8 @@ def test_block_spans_skip_front_matter_and_code() -> None:
     spans = bm.block_spans(TEMPLATE)
     assert len(spans) == 18
     assert all(s.closed for s in spans)
-    assert bm.block_at(TEMPLATE, 10).name == "hero"  # type: ignore[union-attr]
+    hero = bm.block_at(TEMPLATE, 10)
+    assert hero is not None and hero.name == "hero"
     assert bm.block_at(TEMPLATE, 41) is None  # the fenced example under ① hero
     assert bm.front_matter_lines(TEMPLATE) == 8
     span = bm.block_at(TEMPLATE, 94)

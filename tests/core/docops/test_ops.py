@@ -194,7 +194,7 @@ def test_create_when_the_file_appears_between_check_and_write(sandbox: Any, tmp_
             )
             return res
 
-        ops.locks.acquire = acquire_then_race  # type: ignore[method-assign]
+        ops.locks.acquire = acquire_then_race  # type: ignore[method-assign]  # a fault in this one object
         return await ops.create(NewDocRequest("race", "경주", position=8))
 
     res = run(sandbox, tmp_path, body)
@@ -295,7 +295,7 @@ def test_delete_conflict_during_write_releases_our_lock(sandbox: Any, tmp_path: 
             await ops.store.save(loaded, loaded.text + "x\n", loaded.sha, "editor2")
             return await real(doc, sha, login, message)
 
-        ops.store.delete = racing_delete  # type: ignore[method-assign]
+        ops.store.delete = racing_delete  # type: ignore[method-assign]  # a fault in this one object
         return await ops.delete("02-programs")
 
     res = run(sandbox, tmp_path, body)
@@ -384,7 +384,7 @@ def _second_write_races(ops: DocOps, target: str) -> None:
             )
         return await real_save(doc, text, base_sha, login, message)
 
-    ops.store.save = save  # type: ignore[method-assign]
+    ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
 
 
 def test_move_second_write_409_rolls_back_the_first(sandbox: Any, tmp_path: Path) -> None:
@@ -420,7 +420,7 @@ def test_move_reports_a_half_done_state_when_the_undo_fails(sandbox: Any, tmp_pa
                 raise ServerError(502, "Server Error")
             return await real_save(*a, **kw)
 
-        ops.store.save = save  # type: ignore[method-assign]
+        ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
         return await ops.move("02-programs", "down")
 
     res = run(sandbox, tmp_path, body)
@@ -442,7 +442,7 @@ def test_move_first_write_conflict_changes_nothing(sandbox: Any, tmp_path: Path)
                 await ops.store.save(other, other.text + "x\n", other.sha, "editor2")
             return loaded
 
-        ops.store.load = load  # type: ignore[method-assign]
+        ops.store.load = load  # type: ignore[method-assign]  # a fault in this one object
         return await ops.move("02-programs", "down")
 
     res = run(sandbox, tmp_path, body)
@@ -499,7 +499,7 @@ def test_move_second_write_uncertain(sandbox: Any, tmp_path: Path, landed: bool)
                 raise WriteUncertain("lost answer")
             return await real_save(doc, text, base_sha, login, message)
 
-        ops.store.save = save  # type: ignore[method-assign]
+        ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
         return await ops.move("02-programs", "down")
 
     res = run(sandbox, tmp_path, body)
@@ -523,7 +523,7 @@ def test_move_when_github_fails_after_the_first_write(sandbox: Any, tmp_path: Pa
                 sandbox.faults.update(failure_rate=1.0, failure_kinds=("5xx",))
             return await real_save(doc, *a, **kw)
 
-        ops.store.save = save  # type: ignore[method-assign]
+        ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
         try:
             return await ops.move("02-programs", "down")
         finally:
@@ -548,7 +548,7 @@ def test_create_uncertain_releases_the_lock_and_keeps_the_input(
         async def create(*a: Any, **kw: Any) -> Any:
             raise WriteUncertain("no answer")
 
-        ops.store.create = create  # type: ignore[method-assign]
+        ops.store.create = create  # type: ignore[method-assign]  # a fault in this one object
         return await ops.create(NewDocRequest("maybe", "아마도", position=9))
 
     res = run(sandbox, tmp_path, body)

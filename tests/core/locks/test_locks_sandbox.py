@@ -254,7 +254,7 @@ def test_malformed_lock_is_held_by_unknown_and_can_be_stolen(
     sb = sandbox
 
     async def body(other: LockManager, m: LockManager) -> None:
-        await other.client.put_file(PATH, raw, "garbage lock")  # type: ignore[attr-defined]
+        await other.client.put_file(PATH, raw, "garbage lock")
         res = await m.acquire(DOC)
         assert res.outcome is AcquireOutcome.BLOCKED and res.view is not None
         assert res.view.status is LockStatus.MALFORMED and res.view.holder == "unknown"
@@ -282,7 +282,7 @@ def test_losing_a_takeover_race_is_reported(sandbox: Any) -> None:
         assert lost.outcome is AcquireOutcome.LOST_RACE
         assert "Someone else took the lock on 01-welcome first (@webstaff)" in lost.message
         assert len(sb.commits(PATH)) == commits  # no blind retry
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
     run_managers(sb, body, "editor1", "editor2")
 
@@ -417,8 +417,8 @@ def test_web_admin_lock_is_understood_and_ours_is_respected_by_it(sandbox: Any) 
         opened = await web2.open(DOC)
         assert opened.outcome == "locked" and opened.holder == "editor1"  # our extra keys are fine
         assert (await m.release(held)).outcome is ReleaseOutcome.RELEASED
-        await web.api.aclose()  # type: ignore[attr-defined]
-        await web2.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
+        await web2.api.aclose()
 
     run_managers(sb, body, "editor1")
 
@@ -433,7 +433,7 @@ def test_stealing_from_the_web_admin_makes_it_read_only(sandbox: Any) -> None:
         assert view is not None
         assert (await m.steal(view)).outcome is AcquireOutcome.TOOK_OVER
         assert await web.heartbeat() == "lost" and web.read_only
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
     run_managers(sb, body, "editor1")
 
@@ -450,7 +450,7 @@ def test_web_admin_same_login_silently_reacquires_and_we_notice(sandbox: Any) ->
         assert lost.outcome is HeartbeatOutcome.LOST
         assert "you (@editor1) in another window (the web admin" in lost.message
         assert not (await m.verify(held)).ok
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
     run_managers(sb, body, "editor1")
 
@@ -473,7 +473,7 @@ def test_web_admin_takeover_with_a_fast_clock_is_learned_at_next_heartbeat(
         res = await m.acquire(DOC)
         assert res.outcome is AcquireOutcome.BLOCKED
         assert res.view is not None and res.view.status is LockStatus.HELD
-        await fast.api.aclose()  # type: ignore[attr-defined]
+        await fast.api.aclose()
 
     run_managers(sb, body, "editor1")
 
@@ -494,7 +494,7 @@ def test_stale_contents_cache_fools_the_web_admin_not_us(sandbox: Any) -> None:
         # fails on the sha (silently, in the real page) and cannot overwrite ours.
         assert await web.heartbeat() == "error"
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor1"
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
     run_managers(sb, body, "editor1")
 
@@ -510,7 +510,7 @@ def test_web_admin_crash_leftover_is_taken_over_once_stale(sandbox: Any) -> None
         sb.faults.clock_offset_seconds = 905
         res = await m.acquire(DOC)
         assert res.outcome is AcquireOutcome.TOOK_OVER, res.message
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
     run_managers(sb, body, "editor1")
 

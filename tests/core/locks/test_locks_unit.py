@@ -348,7 +348,7 @@ def test_heartbeat_network_failures_are_counted() -> None:
         client = a.client
         assert isinstance(client, FakeClient)
         client.fault_rate = 1.0
-        client.rng.random = lambda: 0.5  # type: ignore[method-assign]
+        client.rng.random = lambda: 0.5  # type: ignore[method-assign]  # loaded dice
         env.t += 300
         r1 = await a.heartbeat(held)
         env.t += 300
@@ -406,7 +406,7 @@ def test_lost_write_response_is_recovered_by_sha() -> None:
         assert isinstance(client, FakeClient)
         calls = iter([0.9, 0.01] + [0.9] * 10)  # no fault before; lost response after
         client.fault_rate = 0.1
-        client.rng.random = lambda: next(calls)  # type: ignore[method-assign]
+        client.rng.random = lambda: next(calls)  # type: ignore[method-assign]  # loaded dice
         res = await a.acquire("d")
         client.fault_rate = 0.0
         assert res.outcome is AcquireOutcome.ACQUIRED and res.held is not None

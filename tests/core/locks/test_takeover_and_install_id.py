@@ -94,7 +94,7 @@ def test_take_over_after_the_web_admin_heartbeated(sandbox: Any) -> None:
         took = await bob.steal(view)
         assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor2"
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
     run_managers(sb, body, "editor2")
 
@@ -115,7 +115,7 @@ def test_a_new_claim_by_the_same_person_is_news(sandbox: Any) -> None:
         assert lost.outcome is AcquireOutcome.LOST_RACE
         assert "@webstaff" in lost.message
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "webstaff"
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
     run_managers(sb, body, "editor2")
 

@@ -18,8 +18,10 @@ from modu_desktop import i18n
 from modu_desktop.core.brochure import block_model as bm
 from modu_desktop.core.brochure.catalog import CATALOG
 from modu_desktop.core.publish.deploy import DeployState
+from modu_desktop.ui.editing.block_form import ItemTable
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
+from tests.helpers.qt import child
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
@@ -49,14 +51,20 @@ def _goto_line(p: EditorPane, line: int, col: int = 0) -> None:
     p._sync_block_form()
 
 
+def _current_span(p: EditorPane) -> bm.BlockSpan:
+    span = p.current_block_span()
+    assert span is not None, "the cursor is in no block"
+    return span
+
+
 # ------------------------------------------------------------------------------ 블록 넣기
 @pytest.mark.parametrize("entry", [s.entry for s in CATALOG])
 def test_insert_each_block_from_the_picker(pane: EditorPane, qtbot: Any, entry: str) -> None:
     start = "---\nid: new\ntitle: 새 문서\n---\n\n첫 문단입니다.\n"
     pane.load_text(start, read_only=False)
     _goto_line(pane, 5, 3)  # in the middle of "첫 문단입니다."
-    button = pane.findChild(QPushButton, "insertBlockButton")
-    assert button is not None and button.isVisible() and button.text() == "블록 넣기"
+    button = child(pane, QPushButton, "insertBlockButton")
+    assert button.isVisible() and button.text() == "블록 넣기"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     picker = pane.picker
     assert picker is not None and picker.objectName() == "blockPicker"
@@ -159,13 +167,18 @@ def test_form_edits_write_the_sites_syntax(pane: EditorPane, qtbot: Any) -> None
     title.clear()
     qtbot.keyClicks(title, "New title")  # QTest types ASCII only
     table = form.tables["items"]
+    assert isinstance(table, ItemTable)
     table.table.setCurrentCell(2, 0)
-    table.findChild(QPushButton, "moveUpButton").click()
-    table.findChild(QPushButton, "addItemButton").click()
+    child(table, QPushButton, "moveUpButton").click()
+    child(table, QPushButton, "addItemButton").click()
     new_row = table.current()
-    table.table.item(new_row, table.keys.index("description")).setText("설명 한 줄")
+    cell = table.table.item(new_row, table.keys.index("description"))
+    assert cell is not None
+    cell.setText("설명 한 줄")
     text = pane.text()
-    block = bm.span_text(text, bm.block_at(text, cards.start + 1))  # type: ignore[arg-type]
+    span = bm.block_at(text, cards.start + 1)
+    assert span is not None
+    block = bm.span_text(text, span)
     model = bm.parse(block)
     assert model.understood
     assert model.get("title") == "New title"
@@ -191,11 +204,11 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     assert set(form.tables) == {"left", "right"}
     right = form.tables["right"]
     right.table.setCurrentCell(1, 0)
-    right.findChild(QPushButton, "moveUpButton").click()
+    child(right, QPushButton, "moveUpButton").click()
     dark = form.field_widgets["left-dark"]
     assert isinstance(dark, QCheckBox) and dark.isChecked()
     dark.setChecked(False)
-    model = bm.parse(bm.span_text(pane.text(), pane.current_block_span()))  # type: ignore[arg-type]
+    model = bm.parse(bm.span_text(pane.text(), _current_span(pane)))
     assert [it.get("num") for it in model.section("right").items] == ["②", "①"]
     assert model.get("left-dark") is None
     assert '- num: "②"' in model.text()
@@ -206,18 +219,20 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     dt = form.tables["rows"]
     assert dt.table.columnCount() == 3 and dt.table.rowCount() == 3
     dt.table.setCurrentCell(0, 0)
-    dt.findChild(QPushButton, "addColumnButton").click()
-    dt.table.item(0, 1).setText("[!신설]")
-    dt.findChild(QPushButton, "addRowButton").click()
-    model = bm.parse(bm.span_text(pane.text(), pane.current_block_span()))  # type: ignore[arg-type]
+    child(dt, QPushButton, "addColumnButton").click()
+    cell = dt.table.item(0, 1)
+    assert cell is not None
+    cell.setText("[!신설]")
+    child(dt, QPushButton, "addRowButton").click()
+    model = bm.parse(bm.span_text(pane.text(), _current_span(pane)))
     assert model.columns() == ["모집단위", "새 열", "정원", "비고"]
     assert model.get("align") == "left | left | center | left"
     assert model.rows()[0] == ["**컴퓨터공학전공**", "[!신설]", "[!84명]", "SW 전공 핵심 학과"]
     assert model.rows()[1] == ["-", "-", "-", "-"]
     dt.table.setCurrentCell(0, 1)
-    dt.findChild(QPushButton, "removeColumnButton").click()
+    child(dt, QPushButton, "removeColumnButton").click()
     dt.table.setCurrentCell(1, 0)
-    dt.findChild(QPushButton, "removeRowButton").click()
+    child(dt, QPushButton, "removeRowButton").click()
     new_split = next(s for s in bm.block_spans(pane.text()) if s.name == "split")
     assert pane.text() == bm.replace_span(TEMPLATE, split, bm.span_text(pane.text(), new_split))
 
@@ -253,7 +268,7 @@ def test_tab_inside_a_block_indents_two_spaces(pane: EditorPane, qtbot: Any) -> 
     qtbot.keyClick(pane.editor, Qt.Key.Key_Tab)
     assert pane.text().split("\n")[8] == "  icon: 🎯"
     assert "\t" not in pane.text()
-    block = bm.parse(bm.span_text(pane.text(), pane.current_block_span()))  # type: ignore[arg-type]
+    block = bm.parse(bm.span_text(pane.text(), _current_span(pane)))
     assert block.understood and block.body is not None
     assert block.body.items[0].values() == {"title": "하나", "icon": "🎯"}
     qtbot.keyClick(pane.editor, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
@@ -320,7 +335,7 @@ def test_hidden_front_matter_is_saved_unchanged(
     assert not ed.document().findBlockByNumber(0).isVisible()
     ed.moveCursor(QTextCursor.MoveOperation.End)
     qtbot.keyClicks(ed, "One more line.")
-    save = win.findChild(QPushButton, "saveButton")
+    save = child(win, QPushButton, "saveButton")
     assert save is not None and save.isVisible() and save.isEnabled()
     assert win.editor_pane.save_state.text() == "● 저장 안 됨"
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
@@ -350,7 +365,7 @@ def test_publishing_line_moves_forward_and_opens_the_page(
     assert ranks == sorted(ranks) and pub.history[0] is DeployState.WAITING
     assert DeployState.BUILDING in pub.history
     assert "게시됨" in pub.text()
-    button = pub.findChild(QPushButton, "viewOnSiteButton")
+    button = child(pub, QPushButton, "viewOnSiteButton")
     assert button is not None and button.isVisible() and button.text() == "사이트에서 보기"
     button.click()
     assert pub.opened == [f"{sandbox.api_url}/_sandbox/site/docs/strategy"]
@@ -359,32 +374,29 @@ def test_publishing_line_moves_forward_and_opens_the_page(
 
 
 def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
-    from dataclasses import dataclass
-
+    from modu_desktop.core.github.types import WorkflowRun
     from modu_desktop.ui.editing.publish_status import PublishStatus
 
-    @dataclass
-    class Run:
-        status: str
-        conclusion: str | None = None
+    def workflow_run(status: str, conclusion: str | None = None, sha: str = "abc") -> WorkflowRun:
+        return WorkflowRun(1, "Deploy", status, conclusion, sha, None)
 
     p = PublishStatus()
     qtbot.addWidget(p)
     p.start("abc", "https://pnuai.github.io/PNU-Modu/docs/intro")
     for runs in (
-        [Run("in_progress")],
-        [Run("queued")],
+        [workflow_run("in_progress")],
+        [workflow_run("queued")],
         [],
-        [Run("completed", "failure")],
-        [Run("completed", "success")],
-        [Run("in_progress")],
+        [workflow_run("completed", "failure")],
+        [workflow_run("completed", "success")],
+        [workflow_run("in_progress")],
     ):
         p.observe(runs)
     assert p.history == [DeployState.WAITING, DeployState.BUILDING, DeployState.FAILED]
     assert "게시 실패" in p.text()
     assert not p.view_button.isVisible()
     p.start("def", "https://pnuai.github.io/PNU-Modu/docs/intro")  # the next save starts over
-    p.observe([Run("completed", "success")])
+    p.observe([workflow_run("completed", "success", sha="def")])
     assert p.state is DeployState.PUBLISHED and p.view_button.isVisible()
 
 
@@ -559,7 +571,7 @@ def test_form_edit_keeps_the_cursor_on_its_line(pane: EditorPane) -> None:
     # removing the item the cursor is in keeps the cursor inside the block
     table = pane.block_form.tables["items"]
     table.table.setCurrentCell(2, 0)
-    table.findChild(QPushButton, "removeItemButton").click()
+    child(table, QPushButton, "removeItemButton").click()
     span = pane.current_block_span()
     assert span is not None and span.name == "cards"
 

@@ -25,7 +25,7 @@ def _pdf_text(path: Path) -> str | None:
         )
         return done.stdout.decode("utf-8", "replace")
     try:
-        import pypdf  # type: ignore[import-not-found]
+        import pypdf
     except ImportError:
         return None
     return "\n".join(p.extract_text() or "" for p in pypdf.PdfReader(str(path)).pages)

@@ -57,7 +57,8 @@ def test_start_window_shows_the_last_list_checking(tmp_path: Path, qtbot: Any) -
     assert win.isVisible() and win.doc_list.checking
     assert win.doc_list.doc_ids() == ["a", "b"]
     assert "확인 중" in win.doc_list.status.text()
-    badge = win.doc_list.row("b").lock  # type: ignore[union-attr]
+    row = win.doc_list.row("b")
+    badge = row.lock if row is not None else None
     assert badge is not None and badge.holder == "editor2" and badge.stale
     assert not win.doc_list.refresh_button.isEnabled()
     for width in (800, 1600):
