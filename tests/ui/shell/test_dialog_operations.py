@@ -108,7 +108,9 @@ def test_an_error_in_a_dialog_reaches_the_user_once_and_the_dialog_stays_usable(
     ui.click(dlg, button_name)
     task = dlg._task
     assert task in win.ops.tasks  # the window's job: its shutdown would cancel it
-    qtbot.waitUntil(task.done, timeout=10000)
+    # The dialog learns of the end from the task's done callback, one turn of the event loop
+    # after the task itself: wait for what the user sees, never for the task alone.
+    qtbot.waitUntil(lambda: task.done() and not dlg.busy, timeout=10000)
     expected = in_lang("en", lambda: error_text(BOOM))
     assert dlg.status.isVisible() and dlg.status.text() == expected  # in the dialog
     assert dlg.status.property("kind") == "error"
@@ -153,7 +155,7 @@ def test_reorder_bar_error_is_shown_in_the_bar_once(
     bar.up.click()
     task = bar._task
     assert task is not None and task in win.ops.tasks
-    qtbot.waitUntil(task.done, timeout=10000)
+    qtbot.waitUntil(lambda: task.done() and bar.label.property("kind") == "error", timeout=10000)
     assert (
         bar.label.text() == in_lang("en", lambda: error_text(BOOM))
         and bar.label.property("kind") == "error"
@@ -181,8 +183,8 @@ def test_history_panel_reads_through_the_window_and_closing_cancels(
     failing = Failing(history.text_at)
     monkeypatch.setattr(history, "text_at", failing)
     panel.list.setCurrentRow(0)
-    qtbot.waitUntil(lambda: _done(panel._task), timeout=10000)
-    assert "could not be read" in panel.diff_title.text()  # shown once, in the panel
+    qtbot.waitUntil(lambda: "could not be read" in panel.diff_title.text(), timeout=10000)
+    assert _done(panel._task)  # shown once, in the panel
     panel.list.setCurrentRow(1)  # usable again
     qtbot.waitUntil(lambda: _done(panel._task) and panel.selected is not None, timeout=10000)
     hanging = Hanging()
@@ -214,7 +216,7 @@ def test_sign_in_error_is_shown_once_and_the_button_comes_back(
     w.start_check()
     task = w._task
     assert task in operations_for(w).tasks  # no window yet: the shared registry
-    qtbot.waitUntil(task.done, timeout=10000)
+    qtbot.waitUntil(lambda: task.done() and w.message.property("kind") == "error", timeout=10000)
     assert (
         w.message.text() == in_lang("en", lambda: error_text(BOOM))
         and w.message.property("kind") == "error"
