@@ -6,12 +6,14 @@ from __future__ import annotations
 import base64
 import json
 import subprocess
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from modu_desktop.sandbox import Sandbox, SandboxUser
+from modu_desktop.sandbox.clock import SystemClock
 
 OWNER, REPO = "pnuai", "PNU-Modu"
 REPO_PATH = f"/repos/{OWNER}/{REPO}"
@@ -64,3 +66,25 @@ def writes(sandbox: Any) -> int:
     """How many writes (PUT, POST, PATCH, DELETE) the sandbox has answered."""
     by_method = sandbox.stats().get("by_method", {})
     return sum(n for m, n in by_method.items() if m in ("PUT", "POST", "PATCH", "DELETE"))
+
+
+class AnswerGate(SystemClock):
+    """A sandbox clock that holds every answer while closed (``sandbox.clock = gate``): a test
+    acts while a request is surely in flight, then ``release()`` lets the answers go. Real time
+    otherwise; each request waits here before it is handled (the injected latency's place)."""
+
+    def __init__(self) -> None:
+        self._open = threading.Event()
+        self._open.set()
+
+    def hold(self) -> None:
+        self._open.clear()
+
+    def release(self) -> None:
+        self._open.set()
+
+    def sleep(self, seconds: float, stop: threading.Event) -> bool:
+        while not self._open.wait(0.05):
+            if stop.is_set():
+                return True
+        return super().sleep(seconds, stop)

@@ -22,6 +22,7 @@ from modu_desktop.ui.editing.block_form import ItemTable
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
 from tests.helpers.qt import child
+from tests.helpers.sandbox import AnswerGate
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
@@ -412,16 +413,16 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     assert win.doc_list.isVisible()
     # with the list shown, the window still fits 800 px
     assert win.minimumSizeHint().width() <= 800 and win.minimumWidth() <= 800
-    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
+    qtbot.waitUntil(lambda: win.width() == 800, timeout=10000)
     toggle.click()
     assert not win.doc_list.isVisible()
-    qtbot.waitUntil(lambda: pane.width() >= 760, timeout=2000)  # the editor takes the window
+    qtbot.waitUntil(lambda: pane.width() >= 760, timeout=10000)  # the editor takes the window
     for key in ("editor", "preview", "both"):
         pane.view_buttons[key].click()
         assert pane.left_pane.isVisible() == (key != "preview")
         assert pane.preview.isVisible() == (key != "editor")
     pane.view_buttons["editor"].click()
-    qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=2000)
+    qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=10000)
     for name in ("saveButton", "insertBlockButton", "viewBothButton", "showFrontMatterButton"):
         b = win.findChild(QPushButton, name) or win.findChild(type(pane.toggle_list_button), name)
         assert b is not None and b.isVisible(), name
@@ -455,36 +456,48 @@ def test_progress_shows_only_for_waits_over_300_ms(qtbot: Any) -> None:
     host.resize(300, 200)
     host.show()
     flag = {"busy": False}
-    ov = BusyOverlay(host, lambda: flag["busy"], "불러오는 중…", poll_ms=20)
+    now = [0.0]
+    ov = BusyOverlay(host, lambda: flag["busy"], "불러오는 중…", poll_ms=20, clock=lambda: now[0])
+    ticks: list[bool] = []
+    ov._timer.timeout.connect(lambda: ticks.append(flag["busy"]))
     flag["busy"] = True
-    qtbot.wait(150)
+    qtbot.waitUntil(lambda: ticks.count(True) >= 2, timeout=10000)  # busy since 0.0
+    now[0] = 0.29
+    qtbot.waitUntil(lambda: ticks.count(True) >= 4, timeout=10000)
     flag["busy"] = False
-    qtbot.wait(100)
-    assert ov.shown_count == 0  # a quick answer shows nothing
+    qtbot.waitUntil(lambda: ticks[-1] is False, timeout=10000)
+    assert ov.shown_count == 0  # a quick answer (under 300 ms) shows nothing
     flag["busy"] = True
-    qtbot.waitUntil(ov.isVisible, timeout=2000)
+    qtbot.waitUntil(lambda: ticks.count(True) >= 6, timeout=10000)  # busy again, since 0.29
+    assert not ov.isVisible()
+    now[0] = 0.6
+    qtbot.waitUntil(ov.isVisible, timeout=10000)
     assert ov.geometry() == host.rect()
     flag["busy"] = False
-    qtbot.waitUntil(lambda: not ov.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not ov.isVisible(), timeout=10000)
 
 
 def test_slow_list_and_open_show_progress_in_place(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     win = make_window()
-    sandbox.faults.latency_ms = 450
+    sandbox.clock = gate = AnswerGate()  # GitHub answers only once the progress is seen
     try:
+        gate.hold()
         task = ui.start(win.refresh_list())
-        qtbot.waitUntil(lambda: win.list_busy.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: win.list_busy.isVisible(), timeout=10000)
         assert win.list_busy.parent() is win.doc_list
+        gate.release()
         ui.wait_task(task)
+        gate.hold()
         task = ui.start(win.open_document(DOC))
-        qtbot.waitUntil(lambda: win.open_busy.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: win.open_busy.isVisible(), timeout=10000)
         assert win.open_busy.parent() is win.right
+        gate.release()
         assert ui.wait_task(task)
     finally:
-        sandbox.faults.latency_ms = 0
-    qtbot.waitUntil(lambda: not win.open_busy.isVisible(), timeout=2000)
+        gate.release()
+    qtbot.waitUntil(lambda: not win.open_busy.isVisible(), timeout=10000)
 
 
 def _shown(pane: EditorPane, qtbot: Any) -> PreviewPane:
