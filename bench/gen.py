@@ -10,16 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-THEMES = (
-    "public-blue",
-    "teal-green",
-    "royal-purple",
-    "burgundy-gold",
-    "ocean-cyan",
-    "startup-gradient",
-    "minimal-light",
-)
-LAYOUTS = ("cinema", "poster", "standard", "compact", "slim")
+from modu_desktop.core.brochure.themes import LAYOUT_KEYS, THEME_KEYS
+
 TOPICS = (
     "AI 융합교육",
     "SW 기초교육",
@@ -113,8 +105,8 @@ def document(rng: random.Random, index: int, doc_id: str) -> str:
         f"title: {title}",
         f"sidebar_position: {index}",
         f"nav_label: {topic}",
-        f"theme: {rng.choice(THEMES)}",
-        f"layout: {rng.choice(LAYOUTS)}",
+        f"theme: {rng.choice(THEME_KEYS)}",
+        f"layout: {rng.choice(LAYOUT_KEYS)}",
     ]
     if rng.random() < 0.3:
         fm.append("hide_title: true")

@@ -13,6 +13,9 @@ import pytest
 # Must happen before any QApplication exists; without it a display-less machine aborts the process.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+# No test reaches beyond 127.0.0.1: the app's own new-version check stays off (the app
+# processes started by the end-to-end tests inherit this).
+os.environ["MODU_NO_UPDATE_CHECK"] = "1"
 # Qt WebEngine (the preview): Chromium refuses to run as root without --no-sandbox. Test
 # environment only; the shipped app never turns the sandbox off.
 if hasattr(os, "geteuid") and os.geteuid() == 0:

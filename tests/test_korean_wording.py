@@ -237,12 +237,10 @@ def test_named_english_leaks_are_gone() -> None:
 
 
 def test_theme_and_layout_have_the_sites_korean_names() -> None:
-    """One source of the names: ``core/brochure/sitechoices.py`` (the site's ThemeContext.js and
+    """One source of the names: ``core/brochure/themes.py`` (the site's ThemeContext.js and
     LayoutSettings.js); the web admin's menu names are the same words."""
-    from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
-    from modu_desktop.core.docops.ops import LAYOUTS, THEMES
+    from modu_desktop.core.brochure.themes import LAYOUT_BY_KEY, THEME_BY_KEY
 
-    assert set(THEME_BY_KEY) == set(THEMES) and set(LAYOUT_BY_KEY) == set(LAYOUTS)
     site = (ROOT / "tests/fixtures/pnu-modu-site/static/admin/index.html").read_text("utf-8")
     labels = [(k, c.label_ko) for k, c in THEME_BY_KEY.items()]
     labels += [(k, c.label_ko) for k, c in LAYOUT_BY_KEY.items()]

@@ -26,6 +26,12 @@ EVERY_SCENE = {
     "recovery",
     "outage",
     "after-outage",
+    "publish-failed-mine",
+    "publish-failed-other",
+    "help-menu",
+    "report",
+    "bigger-text",
+    "list-narrow",
 }
 
 

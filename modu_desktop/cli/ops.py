@@ -5,7 +5,7 @@
     modu-desktop docs delete DOC_ID
     modu-desktop docs move DOC_ID up|down
     modu-desktop docs import FILE… [--dry-run]
-    modu-desktop images add FILE [--alt TEXT] [--base-url /]   (prints the Markdown to insert)
+    modu-desktop images add FILE [--alt TEXT]   (prints the Markdown to insert)
 
 Same connection flags, token lookup and exit status as ``docs list`` (``cli/common.py``):
 0 success, 1 failure (one line on stderr), 2 usage error. ``register()`` adds the commands to
@@ -23,12 +23,9 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from modu_desktop.cli import common
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
 from modu_desktop.core.docops.ops import (
-    DEFAULT_LAYOUT,
-    DEFAULT_THEME,
-    LAYOUTS,
     MAX_POSITION,
-    THEMES,
     DocOps,
     NewDocRequest,
     OpResult,
@@ -91,8 +88,8 @@ def register(subparsers: Mapping[str, Any]) -> None:
                 default=None,
                 help="sidebar_position; also the file prefix docs/NN-ID.md",
             )
-            p.add_argument("--theme", choices=THEMES, default=DEFAULT_THEME)
-            p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT)
+            p.add_argument("--theme", choices=THEME_KEYS, default=DEFAULT_THEME)
+            p.add_argument("--layout", choices=LAYOUT_KEYS, default=DEFAULT_LAYOUT)
             p.add_argument("--nav-label", default=None, help="short label for the navigation")
             p.add_argument(
                 "--template",
@@ -129,9 +126,6 @@ def register(subparsers: Mapping[str, Any]) -> None:
         p = _add(images, "add", "upload a picture and print the Markdown to insert", _images_add)
         p.add_argument("file", metavar="FILE")
         p.add_argument("--alt", default=None, help="alt text (default: from the file name)")
-        p.add_argument(
-            "--base-url", default="/", help="the site's baseUrl ('/' or '/REPO/' on a project site)"
-        )
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -263,7 +257,7 @@ async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
     from modu_desktop.core.docops.images import upload_image_file
 
     res = await upload_image_file(
-        ctx.client, args.file, alt=args.alt, base_url=args.base_url, branch=ctx.client.repo.branch
+        ctx.client, args.file, alt=args.alt, branch=ctx.client.repo.branch
     )
     if not res.ok:
         raise common.CliFailure(res.text())

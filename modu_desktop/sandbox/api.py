@@ -10,6 +10,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from . import payloads as P
 from .actions import DeployWorkflow
@@ -59,6 +60,7 @@ class GitHubApi:
         self.lock = store.lock
         self._stale: dict[tuple[str, str], StaleWrite] = {}
         self._logs: OrderedDict[tuple[str, str | None], list[CommitInfo]] = OrderedDict()
+        self.releases: list[dict[str, Any]] = []  # endpoints_releases (memory, like metadata)
 
     # ----- entry point ---------------------------------------------------------------------
 

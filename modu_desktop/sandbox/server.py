@@ -285,8 +285,8 @@ class Sandbox:
             # private repo; the sandbox says 401 so a missing token is obvious (issue 2).
             raise ApiError(401, "Requires authentication")
         user = self.api.user_for_token(token)
-        if user is None:
-            raise ApiError(401, "Bad credentials")
+        if user is None or (user.expires_at is not None and user.expires_at <= self.server_time()):
+            raise ApiError(401, "Bad credentials")  # an expired token is simply a bad one
         return user
 
     @staticmethod
@@ -367,6 +367,10 @@ class Sandbox:
             if request.user.scopes is not None:
                 h["X-OAuth-Scopes"] = ", ".join(request.user.scopes)
             h["X-Accepted-OAuth-Scopes"] = "repo"
+            if request.user.expires_at is not None:
+                h["GitHub-Authentication-Token-Expiration"] = time.strftime(
+                    "%Y-%m-%d %H:%M:%S UTC", time.gmtime(request.user.expires_at)
+                )
         h["X-RateLimit-Limit"] = str(rate.limit)
         h["X-RateLimit-Remaining"] = str(rate.remaining)
         h["X-RateLimit-Used"] = str(rate.used)

@@ -3,7 +3,7 @@ repository as a web page, so "사이트에서 보기" works in practice mode too
 
 Like GitHub Pages after a deploy, it shows the branch as of the last *successful* run of the
 fake deploy workflow (or the branch head when no run has finished yet, e.g. a fresh sandbox).
-The page is the app's own preview rendering (``core.render``), not the Docusaurus build.
+The page is the app's own preview rendering (``core.preview``), not the Docusaurus build.
 """
 
 from __future__ import annotations

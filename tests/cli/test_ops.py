@@ -146,9 +146,9 @@ def test_images_add(cli_env: Any, tmp_path: Path, capsys: pytest.CaptureFixture[
     sb = cli_env
     png = tmp_path / "campus photo.png"
     png.write_bytes(PNG)
-    assert main(cli_args(sb, "images", "add", str(png), "--base-url", "/PNU-Modu/")) == 0
+    assert main(cli_args(sb, "images", "add", str(png))) == 0
     md = capsys.readouterr().out.strip()
-    assert md.startswith("![campus photo](/PNU-Modu/img/uploads/upload_") and md.endswith(".png)")
+    assert md.startswith("![campus photo](/img/uploads/upload_") and md.endswith(".png)")
     name = md.rsplit("/", 1)[1][:-1]
     assert sb.read_file(f"static/img/uploads/{name}") == PNG
     assert msgs(sb, 1) == [f"upload(image): add {name} via Admin Studio"]

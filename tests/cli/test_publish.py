@@ -20,7 +20,10 @@ BAD = "---\nid: x\ntitle: 전략: 2025\n---\n\n본문 <br> 입니다. {name}\n\n
 def test_check_is_clean_on_the_real_documents(capsys: pytest.CaptureFixture[str]) -> None:
     files = sorted(str(p) for p in SITE_DOCS.glob("*.md"))
     assert main(["docs", "check", *files]) == 0
-    assert capsys.readouterr().out == ""
+    # One warning, and a true one: the live page of 07-part-7 shows "선배창업자 1 멘토링"
+    # (the block drops ":1" of "1:1"); nothing stops the site.
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith(str(SITE_DOCS / "07-part-7.md") + ":99:") and "warning:" in line
 
 
 def test_check_prints_file_line_col_message_and_exits_1(

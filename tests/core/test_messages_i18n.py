@@ -28,7 +28,7 @@ def _all_errors() -> list[Any]:
         errors.BadCredentials(401, "x"),
         errors.PermissionDenied(403, "x"),
         errors.NotFound(404, "x"),
-        errors.Conflict(409, "x"),
+        errors.GitHubConflict(409, "x"),
         errors.ShaMissing(422, "x"),
         errors.RepositoryEmpty(409, "x"),
         errors.ValidationFailed(422, "x"),

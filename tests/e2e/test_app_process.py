@@ -58,6 +58,9 @@ def test_sandbox_screenshot_and_quit(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert shot.exists() and shot.stat().st_size > 10_000
+    # the log file, in the log folder of --data-dir (no console needed)
+    log_text = (tmp_path / "d" / "logs" / "modu-desktop.log").read_text("utf-8")
+    assert "Modu Desktop starting" in log_text and "practice-token" not in log_text
     # practice work survives restarts: the practice repository lives in the data dir
     assert (tmp_path / "d" / "data" / "practice-repo").exists()
 

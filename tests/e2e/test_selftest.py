@@ -32,7 +32,7 @@ def _run(*args: str, timeout: float = 100) -> subprocess.CompletedProcess[str]:
     """The self-test in a fresh process (``timeout`` only guards against a hang: the self-test
     has its own watchdog, ``--timeout``, and prints how long it took)."""
     return subprocess.run(
-        [sys.executable, "-m", "modu_desktop", "--self-test", *args],
+        [sys.executable, "-m", "modu_desktop", "--self-test", "--lang", "en", *args],
         cwd=ROOT,
         env=_clean_env(),
         capture_output=True,
@@ -78,7 +78,7 @@ def test_self_test_reports_a_broken_installation(tmp_path: Path) -> None:
     """A CA bundle path that does not exist breaks httpx: the self-test must say FAIL and exit 1."""
     env_bad = {"SSL_CERT_FILE": str(tmp_path / "missing-ca.pem")}
     proc = subprocess.run(
-        [sys.executable, "-m", "modu_desktop", "--self-test"],
+        [sys.executable, "-m", "modu_desktop", "--self-test", "--lang", "en"],
         cwd=ROOT,
         env={**_clean_env(), **env_bad},
         capture_output=True,
@@ -107,16 +107,41 @@ def test_exit_code_and_line_format(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
     report = tmp_path / "r.txt"
     monkeypatch.setattr(selftest, "CHECKS", (("alpha", good), ("beta", meh)))
-    assert selftest.main(["--report", str(report)]) == 0
+    assert selftest.main(["--report", str(report), "--lang", "en"]) == 0
     text = report.read_text(encoding="utf-8")
     assert "ok   alpha: fine" in text and "warn beta: looks odd" in text
     assert "self-test passed: 1 ok, 1 warnings, 0 failed" in text
 
     monkeypatch.setattr(selftest, "CHECKS", (("alpha", good), ("gamma", bad)))
-    assert selftest.main(["--report", str(report)]) == 1
+    assert selftest.main(["--report", str(report), "--lang", "en"]) == 1
     text = report.read_text(encoding="utf-8")
     assert "FAIL gamma: OSError: disk on fire" in text
     assert "self-test FAILED" in text and "(gamma)" in text
+
+
+def test_speaks_the_interface_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Korean when asked, or when the app's settings say so; the check names stay."""
+
+    def good(state: dict[str, Any]) -> str:
+        return "fine"
+
+    def bad(state: dict[str, Any]) -> str:
+        raise OSError("disk on fire")
+
+    report = tmp_path / "r.txt"
+    monkeypatch.setattr(selftest, "CHECKS", (("alpha", good), ("gamma", bad)))
+    assert selftest.main(["--report", str(report), "--lang", "ko"]) == 1
+    text = report.read_text(encoding="utf-8")
+    assert "모두 데스크톱" in text.splitlines()[0] and "자체 점검" in text.splitlines()[0]
+    assert "정상 alpha: fine" in text and "실패 gamma: OSError: disk on fire" in text
+    assert "자체 점검 실패: 정상 1개, 경고 0개, 실패 1개" in text
+    # no --lang: the language chosen in the app (its settings in --data-dir)
+    data = tmp_path / "data"
+    (data / "config").mkdir(parents=True)
+    (data / "config" / "settings.json").write_text('{"language": "ko"}', "utf-8")
+    monkeypatch.setattr(selftest, "CHECKS", (("alpha", good),))
+    assert selftest.main(["--report", str(report), "--data-dir", str(data)]) == 0
+    assert "자체 점검 통과: 정상 1개" in report.read_text(encoding="utf-8")
 
 
 def test_resources_dir_prefers_the_bundle(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -2,8 +2,8 @@
 lock unit tests and the randomised model test. It keeps GitHub's rules that matter for locks:
 
 * PUT without sha on an existing path -> ShaMissing (422); a sha that is not the current blob ->
-  Conflict (409); a sha sent for a missing path is ignored and the file is created (201);
-* DELETE of a missing path -> NotFound; with a wrong sha -> Conflict;
+  GitHubConflict (409); a sha sent for a missing path is ignored and the file is created (201);
+* DELETE of a missing path -> NotFound; with a wrong sha -> GitHubConflict;
 * every write is one commit whose parent is the previous head; blobs are addressed by git sha;
 * server time is the injected ``now()``; each answer feeds ``on_response(server_time)`` so a
   ``ServerClock`` can learn the offset like it does from the ``Date`` header;
@@ -22,8 +22,8 @@ from typing import Any
 from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.github.client import (
     Commit,
-    Conflict,
     ContentFile,
+    GitHubConflict,
     NetworkError,
     NotFound,
     ServerError,
@@ -227,7 +227,7 @@ class FakeClient:
             raise ShaMissing(422, 'Invalid request.\n\n"sha" wasn\'t supplied.')
         if current is not None and sha != current:
             self._answered()
-            raise Conflict(409, f"{path} does not match {sha}")
+            raise GitHubConflict(409, f"{path} does not match {sha}")
         new = git_blob_sha(content)
         self.repo.blobs[new] = content
         commit = self.repo.commit(path, new, message, self.login)
@@ -243,7 +243,7 @@ class FakeClient:
             raise NotFound(404, "Not Found")
         if sha != current:
             self._answered()
-            raise Conflict(409, f"{path} does not match {sha}")
+            raise GitHubConflict(409, f"{path} does not match {sha}")
         commit = self.repo.commit(path, None, message, self.login)
         self._maybe_fail_after()
         self._answered()

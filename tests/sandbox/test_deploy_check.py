@@ -15,7 +15,7 @@ from modu_desktop.core.github.blobcache import BlobCache
 from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.publish import check as publish_check
 from modu_desktop.core.publish.check import tree_paths
-from modu_desktop.core.publish.failure import deploy_failure, failing_lines
+from modu_desktop.core.publish.failure import broken_files, deploy_failure, failing_lines
 from modu_desktop.sandbox.deploycheck import build_check
 from tests.helpers.sandbox import REPO_PATH, b64, client_for
 
@@ -65,13 +65,19 @@ def test_a_breaking_save_fails_the_deploy_with_a_log_and_restoring_fixes_it(
             assert steps["Build website"] == "failure"
             assert steps["Deploy to GitHub Pages"] == "skipped"
             log = await gh.job_logs(int(job["id"]))
-            assert f'MDX compilation failed for file "{PATH}"' in log
+            # as ``docusaurus build`` prints it on a GitHub runner (the fixture's real log)
+            runner_path = f"/home/runner/work/PNU-Modu/PNU-Modu/{PATH}"
+            assert f'× Error: MDX compilation failed for file "{runner_path}"' in log
+            assert "[ERROR] Client bundle compiled with errors" in log
 
             failure = await deploy_failure(gh, run)
             assert failure.step_name == "Build website"
             sentence = "“<br>” must be written “<br />” or the site cannot be built."
-            assert f"{PATH}:{line}:4 {sentence} [mdx-void-tag]" in failure.lines
+            assert f"        │ Cause: {sentence}" in failure.lines
             assert failure.lines[-1] == "Process completed with exit code 1."
+            (named,) = failure.files
+            assert named.repo_path([PATH, "docs/01-welcome.md"]) == PATH
+            assert (named.line, named.column, named.cause) == (line, 4, sentence)
 
             # "이전 버전으로 되돌리기": the version before my save, as one normal save.
             history = DocHistory(gh, store)
@@ -133,7 +139,54 @@ def test_failing_lines_from_a_github_style_log() -> None:
         "2026-12-01T07:00:02.0000000Z ##[error]Process completed with exit code 1.\n"
     )
     assert failing_lines(log) == [
-        "npm run build",
         'Error: MDX compilation failed for file "docs/a.md"',
         "Process completed with exit code 1.",
     ]
+
+
+REAL_LOG = Path(__file__).resolve().parents[1] / "fixtures" / "deploy-logs"
+
+
+def _as_github_serves(text: str) -> str:
+    return "".join(f"2026-12-01T07:00:02.1234567Z {line}\n" for line in text.splitlines())
+
+
+def test_the_pages_a_real_build_names_are_read_from_its_log() -> None:
+    """``docusaurus build`` of the real site with two broken pages (the fixture), as GitHub
+    serves a job log: every page it names, with the line and the cause, in the log's order."""
+    raw = (REAL_LOG / "docusaurus-build-two-broken-pages.txt").read_text("utf-8")
+    for log in (raw, _as_github_serves(raw), _as_github_serves(_coloured(raw))):
+        files = broken_files(log)
+        assert [f.repo_path(["docs/03-part-3.md", "docs/06-part-6.md"]) for f in files] == [
+            "docs/03-part-3.md",
+            "docs/06-part-6.md",
+        ]
+        assert [(f.line, f.column) for f in files] == [(42, 1), (32, 2)]
+        assert files[0].cause.startswith("Expected a closing tag for `<br>`")
+        assert "to create a comment in MDX" in files[1].cause
+
+
+def _coloured(text: str) -> str:
+    """The same log as a terminal with colours shows it (FORCE_COLOR)."""
+    return text.replace("[ERROR]", "\x1b[31m\x1b[1m[ERROR]\x1b[22m").replace(
+        'file "', 'file \x1b[36m\x1b[4m"'
+    )
+
+
+def test_the_sandbox_names_broken_pages_the_way_the_real_build_does(sandbox: Any) -> None:
+    """The sandbox's build log for two broken pages reads like the real one: the same frame,
+    one block per page (its first problem, as the MDX compiler stops there), dashes between."""
+    from modu_desktop.sandbox.deploycheck import BuildProblem, mdx_error_block
+
+    real = (REAL_LOG / "docusaurus-build-two-broken-pages.txt").read_text("utf-8").splitlines()
+    ours = mdx_error_block(
+        "/home/runner/work/PNU-Modu/PNU-Modu/docs/a.md",
+        BuildProblem("docs/a.md", 3, 5, "mdx-void-tag", "a sentence"),
+    )
+    frame = [ln.split("Error:")[0] for ln in real if "MDX compilation failed" in ln]
+    assert ours[0].split("Error:")[0] == frame[0]
+    assert ours[1] == "        │ Cause: a sentence"
+    assert all(line.startswith("        │") for line in ours[1:])
+    assert "--------------------------" in real  # what separates two pages, in both
+    (named,) = broken_files("\n".join(ours))
+    assert (named.line, named.column, named.cause) == (3, 5, "a sentence")

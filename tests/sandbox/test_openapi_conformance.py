@@ -230,6 +230,16 @@ def _drive(
     assert job["status"] == "completed"  # its logs exist now
     c.get(f"{R}/actions/jobs/{jobs.json()['jobs'][0]['id']}/logs")  # 302 to the log file
     c.get(f"{R}/actions/jobs/1/logs")  # 404
+    # releases: none yet, then a pre-release (not "latest") and a full release
+    c.get(f"{R}/releases/latest")  # 404: no release
+    c.post(f"{R}/releases", json={"tag_name": "v0.9.0-rc1", "prerelease": True})
+    c.post(f"{R}/releases", json={"tag_name": "v1.0.0", "name": "1.0", "body": "첫 버전"})
+    c.post(f"{R}/releases", json={"tag_name": "v1.0.0"})  # 422 already exists
+    c.post(f"{R}/releases", json={"name": "no tag"})  # 422 tag_name missing
+    c.get(f"{R}/releases")
+    c.get(f"{R}/releases/latest")
+    anon.get("/repos/pnuai/nope/releases")  # 401 (the sandbox's deviation for anonymous reads)
+    c.get("/repos/pnuai/nope/releases")  # 404
 
 
 def test_every_answer_conforms(description: Description, answers: list[Answer]) -> None:
@@ -303,6 +313,10 @@ def test_statuses_seen(answers: list[Answer]) -> None:
         ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", 404),
         ("GET", "/repos/{owner}/{repo}/tarball/{ref}", 302),
         ("GET", "/repos/{owner}/{repo}/tarball/{ref}", 404),
+        ("GET", "/repos/{owner}/{repo}/releases/latest", 404),
+        ("GET", "/repos/{owner}/{repo}/releases/latest", 200),
+        ("POST", "/repos/{owner}/{repo}/releases", 201),
+        ("POST", "/repos/{owner}/{repo}/releases", 422),
     ]:
         assert case in seen, case
 

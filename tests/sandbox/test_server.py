@@ -302,10 +302,10 @@ def test_sample_seed_content(sb: Sandbox) -> None:
         "99-template",
     )
     text = "".join((sb.read_file(f"docs/{d}.md") or b"").decode() for d in docs)
-    from modu_desktop.core.brochure.blocks import BLOCK_TYPES
+    from modu_desktop.core.brochure.syntax import BLOCK_KINDS
 
-    assert len(BLOCK_TYPES) == 17
-    for block in BLOCK_TYPES:  # the practice brochure shows every block the site knows
+    assert len(BLOCK_KINDS) == 17
+    for block in BLOCK_KINDS:  # the practice brochure shows every block the site knows
         assert f"\n:::{block}\n" in text, block
     workflow = sb.read_file(".github/workflows/deploy.yml")
     assert workflow is not None and b".locks/**" in workflow

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.sandbox import AnswerGate
+
 
 @pytest.fixture(autouse=True)
 def _collect_qt_garbage() -> Iterator[None]:
@@ -167,3 +169,13 @@ def peer(ui: UiHelper, sandbox: Any) -> Iterator[Callable[..., Any]]:
     for c in clients:
         with contextlib.suppress(Exception):
             ui.run(c.aclose(), timeout=5000)
+
+
+@pytest.fixture
+def gate(sandbox: Any) -> Iterator[AnswerGate]:
+    """The sandbox's answers, held while the gate is closed: "before the fresh read is back" is
+    then sure, not a latency's guess. Ask for it last, so it opens before the window and the
+    peers are torn down."""
+    sandbox.clock = answers = AnswerGate()
+    yield answers
+    answers.release()

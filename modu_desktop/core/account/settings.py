@@ -26,6 +26,7 @@ DEFAULT_OWNER = "pnuai"
 DEFAULT_NAME = "PNU-Modu"
 DEFAULT_BRANCH = "main"
 LANGUAGES = ("ko", "en")
+MIN_SCALE, MAX_SCALE = 0.5, 3.0  # text size and preview zoom stay readable and on screen
 
 
 def keyring_account(api_url: str) -> str:
@@ -42,6 +43,9 @@ class Settings:
     language: str | None = None  # "ko" | "en" | None = follow the OS
     required_org: str | None = None  # sign-in requires membership of this org, if set
     oauth_client_id: str | None = None  # enables "sign in with the browser" when set
+    text_scale: float = 1.0  # 보기 → 글자 크게/작게: the interface and the editor, × system size
+    preview_zoom: float = 1.0  # the preview's own zoom
+    check_updates: bool = True  # look for a newer version once after start-up
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -92,6 +96,11 @@ def _coerce(data: dict[str, Any]) -> Settings:
                     setattr(s, key, value.strip())
             elif key == "language":
                 s.language = value if value in LANGUAGES else None
+            elif key in ("text_scale", "preview_zoom"):
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    setattr(s, key, min(MAX_SCALE, max(MIN_SCALE, float(value))))
+            elif key == "check_updates":
+                s.check_updates = value is not False
             elif key in ("required_org", "oauth_client_id"):
                 s.__setattr__(
                     key, value.strip() if isinstance(value, str) and value.strip() else None

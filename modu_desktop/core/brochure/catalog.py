@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from modu_desktop.core.brochure.examples import EXAMPLES
+from modu_desktop.core.brochure.syntax import ALIASES
 from modu_desktop.i18n import tr
 
 
@@ -273,7 +274,7 @@ def field_label(key: str) -> str:
 def spec_for(kind: str, items: Sequence[Mapping[str, str]] = ()) -> BlockSpec:
     """The spec that fits a parsed block best (``panel`` with ``desc:`` items → the sentence
     form)."""
-    kind = {"chapterheader": "chapter-header"}.get(kind, kind)
+    kind = ALIASES.get(kind, kind)
     if kind == "panel" and any("desc" in it and "items" not in it for it in items):
         return BY_ENTRY["panel-desc"]
     return BY_ENTRY[kind]

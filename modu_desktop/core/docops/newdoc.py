@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, replace
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
 from modu_desktop.core.documents.store import (
     DOCS_DIR,
     DocSummary,
@@ -17,26 +18,6 @@ from modu_desktop.core.documents.store import (
 from modu_desktop.core.text import (
     Text,
 )
-
-THEMES: tuple[str, ...] = (
-    "public-blue",
-    "teal-green",
-    "royal-purple",
-    "burgundy-gold",
-    "ocean-cyan",
-    "startup-gradient",
-    "minimal-light",
-)
-
-
-LAYOUTS: tuple[str, ...] = ("cinema", "poster", "standard", "compact", "slim")
-
-
-DEFAULT_THEME = "public-blue"
-
-
-DEFAULT_LAYOUT = "cinema"
-
 
 MAX_ID_LEN = 80
 
@@ -193,15 +174,15 @@ def validate_new_doc(req: NewDocRequest) -> tuple[str, Text] | None:
             "The position must be a whole number from 0 to {MAX_POSITION}.",
             MAX_POSITION=MAX_POSITION,
         )
-    if req.theme not in THEMES:
+    if req.theme not in THEME_KEYS:
         return "theme", Text(
-            "Unknown theme '{theme}'; choose one of: {v}.", theme=req.theme, v=", ".join(THEMES)
+            "Unknown theme '{theme}'; choose one of: {v}.", theme=req.theme, v=", ".join(THEME_KEYS)
         )
-    if req.layout not in LAYOUTS:
+    if req.layout not in LAYOUT_KEYS:
         return "layout", Text(
             "Unknown layout '{layout}'; choose one of: {v}.",
             layout=req.layout,
-            v=", ".join(LAYOUTS),
+            v=", ".join(LAYOUT_KEYS),
         )
     return None
 

@@ -36,11 +36,7 @@ from typing import Any
 
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.docops.newdoc import (
-    DEFAULT_LAYOUT,
-    DEFAULT_THEME,
-    LAYOUTS,
     MAX_POSITION,
-    THEMES,
     NewDocRequest,
     effective_id,
     suggest_id,
@@ -67,7 +63,7 @@ from modu_desktop.core.documents.store import (
 )
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.errors import (
-    Conflict,
+    GitHubConflict,
     GitHubError,
     NotFound,
     PermissionDenied,
@@ -89,11 +85,7 @@ from modu_desktop.core.text import (
 )
 
 __all__ = [
-    "DEFAULT_LAYOUT",
-    "DEFAULT_THEME",
-    "LAYOUTS",
     "MAX_POSITION",
-    "THEMES",
     "DocOps",
     "NewDocRequest",
     "OpCode",
@@ -350,7 +342,7 @@ class DocOps:
             commit = await self.store.delete(
                 doc.path, doc.sha, self.login, message=delete_message(doc.path, self.login)
             )
-        except Conflict as exc:
+        except GitHubConflict as exc:
             await self._release_quietly(ours)
             return OpResult(
                 OpCode.CONFLICT,

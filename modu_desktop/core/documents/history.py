@@ -85,13 +85,17 @@ class DocHistory:
         self._blob_at: dict[tuple[str, str], str | None] = {}
         self._trees: dict[str, dict[str, tuple[str, str]]] = {}  # tree sha → name → (type, sha)
 
-    async def versions(self, path: str, *, limit: int | None = None) -> list[Version]:
-        """Every commit that changed ``path`` (newest first), lock commits left out."""
+    async def versions(
+        self, path: str, *, limit: int | None = None, at: str | None = None
+    ) -> list[Version]:
+        """Every commit that changed ``path`` (newest first), lock commits left out; ``at``: as
+        of that commit instead of the branch's head."""
         out: list[Version] = []
         page = 1
+        per_page = self.page_size if limit is None else min(self.page_size, max(limit, 5))
         while True:
             commits, more = await self.client.list_commits_page(
-                path, self.store.branch, page=page, per_page=self.page_size
+                path, at or self.store.branch, page=page, per_page=per_page
             )
             for c in commits:
                 first = c.message.splitlines()[0] if c.message else ""

@@ -26,10 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.themes import DEFAULT_THEME
 from modu_desktop.core.github.archive import read_archive
 from modu_desktop.core.github.blobcache import BlobCache, git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, Tree, TreeEntry
-from modu_desktop.core.github.errors import Conflict, GitHubError, NotFound, RepositoryEmpty
+from modu_desktop.core.github.errors import GitHubConflict, GitHubError, NotFound, RepositoryEmpty
 
 __all__ = [
     "DOCS_DIR",
@@ -132,7 +133,7 @@ def new_document_text(
     *,
     position: int | None = None,
     nav_label: str | None = None,
-    theme: str | None = "public-blue",
+    theme: str | None = DEFAULT_THEME,
     layout: str | None = None,
     hide_title: bool | None = None,
     description: str | None = None,
@@ -646,7 +647,7 @@ class DocumentStore:
         msg = message or update_message(path, login)
         try:
             res = await self.client.put_file(path, data, msg, sha=base_sha, branch=self.branch)
-        except Conflict as exc:
+        except GitHubConflict as exc:
             return await self._conflict(doc_id, path, text, base_sha, exc)
         except NotFound as exc:
             # The file (or the branch) is gone; report deletions as conflicts too.
@@ -672,7 +673,7 @@ class DocumentStore:
         msg = message or create_message(path, login)
         try:
             res = await self.client.put_file(path, data, msg, sha=None, branch=self.branch)
-        except Conflict as exc:
+        except GitHubConflict as exc:
             return await self._conflict(doc_id, path, text, None, exc)
         self._remember(path, data)
         return SaveResult(
@@ -686,7 +687,7 @@ class DocumentStore:
         login: str,
         message: str | None = None,
     ) -> str:
-        """Delete a document at version `sha`; returns the commit sha. Raises Conflict if it
+        """Delete a document at version `sha`; returns the commit sha. Raises GitHubConflict if it
         changed meanwhile."""
         path = self._path_of(doc)
         return await self.client.delete_file(

@@ -80,7 +80,8 @@ AskConflict = Callable[[Conflict], Awaitable[ConflictDecision]]
 @dataclass(frozen=True)
 class Resolution:
     """How a conflict ended. ``conflict`` is the last one the user was asked about (their
-    version as shown); ``saved`` the keep-mine write (``SaveResult`` or ``Queued``), else None."""
+    version as shown); ``saved`` the keep-mine write (``SaveResult`` or ``QueuedSave``), else
+    None."""
 
     decision: ConflictDecision
     conflict: Conflict

@@ -31,6 +31,7 @@ from modu_desktop.core.docops.ops import DocOps, OpCode, OpResult
 from modu_desktop.core.documents.store import DocSummary
 from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.preedit import commit_preedit
 from modu_desktop.ui.shell.asyncutil import run_dialog
 from modu_desktop.ui.shell.operation import operations_for
 
@@ -100,10 +101,14 @@ class OpDialog(QDialog):
             self.buttons.addButton(button, button_role)
         self.buttons.addButton(action, role)
         self.buttons.addButton(cancel, QDialogButtonBox.ButtonRole.RejectRole)
-        action.clicked.connect(self.start)
+        action.clicked.connect(self._start_clicked)
         cancel.clicked.connect(self.reject)
         layout.addWidget(self.buttons)
         return action, cancel
+
+    def _start_clicked(self) -> None:
+        commit_preedit()  # OK reads the fields as typed, the last syllable included
+        self.start()
 
     def start(self) -> asyncio.Task[Any]:
         """Run the dialog's operation (each dialog defines it, usually through ``run_op``)."""

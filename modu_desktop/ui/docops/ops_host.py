@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from modu_desktop.core.docops.images import ImageUpload
@@ -21,6 +21,7 @@ from modu_desktop.core.docops.ops import DocOps, OpResult
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
 from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
+from modu_desktop.ui.shell.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class OpsHost(QObject):
             a = QAction(text, menu)
             a.setObjectName(key)
             if shortcut:
-                a.setShortcut(QKeySequence(shortcut))
+                bind(a, shortcut)
             a.triggered.connect(lambda _c=False: slot())
             win.addAction(a)
             menu.addAction(a)
@@ -75,7 +76,7 @@ class OpsHost(QObject):
             add(
                 "newDocumentAction",
                 tr("&New document…"),
-                "Ctrl+N",
+                "new",
                 lambda: win.ops.run(self.new_document()),
             )
             add(
@@ -88,13 +89,13 @@ class OpsHost(QObject):
             add(
                 "moveUpAction",
                 tr("Move &up in the menu"),
-                "Alt+Shift+Up",
+                "moveUp",
                 lambda: self.move("up"),
             )
             add(
                 "moveDownAction",
                 tr("Move &down in the menu"),
-                "Alt+Shift+Down",
+                "moveDown",
                 lambda: self.move("down"),
             )
             menu.addSeparator()
@@ -109,7 +110,7 @@ class OpsHost(QObject):
             add(
                 "insertPictureAction",
                 tr("Insert &picture…"),
-                "Ctrl+Shift+I",
+                "insertPicture",
                 lambda: win.ops.run(self.insert_picture()),
             )
 

@@ -47,14 +47,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
-from modu_desktop.core.docops.importer import ImportCandidate, check_candidates, read_candidates
-from modu_desktop.core.docops.ops import (
+from modu_desktop.core.brochure.themes import (
     DEFAULT_LAYOUT,
     DEFAULT_THEME,
+    LAYOUT_KEYS,
     LAYOUTS,
-    MAX_POSITION,
+    THEME_KEYS,
     THEMES,
+)
+from modu_desktop.core.docops.importer import ImportCandidate, check_candidates, read_candidates
+from modu_desktop.core.docops.ops import (
+    MAX_POSITION,
     DocOps,
     NewDocRequest,
     OpResult,
@@ -65,6 +68,7 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
 from modu_desktop.ui.shell.asyncutil import run_dialog
+from modu_desktop.ui.shell.fit import fit_to_screen
 from modu_desktop.ui.shell.operation import error_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
@@ -101,20 +105,14 @@ class NewDocForm(QWidget):
         self.has_position.toggled.connect(self.position.setEnabled)
         self.theme = QComboBox()
         self.theme.setObjectName("opsThemeCombo")
-        for key in THEMES:
-            choice = THEME_BY_KEY.get(key)
-            if choice is None:
-                self.theme.addItem(key, key)
-            else:
-                self.theme.addItem(theme_swatch(key), choice.label, key)
+        for theme in THEMES:
+            self.theme.addItem(theme_swatch(theme.key), theme.label, theme.key)
         self.layout_combo = QComboBox()
         self.layout_combo.setObjectName("opsLayoutCombo")
-        for key in LAYOUTS:
-            lc = LAYOUT_BY_KEY.get(key)
-            if lc is None:
-                self.layout_combo.addItem(key, key)
-            else:
-                self.layout_combo.addItem(layout_swatch(key), f"{lc.label} ({lc.width_px}px)", key)
+        for layout in LAYOUTS:
+            self.layout_combo.addItem(
+                layout_swatch(layout.key), f"{layout.label} ({layout.width_px}px)", layout.key
+            )
         self.template = QCheckBox(
             self.t("Start from the template (hero, cards, timeline, quote, call to action)")
         )
@@ -233,14 +231,10 @@ class NewDocForm(QWidget):
         self.has_position.setChecked(req.position is not None)
         self.position.setValue(req.position or 0)
         self.theme.setCurrentIndex(
-            max(0, self.theme.findData(req.theme if req.theme in THEMES else DEFAULT_THEME))
+            max(0, self.theme.findData(req.theme if req.theme in THEME_KEYS else DEFAULT_THEME))
         )
-        self.layout_combo.setCurrentIndex(
-            max(
-                0,
-                self.layout_combo.findData(req.layout if req.layout in LAYOUTS else DEFAULT_LAYOUT),
-            )
-        )
+        layout = req.layout if req.layout in LAYOUT_KEYS else DEFAULT_LAYOUT
+        self.layout_combo.setCurrentIndex(max(0, self.layout_combo.findData(layout)))
         self.template.setChecked(req.template)
         self.template.setEnabled(req.base_text is None)
         self.clear_error()
@@ -416,7 +410,7 @@ class ImportDialog(OpDialog):
             self.import_button,
             self.close_button,
         ]
-        self.resize(760, 460)
+        fit_to_screen(self, 760, 460)
         if paths:
             self.add_paths(paths)
 

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.account.paths import resources_dir
 from modu_desktop.core.brochure.catalog import CATALOG, BlockSpec
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.fit import fit_to_screen
 
 PICTURE = QSize(168, 96)
 _RENDER_WIDTH = 520
@@ -169,7 +170,7 @@ class BlockPicker(QDialog):
         self.list.itemActivated.connect(lambda _i: self.accept())
         self.filter.textChanged.connect(self._filter)
         self.filter.returnPressed.connect(self.accept)
-        self.resize(620, 640)
+        fit_to_screen(self, 620, 640)
         self.list.setFocus()
 
     def _filter(self, text: str) -> None:

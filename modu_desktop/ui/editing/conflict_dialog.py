@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.fit import fit_to_screen
 
 
 def read_only_pane(
@@ -213,7 +214,7 @@ class ConflictDialog(QDialog):
         self.take_theirs_button.clicked.connect(lambda: self._done(ConflictChoice.TAKE_THEIRS))
         self.save_new_button.clicked.connect(lambda: self._done(ConflictChoice.SAVE_AS_NEW))
         self.cancel_button.clicked.connect(lambda: self._done(ConflictChoice.CANCEL))
-        self.resize(1000, 620)
+        fit_to_screen(self, 1000, 620)  # never wider than its window (취소 stays in view)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)

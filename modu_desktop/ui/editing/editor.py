@@ -15,10 +15,11 @@ live preview (splitters).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -26,7 +27,6 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QKeyEvent,
-    QKeySequence,
     QTextCursor,
     QTextOption,
 )
@@ -42,46 +42,37 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.brochure import block_model as blockmodel
+from modu_desktop.core.brochure import block_model, syntax
+from modu_desktop.core.publish.status import DocStatus, EditPhase
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
 from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
+from modu_desktop.ui.editing.preedit import install_preedit_tracker
 from modu_desktop.ui.editing.publish_status import PublishStatus
-
-INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
-
-if TYPE_CHECKING:
-    from modu_desktop.ui.preview.pane import PreviewPane
+from modu_desktop.ui.preview.pane import PreviewPane
+from modu_desktop.ui.publish.status_words import save_words
+from modu_desktop.ui.shell.shortcuts import bind, keys_text
 
 log = logging.getLogger(__name__)
 
 
 def _make_preview(parent: QWidget) -> PreviewPane | _NoPreview:
     """The WebEngine preview (its view is created at the first render, not here), or a
-    sentence saying there is none when this installation has no Qt WebEngine at all
-    (``MODU_NO_PREVIEW`` asks for that too: the real-window tests run without a GPU process)."""
+    sentence saying there is none when ``MODU_NO_PREVIEW`` asks (the real-window tests run
+    without a GPU process)."""
     import os
 
     pane: PreviewPane | _NoPreview
-    if os.environ.get("MODU_NO_PREVIEW"):
-        pane = _NoPreview(parent)
-    else:
-        try:
-            from modu_desktop.ui.preview.pane import PreviewPane
-        except ImportError:  # PySide6 without its WebEngine add-on: say so, never pretend
-            log.info("preview unavailable", exc_info=True)
-            pane = _NoPreview(parent)
-        else:
-            pane = PreviewPane(parent)
+    pane = _NoPreview(parent) if os.environ.get("MODU_NO_PREVIEW") else PreviewPane(parent)
     pane.setObjectName("preview")
     return pane
 
 
 class _NoPreview(QLabel):
-    """Shown instead of the preview when Qt WebEngine cannot be loaded at all."""
+    """Shown instead of the preview when ``MODU_NO_PREVIEW`` is set."""
 
     rendered = Signal()
     blockActivated = Signal(int)
@@ -98,6 +89,9 @@ class _NoPreview(QLabel):
         pass
 
     def scroll_to_line(self, line: int) -> bool:
+        return False
+
+    def follow_line(self, line: int) -> bool:
         return False
 
 
@@ -120,6 +114,7 @@ class EditorPane(QWidget):
     textEdited = Signal()
     saveRequested = Signal()
     listToggled = Signal(bool)  # True = the document list is shown
+    phaseChanged = Signal()  # saved / unsaved / saving / read-only may have changed
 
     VIEWS = ("editor", "preview", "both")
 
@@ -144,7 +139,7 @@ class EditorPane(QWidget):
         self.save_button = QPushButton(tr("Save"))
         self.save_button.setObjectName("saveButton")
         self.save_button.setAccessibleName(tr("Save the document"))
-        self.save_button.setToolTip(tr("Save (Ctrl+S)"))
+        self.save_button.setToolTip(tr("Save ({keys})", keys=keys_text("save")))
         bar.addWidget(self.save_button)
         self.save_state = QLabel("")
         self.save_state.setObjectName("saveState")
@@ -155,7 +150,7 @@ class EditorPane(QWidget):
         self.insert_block_button.setObjectName("insertBlockButton")
         self.insert_block_button.setAccessibleName(tr("Insert a brochure block"))
         self.insert_block_button.setToolTip(
-            tr("Insert a brochure block ({keys})", keys=INSERT_BLOCK_SHORTCUT)
+            tr("Insert a brochure block ({keys})", keys=keys_text("insertBlock"))
         )
         bar.addWidget(self.insert_block_button)
         self.view_buttons: dict[str, QToolButton] = {}
@@ -229,19 +224,22 @@ class EditorPane(QWidget):
 
         self.insert_block_action = QAction(tr("Insert &block…"), self)
         self.insert_block_action.setObjectName("insertBlockAction")
-        self.insert_block_action.setShortcut(QKeySequence(INSERT_BLOCK_SHORTCUT))
+        bind(self.insert_block_action, "insertBlock")
         self.insert_block_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.insert_block_action.triggered.connect(self.open_block_picker)
         self.addAction(self.insert_block_action)
 
         self.view = "both"
+        self._remember_list = True
+        self._list_wanted = True  # the user's choice (a narrow window may hide it for now)
+        self.narrow = False  # the window is narrow now: its list width is not the user's
         self.front_matter_hidden = True
         self._fm_lines = 0
         self._saving = False
         self._loading = False
         self._applying_form = False
         self._applying_block = False
-        self._block_span: blockmodel.BlockSpan | None = None
+        self._block_span: syntax.BlockPart | None = None
         self._form_sized = False
         self._layout_path: Path | None = None
         self._outer: QSplitter | None = None
@@ -263,6 +261,7 @@ class EditorPane(QWidget):
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
         self.editor.installEventFilter(self)
+        install_preedit_tracker().watch(self.editor)  # Korean input: see preedit.py
         self.preview.blockActivated.connect(self.open_block_at_line)
         self.preview.rendered.connect(self._refollow)  # a new rendering: keep the block in view
         self.form.fieldEdited.connect(self._apply_form_edit)
@@ -330,15 +329,28 @@ class EditorPane(QWidget):
         self.save_button.setEnabled(not saving and not self.editor.isReadOnly())
         self._update_save_state()
 
-    def _update_save_state(self) -> None:
+    def phase(self) -> EditPhase:
+        """The editor's side of the document's state (the window adds "waiting to save")."""
         if self.editor.isReadOnly():
-            text, kind = tr("Read-only"), "info"
-        elif self._saving:
-            text, kind = tr("Saving…"), "info"
-        elif self.editor.document().isModified():
-            text, kind = tr("● Not saved yet"), "warning"
-        else:
-            text, kind = tr("✔ Saved"), "ok"
+            return EditPhase.READ_ONLY
+        if self._saving:
+            return EditPhase.SAVING
+        if self.editor.document().isModified():
+            return EditPhase.UNSAVED
+        return EditPhase.CLEAN
+
+    def show_status(self, status: DocStatus | None, now: float | None = None) -> None:
+        """The window's state of the open document: the saved/unsaved label and the
+        publishing line, both from it."""
+        self.publish.show_status(status, now)
+        self._show_save_state(status.phase if status is not None else None)
+
+    def _update_save_state(self) -> None:
+        self._show_save_state(self.phase())
+        self.phaseChanged.emit()
+
+    def _show_save_state(self, phase: EditPhase | None) -> None:
+        text, kind = save_words(phase or self.phase())
         self.save_state.setText(text)
         self.save_state.setProperty("kind", kind)
         color = {"ok": "#1a7f37", "warning": "#b45309", "info": "#5b6b88"}[kind]
@@ -351,7 +363,7 @@ class EditorPane(QWidget):
         if not self._applying_form:
             self._fm_timer.start()
         if self.front_matter_hidden and not self._loading:
-            n = blockmodel.front_matter_lines(self.editor.toPlainText())
+            n = syntax.front_matter_lines(self.editor.toPlainText())
             if n != self._fm_lines:
                 self._apply_front_matter_visibility()
         if not self._applying_block:
@@ -412,7 +424,7 @@ class EditorPane(QWidget):
 
     def _apply_front_matter_visibility(self) -> None:
         doc = self.editor.document()
-        n = blockmodel.front_matter_lines(self.editor.toPlainText())
+        n = syntax.front_matter_lines(self.editor.toPlainText())
         # nothing after it: keep it visible so the text can still be reached
         reachable = n < doc.blockCount()
         n_hide = n if self.front_matter_hidden and reachable else 0
@@ -455,27 +467,29 @@ class EditorPane(QWidget):
         if not self._applying_block:
             self._block_timer.start()
 
-    def current_block_span(self) -> blockmodel.BlockSpan | None:
+    def current_block_span(self) -> syntax.BlockPart | None:
         line = self.editor.textCursor().blockNumber()
-        return blockmodel.block_at(self.editor.toPlainText(), line)
+        return syntax.block_at(self.editor.toPlainText(), line)
 
     def _sync_block_form(self) -> None:
         span = self.current_block_span()
         if span is None or not span.closed:
             self._block_span = None
             self.block_form.hide()
+            if self.preview.isVisible():  # an ordinary paragraph: the preview follows it too
+                self.preview.follow_line(self.editor.textCursor().blockNumber())
             return
         same = (
             self._block_span is not None
-            and self._block_span.start == span.start
+            and self._block_span.first_line == span.first_line
             and self.block_form.isVisible()
             and self.block_form.model is not None
-            and self.block_form.model.text() == blockmodel.span_text(self.text(), span)
+            and self.block_form.model.text() == span.text
         )
         self._block_span = span
         if same:
             return
-        model = blockmodel.parse(blockmodel.span_text(self.text(), span))
+        model = block_model.parse(span.text)
         self.block_form.show_model(model)
         self.block_form.set_read_only(self.editor.isReadOnly())
         if not self.block_form.isVisible():
@@ -491,12 +505,12 @@ class EditorPane(QWidget):
         if self.block_form.isVisible() and self.block_form.model is not None and self._block_span:
             self.follow_in_preview(self.block_form.model, self._block_span)
 
-    def follow_in_preview(self, model: blockmodel.BlockModel, span: blockmodel.BlockSpan) -> bool:
+    def follow_in_preview(self, model: block_model.BlockModel, span: syntax.BlockPart) -> bool:
         """Scroll the preview to the block being edited (the page knows each block's line)."""
         if not self.preview.isVisible():
             return False
-        if self.preview.scroll_to_line(span.start):
-            self.preview_followed = span.start
+        if self.preview.scroll_to_line(span.first_line):
+            self.preview_followed = span.first_line
             return True
         return False
 
@@ -505,7 +519,8 @@ class EditorPane(QWidget):
         if span is None or self.editor.isReadOnly():
             return
         doc = self.editor.document()
-        first, last = doc.findBlockByNumber(span.start), doc.findBlockByNumber(span.end)
+        first = doc.findBlockByNumber(span.first_line)
+        last = doc.findBlockByNumber(span.last_line)
         if not first.isValid() or not last.isValid():
             return
         start = first.position()
@@ -533,15 +548,18 @@ class EditorPane(QWidget):
             edit.insertText(new_block[a:b_new])
             edit.endEditBlock()
             n_lines = new_block.count("\n") + 1
-            self._block_span = blockmodel.BlockSpan(
-                span.start, span.start + n_lines - 1, span.name, span.closed
+            self._block_span = dataclasses.replace(
+                span,
+                end=span.start + len(new_block),
+                text=new_block,
+                last_line=span.first_line + n_lines - 1,
             )
             # Qt moved the editor's cursor along with the edit; only bring it back into the
             # block if its line went away (a removed item)
             now = self.editor.textCursor().blockNumber()
-            if not (self._block_span.start <= now <= self._block_span.end):
+            if not (self._block_span.first_line <= now <= self._block_span.last_line):
                 c = self.editor.textCursor()
-                c.setPosition(doc.findBlockByNumber(self._block_span.start + 1).position())
+                c.setPosition(doc.findBlockByNumber(self._block_span.first_line + 1).position())
                 self.editor.setTextCursor(c)
         finally:
             self._applying_block = False
@@ -566,10 +584,10 @@ class EditorPane(QWidget):
         text = self.text()
         lines = text.split("\n")
         line = self.editor.textCursor().blockNumber()
-        span = blockmodel.block_at(text, line)
+        span = syntax.block_at(text, line)
         if span is not None:
-            line = span.end
-        line = max(line, blockmodel.front_matter_lines(text) - 1)
+            line = span.last_line
+        line = max(line, syntax.front_matter_lines(text) - 1)
         before = lines[: line + 1]
         after = lines[line + 1 :]
         if before == [""]:
@@ -597,7 +615,7 @@ class EditorPane(QWidget):
         """A block double-clicked in the preview: the cursor goes to its first line (and so
         its form opens)."""
         block = self.editor.document().findBlockByNumber(line + 1)
-        if not block.isValid() or blockmodel.block_at(self.text(), line + 1) is None:
+        if not block.isValid() or syntax.block_at(self.text(), line + 1) is None:
             return False
         cur = self.editor.textCursor()
         text = block.text()
@@ -633,8 +651,11 @@ class EditorPane(QWidget):
         ):
             last -= 1  # a selection ending at a line start does not take that line
         text = self.text()
-        spans = blockmodel.block_spans(text)
-        inside = any(sp.start < first <= sp.end or sp.start < last <= sp.end for sp in spans)
+        spans = syntax.block_spans(text)
+        inside = any(
+            sp.first_line < first <= sp.last_line or sp.first_line < last <= sp.last_line
+            for sp in spans
+        )
         if not inside:
             return False
         edit = QTextCursor(doc)
@@ -667,11 +688,19 @@ class EditorPane(QWidget):
             self._doc_list.setVisible(shown)
         self.toggle_list_button.setText(tr("☰ List") if shown else tr("☰ Show list"))
         self.listToggled.emit(shown)
-        self._save_layout_timer.start()
+        if self._remember_list:
+            self._list_wanted = shown
+            self._save_layout_timer.start()
 
-    def set_list_shown(self, shown: bool) -> None:
-        self.toggle_list_button.setChecked(shown)
-        self._toggle_list(shown)
+    def set_list_shown(self, shown: bool, *, remember: bool = True) -> None:
+        """Show or hide the document list; ``remember=False``: only for now (a narrow window
+        tucks it away), not the user's choice for the next start."""
+        self._remember_list = remember
+        try:
+            self.toggle_list_button.setChecked(shown)
+            self._toggle_list(shown)
+        finally:
+            self._remember_list = True
 
     def set_view(self, view: str) -> None:
         if view not in self.VIEWS:
@@ -691,9 +720,14 @@ class EditorPane(QWidget):
             "view": self.view,
             "editor": self.splitter.sizes(),
             "form": self.left_splitter.sizes(),
-            "list_shown": self.toggle_list_button.isChecked(),
+            "list_shown": self._list_wanted,
         }
-        if self._outer is not None and self._doc_list is not None and self._doc_list.isVisible():
+        if (
+            self._outer is not None
+            and self._doc_list is not None
+            and self._doc_list.isVisible()
+            and not self.narrow
+        ):
             state["outer"] = self._outer.sizes()
         elif self._layout_path is not None:
             with contextlib.suppress(Exception):

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.preedit import commit_preedit
 
 _SAFE = re.compile(r"^[^\\:*?\"<>|\x00-\x1f]+$")
 
@@ -68,6 +69,7 @@ class NewDocDialog(QDialog):
         return self.id_edit.text().strip().removesuffix(".md").strip("/")
 
     def _accept(self) -> None:
+        commit_preedit()  # a syllable still being composed belongs to the name
         d = self.doc_id()
         if not d or not _SAFE.match(d) or any(seg in ("", ".", "..") for seg in d.split("/")):
             self.error.setText(tr("Use letters, numbers and dashes, for example 09-new-page."))

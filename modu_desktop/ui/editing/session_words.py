@@ -5,6 +5,7 @@ module decides the sentences."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from modu_desktop.core.edit_session import (
@@ -115,7 +116,9 @@ class SessionWords:
         elif opened.mode is Mode.READ_ONLY:
             holder = opened.holder
             h = holding_of(holder) if holder else words.Holding(None, None, None, 0.0)
-            win.readonly_banner.set_text(words.read_only_banner(h)())
+            win.readonly_banner.set_text(
+                lambda: words.read_only_banner(replace(h, now=win.ctx.server_now()))()
+            )
             win.readonly_banner.show()
             win.set_lock_status(tr("Read-only"), "info")
         else:
@@ -146,7 +149,7 @@ class SessionWords:
             win.set_connection(False, message, offline=True)
             win.set_lock_status(msg, "warning")
         elif isinstance(event, LockLost):
-            win.show_lock_lost(lock_lost_text(event, win.ctx.login, win.ctx.server_now()))
+            win.show_lock_lost(lambda: lock_lost_text(event, win.ctx.login, win.ctx.server_now()))
             win.set_lock_status(tr("Lock lost — read-only"), "error")
         elif isinstance(event, Saved):
             win.set_connection(True)
@@ -196,7 +199,9 @@ class SessionWords:
             win.set_lock_status(tr("Not saved (conflict): your text is still here."), "warning")
             return
         if event.reason == "lock_lost":
-            win.show_notice(tr("Not saved: you no longer hold the lock on this document."), "error")
+            # the lock banner already says whose it is now: it says "not saved" too, once
+            win.lock_banner.prefix(tr("Not saved."))
+            win.lock_banner.show()
             return
         self._editing_status(event.doc_id)
         if event.reason == "lock_unchecked":  # GitHub could not be asked: said as the outage is

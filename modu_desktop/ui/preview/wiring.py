@@ -7,14 +7,17 @@ the preview read the site style of the branch being edited (git database, cached
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
+from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
@@ -33,13 +36,24 @@ def attach_preview(win: WindowApi) -> None:
         notice.connect(lambda text: win.statusBar().showMessage(text, 8000))
     if hasattr(preview, "export_pdf"):
         install_pdf_action(win)
+    zoom_changed = getattr(preview, "zoomChanged", None)
+    if zoom_changed is not None and hasattr(preview, "set_user_zoom"):
+        # The preview's own zoom, as the user left it last time.
+        preview.set_user_zoom(win.ctx.settings.preview_zoom, announce=False)
+        zoom_changed.connect(lambda zoom: remember_preview_zoom(win, zoom))
+
+
+def remember_preview_zoom(win: WindowApi, zoom: float) -> None:
+    win.ctx.settings.preview_zoom = zoom
+    with contextlib.suppress(OSError):
+        save_settings(win.ctx.settings, win.ctx.paths.settings_file)
 
 
 def install_pdf_action(win: WindowApi) -> QAction:
     menu = document_menu(win)
     action = QAction(tr("Save as PDF…"), menu)
     action.setObjectName("savePdfAction")
-    action.setShortcut(QKeySequence("Ctrl+Shift+P"))
+    bind(action, "print")
     action.triggered.connect(lambda _checked=False: save_pdf(win))
     menu.addSeparator()
     menu.addAction(action)

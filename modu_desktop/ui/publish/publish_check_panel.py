@@ -34,9 +34,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.publish.check import CheckResult, Finding, StaleEdit, check_text
+from modu_desktop.core.publish.check import (
+    CheckResult,
+    Finding,
+    Severity,
+    StaleEdit,
+    check_text,
+    new_surprises,
+)
 from modu_desktop.core.publish.check.messages import summary
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.fit import fit_to_screen
 
 _STYLE = """
 QFrame#publishCheckSummary[kind="error"] { background: #fdecea; border: 1px solid #e0a19b;
@@ -49,6 +57,7 @@ QFrame#publishFinding { border-bottom: 1px solid #e4e4e4; }
 QLabel#publishFindingPlace { color: #555; }
 QLabel#publishFindingPlace[severity="breaks-build"] { color: #b3261e; font-weight: bold; }
 QLabel#publishFindingPlace[severity="page-wrong"] { color: #8a5a00; font-weight: bold; }
+QLabel#publishFindingPlace[severity="may-surprise"] { color: #5a4a00; font-weight: bold; }
 QLabel#publishCheckDocTitle { font-weight: bold; }
 QFrame#saveAnywayWarning { background: #fdecea; border: 2px solid #b3261e; border-radius: 6px; }
 """
@@ -116,6 +125,16 @@ class PublishCheckPanel(QWidget):
                     "every document — until this is fixed."
                 )
             )
+        elif others and all(f.severity is Severity.MAY_SURPRISE for f in result.findings):
+            self.summary.setText(
+                tr(
+                    "The site will build; {n} thing(s) may look different from what you see here.",
+                    n=others,
+                )
+            )
+            self.detail.setText(
+                tr("You can save; check whether the site should show these parts as it will.")
+            )
         elif others:
             self.detail.setText(tr("You can save; these parts will look different on the site."))
         else:
@@ -138,7 +157,7 @@ class PublishCheckPanel(QWidget):
         h.setContentsMargins(6, 6, 6, 6)
         texts = QVBoxLayout()
         head = QLabel(
-            (tr("Stops the site") if finding.breaks_build else tr("Shows differently"))
+            _place_word(finding)
             + "  ·  "
             + tr("line {line}, column {column}", line=finding.line, column=finding.column)
         )
@@ -172,6 +191,14 @@ class PublishCheckPanel(QWidget):
             h.addWidget(fix)
             self.fix_buttons.append(fix)
         return row
+
+
+def _place_word(finding: Finding) -> str:
+    if finding.breaks_build:
+        return tr("Stops the site")
+    if finding.severity is Severity.MAY_SURPRISE:
+        return tr("May look different")
+    return tr("Shows differently")
 
 
 class PublishCheckDialog(QDialog):
@@ -251,7 +278,7 @@ class PublishCheckDialog(QDialog):
             buttons.addWidget(b)
         v.addLayout(buttons)
         self.back_button.setDefault(True)
-        self.resize(760, 520)
+        fit_to_screen(self, 760, 520)
         self._show(result)
 
     def _show(self, result: CheckResult) -> None:
@@ -262,10 +289,15 @@ class PublishCheckDialog(QDialog):
         changed = self.text != self.original
         self.save_fixed_button.setVisible(changed)
         self.save_fixed_button.setEnabled(changed)
-        # "Save anyway" is for a page that still breaks the site; a clean page saves directly.
-        self.anyway_button.setVisible(result.breaks_build)
-        if not result.breaks_build:
+        # "Save anyway" is for a page that still breaks the site (asked twice); a page that
+        # only may look different saves as written in one click, and that is the default.
+        self.anyway_button.setVisible(bool(result.findings))
+        if result.breaks_build:
+            self.anyway_button.setText(tr("Save anyway…"))
+        else:
+            self.anyway_button.setText(tr("Save as written"))
             self.warning.hide()
+            self.anyway_button.setDefault(not changed)
         if changed and not result.breaks_build:
             self.save_fixed_button.setDefault(True)
 
@@ -299,6 +331,9 @@ class PublishCheckDialog(QDialog):
         self.reject()
 
     def _ask_anyway(self) -> None:
+        if not self.check_result.breaks_build:
+            self._save_anyway()  # nothing breaks: the writer keeps what they wrote
+            return
         self.warning.show()
         self.confirm_button.setFocus()
 
@@ -351,14 +386,17 @@ async def check_before_save(
     repo_paths: set[str] | None,
     title: str = "",
     editor: QPlainTextEdit | None = None,
+    before: str | None = None,
 ) -> str | None:
     """The check before a save. Returns the text to save (the text as typed when it does not
     break the site, the fixed copy, or — after the explicit warning — the text as typed), or
-    None to go back to editing (with ``editor``, the cursor is put where "보기" pointed)."""
+    None to go back to editing (with ``editor``, the cursor is put where "보기" pointed).
+    ``before``: the text as last saved; the check is shown for a page that breaks the site,
+    or for places that may look different and were not in ``before``."""
     from modu_desktop.ui.shell.asyncutil import run_dialog
 
     result = check_text(text, path=path, repo_paths=repo_paths)
-    if not result.breaks_build:
+    if not result.breaks_build and not new_surprises(text, result, before, path):
         return text
     dlg = PublishCheckDialog(parent, text, result, path=path, repo_paths=repo_paths, title=title)
     await run_dialog(dlg)
@@ -370,13 +408,22 @@ async def check_before_save(
     if dlg.choice is CheckChoice.SAVE_ANYWAY:
         return text
     if editor is not None and dlg.jump_to is not None:
-        line, column = dlg.jump_to
-        block = editor.document().findBlockByNumber(line - 1)
-        if block.isValid():
-            cursor = QTextCursor(block)
-            cursor.movePosition(
-                QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.MoveAnchor, column - 1
-            )
-            editor.setTextCursor(cursor)
-            editor.setFocus()
+        put_cursor(editor, *dlg.jump_to)
     return None
+
+
+def put_cursor(editor: QPlainTextEdit, line: int, column: int = 1) -> bool:
+    """Put the cursor at ``line``/``column`` (1-based) in view and focus the editor."""
+    block = editor.document().findBlockByNumber(line - 1)
+    if not block.isValid():
+        return False
+    cursor = QTextCursor(block)
+    cursor.movePosition(
+        QTextCursor.MoveOperation.Right,
+        QTextCursor.MoveMode.MoveAnchor,
+        max(0, min(column - 1, block.length() - 1)),
+    )
+    editor.setTextCursor(cursor)
+    editor.centerCursor()
+    editor.setFocus()
+    return True

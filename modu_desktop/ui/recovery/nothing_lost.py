@@ -122,6 +122,7 @@ class NothingLost(QObject):
         if item.result_sha is None:
             return
         self._landed(item.doc_id, item.path, item.text, item.result_sha)
+        self.win.queued_save_landed(item.doc_id, item.path, item.commit_sha, item.text)
         self.win.show_notice(
             tr("Saved “{doc}”: it was waiting for the connection.", doc=item.doc_id), "info"
         )

@@ -50,6 +50,7 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
                         doc=lo.draft.title or lo.doc_id,
                     ),
                     "info",
+                    "document",
                 )
         resumed_keys = [d.key for d in leftover_drafts(report)]
     except Exception:

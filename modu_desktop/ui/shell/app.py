@@ -49,10 +49,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.debug else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
     if (
         os.environ.get("QT_QPA_PLATFORM") is None
         and sys.platform.startswith("linux")
@@ -65,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     from modu_desktop.core.account.settings import load_settings
 
     paths = app_paths(args.data_dir).ensure()
+    from modu_desktop.core.support.logfile import start_logging
+
+    # The log file in the platform's log folder (or under --data-dir); the console only when
+    # there is one (the windowed Windows build has no stderr).
+    start_logging(paths.logs, debug=args.debug)
+    log.info("Modu Desktop starting (%s)", sys.platform)
     settings = load_settings(paths.settings_file)
     # Issue 18: ask GitHub whether the last list is current before Qt is even imported; the
     # answer is often in by the first paint.
@@ -90,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     from modu_desktop import i18n
 
     i18n.set_language(lang)  # the Qt-free tr() follows the same language (issue 14)
-    load_style(app)
+    load_style(app, settings.text_scale)  # the computer's text size × the user's own
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
     # first one and leaves (issue 5).
@@ -111,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     runner = _Runner()
+    from modu_desktop.ui.help.crash import install_crash_handler
+
+    # An unexpected error: logged, the text kept, one dialog pointing to 문제 보고.
+    install_crash_handler(lambda: runner.window, loop)
     rc = 0
     with loop:
         try:
@@ -444,6 +450,7 @@ async def _async_main(
                     "warning",
                 )
             win.ops.run(_startup(win, options.open_doc, args.screenshot), name="startup")
+            win.help_menu.updates.start_background()  # later, in the background, once
             waiter = asyncio.ensure_future(done.wait())
             quitter = asyncio.ensure_future(runner.quit_event.wait())
             await asyncio.wait({waiter, quitter}, return_when=asyncio.FIRST_COMPLETED)

@@ -1,48 +1,13 @@
-"""Small asyncio helpers for widgets: fire-and-forget tasks that are kept alive and logged,
-and awaiting a dialog without a nested ``exec()`` (which would block tests and qasync)."""
+"""Awaiting a dialog without a nested ``exec()`` (which would block tests and qasync). Background
+jobs run through ``ui/shell/operation.Operations``."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import Any
 
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
-
-log = logging.getLogger(__name__)
-T = TypeVar("T")
-
-_tasks: set[asyncio.Task[Any]] = set()
-
-
-def spawn(coro: Coroutine[Any, Any, T], *, name: str | None = None) -> asyncio.Task[T]:
-    """Run a coroutine in the background; keep a reference; log (and re-raise to the excepthook
-    via the task's exception) anything it raises except cancellation. Not for the app's widgets:
-    they run jobs through ``ui/shell/operation.Operations`` (``operations_for(widget)``)."""
-    task = asyncio.ensure_future(coro)
-    if name:
-        task.set_name(name)
-    _tasks.add(task)
-
-    def done(t: asyncio.Task[Any]) -> None:
-        _tasks.discard(t)
-        if t.cancelled():
-            return
-        exc = t.exception()
-        if exc is not None:
-            log.error("background task %s failed", t.get_name(), exc_info=exc)
-            import sys
-
-            sys.excepthook(type(exc), exc, exc.__traceback__)
-
-    task.add_done_callback(done)
-    return task
-
-
-def pending_tasks() -> set[asyncio.Task[Any]]:
-    return set(_tasks)
 
 
 async def run_dialog(dialog: QDialog) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -47,19 +49,43 @@ class Banner(QFrame):
             outer.addLayout(self._lay)
         self.buttons: dict[str, QPushButton] = {}
         self.topic: str | None = None  # what the shown message is about (see resolve)
+        self._source: Callable[[], str] | None = None  # a text that says "how long ago"
 
     def set_kind(self, kind: str) -> None:
         self.setProperty("kind", kind)
         self.style().unpolish(self)
         self.style().polish(self)
 
-    def set_text(self, text: str) -> None:
+    def set_text(self, text: str | Callable[[], str]) -> None:
+        """Show ``text``; a callable is asked again by :meth:`refresh_text` (a text with
+        "방금" or "3분 전" in it stays true as time goes by)."""
+        self._source = None if isinstance(text, str) else text
+        self._put(text if isinstance(text, str) else text())
+
+    def _put(self, text: str) -> None:
         self.label.setText(text)
         self.setAccessibleName(text)
 
-    def show_message(self, text: str, kind: str, topic: str | None = None) -> None:
+    def refresh_text(self) -> None:
+        if self._source is not None and not self.isHidden():
+            self._put(self._source())
+
+    def prefix(self, prefix: str) -> None:
+        """Put ``prefix`` before the text shown (once), keeping it a text that refreshes."""
+        source, current = self._source, self.label.text()
+        if current.startswith(prefix):
+            return
+        if source is not None:
+            self.set_text(lambda: f"{prefix} {source()}")
+        else:
+            self.set_text(f"{prefix} {current}")
+
+    def show_message(
+        self, text: str | Callable[[], str], kind: str, topic: str | None = None
+    ) -> None:
         """Show ``text``; ``topic`` names what it is about, so that the success that resolves
-        it (a later upload, the connection coming back) can take it away."""
+        it (a later upload, the connection coming back, the document closing) can take it
+        away."""
         self.set_text(text)
         self.set_kind(kind)
         self.topic = topic

@@ -19,6 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -39,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.shell.shortcuts import keys_text
 
 DOC_ID_ROLE = Qt.ItemDataRole.UserRole
 NARROW_LIST_PX = 360
@@ -133,6 +135,7 @@ _MUTED = QColor("#6b6b6b")
 _STALE_LOCK = QColor("#8a5a00")
 _HELD_LOCK = QColor("#b3261e")
 _MINE = QColor("#1a7f37")
+_STOPS_SITE = QColor("#b3261e")
 
 
 class DocListModel(QAbstractTableModel):
@@ -152,6 +155,10 @@ class DocListModel(QAbstractTableModel):
         self._index: dict[str, int] = {}  # doc id → position in `rows`
         self._view_index: dict[str, int] | None = None  # doc id → position in `_shown`
         self._headers = ["#", "Title", "File", "Editing"]
+        self.marks: dict[str, str] = {}  # doc id → why its title is marked (it stops the site)
+        # A narrow list shows only the title column, in two lines: the title, then its place
+        # (number, file, who is editing), which tells identical titles apart.
+        self.compact = False
 
     def set_headers(self, labels: list[str]) -> None:
         self._headers = labels
@@ -168,6 +175,20 @@ class DocListModel(QAbstractTableModel):
         self.haystacks()  # folded with the listing, so the next keystroke only matches
         self._match()
         self.endResetModel()
+
+    def set_now(self, now: float) -> None:
+        """Time moved on: the lock badges ("방금", "3분 전") are told again."""
+        self.now = now
+        if self._shown:
+            last = self.index(len(self._shown) - 1, self.COLUMNS - 1)
+            self.dataChanged.emit(self.index(0, self.COLUMNS - 1), last)
+
+    def set_marks(self, marks: dict[str, str]) -> None:
+        if marks == self.marks:
+            return
+        self.marks = dict(marks)
+        if self._shown:
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self._shown) - 1, 1))
 
     def set_needle(self, text: str) -> bool:
         """Filter by `text` (case-folded, trimmed); False when that changes nothing."""
@@ -232,17 +253,36 @@ class DocListModel(QAbstractTableModel):
             return None
         return self.cell(self._shown[index.row()], index.column(), role)
 
+    def place(self, r: DocRow) -> str:
+        """The second line of a compact row: number, file, lock badge."""
+        parts = [] if r.position is None else [f"{r.position}."]
+        parts.append(r.path.removeprefix("docs/"))
+        line = " ".join(parts)
+        if r.lock is not None:
+            line += " · " + badge_text(r.lock, self.now)
+        return line
+
+    def set_compact(self, compact: bool) -> None:
+        if compact != self.compact:
+            self.beginResetModel()
+            self.compact = compact
+            self.endResetModel()
+
     def cell(self, r: DocRow, col: int, role: int) -> Any:
         """What the view shows for row `r`, column `col`, in `role`."""
         if role == _DISPLAY:
             if col == 1:
-                return r.title or r.doc_id
+                title = r.title or r.doc_id
+                title = f"✖ {title}" if r.doc_id in self.marks else title
+                return f"{title}\n{self.place(r)}" if self.compact else title
             if col == 0:
                 return "" if r.position is None else str(r.position)
             if col == 2:
                 return r.path.removeprefix("docs/")
             return badge_text(r.lock, self.now) if r.lock is not None else ""
         if role == _FOREGROUND:
+            if col == 1 and r.doc_id in self.marks:
+                return _STOPS_SITE
             if col == 3 and r.lock is not None:
                 if r.lock.mine:
                     return _MINE
@@ -253,6 +293,8 @@ class DocListModel(QAbstractTableModel):
         if role == _TOOLTIP:
             if col == 3 and r.lock is not None:
                 return badge_text(r.lock, self.now, long=True)
+            if col == 1 and r.doc_id in self.marks:
+                return f"{r.title or r.doc_id}\n{r.path}\n{self.marks[r.doc_id]}"
             return f"{r.title or r.doc_id}\n{r.path}" if col == 1 else None
         if role == _ALIGN and col == 0:
             return _RIGHT
@@ -302,7 +344,7 @@ class DocListPanel(QWidget):
         self.refresh_button = QPushButton(tr("Refresh"))
         self.refresh_button.setObjectName("refreshButton")
         self.refresh_button.setAccessibleName(tr("Refresh the document list"))
-        self.refresh_button.setToolTip(tr("Refresh (F5)"))
+        self.refresh_button.setToolTip(tr("Refresh ({keys})", keys=keys_text("refresh")))
         top.addWidget(self.filter_label)
         top.addWidget(self.filter_edit, 1)
         top.addWidget(self.refresh_button)
@@ -325,7 +367,7 @@ class DocListPanel(QWidget):
         vh = self.tree.verticalHeader()
         vh.hide()
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(self.tree.fontMetrics().height() + 8)
+        vh.setDefaultSectionSize(self.tree.fontMetrics().lineSpacing() + 8)
         header = self.tree.horizontalHeader()
         header.setHighlightSections(False)
         header.setAccessibleName(tr("Document list columns"))
@@ -375,9 +417,32 @@ class DocListPanel(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
-        # In a narrow list the titles matter more than the file names (still in the tooltip
-        # and above the editor): hide the file column rather than cut every title to "…".
-        self.tree.setColumnHidden(self.COL_FILE, self.width() < NARROW_LIST_PX)
+        # A narrow list shows the titles in full width, each with its place on a second line
+        # (number, file, who edits it), rather than four columns cutting every title to "…".
+        self.set_compact(self.width() < NARROW_LIST_PX)
+
+    def set_compact(self, compact: bool) -> None:
+        selected = self.selected_doc_id()
+        self.model.set_compact(compact)
+        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+            self.tree.setColumnHidden(col, compact)
+        self.tree.horizontalHeader().setVisible(not compact)
+        self._row_height()
+        if selected is not None:
+            self.select(selected, scroll=False)
+
+    def _row_height(self) -> None:
+        lines = 2 if self.model.compact else 1
+        self.tree.verticalHeader().setDefaultSectionSize(
+            self.tree.fontMetrics().lineSpacing() * lines + 8
+        )
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._row_height()  # the text size changed (View → Bigger text)
+            for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+                self.tree.resizeColumnToContents(col)
 
     # --- state ---
     @property
@@ -489,6 +554,13 @@ class DocListPanel(QWidget):
         if selected is not None:
             self.select(selected, scroll=False)
         return len(ordered)
+
+    def set_now(self, now: float) -> None:
+        self.model.set_now(now)
+
+    def set_publish_marks(self, marks: dict[str, str]) -> None:
+        """Mark the titles of the documents the site cannot be built with (doc id → why)."""
+        self.model.set_marks(marks)
 
     def doc_ids(self) -> list[str]:
         return [r.doc_id for r in self.model.rows]

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication
@@ -32,6 +33,7 @@ from modu_desktop.core.edit_session import (
     Mode,
     Opened,
     OpenFailed,
+    Queued,
     Saved,
     SessionEvent,
     TakeOver,
@@ -39,6 +41,7 @@ from modu_desktop.core.edit_session import (
 )
 from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.core.publish.site import document_page_url
+from modu_desktop.core.publish.status import EditPhase, PublishBoard
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_host import OpsHost
 from modu_desktop.ui.editing.doc_dialogs import (
@@ -49,7 +52,9 @@ from modu_desktop.ui.editing.doc_dialogs import (
 )
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
 from modu_desktop.ui.editing.fmsync import read_fields
+from modu_desktop.ui.editing.preedit import commit_preedit
 from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
+from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
 from modu_desktop.ui.publish.wiring import Publishing
@@ -59,6 +64,7 @@ from modu_desktop.ui.shell.context import AppContext
 from modu_desktop.ui.shell.deploy_status import DeployStatus
 from modu_desktop.ui.shell.doc_list import rows_from_snapshot
 from modu_desktop.ui.shell.list_badges import sync_own_lock
+from modu_desktop.ui.shell.narrow import NarrowLayout
 from modu_desktop.ui.shell.operation import Operations, error_text
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
@@ -69,8 +75,10 @@ from modu_desktop.ui.shell.window_parts import (
     preview_images,
     show_state,
 )
+from modu_desktop.ui.shell.zoom import TextZoom
 
 log = logging.getLogger(__name__)
+CLOCK_MS = 30_000  # how often texts that say "how long ago" are told again
 
 
 class MainWindow(WindowWidgets, QMainWindow):
@@ -96,23 +104,34 @@ class MainWindow(WindowWidgets, QMainWindow):
         build_central(self)
         build_status_bar(self)
         self.set_connection(True)
+        self.text_zoom = TextZoom(ctx.settings, ctx.paths.settings_file, self)
         build_menus(self)
+        self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
+        self._queued_text: str | None = None  # the open document's save waiting on this computer
         self.publishing = Publishing(self, self)
         self.deploy = DeployStatus(
-            self.status_deploy,
-            self.editor_pane.publish,
+            self.board,
             ctx.client,
             self.ops,
             poll_s=ctx.options.deploy_poll_s,
             stopped=lambda: self._closing,
-            on_failed=self.publishing.deploy_failed,
+            explain=self.publishing.explain,
+            server_now=ctx.server_now,
         )
+        self.editor_pane.phaseChanged.connect(self._sync_phase)
+        self._clock = QTimer(self)  # relative times ("방금", "3분 전") move on
+        self._clock.setInterval(CLOCK_MS)
+        self._clock.timeout.connect(self.refresh_times)
+        self._clock.start()
         self.images = preview_images(self, self, lambda: self._closing)
         self.ops_host = OpsHost(self, self)
         self.ops_host.build_menu()
         document_menu(self).addAction(self.publishing.history_action)
         attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
+        self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
+        self.help_menu.token.check()
+        self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
         self.update_title()
         self._update_actions()
 
@@ -154,9 +173,12 @@ class MainWindow(WindowWidgets, QMainWindow):
     def lock_status(self) -> tuple[str, str]:
         return self.status_lock.text(), str(self.status_lock.property("kind") or "info")
 
-    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None:
+    def show_notice(
+        self, text: str | Callable[[], str], kind: str = "info", topic: str | None = None
+    ) -> None:
         """The one place for a message about an event; ``topic`` ("connection", "save",
-        "upload") lets the success that resolves it clear it (``resolve_notice``)."""
+        "upload", "document": about the open document) lets the success that resolves it
+        clear it (``resolve_notice``). A callable text is asked again as time goes by."""
         self.notice.show_message(text, kind, topic)
 
     def resolve_notice(self, *topics: str) -> None:
@@ -164,6 +186,18 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def explain_cannot_save(self) -> None:
         explain_cannot_save(self)
+
+    def focus_list(self) -> None:
+        """Go → Document list: shown first if it was tucked away."""
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.tree.setFocus()
+
+    def focus_filter(self) -> None:
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.filter_edit.setFocus()
+        self.doc_list.filter_edit.selectAll()
 
     def label(self, doc_id: str) -> str:
         """The document's title for messages (its docId when the list does not know it)."""
@@ -184,6 +218,46 @@ class MainWindow(WindowWidgets, QMainWindow):
             suffix = tr(" (lock lost)")
         self.setWindowTitle(f"{s.title or s.doc_id}[*]{suffix} — {app}")
         self.setWindowModified(self.editor_pane.is_modified())
+
+    def _sync_phase(self) -> None:
+        """The open document's editor side, into the board (the widgets then render it)."""
+        s = self.session
+        if s is None:
+            return
+        phase = self.editor_pane.phase()
+        if not s.editable:
+            phase = EditPhase.READ_ONLY
+        elif (
+            phase is EditPhase.UNSAVED
+            and self._queued_text is not None
+            and self.editor_pane.text() == self._queued_text
+        ):
+            phase = EditPhase.QUEUED
+        self.board.set_phase(s.doc_id, phase)
+        self.publishing.render()  # the editor's own label may have been drawn meanwhile
+
+    def queued_save_landed(self, doc_id: str, path: str, commit_sha: str | None, text: str) -> None:
+        """A save that waited on this computer reached GitHub: its deploy is followed like
+        any save's."""
+        s = self.session
+        if s is not None and s.doc_id == doc_id and self._queued_text == text:
+            self._queued_text = None
+        if commit_sha:
+            st = self.ctx.settings
+            url = document_page_url(st.api_url, st.owner, st.name, path, text)
+            self.deploy.watch(doc_id, commit_sha, url)
+        self._sync_phase()
+
+    def refresh_times(self) -> None:
+        """Every text that says how long ago something happened is told again with the time
+        now (banners, the lock question, the list's badges, publishing)."""
+        now = self.ctx.server_now()
+        for banner in (self.notice, self.lock_banner, self.readonly_banner):
+            banner.refresh_text()
+        if (dlg := open_lock_dialog(self)) is not None:
+            dlg.refresh_times()
+        self.doc_list.set_now(now)
+        self.publishing.render()
 
     def _update_actions(self) -> None:
         s = self.session
@@ -289,20 +363,27 @@ class MainWindow(WindowWidgets, QMainWindow):
             if self.editor_pane.text() == event.text:
                 self.editor_pane.set_modified(False)
         self.words.show(event)
+        if s is not None and getattr(event, "doc_id", None) == s.doc_id:
+            if isinstance(event, Queued):
+                self._queued_text = event.text
+            elif isinstance(event, Saved | TheirsTaken):
+                self._queued_text = None
         if isinstance(event, Saved):
             if event.commit_sha and s is not None:
                 st = self.ctx.settings
                 url = document_page_url(st.api_url, st.owner, st.name, s.path, event.text)
-                self.deploy.watch(event.commit_sha, url)
+                self.deploy.watch(event.doc_id, event.commit_sha, url)
             self.ops.run(self.refresh_list())
         self.update_title()
         self._update_actions()
+        self._sync_phase()
 
     # ------------------------------------------------------------------ open
     async def open_document(self, doc_id: str) -> bool:
         """Open a document: lock it (asking when someone else has it), load it, show it."""
         if self.busy_open or self._closing:
             return False
+        commit_preedit()  # the open document's last syllable, before it is compared or kept
         # Any name of the document (docId, path, or the front-matter id = the site address);
         # a document that is not in the tree gets no lock written for it.
         try:
@@ -348,6 +429,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool:
         """Open a document whose lock we already hold (just created, or resumed)."""
+        commit_preedit()
         if self.session is not None and not await self.close_document():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(
@@ -383,11 +465,16 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
         self.words.opened(session.doc_id, opened)
         self.editor_pane.editor.setFocus()
+        self.narrow.document_opened()
         self.update_title()
         self._update_actions()
         self.set_connection(True)
+        self._sync_phase()
         if opened.took_over is not None:
-            self.show_notice(took_over_text(opened.took_over, self.ctx.server_now()), "warning")
+            holder = opened.took_over
+            self.show_notice(
+                lambda: took_over_text(holder, self.ctx.server_now()), "warning", "document"
+            )
 
     async def forget_open_document(self) -> None:
         """The open document is gone (deleted with its lock): close it without releasing."""
@@ -398,17 +485,25 @@ class MainWindow(WindowWidgets, QMainWindow):
         self._show_no_document()
 
     def _show_no_document(self) -> None:
-        """No document is open any more: empty read-only editor, the list page, no banners."""
+        """No document is open any more: empty read-only editor, the list page, no banners
+        (a notice about that document goes with it)."""
+        if self.session is not None:
+            self.board.set_phase(self.session.doc_id, None)
+        self.resolve_notice("document")
+        self._queued_text = None
         self.session = None
         self.lock_banner.hide()
         self.readonly_banner.hide()
         self.editor_pane.load_text("", read_only=True)
         self.right.setCurrentIndex(0)
+        if self.narrow.tucked:  # no document: the list is the window's content again
+            self.narrow.tucked = False
+            self.editor_pane.set_list_shown(True, remember=False)
         self.set_lock_status("")
         self.update_title()
         self._update_actions()
 
-    def show_lock_lost(self, text: str) -> None:
+    def show_lock_lost(self, text: str | Callable[[], str]) -> None:
         """The lock is gone: read-only now, banner with who/when, text untouched."""
         self.editor_pane.set_read_only(True)
         self.lock_banner.set_text(text)
@@ -441,6 +536,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ save
     async def save(self) -> bool:
+        commit_preedit()  # Ctrl+S while a syllable is being composed saves it too
         s = self.session
         if s is None or not s.editable or s.saving:
             return False
@@ -518,6 +614,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def close_document(self, *, interactive: bool = True) -> bool:
         """Ask about unsaved changes (if interactive), stop the heartbeat, release the lock."""
+        commit_preedit()  # closing: the last syllable is part of what is asked about or kept
         s = self.session
         if s is None:
             return True
@@ -564,6 +661,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def request_quit(self, interactive: bool = True) -> None:
         """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""
+        commit_preedit()
         self.ops.run(self._quit(interactive), name="quit")
 
     async def _quit(self, interactive: bool) -> None:

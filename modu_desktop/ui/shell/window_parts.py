@@ -55,6 +55,9 @@ class WindowWidgets:
     act_find: QAction
     act_replace: QAction
     act_explain_save: QAction
+    act_zoom_in: QAction
+    act_zoom_out: QAction
+    act_zoom_reset: QAction
 
 
 def build_central(win: ShellApi) -> None:
@@ -164,10 +167,7 @@ def explain_cannot_save(win: ShellApi) -> None:
         banner = win.viewer_banner
     else:
         banner = win.readonly_banner
-    prefix = tr("This document cannot be saved here.")
-    text = banner.label.text()
-    if not text.startswith(prefix):
-        banner.set_text(f"{prefix} {text}")
+    banner.prefix(tr("This document cannot be saved here."))
     banner.show()
 
 

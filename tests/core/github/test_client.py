@@ -16,8 +16,8 @@ import pytest
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import (
     BadCredentials,
-    Conflict,
     GitHubClient,
+    GitHubConflict,
     GitHubError,
     MembershipProbe,
     NetworkError,
@@ -165,7 +165,7 @@ def test_token_never_in_repr_or_errors_or_logs(caplog: pytest.LogCaptureFixture)
             PermissionDenied,
         ),
         (404, {"message": "Not Found"}, {}, NotFound),
-        (409, {"message": "docs/a.md does not match 5717457c"}, {}, Conflict),
+        (409, {"message": "docs/a.md does not match 5717457c"}, {}, GitHubConflict),
         (409, {"message": "Git Repository is empty."}, {}, RepositoryEmpty),
         (422, {"message": 'Invalid request.\n\n"sha" wasn\'t supplied.'}, {}, ShaMissing),
         (
@@ -203,7 +203,7 @@ def test_error_mapping_without_retry(
 
 
 def test_sha_missing_is_a_conflict_and_validation_errors_exposed() -> None:
-    assert issubclass(ShaMissing, Conflict)
+    assert issubclass(ShaMissing, GitHubConflict)
     v = ValidationFailed(422, "x", body={"errors": [{"code": "invalid"}]})
     assert v.errors == [{"code": "invalid"}]
 
@@ -214,7 +214,7 @@ def test_user_messages_are_one_plain_sentence() -> None:
         BadCredentials(401, "x"),
         PermissionDenied(403, "x"),
         NotFound(404, "x"),
-        Conflict(409, "x"),
+        GitHubConflict(409, "x"),
         ShaMissing(422, "x"),
         RepositoryEmpty(409, "x"),
         ValidationFailed(422, "x"),
@@ -668,7 +668,7 @@ def test_put_conflict_is_not_retried() -> None:
     async def go() -> None:
         client, sleeps = make_client(repo)
         async with client:
-            with pytest.raises(Conflict):
+            with pytest.raises(GitHubConflict):
                 await client.put_file("docs/a.md", b"x", "m", sha="f" * 40)
         assert sleeps == []
 
@@ -757,7 +757,7 @@ def test_put_timeout_and_someone_else_changed_it_is_conflict() -> None:
     async def go() -> None:
         client, _ = make_client(repo)
         async with client:
-            with pytest.raises(Conflict):
+            with pytest.raises(GitHubConflict):
                 await client.put_file("docs/a.md", b"mine", "m", sha="e" * 40)
 
     run(go())

@@ -37,8 +37,8 @@ import pytest
 
 from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.github.client import (
-    Conflict,
     GitHubClient,
+    GitHubConflict,
     GitHubError,
     RepoRef,
     RetryPolicy,
@@ -503,7 +503,7 @@ class Model:
             res = await dsk.client.put_file(
                 f"docs/{doc}.md", text, f"docs(edit): update {doc}.md by @{dsk.login}", sha=base
             )
-        except Conflict:
+        except GitHubConflict:
             self.stats.count("save:conflict")
             await self.d_load(dsk, doc)
             return

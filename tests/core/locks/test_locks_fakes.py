@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from modu_desktop.core.github.client import Conflict, ShaMissing
+from modu_desktop.core.github.client import GitHubConflict, ShaMissing
 from tests.helpers.lock_fakes import FakeClient, FakeRepo
 
 
@@ -22,10 +22,10 @@ def test_fake_repo_follows_github_write_rules() -> None:
             raise AssertionError("expected ShaMissing")
         try:
             await client.put_file("a.txt", b"2", "bad sha", sha="0" * 40)
-        except Conflict:
+        except GitHubConflict:
             pass
         else:
-            raise AssertionError("expected Conflict")
+            raise AssertionError("expected GitHubConflict")
         assert first.content_sha is not None
         await client.delete_file("a.txt", first.content_sha, "delete")
         assert repo.read("a.txt") is None

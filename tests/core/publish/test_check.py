@@ -298,6 +298,10 @@ def test_every_fix_of_the_corpus_keeps_every_letter() -> None:
                 "fm-type",
             ):
                 continue  # a name or CSS spelling changed, brackets or quotes: checked above
+            if f.code == "md-emphasis-literal":  # the stars become tags around the same words
+                words = re.sub(r"^<(strong|em)>|</(strong|em)>$", "", f.fix.replacement)
+                assert _letters(words) == _letters(f.fix.original), (doc.id, f.code)
+                continue
             assert _letters(after) == _letters(doc.text), (doc.id, f.code)
 
 

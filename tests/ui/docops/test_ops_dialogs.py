@@ -313,17 +313,17 @@ def test_picker_uploads_and_returns_markdown(env: Env, ui: Any, qtbot: Any, tmp_
     png = tmp_path / "campus_photo.png"
     png.write_bytes(PNG)
     ops = env.ops()
-    up = ImageUploader(ops.store.client, base_url="/PNU-Modu/")
+    up = ImageUploader(ops.store.client)
     task = ui.start(pick_and_upload(up, path=str(png)))
     dlg = ui.dialog("opsImageDialog")
     assert dlg.alt_edit.text() == "campus photo"
     ui.click(dlg, "opsUploadButton")
     md = ui.wait_task(task)
-    assert md is not None and md.startswith("![campus photo](/PNU-Modu/img/uploads/upload_")
+    assert md is not None and md.startswith("![campus photo](/img/uploads/upload_")
     name = md.rsplit("/", 1)[1][:-1]
     assert env.sandbox.read_file(f"static/img/uploads/{name}") == PNG
     assert env.messages(1) == [f"upload(image): add {name} via Admin Studio"]
-    assert f"/PNU-Modu/img/uploads/{name}" in up.recent
+    assert f"/img/uploads/{name}" in up.recent
 
 
 def test_picker_refusals_keep_the_choice(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:

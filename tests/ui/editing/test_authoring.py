@@ -16,8 +16,9 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton
 
 from modu_desktop import i18n
 from modu_desktop.core.brochure import block_model as bm
+from modu_desktop.core.brochure import syntax
 from modu_desktop.core.brochure.catalog import CATALOG
-from modu_desktop.core.publish.deploy import DeployState
+from modu_desktop.core.publish.status import PublishPhase
 from modu_desktop.ui.editing.block_form import ItemTable
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
@@ -52,7 +53,7 @@ def _goto_line(p: EditorPane, line: int, col: int = 0) -> None:
     p._sync_block_form()
 
 
-def _current_span(p: EditorPane) -> bm.BlockSpan:
+def _current_span(p: EditorPane) -> syntax.BlockPart:
     span = p.current_block_span()
     assert span is not None, "the cursor is in no block"
     return span
@@ -77,7 +78,7 @@ def test_insert_each_block_from_the_picker(pane: EditorPane, qtbot: Any, entry: 
     assert text == start.rstrip("\n") + "\n\n" + spec.example + "\n"
     # the cursor is in the new block and its form shows the block
     span = pane.current_block_span()
-    assert span is not None and bm.span_text(text, span) == spec.example
+    assert span is not None and span.text == spec.example
     assert pane.block_form.isVisible() and pane.block_form.objectName() == "blockForm"
     assert pane.block_form.model is not None and pane.block_form.model.text() == spec.example
     assert pane.is_modified()
@@ -142,11 +143,11 @@ def _touch_every_widget(form: Any) -> None:
 
 def test_every_guide_block_round_trips_through_its_form(pane: EditorPane) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    spans = bm.block_spans(TEMPLATE)
+    spans = syntax.block_spans(TEMPLATE)
     assert len(spans) == 18
     kinds = set()
     for span in spans:
-        _goto_line(pane, span.start + 1)
+        _goto_line(pane, span.first_line + 1)
         form = pane.block_form
         assert form.isVisible()
         assert form.model is not None and form.model.understood
@@ -160,8 +161,8 @@ def test_every_guide_block_round_trips_through_its_form(pane: EditorPane) -> Non
 
 def test_form_edits_write_the_sites_syntax(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    cards = next(s for s in bm.block_spans(TEMPLATE) if s.name == "cards")
-    _goto_line(pane, cards.start + 2)
+    cards = next(s for s in syntax.block_spans(TEMPLATE) if s.name == "cards")
+    _goto_line(pane, cards.first_line + 2)
     form = pane.block_form
     title = form.field_widgets["title"]
     assert isinstance(title, QLineEdit) and title.text() == "5대 핵심 교육 미션"
@@ -177,9 +178,9 @@ def test_form_edits_write_the_sites_syntax(pane: EditorPane, qtbot: Any) -> None
     assert cell is not None
     cell.setText("설명 한 줄")
     text = pane.text()
-    span = bm.block_at(text, cards.start + 1)
-    assert span is not None
-    block = bm.span_text(text, span)
+    found = syntax.block_at(text, cards.first_line + 1)
+    assert found is not None
+    block = found.text
     model = bm.parse(block)
     assert model.understood
     assert model.get("title") == "New title"
@@ -192,15 +193,15 @@ def test_form_edits_write_the_sites_syntax(pane: EditorPane, qtbot: Any) -> None
     ]
     assert "- title: 새 항목\n  description: 설명 한 줄\n" in block
     # the rest of the document is untouched
-    assert text == bm.replace_span(TEMPLATE, cards, block)
+    assert text == syntax.replace_block(TEMPLATE, cards, block)
     pane.editor.undo()  # each form change is an undoable step
     assert pane.text() != text
 
 
 def test_split_and_datatable_forms(pane: EditorPane) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    split = next(s for s in bm.block_spans(TEMPLATE) if s.name == "split")
-    _goto_line(pane, split.start + 1)
+    split = next(s for s in syntax.block_spans(TEMPLATE) if s.name == "split")
+    _goto_line(pane, split.first_line + 1)
     form = pane.block_form
     assert set(form.tables) == {"left", "right"}
     right = form.tables["right"]
@@ -209,13 +210,13 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     dark = form.field_widgets["left-dark"]
     assert isinstance(dark, QCheckBox) and dark.isChecked()
     dark.setChecked(False)
-    model = bm.parse(bm.span_text(pane.text(), _current_span(pane)))
+    model = bm.parse(_current_span(pane).text)
     assert [it.get("num") for it in model.section("right").items] == ["②", "①"]
     assert model.get("left-dark") is None
     assert '- num: "②"' in model.text()
 
-    table = next(s for s in bm.block_spans(pane.text()) if s.name == "datatable")
-    _goto_line(pane, table.start + 1)
+    table = next(s for s in syntax.block_spans(pane.text()) if s.name == "datatable")
+    _goto_line(pane, table.first_line + 1)
     form = pane.block_form
     dt = form.tables["rows"]
     assert dt.table.columnCount() == 3 and dt.table.rowCount() == 3
@@ -225,7 +226,7 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     assert cell is not None
     cell.setText("[!신설]")
     child(dt, QPushButton, "addRowButton").click()
-    model = bm.parse(bm.span_text(pane.text(), _current_span(pane)))
+    model = bm.parse(_current_span(pane).text)
     assert model.columns() == ["모집단위", "새 열", "정원", "비고"]
     assert model.get("align") == "left | left | center | left"
     assert model.rows()[0] == ["**컴퓨터공학전공**", "[!신설]", "[!84명]", "SW 전공 핵심 학과"]
@@ -234,8 +235,8 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     child(dt, QPushButton, "removeColumnButton").click()
     dt.table.setCurrentCell(1, 0)
     child(dt, QPushButton, "removeRowButton").click()
-    new_split = next(s for s in bm.block_spans(pane.text()) if s.name == "split")
-    assert pane.text() == bm.replace_span(TEMPLATE, split, bm.span_text(pane.text(), new_split))
+    new_split = next(s for s in syntax.block_spans(pane.text()) if s.name == "split")
+    assert pane.text() == syntax.replace_block(TEMPLATE, split, new_split.text)
 
 
 def test_hand_written_lines_the_form_cannot_read_are_kept_and_said(pane: EditorPane) -> None:
@@ -269,7 +270,7 @@ def test_tab_inside_a_block_indents_two_spaces(pane: EditorPane, qtbot: Any) -> 
     qtbot.keyClick(pane.editor, Qt.Key.Key_Tab)
     assert pane.text().split("\n")[8] == "  icon: 🎯"
     assert "\t" not in pane.text()
-    block = bm.parse(bm.span_text(pane.text(), _current_span(pane)))
+    block = bm.parse(_current_span(pane).text)
     assert block.understood and block.body is not None
     assert block.body.items[0].values() == {"title": "하나", "icon": "🎯"}
     qtbot.keyClick(pane.editor, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
@@ -289,7 +290,7 @@ def test_tab_inside_a_block_indents_two_spaces(pane: EditorPane, qtbot: Any) -> 
 # ------------------------------------------------------------------------------ front matter
 def test_front_matter_is_hidden_and_kept_byte_for_byte(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    fm_lines = bm.front_matter_lines(TEMPLATE)
+    fm_lines = syntax.front_matter_lines(TEMPLATE)
     doc = pane.editor.document()
     assert [doc.findBlockByNumber(i).isVisible() for i in range(fm_lines + 1)] == [
         False
@@ -329,7 +330,7 @@ def test_hidden_front_matter_is_saved_unchanged(
 ) -> None:
     win = make_window()
     before = sandbox.read_file(f"docs/{DOC}.md").decode("utf-8")
-    fm_lines = bm.front_matter_lines(before)
+    fm_lines = syntax.front_matter_lines(before)
     assert fm_lines > 0
     assert ui.run(win.open_document(DOC))
     ed = win.editor_pane.editor
@@ -354,17 +355,19 @@ def test_publishing_line_moves_forward_and_opens_the_page(
 ) -> None:
     win = make_window(deploy_poll_s=0.2)
     assert ui.run(win.open_document(DOC))
+    pub = win.editor_pane.publish
+    order = [PublishPhase.WAITING, PublishPhase.BUILDING, PublishPhase.PUBLISHED]
+    seen: list[PublishPhase] = []
+    win.board.subscribe(lambda: seen.append(pub.publishing))  # after the line was drawn
     win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
     win.editor_pane.editor.insertPlainText("\n게시 확인.\n")
     assert ui.run(win.save())
-    pub = win.editor_pane.publish
     assert pub.isVisible() and pub.objectName() == "publishStatus"
-    assert pub.state in (DeployState.WAITING, DeployState.BUILDING)
+    assert pub.publishing in (PublishPhase.WAITING, PublishPhase.BUILDING)
     assert "저장됨" in pub.text()
-    qtbot.waitUntil(lambda: pub.state is DeployState.PUBLISHED, timeout=30000)
-    ranks = [s.rank for s in pub.history]
-    assert ranks == sorted(ranks) and pub.history[0] is DeployState.WAITING
-    assert DeployState.BUILDING in pub.history
+    qtbot.waitUntil(lambda: pub.publishing is PublishPhase.PUBLISHED, timeout=30000)
+    ranks = [order.index(s) for s in seen if s in order]
+    assert ranks == sorted(ranks) and ranks[0] == 0 and 1 in ranks
     assert "게시됨" in pub.text()
     button = child(pub, QPushButton, "viewOnSiteButton")
     assert button is not None and button.isVisible() and button.text() == "사이트에서 보기"
@@ -375,30 +378,45 @@ def test_publishing_line_moves_forward_and_opens_the_page(
 
 
 def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
-    from modu_desktop.core.github.types import WorkflowRun
+    from dataclasses import dataclass
+
+    from modu_desktop.core.publish.status import PublishBoard
     from modu_desktop.ui.editing.publish_status import PublishStatus
 
-    def workflow_run(status: str, conclusion: str | None = None, sha: str = "abc") -> WorkflowRun:
-        return WorkflowRun(1, "Deploy", status, conclusion, sha, None)
+    @dataclass
+    class Run:
+        status: str
+        conclusion: str | None = None
+        id: int = 1
 
+    board = PublishBoard("me")
     p = PublishStatus()
     qtbot.addWidget(p)
-    p.start("abc", "https://pnuai.github.io/PNU-Modu/docs/intro")
+    shown: list[PublishPhase] = []
+
+    def draw() -> None:
+        p.show_status(board.status("d"))
+        phase = p.publishing
+        if phase is not None and (not shown or shown[-1] is not phase):
+            shown.append(phase)
+
+    board.subscribe(draw)
+    board.saved("d", "abc", page_url="https://pnuai.github.io/PNU-Modu/docs/intro")
     for runs in (
-        [workflow_run("in_progress")],
-        [workflow_run("queued")],
+        [Run("in_progress")],
+        [Run("queued")],
         [],
-        [workflow_run("completed", "failure")],
-        [workflow_run("completed", "success")],
-        [workflow_run("in_progress")],
+        [Run("completed", "failure")],
+        [Run("completed", "success")],
+        [Run("in_progress")],
     ):
-        p.observe(runs)
-    assert p.history == [DeployState.WAITING, DeployState.BUILDING, DeployState.FAILED]
+        board.observe("abc", runs)
+    assert shown == [PublishPhase.WAITING, PublishPhase.BUILDING, PublishPhase.CHECKING]
     assert "게시 실패" in p.text()
-    assert not p.view_button.isVisible()
-    p.start("def", "https://pnuai.github.io/PNU-Modu/docs/intro")  # the next save starts over
-    p.observe([workflow_run("completed", "success", sha="def")])
-    assert p.state is DeployState.PUBLISHED and p.view_button.isVisible()
+    assert not p.view_button.isVisibleTo(p)
+    board.saved("d", "def", page_url="https://pnuai.github.io/PNU-Modu/docs/intro")  # next save
+    board.observe("def", [Run("completed", "success", id=2)])
+    assert p.publishing is PublishPhase.PUBLISHED and p.view_button.isVisibleTo(p)
 
 
 # ------------------------------------------------------------------------------ 800 px
@@ -410,10 +428,12 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     pane = win.editor_pane
     toggle = win.findChild(type(pane.toggle_list_button), "toggleListButton")
     assert toggle is not None and toggle.isVisible()
+    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
+    assert not win.doc_list.isVisible()  # a narrow window tucks the list away for the document
+    toggle.click()
     assert win.doc_list.isVisible()
     # with the list shown, the window still fits 800 px
     assert win.minimumSizeHint().width() <= 800 and win.minimumWidth() <= 800
-    qtbot.waitUntil(lambda: win.width() == 800, timeout=10000)
     toggle.click()
     assert not win.doc_list.isVisible()
     qtbot.waitUntil(lambda: pane.width() >= 760, timeout=10000)  # the editor takes the window
@@ -519,15 +539,15 @@ def _js(qtbot: Any, preview: PreviewPane, script: str) -> Any:
 def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
     preview = _shown(pane, qtbot)
-    spans = bm.block_spans(TEMPLATE)
+    spans = syntax.block_spans(TEMPLATE)
     positions = []
     for span in (spans[3], spans[8], spans[-1]):  # stats, stepper, datatable
-        _goto_line(pane, span.start + 1)
-        assert pane.preview_followed == span.start
+        _goto_line(pane, span.first_line + 1)
+        assert pane.preview_followed == span.first_line
         top_of_block = (
             f"(function(){{var s=document.getElementById('modu-content').childNodes,n=0;"
             f"for(var i=0;i<s.length;i++){{if(s[i].nodeType===8)n++;"
-            f"if(n==={_segment_of(preview, span.start) + 1}&&s[i].nodeType===1)"
+            f"if(n==={_segment_of(preview, span.first_line) + 1}&&s[i].nodeType===1)"
             f"return s[i].getBoundingClientRect().top;}}return null;}})()"
         )
         # the block comes to the top of the view (16 px below it) and stays there
@@ -539,6 +559,31 @@ def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) ->
     assert positions == sorted(positions) and positions[0] > 0 and len(set(positions)) == 3
 
 
+def test_preview_follows_the_cursor_into_ordinary_paragraphs(pane: EditorPane, qtbot: Any) -> None:
+    paragraphs = [
+        f"## 제목 {n}\n\n{n}번째 문단입니다. " + "내용을 채우는 문장입니다. " * 12
+        for n in range(30)
+    ]
+    text = "---\ntitle: 긴 문서\n---\n\n" + "\n\n".join(paragraphs) + "\n"
+    pane.load_text(text, read_only=False)
+    preview = _shown(pane, qtbot)
+    lines = text.split("\n")
+
+    def top_of(heading: str) -> Any:
+        script = (
+            "(function(){var h=[].slice.call(document.querySelectorAll('h2'))"
+            f".filter(function(e){{return e.firstChild.data==={heading!r};}})[0];"
+            "return h?h.getBoundingClientRect().top:null;})()"
+        )
+        return _js(qtbot, preview, script)
+
+    for n in (24, 7):
+        _goto_line(pane, lines.index(f"## 제목 {n}"))
+        qtbot.waitUntil(lambda n=n: abs((top_of(f"제목 {n}") or 1e9) - 16) < 2, timeout=5000)
+    # another line of the same paragraph: the view stays where the reader may have put it
+    assert not preview.follow_line(lines.index("## 제목 7"))
+
+
 def _segment_of(preview: PreviewPane, line: int) -> int:
     doc = preview.current_doc()
     assert doc is not None
@@ -547,7 +592,7 @@ def _segment_of(preview: PreviewPane, line: int) -> int:
 
 def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    _goto_line(pane, bm.front_matter_lines(TEMPLATE) + 1)
+    _goto_line(pane, syntax.front_matter_lines(TEMPLATE) + 1)
     preview = _shown(pane, qtbot)
     before = pane.block_form.model
     assert before is None or before.kind != "strategy"
@@ -572,15 +617,15 @@ def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qt
 
 def test_form_edit_keeps_the_cursor_on_its_line(pane: EditorPane) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    cards = next(s for s in bm.block_spans(TEMPLATE) if s.name == "cards")
-    _goto_line(pane, cards.start + 7, 4)  # in the first item
+    cards = next(s for s in syntax.block_spans(TEMPLATE) if s.name == "cards")
+    _goto_line(pane, cards.first_line + 7, 4)  # in the first item
     before = pane.editor.textCursor().blockNumber()
     w = pane.block_form.field_widgets["title"]
     assert isinstance(w, QLineEdit)
     w.setText("짧게")
     w.textEdited.emit("짧게")
     assert pane.editor.textCursor().blockNumber() == before
-    assert pane.text().split("\n")[cards.start + 1] == "title: 짧게"
+    assert pane.text().split("\n")[cards.first_line + 1] == "title: 짧게"
     # removing the item the cursor is in keeps the cursor inside the block
     table = pane.block_form.tables["items"]
     table.table.setCurrentCell(2, 0)
@@ -609,8 +654,8 @@ def test_read_only_document_has_no_block_editing(pane: EditorPane) -> None:
     assert not pane.insert_block_action.isEnabled()
     assert not pane.save_button.isEnabled()
     assert pane.save_state.text() == "읽기 전용"
-    span = bm.block_spans(TEMPLATE)[4]
-    _goto_line(pane, span.start + 1)
+    span = syntax.block_spans(TEMPLATE)[4]
+    _goto_line(pane, span.first_line + 1)
     assert pane.block_form.isVisible() and pane.block_form.read_only
     w = next(iter(pane.block_form.field_widgets.values()))
     assert isinstance(w, QLineEdit) and w.isReadOnly()

@@ -4,24 +4,12 @@ cached view alone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from tests.helpers.sandbox import AnswerGate, lock_json
 
 DOC = "02-programs"
 TREE = "GET /repos/{owner}/{repo}/git/trees/{tree_sha}"
-
-
-@pytest.fixture
-def gate(sandbox: Any) -> Iterator[AnswerGate]:
-    """Holds the sandbox's answers while closed, so "before the fresh read is back" is sure
-    (asked last, so it opens again before the window and the peers are torn down)."""
-    sandbox.clock = answers = AnswerGate()
-    yield answers
-    answers.release()
 
 
 def _hold(ui: Any, p: Any, doc: str = DOC) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.brochure.blocks import BLOCK_TYPES
+from modu_desktop.core.brochure.syntax import BLOCK_KINDS
 from modu_desktop.core.preview import style_from_checkout, style_from_files
 from modu_desktop.ui.preview.pane import DEBOUNCE_MS, PreviewPane
 from tests.helpers.paths import SITE_FIXTURE
@@ -270,13 +270,13 @@ def test_each_of_the_18_blocks_renders_with_the_site_class_names(qtbot: Any) -> 
     found = json.loads(_js(qtbot, pane, DOM_CLASSES_JS))
     kinds = [k for k, _ in found]
     # 17 components, 18 directive names (chapterheader is an alias); split twice (dark, light).
-    assert sorted(set(kinds)) == sorted(BLOCK_TYPES)
+    assert sorted(set(kinds)) == sorted(BLOCK_KINDS)
     assert kinds.count("chapter-header") == 2 and kinds.count("split") == 2
     by_kind: dict[str, set[str]] = {}
     for kind, classes in found:
         by_kind.setdefault(kind, set()).update(classes)
     dynamic = re.compile(r"^(cols-\d+|variant-[a-z]+)$")
-    for kind in BLOCK_TYPES:
+    for kind in BLOCK_KINDS:
         expected = _component_classes(kind)
         assert expected, kind
         ours = by_kind[kind]

@@ -73,7 +73,9 @@ def test_a_failed_deploy_shows_the_notice_with_its_log_and_restores_in_one_actio
     notice = win.deploy_notice
     qtbot.waitUntil(notice.isVisible, timeout=20000)
     assert "Publishing failed" in win.status_deploy.text()
-    assert f"{PATH}:" in notice.log.toPlainText()  # the failing step's lines
+    assert f'failed for file "/home/runner/work/PNU-Modu/PNU-Modu/{PATH}"' in (
+        notice.log.toPlainText()  # the failing step's lines
+    )
     assert notice.problems.isVisible() and notice.problems.text()  # the check says why
     assert notice.restore_button.isEnabled()
     qtbot.mouseClick(notice.restore_button, Qt.MouseButton.LeftButton)

@@ -16,7 +16,14 @@ from modu_desktop.core.documents.store import update_message
 from modu_desktop.core.github import errors
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.saving.conflicts import ConflictDecision
-from modu_desktop.core.saving.queue import Backoff, Committed, Conflict, Fatal, Retryable, Uncertain
+from modu_desktop.core.saving.queue import (
+    Backoff,
+    Committed,
+    Fatal,
+    NotAtBase,
+    Retryable,
+    Uncertain,
+)
 from modu_desktop.ui.recovery.save_queue import (
     SaveQueue,
     SaveQueueStatus,
@@ -251,8 +258,8 @@ def test_damaged_spool_files_never_crash(
 
 
 def test_error_mapping() -> None:
-    assert isinstance(outcome_for_error(errors.Conflict(409, "x")), Conflict)
-    assert isinstance(outcome_for_error(errors.ShaMissing(422, "sha wasn't supplied")), Conflict)
+    assert isinstance(outcome_for_error(errors.GitHubConflict(409, "x")), NotAtBase)
+    assert isinstance(outcome_for_error(errors.ShaMissing(422, "sha wasn't supplied")), NotAtBase)
     assert isinstance(outcome_for_error(errors.NetworkError("refused", sent=False)), Retryable)
     assert isinstance(outcome_for_error(errors.NetworkError("timeout", kind="timeout")), Uncertain)
     assert isinstance(outcome_for_error(errors.WriteUncertain("?")), Uncertain)
@@ -268,7 +275,7 @@ def test_error_mapping() -> None:
         assert isinstance(outcome_for_error(exc), Fatal)
     assert is_queueable_error(errors.NetworkError("x"))
     assert is_queueable_error(errors.ServerError(500, "x"))
-    assert not is_queueable_error(errors.Conflict(409, "x"))
+    assert not is_queueable_error(errors.GitHubConflict(409, "x"))
     assert not is_queueable_error(errors.PermissionDenied(403, "x"))
     assert Committed("a") == Committed("a")
 
@@ -411,7 +418,7 @@ def test_save_service_joins_a_waiting_save(
     queue: SaveQueue, sandbox: Any, ui: Any, client: GitHubClient, tmp_path: Path
 ) -> None:
     from modu_desktop.core.documents.store import DocumentStore
-    from modu_desktop.core.saving.service import Queued, SaveService, Target
+    from modu_desktop.core.saving.service import QueuedSave, SaveService, Target
     from modu_desktop.ui.editing.session_words import queued_text
 
     store = SaveService(
@@ -423,11 +430,11 @@ def test_save_service_joins_a_waiting_save(
     text, base = _base(sandbox)
     sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
     first = ui.run(store.save(DOC, text + "\none\n", base, "editor1"))
-    assert isinstance(first, Queued)
+    assert isinstance(first, QueuedSave)
     assert "waiting to save" in queued_text()
     sandbox.faults.update(failure_rate=0.0)
     # online again, but the first save still waits: the second joins it instead of racing it
-    assert isinstance(ui.run(store.save(DOC, text + "\none\ntwo\n", base, "editor1")), Queued)
+    assert isinstance(ui.run(store.save(DOC, text + "\none\ntwo\n", base, "editor1")), QueuedSave)
     assert queue.pending_count() == 1
     queue.retry_now()
     report = ui.run(queue.run_once())

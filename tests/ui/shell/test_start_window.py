@@ -112,7 +112,7 @@ def test_first_paint_imports_no_http_stack() -> None:
         'b = early_badge(b\'{"editingBy":"editor2","startedAt":1,"lastHeartbeat":2}\', '
         "'editor1', 3.0); "
         "assert 'editor2' in badge_text(b, 3.0) and badge_text(b, 3.0, long=True); "
-        "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown', 'pygments', 'dulwich', "
+        "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown_it', 'pygments', 'dulwich', "
         "'PySide6.QtWebEngineWidgets', 'modu_desktop.core.documents.store', "
         "'modu_desktop.core.locks.manager', 'modu_desktop.ui.preview.engine', "
         "'modu_desktop.ui.editing.editor'); "

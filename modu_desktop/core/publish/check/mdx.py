@@ -19,6 +19,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from modu_desktop.core.documents.pictures import locate_picture, markdown_destination
+
 from . import brochure
 from . import mdx_tables as tb
 from .jsexpr import check_expression, check_spread, incomplete_expression
@@ -29,7 +31,6 @@ from .mdx_helpers import (
     _id_start,
     _label_end,
     css_to_object,
-    resolve_image,
 )
 from .mdx_tables import HTML, PROVIDED, VOID
 from .model import Finding, LineIndex, Severity, TextEdit
@@ -770,10 +771,8 @@ class Scanner:
         if not m:
             return
         url = m.group(1)
-        if url.startswith("<"):
-            url = url[1:-1]
-        target = resolve_image(self.doc_path, url)
-        if target is None or target in self.repo_paths:
+        picture = locate_picture(markdown_destination(url), self.doc_path)
+        if picture.kind != "file" or picture.path in self.repo_paths:
             return
         self.add(
             "image-missing",

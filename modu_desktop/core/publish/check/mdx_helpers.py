@@ -3,11 +3,7 @@ styles (Qt-free; see ``mdx.py``)."""
 
 from __future__ import annotations
 
-import posixpath
 import re
-from urllib.parse import unquote
-
-from .mdx_tables import _SCHEME
 
 
 def _id_start(ch: str) -> bool:
@@ -61,19 +57,6 @@ def _cell_cut(line: str, ncols: int) -> int:
                 return i
         i += 1
     return n
-
-
-def resolve_image(doc_path: str, url: str) -> str | None:
-    """The repository path a Markdown image URL points at (None: remote, nothing to check)."""
-    url = url.strip()
-    if not url or _SCHEME.match(url):
-        return None
-    url = unquote(url.split("?")[0].split("#")[0])
-    if url.startswith("@site/"):
-        return posixpath.normpath(url[len("@site/") :])
-    if url.startswith("/"):
-        return posixpath.normpath("static" + url)
-    return posixpath.normpath(posixpath.join(posixpath.dirname(doc_path), url))
 
 
 def _escape_braces(seg: str) -> str:

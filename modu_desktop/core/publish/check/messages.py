@@ -138,6 +138,40 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr("The site ignores the line “{line}” in this block.", **x)
     if c == "block-missing-field":
         return tr("The block “{block}” needs “{field}:”.", **x)
+    if c == "md-emphasis-literal":
+        if len(x.get("marker", "")) == 2:
+            return tr(
+                "On the site “{text}” is not bold: the “{marker}” around it show as typed.", **x
+            )
+        return tr(
+            "On the site “{text}” is not slanted: the “{marker}” around it show as typed.", **x
+        )
+    if c == "md-tilde-strike":
+        return tr("On the site the text between the two “~” is struck through: “{text}”.", **x)
+    if c == "md-number-list":
+        return tr("On the site the line “{line}” becomes a numbered list, not a line of text.", **x)
+    if c == "md-list-not-formed":
+        if x.get("hint") == "space":
+            return tr(
+                "On the site “{line}” is not a list item; put a space after the mark to make one.",
+                **x,
+            )
+        return tr(
+            "On the site “{line}” is not a list item: it joins the line above. Put an empty line "
+            "above it to start a list.",
+            **x,
+        )
+    if c == "md-indent-not-code":
+        return tr(
+            "On the site the indented text “{line}” shows as an ordinary paragraph: no box, and "
+            "its lines run together.",
+            **x,
+        )
+    if c == "block-directive-dropped":
+        return tr(
+            "In this block the site leaves out “{word}” (1:1 shows as 1); keep the “:” as text.",
+            **x,
+        )
     if c == "fm-unclosed":
         return tr(
             "The settings at the top are not closed with “---”, so the site cannot be built.", **x
@@ -178,6 +212,14 @@ def fix_label(f: Finding) -> str:
         return tr("Write the address alone")
     if c == "mdx-esm":
         return tr("Keep the word as text")
+    if c == "md-emphasis-literal":
+        return tr("Make it bold") if "strong" in f.fix.replacement[:8] else tr("Make it slanted")
+    if c == "md-tilde-strike":
+        return tr("Keep the “~” as typed")
+    if c == "md-number-list":
+        return tr("Keep the number as typed")
+    if c == "block-directive-dropped":
+        return tr("Keep the “:” as typed")
     if c == "mdx-void-children":
         return tr("Write both as “<br />”")
     if c == "fm-unclosed":

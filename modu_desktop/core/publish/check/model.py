@@ -11,6 +11,7 @@ from enum import StrEnum
 class Severity(StrEnum):
     BREAKS_BUILD = "breaks-build"  # the site build fails: nothing is published until fixed
     PAGE_WRONG = "page-wrong"  # the site builds, but this page shows something else than meant
+    MAY_SURPRISE = "may-surprise"  # the site reads it differently from how it looks; maybe meant
 
 
 class StaleEdit(Exception):
