@@ -3,7 +3,7 @@
 ``built_bodies(docs)`` puts every document into one private copy of the real site (its
 ``docs/`` Markdown replaced by ``docs``, pictures kept), runs ``npm run build`` once, and returns
 each page's rendered body: the inner HTML of the element with class ``theme-doc-markdown`` in
-``build/docs/<id>/index.html``. The answer is cached under ``tests.nodetools.cache_root()``,
+``build/docs/<id>/index.html``. The answer is cached under ``tests.helpers.nodetools.cache_root()``,
 keyed by the documents, the site's lock file, its config and its remark plugin, so a second run
 builds nothing. Needs Node and npm (``require_node`` skips without them).
 """
