@@ -72,6 +72,7 @@ EXCLUDES = (
     "mypy",
     "ruff",
     "PyInstaller",
+    "bench",  # the benchmark beside the package in the checkout: a tool, never shipped
     "setuptools",
     # dev-only (scripts/preview_fidelity.py): pygments would pull PIL and numpy in (~55 MB)
     "PIL",

@@ -2,7 +2,7 @@
 
     uv run python scripts/bench_publish_check.py [--runs 30]
 
-The handbook is the benchmark's big document (``modu_desktop/bench/gen.py``, every block kind,
+The handbook is the benchmark's big document (``bench/gen.py``, every block kind,
 ~150 KB); the largest real document is the site's ``docs/99-template.md`` (35 KB). Two
 timings each, median and slowest run in milliseconds:
 
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from modu_desktop.bench.gen import big_document  # noqa: E402
+from bench.gen import big_document  # noqa: E402
 from modu_desktop.core.publish.check import check_text, clear_check_caches  # noqa: E402
 
 TEMPLATE = ROOT / "tests" / "fixtures" / "pnu-modu-site" / "docs" / "99-template.md"

@@ -2,10 +2,11 @@
 
     uv run python scripts/markdown_differential.py [--show NAME] [--all]
 
-Every document of ``tests/fixtures/markdown-corpus`` is built once by the real site (Docusaurus,
-through ``tests/site_oracle.py``; cached) and rendered by the preview; both bodies are normalised
-(``tests/htmlcompare.py`` lists each normalisation) and compared element by element and text by
-text. Prints the figure and the first difference of each document that differs.
+Every document of ``tests/fixtures/markdown-corpus`` is built once by the real site
+(Docusaurus, through ``tests/helpers/site_oracle.py``; cached) and rendered by the preview; both
+bodies are normalised (``tests/helpers/htmlcompare.py`` lists each normalisation) and compared
+element by element and text by text. Prints the figure and the first difference of each
+document that differs.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from modu_desktop.core.preview import render_document  # noqa: E402
-from tests.htmlcompare import first_difference, normalise, render  # noqa: E402
-from tests.site_oracle import built_bodies, corpus, with_front_matter  # noqa: E402
+from tests.helpers.htmlcompare import first_difference, normalise, render  # noqa: E402
+from tests.helpers.site_oracle import built_bodies, corpus, with_front_matter  # noqa: E402
 
 SITE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pnu-modu-site"
 

@@ -5,7 +5,7 @@
         [--fonts DIR]
 
 ``PATH`` is a checkout of the site with its dependencies installed (``npm ci``; the tests get
-one from ``tests/nodetools.site_checkout()``). The tool runs ``npm run build`` there (unless
+one from ``tests/helpers/nodetools.site_checkout()``). The tool runs ``npm run build`` there (unless
 ``--no-build``), serves ``build/`` on 127.0.0.1, and renders each document's page with the same
 engine our preview uses (Qt WebEngine), at each width, with CSS animations and transitions off
 and scroll bars hidden, in a viewport as tall as the page. Our preview of the same document

@@ -40,8 +40,6 @@ EDITOR1 = ("editor1", "tok-editor1")
 EDITOR2 = ("editor2", "tok-editor2")
 VIEWER = ("viewer", "tok-viewer")
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pnu-modu"
-
 
 @pytest.fixture(autouse=True)
 def _english() -> Iterator[None]:
@@ -155,7 +153,7 @@ def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
     store: dict[tuple[str, str], str] = {}
 
     class MemoryKeyring(KeyringBackend):
-        priority = 1  # type: ignore[assignment]
+        priority = 1
 
         def get_password(self, service: str, username: str) -> str | None:
             return store.get((service, username))

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from modu_desktop import i18n
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "modu_desktop"

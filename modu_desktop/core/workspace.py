@@ -21,21 +21,15 @@ from modu_desktop.core.account.session import install_id as this_install
 from modu_desktop.core.documents.snapshots import SnapshotFile
 from modu_desktop.core.documents.store import DocumentStore
 from modu_desktop.core.github.client import GitHubClient
-from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry
+from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry, registry_for
 from modu_desktop.core.locks.manager import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving.drafts import DraftStore
 from modu_desktop.core.saving.queue import Backoff, SaveSpool, SpoolItem
 from modu_desktop.core.saving.service import SaveService, Target
 
-HELD_LOCKS_DIR = "held-locks"
 DRAFTS_DIR = "drafts"
 SPOOL_DIR = "spool"
 DONE_KEEP_S = 7 * 86400.0  # committed queue items are kept a week (SaveService.rebased)
-
-
-def registry_for(data_dir: str | Path) -> HeldLockRegistry:
-    """The held-lock records of every session of this app under ``data_dir``."""
-    return HeldLockRegistry(Path(data_dir) / HELD_LOCKS_DIR)
 
 
 def lock_manager(

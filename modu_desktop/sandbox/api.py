@@ -46,6 +46,7 @@ class GitHubApi:
         faults: Faults,
         workflow: DeployWorkflow,
         clock: Callable[[], float],
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.owner, self.name, self.branch = owner, name, branch
@@ -54,6 +55,7 @@ class GitHubApi:
         self.faults = faults
         self.workflow = workflow
         self.clock = clock  # the server's wall clock (with the clock-offset fault)
+        self.monotonic = monotonic  # the sandbox clock's steady time (durations)
         self.urls = P.Urls("http://127.0.0.1", owner, name)
         self.lock = store.lock
         self._stale: dict[tuple[str, str], StaleWrite] = {}
@@ -135,12 +137,12 @@ class GitHubApi:
         return self.owner.lower() in self.known_orgs()
 
     def mark_stale(self, branch: str, path: str, before: str | None) -> None:
-        self._stale[(branch, path)] = StaleWrite(before, time.monotonic())
+        self._stale[(branch, path)] = StaleWrite(before, self.monotonic())
 
     def stale_commit_for(self, branch: str, path: str) -> tuple[bool, str | None]:
         """(True, commit) when the cache trap should serve `commit` instead of the branch head."""
         seconds = self.faults.stale_contents_seconds
         write = self._stale.get((branch, path))
-        if seconds <= 0 or write is None or time.monotonic() - write.at >= seconds:
+        if seconds <= 0 or write is None or self.monotonic() - write.at >= seconds:
             return False, None
         return True, write.before

@@ -10,6 +10,7 @@ import dataclasses
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -157,8 +158,9 @@ class _Window:
 class FaultInjector:
     """Turns the current `Faults` into decisions. Thread-safe."""
 
-    def __init__(self, faults: Faults) -> None:
+    def __init__(self, faults: Faults, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.faults = faults
+        self._now = monotonic  # the sandbox clock's steady time: windows open and close by it
         self._lock = threading.Lock()
         self._rng = random.Random(faults.rng_seed)
         self._seed_in_use = faults.rng_seed
@@ -223,7 +225,7 @@ class FaultInjector:
             self._secondary = None
 
     def _primary_window(self, login: str, faults: Faults) -> _Window:
-        now = time.monotonic()
+        now = self._now()
         window = self._primary.get(login)
         if window is None:
             window = self._primary[login] = _Window(now, faults.primary_window_seconds)
@@ -231,15 +233,14 @@ class FaultInjector:
         return window
 
     def _secondary_window(self, faults: Faults) -> _Window:
-        now = time.monotonic()
+        now = self._now()
         if self._secondary is None:
             self._secondary = _Window(now, faults.secondary_window_seconds)
         self._secondary.roll(now, faults.secondary_window_seconds)
         return self._secondary
 
-    @staticmethod
-    def _info(window: _Window, faults: Faults, wall_now: float) -> RateInfo:
-        seconds_left = max(0.0, window.start + window.length - time.monotonic())
+    def _info(self, window: _Window, faults: Faults, wall_now: float) -> RateInfo:
+        seconds_left = max(0.0, window.start + window.length - self._now())
         used = min(window.count, faults.primary_limit)
         return RateInfo(
             limit=faults.primary_limit,

@@ -16,6 +16,7 @@ from urllib.parse import unquote
 from . import payloads as P
 from .actions import DeployWorkflow
 from .api import GitHubApi, Handler
+from .clock import Clock, SystemClock
 from .faults import FaultInjector, Faults, RateInfo
 from .gitstore import GitStore
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
@@ -67,6 +68,7 @@ class Sandbox:
         faults: Faults | None = None,
         deploy_queue_seconds: float = 2.0,
         deploy_run_seconds: float = 5.0,
+        clock: Clock | None = None,
     ) -> None:
         self.repo_dir = Path(repo_dir)
         self.owner, self.name, self.branch = owner, name, branch
@@ -75,8 +77,12 @@ class Sandbox:
         self.host, self.port = host, port
         self.org = org
         self._faults = faults or Faults()
-        self.injector = FaultInjector(self._faults)
-        self.workflow = DeployWorkflow(deploy_queue_seconds, deploy_run_seconds)
+        # Every time-dependent behaviour asks this clock (tests pass a ManualClock).
+        self.clock: Clock = clock or SystemClock()
+        self.injector = FaultInjector(self._faults, self.clock.monotonic)
+        self.workflow = DeployWorkflow(
+            deploy_queue_seconds, deploy_run_seconds, monotonic=self.clock.monotonic
+        )
         self._stats = RequestStats()
         self._stopping = threading.Event()
         self._server: LoopbackServer | None = None
@@ -104,6 +110,7 @@ class Sandbox:
             faults=self._faults,
             workflow=self.workflow,
             clock=self.server_time,
+            monotonic=self.clock.monotonic,
         )
         self._stopping.clear()
         self._server = LoopbackServer((self.host, self.port), self)
@@ -165,8 +172,8 @@ class Sandbox:
         return self._api
 
     def server_time(self) -> float:
-        """The sandbox's wall clock: real time plus the clock-offset fault."""
-        return time.time() + self._faults.clock_offset_seconds
+        """The sandbox's wall clock: its clock plus the clock-offset fault."""
+        return self.clock.time() + self._faults.clock_offset_seconds
 
     # ----- helpers for tests and tools ------------------------------------------------------
 
@@ -201,8 +208,8 @@ class Sandbox:
     # ----- request pipeline (called from handler threads) ----------------------------------
 
     def sleep(self, seconds: float) -> bool:
-        """Sleep unless the sandbox stops; True if it is stopping."""
-        return self._stopping.wait(seconds) if seconds > 0 else self._stopping.is_set()
+        """Let ``seconds`` pass on the sandbox's clock unless it stops; True if it is stopping."""
+        return self.clock.sleep(seconds, self._stopping)
 
     def count(self, method: str, template: str) -> None:
         self._stats.count(method, template)

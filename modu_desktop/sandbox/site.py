@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from modu_desktop.core.brochure.blocks import split_front_matter
-from modu_desktop.core.docops.unpublished import is_unpublished
+from modu_desktop.core.brochure.unpublished import is_unpublished
 from modu_desktop.core.publish.site import doc_slug
 
 PREFIX = "/_sandbox/site/docs/"

@@ -37,7 +37,7 @@ def _content(page: str) -> str:
     return m.group(1)
 
 
-def test_the_page_is_the_preview_with_everything_inside(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_is_the_preview_with_everything_inside(tmp_path: Path, capsys) -> None:
     doc = tmp_path / "docs" / "문서.md"
     doc.parent.mkdir()
     doc.write_text(DOC, "utf-8")
@@ -77,7 +77,7 @@ def test_without_a_site_and_without_the_font(tmp_path: Path) -> None:
     assert "brochure" in page  # the preview's own stylesheet
 
 
-def test_failures_are_one_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_failures_are_one_line(tmp_path: Path, capsys) -> None:
     assert main(["export-html", str(tmp_path / "nope.md"), "--out", str(tmp_path / "x")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: cannot read") and err.count("\n") == 1

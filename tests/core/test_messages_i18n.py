@@ -17,7 +17,7 @@ from modu_desktop.core.locks import words as lock_words
 from modu_desktop.core.locks.model import LockStatus, LockView
 from modu_desktop.core.locks.wire import InvalidDocId, LockRecord
 from modu_desktop.core.locks.words import Holding, State
-from tests.lang import in_lang, speaking
+from tests.helpers.lang import in_lang, speaking
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 

@@ -54,7 +54,7 @@ def test_sandbox_screenshot_and_quit(tmp_path: Path) -> None:
         env=_env(),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=100,  # only against a hang: --quit-after ends it once the window has shown
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert shot.exists() and shot.stat().st_size > 10_000

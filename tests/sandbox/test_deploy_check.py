@@ -4,17 +4,20 @@ the run, with jobs and a log served like GitHub's; restoring the version before 
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from modu_desktop.core.documents.history import DocHistory, restore_previous, version_before
 from modu_desktop.core.documents.store import DocumentStore, SaveResult
 from modu_desktop.core.github.blobcache import BlobCache
 from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.publish import check as publish_check
 from modu_desktop.core.publish.check import tree_paths
 from modu_desktop.core.publish.failure import broken_files, deploy_failure, failing_lines
 from modu_desktop.sandbox.deploycheck import build_check
+from tests.helpers.sandbox import REPO_PATH, b64, client_for
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PATH = "docs/03-strategy.md"
@@ -40,7 +43,7 @@ async def _nothing_is_locked(_: Any = None) -> str | None:
 def test_a_breaking_save_fails_the_deploy_with_a_log_and_restoring_fixes_it(
     sandbox: Any, tmp_path: Path
 ) -> None:
-    sandbox.workflow.queue_seconds, sandbox.workflow.run_seconds = 0.0, 0.05
+    sandbox.workflow.queue_seconds, sandbox.workflow.run_seconds = 0.0, 0.0  # done once built
 
     async def go() -> None:
         async with GitHubClient(sandbox.api_url, "tok-editor1", REPO, sleep=_no_sleep) as gh:
@@ -97,14 +100,31 @@ def test_a_breaking_save_fails_the_deploy_with_a_log_and_restoring_fixes_it(
     asyncio.run(go())
 
 
-def test_the_seeded_site_builds_and_checks_are_cached_by_blob(sandbox: Any) -> None:
+def test_the_seeded_site_builds_and_checks_are_cached_by_blob(
+    sandbox: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     head = sandbox.commits()[0]["sha"]
     store = sandbox._store
     report = build_check(store, head)
     assert report.ok and report.documents == 6
-    t0 = time.perf_counter()
-    build_check(store, head)
-    assert time.perf_counter() - t0 < 0.05  # every document was cached by its blob sha
+    checked: list[str] = []
+    real = publish_check.check_text
+
+    def counting(text: str, **kw: Any) -> Any:
+        checked.append(kw["path"])
+        return real(text, **kw)
+
+    monkeypatch.setattr(publish_check, "check_text", counting)
+    assert build_check(store, head) == report
+    assert checked == []  # every document came from the cache, by its blob sha
+    with client_for(sandbox) as editor:
+        welcome = f"{REPO_PATH}/contents/docs/01-welcome.md"
+        sha = editor.get(welcome).json()["sha"]
+        put = editor.put(welcome, json={"message": "edit", "content": b64("# 새 글\n"), "sha": sha})
+        assert put.status_code == 200, put.text
+    assert build_check(store, sandbox.commits()[0]["sha"]).documents == 6
+    # only the changed document is checked again (by this call or by the push's own deploy)
+    assert set(checked) == {"docs/01-welcome.md"}
 
 
 def test_failing_lines_from_a_github_style_log() -> None:

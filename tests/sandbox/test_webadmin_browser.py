@@ -29,8 +29,7 @@ from modu_desktop.core.locks.wire import (
     release_message,
 )
 from modu_desktop.sandbox import Sandbox, SandboxUser
-
-from .webadmin_browser import browser_against, require_browser
+from tests.helpers.webadmin_browser import browser_against, require_browser
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -185,7 +184,7 @@ def test_web_admin_and_desktop_share_locks(world: tuple[Sandbox, Any, str, Deskt
         ),
         "the web admin's heartbeat",
     )
-    assert beat["startedAt"] == first["startedAt"]
+    assert beat and beat["startedAt"] == first["startedAt"]
     assert lock_messages(sb)[0] == "system: heartbeat for 01-welcome [skip ci]"
     view = desk.run(desk.locks.inspect("01-welcome"))
     assert view.status is LockStatus.HELD and view.last_heartbeat == beat["lastHeartbeat"]
@@ -257,16 +256,16 @@ def test_the_web_admin_reads_an_unpublished_page(
     by itself)."""
     from selenium.webdriver.common.by import By
 
+    from modu_desktop.core.brochure.unpublished import is_unpublished
     from modu_desktop.core.docops.newdoc import NewDocRequest
     from modu_desktop.core.docops.ops import DocOps
-    from modu_desktop.core.docops.unpublished import is_unpublished
     from modu_desktop.core.documents.store import DocumentStore
 
     sb, driver, url, desk = world
     ops = DocOps(DocumentStore(desk.client, tmp_path / "blobs"), desk.locks, DESK.login)
     made = desk.run(ops.create(NewDocRequest("camp", "여름 캠프", 6), keep_lock=False))
     assert made.ok and made.doc_id == "06-camp"
-    text = sb.read_file("docs/06-camp.md").decode("utf-8")
+    text = (sb.read_file("docs/06-camp.md") or b"").decode("utf-8")
     assert is_unpublished(text)
 
     sign_in(driver, url)
@@ -282,5 +281,5 @@ def test_the_web_admin_reads_an_unpublished_page(
     driver.find_element(By.ID, "btn-save-edit").click()
     until(lambda: not editor_open(driver), "the web admin's save")
     until(lambda: lock_json(sb, "06-camp") is None, "the web admin's release")
-    saved = sb.read_file("docs/06-camp.md").decode("utf-8")
+    saved = (sb.read_file("docs/06-camp.md") or b"").decode("utf-8")
     assert not is_unpublished(saved) and "title: 여름 캠프" in saved

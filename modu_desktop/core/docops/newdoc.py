@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
-from modu_desktop.core.docops.unpublished import unpublished
+from modu_desktop.core.brochure.unpublished import unpublished
 from modu_desktop.core.documents.store import (
     DOCS_DIR,
     DocSummary,
@@ -42,7 +42,7 @@ class NewDocRequest:
     these values (other keys, the body and the line endings are kept); ``verbatim``: a text
     saved as it is ("save mine as a new document"); else ``template`` picks the template body or
     an empty one. ``draft``: the page is saved not published (``draft: true``, see
-    ``core.docops.unpublished``) — new pages and copies are, until someone publishes them; an
+    ``core.brochure.unpublished``) — new pages and copies are, until someone publishes them; an
     import keeps what its file says (``draft=False`` adds nothing)."""
 
     doc_id: str
@@ -327,7 +327,7 @@ def suggest_copy(text: str, doc_id: str, docs: Sequence[DocSummary]) -> CopySugg
 
 def copy_text(text: str, suggestion: CopySuggestion) -> str:
     """``text`` as the copy: its title, place and address the chosen ones (other lines kept),
-    and not published (see ``core.docops.unpublished``)."""
+    and not published (see ``core.brochure.unpublished``)."""
     fm = frontmatter.parse(text)
     fm.set("title", suggestion.title)
     fm.set("sidebar_position", suggestion.position)

@@ -35,6 +35,7 @@ import posixpath
 from typing import Any
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.unpublished import published
 from modu_desktop.core.docops.newdoc import (
     MAX_POSITION,
     NewDocRequest,
@@ -48,7 +49,6 @@ from modu_desktop.core.docops.result import (
     OpCode,
     OpResult,
 )
-from modu_desktop.core.docops.unpublished import published
 from modu_desktop.core.documents.store import (
     DocSummary,
     DocumentStore,

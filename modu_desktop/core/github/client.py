@@ -63,7 +63,6 @@ from modu_desktop.core.github.types import (
     commit_from_rest,
     encode_path,
 )
-from modu_desktop.core.support.logfile import add_secret
 
 __all__ = [
     "API_VERSION",
@@ -143,7 +142,6 @@ class GitHubClient:
         self._sleep: Sleep = sleep if sleep is not None else asyncio.sleep
         self._rng = rng if rng is not None else random.Random()
         self._token = token if isinstance(token, Secret) else Secret(token or "")
-        add_secret(self._token.reveal())  # no log line and no problem report may contain it
         self._tree_cache: dict[str, Tree] = {}
         self.last_rate: dict[str, str] = {}
         self.request_count = 0

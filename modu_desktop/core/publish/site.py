@@ -79,7 +79,7 @@ def document_page_url(api_url: str, owner: str, name: str, path: str, text: str)
     """The published address of the document at ``path`` whose text is ``text`` (None when the
     page is not published: ``draft: true`` keeps it off the site, so it has no address)."""
     from modu_desktop.core.brochure.blocks import split_front_matter
-    from modu_desktop.core.docops.unpublished import is_unpublished
+    from modu_desktop.core.brochure.unpublished import is_unpublished
 
     base = site_base_url(api_url, owner, name)
     if base is None or is_unpublished(text):

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
+from modu_desktop.core.github.types import known_secrets
 from modu_desktop.core.support.redact import redact
 
 LOG_NAME = "modu-desktop.log"
@@ -34,19 +35,6 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return redact(super().format(record), secrets=self._secrets())
-
-
-_known_secrets: set[str] = set()
-
-
-def add_secret(value: str | None) -> None:
-    """Name a secret (the token in use) that no log line may contain, whatever its shape."""
-    if value:
-        _known_secrets.add(value)
-
-
-def known_secrets() -> set[str]:
-    return set(_known_secrets)
 
 
 def log_files(log_dir: Path) -> list[Path]:

@@ -17,7 +17,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from modu_desktop import __version__, i18n
-from modu_desktop.core.support.logfile import known_secrets
+from modu_desktop.core.github.types import known_secrets
 from modu_desktop.core.support.report import run_self_test, write_report
 from modu_desktop.i18n import tr
 

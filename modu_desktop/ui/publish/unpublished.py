@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
-from modu_desktop.core.docops.unpublished import is_unpublished, published
+from modu_desktop.core.brochure.unpublished import is_unpublished, published
 from modu_desktop.i18n import tr
 from modu_desktop.ui.publish.publish_check_panel import replace_editor_text
 from modu_desktop.ui.shell.banners import Banner

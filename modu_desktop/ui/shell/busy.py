@@ -18,7 +18,13 @@ DELAY_S = 0.3
 
 class BusyOverlay(QWidget):
     def __init__(
-        self, pane: QWidget, is_busy: Callable[[], bool], text: str, *, poll_ms: int = 50
+        self,
+        pane: QWidget,
+        is_busy: Callable[[], bool],
+        text: str,
+        *,
+        poll_ms: int = 50,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(pane)
         self.setObjectName("busyOverlay")
@@ -43,6 +49,7 @@ class BusyOverlay(QWidget):
         lay.addStretch(1)
         self.hide()
         self._since: float | None = None
+        self._clock = clock  # how long it has been busy is measured on this
         self.shown_count = 0
         pane.installEventFilter(self)
         self._timer = QTimer(self)
@@ -60,7 +67,7 @@ class BusyOverlay(QWidget):
             busy = bool(self.is_busy())
         except Exception:
             busy = False
-        now = time.monotonic()
+        now = self._clock()
         if not busy:
             self._since = None
             if self.isVisible():

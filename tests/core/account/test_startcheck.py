@@ -26,7 +26,12 @@ def _tree_sha(sandbox: Any) -> str:
 def _answered(check: StartCheck) -> str:
     done = threading.Event()
     got: list[str] = []
-    check.when_answered(lambda sha: (got.append(sha), done.set()))
+
+    def answered(sha: str) -> None:
+        got.append(sha)
+        done.set()
+
+    check.when_answered(answered)
     assert done.wait(10)
     return got[0]
 

@@ -25,7 +25,8 @@ def test_warning_window() -> None:
     assert expiry_warning(now + WARN_BEFORE_S + 60, now) is None
     w = expiry_warning(now + 5.5 * 86400, now)
     assert w is not None and w.days_left == 5
-    assert expiry_warning(now + 3600, now).days_left == 0  # type: ignore[union-attr]
+    last = expiry_warning(now + 3600, now)
+    assert last is not None and last.days_left == 0
     assert expiry_warning(now - 1, now) is None  # expired: sign-in says so instead
 
 

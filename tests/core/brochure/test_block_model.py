@@ -192,7 +192,9 @@ def test_datatable_rows_and_columns() -> None:
         "- **데이터사이언스전공** | 44명 | [~의생명융합공학부 내 전공]\n"
         "- 통계학전공 | 30명 | 신설\n:::"
     )
-    m.body.items[0].head.set_cells(["A", "B", "C"])  # type: ignore[union-attr]
+    head = m.body.items[0].head
+    assert isinstance(head, bm.Row)  # a datatable's items are rows
+    head.set_cells(["A", "B", "C"])
     assert "- A | B | C\n" in m.text()
 
 

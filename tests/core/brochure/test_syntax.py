@@ -144,7 +144,8 @@ def test_the_guide_front_matter_and_code_fences() -> None:
     assert syntax.front_matter_lines(TEMPLATE) == parts[0].last_line + 1 == 8
     spans = syntax.block_spans(TEMPLATE)
     assert len(spans) == 18 and all(s.closed for s in spans)
-    assert syntax.block_at(TEMPLATE, 10).name == "hero"  # type: ignore[union-attr]
+    hero = syntax.block_at(TEMPLATE, 10)
+    assert hero is not None and hero.name == "hero"
     assert syntax.block_at(TEMPLATE, 41) is None  # the fenced example under ① hero
     kpi = syntax.block_at(TEMPLATE, 94)
     assert kpi is not None and kpi.name == "kpi"

@@ -17,8 +17,8 @@ from modu_desktop.core.docops.images import (
     upload_image_file,
 )
 from modu_desktop.core.github.client import GitHubClient, RepoRef
+from tests.helpers.lang import in_lang
 from tests.helpers.paths import CHECKOUT
-from tests.lang import in_lang
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 SEED_PNG = CHECKOUT / "modu_desktop/sandbox/seed_data/static/img"

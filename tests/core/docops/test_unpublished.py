@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from modu_desktop import i18n
+from modu_desktop.core.brochure.unpublished import is_unpublished, published, unpublished
 from modu_desktop.core.docops.newdoc import (
     CopySuggestion,
     NewDocRequest,
@@ -20,10 +21,9 @@ from modu_desktop.core.docops.newdoc import (
     suggest_copy,
 )
 from modu_desktop.core.docops.result import OpCode
-from modu_desktop.core.docops.unpublished import is_unpublished, published, unpublished
 from modu_desktop.core.documents.store import DocSummary
 from modu_desktop.core.publish.site import document_page_url
-from tests.core.docops.test_ops import ops_for
+from tests.helpers.docops import ops_for
 
 
 def _doc(doc_id: str, position: int | None, title: str, front_id: str | None = None) -> DocSummary:

@@ -114,7 +114,7 @@ def test_a_file_that_changed_after_the_tree_is_read_by_sha(big: Sandbox, tmp_pat
                 await other_store.save(doc, doc.text + "\n변경\n", doc.sha, "editor2")
                 return await real(ref)
 
-            gh.get_tarball = write_in_between  # type: ignore[method-assign]
+            gh.get_tarball = write_in_between  # type: ignore[method-assign]  # a fault in this one object
             big.reset_stats()
             snap = await store.refresh()
             assert store.last_listing["blob_reads"] == 1
@@ -135,7 +135,7 @@ def test_a_failed_archive_falls_back_to_blob_reads(big: Sandbox, tmp_path: Path)
             async def broken(ref: str | None = None) -> bytes:
                 return b"not an archive"
 
-            gh.get_tarball = broken  # type: ignore[method-assign]
+            gh.get_tarball = broken  # type: ignore[method-assign]  # a fault in this one object
             snap = await store.refresh()
             assert len(snap.docs) == 40 and store.last_listing["blob_reads"] == 41
 

@@ -26,7 +26,7 @@ from modu_desktop.core.documents.pictures import (
     repo_picture_path,
     upload_address,
 )
-from tests.nodetools import require_node, site_checkout
+from tests.helpers.nodetools import require_node, site_checkout
 
 ROOT = Path(__file__).resolve().parents[3]
 ORACLE = ROOT / "tests" / "fixtures" / "picture-oracle.json"

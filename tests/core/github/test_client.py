@@ -34,7 +34,7 @@ from modu_desktop.core.github.client import (
     encode_path,
 )
 from modu_desktop.core.github.clock import ServerClock
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 TOKEN = "ghp_SuperSecretToken1234567890abcdef"
 REPO = RepoRef("pnuai", "PNU-Modu", "main")

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from modu_desktop.core.pageedit.writing import to_markdown
-from tests.core.pageedit.rich_corpus import EDITS, model_html
-from tests.htmlcompare import first_difference, normalise
-from tests.nodetools import require_node
-from tests.site_oracle import built_bodies
+from tests.helpers.htmlcompare import first_difference, normalise
+from tests.helpers.nodetools import require_node
+from tests.helpers.rich_corpus import EDITS, model_html
+from tests.helpers.site_oracle import built_bodies
 
 _MARKS = ("del", "em", "strong")
 

@@ -16,7 +16,7 @@ from modu_desktop.core.pageedit.model import (
 )
 from modu_desktop.core.pageedit.reading import from_markdown
 from modu_desktop.core.pageedit.writing import escape_text, to_markdown
-from tests.core.pageedit.rich_corpus import EDITS
+from tests.helpers.rich_corpus import EDITS
 
 
 def test_the_corpus_covers_what_staff_write() -> None:

@@ -14,7 +14,7 @@ from modu_desktop.core.preview.fonts import (
     fonts_css,
     shipped_family_names,
 )
-from tests.nodetools import SITE_FIXTURE
+from tests.helpers.paths import SITE_FIXTURE
 
 BASE = "modu-page:/res/fonts"
 

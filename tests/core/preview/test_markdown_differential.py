@@ -1,6 +1,6 @@
 """The preview reads every document of the Markdown corpus as the real site build does (needs
 Node and npm; skips without them). The site's build of the corpus is cached (see
-``tests/site_oracle.py``), so only the first run builds. The same figure:
+``tests/helpers/site_oracle.py``), so only the first run builds. The same figure:
 ``uv run python scripts/markdown_differential.py``."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.nodetools import require_node
-from tests.site_oracle import corpus
+from tests.helpers.nodetools import require_node
+from tests.helpers.site_oracle import corpus
 
 SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "markdown_differential.py"
 
 
-def _tool():  # type: ignore[no-untyped-def]
+def _tool():
     spec = importlib.util.spec_from_file_location("markdown_differential", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -16,18 +16,18 @@ from modu_desktop.core.publish.check import (
     apply_fix,
     check_text,
 )
-from tests import publish_corpus
-from tests.lang import speaking
+from tests.helpers import publish_corpus
+from tests.helpers.lang import speaking
 
 FM = "---\nid: sample\ntitle: 예시\n---\n\n"
 PATHS = {"static/img/logo.png", "docs/images/a.png", "docs/sample.md"}
 
 
-def check(body: str, **kw: object):  # type: ignore[no-untyped-def]
-    return check_text(FM + body, path="docs/sample.md", repo_paths=PATHS, **kw)  # type: ignore[arg-type]
+def check(body: str, **kw: object):
+    return check_text(FM + body, path="docs/sample.md", repo_paths=PATHS, **kw)
 
 
-def only(result, code: str):  # type: ignore[no-untyped-def]
+def only(result, code: str):
     found = [f for f in result.findings if f.code == code]
     assert len(found) == 1, [(f.code, f.line, f.column) for f in result.findings]
     return found[0]

@@ -17,18 +17,18 @@ from modu_desktop.core.publish.check import (
     check_text,
     new_surprises,
 )
-from tests.lang import speaking
+from tests.helpers.lang import speaking
 
 FM = "---\nid: x\ntitle: 문서\n---\n\n"
 JARGON = re.compile(r"MDX|JSX|HTML|CommonMark|마크다운|directive|디렉티브", re.I)
 
 
-def surprises(body: str) -> list:  # type: ignore[type-arg]
+def surprises(body: str) -> list:
     found = check_text(FM + body).findings
     return [f for f in found if f.severity is Severity.MAY_SURPRISE]
 
 
-def one(body: str, code: str):  # type: ignore[no-untyped-def]
+def one(body: str, code: str):
     found = [f for f in surprises(body) if f.code == code]
     assert len(found) == 1, [(f.code, f.line) for f in surprises(body)]
     f = found[0]
@@ -138,7 +138,7 @@ def test_only_new_surprises_are_asked_about() -> None:
 
 @pytest.mark.timeout(1800)
 def test_the_fixes_make_the_site_build_show_what_was_meant() -> None:
-    from tests.site_oracle import built_bodies
+    from tests.helpers.site_oracle import built_bodies
 
     originals = {
         "emphasis": "**마크다운(Markdown)**을 배웁니다. 그리고 _기울임_은 보입니다.\n",
@@ -148,7 +148,7 @@ def test_the_fixes_make_the_site_build_show_what_was_meant() -> None:
             ":::cards\n- title: 선배창업자 1:1 멘토링\n  description: 매주 10:00, AI:SW\n:::\n"
         ),
     }
-    fixed = {}
+    fixed: dict[str, str] = {}
     for name, body in originals.items():
         text = apply_all_fixes(FM + body, check_text(FM + body))
         assert text != FM + body, name

@@ -11,7 +11,7 @@ from pathlib import Path
 from modu_desktop import i18n
 from modu_desktop.core.publish.check import check_text
 from modu_desktop.core.publish.check.messages import fix_explanation
-from tests import publish_corpus
+from tests.helpers import publish_corpus
 
 MESSAGES = Path(__file__).resolve().parents[3] / "modu_desktop" / "core" / "publish" / "check"
 TECHNICAL = re.compile(

@@ -19,9 +19,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from modu_desktop.core.brochure.unpublished import published
 from modu_desktop.core.docops.newdoc import NewDocRequest
-from modu_desktop.core.docops.unpublished import published
-from tests.nodetools import SITE_FIXTURE, cache_root, require_node, site_checkout
+from tests.helpers.nodetools import SITE_FIXTURE, cache_root, require_node, site_checkout
 
 NAV_FILES = (
     "  const files = fs.readdirSync(docsDir).filter(f => f.endsWith('.md') || f.endsWith('.mdx'));"

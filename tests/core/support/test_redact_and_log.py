@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from modu_desktop.core.github.types import Secret
 from modu_desktop.core.support import logfile
 from modu_desktop.core.support.redact import redact
 
@@ -55,7 +56,7 @@ def test_log_file_rotates_and_hides_the_token(
     tmp_path: Path, clean_root: logging.Logger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(logfile, "MAX_BYTES", 20_000)
-    logfile.add_secret("an-odd-shaped-secret")
+    Secret("an-odd-shaped-secret")  # a token the app holds
     path = logfile.start_logging(tmp_path / "logs", console=None)
     assert path == tmp_path / "logs" / logfile.LOG_NAME
     log = logging.getLogger("modu_desktop.test")

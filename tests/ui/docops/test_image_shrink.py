@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QMimeData, QUrl
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QImageWriter
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop import i18n
@@ -34,7 +34,9 @@ def photo_30mb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     w, h = 3200, 2400
     img = QImage(os.urandom(w * h * 3), w, h, w * 3, QImage.Format.Format_RGB888)
     path = tmp_path_factory.mktemp("photos") / "졸업식_사진-2026.jpg"
-    assert img.save(str(path), "JPEG", 100)
+    writer = QImageWriter(str(path), b"jpeg")
+    writer.setQuality(100)
+    assert writer.write(img), writer.errorString()
     assert path.stat().st_size > 30 * 1024 * 1024 > MAX_BYTES
     return path
 
@@ -128,7 +130,9 @@ def _photo(path: Path, w: int, h: int, noise: bool) -> Path:
     else:
         img = QImage(w, h, QImage.Format.Format_RGB32)
         img.fill(0x3366AA)
-    assert img.save(str(path), "JPEG", 95)
+    writer = QImageWriter(str(path), b"jpeg")
+    writer.setQuality(95)
+    assert writer.write(img), writer.errorString()
     return path
 
 

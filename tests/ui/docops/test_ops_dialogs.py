@@ -33,7 +33,7 @@ from modu_desktop.ui.docops.ops_import import (
     new_document,
 )
 from modu_desktop.ui.docops.ops_reorder import ReorderBar, ReorderController
-from tests.lang import in_lang, speaking
+from tests.helpers.lang import in_lang, speaking
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PNG = (
@@ -448,7 +448,7 @@ def test_reorder_second_write_conflict_is_rolled_back(env: Env, ui: Any) -> None
             await other.store.save(loaded, loaded.text + "y\n", loaded.sha, "editor2")
         return await real_save(doc, text, base_sha, login, message)
 
-    ops.store.save = save  # type: ignore[method-assign]
+    ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
     ctl = ReorderController(ops)
     res = ui.run(ctl.move("02-programs", "down"))
     assert res.code is OpCode.ROLLED_BACK

@@ -19,8 +19,11 @@ from modu_desktop.core.brochure import block_model as bm
 from modu_desktop.core.brochure import syntax
 from modu_desktop.core.brochure.catalog import CATALOG
 from modu_desktop.core.publish.status import PublishPhase
+from modu_desktop.ui.editing.block_form import ItemTable
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
+from tests.helpers.qt import child
+from tests.helpers.sandbox import AnswerGate
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
@@ -52,14 +55,20 @@ def _goto_line(p: EditorPane, line: int, col: int = 0) -> None:
     p._sync_block_form()
 
 
+def _current_span(p: EditorPane) -> syntax.BlockPart:
+    span = p.current_block_span()
+    assert span is not None, "the cursor is in no block"
+    return span
+
+
 # ------------------------------------------------------------------------------ 블록 넣기
 @pytest.mark.parametrize("entry", [s.entry for s in CATALOG])
 def test_insert_each_block_from_the_picker(pane: EditorPane, qtbot: Any, entry: str) -> None:
     start = "---\nid: new\ntitle: 새 문서\n---\n\n첫 문단입니다.\n"
     pane.load_text(start, read_only=False)
     _goto_line(pane, 5, 3)  # in the middle of "첫 문단입니다."
-    button = pane.findChild(QPushButton, "insertBlockButton")
-    assert button is not None and button.isVisible() and button.text() == "블록 넣기"
+    button = child(pane, QPushButton, "insertBlockButton")
+    assert button.isVisible() and button.text() == "블록 넣기"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     picker = pane.picker
     assert picker is not None and picker.objectName() == "blockPicker"
@@ -162,11 +171,14 @@ def test_form_edits_write_the_sites_syntax(pane: EditorPane, qtbot: Any) -> None
     title.clear()
     qtbot.keyClicks(title, "New title")  # QTest types ASCII only
     table = form.tables["items"]
+    assert isinstance(table, ItemTable)
     table.table.setCurrentCell(2, 0)
-    table.findChild(QPushButton, "moveUpButton").click()
-    table.findChild(QPushButton, "addItemButton").click()
+    child(table, QPushButton, "moveUpButton").click()
+    child(table, QPushButton, "addItemButton").click()
     new_row = table.current()
-    table.table.item(new_row, table.keys.index("description")).setText("설명 한 줄")
+    cell = table.table.item(new_row, table.keys.index("description"))
+    assert cell is not None
+    cell.setText("설명 한 줄")
     text = pane.text()
     found = syntax.block_at(text, cards.first_line + 1)
     assert found is not None
@@ -196,11 +208,11 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     assert set(form.tables) == {"left", "right"}
     right = form.tables["right"]
     right.table.setCurrentCell(1, 0)
-    right.findChild(QPushButton, "moveUpButton").click()
+    child(right, QPushButton, "moveUpButton").click()
     dark = form.field_widgets["left-dark"]
     assert isinstance(dark, QCheckBox) and dark.isChecked()
     dark.setChecked(False)
-    model = bm.parse(pane.current_block_span().text)  # type: ignore[union-attr]
+    model = bm.parse(_current_span(pane).text)
     assert [it.get("num") for it in model.section("right").items] == ["②", "①"]
     assert model.get("left-dark") is None
     assert '- num: "②"' in model.text()
@@ -211,18 +223,20 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     dt = form.tables["rows"]
     assert dt.table.columnCount() == 3 and dt.table.rowCount() == 3
     dt.table.setCurrentCell(0, 0)
-    dt.findChild(QPushButton, "addColumnButton").click()
-    dt.table.item(0, 1).setText("[!신설]")
-    dt.findChild(QPushButton, "addRowButton").click()
-    model = bm.parse(pane.current_block_span().text)  # type: ignore[union-attr]
+    child(dt, QPushButton, "addColumnButton").click()
+    cell = dt.table.item(0, 1)
+    assert cell is not None
+    cell.setText("[!신설]")
+    child(dt, QPushButton, "addRowButton").click()
+    model = bm.parse(_current_span(pane).text)
     assert model.columns() == ["모집단위", "새 열", "정원", "비고"]
     assert model.get("align") == "left | left | center | left"
     assert model.rows()[0] == ["**컴퓨터공학전공**", "[!신설]", "[!84명]", "SW 전공 핵심 학과"]
     assert model.rows()[1] == ["-", "-", "-", "-"]
     dt.table.setCurrentCell(0, 1)
-    dt.findChild(QPushButton, "removeColumnButton").click()
+    child(dt, QPushButton, "removeColumnButton").click()
     dt.table.setCurrentCell(1, 0)
-    dt.findChild(QPushButton, "removeRowButton").click()
+    child(dt, QPushButton, "removeRowButton").click()
     new_split = next(s for s in syntax.block_spans(pane.text()) if s.name == "split")
     assert pane.text() == syntax.replace_block(TEMPLATE, split, new_split.text)
 
@@ -258,7 +272,7 @@ def test_tab_inside_a_block_indents_two_spaces(pane: EditorPane, qtbot: Any) -> 
     qtbot.keyClick(pane.editor, Qt.Key.Key_Tab)
     assert pane.text().split("\n")[8] == "  icon: 🎯"
     assert "\t" not in pane.text()
-    block = bm.parse(pane.current_block_span().text)  # type: ignore[union-attr]
+    block = bm.parse(_current_span(pane).text)
     assert block.understood and block.body is not None
     assert block.body.items[0].values() == {"title": "하나", "icon": "🎯"}
     qtbot.keyClick(pane.editor, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
@@ -325,7 +339,7 @@ def test_hidden_front_matter_is_saved_unchanged(
     assert not ed.document().findBlockByNumber(0).isVisible()
     ed.moveCursor(QTextCursor.MoveOperation.End)
     qtbot.keyClicks(ed, "One more line.")
-    save = win.findChild(QPushButton, "saveButton")
+    save = child(win, QPushButton, "saveButton")
     assert save is not None and save.isVisible() and save.isEnabled()
     assert win.editor_pane.save_state.text() == "● 저장 안 됨"
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
@@ -357,7 +371,7 @@ def test_publishing_line_moves_forward_and_opens_the_page(
     ranks = [order.index(s) for s in seen if s in order]
     assert ranks == sorted(ranks) and ranks[0] == 0 and 1 in ranks
     assert "게시됨" in pub.text()
-    button = pub.findChild(QPushButton, "viewOnSiteButton")
+    button = child(pub, QPushButton, "viewOnSiteButton")
     assert button is not None and button.isVisible() and button.text() == "사이트에서 보기"
     button.click()
     assert pub.opened == [f"{sandbox.api_url}/_sandbox/site/docs/strategy"]
@@ -384,8 +398,9 @@ def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
 
     def draw() -> None:
         p.show_status(board.status("d"))
-        if not shown or shown[-1] is not p.publishing:
-            shown.append(p.publishing)
+        phase = p.publishing
+        if phase is not None and (not shown or shown[-1] is not phase):
+            shown.append(phase)
 
     board.subscribe(draw)
     board.saved("d", "abc", page_url="https://pnuai.github.io/PNU-Modu/docs/intro")
@@ -423,17 +438,17 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     assert win.minimumSizeHint().width() <= 800 and win.minimumWidth() <= 800
     toggle.click()
     assert not win.doc_list.isVisible()
-    qtbot.waitUntil(lambda: pane.width() >= 760, timeout=2000)  # the editor takes the window
+    qtbot.waitUntil(lambda: pane.width() >= 760, timeout=10000)  # the editor takes the window
     for key in ("editor", "preview", "both"):
         pane.view_buttons[key].click()
         assert pane.left_pane.isVisible() == (key != "preview")
         assert pane.preview.isVisible() == (key != "editor")
     pane.view_buttons["editor"].click()
-    qtbot.waitUntil(lambda: pane.page_editor.width() >= 700, timeout=2000)
+    qtbot.waitUntil(lambda: pane.page_editor.width() >= 700, timeout=10000)
     for raw in (False, True):  # the cards, then 원문 편집
         pane.set_raw_view(raw)
         if raw:
-            qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=2000)
+            qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=10000)
         for name in ("saveButton", "insertBlockButton", "viewBothButton", "rawEditorToggle") + (
             ("showFrontMatterButton",) if raw else ()
         ):
@@ -472,36 +487,48 @@ def test_progress_shows_only_for_waits_over_300_ms(qtbot: Any) -> None:
     host.resize(300, 200)
     host.show()
     flag = {"busy": False}
-    ov = BusyOverlay(host, lambda: flag["busy"], "불러오는 중…", poll_ms=20)
+    now = [0.0]
+    ov = BusyOverlay(host, lambda: flag["busy"], "불러오는 중…", poll_ms=20, clock=lambda: now[0])
+    ticks: list[bool] = []
+    ov._timer.timeout.connect(lambda: ticks.append(flag["busy"]))
     flag["busy"] = True
-    qtbot.wait(150)
+    qtbot.waitUntil(lambda: ticks.count(True) >= 2, timeout=10000)  # busy since 0.0
+    now[0] = 0.29
+    qtbot.waitUntil(lambda: ticks.count(True) >= 4, timeout=10000)
     flag["busy"] = False
-    qtbot.wait(100)
-    assert ov.shown_count == 0  # a quick answer shows nothing
+    qtbot.waitUntil(lambda: ticks[-1] is False, timeout=10000)
+    assert ov.shown_count == 0  # a quick answer (under 300 ms) shows nothing
     flag["busy"] = True
-    qtbot.waitUntil(ov.isVisible, timeout=2000)
+    qtbot.waitUntil(lambda: ticks.count(True) >= 6, timeout=10000)  # busy again, since 0.29
+    assert not ov.isVisible()
+    now[0] = 0.6
+    qtbot.waitUntil(ov.isVisible, timeout=10000)
     assert ov.geometry() == host.rect()
     flag["busy"] = False
-    qtbot.waitUntil(lambda: not ov.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not ov.isVisible(), timeout=10000)
 
 
 def test_slow_list_and_open_show_progress_in_place(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     win = make_window()
-    sandbox.faults.latency_ms = 450
+    sandbox.clock = gate = AnswerGate()  # GitHub answers only once the progress is seen
     try:
+        gate.hold()
         task = ui.start(win.refresh_list())
-        qtbot.waitUntil(lambda: win.list_busy.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: win.list_busy.isVisible(), timeout=10000)
         assert win.list_busy.parent() is win.doc_list
+        gate.release()
         ui.wait_task(task)
+        gate.hold()
         task = ui.start(win.open_document(DOC))
-        qtbot.waitUntil(lambda: win.open_busy.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: win.open_busy.isVisible(), timeout=10000)
         assert win.open_busy.parent() is win.right
+        gate.release()
         assert ui.wait_task(task)
     finally:
-        sandbox.faults.latency_ms = 0
-    qtbot.waitUntil(lambda: not win.open_busy.isVisible(), timeout=2000)
+        gate.release()
+    qtbot.waitUntil(lambda: not win.open_busy.isVisible(), timeout=10000)
 
 
 def _shown(pane: EditorPane, qtbot: Any) -> PreviewPane:
@@ -613,7 +640,7 @@ def test_form_edit_keeps_the_cursor_on_its_line(pane: EditorPane) -> None:
     # removing the item the cursor is in keeps the cursor inside the block
     table = pane.block_form.tables["items"]
     table.table.setCurrentCell(2, 0)
-    table.findChild(QPushButton, "removeItemButton").click()
+    child(table, QPushButton, "removeItemButton").click()
     span = pane.current_block_span()
     assert span is not None and span.name == "cards"
 

@@ -48,7 +48,7 @@ def test_form_follows_text_and_text_follows_form(qtbot: Any) -> None:
     # text → form (debounced)
     pane.editor.setFocus()
     pane.editor.setPlainText(TEXT.replace("sidebar_position: 3", "sidebar_position: 7"))
-    qtbot.waitUntil(lambda: f.position_edit.text() == "7", timeout=2000)
+    qtbot.waitUntil(lambda: f.position_edit.text() == "7", timeout=10000)
 
 
 def test_read_only_blocks_form_edits(qtbot: Any) -> None:

@@ -93,7 +93,12 @@ def test_problem_report_has_no_token_and_no_home_folder(
     from modu_desktop.ui.help import report
 
     opened: list[Path] = []
-    monkeypatch.setattr(report, "open_folder", lambda folder: opened.append(folder) or True)
+
+    def open_folder(folder: Path) -> bool:
+        opened.append(folder)
+        return True
+
+    monkeypatch.setattr(report, "open_folder", open_folder)
     win = make_window()
     logs = win.ctx.paths.logs
     logs.mkdir(parents=True, exist_ok=True)

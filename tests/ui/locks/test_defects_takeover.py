@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.ui.conftest import lock_json, writes
+from tests.helpers.sandbox import AnswerGate, lock_json, writes
 
 DOC = "02-programs"
 
@@ -72,7 +72,7 @@ def _lock_dialog_shown() -> bool:
 
 
 def test_take_over_does_not_ask_again_when_the_holder_heartbeated_after_the_list(
-    make_window: Any, peer: Any, sandbox: Any, ui: Any
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, gate: AnswerGate
 ) -> None:
     """The question comes from the list's lock while a fresh read checks it; the holder's
     heartbeat landed in between (same holder, same session: only the sha moved). The user
@@ -82,12 +82,13 @@ def test_take_over_does_not_ask_again_when_the_holder_heartbeated_after_the_list
     assert held is not None
     bob = make_window()  # the list shows Alice's lock as it was
     assert ui.run(alice.locks.heartbeat(held)).still_held  # a new sha for the same claim
-    sandbox.faults.update(latency_ms=300)
+    gate.hold()  # the fresh read is in flight while the user answers
     task = ui.start(bob.open_document(DOC))
     dlg = ui.dialog("lockDialog")
     assert "editor2" in dlg.head_label.text()
     ui.click(dlg, "stealButton")
     ui.click(ui.dialog("stealConfirmDialog"), "confirmStealButton")
+    gate.release()
     ui.qtbot.waitUntil(lambda: task.done() or _lock_dialog_shown(), timeout=15000)
     asked_again = not task.done()
     if asked_again:  # end the open cleanly before failing
@@ -100,7 +101,7 @@ def test_take_over_does_not_ask_again_when_the_holder_heartbeated_after_the_list
 
 
 def test_take_over_asks_again_saying_someone_else_holds_it_now(
-    make_window: Any, peer: Any, sandbox: Any, ui: Any
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, gate: AnswerGate
 ) -> None:
     """Between the list and the take-over, Alice left and Carol started editing: the question
     comes back, and says that it changed and who holds the lock now."""
@@ -112,23 +113,25 @@ def test_take_over_asks_again_saying_someone_else_holds_it_now(
     carol = peer("viewer-not", "tok-editor2", session_id="carol-session")
     carol.locks.login = "carol"
     assert ui.run(carol.locks.acquire(DOC)).held is not None
-    sandbox.faults.update(latency_ms=1500)
+    gate.hold()
     task = ui.start(bob.open_document(DOC))
     dlg = ui.dialog("lockDialog")
     assert "editor2" in dlg.head_label.text()  # the list's lock
     ui.click(dlg, "stealButton")  # before the fresh read is back
     ui.click(ui.dialog("stealConfirmDialog"), "confirmStealButton")
+    gate.release()
 
     def carol_asked() -> bool:
         from PySide6.QtWidgets import QApplication
 
+        from modu_desktop.ui.locks.lock_dialog import LockDialog
+
         return any(
-            w.objectName() == "lockDialog" and w.isVisible() and "carol" in w.head_label.text()
+            isinstance(w, LockDialog) and w.isVisible() and "carol" in w.head_label.text()
             for w in QApplication.topLevelWidgets()
         )
 
     ui.qtbot.waitUntil(carol_asked, timeout=15000)
-    sandbox.faults.update(latency_ms=0)
     again = ui.dialog("lockDialog")
     changed = again.changed_label
     assert changed.isVisible()

@@ -12,7 +12,7 @@ import pytest
 
 from modu_desktop.core.preview import build_page, render_document, style_from_checkout
 from modu_desktop.core.preview.export import local_picture_resolver, standalone_page
-from tests.nodetools import SITE_FIXTURE
+from tests.helpers.nodetools import SITE_FIXTURE
 
 DOCS = Path(__file__).resolve().parents[2] / "fixtures" / "pnu-modu" / "docs"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.nodetools import require_node, site_checkout
+from tests.helpers.nodetools import require_node, site_checkout
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -237,8 +237,9 @@ def test_a_failed_sandbox_deploy_is_shown_and_restored_in_one_action(
     doc = ui.run(store.load("03-strategy"))
     broken = doc.text + "\n\n줄바꿈<br>다음 줄\n"
     saved = ui.run(store.save(doc, broken, doc.sha, "editor1"))
-    assert isinstance(saved, SaveResult)
-    run = ui.run(_wait_run(gh, saved.commit_sha))
+    assert isinstance(saved, SaveResult) and saved.commit_sha
+    broken_commit = saved.commit_sha
+    run = ui.run(_wait_run(gh, broken_commit))
     assert run.conclusion == "failure"
     failure = ui.run(deploy_failure(gh, run))
     ui.run(store.refresh())
@@ -262,7 +263,7 @@ def test_a_failed_sandbox_deploy_is_shown_and_restored_in_one_action(
 
     async def restore() -> SaveResult | SaveConflict | RestoreRefused:  # the host's job
         notice.restore_started()
-        found = await version_before(history, saved.commit_sha, doc.path)
+        found = await version_before(history, broken_commit, doc.path)
         assert found is not None
         version, text = found
 
@@ -283,7 +284,7 @@ def test_a_failed_sandbox_deploy_is_shown_and_restored_in_one_action(
     qtbot.waitUntil(lambda: bool(results or errors), timeout=10000)
     assert errors == [] and not ops.tasks
     (res,) = results
-    assert isinstance(res, SaveResult)
+    assert isinstance(res, SaveResult) and res.commit_sha
     assert sandbox.read_file(doc.path).decode("utf-8") == doc.text
     assert sandbox.commits()[0]["message"].startswith("docs(edit): restore 03-strategy.md to ")
     assert ui.run(_wait_run(gh, res.commit_sha)).conclusion == "success"

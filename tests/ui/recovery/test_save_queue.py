@@ -31,6 +31,7 @@ from modu_desktop.ui.recovery.save_queue import (
     outcome_for_error,
     resolve_failed,
 )
+from tests.helpers.ui_windows import window_with_running_queue
 
 DOC = "03-strategy"
 PATH = f"docs/{DOC}.md"
@@ -295,24 +296,12 @@ def test_status_widget_texts(qtbot: Any) -> None:
 # -- attached to a real window (modu_desktop.ui.recovery.nothing_lost) ------------------------
 
 
-def _attached(make_window: Any, ui: Any, tmp_path: Path) -> tuple[Any, Any]:
-    win = make_window()
-    ctx = win.ctx
-    ctx.client.retry = RetryPolicy(max_attempts=2, base_delay=0.02, max_delay=0.05, max_total=0.3)
-    nl = win.nothing_lost
-    nl.queue.spool.backoff = Backoff(base_s=0.2, cap_s=0.5, jitter=0.0)
-    assert not nl.queue.running  # starts once the window has recovered the last session
-    ui.run(win.recover_at_start())
-    assert nl.queue.running
-    return win, nl
-
-
 def test_window_save_offline_is_queued_and_lands_once(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path
 ) -> None:
     from PySide6.QtGui import QTextCursor
 
-    win, nl = _attached(make_window, ui, tmp_path)
+    win, nl = window_with_running_queue(make_window, ui)
     assert ui.run(win.open_document(DOC))
     ed = win.editor_pane.editor
     ed.moveCursor(QTextCursor.MoveOperation.End)
@@ -345,7 +334,7 @@ def test_window_queued_conflict_keep_mine_lands_in_the_open_editor(
     open editor builds on it (clean, new base sha), so its next save does not conflict."""
     from PySide6.QtGui import QTextCursor
 
-    win, nl = _attached(make_window, ui, tmp_path)
+    win, nl = window_with_running_queue(make_window, ui)
     assert ui.run(win.open_document(DOC))
     base = win.doc.base_sha
     ed = win.editor_pane.editor

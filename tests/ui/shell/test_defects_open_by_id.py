@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.ui.conftest import lock_json, writes
+from tests.helpers.sandbox import lock_json, writes
 
 
 def test_open_by_front_matter_id(make_window: Any, sandbox: Any, ui: Any) -> None:

@@ -21,7 +21,7 @@ from modu_desktop.ui.docops.ops_import import ImportDialog, NewDocumentDialog
 from modu_desktop.ui.docops.ops_reorder import ReorderBar
 from modu_desktop.ui.publish.history_panel import HistoryPanel
 from modu_desktop.ui.shell.operation import error_text, operations_for
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 DOC = "03-strategy"
 PNG = (
@@ -67,6 +67,10 @@ class Hanging:
             raise
 
 
+def _done(task: asyncio.Task[Any] | None) -> bool:
+    return task is not None and task.done()
+
+
 def _dialogs(win: Any, tmp_path: Path, which: str) -> tuple[Any, str, Any, str]:
     """(the dialog over ``win``, its action button, the object whose method fails, its name)."""
     ops = win.ops_host.ops
@@ -74,18 +78,18 @@ def _dialogs(win: Any, tmp_path: Path, which: str) -> tuple[Any, str, Any, str]:
         summary = win.ctx.store.snapshot.doc(DOC)
         return DeleteDialog(ops, summary, win), "opsDeleteButton", ops, "delete"
     if which == "new":
-        dlg = NewDocumentDialog(ops, win)
-        dlg.form.id_edit.setText("bootcamp")
-        dlg.form.title_edit.setText("부트캠프")
-        return dlg, "opsCreateButton", ops, "create"
+        new = NewDocumentDialog(ops, win)
+        new.form.id_edit.setText("bootcamp")
+        new.form.title_edit.setText("부트캠프")
+        return new, "opsCreateButton", ops, "create"
     if which == "import":
         md = tmp_path / "news.md"
         md.write_text("---\ntitle: 소식\n---\n\n본문\n", encoding="utf-8")
-        dlg = ImportDialog(ops, [str(md)], win)
-        return dlg, "opsImportButton", ops, "create"  # (the window refreshes the store itself)
+        # "create" fails; the window refreshes the store itself
+        return ImportDialog(ops, [str(md)], win), "opsImportButton", ops, "create"
     assert which == "picture"
-    dlg = ImagePickerDialog(win.ops_host.uploader, win, path=str(PNG))
-    return dlg, "opsUploadButton", win.ops_host.uploader, "upload_file"
+    picker = ImagePickerDialog(win.ops_host.uploader, win, path=str(PNG))
+    return picker, "opsUploadButton", win.ops_host.uploader, "upload_file"
 
 
 @pytest.mark.parametrize("which", ["delete", "new", "import", "picture"])
@@ -107,7 +111,7 @@ def test_an_error_in_a_dialog_reaches_the_user_once_and_the_dialog_stays_usable(
     # the task's done callbacks (which word the error) run just after it is done
     qtbot.waitUntil(lambda: task.done() and not dlg.busy, timeout=10000)
     expected = in_lang("en", lambda: error_text(BOOM))
-    qtbot.waitUntil(lambda: dlg.status.text() == expected, timeout=2000)
+    qtbot.waitUntil(lambda: dlg.status.text() == expected, timeout=10000)
     assert dlg.status.isVisible() and dlg.status.text() == expected  # in the dialog
     assert dlg.status.property("kind") == "error"
     assert not (win.notice.isVisible() and expected in win.notice.text())  # once, not twice
@@ -150,8 +154,8 @@ def test_reorder_bar_error_is_shown_in_the_bar_once(
     ops.move = failing
     bar.up.click()
     task = bar._task
-    assert task in win.ops.tasks
-    qtbot.waitUntil(task.done, timeout=10000)
+    assert task is not None and task in win.ops.tasks
+    qtbot.waitUntil(lambda: task.done() and bar.label.property("kind") == "error", timeout=10000)
     assert (
         bar.label.text() == in_lang("en", lambda: error_text(BOOM))
         and bar.label.property("kind") == "error"
@@ -159,12 +163,12 @@ def test_reorder_bar_error_is_shown_in_the_bar_once(
     assert len(_failures(caplog)) == 1 and bar.up.isEnabled() and bar.down.isEnabled()
     assert not bar.progress.isVisible()
     bar.down.click()  # usable again
-    qtbot.waitUntil(lambda: failing.calls == 2 and bar._task.done(), timeout=15000)
+    qtbot.waitUntil(lambda: failing.calls == 2 and _done(bar._task), timeout=15000)
     assert len(_failures(caplog)) == 1
 
 
 def test_history_panel_reads_through_the_window_and_closing_cancels(
-    make_window: Any, ui: Any, qtbot: Any
+    make_window: Any, ui: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     win = make_window()
     panel = HistoryPanel(win)
@@ -175,20 +179,20 @@ def test_history_panel_reads_through_the_window_and_closing_cancels(
     ui.run(win.ctx.store.save(DOC, text + "\n둘째 판\n", ui.run(win.ctx.store.load(DOC)).sha, "e"))
     ui.run(panel.load(history, path, text + "\n셋째\n", title="전략"))
     assert len(panel.versions) >= 2
-    qtbot.waitUntil(lambda: panel._task is not None and panel._task.done(), timeout=10000)
+    qtbot.waitUntil(lambda: _done(panel._task), timeout=10000)
     failing = Failing(history.text_at)
-    history.text_at = failing
+    monkeypatch.setattr(history, "text_at", failing)
     panel.list.setCurrentRow(0)
-    qtbot.waitUntil(panel._task.done, timeout=10000)
-    assert "could not be read" in panel.diff_title.text()  # shown once, in the panel
+    qtbot.waitUntil(lambda: "could not be read" in panel.diff_title.text(), timeout=10000)
+    assert _done(panel._task)  # shown once, in the panel
     panel.list.setCurrentRow(1)  # usable again
-    qtbot.waitUntil(lambda: panel._task.done() and panel.selected is not None, timeout=10000)
+    qtbot.waitUntil(lambda: _done(panel._task) and panel.selected is not None, timeout=10000)
     hanging = Hanging()
-    history.text_at = hanging
+    monkeypatch.setattr(history, "text_at", hanging)
     panel.list.setCurrentRow(0)
     ui.run(hanging.started.wait())
     task = panel._task
-    assert task in win.ops.tasks
+    assert task is not None and task in win.ops.tasks
     assert ui.run(win.shutdown(interactive=False))
     assert task.cancelled() and hanging.cancelled
 
@@ -212,7 +216,7 @@ def test_sign_in_error_is_shown_once_and_the_button_comes_back(
     w.start_check()
     task = w._task
     assert task in operations_for(w).tasks  # no window yet: the shared registry
-    qtbot.waitUntil(task.done, timeout=10000)
+    qtbot.waitUntil(lambda: task.done() and w.message.property("kind") == "error", timeout=10000)
     assert (
         w.message.text() == in_lang("en", lambda: error_text(BOOM))
         and w.message.property("kind") == "error"

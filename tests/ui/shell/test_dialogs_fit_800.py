@@ -165,9 +165,9 @@ def test_dialog_fits_an_800_by_600_window(name: str, window: Any, ui: Any, qtbot
     for button in dlg.findChildren(QAbstractButton):
         if not button.isVisibleTo(dlg) or button.window() is not dlg:
             continue
-        box = button.geometry().translated(
-            button.parentWidget().mapTo(dlg, button.pos()) - button.pos()
-        )
+        parent = button.parentWidget()
+        assert parent is not None
+        box = button.geometry().translated(parent.mapTo(dlg, button.pos()) - button.pos())
         assert inside.contains(box), (name, button.text(), box, inside)
     dlg.close()
     dlg.deleteLater()

@@ -3,13 +3,14 @@ list from the last run that is checked before any of its rows opens a document."
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
 
 from modu_desktop.i18n import set_language
-from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.shell.doc_list import DocListModel, DocListPanel, DocRow, LockBadge
 
 
 def _rows(n: int) -> list[DocRow]:
@@ -104,27 +105,45 @@ def test_a_list_from_last_time_opens_nothing_until_it_is_checked(qtbot: Any) -> 
     assert asked == ["d00001"]
 
 
-def test_ten_thousand_documents_list_and_filter_without_a_stall(qtbot: Any) -> None:
-    """The bench measures the 16 ms target; here a loose bound catches a per-row widget or a
-    quadratic step coming back (a QTreeWidget took ~150 ms to list 10,000)."""
+def test_ten_thousand_documents_list_and_filter_touching_only_the_rows_on_screen(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Listing or filtering 10,000 documents asks the model for the rows on screen only, adds no
+    widget per row, and resets the model once; what a per-row widget or a pass per row in Qt
+    (a QTreeWidget took ~150 ms to list 10,000) would break. The time is the benchmark's
+    (``python -m bench.probe listfilter 10000``, target 16 ms a keystroke)."""
+    asked: list[int] = []
+    real = DocListModel.data
+
+    def counting(self: DocListModel, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        asked.append(index.row())
+        return real(self, index, role)
+
+    monkeypatch.setattr(DocListModel, "data", counting)
     panel = DocListPanel()
     qtbot.addWidget(panel)
     panel.resize(600, 800)
     panel.show()
-    rows = _rows(10_000)
-    t = time.perf_counter()
-    panel.set_rows(rows, 0)
+    panel.set_rows(_rows(10), 0)
     panel.repaint()
-    listed = time.perf_counter() - t
+    widgets = len(panel.findChildren(QWidget))
+    resets: list[bool] = []
+    panel.model.modelReset.connect(lambda: resets.append(True))
+    asked.clear()
+    panel.set_rows(_rows(10_000), 0)
+    panel.repaint()
     assert len(panel.doc_ids()) == 10_000
-    worst = 0.0
+    assert len(resets) == 1 and len(panel.findChildren(QWidget)) == widgets
+    assert 0 < len(set(asked)) < 200, len(set(asked))
+    folded = panel.model.haystacks()
     for text in ("9", "99", "999", "9999", ""):
-        t = time.perf_counter()
+        asked.clear()
+        resets.clear()
         panel.filter_edit.setText(text)
         panel.repaint()
-        worst = max(worst, time.perf_counter() - t)
+        assert len(resets) == 1 and len(set(asked)) < 200, (text, len(set(asked)))
     assert len(panel.visible_doc_ids()) == 10_000
-    assert listed < 0.25 and worst < 0.1, (listed, worst)
+    assert panel.model.haystacks() is folded  # the rows are folded once per listing
 
 
 def test_own_lock_shows_at_once_and_a_listing_corrects_it(qtbot: Any) -> None:
@@ -155,9 +174,9 @@ def test_a_narrow_list_hides_the_file_column(qtbot: Any) -> None:
     panel.show()
     panel.set_rows(_rows(3), 0)
     panel.resize(300, 400)
-    qtbot.waitUntil(lambda: panel.tree.isColumnHidden(panel.COL_FILE), timeout=3000)
+    qtbot.waitUntil(lambda: panel.tree.isColumnHidden(panel.COL_FILE), timeout=10000)
     panel.resize(600, 400)
-    qtbot.waitUntil(lambda: not panel.tree.isColumnHidden(panel.COL_FILE), timeout=3000)
+    qtbot.waitUntil(lambda: not panel.tree.isColumnHidden(panel.COL_FILE), timeout=10000)
 
 
 def test_the_selection_survives_keystrokes_that_still_show_it(qtbot: Any) -> None:

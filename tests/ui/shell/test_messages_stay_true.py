@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtGui import QTextCursor
 
 from modu_desktop.core.publish.status import EditPhase, PublishPhase
-from tests.ui.conftest import lock_json
+from tests.helpers.sandbox import lock_json
 
 DOC = "02-programs"
 

@@ -87,6 +87,7 @@ def test_ctrl_plus_twice_makes_the_text_bigger_and_ctrl_0_resets(
 
     win = make_window()
     app = QApplication.instance()
+    assert isinstance(app, QApplication)
     base = system_point_size(app)
     assert ui.run(win.open_document("02-programs"))
     win.text_zoom.set_scale(1.0)  # the style sheet as the app starts with it

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.helpers.paths import CHECKOUT
+
 SCRIPT = """
 import sys, time
 from modu_desktop.core.account import startcheck
@@ -32,7 +34,7 @@ def start(self):
     return started(self)
 
 startcheck.StartCheck.start = start
-from modu_desktop.bench.probe import main
+from bench.probe import main
 sys.exit(main(["startup", *sys.argv[1:]]))
 """
 
@@ -43,6 +45,7 @@ def _start(api_url: str, data: Path) -> str:
     r = subprocess.run(
         [sys.executable, "-c", SCRIPT, "--api-url", api_url, "--data-dir", str(data)],
         env=env,
+        cwd=CHECKOUT,  # the probe is the benchmark's (bench/ in the checkout)
         capture_output=True,
         text=True,
         timeout=120,

@@ -14,13 +14,14 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLineEdit, QWidget
 
 from modu_desktop import i18n
+from modu_desktop.core.pageedit.model import Paragraph
 from modu_desktop.core.pageedit.segments import CARD_KINDS, split_cards
 from modu_desktop.ui.editing.cards import richdoc
 from modu_desktop.ui.editing.cards.block_card import BlockCard
 from modu_desktop.ui.editing.cards.raw_card import RawCard
 from modu_desktop.ui.editing.cards.text_card import TextCard
 from modu_desktop.ui.editing.editor import EditorPane
-from tests.core.pageedit.rich_corpus import EDITS
+from tests.helpers.rich_corpus import EDITS
 
 ROOT = Path(__file__).resolve().parents[4]
 REAL_DOCS = sorted(
@@ -364,7 +365,8 @@ def test_a_raw_card_that_becomes_a_block_becomes_a_block_card(pane: EditorPane, 
     assert pane.text() == "---\ntitle: 가\n---\n\n:::quote\ntext: 이제 블록\n:::\n"
     page.add_text_button.setFocus()  # the keyboard leaves the card: the page looks again
     qtbot.waitUntil(lambda: isinstance(page.cards[0], BlockCard))
-    assert page.cards[0].model.get("text") == "이제 블록"
+    block = page.cards[0]
+    assert isinstance(block, BlockCard) and block.model.get("text") == "이제 블록"
 
 
 def test_a_text_box_at_the_end_of_the_page(pane: EditorPane, qtbot: Any) -> None:
@@ -405,9 +407,11 @@ def test_on_leaving_a_text_box_shows_what_the_site_will_show(pane: EditorPane, q
     card.editor.setFocus()
     card.editor.moveCursor(QTextCursor.MoveOperation.End)
     card.editor.insertPlainText(" https://example.com :tada:")
-    assert not richdoc.read_document(card.editor.document()).blocks[0].content[-1].link
+    first = richdoc.read_document(card.editor.document()).blocks[0]
+    assert isinstance(first, Paragraph) and not getattr(first.content[-1], "link", None)
     pane.page_editor.add_text_button.setFocus()  # the keyboard leaves the card
-    shown = richdoc.read_document(card.editor.document())
-    links = [n.link for n in shown.blocks[0].content if getattr(n, "link", None)]
+    shown = richdoc.read_document(card.editor.document()).blocks[0]
+    assert isinstance(shown, Paragraph)
+    links = [getattr(n, "link", None) for n in shown.content if getattr(n, "link", None)]
     assert links == ["https://example.com"]  # the site makes a link of a bare address
     assert "🎉" in card.editor.toPlainText()  # and a picture of an emoji's name

@@ -1,4 +1,4 @@
-"""``python -m modu_desktop.bench [--docs N[,N…]] [--latency-ms MS[,MS…]] [--runs K]
+"""``python -m bench [--docs N[,N…]] [--latency-ms MS[,MS…]] [--runs K]
 [--json FILE]``: see docs/performance.md."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import sys
 import time
 
-from modu_desktop.bench.report import table
-from modu_desktop.bench.runner import Options, run
+from bench.report import table
+from bench.runner import Options, run
 
 
 def _ints(text: str) -> list[int]:
@@ -24,7 +24,7 @@ def _ints(text: str) -> list[int]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m modu_desktop.bench",
+        prog="python -m bench",
         description="Modu Desktop against the web admin's request pattern on a latency sandbox.",
     )
     p.add_argument("--docs", type=_ints, default=[100], help="documents, e.g. 10,100,1000")
@@ -69,9 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         progress=progress,
     )
     report = run(opt)
-    report["command"] = "python -m modu_desktop.bench " + " ".join(
-        sys.argv[1:] if argv is None else argv
-    )
+    report["command"] = "python -m bench " + " ".join(sys.argv[1:] if argv is None else argv)
     print(table(report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

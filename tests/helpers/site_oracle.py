@@ -3,7 +3,7 @@
 ``built_bodies(docs)`` puts every document into one private copy of the real site (its
 ``docs/`` Markdown replaced by ``docs``, pictures kept), runs ``npm run build`` once, and returns
 each page's rendered body: the inner HTML of the element with class ``theme-doc-markdown`` in
-``build/docs/<id>/index.html``. The answer is cached under ``tests.nodetools.cache_root()``,
+``build/docs/<id>/index.html``. The answer is cached under ``tests.helpers.nodetools.cache_root()``,
 keyed by the documents, the site's lock file, its config and its remark plugin, so a second run
 builds nothing. Needs Node and npm (``require_node`` skips without them).
 """
@@ -19,9 +19,10 @@ from pathlib import Path
 
 import html5lib
 
-from tests.nodetools import SITE_FIXTURE, cache_root, require_node, site_checkout
+from tests.helpers.nodetools import cache_root, require_node, site_checkout
+from tests.helpers.paths import FIXTURES, SITE_FIXTURE
 
-CORPUS = Path(__file__).resolve().parent / "fixtures" / "markdown-corpus"
+CORPUS = FIXTURES / "markdown-corpus"
 _SITE_INPUTS = (
     "package-lock.json",
     "docusaurus.config.js",
@@ -100,7 +101,8 @@ def built_bodies(docs: dict[str, str] | None = None) -> dict[str, str | None]:
     return bodies
 
 
-if __name__ == "__main__":  # python -m tests.site_oracle: build (or read) the corpus' bodies
+# python -m tests.helpers.site_oracle: build (or read) the corpus' bodies
+if __name__ == "__main__":
     import sys
 
     got = built_bodies()

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SITE = ROOT / "tests" / "fixtures" / "pnu-modu-site"
-SEED = ROOT / "modu_desktop" / "sandbox" / "seed_data" / "docs"
+from tests.helpers.paths import CHECKOUT, SITE_FIXTURE
+
+SITE = SITE_FIXTURE
+SEED = CHECKOUT / "modu_desktop" / "sandbox" / "seed_data" / "docs"
 
 FM = "---\nid: sample\ntitle: 예시 문서\nsidebar_position: 50\nnav_label: 예시\n---\n\n"
 

@@ -36,7 +36,8 @@ from typing import Any
 
 import pytest
 
-from ..nodetools import FIXTURES, npm_packages
+from tests.helpers.nodetools import npm_packages
+from tests.helpers.paths import FIXTURES
 
 CDN_PACKAGES = {"@toast-ui/editor": "3.2.2", "esbuild": "0.28.2"}
 CHROMIUM = ("chromium", "chromium-browser")

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.bench.transport import CountingTransport
+from bench.transport import CountingTransport
 from modu_desktop.core.documents.store import LoadedDoc, RepoSnapshot
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, NotFound, RepoRef

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SITE_FIXTURE = FIXTURES / "pnu-modu-site"
+from tests.helpers.paths import SITE_FIXTURE
 
 
 def cache_root() -> Path:

@@ -18,14 +18,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.bench.gen import BIG_DOC_ID, generate
-from modu_desktop.bench.ours import OpenResult, OurClient
-from modu_desktop.bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
-from modu_desktop.bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
+from bench.gen import BIG_DOC_ID, generate
+from bench.ours import OpenResult, OurClient
+from bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
+from bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
 from modu_desktop.core.documents.store import ARCHIVE_MIN_MISSING
 
 BASELINE = (
-    "webadmin: modu_desktop.bench.webadmin.WebAdminClient — the PNU-Modu web admin's "
+    "webadmin: bench.webadmin.WebAdminClient — the PNU-Modu web admin's "
     "request pattern (tree + blob per doc, 6 browser connections; lock read → lock "
     "write → content read; heartbeat = read + write; close = read + delete)"
 )
@@ -327,6 +327,7 @@ async def threshold_series(
 
 
 _PYC_DIR = Path(tempfile.gettempdir()) / "modu-bench-pycache"
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def _probe_env(extra: dict[str, str] | None = None, pyc: bool = True) -> dict[str, str]:
@@ -351,8 +352,9 @@ def _probe_env(extra: dict[str, str] | None = None, pyc: bool = True) -> dict[st
 def _probe(args: list[str], env: dict[str, str], timeout: float = 600) -> tuple[float, str]:
     t0 = time.time()
     r = subprocess.run(
-        [sys.executable, "-m", "modu_desktop.bench.probe", *args],
+        [sys.executable, "-m", "bench.probe", *args],
         env=env,
+        cwd=CHECKOUT,  # `-m bench.probe` is found from the checkout, like `python -m bench`
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -2,7 +2,8 @@
 
 Source: the npm package `@octokit/openapi`, which carries GitHub's own `api.github.com.json`
 (generated from github/rest-api-description, MIT). It is installed through
-`tests/nodetools.py` into the test cache, so a fresh clone needs only Node/npm, which CI has.
+`tests/helpers/nodetools.py` into the test cache, so a fresh clone needs only Node/npm (CI has
+them).
 The description is OpenAPI 3.0; its schemas become JSON Schema (draft 4, which OpenAPI 3.0
 follows) by turning `nullable: true` into "or null". `jsonschema` does the validating.
 

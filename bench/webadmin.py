@@ -33,7 +33,7 @@ from urllib.parse import quote
 
 import httpx
 
-from modu_desktop.bench.transport import CountingTransport
+from bench.transport import CountingTransport
 
 STALE_SECONDS = 900
 DOCS_PREFIX = "docs/"

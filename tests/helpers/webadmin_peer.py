@@ -53,6 +53,8 @@ class WebAdminApi(Protocol):
 
     async def delete(self, path: str, sha: str, message: str) -> None: ...
 
+    async def aclose(self) -> None: ...
+
 
 class HttpWebAdminApi:
     """The REST calls the web admin's ``fetch`` makes (no retries, no read-back)."""
@@ -141,6 +143,9 @@ class ClientWebAdminApi:
 
     def __init__(self, client: Any) -> None:
         self.client = client
+
+    async def aclose(self) -> None:
+        """Nothing of its own to close: the client belongs to whoever made it."""
 
     async def read_contents(self, path: str) -> tuple[str, bytes] | None:
         try:

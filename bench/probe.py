@@ -1,4 +1,4 @@
-"""Qt-side measurements, each in its own fresh process (``python -m modu_desktop.bench.probe``):
+"""Qt-side measurements, each in its own fresh process (``python -m bench.probe``):
 
 * ``startup``  — the real app (``modu_desktop.ui.shell.app.main``) with one hook on
   ``DocListPanel.set_rows``, installed as the app imports it: the first rows set print
@@ -272,7 +272,7 @@ def stall(api_url: str, token: str, data_dir: str, mode: str) -> int:
         timer.timeout.connect(tracer.tick)
 
     async def run() -> dict[str, object]:
-        from modu_desktop.bench.ours import OurClient
+        from bench.ours import OurClient
 
         win: MainWindow | None = None
         ours: OurClient | None = None
