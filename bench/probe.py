@@ -103,7 +103,7 @@ def _hwm_kb() -> tuple[int, int]:
 
 def startup(argv: list[str]) -> int:
     """argv: the app's own flags. The hook goes on the document list's ``set_rows`` (a public
-    method of ``ui/shell/doc_list.py``) as that module is first imported, by the app itself:
+    method of ``ui/doclist/panel.py``) as that module is first imported, by the app itself:
     importing it here would import Qt before the app's own start-up order does."""
     import importlib.util
 
@@ -136,7 +136,7 @@ def startup(argv: list[str]) -> int:
     class _HookOnImport:
         """A meta-path finder that only wraps the loading of the document list's module."""
 
-        name = "modu_desktop.ui.shell.doc_list"
+        name = "modu_desktop.ui.doclist.panel"
 
         def find_spec(self, fullname: str, path: object, target: object = None) -> object:
             if fullname != self.name:
@@ -416,7 +416,7 @@ def listfilter(n: int) -> int:
     import statistics
 
     app, _loop = _qt()
-    from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
+    from modu_desktop.ui.doclist.panel import DocListPanel, DocRow, LockBadge
 
     badge = LockBadge("editor2", time.time() - 60, time.time() - 30, stale=False, mine=False)
     rows = [

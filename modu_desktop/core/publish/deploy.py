@@ -51,7 +51,7 @@ def state_of_run(run: Any) -> DeployState:
 
 class DeployTracker:
     """The publishing state of one commit, from successive ``workflow_runs(commit)`` answers.
-    The one state machine of publishing: the status bar (``ui/shell/deploy_status.py``) and the
+    The one state machine of publishing: the status bar (``ui/publish/deploy_status.py``) and the
     editor's line (``ui/editing/publish_status.py``) both show it."""
 
     def __init__(self, commit_sha: str, *, give_up_after_s: float = 180.0) -> None:

@@ -32,8 +32,8 @@ from modu_desktop.core.documents.store import DocSummary
 from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.preedit import commit_preedit
-from modu_desktop.ui.shell.asyncutil import run_dialog
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.operation import operations_for
 
 
 class Outcome(Protocol):
@@ -166,7 +166,7 @@ class OpDialog(QDialog):
         name: str,
         busy: Callable[[bool], None] | None = None,
     ) -> asyncio.Task[Any]:
-        """One of the window's jobs (``ui/shell/operation.py``): the window's shutdown cancels
+        """One of the window's jobs (``ui/kit/operation.py``): the window's shutdown cancels
         it; an unexpected error is worded once and shown once, here in the dialog, whose inputs
         come back with their values."""
         return operations_for(self).run(

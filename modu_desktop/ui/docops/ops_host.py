@@ -21,7 +21,7 @@ from modu_desktop.core.docops.ops import DocOps, OpResult
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
 from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
-from modu_desktop.ui.shell.shortcuts import bind
+from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:

@@ -70,8 +70,8 @@ from modu_desktop.core.docops.images import (
 from modu_desktop.core.docops.ops import Text
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
-from modu_desktop.ui.shell.asyncutil import run_dialog
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.operation import operations_for
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
 SHRINK_LONGEST_PX = SITE_LONGEST_PX
@@ -394,7 +394,7 @@ class EditorImageHelper(QObject):
         allowed) or nothing (None)."""
         from PySide6.QtWidgets import QMessageBox
 
-        from modu_desktop.ui.shell.asyncutil import ask
+        from modu_desktop.ui.kit.asyncutil import ask
 
         buttons = [
             ("autoShrink", QMessageBox.ButtonRole.AcceptRole, tr("Make it smaller and upload"))

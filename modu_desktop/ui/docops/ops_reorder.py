@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 
 from modu_desktop.core.docops.ops import DocOps, OpCode, OpResult, Text
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.operation import operations_for
 
 
 class ReorderController(QObject):

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.account.paths import resources_dir
 from modu_desktop.core.brochure.catalog import CATALOG, BlockSpec
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.fit import fit_to_screen
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 PICTURE = QSize(168, 96)
 _RENDER_WIDTH = 520

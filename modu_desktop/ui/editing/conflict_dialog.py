@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.fit import fit_to_screen
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 
 def read_only_pane(

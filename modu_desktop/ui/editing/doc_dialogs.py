@@ -13,7 +13,7 @@ from modu_desktop.core.edit_session import Conflict, ConflictDecision
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.conflict_dialog import ConflictChoice, ConflictDialog
 from modu_desktop.ui.editing.new_doc_dialog import NewDocDialog
-from modu_desktop.ui.shell.asyncutil import ask, run_dialog
+from modu_desktop.ui.kit.asyncutil import ask, run_dialog
 
 
 async def ask_unsaved(parent: QWidget, title: str, *, editable: bool) -> str | None:

@@ -26,8 +26,8 @@ from modu_desktop.core.edit_session import (
 from modu_desktop.core.github import errors
 from modu_desktop.core.locks import words
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.operation import error_text
 from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
-from modu_desktop.ui.shell.operation import error_text
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import WindowApi

@@ -7,8 +7,8 @@ from html import escape
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.fit import fit_to_screen
-from modu_desktop.ui.shell.shortcuts import keys_text
+from modu_desktop.ui.kit.fit import fit_to_screen
+from modu_desktop.ui.kit.shortcuts import keys_text
 
 
 def guide_sections() -> list[tuple[str, str]]:

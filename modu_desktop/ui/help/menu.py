@@ -14,7 +14,7 @@ from modu_desktop.ui.help.guide import GuideDialog
 from modu_desktop.ui.help.shortcuts_page import ShortcutsDialog
 from modu_desktop.ui.help.token_warning import TokenExpiryWatch
 from modu_desktop.ui.help.updates import UpdateChecker
-from modu_desktop.ui.shell.shortcuts import bind
+from modu_desktop.ui.kit.shortcuts import bind
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.fit import fit_to_screen
-from modu_desktop.ui.shell.shortcuts import TABLE, native_text
+from modu_desktop.ui.kit.fit import fit_to_screen
+from modu_desktop.ui.kit.shortcuts import TABLE, native_text
 
 
 def shortcut_rows(window: QWidget) -> list[tuple[str, str, str, str]]:

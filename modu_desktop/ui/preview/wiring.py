@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.shortcuts import bind
+from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:

@@ -47,7 +47,7 @@ from modu_desktop.core.documents.history import (
     side_by_side,
 )
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.operation import operations_for
 
 NARROW = 700  # below this width the versions go above the comparison
 _OLD_LINE, _OLD_PART = "#fde8e7", "#f6b9b5"

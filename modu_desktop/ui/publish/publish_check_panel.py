@@ -46,7 +46,7 @@ from modu_desktop.core.publish.check import (
 )
 from modu_desktop.core.publish.check.messages import fix_explanation, summary
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.fit import fit_to_screen
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 _STYLE = """
 QFrame#publishCheckSummary[kind="error"] { background: #fdecea; border: 1px solid #e0a19b;
@@ -414,7 +414,7 @@ async def check_before_save(
     The check runs off the UI thread, so the window stays responsive and the writer may go on
     typing; with ``editor``, text typed meanwhile is checked too before anything is saved, and
     a fixed copy never replaces text the check did not see."""
-    from modu_desktop.ui.shell.asyncutil import run_dialog
+    from modu_desktop.ui.kit.asyncutil import run_dialog
 
     loop = asyncio.get_running_loop()
     if editor is not None:

@@ -18,8 +18,8 @@ from PySide6.QtCore import QObject, QTimer
 
 from modu_desktop.core.brochure.unpublished import is_unpublished, published
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.banners import Banner
 from modu_desktop.ui.publish.publish_check_panel import replace_editor_text
-from modu_desktop.ui.shell.banners import Banner
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import ShellApi, WindowApi

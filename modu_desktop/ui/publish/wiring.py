@@ -37,6 +37,7 @@ from modu_desktop.core.publish.failure import deploy_failure
 from modu_desktop.core.publish.status import PublishPhase as State
 from modu_desktop.core.publish.status import SiteStop
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.operation import error_text
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import (
     check_before_save,
@@ -44,7 +45,6 @@ from modu_desktop.ui.publish.publish_check_panel import (
     replace_editor_text,
 )
 from modu_desktop.ui.publish.status_words import status_bar_words
-from modu_desktop.ui.shell.operation import error_text
 from modu_desktop.ui.shell.window_parts import show_state
 
 if TYPE_CHECKING:

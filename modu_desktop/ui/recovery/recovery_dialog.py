@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.conflict_dialog import link_scrolling, read_only_pane
-from modu_desktop.ui.shell.fit import fit_to_screen
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 log = logging.getLogger(__name__)
 
@@ -344,7 +344,7 @@ async def offer_recovery(
 ) -> tuple[RecoveryItem, RecoveryChoice] | None:
     """Show the dialog; run the chosen restore / save-as-new. After a successful save as a new
     document the draft is removed; a restored draft is removed by the editor once committed."""
-    from modu_desktop.ui.shell.asyncutil import run_dialog
+    from modu_desktop.ui.kit.asyncutil import run_dialog
 
     if not items:
         return None

@@ -43,6 +43,8 @@ from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.core.publish.site import document_page_url
 from modu_desktop.core.publish.status import EditPhase, PublishBoard
 from modu_desktop.i18n import tr
+from modu_desktop.ui.doclist.badges import sync_own_lock
+from modu_desktop.ui.doclist.panel import rows_from_snapshot
 from modu_desktop.ui.docops.ops_host import OpsHost
 from modu_desktop.ui.editing.doc_dialogs import (
     ask_new_document,
@@ -59,18 +61,16 @@ from modu_desktop.ui.editing.session_words import (
     took_over_text,
 )
 from modu_desktop.ui.help.menu import HelpMenu
+from modu_desktop.ui.kit.operation import Operations, error_text
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
+from modu_desktop.ui.publish.deploy_status import DeployStatus
 from modu_desktop.ui.publish.unpublished import UnpublishedBar
 from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
 from modu_desktop.ui.shell.context import AppContext
-from modu_desktop.ui.shell.deploy_status import DeployStatus
-from modu_desktop.ui.shell.doc_list import rows_from_snapshot
-from modu_desktop.ui.shell.list_badges import sync_own_lock
 from modu_desktop.ui.shell.narrow import NarrowLayout
-from modu_desktop.ui.shell.operation import Operations, error_text
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
     WindowWidgets,

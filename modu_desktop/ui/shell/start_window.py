@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
 from modu_desktop.core.account.startcheck import StartCheck
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.doclist.panel import DocListPanel, DocRow, LockBadge
 
 log = logging.getLogger(__name__)
 

@@ -23,16 +23,16 @@ if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
     from modu_desktop.core.locks.model import HeldLock
     from modu_desktop.core.publish.status import PublishBoard
+    from modu_desktop.ui.doclist.panel import DocListPanel
     from modu_desktop.ui.docops.repo_images import RepoImageMirror
     from modu_desktop.ui.editing.drafts_controller import DraftsController
     from modu_desktop.ui.editing.editor import EditorPane
+    from modu_desktop.ui.kit.banners import Banner
+    from modu_desktop.ui.kit.busy import BusyOverlay
+    from modu_desktop.ui.kit.operation import Operations
     from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
-    from modu_desktop.ui.shell.banners import Banner
-    from modu_desktop.ui.shell.busy import BusyOverlay
+    from modu_desktop.ui.publish.deploy_status import DeployStatus
     from modu_desktop.ui.shell.context import AppContext
-    from modu_desktop.ui.shell.deploy_status import DeployStatus
-    from modu_desktop.ui.shell.doc_list import DocListPanel
-    from modu_desktop.ui.shell.operation import Operations
     from modu_desktop.ui.shell.zoom import TextZoom
 
 

@@ -1,5 +1,5 @@
 """The main window's menus (File, Edit, View, Language, Go; Document and Help come from their
-rooms). Shortcuts come from ``ui/shell/shortcuts.py``, one table fitting each platform."""
+rooms). Shortcuts come from ``ui/kit/shortcuts.py``, one table fitting each platform."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMenu
 
 from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.shortcuts import bind
+from modu_desktop.ui.kit.shortcuts import bind
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import WindowApi

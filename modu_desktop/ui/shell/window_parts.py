@@ -10,13 +10,13 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.doclist.panel import DocListPanel
 from modu_desktop.ui.docops.repo_images import RepoImageMirror
 from modu_desktop.ui.editing.editor import EditorPane
+from modu_desktop.ui.kit.banners import Banner
+from modu_desktop.ui.kit.busy import BusyOverlay
 from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
-from modu_desktop.ui.shell.banners import Banner
-from modu_desktop.ui.shell.busy import BusyOverlay
-from modu_desktop.ui.shell.doc_list import DocListPanel
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import ShellApi

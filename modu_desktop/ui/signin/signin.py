@@ -37,8 +37,8 @@ from modu_desktop.core.account.auth import (
 )
 from modu_desktop.core.account.settings import Settings, web_url_for_api
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.fit import fit_to_screen
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.fit import fit_to_screen
+from modu_desktop.ui.kit.operation import operations_for
 
 ClientFactory = Callable[[str, str, Settings], Any]
 

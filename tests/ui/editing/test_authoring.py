@@ -480,7 +480,7 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
 def test_progress_shows_only_for_waits_over_300_ms(qtbot: Any) -> None:
     from PySide6.QtWidgets import QWidget
 
-    from modu_desktop.ui.shell.busy import BusyOverlay
+    from modu_desktop.ui.kit.busy import BusyOverlay
 
     host = QWidget()
     qtbot.addWidget(host)

@@ -59,7 +59,7 @@ def test_shortcuts_page_lists_every_shortcut_per_platform(make_window: Any, ui: 
     from PySide6.QtGui import QAction
 
     from modu_desktop.ui.help.shortcuts_page import shortcut_rows
-    from modu_desktop.ui.shell.shortcuts import TABLE
+    from modu_desktop.ui.kit.shortcuts import TABLE
 
     win = make_window()
     named = {

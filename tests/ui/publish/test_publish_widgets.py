@@ -26,6 +26,7 @@ from modu_desktop.core.publish.blame import BrokenPage, broken_pages
 from modu_desktop.core.publish.check import check_text
 from modu_desktop.core.publish.failure import DeployFailure, deploy_failure
 from modu_desktop.core.publish.status import SiteStop
+from modu_desktop.ui.kit.operation import Operations
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import (
@@ -33,7 +34,6 @@ from modu_desktop.ui.publish.publish_check_panel import (
     PublishCheckDialog,
     replace_editor_text,
 )
-from modu_desktop.ui.shell.operation import Operations
 
 FM = "---\nid: sample\ntitle: 예시 문서\n---\n\n"
 TEXT = (

@@ -107,7 +107,7 @@ def test_first_paint_imports_no_http_stack() -> None:
         "modu_desktop.ui.shell.qt_setup, "
         "modu_desktop.ui.shell.i18n, "
         "modu_desktop.core.documents.snapshots, modu_desktop.core.github.blobcache; "
-        "from modu_desktop.ui.shell.doc_list import LockBadge, badge_text; "
+        "from modu_desktop.ui.doclist.panel import LockBadge, badge_text; "
         "from modu_desktop.ui.shell.start_window import early_badge; "
         'b = early_badge(b\'{"editingBy":"editor2","startedAt":1,"lastHeartbeat":2}\', '
         "'editor1', 3.0); "

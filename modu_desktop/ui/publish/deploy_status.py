@@ -18,7 +18,7 @@ from modu_desktop.core.github.client import GitHubClient
 from modu_desktop.core.github.types import WorkflowRun
 from modu_desktop.core.publish.deploy import DeployState
 from modu_desktop.core.publish.status import PublishBoard, SiteStop
-from modu_desktop.ui.shell.operation import Operations
+from modu_desktop.ui.kit.operation import Operations
 
 NO_RUN_AFTER_S = 180.0
 

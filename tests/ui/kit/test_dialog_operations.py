@@ -1,4 +1,4 @@
-"""The dialogs' jobs go through the window's one operations helper (ui/shell/operation.py): an
+"""The dialogs' jobs go through the window's one operations helper (ui/kit/operation.py): an
 unexpected error in a dialog's operation is worded once (``error_text``) and shown once, in the
 dialog, which is usable again; the job is in the window's registry, so closing the window while
 it runs cancels it without a crash."""
@@ -19,8 +19,8 @@ from modu_desktop.ui.docops.ops_delete import DeleteDialog
 from modu_desktop.ui.docops.ops_images import ImagePickerDialog
 from modu_desktop.ui.docops.ops_import import ImportDialog, NewDocumentDialog
 from modu_desktop.ui.docops.ops_reorder import ReorderBar
+from modu_desktop.ui.kit.operation import error_text, operations_for
 from modu_desktop.ui.publish.history_panel import HistoryPanel
-from modu_desktop.ui.shell.operation import error_text, operations_for
 from tests.helpers.lang import in_lang
 
 DOC = "03-strategy"
@@ -34,7 +34,7 @@ def _failures(caplog: Any) -> list[Any]:
     return [
         r
         for r in caplog.records
-        if r.name == "modu_desktop.ui.shell.operation" and r.levelno >= logging.ERROR
+        if r.name == "modu_desktop.ui.kit.operation" and r.levelno >= logging.ERROR
     ]
 
 
@@ -230,7 +230,7 @@ def test_no_widget_bypasses_the_operations_helper() -> None:
     the excepthook) and no module imports one: widgets run their jobs through ``Operations``."""
     import ast
 
-    from modu_desktop.ui.shell import asyncutil
+    from modu_desktop.ui.kit import asyncutil
 
     assert not hasattr(asyncutil, "spawn") and not hasattr(asyncutil, "pending_tasks")
 

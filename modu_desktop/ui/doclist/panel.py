@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.shortcuts import keys_text
+from modu_desktop.ui.kit.shortcuts import keys_text
 
 DOC_ID_ROLE = Qt.ItemDataRole.UserRole
 NARROW_LIST_PX = 360

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from modu_desktop.i18n import set_language
-from modu_desktop.ui.shell.doc_list import DocListModel, DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.doclist.panel import DocListModel, DocListPanel, DocRow, LockBadge
 
 
 def _rows(n: int) -> list[DocRow]:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from modu_desktop.core.edit_session import EditSession
-from modu_desktop.ui.shell.doc_list import DocListPanel, lock_badges
+from modu_desktop.ui.doclist.panel import DocListPanel, lock_badges
 
 
 def sync_own_lock(doc_list: DocListPanel, session: EditSession | None) -> None:

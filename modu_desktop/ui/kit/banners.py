@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.ui.shell.flow_layout import FlowLayout
+from modu_desktop.ui.kit.flow_layout import FlowLayout
 
 
 class Banner(QFrame):
