@@ -9,7 +9,7 @@ UI path (what the app does today):
 * open:  when the list showed no lock file, ``acquire`` ∥ ``load``
   (``EditSession.open``); otherwise ``LockManager.inspect`` → ``acquire`` →
   ``DocumentStore.load``, sequential.
-* contended open (issue 18, ``core/edit_session.py``): when the list saw the lock and its bytes are
+* contended open (``core/edit_session.py``): when the list saw the lock and its bytes are
   in the blob cache, the dialog opens at once from ``LockManager.cached_view`` while one
   ``LockManager.inspect`` (a tree read; the blob only if the sha moved) confirms it; measured to
   the confirmed holder, with the time to the first dialog alongside. Otherwise ``inspect`` →

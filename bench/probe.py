@@ -410,7 +410,7 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
 
 
 def listfilter(n: int) -> int:
-    """The document list with ``n`` rows (issue 18): ``set_rows`` + the repaint, then a filter
+    """The document list with ``n`` rows: ``set_rows`` + the repaint, then a filter
     typed one key at a time (each keystroke = the filter + the repaint), in a fresh process."""
     import json
     import statistics

@@ -491,7 +491,7 @@ def measure_memory(sb: SandboxHandle) -> dict[str, Any]:
     r = _result(out)
     r["peak_mb"] = round(r["ru_maxrss_kb"] / 1024, 1)
     r["before_preview_peak_mb"] = round(r["listed_hwm_kb"] / 1024, 1)
-    # Issue 15's measure with the preview: our peak plus what the renderer processes hold
+    # The memory with the preview: our peak plus what the renderer processes hold
     # (their PSS: the Qt/WebEngine pages they share with us are counted once).
     r["with_renderer_mb"] = round((r["ru_maxrss_kb"] + r["renderer_pss_kb"]) / 1024, 1)
     return r
@@ -501,7 +501,7 @@ def measure_memory(sb: SandboxHandle) -> dict[str, Any]:
 
 
 def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Issue 7's targets that still hold, and issue 18's; one line each, met or not."""
+    """The performance targets of ``docs/performance.md``; one line each, met or not."""
     t: list[dict[str, Any]] = []
 
     def add(name: str, cfg: str, value: Any, limit: str, met: bool | None, note: str = "") -> None:
@@ -662,8 +662,8 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
             )
     if "memory" in report:
         m = report["memory"]
-        # Issue 18: the memory goal holds until the preview is first used (WebEngine starts
-        # then); with the handbook open in it, issue 15's limit counts the renderer too.
+        # The start-up memory goal holds until the preview is first used (WebEngine starts
+        # then); with the handbook open in it, the preview's memory limit counts the renderer.
         add(
             "peak memory < 250 MB until the preview is first used (all listed)",
             f"{m['docs']} docs",
@@ -672,7 +672,7 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
             m["before_preview_peak_mb"] < 250,
         )
         add(
-            "peak memory ≤ 400 MB, big doc open in the preview, renderer included (issue 15)",
+            "peak memory ≤ 400 MB, big doc open in the preview, renderer included",
             f"{m['docs']} docs",
             f"{m['with_renderer_mb']} MB (ours {m['peak_mb']} MB + renderer "
             f"{round(m['renderer_pss_kb'] / 1024, 1)} MB)",

@@ -1,6 +1,6 @@
 """A reference client that makes exactly the requests of the PNU-Modu web admin
-(``static/admin/index.html``), as described in ``docs/lock-protocol.md`` and
-issue 7. Raw REST over httpx; nothing from ``modu_desktop.core``.
+(``static/admin/index.html``), as described in ``docs/lock-protocol.md``.
+Raw REST over httpx; nothing from ``modu_desktop.core``.
 
 Request pattern (every arrow is a full round trip, nothing is cached between actions):
 

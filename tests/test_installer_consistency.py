@@ -202,7 +202,7 @@ def test_excluded_qt_modules_are_not_used_by_the_app() -> None:
         ("PySide6/Qt/plugins/imageformats/qwebp.dll", True),
         ("PySide6/Qt/plugins/platforms/libqoffscreen.so", True),
         ("PySide6/Qt/lib/libQt6Pdf.so.6", False),
-        # Qt WebEngine (the preview) links Qt Quick/Qml: their libraries ship (issue 15).
+        # Qt WebEngine (the preview) links Qt Quick/Qml: their libraries ship.
         ("PySide6/Qt6Quick.dll", True),
         ("PySide6/Qt/resources/qtwebengine_devtools_resources.pak", False),
         ("PySide6/Qt/translations/qtwebengine_locales/ko.pak", True),

@@ -1,4 +1,4 @@
-"""Issue 13, defect 8: Korean that reads as a native editor writes it.
+"""Korean that reads as a native editor writes it.
 
 * no "을(를)"-style particle pairs anywhere: particles come from ``modu_desktop.i18n``
   (``{doc:을}``), chosen from the last syllable;
@@ -8,7 +8,8 @@
   raise at run time), and names only fields its English source has;
 * one Korean per English source: the JSON catalogues never give one text two Korean versions
   (what the Qt catalogue's drift check was, now that modu_ko.ts is gone);
-* no English leaking into Korean texts that the issue named.
+* no English left in the Korean texts where it once leaked (the Id label, the preview's block
+  errors).
 """
 
 from __future__ import annotations

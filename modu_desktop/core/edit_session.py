@@ -379,7 +379,7 @@ class EditSession:
                 else:
                     # Look first (reads only): a fresh foreign lock goes straight to the
                     # question, without a doomed write attempt. The list's cached lock asks at
-                    # once while one fresh read checks it (issue 18).
+                    # once while one fresh read checks it.
                     seen, fresh = _cached_then_fresh(ws, doc_id) if attempt == 0 else (None, None)
                     if seen is None:
                         seen = await ws.locks.inspect(doc_id)

@@ -89,7 +89,7 @@ class Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
         no queue even with a data directory. ``install_id`` None: this installation's id, kept
         in the data directory (random; never the machine's name). ``snapshots``: where the list
-        is kept for the next start (issue 18)."""
+        is kept for the next start."""
         if install_id is None and data_dir is not None:
             install_id = this_install(data_dir)
         repo = client.repo

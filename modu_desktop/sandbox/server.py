@@ -282,7 +282,7 @@ class Sandbox:
             if match.route is None or match.template in PUBLIC_TEMPLATES:
                 return None
             # Deviation noted in the README: GitHub gives 404 for an anonymous read of a
-            # private repo; the sandbox says 401 so a missing token is obvious (issue 2).
+            # private repo; the sandbox says 401 so a missing token is obvious.
             raise ApiError(401, "Requires authentication")
         user = self.api.user_for_token(token)
         if user is None or (user.expires_at is not None and user.expires_at <= self.server_time()):

@@ -245,7 +245,7 @@ def test_kill_while_typing_recovers_the_draft(
     first = App(sandbox, data, display, "--open", DOC)
     apps.append(first)
     # the braces and angle brackets go in a code span: bare, they would break the site's MDX
-    # build, and the publish check before the save (issue 16) would stop the save to say so
+    # build, and the publish check before the save would stop the save to say so
     typed = ["typed by xdotool: `{a} [b] <c>` 100% ok", "second line ~ end"]
     _open_and_type(display, sandbox, first, typed)
     expected = original + "\n".join(typed)

@@ -1,5 +1,6 @@
-"""Issue 17's GitHub behaviours: CORS, Link pagination, commit and run filters, /rate_limit,
-avatars, Last-Modified. (sha: null is in test_contract.py; schemas in the conformance test.)"""
+"""GitHub behaviours that real clients rely on: CORS, Link pagination, commit and run filters,
+/rate_limit, avatars, Last-Modified. (sha: null is in test_contract.py; schemas in the
+conformance test.)"""
 
 from __future__ import annotations
 

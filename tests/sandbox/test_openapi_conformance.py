@@ -322,7 +322,7 @@ def test_statuses_seen(answers: list[Answer]) -> None:
 
 
 def test_the_check_is_not_vacuous(description: Description, answers: list[Answer]) -> None:
-    """Answers broken the way issue 17 found them are caught."""
+    """Answers broken the way the sandbox's once were (a required field missing) are caught."""
     user = next(a for a in answers if a.template == "/user" and a.status == 200)
     broken = {k: v for k, v in user.body.items() if k != "followers_url"}
     assert description.check("GET", "/user", 200, user.content_type, broken)

@@ -1,5 +1,5 @@
 """The real web admin page, unmodified, in headless Chromium, beside the desktop core, both on
-one sandbox (issue 17). Opt-in: skips with the reason when Chromium, chromedriver, Node (for
+one sandbox. Opt-in: skips with the reason when Chromium, chromedriver, Node (for
 the page's CDN files) or the page is missing; CI installs them. See `webadmin_browser.py` for
 how the page reaches the sandbox without any request being intercepted or fixed up.
 

@@ -1,4 +1,4 @@
-"""The last document list, kept on disk so the next start can show it at first paint (issue 18).
+"""The last document list, kept on disk so the next start can show it at first paint.
 
 One JSON file per (API host, repository, branch): the tree sha, every `DocSummary`, the lock
 files' tree entries (their bytes are in the blob cache, by sha), the pictures under `docs/`, and

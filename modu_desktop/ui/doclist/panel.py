@@ -1,6 +1,6 @@
 """Document list: title, file, position, lock badge; site order; filter; loading/errors in place.
 
-Model/view (issue 18): `DocListModel` (a `QAbstractTableModel` over `DocRow`s), shown in a
+Model/view: `DocListModel` (a `QAbstractTableModel` over `DocRow`s), shown in a
 `QTableView`. Only the visible cells are ever asked for, so 10,000 documents list in a few
 milliseconds. The model filters itself: a keystroke matches every row's pre-folded text in one
 Python pass and resets the model to the matching rows. (A `QSortFilterProxyModel` asked Python's

@@ -27,7 +27,7 @@ from modu_desktop.core.locks.model import LockStatus, LockView
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.asyncutil import ask, run_dialog
 
-# "Notify me when it is free" (issue 5): the window passes ``notify_free``; it is called with the
+# "Notify me when it is free": the window passes ``notify_free``; it is called with the
 # docId, after which the dialog closes as CANCEL. None = no button.
 NotifyFree = Callable[[str], None]
 

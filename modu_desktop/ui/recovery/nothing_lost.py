@@ -1,4 +1,5 @@
-"""Issue 5 in the window: the save queue's runner, single instance and notify-when-free.
+"""Nothing typed is lost, in the window: the save queue's runner, single instance and
+notify-when-free.
 
 The window builds one :class:`NothingLost` for itself; the app hands it the single-instance
 listener (:meth:`NothingLost.serve`). Nothing is swapped or patched: saves queue in the core

@@ -1,5 +1,5 @@
 """After a crash or kill: resume (or release) the locks the dead session left, then offer its
-drafts back against the current server version (issue 5's recovery, in one place)."""
+drafts back against the current server version (the start-up recovery, in one place)."""
 
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     start_logging(paths.logs, debug=args.debug)
     log.info("Modu Desktop starting (%s)", sys.platform)
     settings = load_settings(paths.settings_file)
-    # Issue 18: ask GitHub whether the last list is current before Qt is even imported; the
+    # Ask GitHub whether the last list is current before Qt is even imported; the
     # answer is often in by the first paint.
     check = _start_check(paths, settings, args)
 
@@ -91,22 +91,22 @@ def main(argv: list[str] | None = None) -> int:
     install_translators(app, lang)
     from modu_desktop import i18n
 
-    i18n.set_language(lang)  # the Qt-free tr() follows the same language (issue 14)
+    i18n.set_language(lang)  # the Qt-free tr() follows the same language
     load_style(app, settings.text_scale)  # the computer's text size × the user's own
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
-    # first one and leaves (issue 5).
+    # first one and leaves.
     from modu_desktop.ui.shell.single_instance import instance_gate
 
     gate_rc = instance_gate(paths.data_dir, args.open_doc)
     if gate_rc is not None:
         return gate_rc
 
-    # Issue 18: the last list at first paint, before qasync, httpx and the editor are imported.
+    # The last list at first paint, before qasync, httpx and the editor are imported.
     early = _show_last_list(paths, settings, args, check)
     if early is not None:
         _import_in_steps(app, WARM_UP)
-    import asyncio  # here, not at the top: the first paint does not need it (issue 18)
+    import asyncio  # here, not at the top: the first paint does not need it
 
     import qasync
 
@@ -438,7 +438,7 @@ async def _async_main(
                 )
             from modu_desktop.core.account.auth import TOKEN_NAME, read_only_reason
 
-            if token and read_only_reason(token, result) == "approval_pending":  # issue 14
+            if token and read_only_reason(token, result) == "approval_pending":
                 win.show_notice(
                     tr(
                         "Your token cannot save yet: the organization {owner} has to approve "
@@ -486,7 +486,7 @@ async def _async_main(
 async def _start_practice(paths: Any, settings: Any) -> tuple[Any, str]:
     """Start the practice sandbox (the port of last time if free) and point settings at it.
     Practice mode keeps its address across restarts: drafts, queued saves and lock records
-    are keyed by it, and issue 5's recovery must recognise them."""
+    are keyed by it, and the start-up recovery must recognise them."""
     import asyncio
 
     from modu_desktop.sandbox import PRACTICE_USER, Sandbox

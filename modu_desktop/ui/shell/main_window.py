@@ -521,7 +521,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.lock_banner.show()
         self.editor_pane.editor.ensureCursorVisible()
 
-    # ------------------------------------------------------------------ drafts (issue 5)
+    # ------------------------------------------------------------------ drafts
     def note_edit(self) -> None:
         if self.drafts is not None and self.session is not None and self.editor_pane.is_modified():
             self.drafts.note_edit(self.editor_pane.text())

@@ -1,4 +1,4 @@
-"""The first paint (issue 18): the last run's document list, shown before the HTTP stack, the
+"""The first paint: the last run's document list, shown before the HTTP stack, the
 event-loop glue and the editor are even imported, marked "확인 중" until GitHub confirms it.
 
 `show_last_list()` reads the list file (`core/documents/snapshots.py`, JSON only) and the lock

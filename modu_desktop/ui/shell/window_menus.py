@@ -73,8 +73,8 @@ def build_menus(win: WindowApi) -> None:
     for a in (win.act_find, win.act_replace, act_next, act_prev):
         m_edit.addAction(a)
     m_edit.addSeparator()
-    m_edit.addAction(win.editor_pane.insert_block_action)  # issue 14: 블록 넣기
-    win.act_save.changed.connect(  # issue 14: the Save button follows the Save action
+    m_edit.addAction(win.editor_pane.insert_block_action)  # 블록 넣기
+    win.act_save.changed.connect(  # the editor's Save button follows the Save action
         lambda: win.editor_pane.save_button.setEnabled(win.act_save.isEnabled())
     )
 

@@ -130,7 +130,7 @@ def build_central(win: ShellApi) -> None:
     win.readonly_banner.hide()
     area_lay.addWidget(win.readonly_banner)
 
-    win.deploy_notice = FailedDeployNotice()  # placed once, above the editor (issue 16)
+    win.deploy_notice = FailedDeployNotice()  # placed once, above the editor
     win.deploy_notice.hide()
     area_lay.addWidget(win.deploy_notice)
 
@@ -144,7 +144,7 @@ def build_central(win: ShellApi) -> None:
     win.splitter.setStretchFactor(0, 0)
     win.splitter.setStretchFactor(1, 1)
     win.splitter.setSizes([470, 810])
-    # issue 14: list toggle, view switch and sizes remembered; the editor's own Save button;
+    # list toggle, view switch and sizes remembered; the editor's own Save button;
     # progress where the user looks
     win.editor_pane.attach_window(win.splitter, win.doc_list, ctx.paths.config_dir / "layout.json")
     win.editor_pane.saveRequested.connect(lambda: run(win.save(), name="save"))

@@ -1,4 +1,4 @@
-"""The start-up check (issue 18): one small ``GET git/trees/{branch}`` from a worker thread,
+"""The start-up check: one small ``GET git/trees/{branch}`` from a worker thread,
 started before Qt is imported; its answer reaches whoever asks, before or after it is in."""
 
 from __future__ import annotations

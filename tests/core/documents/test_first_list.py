@@ -1,4 +1,4 @@
-"""Issue 18: a first list in at most three requests (tree + archive), every file verified against
+"""A first list in at most three requests (tree + archive), every file verified against
 the tree; small gaps keep blob reads; the list persists for the next start."""
 
 from __future__ import annotations

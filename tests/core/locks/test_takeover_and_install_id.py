@@ -1,5 +1,4 @@
-"""Take-over after the holder heartbeated (issue 13, defect 1) and lock files that never name
-the machine (defect 9)."""
+"""Take-over after the holder heartbeated, and lock files that never name the machine."""
 
 from __future__ import annotations
 
@@ -120,7 +119,7 @@ def test_a_new_claim_by_the_same_person_is_news(sandbox: Any) -> None:
     run_managers(sb, body, "editor2")
 
 
-# ----------------------------------------------------------------------------- defect 9
+# ---------------------------------------------------- lock files never name the machine
 
 
 def test_install_id_is_random_kept_in_the_data_folder_and_not_the_host(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Issue 13, defect 4: the list's "Editing" column follows this window's own opens, closes,
+"""The list's "Editing" column follows this window's own opens, closes,
 take-overs, losses and recoveries at once, without waiting for the next listing (F5)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The document list as model/view (issue 18): site order, filter, selection, lock badges, and a
+"""The document list as model/view: site order, filter, selection, lock badges, and a
 list from the last run that is checked before any of its rows opens a document."""
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def test_ten_thousand_documents_list_and_filter_touching_only_the_rows_on_screen
 
 
 def test_own_lock_shows_at_once_and_a_listing_corrects_it(qtbot: Any) -> None:
-    """set_own_lock (issue 13's list column) on the model/view list: this window's lock and a
+    """set_own_lock (the "Editing" column) on the model/view list: this window's lock and a
     lock just lost show without a new listing; the next listing is the truth again."""
     panel = DocListPanel()
     qtbot.addWidget(panel)

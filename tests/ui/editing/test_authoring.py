@@ -1,4 +1,4 @@
-"""Editing without syntax (issue 14): 블록 넣기 for every block, block forms that give the text
+"""Editing without syntax: 블록 넣기 for every block, block forms that give the text
 back byte for byte, Tab inside a block, hidden front matter saved unchanged, the Save button,
 the publishing line that only moves forward, and the window at 800 px."""
 

@@ -1,5 +1,5 @@
-"""Issue 13, defect 2 (Enter/Esc in the conflict dialog never overwrite anyone's text) and the
-compare view of defect 3 (the two panes scroll together)."""
+"""Enter/Esc in the conflict dialog never overwrite anyone's text, and the two panes of the
+compare view scroll together."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13, defect 3: after losing the lock every field is read-only, Ctrl+S says why it
+"""After losing the lock every field is read-only, Ctrl+S says why it
 cannot save, and "notify me when it is free" is offered right there."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Issue 13, defect 1: "take over" after the holder heartbeated while the dialog was open
-succeeds; a third person who took the lock meanwhile is named, and nothing is overwritten."""
+"""Taking over after the holder heartbeated while the dialog was open succeeds; a third person
+who took the lock meanwhile is named, and nothing is overwritten."""
 
 from __future__ import annotations
 

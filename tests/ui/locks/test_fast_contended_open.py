@@ -1,4 +1,4 @@
-"""Issue 18: a contended open asks at once from the list's cached lock, while one fresh read
+"""A contended open asks at once from the list's cached lock, while one fresh read
 checks it; the dialog follows the fresh answer in place, and a take-over never goes out on the
 cached view alone."""
 

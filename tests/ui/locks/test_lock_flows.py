@@ -231,7 +231,7 @@ def test_uncontended_open_locks_and_reads_in_one_round(
     make_window: Any, sandbox: Any, ui: Any
 ) -> None:
     """The list saw no lock: the lock PUT and the text read go out together — one write and
-    no lock inspection before it (issue 7: open ≈ one round trip)."""
+    no lock inspection before it (open ≈ one round trip)."""
     win = make_window()
     sandbox.reset_stats()
     assert ui.run(win.open_document(DOC))

@@ -1,5 +1,6 @@
-"""Issue 16 wired into the real window: the check before a save, the failed-deploy notice with
-its one-action restore, and 기록 (the document's history) from the Document menu."""
+"""The publish check and failed deploys in the real window: the check before a save, the
+failed-deploy notice with its one-action restore, and 기록 (the document's history) from the
+Document menu."""
 
 from __future__ import annotations
 

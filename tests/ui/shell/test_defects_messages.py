@@ -1,4 +1,4 @@
-"""Issue 13, defect 7: one event → one message in one place, and success clears what it
+"""One event → one message in one place, and success clears what it
 resolves (a picture refused then uploaded; an outage and its end)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13, defect 6: ``--open welcome`` (the front-matter id, also the site address) opens
+"""``--open welcome`` (the front-matter id, also the site address) opens
 01-welcome; a name that is no document writes nothing, not even a lock."""
 
 from __future__ import annotations

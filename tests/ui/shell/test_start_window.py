@@ -1,4 +1,4 @@
-"""Issue 18: the last list at first paint, before the HTTP stack; checked before use; handed to
+"""The last list at first paint, before the HTTP stack; checked before use; handed to
 the main window."""
 
 from __future__ import annotations

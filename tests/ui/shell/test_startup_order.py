@@ -1,4 +1,4 @@
-"""Start-up order (issue 18), in the real app's own process: the start-up check is asked before
+"""Start-up order, in the real app's own process: the start-up check is asked before
 Qt is imported, the last list is shown before WebEngine is imported, then confirmed while the
 rest of the app loads."""
 
