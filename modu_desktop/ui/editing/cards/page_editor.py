@@ -149,6 +149,9 @@ class PageEditor(QScrollArea):
         return raw_text(self.doc)
 
     def _document_changed(self, _pos: int, _removed: int, _added: int) -> None:
+        # "Removed …  [Undo]" is true only while the removal is the last change: after an undo
+        # (Ctrl+Z, Edit → Undo) or another edit its button would undo something else
+        self.hide_notice()
         if self._applying:
             return
         self._dirty = True

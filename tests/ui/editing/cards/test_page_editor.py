@@ -264,6 +264,36 @@ def test_move_a_card_and_remove_it_with_undo(pane: EditorPane, qtbot: Any) -> No
     assert not page.notice.isVisible()
 
 
+def test_undoing_a_removal_another_way_takes_its_notice_away(pane: EditorPane, qtbot: Any) -> None:
+    text = (
+        "---\ntitle: 가\n---\n\n:::hero\ntitle: 하나\n:::\n\n첫 문단\n\n:::quote\ntext: 둘\n:::\n"
+    )
+    pane.load_text(text, read_only=False)
+    page = pane.page_editor
+    keys = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
+    # Ctrl+Z in the next card's field
+    page.cards[2].focus_in()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Delete, keys)
+    assert page.notice.isVisible()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert pane.text() == text
+    assert not page.notice.isVisible()  # its Undo button would now undo something else
+    # Edit → Undo (the document's own undo)
+    page.cards[2].focus_in()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Delete, keys)
+    assert page.notice.isVisible()
+    pane.editor.undo()
+    qtbot.waitUntil(lambda: len(page.cards) == 3)
+    assert pane.text() == text
+    assert not page.notice.isVisible()
+    # an edit after the removal: the notice's Undo would undo the edit, not the removal
+    page.cards[2].focus_in()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Delete, keys)
+    assert page.notice.isVisible()
+    page.insert_block(":::quote\ntext: 셋\n:::", page.cards[0], "below")
+    assert not page.notice.isVisible()
+
+
 def test_a_block_from_the_picker_goes_below_the_card(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(NOTES, read_only=False)
     page = pane.page_editor
