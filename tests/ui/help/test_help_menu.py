@@ -86,6 +86,23 @@ def test_shortcuts_page_lists_every_shortcut_per_platform(make_window: Any, ui: 
     dlg.reject()
 
 
+def test_this_computers_keys_are_keys_on_the_keyboard(make_window: Any) -> None:
+    """Qt also binds keyboards' special keys (New, Save, Zoom In, a Sun keyboard's F14 for
+    Undo); shown beside the shortcut they read like a second shortcut ("Ctrl+S, 저장")."""
+    import re
+
+    from modu_desktop.ui.help.shortcuts_page import shortcut_rows
+    from modu_desktop.ui.shell.shortcuts import keys_text
+
+    win = make_window()
+    for label, here, _windows, _macos in shortcut_rows(win):
+        for key in here.split(", "):
+            assert "+" in key or re.fullmatch(r"F([1-9]|1[0-2])", key), (label, here)
+    assert keys_text("new").split(", ")[0] in ("Ctrl+N", "⌘N")
+    assert "New" not in keys_text("new")
+    assert len(keys_text("zoomIn").split(", ")) == 2  # Ctrl++ and Ctrl+=, no "Zoom In"
+
+
 @pytest.mark.timeout(180)
 def test_problem_report_has_no_token_and_no_home_folder(
     make_window: Any, ui: Any, monkeypatch: pytest.MonkeyPatch
