@@ -334,7 +334,7 @@ class DocListPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
 
         top = QHBoxLayout()
-        self.filter_label = QLabel(tr("&Filter:"))
+        self.filter_label = QLabel(tr("F&ilter:"))
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("docFilter")
         self.filter_edit.setPlaceholderText(tr("Type to filter by title or file"))
