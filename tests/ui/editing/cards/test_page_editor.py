@@ -325,6 +325,44 @@ def test_tab_goes_from_field_to_field_and_card_to_card(pane: EditorPane, qtbot: 
     assert QApplication.focusWidget() is fields[-1]
 
 
+def _in_view(page: Any, widget: QWidget) -> bool:
+    """The whole height of ``widget`` is inside the page editor's visible area."""
+    top = widget.mapTo(page.viewport(), widget.rect().topLeft()).y()
+    return top >= 0 and top + widget.height() <= page.viewport().height()
+
+
+def test_what_is_added_below_the_view_is_scrolled_into_it(pane: EditorPane, qtbot: Any) -> None:
+    stats = "\n\n".join(f"- label: 항목 {n}\n  value: {n}명" for n in range(1, 9))
+    text = f"---\ntitle: 가\n---\n\n:::stats\ntitle: 성과\n\n{stats}\n:::\n"
+    pane.resize(700, 500)
+    pane.activateWindow()
+    qtbot.waitUntil(pane.isActiveWindow)
+    pane.load_text(text, read_only=False)
+    page = pane.page_editor
+    page.build_all()
+    qtbot.waitUntil(lambda: page.verticalScrollBar().maximum() > 300)
+    page.verticalScrollBar().setValue(0)
+    assert not _in_view(page, page.add_text_button)
+    # a text box at the end of the page, below what is shown
+    qtbot.mouseClick(page.add_text_button, Qt.MouseButton.LeftButton)
+    new = page.current_card()
+    assert isinstance(new, TextCard)
+    qtbot.wait(100)  # the column lays the new card out
+    assert _in_view(page, new.editor)
+    # an item added to a block whose end is below what is shown
+    page.verticalScrollBar().setValue(0)
+    qtbot.wait(50)
+    card = page.cards[0]
+    assert isinstance(card, BlockCard)
+    qtbot.mouseClick(
+        card.findChild(QAbstractButton, "addItemButton_items"), Qt.MouseButton.LeftButton
+    )
+    field = card.fields[("items", 8, "label")]
+    assert QApplication.focusWidget() is field
+    qtbot.wait(100)
+    assert _in_view(page, field)
+
+
 def test_enter_in_an_item_adds_an_item(pane: EditorPane, qtbot: Any) -> None:
     text = "---\ntitle: 가\n---\n\n:::stats\ntitle: 성과\n\n- label: 취업률\n  value: 89%\n:::\n"
     pane.load_text(text, read_only=False)
