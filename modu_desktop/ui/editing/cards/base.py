@@ -109,6 +109,7 @@ class Card(QFrame):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
+        self.title.setWordWrap(True)  # a long name takes two lines in a narrow pane
         titles.addWidget(self.title)
         self.subtitle = QLabel("")
         self.subtitle.setObjectName("cardSubtitle")

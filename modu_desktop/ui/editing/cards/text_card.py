@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
     QInputDialog,
     QLineEdit,
     QMenu,
@@ -60,6 +59,7 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.cards import richdoc
 from modu_desktop.ui.editing.cards.autosize import AutoHeight
 from modu_desktop.ui.editing.cards.base import Card, is_redo, is_undo
+from modu_desktop.ui.editing.flow_layout import FlowLayout
 
 ImageSource = Callable[[str], QImage | None]
 
@@ -176,8 +176,7 @@ class TextCard(Card):
         self.image_source: ImageSource | None = None
 
     def _build(self) -> None:
-        self.toolbar = QHBoxLayout()
-        self.toolbar.setSpacing(2)
+        self.toolbar = FlowLayout(spacing=2)
         self.body.addLayout(self.toolbar)
         self.editor = RichTextEdit(self)
         self.editor.image_source = self.image_source
@@ -232,7 +231,6 @@ class TextCard(Card):
             self.tool_buttons[key].setFont(font)
         for key in ("bold", "italic", "strike"):
             self.tool_buttons[key].setCheckable(True)
-        self.toolbar.addStretch(1)
 
     def _tool(self, key: str, text: str, name: str, keys: str | None) -> QToolButton:
         b = QToolButton()
