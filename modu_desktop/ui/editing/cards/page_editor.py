@@ -621,6 +621,12 @@ class PageEditor(QScrollArea):
             if isinstance(card, TextCard):
                 card.set_image_source(source)
 
+    def reload_pictures(self) -> None:
+        """Pictures have arrived: the text boxes show them instead of their placeholders."""
+        for card in self.cards:
+            if isinstance(card, TextCard):
+                card.reload_pictures()
+
 
 def _string_offset(text: str, position: int) -> int:
     """A QTextDocument position in ``text`` → a Python string offset."""

@@ -83,6 +83,12 @@ def _placeholder(alt: str, width: int = 240, height: int = 120) -> QImage:
     return image
 
 
+def _fit(image: QImage) -> QImage:
+    if image.width() > 480:
+        return image.scaledToWidth(480, Qt.TransformationMode.SmoothTransformation)
+    return image
+
+
 class RichTextEdit(QTextEdit):
     """The card's editor: its own undo is off (the document's is the one history), pastes
     plain text, draws pictures from ``image_source`` (a placeholder with the description when
@@ -105,9 +111,7 @@ class RichTextEdit(QTextEdit):
             src = name.toString() if isinstance(name, QUrl) else name
             image = self.image_source(src) if self.image_source is not None else None
             if image is not None and not image.isNull():
-                if image.width() > 480:
-                    image = image.scaledToWidth(480, Qt.TransformationMode.SmoothTransformation)
-                return image
+                return _fit(image)
             return _placeholder(self.card.alt_for(src) or src)
         return super().loadResource(kind, name)
 
@@ -357,6 +361,34 @@ class TextCard(Card):
         self.image_source = source
         if self.is_built:
             self.editor.image_source = source
+
+    def reload_pictures(self) -> None:
+        """Pictures that arrived after the card was drawn (fetched from the repository in the
+        background, or just uploaded) take the place of their placeholders."""
+        if not self.is_built or self.image_source is None:
+            return
+        doc = self.editor.document()
+        sources: set[str] = set()
+        block = doc.begin()
+        while block.isValid():
+            sources.update(
+                n.src for n in richdoc.read_inlines(block) if isinstance(n, InlinePicture)
+            )
+            block = block.next()
+        found = False
+        for src in sources:
+            image = self.image_source(src)
+            if image is not None and not image.isNull():
+                doc.addResource(
+                    QTextDocument.ResourceType.ImageResource.value, QUrl(src), _fit(image)
+                )
+                found = True
+        if found:
+            self._filling = True
+            try:
+                doc.markContentsDirty(0, doc.characterCount())
+            finally:
+                self._filling = False
 
     def focus_offset(self) -> int:
         return self.editor.textCursor().position() if self.is_built else 0
