@@ -123,6 +123,7 @@ class FreeNotifier(QObject):
         locks: Any,
         *,
         banner: Callable[[str], None] | None = None,
+        label: Callable[[str], str] | None = None,
         interval_s: float = 30.0,
         use_tray: bool | None = None,
         parent: QObject | None = None,
@@ -130,6 +131,7 @@ class FreeNotifier(QObject):
         super().__init__(parent)
         self.store = store
         self.locks = locks
+        self.label = label  # a document's title for the messages (its id without one)
         self.banner = banner
         self.interval_s = interval_s
         self.use_tray = QSystemTrayIcon.isSystemTrayAvailable() if use_tray is None else use_tray
@@ -165,12 +167,13 @@ class FreeNotifier(QObject):
     def _free(self, doc_id: str, reason: str) -> None:
         self.watchers.pop(doc_id, None)
         title = tr("Document is free")
+        name = self.label(doc_id) if self.label is not None else doc_id
         if reason == REASON_STALE:
             text = tr(
-                "Whoever was editing “{doc}” stopped responding; you can edit it now.", doc=doc_id
+                "Whoever was editing “{doc}” stopped responding; you can edit it now.", doc=name
             )
         else:
-            text = tr("“{doc}” is free now; you can edit it.", doc=doc_id)
+            text = tr("“{doc}” is free now; you can edit it.", doc=name)
         self.messages.append((title, text))
         self._last_doc = doc_id
         channel = "banner"

@@ -82,7 +82,9 @@ class NothingLost(QObject):
         self.instance: SingleInstance | None = None
         self.queue: SaveQueue | None = None
         self.status = SaveQueueStatus()
-        self.notifier = FreeNotifier(ws.store, ws.locks, banner=self._notice_free, parent=self)
+        self.notifier = FreeNotifier(
+            ws.store, ws.locks, banner=self._notice_free, label=win.label, parent=self
+        )
         self._closed = False
         if ws.spool is not None:
             queue = SaveQueue(ws.spool, parent=self)
@@ -124,7 +126,10 @@ class NothingLost(QObject):
         self._landed(item.doc_id, item.path, item.text, item.result_sha)
         self.win.queued_save_landed(item.doc_id, item.path, item.commit_sha, item.text)
         self.win.show_notice(
-            tr("Saved “{doc}”: it was waiting for the connection.", doc=item.doc_id), "info"
+            tr(
+                "Saved “{doc}”: it was waiting for the connection.", doc=self.win.label(item.doc_id)
+            ),
+            "info",
         )
 
     def _landed(self, doc_id: str, path: str, text: str, sha: str) -> None:
@@ -148,7 +153,7 @@ class NothingLost(QObject):
             tr(
                 "“{doc}” could not be saved ({why}). Your text is kept: open "
                 "“not saved” in the status bar.",
-                doc=item.doc_id,
+                doc=self.win.label(item.doc_id),
                 why=item.failure or item.last_error or "?",
             ),
             "error",
@@ -201,7 +206,7 @@ class NothingLost(QObject):
             return
         self.notifier.watch(doc_id)
         self.win.show_notice(
-            tr("You will be told when “{doc}” is free.", doc=doc_id),
+            tr("You will be told when “{doc}” is free.", doc=self.win.label(doc_id)),
             "info",
         )
 
