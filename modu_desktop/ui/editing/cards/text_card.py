@@ -389,6 +389,7 @@ class TextCard(Card):
                 doc.markContentsDirty(0, doc.characterCount())
             finally:
                 self._filling = False
+            self.sizer.fit()  # a picture is seldom as tall as its placeholder
 
     def focus_offset(self) -> int:
         return self.editor.textCursor().position() if self.is_built else 0

@@ -25,6 +25,9 @@ def test_a_text_box_shows_the_repositorys_picture(make_window: Any, ui: Any, qtb
     page.build_all()
     card = next(c for c in page.cards if isinstance(c, TextCard) and LOGO in c.source)
     qtbot.waitUntil(lambda: (img := _shown(card, LOGO)) is not None and img.width() == 16)
+    height = card.editor.height()
+    card.sizer.fit()
+    assert card.editor.height() == height  # as tall as the text with the picture, no more
     # a second document with the same picture: at once, from the mirror
     assert ui.run(win.open_document("welcome"))
     assert ui.run(win.open_document("sandbox-notes"))
