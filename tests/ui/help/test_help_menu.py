@@ -74,7 +74,10 @@ def test_shortcuts_page_lists_every_shortcut_per_platform(make_window: Any, ui: 
     ]
     assert not unnamed  # every shortcut comes from the one table
     rows = {r[0]: r for r in shortcut_rows(win)}
-    assert len(rows) == len(named)
+    raw = win.editor_pane.raw_toggle  # a button with a key of its own
+    assert raw.property("shortcutName") not in named
+    assert len(rows) == len(named) + 1
+    assert rows["Edit original text"][1:] == ("Ctrl+Shift+E", "Ctrl+Shift+E", "⇧⌘E")
     replace = rows["Replace"]
     assert replace[2] == "Ctrl+H" and replace[3] == "⌥⌘F"  # never ⌘H: that hides the app
     assert rows["Find next"][3] == "⌘G" and rows["Refresh list"][3] == "⌘R"
