@@ -363,6 +363,24 @@ def test_what_is_added_below_the_view_is_scrolled_into_it(pane: EditorPane, qtbo
     assert _in_view(page, field)
 
 
+def test_a_tables_column_headings_are_text_not_a_number_of_columns(pane: EditorPane) -> None:
+    """``columns`` of a table holds its headings ("과정 | 인원 | 비고"); offering 2, 3 or 4 under
+    "열 수" (as for cards) would replace the headings with a number."""
+    text = (
+        "---\ntitle: 가\n---\n\n:::datatable\nheader: 모집 인원\ncolumns: 과정 | 인원 | 비고\n\n"
+        "- 기초 | 80명 | 저녁\n:::\n"
+    )
+    pane.load_text(text, read_only=False)
+    card = pane.page_editor.cards[0]
+    assert isinstance(card, BlockCard)
+    field = card.fields[("meta", 0, "columns")]
+    assert isinstance(field, QLineEdit) and field.text() == "과정 | 인원 | 비고"
+    label = next(
+        w for w in card.findChildren(QWidget) if getattr(w, "buddy", lambda: None)() is field
+    )
+    assert "열 수" not in label.text() and "열 제목" in label.text()
+
+
 def test_enter_in_an_item_adds_an_item(pane: EditorPane, qtbot: Any) -> None:
     text = "---\ntitle: 가\n---\n\n:::stats\ntitle: 성과\n\n- label: 취업률\n  value: 89%\n:::\n"
     pane.load_text(text, read_only=False)
