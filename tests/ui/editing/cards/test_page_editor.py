@@ -381,6 +381,21 @@ def test_a_tables_column_headings_are_text_not_a_number_of_columns(pane: EditorP
     assert "열 수" not in label.text() and "열 제목" in label.text()
 
 
+def test_cards_made_after_the_page_shows_open_no_menu(pane: EditorPane, qtbot: Any) -> None:
+    """Cards past the first few are made a slice at a time while the page is on screen; making
+    one must not pop up its menus (a text box's heading menu, a card's ＋ menu) — an open menu
+    takes every key, so Ctrl+S and typing went nowhere."""
+    from PySide6.QtWidgets import QMenu
+
+    parts = [f":::quote\ntext: 인용 {n}\n:::\n\n문단 {n}." for n in range(8)]
+    pane.load_text("---\ntitle: 가\n---\n\n" + "\n\n".join(parts) + "\n", read_only=False)
+    page = pane.page_editor
+    qtbot.waitUntil(lambda: all(c.is_built for c in page.cards))
+    assert len(page.cards) == 16
+    assert QApplication.activePopupWidget() is None
+    assert not [m.objectName() for m in page.findChildren(QMenu) if m.isVisible()]
+
+
 def test_enter_in_an_item_adds_an_item(pane: EditorPane, qtbot: Any) -> None:
     text = "---\ntitle: 가\n---\n\n:::stats\ntitle: 성과\n\n- label: 취업률\n  value: 89%\n:::\n"
     pane.load_text(text, read_only=False)
