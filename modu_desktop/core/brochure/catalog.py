@@ -25,9 +25,14 @@ class FieldSpec:
     key: str
     kind: str = "text"  # "text" | "long" | "pipes" | "bool" | "choice" | "number"
     choices: tuple[str, ...] = ()
+    name_en: str = ""  # where the key means something else in this block (a table's columns)
 
     @property
     def label(self) -> str:
+        if self.name_en:
+            qualified = f"block field|{self.name_en}"
+            text = tr(qualified)
+            return self.name_en if text == qualified else text
         return field_label(self.key)
 
 
@@ -206,7 +211,12 @@ CATALOG: tuple[BlockSpec, ...] = (
         "datatable",
         "Data table",
         "A table with column headings, for quotas or admission schedules.",
-        _f("header", "headersub", "columns", "align", "note"),
+        (
+            *_f("header", "headersub"),
+            # the headings, not a number of columns as in the other blocks
+            FieldSpec("columns", "pipes", name_en="Column headings (separate with |)"),
+            *_f("align", "note"),
+        ),
     ),
     BlockSpec(
         "chapter-header",

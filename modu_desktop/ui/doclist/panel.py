@@ -390,7 +390,7 @@ class DocListPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
 
         top = QHBoxLayout()
-        self.filter_label = QLabel(tr("&Filter:"))
+        self.filter_label = QLabel(tr("F&ilter:"))
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("docFilter")
         self.filter_edit.setPlaceholderText(tr("Type to filter by title or file"))
@@ -452,6 +452,7 @@ class DocListPanel(QWidget):
         lay.addWidget(self.open_button)
 
         self.pending_open: str | None = None  # asked for while the list was being checked
+        self._columns_partial = False  # the columns were last measured on a filtered list
         self._server_rows: list[DocRow] = []  # as the last listing said
         self._held: str | None = None  # the document whose lock this window holds
         self._held_badge: LockBadge | None = None
@@ -497,8 +498,7 @@ class DocListPanel(QWidget):
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._row_height()  # the text size changed (View → Bigger text)
-            for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
-                self.tree.resizeColumnToContents(col)
+            self._size_columns()
 
     # --- state ---
     @property
@@ -607,11 +607,19 @@ class DocListPanel(QWidget):
         views = [self._own_view(r) for r in rows] if own else rows
         ordered = sorted(views, key=site_order_key)
         self.model.load(ordered, now, checking)
-        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
-            self.tree.resizeColumnToContents(col)
+        self._size_columns()
         if selected is not None:
             self.select(selected, scroll=False)
         return len(ordered)
+
+    def _size_columns(self) -> None:
+        """The number, file and editing columns fit the rows shown. Under a filter that shows
+        some rows or none, they are measured again once the filter is cleared."""
+        self._columns_partial = bool(self.filter_edit.text()) or self.model.rowCount() == 0
+        if self.model.rowCount() == 0:
+            return  # nothing to measure: the widths stay as they were
+        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+            self.tree.resizeColumnToContents(col)
 
     def set_now(self, now: float) -> None:
         self.model.set_now(now)
@@ -662,6 +670,8 @@ class DocListPanel(QWidget):
         selected = self.selected_doc_id()
         if self.model.set_needle(text) and selected is not None:
             self.select(selected)  # the reset dropped it; kept when it still matches
+        if not text and self._columns_partial:
+            self._size_columns()  # once, when every row shows again (not at each keystroke)
 
     def _focus_first_visible(self) -> None:
         if self.model.rowCount() == 0:

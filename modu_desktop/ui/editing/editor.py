@@ -170,6 +170,7 @@ class EditorPane(QWidget):
         self.raw_toggle.setText(tr("Edit original text"))
         self.raw_toggle.setCheckable(True)
         self.raw_toggle.setShortcut(sequences("rawView")[0])
+        self.raw_toggle.setProperty("shortcutName", "rawView")  # listed on the 단축키 page
         self.raw_toggle.setToolTip(
             tr("Edit the page as Markdown text (for advanced users); press again for the cards")
             + f" ({keys_text('rawView')})"

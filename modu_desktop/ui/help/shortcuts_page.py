@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.fit import fit_to_screen
-from modu_desktop.ui.kit.shortcuts import TABLE, native_text
+from modu_desktop.ui.kit.shortcuts import TABLE, keys_text, native_text
 
 
 def shortcut_rows(window: QWidget) -> list[tuple[str, str, str, str]]:
@@ -25,15 +26,21 @@ def shortcut_rows(window: QWidget) -> list[tuple[str, str, str, str]]:
     a shortcut from the table, in menu order, each shortcut once."""
     rows: list[tuple[str, str, str, str]] = []
     seen: set[str] = set()
-    for action in window.findChildren(QAction):
-        name = action.property("shortcutName")
+    # the menus' actions, then the buttons with a key of their own (원문 편집)
+    holders: list[QAction | QAbstractButton] = [
+        *window.findChildren(QAction),
+        *window.findChildren(QAbstractButton),
+    ]
+    for holder in holders:
+        name = holder.property("shortcutName")
         if not isinstance(name, str) or name in seen or name not in TABLE:
             continue
         seen.add(name)
-        label = action.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+        label = holder.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
         label = label.rstrip("…").strip()
         keys = TABLE[name]
-        rows.append((label, native_text(action), keys.windows, keys.macos))
+        here = native_text(holder) if isinstance(holder, QAction) else keys_text(name)
+        rows.append((label, here, keys.windows, keys.macos))
     return rows
 
 

@@ -13,12 +13,15 @@ computer's column is read from the live actions.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QKeySequence
 
 SK = QKeySequence.StandardKey
+_F1_TO_F12 = re.compile(r"F([1-9]|1[0-2])")
+_MODIFIERS = ("Ctrl+", "Alt+", "Shift+", "Meta+")  # Qt's portable names
 
 
 @dataclass(frozen=True)
@@ -82,12 +85,22 @@ def bind(action: QAction, name: str) -> QAction:
     return action
 
 
+def _on_the_keyboard(key: QKeySequence) -> bool:
+    """A combination with Ctrl, Alt, Shift or ⌘, or F1–F12: not one of the special keys Qt
+    binds as well ("New", "Save", "Zoom In", a Sun keyboard's F14 for Undo), whose names —
+    translated, "저장", "확대" — would read like a second shortcut."""
+    if key.count() != 1:
+        return False
+    text = key.toString(QKeySequence.SequenceFormat.PortableText)
+    return bool(_F1_TO_F12.fullmatch(text)) or text.startswith(_MODIFIERS)
+
+
 def _readable(keys: list[QKeySequence]) -> str:
-    """Keys as this computer shows them (⌘ on macOS), without the keyboards' special keys
-    (a "Refresh" or "Zoom In" media key Qt also binds)."""
-    texts = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in keys]
-    shown = [t for t in texts if t and ("+" in t or len(t) <= 3 or t[0] in "⌘⌥⇧⌃")]
-    return ", ".join(shown[:2])
+    """Keys as this computer shows them (⌘ on macOS), without the keyboards' special keys."""
+    texts = [
+        k.toString(QKeySequence.SequenceFormat.NativeText) for k in keys if _on_the_keyboard(k)
+    ]
+    return ", ".join([t for t in texts if t][:2])
 
 
 def native_text(action: QAction) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from modu_desktop.i18n import tr
@@ -217,13 +217,22 @@ def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -
         doc_path=lambda: win.doc.path if win.doc is not None else None,
     )
     pv = win.editor_pane.preview
+    page = win.editor_pane.page_editor
+
+    def picture(src: str) -> QImage | None:
+        """The text boxes' pictures: the same files the preview shows (None: not here yet)."""
+        url = mirror.resolve(src)
+        image = QImage(QUrl(url).toLocalFile()) if url is not None else None
+        return image if image is not None and not image.isNull() else None
 
     def rerender() -> None:
+        page.reload_pictures()
         if isinstance(pv, PreviewPane):
             pv.set_image_resolver(mirror.resolve)  # forget the last HTML: pictures changed
             if win.doc is not None:
                 pv.render_now(win.editor_pane.text())
 
+    page.set_image_source(picture)
     if isinstance(pv, PreviewPane):
         pv.set_image_resolver(mirror.resolve)
     timer.timeout.connect(rerender)

@@ -74,7 +74,10 @@ def test_shortcuts_page_lists_every_shortcut_per_platform(make_window: Any, ui: 
     ]
     assert not unnamed  # every shortcut comes from the one table
     rows = {r[0]: r for r in shortcut_rows(win)}
-    assert len(rows) == len(named)
+    raw = win.editor_pane.raw_toggle  # a button with a key of its own
+    assert raw.property("shortcutName") not in named
+    assert len(rows) == len(named) + 1
+    assert rows["Edit original text"][1:] == ("Ctrl+Shift+E", "Ctrl+Shift+E", "⇧⌘E")
     replace = rows["Replace"]
     assert replace[2] == "Ctrl+H" and replace[3] == "⌥⌘F"  # never ⌘H: that hides the app
     assert rows["Find next"][3] == "⌘G" and rows["Refresh list"][3] == "⌘R"
@@ -84,6 +87,23 @@ def test_shortcuts_page_lists_every_shortcut_per_platform(make_window: Any, ui: 
     dlg = ui.dialog("shortcutsDialog")
     assert dlg.table.rowCount() == len(rows)
     dlg.reject()
+
+
+def test_this_computers_keys_are_keys_on_the_keyboard(make_window: Any) -> None:
+    """Qt also binds keyboards' special keys (New, Save, Zoom In, a Sun keyboard's F14 for
+    Undo); shown beside the shortcut they read like a second shortcut ("Ctrl+S, 저장")."""
+    import re
+
+    from modu_desktop.ui.help.shortcuts_page import shortcut_rows
+    from modu_desktop.ui.kit.shortcuts import keys_text
+
+    win = make_window()
+    for label, here, _windows, _macos in shortcut_rows(win):
+        for key in here.split(", "):
+            assert "+" in key or re.fullmatch(r"F([1-9]|1[0-2])", key), (label, here)
+    assert keys_text("new").split(", ")[0] in ("Ctrl+N", "⌘N")
+    assert "New" not in keys_text("new")
+    assert len(keys_text("zoomIn").split(", ")) == 2  # Ctrl++ and Ctrl+=, no "Zoom In"
 
 
 @pytest.mark.timeout(180)

@@ -319,6 +319,10 @@ def test_window_save_offline_is_queued_and_lands_once(
     assert sandbox.read_file(PATH).decode("utf-8") == mine
     assert len(_content_commits(sandbox)) == 1
     assert win.doc.base_sha == atomic.git_blob_sha(mine.encode("utf-8"))
+    # named by its title, like every other message about a page
+    qtbot.waitUntil(lambda: "waiting for the connection" in win.notice.label.text())
+    assert "“비전과 추진 전략”" in win.notice.label.text()
+    assert DOC not in win.notice.label.text()
     # the next save builds on the queued commit: no conflict
     ed.insertPlainText("online again\n")
     assert ui.run(win.save()) is True
@@ -409,8 +413,11 @@ def test_read_only_banner_offers_notify_when_free(
     assert nl.notify_button.isVisible()
     qtbot.mouseClick(nl.notify_button, Qt.MouseButton.LeftButton)
     assert nl.notifier.is_watching("01-welcome")
+    title = "“모두 연습 브로슈어에 오신 것을 환영합니다”"
+    assert title in win.notice.label.text()  # "You will be told when … is free": its title
     ui.run(p.locks.release(held))
     qtbot.waitUntil(lambda: "is free now" in win.notice.label.text(), timeout=10000)
+    assert title in win.notice.label.text() and "01-welcome" not in win.notice.label.text()
     ui.run(nl.aclose())
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -109,3 +110,24 @@ def test_ctrl_plus_twice_makes_the_text_bigger_and_ctrl_0_resets(
     qtbot.keyClick(win.editor_pane.editor, Qt.Key.Key_Minus, ctrl)
     assert app.font().pointSizeF() < base
     win.text_zoom.reset()
+
+
+@pytest.mark.parametrize("doc", ["sandbox-notes", "admission"])
+def test_at_800_px_the_cards_fit_beside_the_preview(
+    make_window: Any, ui: Any, qtbot: Any, doc: str
+) -> None:
+    """A text box's toolbar and a table's buttons wrap instead of making the page wider than
+    its pane (the fields, the item buttons and a card's ✕ were out of sight to the right)."""
+    win = make_window()
+    win.resize(800, 600)
+    qtbot.waitUntil(lambda: win.width() == 800)
+    assert ui.run(win.open_document(doc))
+    page = win.editor_pane.page_editor
+    page.build_all()
+    qtbot.waitUntil(lambda: page.isVisible() and win.editor_pane.preview.isVisible())
+    assert page.viewport().width() < 500  # beside the preview
+    qtbot.wait(100)
+    assert page.horizontalScrollBar().maximum() == 0
+    for card in page.cards:
+        right = card.mapTo(page.viewport(), card.rect().topRight()).x()
+        assert right <= page.viewport().width()

@@ -109,6 +109,7 @@ class Card(QFrame):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
+        self.title.setWordWrap(True)  # a long name takes two lines in a narrow pane
         titles.addWidget(self.title)
         self.subtitle = QLabel("")
         self.subtitle.setObjectName("cardSubtitle")
@@ -218,10 +219,11 @@ class Card(QFrame):
         self._build()
         if self.isVisible():
             # widgets added to a shown card appear only at the next turn of the event loop;
-            # show them now, so the keyboard can go into them at once
+            # show them now, so the keyboard can go into them at once — but not its menus:
+            # they are windows of their own, and an open menu takes every key
             for w in self.findChildren(QWidget):
                 explicit = w.testAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide)
-                if not (w.isHidden() and explicit):
+                if not w.isWindow() and not (w.isHidden() and explicit):
                     w.setVisible(True)
         self.set_read_only(self.read_only)
         self.built.emit(self)

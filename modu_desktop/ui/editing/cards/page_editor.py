@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from modu_desktop.core.brochure.catalog import spec_for
 from modu_desktop.core.pageedit.model import InlinePicture
@@ -149,6 +150,9 @@ class PageEditor(QScrollArea):
         return raw_text(self.doc)
 
     def _document_changed(self, _pos: int, _removed: int, _added: int) -> None:
+        # "Removed …  [Undo]" is true only while the removal is the last change: after an undo
+        # (Ctrl+Z, Edit → Undo) or another edit its button would undo something else
+        self.hide_notice()
         if self._applying:
             return
         self._dirty = True
@@ -367,6 +371,17 @@ class PageEditor(QScrollArea):
         self._last_typing = None
         self.reconcile()
 
+    # ------------------------------------------------------------------ keeping it in view
+    def reveal(self, widget: QWidget, margin: int = 40) -> None:
+        """Scroll ``widget`` into view once the column has laid it out: a card or item made
+        just now has no place yet, and scrolling to it at once scrolls to where it is not."""
+
+        def now() -> None:
+            if isValid(widget) and widget.isVisible() and self.column_widget.isAncestorOf(widget):
+                self.ensureWidgetVisible(widget, 0, margin)
+
+        QTimer.singleShot(0, self, now)
+
     # ------------------------------------------------------------------ card actions
     def _card_action(self, card: Card, action: str) -> None:
         if self.read_only or card not in self.cards:
@@ -394,7 +409,7 @@ class PageEditor(QScrollArea):
         for c in self.cards:
             if c.source == moved and abs(self.cards.index(c) - other) <= 1:
                 c.focus_in()
-                self.ensureWidgetVisible(c, 0, 40)
+                self.reveal(c)
                 break
 
     def remove(self, card: Card) -> None:
@@ -474,7 +489,7 @@ class PageEditor(QScrollArea):
         self.cards.insert(index, new)
         self._relayout()
         new.focus_in()
-        self.ensureWidgetVisible(new, 0, 40)
+        self.reveal(new)
         return new
 
     def ask_block(self, card: Card | None, where: str) -> None:
@@ -500,7 +515,7 @@ class PageEditor(QScrollArea):
         for c in self.cards:
             if c.qstart == target and isinstance(c, BlockCard):
                 c.focus_in()
-                self.ensureWidgetVisible(c, 0, 40)
+                self.reveal(c)
                 break
 
     def insert_block_here(self, block_text: str) -> None:
@@ -605,6 +620,12 @@ class PageEditor(QScrollArea):
         for card in self.cards:
             if isinstance(card, TextCard):
                 card.set_image_source(source)
+
+    def reload_pictures(self) -> None:
+        """Pictures have arrived: the text boxes show them instead of their placeholders."""
+        for card in self.cards:
+            if isinstance(card, TextCard):
+                card.reload_pictures()
 
 
 def _string_offset(text: str, position: int) -> int:

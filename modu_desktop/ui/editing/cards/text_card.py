@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
     QInputDialog,
     QLineEdit,
     QMenu,
@@ -60,6 +59,7 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.cards import richdoc
 from modu_desktop.ui.editing.cards.autosize import AutoHeight
 from modu_desktop.ui.editing.cards.base import Card, is_redo, is_undo
+from modu_desktop.ui.kit.flow_layout import FlowLayout
 
 ImageSource = Callable[[str], QImage | None]
 
@@ -80,6 +80,12 @@ def _placeholder(alt: str, width: int = 240, height: int = 120) -> QImage:
     p.setPen(QColor("#44546a"))
     p.drawText(image.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, f"🖼 {alt}")
     p.end()
+    return image
+
+
+def _fit(image: QImage) -> QImage:
+    if image.width() > 480:
+        return image.scaledToWidth(480, Qt.TransformationMode.SmoothTransformation)
     return image
 
 
@@ -105,9 +111,7 @@ class RichTextEdit(QTextEdit):
             src = name.toString() if isinstance(name, QUrl) else name
             image = self.image_source(src) if self.image_source is not None else None
             if image is not None and not image.isNull():
-                if image.width() > 480:
-                    image = image.scaledToWidth(480, Qt.TransformationMode.SmoothTransformation)
-                return image
+                return _fit(image)
             return _placeholder(self.card.alt_for(src) or src)
         return super().loadResource(kind, name)
 
@@ -176,8 +180,7 @@ class TextCard(Card):
         self.image_source: ImageSource | None = None
 
     def _build(self) -> None:
-        self.toolbar = QHBoxLayout()
-        self.toolbar.setSpacing(2)
+        self.toolbar = FlowLayout(spacing=2)
         self.body.addLayout(self.toolbar)
         self.editor = RichTextEdit(self)
         self.editor.image_source = self.image_source
@@ -232,7 +235,6 @@ class TextCard(Card):
             self.tool_buttons[key].setFont(font)
         for key in ("bold", "italic", "strike"):
             self.tool_buttons[key].setCheckable(True)
-        self.toolbar.addStretch(1)
 
     def _tool(self, key: str, text: str, name: str, keys: str | None) -> QToolButton:
         b = QToolButton()
@@ -359,6 +361,35 @@ class TextCard(Card):
         self.image_source = source
         if self.is_built:
             self.editor.image_source = source
+
+    def reload_pictures(self) -> None:
+        """Pictures that arrived after the card was drawn (fetched from the repository in the
+        background, or just uploaded) take the place of their placeholders."""
+        if not self.is_built or self.image_source is None:
+            return
+        doc = self.editor.document()
+        sources: set[str] = set()
+        block = doc.begin()
+        while block.isValid():
+            sources.update(
+                n.src for n in richdoc.read_inlines(block) if isinstance(n, InlinePicture)
+            )
+            block = block.next()
+        found = False
+        for src in sources:
+            image = self.image_source(src)
+            if image is not None and not image.isNull():
+                doc.addResource(
+                    QTextDocument.ResourceType.ImageResource.value, QUrl(src), _fit(image)
+                )
+                found = True
+        if found:
+            self._filling = True
+            try:
+                doc.markContentsDirty(0, doc.characterCount())
+            finally:
+                self._filling = False
+            self.sizer.fit()  # a picture is seldom as tall as its placeholder
 
     def focus_offset(self) -> int:
         return self.editor.textCursor().position() if self.is_built else 0

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QAbstractButton, QApplication, QLineEdit, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit, QWidget
 
 from modu_desktop import i18n
 from modu_desktop.core.pageedit.model import Paragraph
@@ -265,6 +265,36 @@ def test_move_a_card_and_remove_it_with_undo(pane: EditorPane, qtbot: Any) -> No
     assert not page.notice.isVisible()
 
 
+def test_undoing_a_removal_another_way_takes_its_notice_away(pane: EditorPane, qtbot: Any) -> None:
+    text = (
+        "---\ntitle: 가\n---\n\n:::hero\ntitle: 하나\n:::\n\n첫 문단\n\n:::quote\ntext: 둘\n:::\n"
+    )
+    pane.load_text(text, read_only=False)
+    page = pane.page_editor
+    keys = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
+    # Ctrl+Z in the next card's field
+    page.cards[2].focus_in()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Delete, keys)
+    assert page.notice.isVisible()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert pane.text() == text
+    assert not page.notice.isVisible()  # its Undo button would now undo something else
+    # Edit → Undo (the document's own undo)
+    page.cards[2].focus_in()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Delete, keys)
+    assert page.notice.isVisible()
+    pane.editor.undo()
+    qtbot.waitUntil(lambda: len(page.cards) == 3)
+    assert pane.text() == text
+    assert not page.notice.isVisible()
+    # an edit after the removal: the notice's Undo would undo the edit, not the removal
+    page.cards[2].focus_in()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Delete, keys)
+    assert page.notice.isVisible()
+    page.insert_block(":::quote\ntext: 셋\n:::", page.cards[0], "below")
+    assert not page.notice.isVisible()
+
+
 def test_a_block_from_the_picker_goes_below_the_card(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(NOTES, read_only=False)
     page = pane.page_editor
@@ -294,6 +324,75 @@ def test_tab_goes_from_field_to_field_and_card_to_card(pane: EditorPane, qtbot: 
     assert QApplication.focusWidget() is second.focus_widgets()[0]
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
     assert QApplication.focusWidget() is fields[-1]
+
+
+def _in_view(page: Any, widget: QWidget) -> bool:
+    """The whole height of ``widget`` is inside the page editor's visible area."""
+    top = widget.mapTo(page.viewport(), widget.rect().topLeft()).y()
+    return top >= 0 and top + widget.height() <= page.viewport().height()
+
+
+def test_what_is_added_below_the_view_is_scrolled_into_it(pane: EditorPane, qtbot: Any) -> None:
+    stats = "\n\n".join(f"- label: 항목 {n}\n  value: {n}명" for n in range(1, 9))
+    text = f"---\ntitle: 가\n---\n\n:::stats\ntitle: 성과\n\n{stats}\n:::\n"
+    pane.resize(700, 500)
+    pane.activateWindow()
+    qtbot.waitUntil(pane.isActiveWindow)
+    pane.load_text(text, read_only=False)
+    page = pane.page_editor
+    page.build_all()
+    qtbot.waitUntil(lambda: page.verticalScrollBar().maximum() > 300)
+    page.verticalScrollBar().setValue(0)
+    assert not _in_view(page, page.add_text_button)
+    # a text box at the end of the page, below what is shown
+    qtbot.mouseClick(page.add_text_button, Qt.MouseButton.LeftButton)
+    new = page.current_card()
+    assert isinstance(new, TextCard)
+    qtbot.wait(100)  # the column lays the new card out
+    assert _in_view(page, new.editor)
+    # an item added to a block whose end is below what is shown
+    page.verticalScrollBar().setValue(0)
+    qtbot.wait(50)
+    card = page.cards[0]
+    assert isinstance(card, BlockCard)
+    qtbot.mouseClick(
+        card.findChild(QAbstractButton, "addItemButton_items"), Qt.MouseButton.LeftButton
+    )
+    field = card.fields[("items", 8, "label")]
+    assert QApplication.focusWidget() is field
+    qtbot.wait(100)
+    assert _in_view(page, field)
+
+
+def test_a_tables_column_headings_are_text_not_a_number_of_columns(pane: EditorPane) -> None:
+    """``columns`` of a table holds its headings ("과정 | 인원 | 비고"); offering 2, 3 or 4 under
+    "열 수" (as for cards) would replace the headings with a number."""
+    text = (
+        "---\ntitle: 가\n---\n\n:::datatable\nheader: 모집 인원\ncolumns: 과정 | 인원 | 비고\n\n"
+        "- 기초 | 80명 | 저녁\n:::\n"
+    )
+    pane.load_text(text, read_only=False)
+    card = pane.page_editor.cards[0]
+    assert isinstance(card, BlockCard)
+    field = card.fields[("meta", 0, "columns")]
+    assert isinstance(field, QLineEdit) and field.text() == "과정 | 인원 | 비고"
+    label = next(w for w in card.findChildren(QLabel) if w.buddy() is field)
+    assert "열 수" not in label.text() and "열 제목" in label.text()
+
+
+def test_cards_made_after_the_page_shows_open_no_menu(pane: EditorPane, qtbot: Any) -> None:
+    """Cards past the first few are made a slice at a time while the page is on screen; making
+    one must not pop up its menus (a text box's heading menu, a card's ＋ menu) — an open menu
+    takes every key, so Ctrl+S and typing went nowhere."""
+    from PySide6.QtWidgets import QMenu
+
+    parts = [f":::quote\ntext: 인용 {n}\n:::\n\n문단 {n}." for n in range(8)]
+    pane.load_text("---\ntitle: 가\n---\n\n" + "\n\n".join(parts) + "\n", read_only=False)
+    page = pane.page_editor
+    qtbot.waitUntil(lambda: all(c.is_built for c in page.cards))
+    assert len(page.cards) == 16
+    assert QApplication.activePopupWidget() is None
+    assert not [m.objectName() for m in page.findChildren(QMenu) if m.isVisible()]
 
 
 def test_enter_in_an_item_adds_an_item(pane: EditorPane, qtbot: Any) -> None:
