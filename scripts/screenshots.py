@@ -643,6 +643,25 @@ async def _failed_publish(st: Studio, shot: Shot, shoot_kim: bool) -> None:
         wf.queue_seconds, wf.run_seconds = timing
 
 
+@scene(
+    "publish-check", "the check before a save, on the cards: each place told by its card and words"
+)
+async def publish_check(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1")
+    await win.open_document(DOC_BYSTANDER)
+    _append(
+        win,
+        "\n\n## 행사 안내\n\n자세한 내용은 {담당자}에게 문의하세요.\n\n"
+        ":::cards\ntitle: 오시는 길\n\n- title: 본관\n  desc: 1층 안내 데스크<br>왼쪽\n:::\n",
+    )
+    saving = asyncio.ensure_future(win.save())
+    check = await wait_for(lambda: visible("publishCheckDialog"))
+    await asyncio.sleep(0.2)
+    shot.save_over(win, check)
+    check.reject()
+    await saving
+
+
 @scene("publish-failed-mine", "a build failed because of my page: which line, fix or restore")
 async def publish_failed_mine(st: Studio, shot: Shot) -> None:
     await _failed_publish(st, shot, shoot_kim=True)

@@ -4,11 +4,16 @@
 that finding's fix to the copy and checks again; "모두 고치기" applies every fix. The user
 decides how to go on (``dialog.choice``):
 
-- ``SAVE_FIXED`` — save ``dialog.text`` (the fixed copy; put it into the editor first);
-- ``SAVE_ANYWAY`` — save the original text, after a second, explicit confirmation that the site
-  will not update until the problem is fixed;
-- ``BACK`` — back to editing, nothing changed (also Esc and closing the window; the default
+- ``SAVE_FIXED`` — save ``dialog.text`` (the fixed copy);
+- ``SAVE_ANYWAY`` — save ``dialog.text`` as it stands (with any fixes made), after a second,
+  explicit confirmation that the site will not update until the problem is fixed;
+- ``BACK`` — back to editing, nothing saved (also Esc and closing the window; the default
   button is this one, so Enter never saves a page that breaks the site).
+
+Whichever way it closes, what the writer fixed (``dialog.text`` differs from
+``dialog.original``) belongs in the editor: :func:`check_before_save` puts it there as one undo
+step. Places are told by line and column in 원문 편집 and as the cards show them otherwise
+(:func:`place_in_cards`).
 
 ``PublishCheckPanel`` is the list itself (one row per finding: place, sentence, fix button),
 usable on its own (e.g. docked under the editor), with ``fixRequested(Finding)`` and
@@ -21,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import enum
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QTextCursor
@@ -36,6 +42,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.brochure.catalog import field_label, spec_for
+from modu_desktop.core.pageedit.places import card_place
 from modu_desktop.core.publish.check import (
     CheckResult,
     Finding,
@@ -46,6 +54,7 @@ from modu_desktop.core.publish.check import (
 )
 from modu_desktop.core.publish.check.messages import fix_explanation, summary
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.cards.autosize import raw_text
 from modu_desktop.ui.kit.fit import fit_to_screen
 
 _STYLE = """
@@ -110,9 +119,14 @@ class PublishCheckPanel(QWidget):
         outer.addWidget(scroll, 1)
         self.fix_buttons: list[QPushButton] = []
         self.result = CheckResult(())
+        self.text = ""
+        # None: places as line and column (원문 편집); else the words for a place in the cards
+        self.place_words: Callable[[str, Finding], str] | None = None
 
-    def set_result(self, result: CheckResult) -> None:
+    def set_result(self, result: CheckResult, text: str = "") -> None:
+        """Show ``result``, the check of ``text`` (whose places the rows name)."""
         self.check_result = result
+        self.text = text
         breakers = len(result.build_breakers)
         others = len(result.findings) - breakers
         kind = "error" if breakers else ("warning" if others else "ok")
@@ -158,12 +172,14 @@ class PublishCheckPanel(QWidget):
         h = QHBoxLayout(row)
         h.setContentsMargins(6, 6, 6, 6)
         texts = QVBoxLayout()
-        head = QLabel(
-            _place_word(finding)
-            + "  ·  "
-            + tr("line {line}, column {column}", line=finding.line, column=finding.column)
-        )
+        if self.place_words is not None:
+            where = self.place_words(self.text, finding)
+        else:
+            where = tr("line {line}, column {column}", line=finding.line, column=finding.column)
+        head = QLabel(_place_word(finding) + "  ·  " + where)
         head.setObjectName("publishFindingPlace")
+        head.setWordWrap(True)
+        head.setTextFormat(Qt.TextFormat.PlainText)
         head.setProperty("severity", finding.severity.value)
         msg = QLabel(finding.message)
         msg.setObjectName("publishFindingMessage")
@@ -175,7 +191,11 @@ class PublishCheckPanel(QWidget):
         go = QPushButton(tr("Show"))
         go.setObjectName("publishFindingShow")
         go.setAutoDefault(False)
-        go.setAccessibleName(tr("Show line {line}", line=finding.line))
+        go.setAccessibleName(
+            tr("Show line {line}", line=finding.line)
+            if self.place_words is None
+            else tr("Show: {place}", place=where)
+        )
         go.clicked.connect(lambda: self.jumpRequested.emit(finding.line, finding.column))
         h.addWidget(go)
         if finding.fix is not None:
@@ -188,6 +208,34 @@ class PublishCheckPanel(QWidget):
             h.addWidget(fix)
             self.fix_buttons.append(fix)
         return row
+
+
+def place_in_cards(text: str, finding: Finding) -> str:
+    """Where ``finding`` is, as a staff member finds it on the cards: the card (a text box by
+    its heading, a block by its name and item, the page settings) and a short quote of the
+    words there — "‘행사 안내’ 글 상자: “{담당자}에게 문의”"."""
+    place = card_place(text, finding.offset)
+    if place.kind == "front_matter":
+        where = tr("Page settings")
+    elif place.kind == "block":
+        try:
+            name = spec_for(place.block).name
+        except KeyError:
+            name = place.block
+        where = tr("the block “{name}”", name=name)
+        if place.item:
+            where += " · " + tr("item {n}", n=place.item)
+    elif place.kind == "raw":
+        where = tr("Original text card")
+    elif place.heading:
+        where = tr("Text box under “{heading}”", heading=place.heading)
+    else:
+        where = tr("Text box")
+    if place.key and place.kind == "block":
+        where += " · " + field_label(place.key)
+    if place.quote:
+        where = tr("{place}: “{quote}”", place=where, quote=place.quote)
+    return where
 
 
 def _place_word(finding: Finding) -> str:
@@ -210,6 +258,7 @@ class PublishCheckDialog(QDialog):
         path: str = "docs/document.md",
         repo_paths: set[str] | None = None,
         title: str = "",
+        in_cards: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("publishCheckDialog")
@@ -227,6 +276,7 @@ class PublishCheckDialog(QDialog):
             name.setObjectName("publishCheckDocTitle")
             v.addWidget(name)
         self.panel = PublishCheckPanel(self)
+        self.panel.place_words = place_in_cards if in_cards else None
         self.panel.fixRequested.connect(self.apply_fix)
         self.panel.jumpRequested.connect(self._jump)
         self.jump_to: tuple[int, int] | None = None
@@ -280,7 +330,7 @@ class PublishCheckDialog(QDialog):
 
     def _show(self, result: CheckResult) -> None:
         self.check_result = result
-        self.panel.set_result(result)
+        self.panel.set_result(result, self.text)
         fixable = bool(result.fixable)
         self.fix_all_button.setEnabled(fixable)
         changed = self.text != self.original
@@ -322,8 +372,8 @@ class PublishCheckDialog(QDialog):
             self.recheck()
 
     def _jump(self, line: int, column: int) -> None:
-        """ "보기": back to editing at that place (the host moves the cursor to ``jump_to``).
-        Fixes made so far are kept only if the user saves them, so leave nothing half-done."""
+        """ "보기": back to editing at that place (the host moves the cursor to ``jump_to``, a
+        place in the fixed text, which the host puts into the editor first)."""
         self.jump_to = (line, column)
         self.reject()
 
@@ -335,8 +385,7 @@ class PublishCheckDialog(QDialog):
         self.confirm_button.setFocus()
 
     def _save_anyway(self) -> None:
-        self.choice = CheckChoice.SAVE_ANYWAY
-        self.text = self.original
+        self.choice = CheckChoice.SAVE_ANYWAY  # with the fixes made so far: they were chosen
         self.accept()
 
     def _save_fixed(self) -> None:
@@ -353,8 +402,6 @@ def replace_editor_text(edit: QPlainTextEdit, text: str) -> None:
     replacing only the part between the common beginning and end, so the view stays put. The
     editor's document holds no BOM and ends lines with ``\n`` (the pane gives the document's
     own BOM and line endings back when it is saved), so ``text`` goes in that way."""
-    from modu_desktop.ui.editing.cards.autosize import raw_text
-
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     old = raw_text(edit.document())
     if old == text:
@@ -404,48 +451,73 @@ async def check_before_save(
     editor: QPlainTextEdit | None = None,
     before: str | None = None,
     show_place: Callable[[int, int], None] | None = None,
+    current: Callable[[], str] | None = None,
+    in_cards: bool = False,
 ) -> str | None:
     """The check before a save. Returns the text to save (the text as typed when it does not
-    break the site, the fixed copy, or — after the explicit warning — the text as typed), or
-    None to go back to editing (with ``editor``, the cursor is put where "보기" pointed).
+    break the site, the fixed copy, or — after the explicit warning — the text as it stands),
+    or None to go back to editing (with ``editor``, the cursor is put where "보기" pointed).
     ``before``: the text as last saved; the check is shown for a page that breaks the site,
-    or for places that may look different and were not in ``before``.
+    or for places that may look different and were not in ``before``. ``current`` gives the
+    editor's text as it will be saved (its BOM and line endings; by default the editor's
+    characters); ``in_cards``: the places are told as the cards show them, not by line.
 
     The check runs off the UI thread, so the window stays responsive and the writer may go on
     typing; with ``editor``, text typed meanwhile is checked too before anything is saved, and
-    a fixed copy never replaces text the check did not see."""
+    a fixed copy never replaces text the check did not see. What the writer fixed in the
+    dialog goes into the editor as one undo step whichever way the dialog closes."""
     from modu_desktop.ui.kit.asyncutil import run_dialog
 
+    read: Callable[[], str] | None = current
+    if read is None and editor is not None:
+        # not toPlainText(): it turns no-break spaces into spaces
+        read = partial(raw_text, editor.document())
     loop = asyncio.get_running_loop()
-    if editor is not None:
-        text = editor.toPlainText()
+    if read is not None:
+        text = read()
     for _ in range(_RECHECKS):
         result, ask = await loop.run_in_executor(
             None, _check_for_save, text, path, repo_paths, before
         )
-        if editor is None or editor.toPlainText() == text:
+        if read is None or read() == text:
             break
-        text = editor.toPlainText()  # typed while the check ran: check what is there now
+        text = read()  # typed while the check ran: check what is there now
     else:
         if ask:
             return None  # the writer never stopped typing: nothing is saved or replaced
     if not ask:
         return text
-    dlg = PublishCheckDialog(parent, text, result, path=path, repo_paths=repo_paths, title=title)
+    dlg = PublishCheckDialog(
+        parent, text, result, path=path, repo_paths=repo_paths, title=title, in_cards=in_cards
+    )
     await run_dialog(dlg)
     dlg.deleteLater()
-    if dlg.choice is CheckChoice.SAVE_FIXED:
-        if editor is not None:
-            replace_editor_text(editor, dlg.text)
-        return dlg.text
-    if dlg.choice is CheckChoice.SAVE_ANYWAY:
-        return text
-    if show_place is not None and dlg.jump_to is not None:
-        show_place(*dlg.jump_to)  # the pane shows it in the view it is in
+    if editor is None or read is None:
+        if dlg.choice is not CheckChoice.BACK:
+            return dlg.text
+        if show_place is not None and dlg.jump_to is not None:
+            show_place(*dlg.jump_to)
         return None
-    if editor is not None and dlg.jump_to is not None:
-        put_cursor(editor, *dlg.jump_to)
+    if dlg.text != dlg.original and not _put_fixes(editor, read, dlg.original, dlg.text):
+        return None  # the editor changed meanwhile: its text stays, nothing is saved
+    if dlg.choice is not CheckChoice.BACK:
+        return read()
+    if dlg.jump_to is not None:
+        if show_place is not None:
+            show_place(*dlg.jump_to)  # the pane shows it in the view it is in
+        else:
+            put_cursor(editor, *dlg.jump_to)
     return None
+
+
+def _put_fixes(editor: QPlainTextEdit, read: Callable[[], str], checked: str, fixed: str) -> bool:
+    """The fixes made in the dialog (``checked`` → ``fixed``) into the editor, one undo step.
+    False, leaving the editor alone, when its text is no longer the text that was checked (the
+    fixed copy would replace what changed) or it cannot be written any more."""
+    if editor.isReadOnly() or read() != checked:
+        return False
+    replace_editor_text(editor, fixed)
+    return True
 
 
 def put_cursor(editor: QPlainTextEdit, line: int, column: int = 1) -> bool:

@@ -113,6 +113,8 @@ class Publishing(QObject):
             editor=self.win.editor_pane.editor,
             before=before,
             show_place=self.win.editor_pane.show_line,
+            current=self.win.editor_pane.text,
+            in_cards=not self.win.editor_pane.raw_view,
         )
 
     # -- a failed build ----------------------------------------------------------------------
