@@ -47,7 +47,7 @@ HIDDEN_IMPORTS = (
     "platformdirs.unix",
 )
 # Packages whose whole submodule tree is bundled (dynamic imports inside them).
-COLLECT_SUBMODULES = ("modu_desktop", "keyring.backends", "markdown.extensions", "dulwich")
+COLLECT_SUBMODULES = ("modu_desktop", "keyring.backends", "dulwich")
 # …minus these prefixes (tests and optional integrations that pull in absent packages).
 SUBMODULE_EXCLUDES = (
     "dulwich.tests",
@@ -58,8 +58,8 @@ SUBMODULE_EXCLUDES = (
     "dulwich.web",
     "dulwich.lfs_server",
 )
-# Distributions whose metadata must travel (entry points: keyring backends, markdown extensions).
-COPY_METADATA = ("keyring", "markdown", "dulwich", "httpx", "truststore", "modu-desktop")
+# Distributions whose metadata must travel (entry points: keyring backends).
+COPY_METADATA = ("keyring", "dulwich", "httpx", "truststore", "modu-desktop")
 
 # Big Qt modules and dev tools the app never uses (keep in sync with what ui/ imports; the
 # self-test imports modu_desktop.ui.shell.app inside the bundle, so a wrong exclusion fails there).
@@ -72,6 +72,7 @@ EXCLUDES = (
     "mypy",
     "ruff",
     "PyInstaller",
+    "bench",  # the benchmark beside the package in the checkout: a tool, never shipped
     "setuptools",
     # dev-only (scripts/preview_fidelity.py): pygments would pull PIL and numpy in (~55 MB)
     "PIL",

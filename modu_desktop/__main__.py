@@ -1,4 +1,5 @@
-"""Entry point: `modu-desktop [sandbox|docs|locks|images|export-pdf|--self-test|GUI flags…]`."""
+"""Entry point: `modu-desktop [sandbox|docs|locks|images|export-pdf|export-html|--self-test|GUI
+flags…]`."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ def main(argv: list[str] | None = None) -> int:
         from modu_desktop.cli.pdf import main as export_pdf_main
 
         return export_pdf_main(args[1:])
+    if args and args[0] == "export-html":
+        from modu_desktop.cli.html import main as export_html_main
+
+        return export_html_main(args[1:])
     if args and args[0] in ADMIN_COMMANDS:
         from modu_desktop.cli import main as admin_main
 

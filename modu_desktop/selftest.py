@@ -7,7 +7,11 @@ given, touches nothing outside a temporary directory, and takes a few seconds.
 
 Options: ``--display`` (use the real display), ``--report FILE`` (also write the lines to FILE:
 the Windows bundle is a GUI-subsystem program without a console, so CI reads this file),
-``--timeout SECONDS`` (abort with a traceback if a check hangs; default 60).
+``--timeout SECONDS`` (abort with a traceback if a check hangs; default 60), ``--lang ko|en``.
+
+It speaks the interface language (``--lang``, else the language chosen in the app's settings —
+``--data-dir`` is honoured —, else the computer's): the status word, the details and the summary.
+The check names stay as they are, so a helper can read any report.
 """
 
 from __future__ import annotations
@@ -28,12 +32,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from modu_desktop import i18n
+from modu_desktop.i18n import tr
+
 OK, WARN, FAIL = "ok", "warn", "FAIL"
+STATUS_WORDS = {OK: "ok", WARN: "warn", FAIL: "FAIL"}  # worded with tr() when shown
 
 KOREAN_SAMPLE = "모두 데스크톱 자체 점검 — 한글 표시 확인"
 # Image formats the editor shows (uploads, brochure images, icons).
 REQUIRED_IMAGE_FORMATS = ("png", "jpeg", "gif", "webp", "svg")
 APP_ICON = "modu-desktop-256.png"
+
+
+def status_word(status: str) -> str:
+    """The status in the interface language, four columns wide (a Hangul syllable takes two)."""
+    word = tr(STATUS_WORDS.get(status, status))
+    return word.ljust(4) if word.isascii() else word
 
 
 class CheckWarning(Exception):
@@ -48,7 +62,7 @@ class Result:
     seconds: float
 
     def line(self) -> str:
-        return f"{self.status:<4} {self.name}: {self.detail}"
+        return f"{status_word(self.status)} {self.name}: {self.detail}"
 
 
 class Reporter:
@@ -169,13 +183,16 @@ def check_qt(state: dict[str, Any]) -> str:
         raise RuntimeError("image format plugins missing: " + ", ".join(missing))
     platform = QGuiApplication.platformName()
     style = app.style().name() if isinstance(app, QApplication) else "?"
-    detail = (
-        f"PySide6 {pyside_version}, {platform} window painted, "
-        f"image formats {'/'.join(REQUIRED_IMAGE_FORMATS)}, style {style}"
+    detail = tr(
+        "PySide6 {version}, {platform} window painted, image formats {formats}, style {style}",
+        version=pyside_version,
+        platform=platform,
+        formats="/".join(REQUIRED_IMAGE_FORMATS),
+        style=style,
     )
     style_keys = {str(k).lower() for k in QStyleFactory.keys()}  # noqa: SIM118 - not a dict
     if sys.platform == "win32" and not {"windows11", "windowsvista"} & style_keys:
-        raise CheckWarning(detail + "; the native Windows style plugin is missing")
+        raise CheckWarning(detail + tr("; the native Windows style plugin is missing"))
     return detail
 
 
@@ -184,11 +201,11 @@ def check_korean_font(state: dict[str, Any]) -> str:
 
     families = QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
     if not families:
-        message = "no font with Korean glyphs: Hangul is drawn as boxes"
+        message = tr("no font with Korean glyphs: Hangul is drawn as boxes")
         if sys.platform.startswith("linux"):
-            raise CheckWarning(message + " (install fonts-nanum or fonts-noto-cjk)")
+            raise CheckWarning(message + tr(" (install fonts-nanum or fonts-noto-cjk)"))
         raise RuntimeError(message)
-    return f"{len(families)} Korean font families, e.g. {families[0]}"
+    return tr("{n} Korean font families, e.g. {family}", n=len(families), family=families[0])
 
 
 def check_resources(state: dict[str, Any]) -> str:
@@ -214,9 +231,13 @@ def check_resources(state: dict[str, Any]) -> str:
     qt_tr = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
     if not QTranslator().load("qtbase_ko", str(qt_tr)):
         raise RuntimeError(f"Qt's Korean catalogue qtbase_ko.qm not found in {qt_tr}")
-    where = "bundle" if is_frozen() else "source tree"
-    detail = (
-        f"{where} {res}: app icon, {len(styles)} styles, {len(qms)} translations + Qt's qtbase_ko"
+    where = tr("bundle") if is_frozen() else tr("source tree")
+    detail = tr(
+        "{where} {folder}: app icon, {styles} styles, {qms} translations + Qt's qtbase_ko",
+        where=where,
+        folder=res,
+        styles=len(styles),
+        qms=len(qms),
     )
     if unbuilt and not is_frozen():
         raise CheckWarning(detail + f"; not compiled yet: {', '.join(unbuilt)} (run lrelease)")
@@ -236,7 +257,7 @@ def check_sandbox(state: dict[str, Any]) -> str:
         raise RuntimeError(f"sandbox is not on loopback: {url}")
     state["sandbox"] = sb
     state["user"] = user
-    return f"practice sandbox on {url} (user {user.login})"
+    return tr("practice sandbox on {url} (user {login})", url=url, login=user.login)
 
 
 def _repo_ref(sb: Any) -> Any:
@@ -265,9 +286,11 @@ async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
         loaded = await store.load(first.doc_id)
         if not loaded.text.strip():
             raise RuntimeError(f"{first.doc_id} loaded empty")
-        docs_detail = (
-            f"{len(docs)} documents listed through the core, "
-            f"{first.doc_id} loaded ({len(loaded.text)} chars)"
+        docs_detail = tr(
+            "{n} documents listed through the core, {doc} loaded ({chars} chars)",
+            n=len(docs),
+            doc=first.doc_id,
+            chars=len(loaded.text),
         )
 
         manager = ws.locks
@@ -283,7 +306,7 @@ async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
             raise RuntimeError(f"release failed: {released.message}")
         if sb.read_file(lock_path) is not None:
             raise RuntimeError(f"{lock_path} still in the repository after release")
-        lock_detail = f"acquired and released {lock_path}"
+        lock_detail = tr("acquired and released {path}", path=lock_path)
     return docs_detail, lock_detail
 
 
@@ -318,8 +341,8 @@ def check_keyring(state: dict[str, Any]) -> str:
     kind = f"{type(backend).__module__}.{type(backend).__name__}"
     if "fail" in type(backend).__module__ and sys.platform in ("win32", "darwin"):
         raise RuntimeError(f"no usable keyring backend on this OS ({kind})")
-    note = " (no Secret Service here: tokens stay in memory)" if "fail" in kind else ""
-    return f"Windows and macOS backends importable, active backend {kind}{note}"
+    note = tr(" (no Secret Service here: tokens stay in memory)") if "fail" in kind else ""
+    return tr("Windows and macOS backends importable, active backend {kind}", kind=kind) + note
 
 
 def check_tls(state: dict[str, Any]) -> str:
@@ -337,29 +360,35 @@ def check_tls(state: dict[str, Any]) -> str:
     try:
         import certifi
     except ImportError:
-        return detail + " (certifi not installed)"
+        return detail + tr(" (certifi not installed)")
     where = Path(certifi.where())
     if not where.is_file():
         raise RuntimeError(f"certifi bundle missing: {where}")
-    return detail + f", certifi CA bundle {where.name}"
+    return detail + tr(", certifi CA bundle {name}", name=where.name)
 
 
 def check_markdown(state: dict[str, Any]) -> str:
-    sample = "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
-    source = "core.render"
+    sample = (
+        "# 제목\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n\n10~20명, 3~5일 :tada:\n"
+    )
     from modu_desktop.core.preview import render_preview
 
     html = render_preview(sample)
     if "<table" not in html or "제목" not in html:
-        raise RuntimeError("tables extension did not render")
-    return f"{source} renders tables and fenced code"
+        raise RuntimeError("tables did not render")
+    if "<del>20명, 3</del>" not in html or "🎉" not in html:
+        raise RuntimeError("Markdown is not read as the site reads it")
+    return tr(
+        "{source} reads Markdown as the site does (tables, fenced code, emoji)",
+        source="core.preview",
+    )
 
 
 def check_ui(state: dict[str, Any]) -> str:
     module = importlib.import_module("modu_desktop.ui.shell.app")
     if not callable(getattr(module, "main", None)):
         raise RuntimeError("modu_desktop.ui.shell.app has no main()")
-    return "modu_desktop.ui.shell.app imports"
+    return tr("{module} imports", module="modu_desktop.ui.shell.app")
 
 
 CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
@@ -423,12 +452,31 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=60.0,
         help="abort (with a traceback) after this many seconds",
     )
+    parser.add_argument("--lang", choices=("ko", "en"), default=None, help="ko or en")
+    parser.add_argument("--data-dir", default=None, help=argparse.SUPPRESS)
     args, _unknown = parser.parse_known_args(argv)  # GUI flags passed along are ignored
     return args
 
 
+def choose_language(cli: str | None, data_dir: str | None) -> str:
+    """--lang, else the app's setting, else the computer's language (as the app decides)."""
+    configured = None
+    with contextlib.suppress(Exception):
+        from modu_desktop.core.account.paths import app_paths
+        from modu_desktop.core.account.settings import load_settings
+
+        configured = load_settings(app_paths(data_dir).settings_file).language
+    try:
+        from modu_desktop.ui.shell.i18n import detect_language
+
+        return detect_language(cli, configured)
+    except Exception:  # no Qt at all: the checks will say so, in English
+        return cli or configured or "en"
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
+    i18n.set_language(choose_language(args.lang, args.data_dir))
     reporter = Reporter(args.report)
     fault_stream = reporter.fault_stream()
     if fault_stream is not None and args.timeout > 0:
@@ -436,10 +484,15 @@ def main(argv: list[str]) -> int:
     from modu_desktop import __version__
 
     started = time.perf_counter()
-    mode = "bundle" if is_frozen() else "source"
+    mode = tr("bundle") if is_frozen() else tr("source")
     reporter.emit(
-        f"Modu Desktop {__version__} self-test ({mode}, Python "
-        f"{sys.version.split()[0]}, {sys.platform})"
+        tr(
+            "Modu Desktop {version} self-test ({mode}, Python {python}, {platform})",
+            version=__version__,
+            mode=mode,
+            python=sys.version.split()[0],
+            platform=sys.platform,
+        )
     )
     results: list[Result] = []
     state: dict[str, Any] = {}
@@ -460,18 +513,29 @@ def main(argv: list[str]) -> int:
                     with contextlib.suppress(Exception):
                         sb.stop()
     except Exception as exc:  # never let a windowed bundle show a traceback dialog
-        reporter.emit(f"FAIL self-test: {type(exc).__name__}: {exc}")
+        reporter.emit(f"{status_word(FAIL)} self-test: {type(exc).__name__}: {exc}")
         results.append(Result("self-test", FAIL, str(exc), 0.0))
     finally:
         faulthandler.cancel_dump_traceback_later()
     failed = [r.name for r in results if r.status == FAIL]
     warned = [r.name for r in results if r.status == WARN]
     elapsed = time.perf_counter() - started
-    summary = (
-        f"self-test {'FAILED' if failed else 'passed'}: "
-        f"{len(results) - len(failed) - len(warned)} ok, {len(warned)} warnings, "
-        f"{len(failed)} failed in {elapsed:.1f} s"
-    )
+    counts = {
+        "ok": len(results) - len(failed) - len(warned),
+        "warned": len(warned),
+        "failed": len(failed),
+        "seconds": f"{elapsed:.1f}",
+    }
+    if failed:
+        summary = tr(
+            "self-test FAILED: {ok} ok, {warned} warnings, {failed} failed in {seconds} s",
+            **counts,
+        )
+    else:
+        summary = tr(
+            "self-test passed: {ok} ok, {warned} warnings, {failed} failed in {seconds} s",
+            **counts,
+        )
     if failed:
         summary += " (" + ", ".join(failed) + ")"
     reporter.emit(summary)

@@ -2,13 +2,13 @@
 
     uv run python scripts/publish_check_accuracy.py [--json] [--show N]
 
-Builds the corpus of ``tests/publish_corpus.py`` (real documents, seeded variations, known
+Builds the corpus of ``tests/helpers/publish_corpus.py`` (real documents, seeded variations, known
 site-breakers), asks the oracle ``scripts/mdx_oracle.mjs`` (the site's own Docusaurus MDX
 toolchain, then evaluation and server rendering with React) whether each document builds, and
 compares with ``check_text(...).breaks_build``. Then applies the check's one-click fixes to
 every document it says breaks and asks the oracle again, to measure whether the fixes work.
 
-Needs Node and npm; the site's dependencies are installed once by tests/nodetools.py
+Needs Node and npm; the site's dependencies are installed once by tests/helpers/nodetools.py
 (``site_checkout()``, cached outside the checkout).
 """
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from modu_desktop.core.publish.check import CheckResult, apply_all_fixes, check_text  # noqa: E402
-from tests import publish_corpus  # noqa: E402
+from tests.helpers import publish_corpus  # noqa: E402
 
 ORACLE = ROOT / "scripts" / "mdx_oracle.mjs"
 
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         "~10 s each) to confirm the oracle",
     )
     args = ap.parse_args(argv)
-    from tests.nodetools import site_checkout
+    from tests.helpers.nodetools import site_checkout
 
     site = site_checkout()
     if args.site_build:

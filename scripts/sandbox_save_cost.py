@@ -10,14 +10,17 @@ from __future__ import annotations
 import argparse
 import base64
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
-from modu_desktop.bench.gen import generate
-from modu_desktop.bench.server import BRANCH, NAME, OURS, OWNER, SandboxHandle
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: bench/
+
+from bench.gen import generate  # noqa: E402
+from bench.server import BRANCH, NAME, OURS, OWNER, SandboxHandle  # noqa: E402
 
 
 def main() -> None:

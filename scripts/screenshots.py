@@ -2,11 +2,11 @@
 
     uv run python scripts/screenshots.py --list
     uv run python scripts/screenshots.py [--scene NAME ...] [--width 800,1600] [--lang ko,en]
-                                         [--out DIR]
+                                         [--height H] [--out DIR]
 
 Each scene draws one picture, ``DIR/{lang}-{width}-{scene}.png``, for every language and width
 asked (default: every scene, 800 and 1600 px wide, Korean and English). The window is as tall
-as ``height_for(width)``. ``--list`` prints the scenes and what each shows.
+as ``height_for(width)``, or ``--height``. ``--list`` prints the scenes and what each shows.
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ DOC_TEMPLATE = "99-template"
 
 
 def height_for(width: int) -> int:
-    """720 px at 800 wide, 960 at 1600 (3:5 above 1200)."""
-    return max(720, width * 3 // 5)
+    """600 px at 800 wide (the smallest screen the app is made for: 800×600), 960 at 1600
+    (3:5 above 1000)."""
+    return 600 if width <= 800 else max(600, width * 3 // 5)
 
 
 async def wait_for(pred: Callable[[], Any], timeout: float = 15.0) -> Any:
@@ -66,10 +67,11 @@ class Shot:
     lang: str
     width: int
     out: Path
+    tall: int | None = None  # --height: the window's height instead of height_for(width)
 
     @property
     def height(self) -> int:
-        return height_for(self.width)
+        return self.tall or height_for(self.width)
 
     @property
     def path(self) -> Path:
@@ -260,6 +262,7 @@ async def _template_on_cards(st: Studio, shot: Shot) -> Any:
     await win.open_document(DOC_TEMPLATE)
     await asyncio.sleep(0.3)
     pane = win.editor_pane
+    pane.set_raw_view(True)  # 원문 편집: the Markdown editor and its block form
     if shot.width < 1000:
         pane.set_list_shown(False)
     await asyncio.sleep(0.3)
@@ -272,6 +275,59 @@ async def _template_on_cards(st: Studio, shot: Shot) -> Any:
     pane.block_form.tables["items"].table.setCurrentCell(0, 0)
     await asyncio.sleep(0.4)
     return win
+
+
+@scene(
+    "page-editor",
+    "the page editor (default view): a page as cards — blocks with their forms, a text box",
+)
+async def page_editor(st: Studio, shot: Shot) -> None:
+    from PySide6.QtGui import QTextCursor
+    from PySide6.QtWidgets import QWidget
+
+    from modu_desktop.ui.editing.cards.text_card import TextCard
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document("01-welcome")
+    pane = win.editor_pane
+    if shot.width < 1000:
+        pane.set_list_shown(False)
+    pane.set_view("editor")
+    page = pane.page_editor
+    page.build_all()
+    await asyncio.sleep(0.4)
+    text = next(c for c in page.cards if isinstance(c, TextCard))
+    # the keyboard in the text box, on its list, a word made bold with Ctrl+B
+    ed = text.editor
+    ed.setFocus()
+    cur = ed.textCursor()
+    cur.movePosition(QTextCursor.MoveOperation.End)
+    cur.movePosition(QTextCursor.MoveOperation.StartOfBlock)
+    cur.movePosition(QTextCursor.MoveOperation.EndOfWord, QTextCursor.MoveMode.KeepAnchor)
+    ed.setTextCursor(cur)
+    text.toggle_mark("bold")
+    # from a block of items (the figures, or the cards when narrow) to the quote below the text
+    if shot.width >= 1200:  # the figures' items, the cards block, the text box, the quote
+        kpi = page.cards[1]
+        items = kpi.findChild(QWidget, "blockItems_items")
+        top = kpi.y() + items.mapTo(kpi, items.rect().topLeft()).y() - 30
+    else:  # the cards block's last items, the text box, the quote's name
+        top = text.y() + text.height() + 100 - page.viewport().height()
+    page.verticalScrollBar().setValue(top)
+    await asyncio.sleep(0.6)
+    shot.save(win)
+
+
+@scene("page-editor-top", "the page editor at the top of a page: the banner and the figures")
+async def page_editor_top(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document("01-welcome")
+    pane = win.editor_pane
+    if shot.width < 1000:
+        pane.set_list_shown(False)
+    pane.set_view("editor")
+    await asyncio.sleep(0.6)
+    shot.save(win)
 
 
 @scene("block-form", "the block form beside the text: a cards block, its first item chosen")
@@ -297,14 +353,14 @@ async def block_picker(st: Studio, shot: Shot) -> None:
 async def after_save(st: Studio, shot: Shot) -> None:
     from PySide6.QtGui import QTextCursor
 
-    from modu_desktop.core.publish.deploy import DeployState
+    from modu_desktop.core.publish.status import Publishing
 
     win = await _template_on_cards(st, shot)
     pane = win.editor_pane
     pane.editor.moveCursor(QTextCursor.MoveOperation.End)
     pane.editor.insertPlainText("\n새로 덧붙인 문단입니다.\n")
     await win.save()
-    await wait_for(lambda: pane.publish.state is DeployState.PUBLISHED, timeout=30)
+    await wait_for(lambda: pane.publish.publishing is Publishing.PUBLISHED, timeout=30)
     await asyncio.sleep(0.3)
     shot.save(win)
 
@@ -416,6 +472,47 @@ async def conflict(st: Studio, shot: Shot) -> None:
     await task
 
 
+@scene("history", "기록: the versions (who and when) and one beside the text now, two columns")
+async def history(st: Studio, shot: Shot) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    from modu_desktop.core.documents.store import DocumentStore
+
+    store = DocumentStore(st.client("tok-editor2"), st.fresh_dir("peer-cache"))
+    loaded = await store.load(DOC_CONFLICT)
+    if "모집 인원은 30명입니다." not in loaded.text:  # once, whatever the width
+        changed = loaded.text.replace("\n\n", "\n\n모집 인원은 30명입니다.\n\n", 1)
+        await store.save(DOC_CONFLICT, changed, loaded.sha, "editor2")
+    win = await st.window(shot, "editor1", "tok-editor1")
+    await win.open_document(DOC_CONFLICT)
+    ed = win.editor_pane.editor
+    ed.moveCursor(QTextCursor.MoveOperation.End)
+    ed.insertPlainText("\n내가 새로 덧붙인 문장입니다.\n")
+    await win.publishing.open_history()
+    panel = win.publishing.history_panel
+    await wait_for(lambda: panel.rows)
+    await asyncio.sleep(0.3)
+    shot.save(win)
+
+
+@scene("unpublished", "a new page not published yet: 게시 안 됨 in the list and 게시하기 above it")
+async def unpublished(st: Studio, shot: Shot) -> None:
+    from modu_desktop.core.docops.newdoc import NewDocRequest
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    doc = "06-summer-camp"
+    if win.doc_list.row(doc) is None:  # once, whatever the width and language
+        made = await win.ops_host.ops.create(
+            NewDocRequest("summer-camp", "여름 캠프 안내", 6, template=True), keep_lock=False
+        )
+        assert made.ok, made.message
+        await win.refresh_list()
+    await win.open_document(doc)
+    await wait_for(win.unpublished.banner.isVisible)
+    await asyncio.sleep(0.5)
+    shot.save(win)
+
+
 @scene("recovery", "texts kept from a run that ended badly: the recovery dialog")
 async def recovery(st: Studio, shot: Shot) -> None:
     from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
@@ -494,10 +591,190 @@ async def after_outage(st: Studio, shot: Shot) -> None:
     await _outage(st, shot, shoot)
 
 
+# -- publishing ----------------------------------------------------------------------------------
+
+
+DOC_BYSTANDER = "05-sandbox-notes"
+BREAKING = "행사 안내<br>자세한 내용은 아래를 보세요."
+
+
+def _append(win: Any, text: str) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    win.editor_pane.editor.insertPlainText(text)
+
+
+async def _failed_publish(st: Studio, shot: Shot, shoot_kim: bool) -> None:
+    """kim saves a page that breaks the build (past the check's warning), lee then saves a
+    correct page; both builds fail because of kim's page. One of the two windows is shot; kim
+    then fixes her page, so the practice site builds again for the next scenes."""
+    from PySide6.QtWidgets import QPushButton
+
+    wf = st.sandbox.workflow
+    timing = wf.queue_seconds, wf.run_seconds
+    wf.queue_seconds, wf.run_seconds = 0.0, 0.3
+    try:
+        kim = await st.window(shot, "kim", "tok-kim", deploy_poll_s=0.2)
+        lee = await st.window(shot, "lee", "tok-lee", deploy_poll_s=0.2)
+        await kim.open_document(DOC_LOCKED)
+        _append(kim, f"\n\n{BREAKING}\n")
+        saving = asyncio.ensure_future(kim.save())
+        check = await wait_for(lambda: visible("publishCheckDialog"))
+        for name in ("saveAnywayButton", "confirmSaveAnywayButton"):
+            check.findChild(QPushButton, name).click()
+            await asyncio.sleep(0.1)
+        await saving
+        await lee.open_document(DOC_BYSTANDER)
+        _append(lee, "\n다음 주 회의는 화요일 오후 3시입니다.\n")
+        await lee.save()
+        await wait_for(lambda: kim.deploy_notice.isVisible(), timeout=30)
+        await wait_for(lambda: lee.deploy_notice.isVisible(), timeout=30)
+        win = kim if shoot_kim else lee
+        (lee if shoot_kim else kim).hide()
+        win.raise_()
+        await asyncio.sleep(0.4)
+        shot.save(win)
+        fixed = kim.editor_pane.text().replace(BREAKING, BREAKING.replace("<br>", "<br />"))
+        kim.editor_pane.replace_all_text(fixed, modified=True)
+        await kim.save()
+        await wait_for(lambda: not kim.deploy_notice.isVisible(), timeout=30)
+    finally:
+        wf.queue_seconds, wf.run_seconds = timing
+
+
+@scene(
+    "publish-check", "the check before a save, on the cards: each place told by its card and words"
+)
+async def publish_check(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1")
+    await win.open_document(DOC_BYSTANDER)
+    _append(
+        win,
+        "\n\n## 행사 안내\n\n자세한 내용은 {담당자}에게 문의하세요.\n\n"
+        ":::cards\ntitle: 오시는 길\n\n- title: 본관\n  desc: 1층 안내 데스크<br>왼쪽\n:::\n",
+    )
+    saving = asyncio.ensure_future(win.save())
+    check = await wait_for(lambda: visible("publishCheckDialog"))
+    await asyncio.sleep(0.2)
+    shot.save_over(win, check)
+    check.reject()
+    await saving
+
+
+@scene("publish-failed-mine", "a build failed because of my page: which line, fix or restore")
+async def publish_failed_mine(st: Studio, shot: Shot) -> None:
+    await _failed_publish(st, shot, shoot_kim=True)
+
+
+@scene("publish-failed-other", "a build failed because of someone else's page: my text is saved")
+async def publish_failed_other(st: Studio, shot: Shot) -> None:
+    await _failed_publish(st, shot, shoot_kim=False)
+
+
+# -- help, text size, the narrow list --------------------------------------------------------------
+
+
+def _save_with_popup(shot: Shot, window: Any, popup: Any) -> None:
+    """The window with an open menu drawn where it opened (offscreen has no compositor)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QPainter
+
+    base = window.grab()
+    painter = QPainter(base)
+    at = window.mapFromGlobal(popup.mapToGlobal(QPoint(0, 0)))
+    painter.drawPixmap(at, popup.grab())
+    painter.end()
+    if not base.save(str(shot.path), "PNG"):
+        raise RuntimeError(f"could not write {shot.path}")
+    print("wrote", shot.path, flush=True)
+
+
+@scene("help-menu", "the Help menu open: guide, shortcuts, report a problem, new version, about")
+async def help_menu(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document(DOC_TEMPLATE)
+    await asyncio.sleep(1.0)  # the preview's fonts
+    menu = win.help_menu.menu
+    bar = win.menuBar()
+    geo = bar.actionGeometry(menu.menuAction())
+    menu.popup(bar.mapToGlobal(geo.bottomLeft()))
+    await asyncio.sleep(0.2)
+    _save_with_popup(shot, win, menu)
+    menu.hide()
+
+
+@scene("report", "Report a problem: the report file made, its folder opened, what to do with it")
+async def report(st: Studio, shot: Shot) -> None:
+    from modu_desktop.ui.help import report as report_ui
+
+    opened: list[Any] = []
+    report_ui.open_folder = opened.append  # type: ignore[assignment]  # no file manager here
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document(DOC_TEMPLATE)
+    task = win.help_menu.report_problem()
+    await task
+    box = await wait_for(lambda: visible("reportDoneDialog"), timeout=120)
+    await asyncio.sleep(0.2)
+    shot.save_over(win, box)
+    box.reject()
+
+
+@scene(
+    "bigger-text", "View → Bigger text twice (Ctrl+= twice): the interface and the editor at 125%"
+)
+async def bigger_text(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document(DOC_TEMPLATE)
+    try:
+        win.act_zoom_in.trigger()
+        win.act_zoom_in.trigger()
+        await asyncio.sleep(0.6)
+        shot.save(win)
+    finally:
+        win.text_zoom.reset()
+
+
+async def _twin_title(st: Studio) -> None:
+    """A second page with the welcome page's title, in a folder: the list must tell them apart."""
+    from modu_desktop.core.documents.store import DocumentStore
+
+    store = DocumentStore(st.client("tok-editor2"), st.fresh_dir("twin-cache"))
+    if st.sandbox.read_file("docs/archive/01-welcome.md") is not None:
+        return
+    first = await store.load("01-welcome")
+    text = first.text.replace("sidebar_position: 1", "sidebar_position: 7")
+    await store.client.put_file("docs/archive/01-welcome.md", text.encode(), "docs: archive copy")
+
+
+@scene(
+    "list-narrow",
+    "the document list beside an open page (☰ at 800 px): titles in full, twins told apart",
+)
+async def list_narrow(st: Studio, shot: Shot) -> None:
+    await _twin_title(st)
+    other = st.peer("editor2", "tok-editor2")
+    held = (await other.acquire(DOC_LOCKED)).held
+    try:
+        win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+        await win.open_document("02-programs")
+        await asyncio.sleep(0.3)
+        if not win.doc_list.isVisible():  # tucked away at 800 px: what ☰ brings back
+            win.editor_pane.toggle_list_button.click()
+        win.doc_list.select("02-programs")
+        await asyncio.sleep(0.5)
+        shot.save(win)
+    finally:
+        if held is not None:
+            await other.release(held)
+
+
 # -- running -------------------------------------------------------------------------------------
 
 
-async def amain(names: list[str], widths: list[int], langs: list[str], out: Path) -> int:
+async def amain(
+    names: list[str], widths: list[int], langs: list[str], out: Path, height: int | None = None
+) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modu_desktop.sandbox import Sandbox, SandboxUser
@@ -510,7 +787,12 @@ async def amain(names: list[str], widths: list[int], langs: list[str], out: Path
         tmp = Path(tmpdir)
         sb = Sandbox(
             tmp / "repo",
-            users=[SandboxUser("editor1", "tok-editor1"), SandboxUser("editor2", "tok-editor2")],
+            users=[
+                SandboxUser("editor1", "tok-editor1"),
+                SandboxUser("editor2", "tok-editor2"),
+                SandboxUser("kim", "tok-kim"),
+                SandboxUser("lee", "tok-lee"),
+            ],
             seed="sample",
         )
         sb.start()
@@ -520,7 +802,7 @@ async def amain(names: list[str], widths: list[int], langs: list[str], out: Path
                 install_translators(app, lang)
                 for width in widths:
                     for name in names:
-                        shot = Shot(name, lang, width, out)
+                        shot = Shot(name, lang, width, out, height)
                         try:
                             await SCENES[name].draw(st, shot)
                         except Exception:
@@ -552,6 +834,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--scene", action="append", default=[], metavar="NAME", help="repeatable")
     p.add_argument("--width", type=_csv(int), default=[800, 1600], metavar="W[,W…]")
     p.add_argument("--lang", type=_csv(str), default=list(LANGS), metavar="ko|en|ko,en")
+    p.add_argument("--height", type=int, default=None, metavar="H", help="the window's height")
     p.add_argument("--out", type=Path, default=Path("screenshots"), metavar="DIR")
     a = p.parse_args(argv)
     unknown = [n for n in a.scene if n not in SCENES]
@@ -562,6 +845,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error(f"--lang: expected ko, en or ko,en, got {','.join(a.lang)}")
     if not a.width or any(w < 400 for w in a.width):
         p.error("--width: one or more widths of at least 400 px")
+    if a.height is not None and a.height < 400:
+        p.error("--height: at least 400 px")
     return a
 
 
@@ -584,7 +869,7 @@ def main(argv: list[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     with loop:
-        rc = loop.run_until_complete(amain(names, a.width, a.lang, a.out))
+        rc = loop.run_until_complete(amain(names, a.width, a.lang, a.out, a.height))
     from modu_desktop.ui.shell.app import _teardown_qt
 
     _teardown_qt(app)

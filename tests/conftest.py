@@ -13,6 +13,9 @@ import pytest
 # Must happen before any QApplication exists; without it a display-less machine aborts the process.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+# No test reaches beyond 127.0.0.1: the app's own new-version check stays off (the app
+# processes started by the end-to-end tests inherit this).
+os.environ["MODU_NO_UPDATE_CHECK"] = "1"
 # Qt WebEngine (the preview): Chromium refuses to run as root without --no-sandbox. Test
 # environment only; the shipped app never turns the sandbox off.
 if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -36,8 +39,6 @@ _prepare_webengine()
 EDITOR1 = ("editor1", "tok-editor1")
 EDITOR2 = ("editor2", "tok-editor2")
 VIEWER = ("viewer", "tok-viewer")
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pnu-modu"
 
 
 @pytest.fixture(autouse=True)
@@ -152,7 +153,7 @@ def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
     store: dict[tuple[str, str], str] = {}
 
     class MemoryKeyring(KeyringBackend):
-        priority = 1  # type: ignore[assignment]
+        priority = 1
 
         def get_password(self, service: str, username: str) -> str | None:
             return store.get((service, username))

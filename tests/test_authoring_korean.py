@@ -1,4 +1,4 @@
-"""Every English text of the authoring features has its Korean entry (issue 14's catalogue)."""
+"""Every English text of the authoring features has its Korean entry."""
 
 from __future__ import annotations
 

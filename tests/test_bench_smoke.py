@@ -1,13 +1,17 @@
-"""Smoke test of the benchmark (issue 7): a tiny run end to end, the JSON has what the README
-table and the targets need. The real measurements: ``python -m modu_desktop.bench`` (slow)."""
+"""Smoke test of the benchmark: a tiny run end to end, and the JSON has what the README table and
+the targets need. It checks that the benchmark runs and what it counts, never how fast anything
+was (timings are the benchmark's to report). The real measurements: ``python -m bench`` (slow)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+import pytest
+
+from tests.helpers.paths import CHECKOUT
 
 ACTIONS = (
     "list_cold",
@@ -21,14 +25,14 @@ ACTIONS = (
 )
 
 
+@pytest.mark.timeout(660)  # a hang guard only: the run takes as long as the machine needs
 def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    t = time.monotonic()
     r = subprocess.run(
         [
             sys.executable,
             "-m",
-            "modu_desktop.bench",
+            "bench",
             "--docs",
             "3",
             "--latency-ms",
@@ -39,13 +43,12 @@ def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
             "--json",
             str(out),
         ],
+        cwd=CHECKOUT,  # the benchmark lives beside the package, run from the checkout
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
-    elapsed = time.monotonic() - t
     assert r.returncode == 0, r.stderr[-2000:]
-    assert elapsed < 20, f"the quick bench took {elapsed:.1f} s"
     assert "| action |" in r.stdout  # the readable table
     report = json.loads(out.read_text(encoding="utf-8"))
     assert "webadmin" in report["baseline"]
@@ -70,7 +73,7 @@ def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
     mem = report["memory"]
     assert 0 < mem["before_preview_peak_mb"] <= mem["peak_mb"] < mem["with_renderer_mb"]
     assert report["targets"] and all("met" in t for t in report["targets"])
-    # issue 18: the last list at start-up, the contended dialog from cache, the 10,000-row list
+    # the last list at start-up, the contended dialog from cache, the 10,000-row list
     assert cfg["startup"]["warm"]["fresh_median_ms"] >= cfg["startup"]["warm"]["median_ms"]
     assert acts["open_contended"]["ours"]["requests_max"] == 1  # one tree read confirms it
     assert acts["open_contended"]["ours"]["dialog_ms"] is not None

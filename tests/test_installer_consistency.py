@@ -171,7 +171,7 @@ def test_hidden_imports_exist_and_keyring_backends_are_listed() -> None:
         assert name in cfg.HIDDEN_IMPORTS
     for name in cfg.HIDDEN_IMPORTS:
         assert importlib.util.find_spec(name) is not None, name
-    assert "keyring" in cfg.COPY_METADATA and "markdown" in cfg.COPY_METADATA
+    assert "keyring" in cfg.COPY_METADATA
     assert "modu_desktop" in cfg.COLLECT_SUBMODULES and "dulwich" in cfg.COLLECT_SUBMODULES
     assert not cfg.keep_submodule("dulwich.tests.test_repository")
     assert cfg.keep_submodule("dulwich.repo")
@@ -202,7 +202,7 @@ def test_excluded_qt_modules_are_not_used_by_the_app() -> None:
         ("PySide6/Qt/plugins/imageformats/qwebp.dll", True),
         ("PySide6/Qt/plugins/platforms/libqoffscreen.so", True),
         ("PySide6/Qt/lib/libQt6Pdf.so.6", False),
-        # Qt WebEngine (the preview) links Qt Quick/Qml: their libraries ship (issue 15).
+        # Qt WebEngine (the preview) links Qt Quick/Qml: their libraries ship.
         ("PySide6/Qt6Quick.dll", True),
         ("PySide6/Qt/resources/qtwebengine_devtools_resources.pak", False),
         ("PySide6/Qt/translations/qtwebengine_locales/ko.pak", True),

@@ -1,4 +1,4 @@
-"""Issue 13, defect 8: Korean that reads as a native editor writes it.
+"""Korean that reads as a native editor writes it.
 
 * no "을(를)"-style particle pairs anywhere: particles come from ``modu_desktop.i18n``
   (``{doc:을}``), chosen from the last syllable;
@@ -8,7 +8,8 @@
   raise at run time), and names only fields its English source has;
 * one Korean per English source: the JSON catalogues never give one text two Korean versions
   (what the Qt catalogue's drift check was, now that modu_ko.ts is gone);
-* no English leaking into Korean texts that the issue named.
+* no English left in the Korean texts where it once leaked (the Id label, the preview's block
+  errors).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from modu_desktop import i18n
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "modu_desktop"
@@ -237,12 +238,10 @@ def test_named_english_leaks_are_gone() -> None:
 
 
 def test_theme_and_layout_have_the_sites_korean_names() -> None:
-    """One source of the names: ``core/brochure/sitechoices.py`` (the site's ThemeContext.js and
+    """One source of the names: ``core/brochure/themes.py`` (the site's ThemeContext.js and
     LayoutSettings.js); the web admin's menu names are the same words."""
-    from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
-    from modu_desktop.core.docops.ops import LAYOUTS, THEMES
+    from modu_desktop.core.brochure.themes import LAYOUT_BY_KEY, THEME_BY_KEY
 
-    assert set(THEME_BY_KEY) == set(THEMES) and set(LAYOUT_BY_KEY) == set(LAYOUTS)
     site = (ROOT / "tests/fixtures/pnu-modu-site/static/admin/index.html").read_text("utf-8")
     labels = [(k, c.label_ko) for k, c in THEME_BY_KEY.items()]
     labels += [(k, c.label_ko) for k, c in LAYOUT_BY_KEY.items()]

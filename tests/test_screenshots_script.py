@@ -23,9 +23,19 @@ EVERY_SCENE = {
     "stolen-banner",
     "stolen-ctrl-s",
     "conflict",
+    "history",
+    "unpublished",
     "recovery",
     "outage",
     "after-outage",
+    "publish-failed-mine",
+    "publish-failed-other",
+    "help-menu",
+    "report",
+    "bigger-text",
+    "list-narrow",
+    "page-editor",
+    "page-editor-top",
 }
 
 

@@ -3,9 +3,11 @@ check-jsonschema, so no network) and CI covers our users' platforms with the REA
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -49,7 +51,7 @@ def test_ci_runs_lint_types_and_the_readme_test_command_on_three_platforms() -> 
     for command in (
         "uv run ruff check .",
         "uv run ruff format --check .",
-        "uv run mypy modu_desktop",
+        "uv run mypy",
         "uv run pytest",
     ):
         assert command in runs
@@ -57,3 +59,25 @@ def test_ci_runs_lint_types_and_the_readme_test_command_on_three_platforms() -> 
     assert "uv run pytest" in readme
     ci_run = (ROOT / ".ci" / "run").read_text("utf-8")
     assert ci_run.rstrip().endswith("uv run pytest")
+    assert "uv run mypy\n" in ci_run
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert {"modu_desktop", "bench", "tests"} <= set(mypy["files"])
+
+
+def test_system_packages_are_one_list_that_readme_ci_and_workflow_install() -> None:
+    listed = [
+        line.strip()
+        for line in (ROOT / ".ci" / "apt-packages.txt").read_text("utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert len(listed) == len(set(listed))
+    # what the tests call on Linux: pdftotext (the PDF text test), Xvfb and xdotool (real
+    # windows), a Korean font, the library Qt's xcb platform plugin refuses to start without
+    assert {"poppler-utils", "xvfb", "xdotool", "fonts-nanum", "libxcb-cursor0"} <= set(listed)
+    readme = (ROOT / "README.md").read_text("utf-8")
+    ci_run = (ROOT / ".ci" / "run").read_text("utf-8")
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text("utf-8")
+    for text in (readme, ci_run, workflow):
+        assert ".ci/apt-packages.txt" in text
+        installs = re.findall(r"apt-get install[^\n]*", text)
+        assert installs and not any(name in line for line in installs for name in listed)

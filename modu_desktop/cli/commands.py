@@ -166,6 +166,7 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
                 "layout": d.layout,
                 "lockedBy": v.holder if v else None,
                 "lockStatus": v.status.value if v else "free",
+                "published": not d.draft,
             }
         )
     if args.json:
@@ -180,7 +181,7 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
             [
                 str(row["docId"]),
                 "-" if row["position"] is None else str(row["position"]),
-                str(row["title"] or ""),
+                str(row["title"] or "") + ("" if row["published"] else " (not published)"),
                 str(row["theme"] or "-"),
                 str(row["layout"] or "-"),
                 lock,

@@ -1,11 +1,18 @@
 """Admin CLI commands for the web admin's other tasks, on ``modu_desktop.core.docops.ops``:
 
     modu-desktop docs new --id ID --title T [--position N] [--theme T] [--layout L]
-                          [--nav-label L] [--template]
+                          [--nav-label L] [--template] [--draft | --publish]
+    modu-desktop docs publish DOC_ID
     modu-desktop docs delete DOC_ID
     modu-desktop docs move DOC_ID up|down
     modu-desktop docs import FILE… [--dry-run]
-    modu-desktop images add FILE [--alt TEXT] [--base-url /]   (prints the Markdown to insert)
+    modu-desktop images add FILE [--alt TEXT]   (prints the Markdown to insert)
+
+``docs new`` makes the page not published (``draft: true``) unless ``--publish`` is given: the
+same rule as the app's 새 문서, so a page made by a script never reaches the public site half
+written, and the default is the safe one (a page published by mistake cannot be taken back from
+people who saw it; one left unpublished costs one ``docs publish``). ``docs publish`` takes
+the ``draft`` line out in one save, under the page's lock.
 
 Same connection flags, token lookup and exit status as ``docs list`` (``cli/common.py``):
 0 success, 1 failure (one line on stderr), 2 usage error. ``register()`` adds the commands to
@@ -23,12 +30,9 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from modu_desktop.cli import common
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
 from modu_desktop.core.docops.ops import (
-    DEFAULT_LAYOUT,
-    DEFAULT_THEME,
-    LAYOUTS,
     MAX_POSITION,
-    THEMES,
     DocOps,
     NewDocRequest,
     OpResult,
@@ -91,15 +95,37 @@ def register(subparsers: Mapping[str, Any]) -> None:
                 default=None,
                 help="sidebar_position; also the file prefix docs/NN-ID.md",
             )
-            p.add_argument("--theme", choices=THEMES, default=DEFAULT_THEME)
-            p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT)
+            p.add_argument("--theme", choices=THEME_KEYS, default=DEFAULT_THEME)
+            p.add_argument("--layout", choices=LAYOUT_KEYS, default=DEFAULT_LAYOUT)
             p.add_argument("--nav-label", default=None, help="short label for the navigation")
             p.add_argument(
                 "--template",
                 action="store_true",
                 help="start from a body with the common brochure blocks",
             )
+            shown = p.add_mutually_exclusive_group()
+            shown.add_argument(
+                "--draft",
+                dest="draft",
+                action="store_true",
+                default=True,
+                help="not published until 'docs publish' (draft: true; the default)",
+            )
+            shown.add_argument(
+                "--publish",
+                dest="draft",
+                action="store_false",
+                help="published with the next build of the site",
+            )
             p.add_argument("--json", action="store_true", help="machine-readable output")
+        if "publish" not in have:
+            p = _add(
+                docs,
+                "publish",
+                "publish a page that is not published yet (takes out draft: true)",
+                _docs_publish,
+            )
+            p.add_argument("doc_id", metavar="DOC_ID", type=common.doc_id_arg)
         if "delete" not in have:
             p = _add(
                 docs, "delete", "delete a document (refused while someone edits it)", _docs_delete
@@ -129,9 +155,6 @@ def register(subparsers: Mapping[str, Any]) -> None:
         p = _add(images, "add", "upload a picture and print the Markdown to insert", _images_add)
         p.add_argument("file", metavar="FILE")
         p.add_argument("--alt", default=None, help="alt text (default: from the file name)")
-        p.add_argument(
-            "--base-url", default="/", help="the site's baseUrl ('/' or '/REPO/' on a project site)"
-        )
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -161,11 +184,15 @@ async def _ops(ctx: common.Context, cache_dir: str) -> DocOps:
 def _finish(res: OpResult, ctx: common.Context, *, json_out: bool = False) -> int:
     if json_out:
         ctx.out.write(json.dumps(_result_json(res), ensure_ascii=False, indent=2) + "\n")
+    # The sentence names the page by its title, as everywhere; the admin also gets the file
+    # and the commits, which is what they type in the next command.
+    where = [res.path] if res.path else []
     if not res.ok:
-        raise common.CliFailure(res.text())
+        raise common.CliFailure(res.text() + (f" ({where[0]})" if where else ""))
     if not json_out:
         commits = ", ".join(c[:7] for c in res.commits)
-        ctx.out.write(res.text() + (f" (commit {commits})" if commits else "") + "\n")
+        extra = where + ([f"commit {commits}"] if commits else [])
+        ctx.out.write(res.text() + (f" ({', '.join(extra)})" if extra else "") + "\n")
     return 0
 
 
@@ -190,11 +217,19 @@ async def _docs_new(args: argparse.Namespace, ctx: common.Context) -> int:
         args.theme,
         args.layout,
         template=args.template,
+        draft=args.draft,
     )
     with _store_dir() as cache:
         ops = await _ops(ctx, cache)
         res = await ops.create(req, keep_lock=False)
     return _finish(res, ctx, json_out=args.json)
+
+
+async def _docs_publish(args: argparse.Namespace, ctx: common.Context) -> int:
+    with _store_dir() as cache:
+        ops = await _ops(ctx, cache)
+        res = await ops.publish(args.doc_id)
+    return _finish(res, ctx)
 
 
 async def _docs_delete(args: argparse.Namespace, ctx: common.Context) -> int:
@@ -263,7 +298,7 @@ async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
     from modu_desktop.core.docops.images import upload_image_file
 
     res = await upload_image_file(
-        ctx.client, args.file, alt=args.alt, base_url=args.base_url, branch=ctx.client.repo.branch
+        ctx.client, args.file, alt=args.alt, branch=ctx.client.repo.branch
     )
     if not res.ok:
         raise common.CliFailure(res.text())

@@ -68,7 +68,7 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
     from modu_desktop.core.documents.store import DocumentStore
     from modu_desktop.core.github.client import GitHubClient, RepoRef
     from modu_desktop.core.preview import load_site_style
-    from modu_desktop.ui.docops.repo_images import repo_path_for
+    from modu_desktop.ui.docops.repo_images import mirrored_path
 
     try:
         repo = RepoRef.parse(args.repo, branch=args.branch)
@@ -83,7 +83,7 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
         doc = await store.load(args.doc_id)
         style = await load_site_style(store)
         for src in set(_IMG_MD.findall(doc.text) + _IMG_HTML.findall(doc.text)):
-            rel = repo_path_for(src, doc.path)
+            rel = mirrored_path(src, doc.path)
             if rel is None:
                 continue
             entry = await store.current_entry(rel)
@@ -98,10 +98,10 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
 
 
 def _resolver(pictures: Path, doc_path: str) -> Any:
-    from modu_desktop.ui.docops.repo_images import repo_path_for
+    from modu_desktop.ui.docops.repo_images import mirrored_path
 
     def resolve(src: str) -> str | None:
-        rel = repo_path_for(src, doc_path)
+        rel = mirrored_path(src, doc_path)
         if rel is None:
             return None
         p = (pictures / rel).resolve()

@@ -7,7 +7,7 @@ only renders. The session talks to the view through :class:`EditView`:
   read only, or cancel?) and :meth:`EditView.ask_conflict` (someone saved first: keep mine,
   take theirs, save mine as a new document, or cancel?);
 * typed events it reports — :class:`LockRenewed`, :class:`HeartbeatMissed`, :class:`LockLost`
-  ``(by, at)``, :class:`Saved`, :class:`Queued`, :class:`Conflict`, :class:`TheirsTaken`,
+  ``(by, at)``, :class:`Saved`, :class:`Queued`, :class:`TheirsTaken`,
   :class:`Released`, :class:`RaceLost`, :class:`OpenFailed`, :class:`NotSaved`.
 
 Events carry codes and fields, never sentences: the view words them (``modu_desktop.i18n.tr``).
@@ -15,8 +15,9 @@ Events carry codes and fields, never sentences: the view words them (``modu_desk
 Walk of a save: ``save(text)`` → ``LockManager.verify`` (one tree read when unchanged) → lost?
 ``LockLost`` and ``NotSaved("lock_lost")`` · unreachable and a queue exists? go on, the queued
 write still carries its base sha · → :class:`~modu_desktop.core.saving.service.SaveService.save` →
-``Saved`` (new base sha) | ``Queued`` (on disk, goes out by itself) | ``SaveConflict`` → the view
-is asked → keep mine (save again over their sha) | take theirs | save as new | cancel.
+``SaveResult``: ``Saved`` (new base sha) | ``QueuedSave``: ``Queued`` (on disk, goes out by
+itself) | ``SaveConflict`` → the view is asked → keep mine (save again over their sha) | take
+theirs | save as new | cancel.
 
 Walk of a steal: ``open(doc)`` → acquire (or inspect first when the list showed a lock) →
 BLOCKED → ``ask_take_over(LockHolder)`` → TAKE_OVER → ``LockManager.steal(view)`` (PUT with the
@@ -50,9 +51,10 @@ from modu_desktop.core.locks.model import (
     LockStatus,
     LockView,
     ReleaseOutcome,
+    same_claim,
 )
 from modu_desktop.core.saving.conflicts import Conflict, ConflictDecision, resolve_conflict
-from modu_desktop.core.saving.service import Queued as QueuedSave
+from modu_desktop.core.saving.service import QueuedSave
 
 if TYPE_CHECKING:
     from modu_desktop.core.workspace import Workspace
@@ -103,13 +105,23 @@ class LockHolder:
     same_user: bool = False  # our own login, from another window or computer
     malformed: bool = False
     title: str | None = None  # the document's title, if known
+    # asked again because the lock changed after the user agreed to take it over from this
+    # holder (a login; their editing session is not the one holding the lock now)
+    changed_from: str | None = None
 
     @property
     def label(self) -> str:
         return self.title or self.doc_id
 
     @classmethod
-    def of(cls, view: LockView, title: str | None = None) -> LockHolder:
+    def of(
+        cls, view: LockView, title: str | None = None, *, agreed: LockView | None = None
+    ) -> LockHolder:
+        """``agreed``: the lock the user last agreed to take over; when ``view`` is another
+        claim, the question says it changed (``changed_from``)."""
+        changed = None
+        if agreed is not None and agreed.sha != view.sha and not same_claim(agreed, view):
+            changed = holder_of(agreed) or "?"
         return cls(
             doc_id=view.doc_id,
             holder=holder_of(view),
@@ -119,6 +131,7 @@ class LockHolder:
             same_user=view.status is LockStatus.MINE_OTHER_SESSION,
             malformed=view.status is LockStatus.MALFORMED,
             title=title,
+            changed_from=changed,
         )
 
 
@@ -241,7 +254,6 @@ SessionEvent = (
     | LockLost
     | Saved
     | Queued
-    | Conflict
     | TheirsTaken
     | NotSaved
     | Released
@@ -407,6 +419,7 @@ class EditSession:
         preloaded: LoadedDoc | None = None
         took_over: LockHolder | None = None
         fresh: asyncio.Task[LockView] | None = None  # a fresh lock read while asking from cache
+        agreed: LockView | None = None  # the lock the user last agreed to take over
         for attempt in range(OPEN_ATTEMPTS):
             try:
                 if attempt == 0 and list_saw_no_lock:
@@ -421,7 +434,7 @@ class EditSession:
                 else:
                     # Look first (reads only): a fresh foreign lock goes straight to the
                     # question, without a doomed write attempt. The list's cached lock asks at
-                    # once while one fresh read checks it (issue 18).
+                    # once while one fresh read checks it.
                     seen, fresh = _cached_then_fresh(ws, doc_id) if attempt == 0 else (None, None)
                     if seen is None:
                         seen = await ws.locks.inspect(doc_id)
@@ -448,13 +461,16 @@ class EditSession:
             lock_view = res.view
             assert lock_view is not None
             if fresh is not None:
-                asked, lock_view = await _ask_with_fresh_check(view, lock_view, fresh, title)
+                asked, lock_view, agreed_now = await _ask_with_fresh_check(
+                    view, lock_view, fresh, title
+                )
                 fresh = None
+                agreed = agreed_now or agreed
                 if asked is None:
                     continue  # the lock changed while asking: look again
                 choice = asked
             else:
-                choice = await view.ask_take_over(LockHolder.of(lock_view, title))
+                choice = await view.ask_take_over(LockHolder.of(lock_view, title, agreed=agreed))
             holder = LockHolder.of(lock_view, title)
             if choice is TakeOver.CANCEL:
                 return None
@@ -465,6 +481,7 @@ class EditSession:
                 return make(loaded, Mode.READ_ONLY, None), Opened(
                     loaded, Mode.READ_ONLY, holder=holder
                 )
+            agreed = lock_view
             try:
                 stolen = await ws.locks.steal(lock_view)
             except Exception as exc:
@@ -925,12 +942,14 @@ def _cached_then_fresh(
 
 async def _ask_with_fresh_check(
     view: EditView, cached: LockView, fresh: asyncio.Task[LockView], title: str | None
-) -> tuple[TakeOver | None, LockView]:
-    """Ask with the ``cached`` lock while ``fresh`` runs; the fresh answer wins: the same lock
-    changes nothing, another blocking lock is shown in place (``update_take_over``), a lock
-    that no longer blocks closes the question (``withdraw_take_over``). A take-over is never
-    sent on the cached view alone: it waits for the fresh one. Returns (choice, the view it
-    applies to); choice None: the open must look again."""
+) -> tuple[TakeOver | None, LockView, LockView | None]:
+    """Ask with the ``cached`` lock while ``fresh`` runs; the fresh answer wins: the same claim
+    (the holder only heartbeated) refreshes the times shown, another blocking lock is shown in
+    place (``update_take_over``, saying it changed), a lock that no longer blocks closes the
+    question (``withdraw_take_over``). A take-over is never sent on the cached view alone: it
+    waits for the fresh one, and goes on when that is still the claim the user agreed to
+    replace. Returns (choice, the view it applies to, the view the user agreed to take over or
+    None); choice None: the open must look again (and asks about the new holder)."""
     current = _Asked(cached)
     asking = asyncio.ensure_future(view.ask_take_over(LockHolder.of(cached, title)))
 
@@ -942,7 +961,7 @@ async def _ask_with_fresh_check(
         if new.sha == cached.sha:
             return  # confirmed (with a fresh clock)
         if is_blocking(new):
-            view.update_take_over(LockHolder.of(new, title))
+            view.update_take_over(LockHolder.of(new, title, agreed=cached))
             return
         current.retry = True  # free, stale or ours now: close the question, look again
         view.withdraw_take_over()
@@ -954,19 +973,21 @@ async def _ask_with_fresh_check(
         fresh.cancel()
         raise
     if current.retry:
-        return None, current.view
+        return None, current.view, None
     if choice is TakeOver.TAKE_OVER:
         try:
             new = await fresh
         except Exception as exc:  # the fresh read failed: the take-over checks by itself
             log.info("fresh lock read failed before a take-over: %s", exc)
-            return choice, current.view
-        if new.sha != cached.sha:
-            return None, new  # someone else now: ask again about them
-        return choice, new
+            return choice, current.view, current.view
+        if new.sha == cached.sha or same_claim(cached, new):
+            return choice, new, new  # the same editing session: take it over on its new sha
+        if not is_blocking(new):
+            return None, new, None  # free, stale or ours now: look again (no question)
+        return None, new, cached  # someone else now: ask again, saying it changed
     if not fresh.done():
         fresh.cancel()
-    return choice, current.view
+    return choice, current.view, None
 
 
 def _now() -> float:

@@ -21,22 +21,16 @@ from modu_desktop.core.account.session import install_id as this_install
 from modu_desktop.core.documents.snapshots import SnapshotFile
 from modu_desktop.core.documents.store import DocumentStore
 from modu_desktop.core.github.client import GitHubClient
-from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry
+from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry, registry_for
 from modu_desktop.core.locks.manager import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving.drafts import DraftStore
 from modu_desktop.core.saving.queue import Backoff, SaveSpool, SpoolItem
 from modu_desktop.core.saving.service import SaveService, Target
 
-HELD_LOCKS_DIR = "held-locks"
 DRAFTS_DIR = "drafts"
 SPOOL_DIR = "spool"
 DONE_KEEP_S = 7 * 86400.0  # committed queue items are kept a week (SaveService.rebased)
 IDLE_RELEASE_S = 20 * 60.0  # an open document's lock is released after this long without typing
-
-
-def registry_for(data_dir: str | Path) -> HeldLockRegistry:
-    """The held-lock records of every session of this app under ``data_dir``."""
-    return HeldLockRegistry(Path(data_dir) / HELD_LOCKS_DIR)
 
 
 def lock_manager(
@@ -99,7 +93,7 @@ class Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
         no queue even with a data directory. ``install_id`` None: this installation's id, kept
         in the data directory (random; never the machine's name). ``snapshots``: where the list
-        is kept for the next start (issue 18). ``idle_release_s``: an open document's lock is
+        is kept for the next start. ``idle_release_s``: an open document's lock is
         released after this long without typing (None or 0: never)."""
         if install_id is None and data_dir is not None:
             install_id = this_install(data_dir)

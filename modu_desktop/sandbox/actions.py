@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +99,14 @@ def should_run(message: str, changed: list[str], paths_ignore: tuple[str, ...]) 
 class DeployWorkflow:
     """Keeps the runs in memory (they are gone after a restart, like an expired log)."""
 
-    def __init__(self, queue_seconds: float = 2.0, run_seconds: float = 5.0) -> None:
+    def __init__(
+        self,
+        queue_seconds: float = 2.0,
+        run_seconds: float = 5.0,
+        *,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._now = monotonic  # the sandbox clock's steady time: a run's stages follow it
         self.queue_seconds = queue_seconds
         self.run_seconds = run_seconds
         self.fail_next = False  # practice: make the next run conclude with "failure"
@@ -123,7 +131,7 @@ class DeployWorkflow:
                 head_branch=branch,
                 commit=commit,
                 created_wall=wall_now,
-                created_mono=time.monotonic(),
+                created_mono=self._now(),
                 actor=actor,
                 check=check,
             )
@@ -139,7 +147,7 @@ class DeployWorkflow:
             return list(reversed(self._runs))
 
     def state(self, run: DeployRun) -> RunState:
-        elapsed = time.monotonic() - run.created_mono
+        elapsed = self._now() - run.created_mono
         start_wall = run.created_wall + self.queue_seconds
         if elapsed < self.queue_seconds:
             return RunState("queued", None, None, run.created_wall)

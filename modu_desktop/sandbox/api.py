@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from . import payloads as P
 from .actions import DeployWorkflow
@@ -55,6 +56,7 @@ class GitHubApi:
         clock: Callable[[], float],
         injector: FaultInjector | None = None,
         sleep: Callable[[float], bool] | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.owner, self.name, self.branch = owner, name, branch
@@ -63,6 +65,7 @@ class GitHubApi:
         self.faults = faults
         self.workflow = workflow
         self.clock = clock  # the server's wall clock (with the clock-offset fault)
+        self.monotonic = monotonic  # the sandbox clock's steady time (durations)
         self.urls = P.Urls("http://127.0.0.1", owner, name)
         self.lock = store.lock
         self.injector = injector or FaultInjector(faults)
@@ -73,6 +76,7 @@ class GitHubApi:
         self.branch_moved = 0  # writes answered 409 "is at X but expected Y"
         self._stale: dict[tuple[str, str], StaleWrite] = {}
         self._logs: OrderedDict[tuple[str, str | None], list[CommitInfo]] = OrderedDict()
+        self.releases: list[dict[str, Any]] = []  # endpoints_releases (memory, like metadata)
 
     # ----- entry point ---------------------------------------------------------------------
 
@@ -191,13 +195,13 @@ class GitHubApi:
         return self.owner.lower() in self.known_orgs()
 
     def mark_stale(self, branch: str, path: str, before: str | None) -> None:
-        self._stale[(branch, path)] = StaleWrite(before, time.monotonic())
+        self._stale[(branch, path)] = StaleWrite(before, self.monotonic())
 
     def stale_commit_for(self, branch: str, path: str) -> tuple[bool, str | None]:
         """(True, commit) when the cache trap should serve `commit` instead of the branch head."""
         seconds = self.faults.stale_contents_seconds
         write = self._stale.get((branch, path))
-        if seconds <= 0 or write is None or time.monotonic() - write.at >= seconds:
+        if seconds <= 0 or write is None or self.monotonic() - write.at >= seconds:
             return False, None
         return True, write.before
 

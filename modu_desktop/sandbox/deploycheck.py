@@ -8,14 +8,18 @@ and tests can see it. Endpoints, as GitHub has them:
   the check fails, the step "Build website" is ``failure`` and the later steps are skipped;
 - ``GET /repos/{o}/{r}/actions/jobs/{job_id}/logs`` — 302 to the job's plain-text log (GitHub
   redirects to a pre-signed file; the sandbox to ``/_sandbox/logs/{job_id}``), with
-  ``##[group]Run …`` per step and, for a failure, one line per problem:
-  ``docs/FILE.md:LINE:COL message [code]``.
+  ``##[group]Run …`` per step and, for a failure, what ``docusaurus build`` prints for a page
+  that does not compile (``tests/fixtures/deploy-logs/`` has a real build's output): one
+  "MDX compilation failed for file" block per broken page, with the runner's absolute path,
+  the first problem of that page as its cause and its line and column in the details, blocks
+  separated by a line of dashes. Like the real MDX compiler, a page stops at its first problem.
 
 Check results are kept by blob sha, so a push re-checks only the documents it changed.
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -46,7 +50,7 @@ BUILD_ERROR = "[ERROR] Client bundle compiled with errors therefore further buil
 
 
 @dataclass(frozen=True)
-class Problem:
+class BuildProblem:
     path: str
     line: int
     column: int
@@ -57,14 +61,14 @@ class Problem:
 @dataclass(frozen=True)
 class BuildReport:
     documents: int
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    problems: tuple[BuildProblem, ...] = field(default_factory=tuple)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-_cache: dict[tuple[str, str, int], tuple[Problem, ...]] = {}
+_cache: dict[tuple[str, str, int], tuple[BuildProblem, ...]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -102,7 +106,7 @@ def _check(snap: _Snapshot | None) -> BuildReport:
 
     if snap is None:
         return BuildReport(0)
-    problems: list[Problem] = []
+    problems: list[BuildProblem] = []
     for path, sha in snap.docs:
         key = (sha, path, snap.static_key)
         with _cache_lock:
@@ -111,7 +115,7 @@ def _check(snap: _Snapshot | None) -> BuildReport:
             text = snap.data.get(sha, b"").decode("utf-8", "replace")
             result = check_text(text, path=path, repo_paths=snap.paths)
             found = tuple(
-                Problem(path, f.line, f.column, f.code, sentence(f, lang="en"))
+                BuildProblem(path, f.line, f.column, f.code, sentence(f, lang="en"))
                 for f in result.build_breakers
             )
             with _cache_lock:
@@ -146,7 +150,7 @@ def _safe_check(snap: _Snapshot | None) -> BuildReport:
     try:
         return _check(snap)
     except Exception as exc:  # never crash the sandbox: report it as the build's problem
-        return BuildReport(0, (Problem("", 0, 0, "sandbox-error", str(exc)),))
+        return BuildReport(0, (BuildProblem("", 0, 0, "sandbox-error", str(exc)),))
 
 
 # ----- jobs and logs --------------------------------------------------------------------------
@@ -253,11 +257,14 @@ def log_text(api: GitHubApi, run: DeployRun) -> str:
             if step["conclusion"] == "failure":
                 problems = report.problems if report is not None else ()
                 say(BUILD_ERROR)
-                for path in dict.fromkeys(p.path for p in problems):
-                    say(f'Error: MDX compilation failed for file "{path}"')
-                    for p in problems:
-                        if p.path == path:
-                            say(f"{p.path}:{p.line}:{p.column} {p.message} [{p.code}]")
+                firsts = {p.path: p for p in reversed(problems)}  # each page's first problem
+                for n, path in enumerate(dict.fromkeys(p.path for p in problems)):
+                    if n:
+                        say("")
+                        say("--------------------------")
+                        say("")
+                    for line in mdx_error_block(f"{workspace(api)}/{path}", firsts[path]):
+                        say(line)
                 if not problems:
                     say("Error: the build failed (practice failure set by the sandbox)")
                 say("##[error]Process completed with exit code 1.")
@@ -265,6 +272,34 @@ def log_text(api: GitHubApi, run: DeployRun) -> str:
                 checked = report.documents if report is not None else 0
                 say(f'[SUCCESS] Generated static files in "build" ({checked} documents).')
     return "\n".join(out) + "\n"
+
+
+def workspace(api: GitHubApi) -> str:
+    """Where a GitHub-hosted runner checks the repository out (``$GITHUB_WORKSPACE``)."""
+    return f"/home/runner/work/{api.name}/{api.name}"
+
+
+def mdx_error_block(file: str, problem: BuildProblem) -> list[str]:
+    """The lines ``docusaurus build`` prints for a page that does not compile as MDX (the
+    frame, the cause and the details the MDX compiler gives)."""
+    details = {
+        "column": problem.column,
+        "file": "",
+        "message": problem.message,
+        "line": problem.line,
+        "name": f"{problem.line}:{problem.column}",
+        "reason": problem.message,
+        "ruleId": problem.code,
+        "source": "modu-publish-check",
+    }
+    body = json.dumps(details, indent=2, ensure_ascii=False).splitlines()
+    return [
+        f'╰─▶   × Error: MDX compilation failed for file "{file}"',
+        f"        │ Cause: {problem.message}",
+        "        │ Details:",
+        *(f"        │ {line}" for line in body),
+        "        │",
+    ]
 
 
 def _run_by_id(api: GitHubApi, run_id: str) -> DeployRun | None:

@@ -22,6 +22,7 @@ import tarfile
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -46,12 +47,13 @@ class ArchiveLinks:
 
     ttl_seconds: float = LINK_SECONDS
     issued: int = 0
+    monotonic: Callable[[], float] = time.monotonic  # the sandbox clock's steady time
     _links: dict[str, _Link] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def issue(self, ref: str, login: str) -> str:
         token = "GHSAT0" + secrets.token_hex(16).upper()
-        now = time.monotonic()
+        now = self.monotonic()
         with self._lock:
             for key in [k for k, v in self._links.items() if v.expires <= now]:
                 del self._links[key]
@@ -64,7 +66,7 @@ class ArchiveLinks:
             return False
         with self._lock:
             link = self._links.get(token)
-        return link is not None and link.commit_hint == ref and link.expires > time.monotonic()
+        return link is not None and link.commit_hint == ref and link.expires > self.monotonic()
 
 
 _LINKS: weakref.WeakKeyDictionary[GitHubApi, ArchiveLinks] = weakref.WeakKeyDictionary()
@@ -75,7 +77,7 @@ def links_for(api: GitHubApi) -> ArchiveLinks:
     with _LINKS_LOCK:
         links = _LINKS.get(api)
         if links is None:
-            links = _LINKS[api] = ArchiveLinks()
+            links = _LINKS[api] = ArchiveLinks(monotonic=api.monotonic)
         return links
 
 

@@ -13,6 +13,7 @@ import random
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -244,8 +245,9 @@ class _UserUsage:
 class FaultInjector:
     """Turns the current `Faults` into decisions. Thread-safe."""
 
-    def __init__(self, faults: Faults) -> None:
+    def __init__(self, faults: Faults, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.faults = faults
+        self._now = monotonic  # the sandbox clock's steady time: windows open and close by it
         self._lock = threading.Lock()
         self._rng = random.Random(faults.rng_seed)
         self._seed_in_use = faults.rng_seed
@@ -332,7 +334,7 @@ class FaultInjector:
         """Seconds until the first secondary limit that refuses this request admits it again,
         or None when none refuses it. Caller holds `_lock`."""
         usage = self._usage_of(login)
-        now = time.monotonic()
+        now = self._now()
         minute, hour = 60.0 / faults.rate_time_scale, 3600.0 / faults.rate_time_scale
         if (
             faults.secondary_concurrent is not None
@@ -371,7 +373,7 @@ class FaultInjector:
         """Count a request against the limits. A 304 is never charged to the primary limit,
         like GitHub's (`primary=False`); the secondary limits count every answered request."""
         with self._lock:
-            now = time.monotonic()
+            now = self._now()
             if primary:
                 self._primary_window(login, faults).count += 1
             usage = self._usage_of(login)
@@ -400,16 +402,15 @@ class FaultInjector:
         return usage
 
     def _primary_window(self, login: str, faults: Faults) -> _Window:
-        now = time.monotonic()
+        now = self._now()
         window = self._primary.get(login)
         if window is None:
             window = self._primary[login] = _Window(now, faults.primary_window_seconds)
         window.roll(now, faults.primary_window_seconds)
         return window
 
-    @staticmethod
-    def _info(window: _Window, faults: Faults, wall_now: float) -> RateInfo:
-        seconds_left = max(0.0, window.start + window.length - time.monotonic())
+    def _info(self, window: _Window, faults: Faults, wall_now: float) -> RateInfo:
+        seconds_left = max(0.0, window.start + window.length - self._now())
         used = min(window.count, faults.primary_limit)
         return RateInfo(
             limit=faults.primary_limit,

@@ -10,6 +10,7 @@ from . import deploycheck
 from . import endpoints_archive as archive
 from . import endpoints_contents as contents
 from . import endpoints_read as read
+from . import endpoints_releases as releases
 from .api import Handler
 from .router import Router
 
@@ -33,6 +34,9 @@ TABLE: tuple[tuple[str, str, Handler], ...] = (
     ("GET", "/repos/{owner}/{repo}/contents/{path}", contents.get_contents),
     ("PUT", "/repos/{owner}/{repo}/contents/{path}", contents.put_contents),
     ("DELETE", "/repos/{owner}/{repo}/contents/{path}", contents.delete_contents),
+    ("GET", "/repos/{owner}/{repo}/releases", releases.list_releases),
+    ("POST", "/repos/{owner}/{repo}/releases", releases.create_release),
+    ("GET", "/repos/{owner}/{repo}/releases/latest", releases.latest_release),
     ("GET", "/raw/{owner}/{repo}/{branch}/{path}", contents.get_raw),
     ("GET", "/repos/{owner}/{repo}/tarball/{ref}", archive.get_tarball),
     ("GET", archive.DOWNLOAD_TEMPLATE, archive.download_tarball),

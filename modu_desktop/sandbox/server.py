@@ -16,6 +16,8 @@ from urllib.parse import unquote
 from . import payloads as P
 from .actions import DeployWorkflow
 from .api import WRITE_METHODS, GitHubApi, Handler
+from .api import GitHubApi, Handler
+from .clock import Clock, SystemClock
 from .faults import FaultInjector, Faults, RateInfo
 from .gitstore import GitStore
 from .http_types import ApiError, ApiRequest, ApiResponse, not_found
@@ -67,6 +69,7 @@ class Sandbox:
         faults: Faults | None = None,
         deploy_queue_seconds: float = 2.0,
         deploy_run_seconds: float = 5.0,
+        clock: Clock | None = None,
     ) -> None:
         self.repo_dir = Path(repo_dir)
         self.owner, self.name, self.branch = owner, name, branch
@@ -75,8 +78,12 @@ class Sandbox:
         self.host, self.port = host, port
         self.org = org
         self._faults = faults or Faults()
-        self.injector = FaultInjector(self._faults)
-        self.workflow = DeployWorkflow(deploy_queue_seconds, deploy_run_seconds)
+        # Every time-dependent behaviour asks this clock (tests pass a ManualClock).
+        self.clock: Clock = clock or SystemClock()
+        self.injector = FaultInjector(self._faults, self.clock.monotonic)
+        self.workflow = DeployWorkflow(
+            deploy_queue_seconds, deploy_run_seconds, monotonic=self.clock.monotonic
+        )
         self._stats = RequestStats()
         self._stopping = threading.Event()
         self._server: LoopbackServer | None = None
@@ -106,6 +113,7 @@ class Sandbox:
             clock=self.server_time,
             injector=self.injector,
             sleep=self.sleep,
+            monotonic=self.clock.monotonic,
         )
         self._stopping.clear()
         self._server = LoopbackServer((self.host, self.port), self)
@@ -167,8 +175,8 @@ class Sandbox:
         return self._api
 
     def server_time(self) -> float:
-        """The sandbox's wall clock: real time plus the clock-offset fault."""
-        return time.time() + self._faults.clock_offset_seconds
+        """The sandbox's wall clock: its clock plus the clock-offset fault."""
+        return self.clock.time() + self._faults.clock_offset_seconds
 
     # ----- helpers for tests and tools ------------------------------------------------------
 
@@ -215,8 +223,8 @@ class Sandbox:
     # ----- request pipeline (called from handler threads) ----------------------------------
 
     def sleep(self, seconds: float) -> bool:
-        """Sleep unless the sandbox stops; True if it is stopping."""
-        return self._stopping.wait(seconds) if seconds > 0 else self._stopping.is_set()
+        """Let ``seconds`` pass on the sandbox's clock unless it stops; True if it is stopping."""
+        return self.clock.sleep(seconds, self._stopping)
 
     def count(self, method: str, template: str) -> None:
         self._stats.count(method, template)
@@ -296,11 +304,11 @@ class Sandbox:
             if match.route is None or match.template in PUBLIC_TEMPLATES:
                 return None
             # Deviation noted in the README: GitHub gives 404 for an anonymous read of a
-            # private repo; the sandbox says 401 so a missing token is obvious (issue 2).
+            # private repo; the sandbox says 401 so a missing token is obvious.
             raise ApiError(401, "Requires authentication")
         user = self.api.user_for_token(token)
-        if user is None:
-            raise ApiError(401, "Bad credentials")
+        if user is None or (user.expires_at is not None and user.expires_at <= self.server_time()):
+            raise ApiError(401, "Bad credentials")  # an expired token is simply a bad one
         return user
 
     @staticmethod
@@ -379,6 +387,10 @@ class Sandbox:
             if request.user.scopes is not None:
                 h["X-OAuth-Scopes"] = ", ".join(request.user.scopes)
             h["X-Accepted-OAuth-Scopes"] = "repo"
+            if request.user.expires_at is not None:
+                h["GitHub-Authentication-Token-Expiration"] = time.strftime(
+                    "%Y-%m-%d %H:%M:%S UTC", time.gmtime(request.user.expires_at)
+                )
         h["X-RateLimit-Limit"] = str(rate.limit)
         h["X-RateLimit-Remaining"] = str(rate.remaining)
         h["X-RateLimit-Used"] = str(rate.used)

@@ -3,7 +3,9 @@ repository as a web page, so "사이트에서 보기" works in practice mode too
 
 Like GitHub Pages after a deploy, it shows the branch as of the last *successful* run of the
 fake deploy workflow (or the branch head when no run has finished yet, e.g. a fresh sandbox).
-The page is the app's own preview rendering (``core.render``), not the Docusaurus build.
+The page is the app's own preview rendering (``core.preview``), not the Docusaurus build.
+Like the site's production build, it leaves out a page whose front matter says ``draft:
+true`` (not published): its address answers 404 until the page is published.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from modu_desktop.core.brochure.blocks import split_front_matter
+from modu_desktop.core.brochure.unpublished import is_unpublished
 from modu_desktop.core.publish.site import doc_slug
 
 PREFIX = "/_sandbox/site/docs/"
@@ -35,7 +38,7 @@ def page(sandbox: Any, path: str) -> tuple[int, bytes]:
             raw = store.read_file(commit, e.path) or b""
             text = raw.decode("utf-8", "replace").replace("\r\n", "\n")
             fm, _body = split_front_matter(text)
-            if doc_slug(e.path, fm.values) == slug:
+            if doc_slug(e.path, fm.values) == slug and not is_unpublished(text):
                 html = render_preview(text, theme=fm.values.get("theme") or None)
                 return 200, html.encode("utf-8")
     return 404, "<h1>404 — 페이지가 없습니다</h1>".encode()

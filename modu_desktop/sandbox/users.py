@@ -19,6 +19,9 @@ class SandboxUser:
     scopes: tuple[str, ...] | None = ("repo", "workflow", "read:org")
     # A fine-grained token made without "Actions: read": the workflow runs answer 403.
     actions_read: bool = True
+    # When the token stops working (epoch seconds): sent as GitHub does, in the
+    # `GitHub-Authentication-Token-Expiration` header of every answer to it. None: no expiry.
+    expires_at: float | None = None
 
     @property
     def sees_org_members(self) -> bool:

@@ -67,8 +67,14 @@
   // Bring segment `index` to the top of the view (the block being edited); false if absent.
   // Segments off screen are laid out only when they come near (content-visibility), so the
   // target can still move once it is reached: correct for a few frames until it stays put.
-  function scrollToSegment(index) {
+  // `part` of `parts` (a paragraph of a Markdown segment): that share of the segment's
+  // elements, so the cursor's paragraph comes into view, not only the blocks.
+  function scrollToSegment(index, part, parts) {
     var seg = collect()[index], el = seg ? firstElement(seg) : null;
+    if (seg && parts > 0) {
+      var els = seg.nodes.filter(function (n) { return n.nodeType === 1; });
+      if (els.length) { el = els[Math.min(els.length - 1, Math.floor(part * els.length / parts))]; }
+    }
     if (!el) { return false; }
     var run = ++following, frames = 0, still = 0;
     function step() {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import socket
@@ -14,44 +13,19 @@ from typing import Any
 import pytest
 
 from modu_desktop.cli import main
-from modu_desktop.core.github.client import GitHubClient, RepoRef
-from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.wire import lock_path
+from tests.helpers.cli import cli_args, lock_as
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def cli_env(sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
-    monkeypatch.setenv("MODU_DATA_DIR", str(tmp_path / "data"))
-    return sandbox
-
-
-def cli(sb: Any, *args: str) -> list[str]:
-    return [*args, "--api-url", sb.api_url]
-
-
-def lock_as(sb: Any, login: str, doc: str, *, body: bytes | None = None) -> None:
-    async def go() -> None:
-        async with GitHubClient(sb.api_url, f"tok-{login}", RepoRef("pnuai", "PNU-Modu")) as c:
-            if body is not None:
-                await c.put_file(lock_path(doc), body, "test lock")
-                return
-            await c.get_user()
-            res = await LockManager(c, login, "s-test", c.clock, install_id="h").acquire(doc)
-            assert res.held is not None
-
-    asyncio.run(go())
 
 
 def test_docs_list_text_and_json(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     lock_as(sb, "editor2", "02-programs")
-    assert main(cli(sb, "docs", "list")) == 0
+    assert main(cli_args(sb, "docs", "list")) == 0
     out = capsys.readouterr().out
     assert "01-welcome" in out and "@editor2 (held)" in out and "document(s)" in out
-    assert main(cli(sb, "docs", "list", "--json")) == 0
+    assert main(cli_args(sb, "docs", "list", "--json")) == 0
     docs = json.loads(capsys.readouterr().out)
     ids = [d["docId"] for d in docs]
     assert ids[0] == "01-welcome" and "99-template" in ids
@@ -61,9 +35,9 @@ def test_docs_list_text_and_json(cli_env: Any, capsys: pytest.CaptureFixture[str
 
 def test_locks_list(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
-    assert main(cli(sb, "locks", "list", "--json")) == 0
+    assert main(cli_args(sb, "locks", "list", "--json")) == 0
     assert json.loads(capsys.readouterr().out) == []
-    assert main(cli(sb, "locks", "list")) == 0
+    assert main(cli_args(sb, "locks", "list")) == 0
     assert "No locks" in capsys.readouterr().out
 
     lock_as(sb, "editor2", "01-welcome")
@@ -74,7 +48,7 @@ def test_locks_list(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
         body=b'{"docId": "02-programs", "editingBy": "x", '
         b'"startedAt": 1779179716000, "lastHeartbeat": 1779179716000}',
     )
-    assert main(cli(sb, "locks", "list", "--json")) == 0
+    assert main(cli_args(sb, "locks", "list", "--json")) == 0
     rows = {r["docId"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["01-welcome"]["holder"] == "editor2"
     assert rows["01-welcome"]["stale"] is False and rows["01-welcome"]["malformed"] is False
@@ -82,29 +56,29 @@ def test_locks_list(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert rows["02-programs"]["holder"] == "unknown" and rows["02-programs"]["malformed"]
     assert "milliseconds" in rows["02-programs"]["malformedReason"]
 
-    assert main(cli(sb, "locks", "list")) == 0
+    assert main(cli_args(sb, "locks", "list")) == 0
     out = capsys.readouterr().out
     assert "HOLDER" in out and "LAST HEARTBEAT" in out
     assert "fresh" in out and "malformed: " in out and "(names @x)" in out
 
     sb.faults.clock_offset_seconds = 1000
-    assert main(cli(sb, "locks", "list", "--json")) == 0
+    assert main(cli_args(sb, "locks", "list", "--json")) == 0
     rows = {r["docId"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["01-welcome"]["stale"] is True and rows["01-welcome"]["status"] == "stale"
 
 
 def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
-    assert main(cli(sb, "locks", "release", "01-welcome")) == 0
+    assert main(cli_args(sb, "locks", "release", "01-welcome")) == 0
     assert "not locked" in capsys.readouterr().out
 
     lock_as(sb, "editor2", "01-welcome")
-    assert main(cli(sb, "locks", "release", "01-welcome")) == 1
+    assert main(cli_args(sb, "locks", "release", "01-welcome")) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "@editor2" in err and "--force" in err
     assert sb.read_file(lock_path("01-welcome")) is not None
 
-    assert main(cli(sb, "locks", "release", "01-welcome", "--force")) == 0
+    assert main(cli_args(sb, "locks", "release", "01-welcome", "--force")) == 0
     assert "Released the lock on 01-welcome held by @editor2" in capsys.readouterr().out
     assert sb.read_file(lock_path("01-welcome")) is None
     assert sb.commits(lock_path("01-welcome"))[0]["message"] == (
@@ -114,9 +88,9 @@ def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None
     # stale and unreadable locks need no --force
     lock_as(sb, "editor2", "02-programs")
     lock_as(sb, "editor2", "03-strategy", body=b"{garbage")
-    assert main(cli(sb, "locks", "release", "03-strategy")) == 0
+    assert main(cli_args(sb, "locks", "release", "03-strategy")) == 0
     sb.faults.clock_offset_seconds = 905
-    assert main(cli(sb, "locks", "release", "02-programs")) == 0
+    assert main(cli_args(sb, "locks", "release", "02-programs")) == 0
     assert sb.read_file(lock_path("02-programs")) is None
 
 
@@ -150,12 +124,12 @@ def test_failures_are_one_line_without_token(
     no_keyring: None,
 ) -> None:
     monkeypatch.delenv("MODU_TOKEN", raising=False)
-    assert main(cli(sandbox, "locks", "list")) == 1
+    assert main(cli_args(sandbox, "locks", "list")) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: no GitHub token") and err.count("\n") == 1
 
     monkeypatch.setenv("MODU_TOKEN", "ghp_secret-wrong-token")
-    assert main(cli(sandbox, "locks", "list")) == 1
+    assert main(cli_args(sandbox, "locks", "list")) == 1
     captured = capsys.readouterr()
     assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
     assert "ghp_secret" not in captured.err + captured.out
@@ -168,10 +142,10 @@ def test_failures_are_one_line_without_token(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "reach" in err.lower()
 
-    assert main(cli(sandbox, "locks", "list", "--repo", "nonsense")) == 1
+    assert main(cli_args(sandbox, "locks", "list", "--repo", "nonsense")) == 1
     assert "OWNER/NAME" in capsys.readouterr().err
 
-    assert main(cli(sandbox, "locks", "list", "--branch", "no-such-branch")) == 1
+    assert main(cli_args(sandbox, "locks", "list", "--branch", "no-such-branch")) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
 
@@ -187,7 +161,7 @@ def test_token_from_keyring(
     monkeypatch.setenv("MODU_DATA_DIR", str(tmp_path))
     host = sandbox.api_url.split("://", 1)[1]
     memory_keyring[("modu-desktop", host)] = "tok-editor1"
-    assert main(cli(sandbox, "locks", "list", "--json")) == 0
+    assert main(cli_args(sandbox, "locks", "list", "--json")) == 0
     assert json.loads(capsys.readouterr().out) == []
 
 
@@ -224,13 +198,13 @@ def test_data_dir_flag_and_lock_blobs_from_the_disk_cache(
     monkeypatch.delenv("MODU_DATA_DIR", raising=False)
     data = tmp_path / "flag-data"
     lock_as(sb, "editor2", "02-programs")
-    assert main(cli(sb, "docs", "list", "--json", "--data-dir", str(data))) == 0
+    assert main(cli_args(sb, "docs", "list", "--json", "--data-dir", str(data))) == 0
     capsys.readouterr()
     assert "MODU_DATA_DIR" not in os.environ  # the flag does not leak past the command
     blobs = data / "cache" / "blobs"
     assert blobs.is_dir() and any(blobs.rglob("*"))
     sb.reset_stats()
-    assert main(cli(sb, "docs", "list", "--json", "--data-dir", str(data))) == 0
+    assert main(cli_args(sb, "docs", "list", "--json", "--data-dir", str(data))) == 0
     docs = json.loads(capsys.readouterr().out)
     assert {d["docId"]: d["lockedBy"] for d in docs if d["lockedBy"]} == {"02-programs": "editor2"}
     blob_reads = sb.stats()["by_route"].get("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", 0)

@@ -11,7 +11,7 @@ import pytest
 
 from modu_desktop.cli import main
 from modu_desktop.core.locks.wire import lock_path
-from tests.cli.test_commands import cli, cli_env, lock_as  # noqa: F401  (fixture)
+from tests.helpers.cli import cli_args, lock_as
 
 SITE_DOCS = Path(__file__).resolve().parents[1] / "fixtures" / "pnu-modu-site" / "docs"
 BAD = "---\nid: x\ntitle: 전략: 2025\n---\n\n본문 <br> 입니다. {name}\n\n:::herro\ntitle: a\n:::\n"
@@ -20,7 +20,10 @@ BAD = "---\nid: x\ntitle: 전략: 2025\n---\n\n본문 <br> 입니다. {name}\n\n
 def test_check_is_clean_on_the_real_documents(capsys: pytest.CaptureFixture[str]) -> None:
     files = sorted(str(p) for p in SITE_DOCS.glob("*.md"))
     assert main(["docs", "check", *files]) == 0
-    assert capsys.readouterr().out == ""
+    # One warning, and a true one: the live page of 07-part-7 shows "선배창업자 1 멘토링"
+    # (the block drops ":1" of "1:1"); nothing stops the site.
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith(str(SITE_DOCS / "07-part-7.md") + ":99:") and "warning:" in line
 
 
 def test_check_prints_file_line_col_message_and_exits_1(
@@ -30,7 +33,8 @@ def test_check_prints_file_line_col_message_and_exits_1(
     bad.write_text(BAD, "utf-8")
     assert main(["docs", "check", str(bad)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert [re.match(r"^(.*):(\d+):(\d+) ", ln).groups()[1:] for ln in lines] == [  # type: ignore[union-attr]
+    positions = [re.match(r"^(.*):(\d+):(\d+) ", ln) for ln in lines]
+    assert [m.groups()[1:] if m else None for m in positions] == [
         ("3", "10"),
         ("6", "4"),
         ("6", "14"),
@@ -87,13 +91,13 @@ def test_check_of_an_unreadable_file_exits_1(
 
 def test_history_and_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
     sb = cli_env
-    assert main(cli(sb, "docs", "history", "03-strategy", "--json")) == 0
+    assert main(cli_args(sb, "docs", "history", "03-strategy", "--json")) == 0
     (seed,) = json.loads(capsys.readouterr().out)
     original = sb.read_file("docs/03-strategy.md")
 
     # Someone edits; then we restore the seed version.
     lock_as(sb, "editor2", "03-strategy")
-    assert main(cli(sb, "docs", "restore", "03-strategy", seed["shortSha"])) == 1
+    assert main(cli_args(sb, "docs", "restore", "03-strategy", seed["shortSha"])) == 1
     assert "being edited by @editor2" in capsys.readouterr().err
 
     import asyncio
@@ -116,16 +120,16 @@ def test_history_and_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -
             )
 
     asyncio.run(edit())
-    assert main(cli(sb, "docs", "history", "03-strategy")) == 0
+    assert main(cli_args(sb, "docs", "history", "03-strategy")) == 0
     text = capsys.readouterr().out
     assert "2 version(s) of docs/03-strategy.md" in text and "@editor2" in text
 
-    assert main(cli(sb, "docs", "restore", "03-strategy", seed["shortSha"])) == 0
+    assert main(cli_args(sb, "docs", "restore", "03-strategy", seed["shortSha"])) == 0
     assert f"Restored docs/03-strategy.md to {seed['shortSha']}" in capsys.readouterr().out
     assert sb.read_file("docs/03-strategy.md") == original
     msgs = [c["message"] for c in sb.commits()[:3]]
     assert f"docs(edit): restore 03-strategy.md to {seed['shortSha']} by @editor1" in msgs
     assert not sb.read_file(lock_path("03-strategy"))  # our lock was released again
 
-    assert main(cli(sb, "docs", "restore", "03-strategy", "deadbeef")) == 1
+    assert main(cli_args(sb, "docs", "restore", "03-strategy", "deadbeef")) == 1
     assert "is not a version of" in capsys.readouterr().err

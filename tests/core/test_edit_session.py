@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from modu_desktop.core.edit_session import (
-    Conflict,
     ConflictDecision,
     EditSession,
     HeartbeatMissed,
-    LockHolder,
     LockLost,
     LockRenewed,
     Mode,
@@ -26,70 +24,12 @@ from modu_desktop.core.edit_session import (
     Queued,
     Released,
     Saved,
-    SessionEvent,
     TakeOver,
     TheirsTaken,
 )
-from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.locks.wire import lock_path
-from modu_desktop.core.saving.queue import Backoff
-from modu_desktop.core.workspace import Workspace, registry_for
-
-DOC = "01-welcome"
-PATH = f"docs/{DOC}.md"
-FAST_RETRY = RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.02, max_total=0.1)
-
-
-class FakeView:
-    """Answers the session's questions from a script and records every event."""
-
-    def __init__(
-        self,
-        take_over: TakeOver = TakeOver.CANCEL,
-        conflict: ConflictDecision = ConflictDecision.CANCEL,
-    ) -> None:
-        self.take_over = take_over
-        self.conflict = conflict
-        self.asked_take_over: list[LockHolder] = []
-        self.asked_conflict: list[Conflict] = []
-        self.events: list[SessionEvent] = []
-
-    async def ask_take_over(self, holder: LockHolder) -> TakeOver:
-        self.asked_take_over.append(holder)
-        return self.take_over
-
-    async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
-        self.asked_conflict.append(conflict)
-        return self.conflict
-
-    def report(self, event: SessionEvent) -> None:
-        self.events.append(event)
-
-    def of(self, kind: type) -> list[Any]:
-        return [e for e in self.events if isinstance(e, kind)]
-
-
-async def _workspace(
-    sb: Any, login: str, tmp: Path, *, session: str, data: bool = False, stale_s: float = 900
-) -> Workspace:
-    client = GitHubClient(
-        sb.api_url, f"tok-{login}", RepoRef("pnuai", "PNU-Modu", "main"), retry=FAST_RETRY
-    )
-    await client.get_user()  # syncs the server clock, like sign-in does
-    return Workspace.build(
-        client,
-        login,
-        session,
-        cache_dir=tmp / f"cache-{session}",
-        data_dir=tmp / f"data-{session}" if data else None,
-        heartbeat_s=0.2,
-        stale_s=stale_s,
-        backoff=Backoff(base_s=0.1, cap_s=0.2, jitter=0.0),
-    )
-
-
-def run(body: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(body())
+from modu_desktop.core.workspace import registry_for
+from tests.helpers.edit_session import DOC, PATH, FakeView, run, workspace
 
 
 def _lock(sb: Any) -> Any:
@@ -114,7 +54,7 @@ def _content_commits(sb: Any) -> list[dict[str, Any]]:
 
 def test_open_uncontended_locks_loads_and_releases_on_close(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC, list_saw_no_lock=True)
         assert opened is not None
@@ -123,7 +63,8 @@ def test_open_uncontended_locks_loads_and_releases_on_close(sandbox: Any, tmp_pa
         assert shown.loaded.text == sandbox.read_file(PATH).decode("utf-8")
         assert _lock(sandbox)["editingBy"] == "editor1" and not view.asked_take_over
         released = await session.close()
-        assert released == Released(DOC, released.outcome) and released.outcome is not None
+        assert released is not None and released.outcome is not None
+        assert released == Released(DOC, released.outcome)
         assert _lock(sandbox) is None and not session.editable
         await ws.aclose()
 
@@ -132,10 +73,10 @@ def test_open_uncontended_locks_loads_and_releases_on_close(sandbox: Any, tmp_pa
 
 def test_open_contended_asks_and_can_cancel_or_read_only(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        peer = await _workspace(sandbox, "editor2", tmp_path, session="peer")
+        peer = await workspace(sandbox, "editor2", tmp_path, session="peer")
         held = (await peer.locks.acquire(DOC)).held
         assert held is not None
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView(TakeOver.CANCEL)
         assert await EditSession.open(ws, view, DOC, title="Welcome") is None
         (asked,) = view.asked_take_over
@@ -159,10 +100,10 @@ def test_open_contended_asks_and_can_cancel_or_read_only(sandbox: Any, tmp_path:
 
 def test_open_stale_lock_is_taken_over_without_asking(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        peer = await _workspace(sandbox, "editor2", tmp_path, session="peer")
+        peer = await workspace(sandbox, "editor2", tmp_path, session="peer")
         assert (await peer.locks.acquire(DOC)).held is not None
         sandbox.faults.clock_offset_seconds = 905  # the server's clock moves 15 min on
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC)
         assert opened is not None
@@ -179,7 +120,7 @@ def test_open_stale_lock_is_taken_over_without_asking(sandbox: Any, tmp_path: Pa
 
 def test_open_failure_is_reported_not_raised(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView()
         assert await EditSession.open(ws, view, "no-such-doc", list_saw_no_lock=True) is None
         (failed,) = view.of(OpenFailed)
@@ -195,12 +136,12 @@ def test_open_failure_is_reported_not_raised(sandbox: Any, tmp_path: Path) -> No
 
 def test_steal_and_be_stolen_from(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        first_ws = await _workspace(sandbox, "editor1", tmp_path, session="first")
+        first_ws = await workspace(sandbox, "editor1", tmp_path, session="first")
         first_view = FakeView()
         first = await EditSession.open(first_ws, first_view, DOC)
         assert first is not None
         victim, _ = first
-        thief_ws = await _workspace(sandbox, "editor2", tmp_path, session="thief")
+        thief_ws = await workspace(sandbox, "editor2", tmp_path, session="thief")
         thief_view = FakeView(TakeOver.TAKE_OVER)
         second = await EditSession.open(thief_ws, thief_view, DOC)
         assert second is not None
@@ -226,12 +167,12 @@ def test_steal_and_be_stolen_from(sandbox: Any, tmp_path: Path) -> None:
 
 def test_lock_released_by_someone_else_is_lost_as_released(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC)
         assert opened is not None
         session, _ = opened
-        admin = await _workspace(sandbox, "editor2", tmp_path, session="admin")
+        admin = await workspace(sandbox, "editor2", tmp_path, session="admin")
         await admin.locks.release_view(await admin.locks.inspect(DOC))
         result = await session.save("my text\n")
         assert result == NotSaved(DOC, "lock_lost")
@@ -250,7 +191,7 @@ def test_lock_released_by_someone_else_is_lost_as_released(sandbox: Any, tmp_pat
 
 def test_heartbeat_renews_and_counts_misses(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC)
         assert opened is not None
@@ -276,7 +217,7 @@ def test_heartbeat_renews_and_counts_misses(sandbox: Any, tmp_path: Path) -> Non
 
 def test_save_ok_moves_the_base(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC)
         assert opened is not None
@@ -297,8 +238,8 @@ def test_save_ok_moves_the_base(sandbox: Any, tmp_path: Path) -> None:
 
 def test_save_conflict_keep_mine_take_theirs_cancel(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s2")
-        other = await _workspace(sandbox, "editor2", tmp_path, session="o2")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s2")
+        other = await workspace(sandbox, "editor2", tmp_path, session="o2")
         for decision in ConflictDecision:
             view = FakeView(conflict=decision)
             opened = await EditSession.open(ws, view, DOC)
@@ -333,7 +274,7 @@ def test_save_conflict_keep_mine_take_theirs_cancel(sandbox: Any, tmp_path: Path
 
 def test_save_offline_is_queued_and_lands_once(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1", data=True)
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1", data=True)
         assert ws.spool is not None
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC)
@@ -366,7 +307,7 @@ def test_save_offline_is_queued_and_lands_once(sandbox: Any, tmp_path: Path) -> 
 
 def test_save_offline_without_a_queue_is_not_saved(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         assert ws.spool is None
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC)
@@ -389,13 +330,14 @@ def test_save_offline_without_a_queue_is_not_saved(sandbox: Any, tmp_path: Path)
 
 def test_held_locks_are_recorded_through_the_observer(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1", data=True)
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1", data=True)
         registry = registry_for(tmp_path / "data-s1")
         opened = await EditSession.open(ws, FakeView(), DOC)
         assert opened is not None
         session, _ = opened
         (rec,) = registry.records("s1")
-        assert rec.doc_id == DOC and rec.lock_sha == session.held.sha  # type: ignore[union-attr]
+        assert session.held is not None
+        assert rec.doc_id == DOC and rec.lock_sha == session.held.sha
         await session.close()
         assert registry.records("s1") == []
         await ws.aclose()
@@ -406,7 +348,7 @@ def test_held_locks_are_recorded_through_the_observer(sandbox: Any, tmp_path: Pa
 @pytest.mark.expect_log("release of 01-welcome failed")
 def test_quit_releases_within_the_timeout_even_offline(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s1")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s1")
         view = FakeView()
         opened = await EditSession.open(ws, view, DOC, release_timeout_s=0.5)
         assert opened is not None

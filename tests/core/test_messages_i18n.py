@@ -17,7 +17,7 @@ from modu_desktop.core.locks import words as lock_words
 from modu_desktop.core.locks.model import LockStatus, LockView
 from modu_desktop.core.locks.wire import InvalidDocId, LockRecord
 from modu_desktop.core.locks.words import Holding, State
-from tests.lang import in_lang, speaking
+from tests.helpers.lang import in_lang, speaking
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
@@ -28,7 +28,7 @@ def _all_errors() -> list[Any]:
         errors.BadCredentials(401, "x"),
         errors.PermissionDenied(403, "x"),
         errors.NotFound(404, "x"),
-        errors.Conflict(409, "x"),
+        errors.GitHubConflict(409, "x"),
         errors.ShaMissing(422, "x"),
         errors.RepositoryEmpty(409, "x"),
         errors.ValidationFailed(422, "x"),
@@ -145,7 +145,7 @@ def test_each_screen_keeps_its_variant() -> None:
     assert words.badge(h).en == f"editor2 · {words.clock(NOW - 600, NOW)}"
     assert words.tooltip(h).en.startswith("editor2 is editing since ")
     assert "last sign of life" in words.tooltip(h).en
-    assert words.line(h, "03-strategy").en.startswith("@editor2 is editing 03-strategy since ")
+    assert words.line(h, "전략").en.startswith("@editor2 is editing “전략” since ")
     assert words.badge(_holding("editor2", State.STALE)).en == "editor2 · inactive"
     assert words.badge(_holding("me", State.MINE_HERE)).ko == "나 (이 창)"
     details = in_lang("ko", words.dialog_details(h))
@@ -157,7 +157,7 @@ def test_a_lock_view_is_told_the_same_way() -> None:
     view = LockView("03-strategy", LockStatus.HELD, "sha", rec, NOW, 900)
     line = words.line(Holding.of(view), "03-strategy")
     assert lock_words.describe(view) == line.en
-    assert line.ko.startswith("@김민준 님이 03-strategy 문서를 ")
+    assert line.ko.startswith("@김민준 님이 “03-strategy” 문서를 ")
     from modu_desktop.core.docops.ops import lock_holder_text
 
     assert lock_holder_text(view, "03-strategy") == line

@@ -213,12 +213,19 @@ def _drafts(data: Path) -> list[Any]:
     return DraftStore(data / "data" / "drafts").list()
 
 
+def _raw_view(display: str) -> None:
+    """원문 편집 (Ctrl+Shift+E): these tests type Markdown at the end of the text."""
+    _xdo(display, "key", "--clearmodifiers", "ctrl+shift+e")
+    time.sleep(0.3)
+
+
 def _open_and_type(display: str, sandbox: Any, app: App, text_lines: list[str]) -> str:
     """Wait for the document to be open with its lock, type at its end; returns the window."""
     _wait(lambda: _lock(sandbox, DOC), 25, "the lock", 0.2)
     wid = _window(display, "Modu Desktop")
     time.sleep(0.5)  # the editor takes focus once the text is shown
     _focus(display, wid)
+    _raw_view(display)
     _xdo(display, "key", "--clearmodifiers", "ctrl+End")
     for i, line in enumerate(text_lines):
         if i:
@@ -238,7 +245,7 @@ def test_kill_while_typing_recovers_the_draft(
     first = App(sandbox, data, display, "--open", DOC)
     apps.append(first)
     # the braces and angle brackets go in a code span: bare, they would break the site's MDX
-    # build, and the publish check before the save (issue 16) would stop the save to say so
+    # build, and the publish check before the save would stop the save to say so
     typed = ["typed by xdotool: `{a} [b] <c>` 100% ok", "second line ~ end"]
     _open_and_type(display, sandbox, first, typed)
     expected = original + "\n".join(typed)
@@ -405,6 +412,7 @@ def test_practice_mode_recovers_after_kill(display: str, tmp_path: Path, apps: l
     wid = _window(display, "Modu Desktop")
     time.sleep(0.5)
     _focus(display, wid)
+    _raw_view(display)
     _xdo(display, "key", "--clearmodifiers", "ctrl+End")
     _xdo(display, "type", "--delay", "8", "practice text")
     _wait(lambda: any(d.text.endswith("practice text") for d in _drafts(data)), 6, "the draft")

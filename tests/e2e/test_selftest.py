@@ -6,7 +6,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +28,11 @@ def _clean_env() -> dict[str, str]:
     return env
 
 
-def _run(*args: str, timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
-    started = time.monotonic()
-    proc = subprocess.run(
-        [sys.executable, "-m", "modu_desktop", "--self-test", *args],
+def _run(*args: str, timeout: float = 100) -> subprocess.CompletedProcess[str]:
+    """The self-test in a fresh process (``timeout`` only guards against a hang: the self-test
+    has its own watchdog, ``--timeout``, and prints how long it took)."""
+    return subprocess.run(
+        [sys.executable, "-m", "modu_desktop", "--self-test", "--lang", "en", *args],
         cwd=ROOT,
         env=_clean_env(),
         capture_output=True,
@@ -40,7 +40,6 @@ def _run(*args: str, timeout: float = 60) -> tuple[subprocess.CompletedProcess[s
         encoding="utf-8",
         timeout=timeout,
     )
-    return proc, time.monotonic() - started
 
 
 def _check_lines(output: str) -> dict[str, tuple[str, str]]:
@@ -54,7 +53,7 @@ def _check_lines(output: str) -> dict[str, tuple[str, str]]:
 
 def test_self_test_passes_with_one_line_per_check(tmp_path: Path) -> None:
     report = tmp_path / "report.txt"
-    proc, elapsed = _run("--report", str(report))
+    proc = _run("--report", str(report))
     out = proc.stdout
     assert proc.returncode == 0, f"self-test failed:\n{out}\n{proc.stderr}"
     lines = _check_lines(out)
@@ -73,23 +72,20 @@ def test_self_test_passes_with_one_line_per_check(tmp_path: Path) -> None:
     assert re.search(r"self-test passed: \d+ ok", out)
     # The report file carries the same lines (what CI reads from the windowed Windows bundle).
     assert report.read_text(encoding="utf-8").splitlines() == out.splitlines()
-    assert elapsed < 10, f"self-test took {elapsed:.1f} s"
 
 
 def test_self_test_reports_a_broken_installation(tmp_path: Path) -> None:
     """A CA bundle path that does not exist breaks httpx: the self-test must say FAIL and exit 1."""
     env_bad = {"SSL_CERT_FILE": str(tmp_path / "missing-ca.pem")}
-    started = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "modu_desktop", "--self-test"],
+        [sys.executable, "-m", "modu_desktop", "--self-test", "--lang", "en"],
         cwd=ROOT,
         env={**_clean_env(), **env_bad},
         capture_output=True,
         text=True,
         encoding="utf-8",
-        timeout=60,
+        timeout=100,
     )
-    assert time.monotonic() - started < 20
     lines = _check_lines(proc.stdout)
     assert proc.returncode == 1, proc.stdout
     assert any(status == "FAIL" for status, _ in lines.values()), proc.stdout
@@ -111,16 +107,41 @@ def test_exit_code_and_line_format(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
     report = tmp_path / "r.txt"
     monkeypatch.setattr(selftest, "CHECKS", (("alpha", good), ("beta", meh)))
-    assert selftest.main(["--report", str(report)]) == 0
+    assert selftest.main(["--report", str(report), "--lang", "en"]) == 0
     text = report.read_text(encoding="utf-8")
     assert "ok   alpha: fine" in text and "warn beta: looks odd" in text
     assert "self-test passed: 1 ok, 1 warnings, 0 failed" in text
 
     monkeypatch.setattr(selftest, "CHECKS", (("alpha", good), ("gamma", bad)))
-    assert selftest.main(["--report", str(report)]) == 1
+    assert selftest.main(["--report", str(report), "--lang", "en"]) == 1
     text = report.read_text(encoding="utf-8")
     assert "FAIL gamma: OSError: disk on fire" in text
     assert "self-test FAILED" in text and "(gamma)" in text
+
+
+def test_speaks_the_interface_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Korean when asked, or when the app's settings say so; the check names stay."""
+
+    def good(state: dict[str, Any]) -> str:
+        return "fine"
+
+    def bad(state: dict[str, Any]) -> str:
+        raise OSError("disk on fire")
+
+    report = tmp_path / "r.txt"
+    monkeypatch.setattr(selftest, "CHECKS", (("alpha", good), ("gamma", bad)))
+    assert selftest.main(["--report", str(report), "--lang", "ko"]) == 1
+    text = report.read_text(encoding="utf-8")
+    assert "모두 데스크톱" in text.splitlines()[0] and "자체 점검" in text.splitlines()[0]
+    assert "정상 alpha: fine" in text and "실패 gamma: OSError: disk on fire" in text
+    assert "자체 점검 실패: 정상 1개, 경고 0개, 실패 1개" in text
+    # no --lang: the language chosen in the app (its settings in --data-dir)
+    data = tmp_path / "data"
+    (data / "config").mkdir(parents=True)
+    (data / "config" / "settings.json").write_text('{"language": "ko"}', "utf-8")
+    monkeypatch.setattr(selftest, "CHECKS", (("alpha", good),))
+    assert selftest.main(["--report", str(report), "--data-dir", str(data)]) == 0
+    assert "자체 점검 통과: 정상 1개" in report.read_text(encoding="utf-8")
 
 
 def test_resources_dir_prefers_the_bundle(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
 
 from modu_desktop.sandbox import Sandbox, SandboxUser
 from modu_desktop.sandbox.actions import glob_to_regex, paths_ignore_from_workflow, should_run
-
-from .conftest import REPO_PATH, b64, client_for
+from modu_desktop.sandbox.clock import ManualClock
+from tests.helpers.sandbox import REPO_PATH, SandboxFactory, b64, client_for
 
 RUNS = f"{REPO_PATH}/actions/runs"
 
@@ -27,23 +26,30 @@ def _runs(editor: httpx.Client, sha: str) -> list[dict[str, Any]]:
     return list(body["workflow_runs"])
 
 
-def test_content_commit_deploys(sb: Sandbox, editor: httpx.Client) -> None:
-    sha = _put(editor, "docs/07-new.md", "feat(docs): create 07-new.md by @editor1")
-    runs = _runs(editor, sha)
-    assert len(runs) == 1
-    run = runs[0]
-    assert run["head_sha"] == sha and run["event"] == "push" and run["head_branch"] == "main"
-    assert run["path"] == ".github/workflows/deploy.yml@main"
-    seen = [(run["status"], run["conclusion"])]
-    deadline = time.monotonic() + 5
-    while seen[-1][0] != "completed" and time.monotonic() < deadline:
-        time.sleep(0.02)
-        now = _runs(editor, sha)[0]
-        if (now["status"], now["conclusion"]) != seen[-1]:
+def test_content_commit_deploys(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock()
+    sb = make_sandbox(clock=clock, deploy_queue_seconds=20, deploy_run_seconds=60)
+    with client_for(sb) as editor:
+        sha = _put(editor, "docs/07-new.md", "feat(docs): create 07-new.md by @editor1")
+        runs = _runs(editor, sha)
+        assert len(runs) == 1
+        run = runs[0]
+        assert run["head_sha"] == sha and run["event"] == "push" and run["head_branch"] == "main"
+        assert run["path"] == ".github/workflows/deploy.yml@main"
+        seen = []
+        for step in (0, 19, 1, 59, 1):
+            clock.advance(step)
+            now = _runs(editor, sha)[0]
             seen.append((now["status"], now["conclusion"]))
-    assert seen == [("queued", None), ("in_progress", None), ("completed", "success")]
-    single = editor.get(f"{RUNS}/{run['id']}").json()
-    assert single["id"] == run["id"]
+        assert seen == [
+            ("queued", None),
+            ("queued", None),
+            ("in_progress", None),
+            ("in_progress", None),
+            ("completed", "success"),
+        ]
+        single = editor.get(f"{RUNS}/{run['id']}").json()
+        assert single["id"] == run["id"]
 
 
 def test_skip_ci_and_lock_only_pushes_have_no_run(sb: Sandbox, editor: httpx.Client) -> None:
@@ -56,11 +62,17 @@ def test_skip_ci_and_lock_only_pushes_have_no_run(sb: Sandbox, editor: httpx.Cli
     assert editor.get(RUNS).json()["total_count"] == 0
 
 
-def test_failed_deploy_for_practice(sb: Sandbox, editor: httpx.Client) -> None:
+def test_failed_deploy_for_practice(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock()
+    sb = make_sandbox(clock=clock)
     sb.workflow.fail_next = True
-    sha = _put(editor, "docs/09-x.md", "docs: x")
-    time.sleep(0.8)
-    assert _runs(editor, sha)[0]["conclusion"] == "failure"
+    with client_for(sb) as editor:
+        sha = _put(editor, "docs/09-x.md", "docs: x")
+        clock.advance(sb.workflow.queue_seconds + sb.workflow.run_seconds)
+        assert _runs(editor, sha)[0]["conclusion"] == "failure"
+        second = _put(editor, "docs/09-y.md", "docs: y")
+        clock.advance(sb.workflow.queue_seconds + sb.workflow.run_seconds)
+        assert _runs(editor, second)[0]["conclusion"] == "success"  # only the next one fails
 
 
 def test_filter_rules() -> None:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import io
 import tarfile
-import time
 
 import httpx
 
 from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.sandbox import Sandbox
-from modu_desktop.sandbox.endpoints_archive import links_for
-
-from .conftest import OWNER, REPO, REPO_PATH, b64, client_for
+from modu_desktop.sandbox.clock import ManualClock
+from tests.helpers.sandbox import OWNER, REPO, REPO_PATH, SandboxFactory, b64, client_for
 
 
 def _members(data: bytes) -> dict[str, tarfile.TarInfo]:
@@ -87,16 +85,20 @@ def test_archive_by_sha_is_immutable_while_the_branch_moves(
     assert {n.split("/")[0] for n in _members(moved.content)} == {top}
 
 
-def test_the_link_expires_and_a_wrong_token_is_not_found(sb: Sandbox, editor: httpx.Client) -> None:
-    links_for(sb.api).ttl_seconds = 0.3
-    loc = editor.get(f"{REPO_PATH}/tarball/main").headers["location"]
-    assert editor.get(loc).status_code == 200  # usable again while it lasts
-    bad = loc.split("token=")[0] + "token=GHSAT0NOPE"
-    assert editor.get(bad).status_code == 404
-    no_token = loc.split("?")[0]
-    assert editor.get(no_token).status_code == 404
-    time.sleep(0.4)
-    assert editor.get(loc).status_code == 404
+def test_the_link_expires_and_a_wrong_token_is_not_found(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock()
+    sb = make_sandbox(clock=clock)
+    with client_for(sb) as editor:
+        loc = editor.get(f"{REPO_PATH}/tarball/main").headers["location"]
+        assert editor.get(loc).status_code == 200
+        bad = loc.split("token=")[0] + "token=GHSAT0NOPE"
+        assert editor.get(bad).status_code == 404
+        no_token = loc.split("?")[0]
+        assert editor.get(no_token).status_code == 404
+        clock.advance(299)
+        assert editor.get(loc).status_code == 200  # usable again while it lasts
+        clock.advance(1)
+        assert editor.get(loc).status_code == 404  # "the link expires after five minutes"
 
 
 def test_tarball_needs_a_token_and_a_known_ref(sb: Sandbox, editor: httpx.Client) -> None:

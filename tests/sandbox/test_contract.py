@@ -20,8 +20,7 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import Sandbox
-
-from .conftest import USERS, b64, unwrap
+from tests.helpers.sandbox import USERS, b64, unwrap
 
 LIVE_TOKEN = os.environ.get("MODU_LIVE_TOKEN")
 LIVE_REPO = os.environ.get("MODU_LIVE_REPO")

@@ -10,17 +10,20 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import Faults, Sandbox
-
-from .conftest import REPO_PATH, SandboxFactory, assert_repo_intact, b64, client_for
+from modu_desktop.sandbox.clock import ManualClock
+from tests.helpers.sandbox import REPO_PATH, SandboxFactory, assert_repo_intact, b64, client_for
 
 WELCOME = f"{REPO_PATH}/contents/docs/01-welcome.md"
 
 
-def test_latency_delays_each_request(sb: Sandbox, editor: httpx.Client) -> None:
+def test_latency_delays_each_request(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock()
+    sb = make_sandbox(clock=clock)
     sb.faults.latency_ms = 150
-    started = time.monotonic()
-    assert editor.get("/user").status_code == 200
-    assert time.monotonic() - started >= 0.15
+    with client_for(sb) as c:
+        for n in (1, 2):
+            assert c.get("/user").status_code == 200
+            assert clock.monotonic() == pytest.approx(0.15 * n)  # each request waited 150 ms
 
 
 def test_5xx_failure(sb: Sandbox, editor: httpx.Client) -> None:
@@ -45,12 +48,14 @@ def test_timeout_hangs_past_the_client_timeout(sb: Sandbox) -> None:
         c.get("/user")
 
 
-def test_timeout_is_bounded(sb: Sandbox) -> None:
-    sb.faults.update(failure_rate=1.0, failure_kinds=("timeout",), timeout_hang_seconds=0.3)
-    started = time.monotonic()
-    with client_for(sb, timeout=5) as c, pytest.raises(httpx.TransportError):
-        c.get("/user")
-    assert time.monotonic() - started < 3
+def test_timeout_is_bounded(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock()
+    sb = make_sandbox(clock=clock)
+    sb.faults.update(failure_rate=1.0, failure_kinds=("timeout",), timeout_hang_seconds=20)
+    with client_for(sb, timeout=600) as c, pytest.raises(httpx.TransportError):
+        c.get("/user")  # a reset after the hang, long before the client would give up
+    assert clock.monotonic() == 20
+    assert sb.stats()["by_status"] == {"timeout": 1}
 
 
 def test_lost_response_applies_the_write(sb: Sandbox, editor: httpx.Client) -> None:
@@ -89,12 +94,19 @@ def test_primary_rate_limit(sb: Sandbox, editor: httpx.Client) -> None:
     assert over.json()["message"].startswith("API rate limit exceeded")
 
 
-def test_primary_limit_resets_after_the_window(sb: Sandbox, editor: httpx.Client) -> None:
-    sb.faults.update(primary_limit=1, primary_window_seconds=0.6)
-    assert editor.get("/user").status_code == 200
-    assert editor.get("/user").status_code == 403
-    time.sleep(0.65)
-    assert editor.get("/user").status_code == 200
+def test_primary_limit_resets_after_the_window(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock(start=1_800_000_000)
+    sb = make_sandbox(clock=clock)
+    sb.faults.update(primary_limit=1, primary_window_seconds=3600)
+    with client_for(sb) as editor:
+        assert editor.get("/user").status_code == 200
+        over = editor.get("/user")
+        assert over.status_code == 403
+        assert over.headers["X-RateLimit-Reset"] == str(1_800_000_000 + 3600)
+        clock.advance(3599)
+        assert editor.get("/user").status_code == 403  # a fixed window, not a sliding one
+        clock.advance(1)
+        assert editor.get("/user").status_code == 200
 
 
 def test_primary_limit_can_answer_429(sb: Sandbox, editor: httpx.Client) -> None:
@@ -132,8 +144,15 @@ def test_secondary_limit_on_writes_without_retry_after(sb: Sandbox, editor: http
     assert sb.read_file("docs/x.md") is None
 
 
-def test_stale_contents_after_write(sb: Sandbox, editor: httpx.Client) -> None:
-    sb.faults.stale_contents_seconds = 1.0
+def test_stale_contents_after_write(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock()
+    sb = make_sandbox(clock=clock)
+    sb.faults.stale_contents_seconds = 60.0
+    with client_for(sb) as editor:
+        _stale_contents_after_write(editor, clock)
+
+
+def _stale_contents_after_write(editor: httpx.Client, clock: ManualClock) -> None:
     old = editor.get(WELCOME).json()
     put = editor.put(
         WELCOME, json={"message": "edit", "content": b64("새 내용\n"), "sha": old["sha"]}
@@ -144,7 +163,9 @@ def test_stale_contents_after_write(sb: Sandbox, editor: httpx.Client) -> None:
     assert by_commit["sha"] == new_sha  # reading by commit SHA is never stale
     tree = editor.get(f"{REPO_PATH}/git/trees/main", params={"recursive": 1}).json()
     assert next(e for e in tree["tree"] if e["path"] == "docs/01-welcome.md")["sha"] == new_sha
-    time.sleep(1.05)
+    clock.advance(59)
+    assert editor.get(WELCOME).json()["sha"] == old["sha"]  # still cached
+    clock.advance(1)
     assert editor.get(WELCOME).json()["sha"] == new_sha
 
 
@@ -158,11 +179,15 @@ def test_stale_contents_for_a_new_file_is_404(sb: Sandbox, editor: httpx.Client)
     assert editor.get(lock).status_code == 404
 
 
-def test_clock_offset_moves_the_date_header(sb: Sandbox, editor: httpx.Client) -> None:
-    sb.faults.clock_offset_seconds = -3600
-    date = editor.get("/user").headers["Date"]
-    server = email.utils.parsedate_to_datetime(date).timestamp()
-    assert abs(server - (time.time() - 3600)) < 5
+def test_clock_offset_moves_the_date_header(make_sandbox: SandboxFactory) -> None:
+    clock = ManualClock(start=1_800_000_000.5)
+    sb = make_sandbox(clock=clock)
+    with client_for(sb) as editor:
+        date = editor.get("/user").headers["Date"]
+        assert email.utils.parsedate_to_datetime(date).timestamp() == 1_800_000_000
+        sb.faults.clock_offset_seconds = -3600
+        date = editor.get("/user").headers["Date"]
+        assert email.utils.parsedate_to_datetime(date).timestamp() == 1_800_000_000 - 3600
 
 
 def test_tree_truncation_limit(sb: Sandbox, editor: httpx.Client) -> None:

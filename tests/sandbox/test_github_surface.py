@@ -1,10 +1,10 @@
-"""Issue 17's GitHub behaviours: CORS, Link pagination, commit and run filters, /rate_limit,
-avatars, Last-Modified. (sha: null is in test_contract.py; schemas in the conformance test.)"""
+"""GitHub behaviours that real clients rely on: CORS, Link pagination, commit and run filters,
+/rate_limit, avatars, Last-Modified. (sha: null is in test_contract.py; schemas in the
+conformance test.)"""
 
 from __future__ import annotations
 
 import struct
-import time
 import zlib
 from typing import Any
 
@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import Sandbox
-
-from .conftest import REPO_PATH, SandboxFactory, b64, client_for
+from modu_desktop.sandbox.clock import ManualClock
+from tests.helpers.sandbox import REPO_PATH, SandboxFactory, b64, client_for
 
 EXPOSED = (
     "ETag, Link, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, X-OAuth-Scopes, "
@@ -171,23 +171,18 @@ def test_commit_filters_since_until_author_committer_path(
 # ----- workflow runs ---------------------------------------------------------------------------
 
 
-def _wait_runs(c: httpx.Client, count: int) -> list[dict[str, Any]]:
-    deadline = time.monotonic() + 5
-    while True:
-        body = c.get(f"{REPO_PATH}/actions/runs", params={"per_page": 100}).json()
-        if body["total_count"] >= count or time.monotonic() > deadline:
-            return body["workflow_runs"]
-        time.sleep(0.05)
-
-
 def test_run_filters_and_link(make_sandbox: SandboxFactory) -> None:
-    sb = make_sandbox(deploy_queue_seconds=0.0, deploy_run_seconds=0.0)
+    # 2027-01-15 08:00 UTC, standing still: "created today" cannot cross midnight meanwhile
+    sb = make_sandbox(
+        clock=ManualClock(start=1_800_000_000), deploy_queue_seconds=0.0, deploy_run_seconds=0.0
+    )
     with client_for(sb) as one, client_for(sb, "tok-editor2") as two:
         write(one, "docs/r1.md", "1", "docs: r1")
         write(two, "docs/r2.md", "2", "docs: r2")
         write(one, "docs/r3.md", "3", "docs: r3")
-        runs = _wait_runs(one, 3)
-        assert len(runs) == 3
+        listed = one.get(f"{REPO_PATH}/actions/runs", params={"per_page": 100}).json()
+        runs = listed["workflow_runs"]
+        assert len(runs) == 3  # a run is recorded with its push
 
         def ids(**params: str) -> list[int]:
             r = one.get(f"{REPO_PATH}/actions/runs", params=params)
@@ -206,7 +201,7 @@ def test_run_filters_and_link(make_sandbox: SandboxFactory) -> None:
         assert ids(head_sha=runs[1]["head_sha"].upper()) == [middle]
         assert ids(branch="main") == [newest, middle, oldest]
         assert ids(branch="other") == []
-        today = time.strftime("%Y-%m-%d", time.gmtime())
+        today = "2027-01-15"
         assert ids(created=today) == [newest, middle, oldest]
         assert ids(created=f">={today}") == [newest, middle, oldest]
         assert ids(created="<2020-01-01") == []

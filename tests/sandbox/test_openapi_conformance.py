@@ -8,7 +8,6 @@ route added to `sandbox/routes.py` without a case here fails `test_every_route_i
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -17,11 +16,11 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import Sandbox
+from modu_desktop.sandbox.clock import ManualClock
 from modu_desktop.sandbox.routes import ROUTES, TABLE
-
-from ..nodetools import npm_packages
-from .conftest import REPO_PATH, b64, client_for
-from .openapi import NOT_API, SPEC_FILE, SPEC_PACKAGES, Description
+from tests.helpers.nodetools import npm_packages
+from tests.helpers.openapi import NOT_API, SPEC_FILE, SPEC_PACKAGES, Description
+from tests.helpers.sandbox import REPO_PATH, b64, client_for
 
 
 @dataclass
@@ -79,12 +78,18 @@ class Recorder:
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Answer]]:
     """Drive every route once; the answers are shared by the tests below."""
-    from .conftest import USERS
+    from tests.helpers.sandbox import USERS
 
     rec = Recorder()
     root = tmp_path_factory.mktemp("conformance")
+    clock = ManualClock()  # the deploy runs move on when the driver says so
     sb = Sandbox(
-        root / "repo", users=USERS, org="pnuai", deploy_queue_seconds=0.05, deploy_run_seconds=0.05
+        root / "repo",
+        users=USERS,
+        org="pnuai",
+        deploy_queue_seconds=20,
+        deploy_run_seconds=60,
+        clock=clock,
     ).start()
     empty = Sandbox(root / "empty", users=USERS, seed="empty").start()
     try:
@@ -95,7 +100,7 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Answer]]:
             rec.client(sb, "nope") as bad,
             rec.client(empty) as e,
         ):
-            _drive(sb, c, anon, outsider, bad, e)
+            _drive(sb, clock, c, anon, outsider, bad, e)
         yield rec.answers
     finally:
         sb.stop()
@@ -104,6 +109,7 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Answer]]:
 
 def _drive(
     sb: Sandbox,
+    clock: ManualClock,
     c: httpx.Client,
     anon: httpx.Client,
     outsider: httpx.Client,
@@ -201,9 +207,10 @@ def _drive(
     c.get(f"{R}/commits", params={"until": "2000-01-01T00:00:00Z"})
     c.get(f"{R}/commits", params={"since": "yesterday"})  # 400
     c.get(f"{R}/commits", params={"sha": "no-such-branch"})  # 404
-    # deploy runs (docs/ writes above start them)
-    time.sleep(0.2)
+    # deploy runs (docs/ writes above start them): one queued, then completed
     runs = c.get(f"{R}/actions/runs", params={"per_page": 1})
+    c.get(f"{R}/actions/runs/{runs.json()['workflow_runs'][0]['id']}/jobs")
+    clock.advance(80)
     c.get(f"{R}/actions/runs", params={"per_page": 1, "page": 2, "event": "push"})
     c.get(
         f"{R}/actions/runs",
@@ -219,13 +226,20 @@ def _drive(
     c.get(f"{R}/actions/runs/1")
     jobs = c.get(f"{R}/actions/runs/{run_id}/jobs")
     c.get(f"{R}/actions/runs/1/jobs")  # 404
-    for _ in range(100):  # the logs exist once the run has completed
-        job = c.get(f"{R}/actions/runs/{run_id}/jobs").json()["jobs"][0]
-        if job["status"] == "completed":
-            break
-        time.sleep(0.05)
+    job = c.get(f"{R}/actions/runs/{run_id}/jobs").json()["jobs"][0]
+    assert job["status"] == "completed"  # its logs exist now
     c.get(f"{R}/actions/jobs/{jobs.json()['jobs'][0]['id']}/logs")  # 302 to the log file
     c.get(f"{R}/actions/jobs/1/logs")  # 404
+    # releases: none yet, then a pre-release (not "latest") and a full release
+    c.get(f"{R}/releases/latest")  # 404: no release
+    c.post(f"{R}/releases", json={"tag_name": "v0.9.0-rc1", "prerelease": True})
+    c.post(f"{R}/releases", json={"tag_name": "v1.0.0", "name": "1.0", "body": "첫 버전"})
+    c.post(f"{R}/releases", json={"tag_name": "v1.0.0"})  # 422 already exists
+    c.post(f"{R}/releases", json={"name": "no tag"})  # 422 tag_name missing
+    c.get(f"{R}/releases")
+    c.get(f"{R}/releases/latest")
+    anon.get("/repos/pnuai/nope/releases")  # 401 (the sandbox's deviation for anonymous reads)
+    c.get("/repos/pnuai/nope/releases")  # 404
 
 
 def test_every_answer_conforms(description: Description, answers: list[Answer]) -> None:
@@ -299,12 +313,16 @@ def test_statuses_seen(answers: list[Answer]) -> None:
         ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", 404),
         ("GET", "/repos/{owner}/{repo}/tarball/{ref}", 302),
         ("GET", "/repos/{owner}/{repo}/tarball/{ref}", 404),
+        ("GET", "/repos/{owner}/{repo}/releases/latest", 404),
+        ("GET", "/repos/{owner}/{repo}/releases/latest", 200),
+        ("POST", "/repos/{owner}/{repo}/releases", 201),
+        ("POST", "/repos/{owner}/{repo}/releases", 422),
     ]:
         assert case in seen, case
 
 
 def test_the_check_is_not_vacuous(description: Description, answers: list[Answer]) -> None:
-    """Answers broken the way issue 17 found them are caught."""
+    """Answers broken the way the sandbox's once were (a required field missing) are caught."""
     user = next(a for a in answers if a.template == "/user" and a.status == 200)
     broken = {k: v for k, v in user.body.items() if k != "followers_url"}
     assert description.check("GET", "/user", 200, user.content_type, broken)

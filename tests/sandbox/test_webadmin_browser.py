@@ -1,11 +1,12 @@
 """The real web admin page, unmodified, in headless Chromium, beside the desktop core, both on
-one sandbox (issue 17). Opt-in: skips with the reason when Chromium, chromedriver, Node (for
+one sandbox. Opt-in: skips with the reason when Chromium, chromedriver, Node (for
 the page's CDN files) or the page is missing; CI installs them. See `webadmin_browser.py` for
 how the page reaches the sandbox without any request being intercepted or fixed up.
 
 Scenarios: the web admin acquires, heartbeats and releases while the desktop watches; the
 desktop takes a lock over and the web admin notices at its next heartbeat; the desktop holds a
-lock, the web admin sees who, takes it over, and the desktop notices at its next heartbeat.
+lock, the web admin sees who, takes it over, and the desktop notices at its next heartbeat; a
+page the desktop made unpublished is read by the web admin (and published by its save).
 """
 
 from __future__ import annotations
@@ -28,8 +29,7 @@ from modu_desktop.core.locks.wire import (
     release_message,
 )
 from modu_desktop.sandbox import Sandbox, SandboxUser
-
-from .webadmin_browser import browser_against, require_browser
+from tests.helpers.webadmin_browser import browser_against, require_browser
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -184,7 +184,7 @@ def test_web_admin_and_desktop_share_locks(world: tuple[Sandbox, Any, str, Deskt
         ),
         "the web admin's heartbeat",
     )
-    assert beat["startedAt"] == first["startedAt"]
+    assert beat and beat["startedAt"] == first["startedAt"]
     assert lock_messages(sb)[0] == "system: heartbeat for 01-welcome [skip ci]"
     view = desk.run(desk.locks.inspect("01-welcome"))
     assert view.status is LockStatus.HELD and view.last_heartbeat == beat["lastHeartbeat"]
@@ -244,3 +244,42 @@ def test_web_admin_and_desktop_share_locks(world: tuple[Sandbox, Any, str, Deskt
     close_editor(driver)
     until(lambda: lock_json(sb, "02-programs") is None, "the web admin's release")
     assert desk.run(desk.locks.inspect("02-programs")).status is LockStatus.FREE
+
+
+def test_the_web_admin_reads_an_unpublished_page(
+    world: tuple[Sandbox, Any, str, Desktop], tmp_path: Any
+) -> None:
+    """A page the desktop created unpublished (``draft: true``) is listed and opens with its
+    title and place. The web admin's own save writes only the six front matter keys it knows,
+    so saving such a page there publishes it: recorded here, because the web admin is the
+    reference and is not ours to change (the desktop shows 게시 안 됨 and never drops the line
+    by itself)."""
+    from selenium.webdriver.common.by import By
+
+    from modu_desktop.core.brochure.unpublished import is_unpublished
+    from modu_desktop.core.docops.newdoc import NewDocRequest
+    from modu_desktop.core.docops.ops import DocOps
+    from modu_desktop.core.documents.store import DocumentStore
+
+    sb, driver, url, desk = world
+    ops = DocOps(DocumentStore(desk.client, tmp_path / "blobs"), desk.locks, DESK.login)
+    made = desk.run(ops.create(NewDocRequest("camp", "여름 캠프", 6), keep_lock=False))
+    assert made.ok and made.doc_id == "06-camp"
+    text = (sb.read_file("docs/06-camp.md") or b"").decode("utf-8")
+    assert is_unpublished(text)
+
+    sign_in(driver, url)
+    listed = driver.find_elements(By.XPATH, "//span[@class='doc-name']")
+    assert "06-camp.md" in [e.text for e in listed]
+    open_doc(driver, "06-camp")
+    until(lambda: editor_open(driver), "the editor")
+    assert driver.find_element(By.ID, "edit-title").get_attribute("value") == "여름 캠프"
+    assert driver.find_element(By.ID, "edit-pos").get_attribute("value") == "6"
+    assert driver.find_element(By.ID, "edit-id").get_attribute("value") == "camp"
+
+    # Its save rewrites the front matter from its six fields: the draft line goes with it.
+    driver.find_element(By.ID, "btn-save-edit").click()
+    until(lambda: not editor_open(driver), "the web admin's save")
+    until(lambda: lock_json(sb, "06-camp") is None, "the web admin's release")
+    saved = (sb.read_file("docs/06-camp.md") or b"").decode("utf-8")
+    assert not is_unpublished(saved) and "title: 여름 캠프" in saved

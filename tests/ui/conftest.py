@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.sandbox import AnswerGate
+
 
 @pytest.fixture(autouse=True)
 def _collect_qt_garbage() -> Iterator[None]:
@@ -169,14 +171,11 @@ def peer(ui: UiHelper, sandbox: Any) -> Iterator[Callable[..., Any]]:
             ui.run(c.aclose(), timeout=5000)
 
 
-def lock_json(sandbox: Any, doc_id: str) -> Any:
-    """The parsed lock file of ``doc_id`` (None when there is none)."""
-    import json
-
-    raw = sandbox.read_file(f".locks/{doc_id}.lock.json")
-    return None if raw is None else json.loads(raw)
-
-
-def writes(sandbox: Any) -> int:
-    by_method = sandbox.stats().get("by_method", {})
-    return sum(n for m, n in by_method.items() if m in ("PUT", "POST", "PATCH", "DELETE"))
+@pytest.fixture
+def gate(sandbox: Any) -> Iterator[AnswerGate]:
+    """The sandbox's answers, held while the gate is closed: "before the fresh read is back" is
+    then sure, not a latency's guess. Ask for it last, so it opens before the window and the
+    peers are torn down."""
+    sandbox.clock = answers = AnswerGate()
+    yield answers
+    answers.release()

@@ -26,8 +26,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from modu_desktop.core.docops.ops import Text
 from modu_desktop.core.github.errors import GitHubError, PermissionDenied, RateLimited
+from modu_desktop.core.text import Text
 
 __all__ = ["MembershipStatus", "OrgCheck", "check_org_membership"]
 

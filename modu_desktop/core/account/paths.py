@@ -21,6 +21,18 @@ class AppPaths:
     config_dir: Path
     data_dir: Path
     cache_dir: Path
+    log_dir: Path | None = None  # None: a folder ``logs`` in the data folder
+    reports_dir: Path | None = None  # where 문제 보고 puts its zip (None: ``reports`` in data)
+
+    @property
+    def logs(self) -> Path:
+        """The log folder (the platform's log folder unless ``--data-dir`` says otherwise)."""
+        return self.log_dir if self.log_dir is not None else self.data_dir / "logs"
+
+    @property
+    def reports(self) -> Path:
+        """Where problem reports go: the Downloads folder, or ``reports`` under ``--data-dir``."""
+        return self.reports_dir if self.reports_dir is not None else self.data_dir / "reports"
 
     @property
     def settings_file(self) -> Path:
@@ -55,7 +67,11 @@ def app_paths(data_dir: str | Path | None = None) -> AppPaths:
     if override is not None:
         root = Path(override).expanduser().resolve()
         return AppPaths(
-            config_dir=root / "config", data_dir=root / "data", cache_dir=root / "cache"
+            config_dir=root / "config",
+            data_dir=root / "data",
+            cache_dir=root / "cache",
+            log_dir=root / "logs",
+            reports_dir=root / "reports",
         )
     import platformdirs
 
@@ -63,6 +79,8 @@ def app_paths(data_dir: str | Path | None = None) -> AppPaths:
         config_dir=Path(platformdirs.user_config_dir(APP_DIR_NAME, appauthor=False)),
         data_dir=Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False)),
         cache_dir=Path(platformdirs.user_cache_dir(APP_DIR_NAME, appauthor=False)),
+        log_dir=Path(platformdirs.user_log_dir(APP_DIR_NAME, appauthor=False)),
+        reports_dir=Path(platformdirs.user_downloads_dir()),
     )
 
 

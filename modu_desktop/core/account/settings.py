@@ -26,6 +26,7 @@ DEFAULT_OWNER = "pnuai"
 DEFAULT_NAME = "PNU-Modu"
 DEFAULT_BRANCH = "main"
 LANGUAGES = ("ko", "en")
+MIN_SCALE, MAX_SCALE = 0.5, 3.0  # text size and preview zoom stay readable and on screen
 
 
 def keyring_account(api_url: str) -> str:
@@ -44,6 +45,9 @@ class Settings:
     oauth_client_id: str | None = None  # enables "sign in with the browser" when set
     # An open document's lock is released after this many minutes without typing (0: never).
     idle_release_minutes: float = 20.0
+    text_scale: float = 1.0  # 보기 → 글자 크게/작게: the interface and the editor, × system size
+    preview_zoom: float = 1.0  # the preview's own zoom
+    check_updates: bool = True  # look for a newer version once after start-up
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -97,6 +101,11 @@ def _coerce(data: dict[str, Any]) -> Settings:
             elif key == "idle_release_minutes":
                 if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
                     s.idle_release_minutes = float(value)
+            elif key in ("text_scale", "preview_zoom"):
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    setattr(s, key, min(MAX_SCALE, max(MIN_SCALE, float(value))))
+            elif key == "check_updates":
+                s.check_updates = value is not False
             elif key in ("required_org", "oauth_client_id"):
                 s.__setattr__(
                     key, value.strip() if isinstance(value, str) and value.strip() else None

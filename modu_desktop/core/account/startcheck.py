@@ -1,4 +1,4 @@
-"""The start-up check (issue 18): is the last run's list still the branch's?
+"""The start-up check: is the last run's list still the branch's?
 
 One plain ``GET git/trees/{branch}`` in a worker thread, started before Qt is even imported, so
 the answer is usually in by the time the start window paints the last list: the list then shows

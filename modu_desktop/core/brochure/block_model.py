@@ -11,11 +11,13 @@ The site (``src/theme/remarkBrochureDirectives.js``) reads a block like this::
     :::                       ← closer
 
 ``datatable`` items are rows (``- cell | cell``); ``split`` has ``left:`` and ``right:`` sections,
-each a list of items. :func:`parse` turns the text of one block (opener to closer, inclusive) into
-a :class:`BlockModel`; :meth:`BlockModel.text` writes it back. Every line keeps its exact spelling
-(spaces after the colon, quotes, trailing spaces, blank lines), so an unchanged model gives back the
-text byte for byte, and an edit changes only the lines it touches. Lines the model cannot read are
-kept where they are, as :class:`Raw` lines, and listed in :attr:`BlockModel.problems`.
+each a list of items. :func:`parse` turns the text of one block (opener to closer, inclusive: a
+:class:`~modu_desktop.core.brochure.syntax.BlockPart`'s text) into a :class:`BlockModel`;
+:meth:`BlockModel.text` writes it back. Every line keeps its exact spelling (spaces after the
+colon, quotes, trailing spaces, blank lines, a CR before the line break), so an unchanged model
+gives back the text byte for byte, and an edit changes only the lines it touches. Lines the model
+cannot read are kept where they are, as :class:`Raw` lines, and listed in
+:attr:`BlockModel.problems`.
 """
 
 from __future__ import annotations
@@ -24,37 +26,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-BLOCK_NAMES: tuple[str, ...] = (
-    "hero",
-    "stats",
-    "cards",
-    "timeline",
-    "quote",
-    "cta",
-    "chapters",
-    "roadmap",
-    "badges",
-    "chapter-header",
-    "chapterheader",
-    "kpi",
-    "strategy",
-    "alphagrid",
-    "panel",
-    "stepper",
-    "split",
-    "datatable",
-)
-"""The 18 directive names the site turns into brochure blocks (its ``targetBlocks``, in order).
-``chapterheader`` is another spelling of ``chapter-header``."""
+from modu_desktop.core.brochure.syntax import CLOSER, OPENER, block_kind
 
-CANONICAL = {"chapterheader": "chapter-header"}
-
-_OPENER = re.compile(r"^(\s{0,3}):::\s*([A-Za-z][\w-]*)(.*)$")
-_CLOSER = re.compile(r"^\s{0,3}:::+\s*$")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _KEY = re.compile(r"^(\s*)([A-Za-z0-9_-]+):(\s*)(.*?)(\s*)$")
 _ITEM = re.compile(r"^(-\s+)(.*)$")
-_PIPE = re.compile(r"\s*\|\s*")
 
 
 # ---------------------------------------------------------------------------------------- lines
@@ -473,14 +448,14 @@ class NotABlock(ValueError):
 def parse(text: str) -> BlockModel:
     """Parse one block: its opener line, body, and closer line (no trailing newline needed)."""
     lines = text.split("\n")
-    m = _OPENER.match(lines[0]) if lines else None
-    if not m or m.group(2).lower() not in BLOCK_NAMES:
+    m = OPENER.match(lines[0]) if lines else None
+    kind = block_kind(m.group(2).lower()) if m else None
+    if not m or kind is None:
         raise NotABlock(lines[0] if lines else "")
     name = m.group(2).lower()
-    kind = CANONICAL.get(name, name)
     closer: str | None = None
     body = lines[1:]
-    if body and _CLOSER.match(body[-1]):
+    if body and CLOSER.match(body[-1]):
         closer = body[-1]
         body = body[:-1]
     model = BlockModel(name=name, kind=kind, opener=lines[0], closer=closer)
@@ -530,104 +505,7 @@ def _parse_split(model: BlockModel, body: list[str]) -> None:
         model.sections.append(Section(name, body[start], items))
 
 
-# ------------------------------------------------------------------------------- in a document
-@dataclass(frozen=True, slots=True)
-class BlockSpan:
-    """Where a block sits in a document: lines ``start`` (opener) to ``end`` (closer), inclusive,
-    0-based. ``closed`` is False when no ``:::`` line ends it (then ``end`` is the last line that
-    can belong to it)."""
-
-    start: int
-    end: int
-    name: str
-    closed: bool
-
-
-def block_spans(text: str) -> list[BlockSpan]:
-    """Every brochure block of a document, outside front matter and fenced code."""
-    lines = text.split("\n")
-    out: list[BlockSpan] = []
-    i = _front_matter_end(lines)
-    fence: str | None = None
-    n = len(lines)
-    while i < n:
-        line = lines[i]
-        if fence is not None:
-            s = line.strip()
-            if s.startswith(fence) and set(s) == {fence[0]}:
-                fence = None
-            i += 1
-            continue
-        mf = _FENCE.match(line)
-        if mf:
-            fence = mf.group(1)
-            i += 1
-            continue
-        mo = _OPENER.match(line)
-        if not mo:
-            i += 1
-            continue
-        j = i + 1
-        while j < n and not _CLOSER.match(lines[j]) and not _OPENER.match(lines[j]):
-            j += 1
-        closed = j < n and bool(_CLOSER.match(lines[j]))
-        name = mo.group(2).lower()
-        if name in BLOCK_NAMES:
-            end = j if closed else j - 1
-            while not closed and end > i and not lines[end].strip():
-                end -= 1
-            out.append(BlockSpan(i, end, name, closed))
-        i = j + 1 if closed else j
-    return out
-
-
-def _front_matter_end(lines: list[str]) -> int:
-    """Index of the first line after the ``---`` front matter (0 without one)."""
-    if not lines or lines[0].lstrip("\ufeff").strip() != "---":
-        return 0
-    for idx in range(1, len(lines)):
-        if lines[idx].strip() in ("---", "..."):
-            return idx + 1
-    return 0
-
-
-def front_matter_lines(text: str) -> int:
-    """How many lines the front matter block takes (``---`` lines included; 0 without one)."""
-    return _front_matter_end(text.split("\n"))
-
-
-def block_at(text: str, line: int) -> BlockSpan | None:
-    """The block that contains 0-based ``line``, if any."""
-    for span in block_spans(text):
-        if span.start <= line <= span.end:
-            return span
-        if span.start > line:
-            break
-    return None
-
-
-def span_text(text: str, span: BlockSpan) -> str:
-    return "\n".join(text.split("\n")[span.start : span.end + 1])
-
-
-def replace_span(text: str, span: BlockSpan, new_block: str) -> str:
-    lines = text.split("\n")
-    return "\n".join(lines[: span.start] + new_block.split("\n") + lines[span.end + 1 :])
-
-
-def indent_lines(text: str, first: int, last: int, *, outdent: bool = False) -> str:
-    """Indent (or outdent) lines ``first``..``last`` by two spaces — the site's item indent."""
-    lines = text.split("\n")
-    for i in range(first, min(last, len(lines) - 1) + 1):
-        ln = lines[i]
-        if outdent:
-            strip = len(ln) - len(ln.lstrip(" "))
-            lines[i] = ln[min(2, strip) :]
-        elif ln.strip():
-            lines[i] = "  " + ln
-    return "\n".join(lines)
-
-
+# -------------------------------------------------------------------------------- new block
 def build(
     name: str,
     meta: dict[str, str],

@@ -10,11 +10,11 @@ A brochure page is front matter, Markdown, and container directives::
       icon: 🎯
     :::
 
-This module splits a document into Markdown runs and :class:`Block` objects. It mirrors the
-site's remark plugin (``key: value`` meta lines, ``- key: value`` items with indented sub-keys,
-``left:``/``right:`` sections for ``split``) but never throws away text: lines it cannot read are
-kept in :attr:`Block.extra`, and an unclosed block is ended at the first line that cannot belong
-to a block, so the Markdown after it still renders.
+This module splits a document into Markdown runs and :class:`Block` objects, reading each block's
+values: where blocks are comes from :mod:`modu_desktop.core.brochure.syntax`, what they hold is
+read here as the site's remark plugin reads it (``key: value`` meta lines, ``- key: value`` items
+with indented sub-keys, ``left:``/``right:`` sections for ``split``). No text is thrown away:
+lines it cannot read are kept in :attr:`Block.extra`.
 """
 
 from __future__ import annotations
@@ -22,52 +22,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-BLOCK_TYPES: tuple[str, ...] = (
-    "hero",
-    "stats",
-    "cards",
-    "timeline",
-    "quote",
-    "cta",
-    "chapters",
-    "roadmap",
-    "badges",
-    "chapter-header",
-    "kpi",
-    "strategy",
-    "alphagrid",
-    "panel",
-    "stepper",
-    "split",
-    "datatable",
+from modu_desktop.core.brochure.syntax import (
+    BlockPart,
+    FrontMatterPart,
+    Lines,
+    directive_kind,
+    split_document,
 )
-"""The 17 directive names of the site; ``chapterheader`` is an alias of ``chapter-header``."""
 
-ALIASES = {"chapterheader": "chapter-header"}
-
-ADMONITIONS: tuple[str, ...] = (
-    "note",
-    "tip",
-    "info",
-    "warning",
-    "caution",
-    "danger",
-    "important",
-    "success",
-)
-"""Docusaurus admonitions: ``:::tip[Title]`` … ``:::`` with Markdown inside."""
-
-_OPENER = re.compile(r"^\s{0,3}:::\s*([A-Za-z][\w-]*)(.*)$")
-_CLOSER = re.compile(r"^\s{0,3}:::+\s*$")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _KEY = re.compile(r"^([A-Za-z0-9_-]+):(?:\s+(.*)|\s*)$")
 _ITEM = re.compile(r"^\s{0,1}-(?:\s+(.*)|\s*)$")
 _SUBKEY = re.compile(r"^\s{2,}([A-Za-z0-9_-]+):(?:\s+(.*)|\s*)$")
-_BLOCKISH = re.compile(r"^(\s*$|\s+\S|-(\s|$)|[A-Za-z0-9_-]+:(\s|$))")
 
 
 @dataclass(slots=True)
-class FrontMatter:
+class FrontMatterValues:
+    """The front matter as the preview reads it: plain ``key: value`` lines, quotes removed.
+    (Editing it is :mod:`modu_desktop.core.brochure.frontmatter`'s job.)"""
+
     values: dict[str, str]
     raw: str  # the whole front matter block including the --- lines ("" when absent)
 
@@ -88,7 +60,8 @@ class Block:
     label: str = ""  # text after the name on the opening line (admonition title)
 
 
-Segment = str | Block
+BodyPart = str | Block
+"""A run of Markdown, or a block."""
 
 
 def _unquote(value: str) -> str:
@@ -98,24 +71,27 @@ def _unquote(value: str) -> str:
     return value
 
 
-def split_front_matter(text: str) -> tuple[FrontMatter, str]:
-    """Split ``---`` front matter from the body. Tolerates a BOM and CRLF (already normalised)."""
+def split_front_matter(text: str) -> tuple[FrontMatterValues, str]:
+    """Split ``---`` front matter from the body (the BOM is dropped)."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
-        return FrontMatter({}, ""), text
-    for idx in range(1, len(lines)):
-        if lines[idx].strip() in ("---", "..."):
-            values: dict[str, str] = {}
-            for raw in lines[1:idx]:
-                if raw.lstrip().startswith("#"):
-                    continue
-                m = _KEY.match(raw.strip())
-                if m:
-                    values[m.group(1)] = _unquote(m.group(2) or "")
-            return FrontMatter(values, "\n".join(lines[: idx + 1])), "\n".join(lines[idx + 1 :])
-    return FrontMatter({}, ""), text
+    parts = split_document(text)
+    if not parts or not isinstance(parts[0], FrontMatterPart):
+        return FrontMatterValues({}, ""), text
+    raw = parts[0].text
+    values: dict[str, str] = {}
+    for line in Lines.of(raw).contents[1:-1]:
+        if line.lstrip().startswith("#"):
+            continue
+        m = _KEY.match(line.strip())
+        if m:
+            values[m.group(1)] = _unquote(m.group(2) or "")
+    body = text[len(raw) :]
+    for brk in ("\r\n", "\n", "\r"):
+        if body.startswith(brk):
+            body = body[len(brk) :]
+            break
+    return FrontMatterValues(values, raw), body
 
 
 def _keep(value: str) -> str:
@@ -198,13 +174,7 @@ def parse_block(
     """Parse the body of one ``:::name`` block. ``unquote=False`` keeps quotes around values
     as the site's remark plugin does (``num: "①"`` shows ``"①"`` on the site)."""
     lname = name.lower()
-    canonical = ALIASES.get(lname, lname)
-    if canonical in BLOCK_TYPES:
-        kind = canonical
-    elif canonical in ADMONITIONS:
-        kind = "admonition"
-    else:
-        kind = ""
+    kind = directive_kind(lname)
     label = label.strip()
     if label.startswith("[") and label.endswith("]"):
         label = label[1:-1].strip()
@@ -249,71 +219,32 @@ def parse_block(
     return block
 
 
-def _unclosed_end(lines: list[str], start: int, stop: int) -> int:
-    """End (exclusive) of an unclosed block body: the first line that cannot be block content."""
-    idx = start
-    while idx < stop and _BLOCKISH.match(lines[idx]):
-        idx += 1
-    # Give trailing blank lines back to the Markdown that follows.
-    while idx > start and not lines[idx - 1].strip():
-        idx -= 1
-    return idx
-
-
-def split_segments(body: str, *, unquote: bool = True) -> list[Segment]:
+def split_segments(body: str, *, unquote: bool = True) -> list[BodyPart]:
     """Split a document body (front matter removed) into Markdown strings and blocks.
 
-    ``:::`` inside fenced code stays code. Adjacent Markdown lines are joined into one string.
+    ``:::`` inside fenced code stays code. The lines between blocks make one string.
     ``unquote=False``: block values keep their quotes, as on the site.
     """
-    lines = body.split("\n")
-    out: list[Segment] = []
-    md: list[str] = []
-    fence: str | None = None
-    i = 0
-    n = len(lines)
-    while i < n:
-        line = lines[i]
-        if fence is not None:
-            md.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
-                fence = None
-            i += 1
+    lines = list(Lines.of(body).contents)
+    out: list[BodyPart] = []
+    next_line = 0
+    for part in split_document(body, front_matter=False):
+        if not isinstance(part, BlockPart):
             continue
-        m_fence = _FENCE.match(line)
-        if m_fence:
-            fence = m_fence.group(1)
-            md.append(line)
-            i += 1
-            continue
-        m_open = _OPENER.match(line)
-        if not m_open:
-            md.append(line)
-            i += 1
-            continue
-        name = m_open.group(1)
-        j = i + 1
-        while j < n and not _CLOSER.match(lines[j]) and not _OPENER.match(lines[j]):
-            j += 1
-        closed = j < n and bool(_CLOSER.match(lines[j]))
-        # An admonition holds Markdown: unclosed, it runs to the next fence.
-        admonition = name.lower() in ADMONITIONS
-        end = j if closed or admonition else _unclosed_end(lines, i + 1, j)
-        if md:
-            out.append("\n".join(md))
-            md = []
+        if part.first_line > next_line:
+            out.append("\n".join(lines[next_line : part.first_line]))
+        body_end = part.last_line if part.closed else part.last_line + 1
         out.append(
             parse_block(
-                name,
-                lines[i + 1 : end],
-                closed=closed,
-                line=i,
-                label=m_open.group(2),
+                part.name,
+                lines[part.first_line + 1 : body_end],
+                closed=part.closed,
+                line=part.first_line,
+                label=part.label,
                 unquote=unquote,
             )
         )
-        i = j + 1 if closed else end
-    if md:
-        out.append("\n".join(md))
+        next_line = part.last_line + 1
+    if next_line < len(lines):
+        out.append("\n".join(lines[next_line:]))
     return out

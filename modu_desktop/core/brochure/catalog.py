@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from modu_desktop.core.brochure.examples import EXAMPLES
+from modu_desktop.core.brochure.syntax import ALIASES
 from modu_desktop.i18n import tr
 
 
@@ -24,9 +25,14 @@ class FieldSpec:
     key: str
     kind: str = "text"  # "text" | "long" | "pipes" | "bool" | "choice" | "number"
     choices: tuple[str, ...] = ()
+    name_en: str = ""  # where the key means something else in this block (a table's columns)
 
     @property
     def label(self) -> str:
+        if self.name_en:
+            qualified = f"block field|{self.name_en}"
+            text = tr(qualified)
+            return self.name_en if text == qualified else text
         return field_label(self.key)
 
 
@@ -205,7 +211,12 @@ CATALOG: tuple[BlockSpec, ...] = (
         "datatable",
         "Data table",
         "A table with column headings, for quotas or admission schedules.",
-        _f("header", "headersub", "columns", "align", "note"),
+        (
+            *_f("header", "headersub"),
+            # the headings, not a number of columns as in the other blocks
+            FieldSpec("columns", "pipes", name_en="Column headings (separate with |)"),
+            *_f("align", "note"),
+        ),
     ),
     BlockSpec(
         "chapter-header",
@@ -273,7 +284,7 @@ def field_label(key: str) -> str:
 def spec_for(kind: str, items: Sequence[Mapping[str, str]] = ()) -> BlockSpec:
     """The spec that fits a parsed block best (``panel`` with ``desc:`` items → the sentence
     form)."""
-    kind = {"chapterheader": "chapter-header"}.get(kind, kind)
+    kind = ALIASES.get(kind, kind)
     if kind == "panel" and any("desc" in it and "items" not in it for it in items):
         return BY_ENTRY["panel-desc"]
     return BY_ENTRY[kind]

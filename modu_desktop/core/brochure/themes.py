@@ -1,186 +1,245 @@
-"""Brochure colour themes for the preview (Qt-free).
+"""The site's colour themes and page layouts: one table (Qt-free).
 
-The palettes follow the brochure site's theme tokens (primary / mid / light / accent …). The site
-uses CSS gradients, which a ``QTextBrowser`` cannot draw, so every theme also names the solid colour
-used for its hero band and the text colours that read well on it.
+Everything here is the site's own: theme ids, Korean names and tokens (colours, radii, shadows,
+gradients) from ``src/components/BrochureBlocks/ThemeContext.js``, layout ids, Korean names and
+widths from ``src/components/LayoutSettings.js``. A test reads both files of the site fixture and
+compares them with this table, and the web admin's menus (``static/admin/index.html``) for the
+order, which the app's menus follow. The English names and the paper a layout prints on are ours.
+
+The preview reads the repository's own ``ThemeContext.js`` when it has one; these tokens are its
+stand-in for a repository without the site's files (the practice sample).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-DEFAULT_THEME = "public-blue"
+from modu_desktop.i18n import language
+
+DEFAULT_THEME = "public-blue"  # the site's DocThemeSync: frontMatter.theme || 'public-blue'
+DEFAULT_LAYOUT = "cinema"  # the site's DocItem layout: frontMatter.layout || saved || 'cinema'
 
 
 @dataclass(frozen=True, slots=True)
-class Palette:
-    name: str
-    primary: str  # darkest brand colour: header bars, headings
-    primary_mid: str  # main brand colour: numbers, pills
-    primary_light: str  # light brand colour: letters on dark, rules
-    accent: str  # highlight colour (badges, [!x] cells, buttons)
-    accent_soft: str
-    teal: str  # secondary highlight
-    background: str  # page background
-    card_bg: str  # card background
-    border: str  # card border
-    text: str  # body text on background/cards
-    muted: str  # secondary text
-    tint: str  # very light brand tint (zebra rows, soft boxes)
-    hero_bg: str  # solid stand-in for the hero gradient
-    hero_text: str  # text on hero_bg / primary
-    hero_muted: str  # secondary text on hero_bg / primary
-    dark_bg: str  # background of "dark" sections (strategy, left-dark split)
-    badge_colors: tuple[str, ...]  # cycle for letter badges
+class Theme:
+    key: str
+    label_ko: str  # the site's label
+    label_en: str
+    tokens: dict[str, str]  # the site's tokens, in its order (set as --theme-* variables)
+
+    @property
+    def label(self) -> str:
+        return self.label_ko if language() == "ko" else self.label_en
+
+    @property
+    def primary(self) -> str:
+        return self.tokens["primary"]
+
+    @property
+    def light(self) -> str:
+        return self.tokens["primaryLight"]
+
+    @property
+    def accent(self) -> str:
+        return self.tokens["accent"]
 
 
-THEMES: dict[str, Palette] = {
-    "public-blue": Palette(
-        name="public-blue",
-        primary="#0b1f4e",
-        primary_mid="#1757c2",
-        primary_light="#4a82e4",
-        accent="#e63312",
-        accent_soft="#ff5533",
-        teal="#6fcbae",
-        background="#f0f4f8",
-        card_bg="#ffffff",
-        border="#c8d8ec",
-        text="#1f2a44",
-        muted="#5b6b88",
-        tint="#e6eef9",
-        hero_bg="#123a8a",
-        hero_text="#ffffff",
-        hero_muted="#d4e2fb",
-        dark_bg="#0b1f4e",
-        badge_colors=("#1757c2", "#e63312", "#1a8a60", "#7c3aed", "#d97706", "#0b1f4e"),
-    ),
-    "teal-green": Palette(
-        name="teal-green",
-        primary="#154d30",
-        primary_mid="#256b4a",
-        primary_light="#3dae72",
-        accent="#b45309",
-        accent_soft="#d97706",
-        teal="#1a8a60",
-        background="#f0f7f3",
-        card_bg="#ffffff",
-        border="#b8d9c6",
-        text="#183a2a",
-        muted="#4f6f5f",
-        tint="#e3f1e9",
-        hero_bg="#1d5c3c",
-        hero_text="#ffffff",
-        hero_muted="#d2eddf",
-        dark_bg="#154d30",
-        badge_colors=("#256b4a", "#b45309", "#1a8a60", "#3dae72", "#154d30", "#d97706"),
-    ),
-    "royal-purple": Palette(
-        name="royal-purple",
-        primary="#3b0764",
-        primary_mid="#7c3aed",
-        primary_light="#a78bfa",
-        accent="#ec4899",
-        accent_soft="#f9a8d4",
-        teal="#818cf8",
-        background="#faf5ff",
-        card_bg="#ffffff",
-        border="#ddd6fe",
-        text="#2e1065",
-        muted="#6b5b8a",
-        tint="#f1e8ff",
-        hero_bg="#5b21b6",
-        hero_text="#ffffff",
-        hero_muted="#e9ddff",
-        dark_bg="#3b0764",
-        badge_colors=("#7c3aed", "#ec4899", "#818cf8", "#3b0764", "#a78bfa", "#db2777"),
-    ),
-    "burgundy-gold": Palette(
-        name="burgundy-gold",
-        primary="#4c0519",
-        primary_mid="#be123c",
-        primary_light="#fb7185",
-        accent="#d97706",
-        accent_soft="#fbbf24",
-        teal="#f472b6",
-        background="#fff1f2",
-        card_bg="#ffffff",
-        border="#fecdd3",
-        text="#3f0a19",
-        muted="#7a4a55",
-        tint="#ffe4e8",
-        hero_bg="#881337",
-        hero_text="#ffffff",
-        hero_muted="#ffdce3",
-        dark_bg="#4c0519",
-        badge_colors=("#be123c", "#d97706", "#4c0519", "#f472b6", "#fb7185", "#b45309"),
-    ),
-    "ocean-cyan": Palette(
-        name="ocean-cyan",
-        primary="#153d63",
-        primary_mid="#2a6898",
-        primary_light="#3d8ec4",
-        accent="#1b6ca8",
-        accent_soft="#3d8ec4",
-        teal="#2a7ab8",
-        background="#f0f4f9",
-        card_bg="#ffffff",
-        border="#c2d4e8",
-        text="#142a40",
-        muted="#52667c",
-        tint="#e2ecf6",
-        hero_bg="#1f527f",
-        hero_text="#ffffff",
-        hero_muted="#d3e4f3",
-        dark_bg="#153d63",
-        badge_colors=("#2a6898", "#1b6ca8", "#153d63", "#3d8ec4", "#2a7ab8", "#0e7490"),
-    ),
-    "startup-gradient": Palette(
-        name="startup-gradient",
-        primary="#6366f1",
-        primary_mid="#8b5cf6",
-        primary_light="#a78bfa",
-        accent="#f43f5e",
-        accent_soft="#fb7185",
-        teal="#2dd4bf",
-        background="#09090b",
-        card_bg="#18181b",
-        border="#27272a",
-        text="#e4e4e7",
-        muted="#a1a1aa",
-        tint="#1f1f24",
-        hero_bg="#1e1b4b",
-        hero_text="#ffffff",
-        hero_muted="#c7c4f5",
-        dark_bg="#0f172a",
-        badge_colors=("#6366f1", "#f43f5e", "#2dd4bf", "#8b5cf6", "#d946ef", "#fb7185"),
-    ),
-    "minimal-light": Palette(
-        name="minimal-light",
-        primary="#18181b",
-        primary_mid="#3f3f46",
-        primary_light="#71717a",
-        accent="#f59e0b",
-        accent_soft="#fbbf24",
-        teal="#10b981",
-        background="#ffffff",
-        card_bg="#fafafa",
-        border="#e4e4e7",
-        text="#18181b",
-        muted="#71717a",
-        tint="#f4f4f5",
-        hero_bg="#f4f4f5",
-        hero_text="#18181b",
-        hero_muted="#52525b",
-        dark_bg="#27272a",
-        badge_colors=("#18181b", "#f59e0b", "#10b981", "#3f3f46", "#71717a", "#b45309"),
-    ),
-}
+@dataclass(frozen=True, slots=True)
+class Layout:
+    key: str
+    label_ko: str  # the site's label
+    label_en: str
+    width_px: int  # the site's page width
+    paper: str  # the paper a PDF of it is printed on when the user picks none
 
-THEME_NAMES: tuple[str, ...] = tuple(THEMES)
+    @property
+    def label(self) -> str:
+        return self.label_ko if language() == "ko" else self.label_en
 
 
-def get_palette(name: str | None) -> Palette:
-    """The palette for ``name``; unknown or empty names fall back to the default theme."""
-    key = (name or "").strip().strip("\"'").lower()
-    return THEMES.get(key, THEMES[DEFAULT_THEME])
+THEMES: tuple[Theme, ...] = (
+    Theme(
+        "public-blue",
+        "공공 블루 (챕터 1~2)",
+        "Public blue",
+        {
+            "primary": "#1565c0",
+            "primaryMid": "#1976d2",
+            "primaryLight": "#1e88e5",
+            "accent": "#e63312",
+            "accentSoft": "#ff5533",
+            "teal": "#6fcbae",
+            "background": "#f0f4f8",
+            "cardBg": "#ffffff",
+            "border": "#dce8f8",
+            "fontFamily": '"Pretendard", "Noto Sans KR", -apple-system, sans-serif',
+            "radius": "8px",
+            "radiusCard": "12px",
+            "shadow": "0 4px 20px rgba(21, 101, 192, 0.18)",
+            "shadowCard": "0 2px 14px rgba(21, 101, 192, 0.10)",
+            "gradientPrimary": "linear-gradient(135deg, #1565c0 0%, #1976d2 50%, #1e88e5 100%)",
+            "gradientAccent": "linear-gradient(160deg, #e63312 0%, #ff7a00 100%)",
+            "heroBg": "linear-gradient(135deg, #1565c0 0%, #1976d2 40%, #1e88e5 70%, #1565c0 100%)",
+        },
+    ),
+    Theme(
+        "teal-green",
+        "딥 포레스트 (챕터 3)",
+        "Deep forest",
+        {
+            "primary": "#154d30",
+            "primaryMid": "#256b4a",
+            "primaryLight": "#3dae72",
+            "accent": "#b45309",
+            "accentSoft": "#d97706",
+            "teal": "#1a8a60",
+            "background": "#f0f7f3",
+            "cardBg": "#ffffff",
+            "border": "#b8d9c6",
+            "fontFamily": '"Pretendard", "Noto Sans KR", -apple-system, sans-serif',
+            "radius": "10px",
+            "radiusCard": "14px",
+            "shadow": "0 4px 20px rgba(21, 77, 48, 0.12)",
+            "shadowCard": "0 2px 12px rgba(21, 77, 48, 0.08)",
+            "gradientPrimary": "linear-gradient(160deg, #154d30 0%, #256b4a 100%)",
+            "gradientAccent": "linear-gradient(160deg, #b45309 0%, #d97706 100%)",
+            "heroBg": "linear-gradient(160deg, #154d30 0%, #256b4a 55%, #3dae72 100%)",
+        },
+    ),
+    Theme(
+        "royal-purple",
+        "로얄 퍼플 (챕터 5~6)",
+        "Royal purple",
+        {
+            "primary": "#3b0764",
+            "primaryMid": "#7c3aed",
+            "primaryLight": "#a78bfa",
+            "accent": "#ec4899",
+            "accentSoft": "#f9a8d4",
+            "teal": "#818cf8",
+            "background": "#faf5ff",
+            "cardBg": "#ffffff",
+            "border": "#ddd6fe",
+            "fontFamily": '"GmarketSans", "Pretendard", -apple-system, sans-serif',
+            "radius": "12px",
+            "radiusCard": "16px",
+            "shadow": "0 4px 20px rgba(59, 7, 100, 0.12)",
+            "shadowCard": "0 2px 14px rgba(59, 7, 100, 0.08)",
+            "gradientPrimary": "linear-gradient(160deg, #3b0764 0%, #7c3aed 100%)",
+            "gradientAccent": "linear-gradient(160deg, #ec4899 0%, #f9a8d4 100%)",
+            "heroBg": "linear-gradient(160deg, #3b0764 0%, #6d28d9 55%, #a78bfa 100%)",
+        },
+    ),
+    Theme(
+        "burgundy-gold",
+        "버건디 골드 (챕터 7~8)",
+        "Burgundy gold",
+        {
+            "primary": "#4c0519",
+            "primaryMid": "#be123c",
+            "primaryLight": "#fb7185",
+            "accent": "#d97706",
+            "accentSoft": "#fbbf24",
+            "teal": "#f472b6",
+            "background": "#fff1f2",
+            "cardBg": "#ffffff",
+            "border": "#fecdd3",
+            "fontFamily": '"Pretendard", "Noto Sans KR", -apple-system, sans-serif',
+            "radius": "8px",
+            "radiusCard": "12px",
+            "shadow": "0 4px 20px rgba(76, 5, 25, 0.10)",
+            "shadowCard": "0 2px 12px rgba(76, 5, 25, 0.08)",
+            "gradientPrimary": "linear-gradient(160deg, #4c0519 0%, #be123c 100%)",
+            "gradientAccent": "linear-gradient(160deg, #d97706 0%, #fbbf24 100%)",
+            "heroBg": "linear-gradient(160deg, #4c0519 0%, #be123c 55%, #fda4af 100%)",
+        },
+    ),
+    Theme(
+        "ocean-cyan",
+        "딥 스틸 블루 (챕터 4)",
+        "Deep steel blue",
+        {
+            "primary": "#153d63",
+            "primaryMid": "#2a6898",
+            "primaryLight": "#3d8ec4",
+            "accent": "#1b6ca8",
+            "accentSoft": "#3d8ec4",
+            "teal": "#2a7ab8",
+            "background": "#f0f4f9",
+            "cardBg": "#ffffff",
+            "border": "#c2d4e8",
+            "fontFamily": '"Pretendard", "Noto Sans KR", -apple-system, sans-serif',
+            "radius": "10px",
+            "radiusCard": "14px",
+            "shadow": "0 4px 20px rgba(21, 61, 99, 0.12)",
+            "shadowCard": "0 2px 12px rgba(21, 61, 99, 0.08)",
+            "gradientPrimary": "linear-gradient(160deg, #153d63 0%, #2a6898 100%)",
+            "gradientAccent": "linear-gradient(160deg, #1b6ca8 0%, #3d8ec4 100%)",
+            "heroBg": "linear-gradient(160deg, #153d63 0%, #2a6898 55%, #3d8ec4 100%)",
+        },
+    ),
+    Theme(
+        "startup-gradient",
+        "스타트업 다크",
+        "Start-up dark",
+        {
+            "primary": "#6366f1",
+            "primaryMid": "#8b5cf6",
+            "primaryLight": "#a78bfa",
+            "accent": "#f43f5e",
+            "accentSoft": "#fb7185",
+            "teal": "#2dd4bf",
+            "background": "#09090b",
+            "cardBg": "#18181b",
+            "border": "#27272a",
+            "fontFamily": '"GmarketSans", "Pretendard", -apple-system, sans-serif',
+            "radius": "24px",
+            "radiusCard": "20px",
+            "shadow": "0 8px 30px rgba(99, 102, 241, 0.15)",
+            "shadowCard": "0 4px 20px rgba(0, 0, 0, 0.3)",
+            "gradientPrimary": "linear-gradient(160deg, #6366f1 0%, #d946ef 100%)",
+            "gradientAccent": "linear-gradient(160deg, #f43f5e 0%, #fb7185 100%)",
+            "heroBg": "linear-gradient(160deg, #0f172a 0%, #1e1b4b 60%, #4c1d95 100%)",
+        },
+    ),
+    Theme(
+        "minimal-light",
+        "미니멀 라이트",
+        "Minimal light",
+        {
+            "primary": "#18181b",
+            "primaryMid": "#3f3f46",
+            "primaryLight": "#71717a",
+            "accent": "#f59e0b",
+            "accentSoft": "#fbbf24",
+            "teal": "#10b981",
+            "background": "#ffffff",
+            "cardBg": "#fafafa",
+            "border": "#e4e4e7",
+            "fontFamily": '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif',
+            "radius": "0px",
+            "radiusCard": "0px",
+            "shadow": "none",
+            "shadowCard": "none",
+            "borderCard": "1px solid #e4e4e7",
+            "gradientPrimary": "linear-gradient(160deg, #27272a 0%, #71717a 100%)",
+            "gradientAccent": "linear-gradient(160deg, #3f3f46 0%, #f59e0b 100%)",
+            "heroBg": "linear-gradient(160deg, #fafafa 0%, #eaeaea 100%)",
+        },
+    ),
+)
+"""The site's themes, in the order of the web admin's menu."""
+
+LAYOUTS: tuple[Layout, ...] = (
+    Layout("cinema", "시네마", "Cinema (wide)", 1860, "A4"),
+    Layout("poster", "A3 포스터", "A3 poster", 1560, "A3"),
+    Layout("standard", "A4 브로슈어", "A4 brochure", 1260, "A4"),
+    Layout("compact", "B5 리플렛", "B5 leaflet", 960, "B5"),
+    Layout("slim", "리플렛", "Leaflet", 750, "A4"),
+)
+"""The site's layouts, in the order of the web admin's menu."""
+
+THEME_BY_KEY: dict[str, Theme] = {t.key: t for t in THEMES}
+LAYOUT_BY_KEY: dict[str, Layout] = {la.key: la for la in LAYOUTS}
+THEME_KEYS: tuple[str, ...] = tuple(THEME_BY_KEY)
+LAYOUT_KEYS: tuple[str, ...] = tuple(LAYOUT_BY_KEY)

@@ -1,8 +1,11 @@
 """Picture upload like the web admin's (Qt-free): check, upload, return the Markdown to insert.
 
 Wire contract: ``static/img/uploads/upload_{epoch-ms}.{ext}``, commit message
-``upload(image): add {name} via Admin Studio``, Markdown ``![alt]({baseUrl}img/uploads/{name})``
-(baseUrl ``/`` by default, ``/{repo}/`` on a GitHub Pages project site).
+``upload(image): add {name} via Admin Studio``, Markdown ``![alt](/img/uploads/{name})``: the
+address the site build finds the file at whatever the site's base URL
+(:func:`~modu_desktop.core.documents.pictures.upload_address`). The web admin writes
+``{baseUrl}img/uploads/{name}`` instead, which stops the build of a site whose base URL is not
+``/`` (the publish check says so).
 
 Checks before anything is sent:
 
@@ -22,6 +25,10 @@ Checks before anything is sent:
   10 MB allows a straight-from-camera JPEG (typically 3–8 MB) while refusing raw scans and
   videos-as-GIF. Above 2 MB (``WARN_BYTES``) the result carries a "consider resizing" note.
   An empty file is refused.
+* **Larger than the site needs.** The widest page layout is 1,860 px, so a photo longer than
+  2,000 px (``SITE_LONGEST_PX``) or heavier than 1 MB (``SITE_BYTES``) only costs visitors
+  time: :func:`larger_than_needed` says so, and the app offers a smaller copy before uploading
+  (the original stays possible up to ``MAX_BYTES``).
 """
 
 from __future__ import annotations
@@ -34,25 +41,31 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.docops.ops import Text
-from modu_desktop.core.github.errors import Conflict, GitHubError, WriteUncertain
+from modu_desktop.core.documents.pictures import upload_address
+from modu_desktop.core.github.errors import GitHubConflict, GitHubError, WriteUncertain
 
 __all__ = [
     "MAX_BYTES",
+    "SITE_BYTES",
+    "SITE_LONGEST_PX",
     "UPLOAD_DIR",
     "WARN_BYTES",
     "ImageCheck",
     "ImageUpload",
     "check_image",
     "image_markdown",
-    "normalize_base_url",
+    "larger_than_needed",
+    "size_text",
     "upload_image",
     "upload_message",
 ]
 
 MAX_BYTES = 10 * 1024 * 1024
 WARN_BYTES = 2 * 1024 * 1024
+SITE_LONGEST_PX = 2000
+SITE_BYTES = 1024 * 1024
+SHRINKABLE_KINDS = ("jpeg", "png", "webp")  # photos; a GIF may be animated, an SVG has no pixels
 UPLOAD_DIR = "static/img/uploads"
-SITE_DIR = "img/uploads"
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _EXT_OF = {"png": "png", "jpeg": "jpg", "gif": "gif", "webp": "webp", "svg": "svg"}
@@ -60,6 +73,20 @@ _EXT_OF = {"png": "png", "jpeg": "jpg", "gif": "gif", "webp": "webp", "svg": "sv
 
 def _mb(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
+
+
+def size_text(n: int) -> str:
+    """A file size as people read it: "3.6 MB", "820 KB"."""
+    if n >= 1024 * 1024:
+        return _mb(n)
+    return f"{max(1, round(n / 1024))} KB"
+
+
+def larger_than_needed(kind: str | None, size: int, width: int, height: int) -> bool:
+    """A photo the site would show smaller anyway, or that weighs more than a page should."""
+    if kind not in SHRINKABLE_KINDS:
+        return False
+    return size > SITE_BYTES or max(width, height) > SITE_LONGEST_PX
 
 
 @dataclass(frozen=True)
@@ -232,19 +259,6 @@ def check_image(
     )
 
 
-def normalize_base_url(base_url: str | None) -> str:
-    """``""``/None → ``/``; ``PNU-Modu`` → ``/PNU-Modu/``; a full ``https://…`` URL keeps its
-    scheme and host and gets a trailing slash."""
-    b = (base_url or "/").strip()
-    if not b:
-        return "/"
-    if "://" not in b and not b.startswith("/"):
-        b = "/" + b
-    if not b.endswith("/"):
-        b += "/"
-    return b
-
-
 def upload_message(name: str) -> str:
     return f"upload(image): add {name} via Admin Studio"
 
@@ -252,9 +266,9 @@ def upload_message(name: str) -> str:
 _ALT_BAD = re.compile(r"[\[\]\r\n\\]+")
 
 
-def image_markdown(name: str, alt: str = "", base_url: str | None = "/") -> str:
+def image_markdown(name: str, alt: str = "") -> str:
     alt = " ".join(_ALT_BAD.sub(" ", alt).split())
-    return f"![{alt}]({normalize_base_url(base_url)}{SITE_DIR}/{name})"
+    return f"![{alt}]({upload_address(f'{UPLOAD_DIR}/{name}')})"
 
 
 def default_alt(file_name: str) -> str:
@@ -273,7 +287,7 @@ class ImageUpload:
     path: str | None = None  # static/img/uploads/upload_….png
     name: str | None = None  # upload_….png
     markdown: str | None = None
-    site_url: str | None = None  # {baseUrl}img/uploads/{name}
+    site_url: str | None = None  # /img/uploads/{name}, the address in the document
     commit_sha: str | None = None
     error: BaseException | None = None
     uncertain: bool = False
@@ -293,7 +307,6 @@ async def upload_image(
     file_name: str = "",
     *,
     alt: str | None = None,
-    base_url: str | None = "/",
     now_ms: int | None = None,
     max_bytes: int = MAX_BYTES,
     branch: str | None = None,
@@ -322,7 +335,7 @@ async def upload_image(
             if branch:
                 kwargs["branch"] = branch
             res = await client.put_file(path, data, upload_message(name), **kwargs)
-        except Conflict as exc:  # that name exists already: try the next millisecond
+        except GitHubConflict as exc:  # that name exists already: try the next millisecond
             last = exc
             continue
         except WriteUncertain as exc:
@@ -346,8 +359,8 @@ async def upload_image(
                 check,
                 error=exc,
             )
-        md = image_markdown(name, alt_text, base_url)
-        site = f"{normalize_base_url(base_url)}{SITE_DIR}/{name}"
+        md = image_markdown(name, alt_text)
+        site = upload_address(path)
         warn: Text | str = Text(" {warning}", warning=check.warning) if check.warning else ""
         return ImageUpload(
             True,

@@ -28,12 +28,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
 from modu_desktop.core.docops.ops import (
-    DEFAULT_LAYOUT,
-    DEFAULT_THEME,
-    LAYOUTS,
     MAX_POSITION,
-    THEMES,
     DocOps,
     NewDocRequest,
     OpCode,
@@ -166,7 +163,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     title = " ".join(title.split())
 
     theme = (fm.get("theme") or "").strip()
-    if theme not in THEMES:
+    if theme not in THEME_KEYS:
         if theme:
             notes.append(
                 Text(
@@ -177,7 +174,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             )
         theme = DEFAULT_THEME
     layout = (fm.get("layout") or "").strip()
-    if layout not in LAYOUTS:
+    if layout not in LAYOUT_KEYS:
         if layout:
             notes.append(
                 Text(
@@ -188,7 +185,8 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
             )
         layout = DEFAULT_LAYOUT
     nav = " ".join((fm.get("nav_label") or "").split()) or None
-    req = NewDocRequest(doc_id, title, position, nav, theme, layout, base_text=text)
+    # an import keeps what its file says about publishing (draft: true stays, nothing is added)
+    req = NewDocRequest(doc_id, title, position, nav, theme, layout, base_text=text, draft=False)
     return ImportCandidate(source, req, tuple(notes))
 
 

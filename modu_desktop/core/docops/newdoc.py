@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
+from modu_desktop.core.brochure.unpublished import unpublished
 from modu_desktop.core.documents.store import (
     DOCS_DIR,
     DocSummary,
@@ -17,26 +20,6 @@ from modu_desktop.core.documents.store import (
 from modu_desktop.core.text import (
     Text,
 )
-
-THEMES: tuple[str, ...] = (
-    "public-blue",
-    "teal-green",
-    "royal-purple",
-    "burgundy-gold",
-    "ocean-cyan",
-    "startup-gradient",
-    "minimal-light",
-)
-
-
-LAYOUTS: tuple[str, ...] = ("cinema", "poster", "standard", "compact", "slim")
-
-
-DEFAULT_THEME = "public-blue"
-
-
-DEFAULT_LAYOUT = "cinema"
-
 
 MAX_ID_LEN = 80
 
@@ -58,7 +41,9 @@ class NewDocRequest:
     """The new-document form. ``base_text``: an imported file whose front matter is updated with
     these values (other keys, the body and the line endings are kept); ``verbatim``: a text
     saved as it is ("save mine as a new document"); else ``template`` picks the template body or
-    an empty one."""
+    an empty one. ``draft``: the page is saved not published (``draft: true``, see
+    ``core.brochure.unpublished``) — new pages and copies are, until someone publishes them; an
+    import keeps what its file says (``draft=False`` adds nothing)."""
 
     doc_id: str
     title: str
@@ -69,6 +54,7 @@ class NewDocRequest:
     template: bool = False
     base_text: str | None = None
     verbatim: str | None = None
+    draft: bool = True
 
     @property
     def path(self) -> str:
@@ -94,6 +80,10 @@ class NewDocRequest:
 
     def render(self) -> str:
         """The new file's text."""
+        text = self._render()
+        return unpublished(text) if self.draft else text
+
+    def _render(self) -> str:
         if self.verbatim is not None:
             return self.verbatim
         if self.base_text is not None:
@@ -193,15 +183,15 @@ def validate_new_doc(req: NewDocRequest) -> tuple[str, Text] | None:
             "The position must be a whole number from 0 to {MAX_POSITION}.",
             MAX_POSITION=MAX_POSITION,
         )
-    if req.theme not in THEMES:
+    if req.theme not in THEME_KEYS:
         return "theme", Text(
-            "Unknown theme '{theme}'; choose one of: {v}.", theme=req.theme, v=", ".join(THEMES)
+            "Unknown theme '{theme}'; choose one of: {v}.", theme=req.theme, v=", ".join(THEME_KEYS)
         )
-    if req.layout not in LAYOUTS:
+    if req.layout not in LAYOUT_KEYS:
         return "layout", Text(
             "Unknown layout '{layout}'; choose one of: {v}.",
             layout=req.layout,
-            v=", ".join(LAYOUTS),
+            v=", ".join(LAYOUT_KEYS),
         )
     return None
 
@@ -273,3 +263,74 @@ buttonText: 바로가기
 buttonLink: /docs/intro
 :::
 """
+
+
+# ----- "새 문서로 저장": what the copy is called and where it goes -----------------------------
+
+
+@dataclass(frozen=True)
+class CopySuggestion:
+    """What "새 문서로 저장" proposes: a title that tells the copy from the original, the next
+    free place in the menu after the original, and an address of its own."""
+
+    title: str
+    position: int
+    doc_id: str
+
+
+def next_free_position(docs: Sequence[DocSummary], after: int | float | None = None) -> int:
+    """The first menu position after ``after`` (after the last one when None) that no page at
+    the top of the menu has."""
+    taken = {
+        int(d.position)
+        for d in docs
+        if d.position is not None and "/" not in d.doc_id and float(d.position).is_integer()
+    }
+    n = int(after) + 1 if after is not None else max(taken, default=0) + 1
+    while n in taken:
+        n += 1
+    return min(n, MAX_POSITION)
+
+
+def copy_title(title: str, taken: Iterable[str]) -> str:
+    """``"교육 프로그램 (사본)"``, or ``"… (사본 2)"`` when that title is taken too."""
+    used = {t.strip() for t in taken}
+    first = Text("{title} (copy)", title=title)()
+    if first not in used:
+        return first
+    n = 2
+    while (cand := Text("{title} (copy {n})", title=title, n=n)()) in used:
+        n += 1
+    return cand
+
+
+def suggest_copy(text: str, doc_id: str, docs: Sequence[DocSummary]) -> CopySuggestion:
+    """The proposal for saving ``text`` (the page ``doc_id``'s) as a new page beside ``docs``."""
+    from modu_desktop.core.documents.store import page_title
+
+    fm = frontmatter.parse(text)
+    source = next((d for d in docs if d.doc_id == doc_id), None)
+    title = page_title(fm, doc_id)
+    after = fm.get_number("sidebar_position")
+    if after is None and source is not None:
+        after = source.position
+    own = (fm.get("id") or "").strip() or (effective_id(source) if source else "")
+    base = suggest_id(own.rsplit("/", 1)[-1] or _NUM_PREFIX.sub("", doc_id)) or "page"
+    used = {effective_id(d).casefold() for d in docs if "/" not in d.doc_id}
+    cand, n = f"{base}-copy"[:MAX_ID_LEN], 2
+    while cand.casefold() in used:
+        cand, n = f"{base}-copy-{n}"[:MAX_ID_LEN], n + 1
+    return CopySuggestion(
+        copy_title(title, (d.title for d in docs)), next_free_position(docs, after), cand
+    )
+
+
+def copy_text(text: str, suggestion: CopySuggestion) -> str:
+    """``text`` as the copy: its title, place and address the chosen ones (other lines kept),
+    and not published (see ``core.brochure.unpublished``)."""
+    fm = frontmatter.parse(text)
+    fm.set("title", suggestion.title)
+    fm.set("sidebar_position", suggestion.position)
+    if fm.get("id") is not None:
+        fm.set("id", suggestion.doc_id)
+    return unpublished(fm.render())

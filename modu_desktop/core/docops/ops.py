@@ -35,12 +35,9 @@ import posixpath
 from typing import Any
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.unpublished import published
 from modu_desktop.core.docops.newdoc import (
-    DEFAULT_LAYOUT,
-    DEFAULT_THEME,
-    LAYOUTS,
     MAX_POSITION,
-    THEMES,
     NewDocRequest,
     effective_id,
     suggest_id,
@@ -67,7 +64,7 @@ from modu_desktop.core.documents.store import (
 )
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.errors import (
-    Conflict,
+    GitHubConflict,
     GitHubError,
     NotFound,
     PermissionDenied,
@@ -89,11 +86,7 @@ from modu_desktop.core.text import (
 )
 
 __all__ = [
-    "DEFAULT_LAYOUT",
-    "DEFAULT_THEME",
-    "LAYOUTS",
     "MAX_POSITION",
-    "THEMES",
     "DocOps",
     "NewDocRequest",
     "OpCode",
@@ -127,7 +120,11 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
         if d.path.casefold() == path.casefold():
             return OpResult(
                 OpCode.EXISTS,
-                Text("A file named {path} already exists ({title}).", path=d.path, title=d.title),
+                Text(
+                    "“{title}” already has this place in the menu and this address; change one "
+                    "of them.",
+                    title=d.title,
+                ),
                 doc_id=d.doc_id,
                 path=d.path,
                 request=req,
@@ -138,9 +135,8 @@ def existing_clash(req: NewDocRequest, snap: RepoSnapshot) -> OpResult | None:
             return OpResult(
                 OpCode.EXISTS,
                 Text(
-                    "The id '{doc_id}' is already used by {path} ({title}); choose another id.",
+                    "The address '{doc_id}' is already used by “{title}”; choose another.",
                     doc_id=req.doc_id,
-                    path=d.path,
                     title=d.title,
                 ),
                 doc_id=d.doc_id,
@@ -166,9 +162,10 @@ def blocking_lock(view: LockView) -> bool:
     return not (view.status is LockStatus.MALFORMED and view.age_s is None)
 
 
-def lock_holder_text(view: LockView, doc_id: str) -> Text:
-    """Who holds the lock on ``doc_id``, the way every screen says it (``core.lockwords``)."""
-    text = words.line(words.Holding.of(view), doc_id, view.malformed_reason)
+def lock_holder_text(view: LockView, title: str) -> Text:
+    """Who holds the lock on the document called ``title``, the way every screen says it
+    (``core.locks.words``)."""
+    text = words.line(words.Holding.of(view), title, view.malformed_reason)
     if view.status is LockStatus.MINE_OTHER_SESSION:
         return Text("{holder} Close it there first.", holder=text)
     return text
@@ -177,9 +174,9 @@ def lock_holder_text(view: LockView, doc_id: str) -> Text:
 _NOT_DELETED = Text("Not deleted")
 
 
-def _locked(view: LockView, lock_id: str, refused: Text, /, **fields: Any) -> OpResult:
-    """``OpCode.LOCKED``: "{refused}: {who holds the lock on lock_id}" in both languages."""
-    holder = lock_holder_text(view, lock_id)
+def _locked(view: LockView, title: str, refused: Text, /, **fields: Any) -> OpResult:
+    """``OpCode.LOCKED``: "{refused}: {who holds the lock on it}" in both languages."""
+    holder = lock_holder_text(view, title)
     return OpResult(
         OpCode.LOCKED,
         Text("{refused}: {holder}", refused=refused, holder=holder),
@@ -235,14 +232,14 @@ class DocOps:
             if acq.outcome in (AcquireOutcome.BLOCKED, AcquireOutcome.LOST_RACE) and acq.view:
                 return _locked(
                     acq.view,
-                    lock_id,
+                    req.title,
                     Text("Not created"),
                     doc_id=lock_id,
                     path=path,
                     request=req,
                     input_field="doc_id",
                 )
-            return self._lock_failed(acq, req, lock_id)
+            return self._lock_failed(acq, req, req.title)
         held = acq.held
         text = req.render()
         try:
@@ -256,9 +253,9 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    "Could not confirm whether {path} was created; refresh the list "
+                    "Could not confirm whether “{title}” was created; refresh the list "
                     "to check before trying again.",
-                    path=path,
+                    title=req.title,
                 ),
                 doc_id=lock_id,
                 path=path,
@@ -267,12 +264,12 @@ class DocOps:
             )
         except GitHubError as exc:
             await self._release_quietly(held)
-            return self._failed(exc, req, Text("create {path}", path=path))
+            return self._failed(exc, req, Text("create “{title}”", title=req.title))
         if isinstance(res, SaveConflict):
             await self._release_quietly(held)
             return OpResult(
                 OpCode.EXISTS,
-                Text("Not created: {path} was created by someone else just now.", path=path),
+                Text("Not created: someone else made a page at this address just now."),
                 doc_id=lock_id,
                 path=path,
                 request=req,
@@ -280,9 +277,12 @@ class DocOps:
             )
         if not keep_lock:
             await self._release_quietly(held)
+        made = Text("Created “{title}”.", title=req.title)
+        if req.draft:
+            made = Text("Created “{title}”; it is not published yet.", title=req.title)
         return OpResult(
             OpCode.CREATED,
-            Text("Created {path}.", path=path),
+            made,
             doc_id=res.doc_id,
             path=path,
             commits=tuple(c for c in [res.commit_sha] if c),
@@ -299,6 +299,7 @@ class DocOps:
         """Delete a document at the version the user saw (``expected_sha``; default: the
         current one). Refused while someone else holds a fresh lock. Our lock (``held``, or one
         taken for the duration) is released afterwards."""
+        known = self.title_of(doc_id)
         try:
             snap = await self._snapshot()
         except GitHubError as exc:
@@ -307,16 +308,16 @@ class DocOps:
         if doc is None:
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text("{doc_id} does not exist (any more).", doc_id=doc_id),
+                Text("“{title}” does not exist (any more).", title=known),
                 doc_id=doc_id,
             )
         if expected_sha is not None and expected_sha != doc.sha:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    "Not deleted: {file_name} changed on GitHub since you looked at "
-                    "it; check the latest version first.",
-                    file_name=doc.file_name,
+                    "Not deleted: “{title}” changed since you looked at it; check the "
+                    "latest version first.",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -326,7 +327,7 @@ class DocOps:
             # The editor's lock may have been taken over meanwhile: then someone else edits it.
             check = await self.locks.verify(ours)
             if not check.ok and check.view is not None and blocking_lock(check.view):
-                return _locked(check.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+                return _locked(check.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
             if not check.ok:
                 ours = None  # released or unreadable now: take the lock afresh below
         if ours is None:
@@ -343,21 +344,20 @@ class DocOps:
                     AcquireOutcome.BLOCKED,
                     AcquireOutcome.LOST_RACE,
                 ):
-                    return _locked(acq.view, doc_id, _NOT_DELETED, doc_id=doc_id, path=doc.path)
-                return self._lock_failed(acq, None, doc_id)
+                    return _locked(acq.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+                return self._lock_failed(acq, None, doc.title)
             ours = acq.held
         try:
             commit = await self.store.delete(
                 doc.path, doc.sha, self.login, message=delete_message(doc.path, self.login)
             )
-        except Conflict as exc:
+        except GitHubConflict as exc:
             await self._release_quietly(ours)
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    "Not deleted: {file_name} changed on GitHub meanwhile; refresh "
-                    "and check it first.",
-                    file_name=doc.file_name,
+                    "Not deleted: “{title}” changed meanwhile; refresh and check it first.",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -367,7 +367,7 @@ class DocOps:
             await self._release_quietly(ours)
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text("{file_name} was already deleted.", file_name=doc.file_name),
+                Text("“{title}” was already deleted.", title=doc.title),
                 doc_id=doc_id,
                 path=doc.path,
                 error=exc,
@@ -376,8 +376,8 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    "Could not confirm whether {file_name} was deleted; refresh the list to check.",
-                    file_name=doc.file_name,
+                    "Could not confirm whether “{title}” was deleted; refresh the list to check.",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -385,17 +385,74 @@ class DocOps:
             )
         except GitHubError as exc:
             await self._release_quietly(ours)
-            return self._failed(exc, None, Text("delete {file_name}", file_name=doc.file_name))
+            return self._failed(exc, None, Text("delete “{title}”", title=doc.title))
         released = await self._release_quietly(ours)
         extra: Text | str = (
             "" if released else Text(" (its lock file could not be removed; it expires by itself)")
         )
         return OpResult(
             OpCode.DELETED,
-            Text("Deleted {file_name}.{extra}", file_name=doc.file_name, extra=extra),
+            Text("Deleted “{title}”.{extra}", title=doc.title, extra=extra),
             doc_id=doc_id,
             path=doc.path,
             commits=(commit,),
+        )
+
+    # ---------------------------------------------------------------- publish
+
+    async def publish(self, doc_id: str) -> OpResult:
+        """Publish a page that is not published yet: take its ``draft`` line out in one save
+        (the web admin's edit message), under its lock like any edit; refused while someone
+        else edits it. The window's 게시하기 saves through its open editor instead."""
+        known = self.title_of(doc_id)
+        try:
+            snap = await self._snapshot()
+        except GitHubError as exc:
+            return self._failed(exc, None, Text("list the documents"))
+        doc = snap.doc(doc_id)
+        if doc is None:
+            return OpResult(
+                OpCode.NOT_FOUND, Text("“{title}” does not exist.", title=known), doc_id=doc_id
+            )
+        acq = await self.locks.acquire(doc_id)
+        if acq.held is None:
+            if acq.view is not None and acq.outcome in (
+                AcquireOutcome.BLOCKED,
+                AcquireOutcome.LOST_RACE,
+            ):
+                return _locked(
+                    acq.view, doc.title, Text("Did not publish"), doc_id=doc_id, path=doc.path
+                )
+            return self._lock_failed(acq, None, doc.title)
+        try:
+            loaded = await self.store.load(doc_id)
+            text = published(loaded.text)
+            if text == loaded.text:
+                return OpResult(
+                    OpCode.NOTHING_TO_DO,
+                    Text("“{title}” is already published.", title=doc.title),
+                    doc_id=doc_id,
+                    path=doc.path,
+                )
+            res = await self.store.save(loaded, text, loaded.sha, self.login)
+        except GitHubError as exc:
+            return self._failed(exc, None, Text("publish “{title}”", title=doc.title))
+        finally:
+            await self._release_quietly(acq.held)
+        if isinstance(res, SaveConflict):
+            return OpResult(
+                OpCode.CONFLICT,
+                Text("Not published: “{title}” changed meanwhile; try again.", title=doc.title),
+                doc_id=doc_id,
+                path=doc.path,
+            )
+        return OpResult(
+            OpCode.PUBLISHED,
+            Text("Published “{title}”: the site shows it after its next build.", title=doc.title),
+            doc_id=doc_id,
+            path=doc.path,
+            commits=tuple(c for c in [res.commit_sha] if c),
+            sha=res.sha,
         )
 
     # ---------------------------------------------------------------- reorder
@@ -410,6 +467,7 @@ class DocOps:
                 doc_id=doc_id,
                 input_field="direction",
             )
+        known = self.title_of(doc_id)
         try:
             snap = await self._snapshot()
         except GitHubError as exc:
@@ -418,16 +476,16 @@ class DocOps:
         if doc is None:
             return OpResult(
                 OpCode.NOT_FOUND,
-                Text("{doc_id} does not exist.", doc_id=doc_id),
+                Text("“{title}” does not exist.", title=known),
                 doc_id=doc_id,
             )
         if doc.position is None:
             return OpResult(
                 OpCode.NOTHING_TO_DO,
                 Text(
-                    "{file_name} has no sidebar_position, so it is listed last; give "
-                    "it a position first.",
-                    file_name=doc.file_name,
+                    "“{title}” has no place in the menu, so it is listed last; give it a "
+                    "position first (Page settings → Position).",
+                    title=doc.title,
                 ),
                 doc_id=doc_id,
                 path=doc.path,
@@ -445,7 +503,7 @@ class DocOps:
             where = Text("first") if direction == "up" else Text("last")
             return OpResult(
                 OpCode.NOTHING_TO_DO,
-                Text("{file_name} is already {where}.", file_name=doc.file_name, where=where),
+                Text("“{title}” is already {where}.", title=doc.title, where=where),
                 doc_id=doc_id,
                 path=doc.path,
             )
@@ -457,12 +515,13 @@ class DocOps:
         a_id = a if isinstance(a, str) else a.doc_id
         b_id = b if isinstance(b, str) else b.doc_id
         for d in (a_id, b_id):
+            title = self.title_of(d)
             try:
                 view = await self.locks.inspect(d)
             except GitHubError as exc:
-                return self._failed(exc, None, Text("read the lock of {d}", d=d))
+                return self._failed(exc, None, Text("read the lock of “{title}”", title=title))
             if blocking_lock(view):
-                return _locked(view, d, Text("Order not changed"), doc_id=d)
+                return _locked(view, title, Text("Order not changed"), doc_id=d)
         try:
             da = await self.store.load(a_id)
             db = await self.store.load(b_id)
@@ -474,7 +533,7 @@ class DocOps:
             missing = da if pa is None else db
             return OpResult(
                 OpCode.NOTHING_TO_DO,
-                Text("{v} has no sidebar_position.", v=posixpath.basename(missing.path)),
+                Text("“{title}” has no place in the menu.", title=missing.title),
                 doc_id=missing.doc_id,
                 path=missing.path,
             )
@@ -482,10 +541,10 @@ class DocOps:
             return OpResult(
                 OpCode.NOTHING_TO_DO,
                 Text(
-                    "{v} and {v2} both have position {pa}; swapping would change "
+                    "“{a}” and “{b}” both have position {pa}; swapping would change "
                     "nothing. Give them different positions first.",
-                    v=_base(da),
-                    v2=_base(db),
+                    a=da.title,
+                    b=db.title,
                     pa=pa,
                 ),
                 doc_id=da.doc_id,
@@ -501,13 +560,7 @@ class DocOps:
             commits = tuple(c for c in (first.commit_sha, second.commit_sha) if c)
             return OpResult(
                 OpCode.MOVED,
-                Text(
-                    "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
-                    v=_base(da),
-                    pb=pb,
-                    v2=_base(db),
-                    pa=pa,
-                ),
+                Text("Swapped “{a}” and “{b}” in the menu.", a=da.title, b=db.title),
                 doc_id=da.doc_id,
                 path=da.path,
                 commits=commits,
@@ -531,8 +584,8 @@ class DocOps:
             return OpResult(
                 OpCode.CONFLICT,
                 Text(
-                    "Order not changed: {v} changed on GitHub meanwhile. Refresh and try again.",
-                    v=_base(da),
+                    "Order not changed: “{title}” changed meanwhile. Refresh and try again.",
+                    title=da.title,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -541,8 +594,8 @@ class DocOps:
             return OpResult(
                 OpCode.UNCERTAIN,
                 Text(
-                    "Could not confirm whether {v} was changed; refresh to check the order.",
-                    v=_base(da),
+                    "Could not confirm whether “{title}” was changed; refresh to check the order.",
+                    title=da.title,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -560,7 +613,7 @@ class DocOps:
         second: SaveConflict | GitHubError,
     ) -> OpResult:
         why = (
-            Text("{v} changed on GitHub meanwhile", v=_base(db))
+            Text("“{title}” changed meanwhile", title=db.title)
             if isinstance(second, SaveConflict)
             else _err_text(second)
         )
@@ -578,13 +631,7 @@ class DocOps:
             if entry is not None and entry.sha == wanted:
                 return OpResult(
                     OpCode.MOVED,
-                    Text(
-                        "Swapped the order: {v} is now {pb}, {v2} is now {pa}.",
-                        v=_base(da),
-                        pb=pb,
-                        v2=_base(db),
-                        pa=pa,
-                    ),
+                    Text("Swapped “{a}” and “{b}” in the menu.", a=da.title, b=db.title),
                     doc_id=da.doc_id,
                     path=da.path,
                     commits=tuple(c for c in [first.commit_sha] if c),
@@ -615,18 +662,15 @@ class DocOps:
         pb: int | float,
         exc: GitHubError,
     ) -> OpResult:
-        commit = (first.commit_sha or "?")[:7]
         return OpResult(
             OpCode.UNCERTAIN,
             Text(
-                "The order may be only half changed: {v} now has position {pb} "
-                "(commit {commit}), but GitHub did not answer whether {v2} was "
-                "changed to {pa}. Refresh the list: if both show {pb}, move {v} "
-                "back or set its sidebar_position to {pa}.",
-                v=_base(da),
+                "The order may be only half changed: “{a}” now has position {pb}, but "
+                "GitHub did not answer whether “{b}” was changed to {pa}. Refresh the list: "
+                "if both show {pb}, move “{a}” back or set its position to {pa}.",
+                a=da.title,
                 pb=pb,
-                commit=commit,
-                v2=_base(db),
+                b=db.title,
                 pa=pa,
             ),
             doc_id=da.doc_id,
@@ -653,14 +697,13 @@ class DocOps:
             return OpResult(
                 OpCode.ROLLED_BACK,
                 Text(
-                    "Order not changed: {why}. The first change ({v} → {pb}) was "
-                    "undone, so both documents keep their positions ({v} {pa}, {v2} "
-                    "{pb}).",
+                    "Order not changed: {why}. The first change was undone, so both pages "
+                    "keep their places (“{a}” {pa}, “{b}” {pb}).",
                     why=why,
-                    v=_base(da),
-                    pb=pb,
+                    a=da.title,
                     pa=pa,
-                    v2=_base(db),
+                    b=db.title,
+                    pb=pb,
                 ),
                 doc_id=da.doc_id,
                 path=da.path,
@@ -671,14 +714,12 @@ class DocOps:
         return OpResult(
             OpCode.PARTIAL,
             Text(
-                "The order is only half changed: {v} now has position {pb} "
-                "(commit {v2}), but {v3} could not be changed ({why}) and still "
-                "has {pb}, and undoing the first change failed too. Set the "
-                "sidebar_position of {v} back to {pa} by hand.",
-                v=_base(da),
+                "The order is only half changed: “{a}” now has position {pb}, but “{b}” "
+                "could not be changed ({why}) and still has {pb}, and undoing the first "
+                "change failed too. Set the position of “{a}” back to {pa} by hand.",
+                a=da.title,
                 pb=pb,
-                v2=(first.commit_sha or "?")[:7],
-                v3=_base(db),
+                b=db.title,
                 why=why,
                 pa=pa,
             ),
@@ -699,10 +740,14 @@ class DocOps:
             return False
         return res.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE)
 
-    def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, doc_id: str) -> OpResult:
+    def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, title: str) -> OpResult:
         """Taking the lock failed for another reason than someone holding it."""
         err = acq.error or GitHubError(None, acq.message)
-        return self._failed(err, req, Text("lock {doc_id}", doc_id=doc_id))
+        return self._failed(err, req, Text("start editing “{title}”", title=title))
+
+    def title_of(self, doc_id: str) -> str:
+        """The title of ``doc_id`` in the last listing (the docId when it is not listed)."""
+        return self.store.title_of(doc_id)
 
     def _failed(self, exc: BaseException, req: NewDocRequest | None, what: Text) -> OpResult:
         t = _err_text(exc)
@@ -717,7 +762,3 @@ class DocOps:
             request=req,
             error=exc,
         )
-
-
-def _base(doc: LoadedDoc | DocSummary) -> str:
-    return posixpath.basename(doc.path)

@@ -20,6 +20,7 @@ class OpCode(enum.Enum):
     CREATED = "created"
     DELETED = "deleted"
     MOVED = "moved"
+    PUBLISHED = "published"  # draft: true taken out; the next build shows the page
     INVALID = "invalid"  # the input is wrong (see OpResult.input_field)
     EXISTS = "exists"  # the id or the file already exists
     NOT_FOUND = "not_found"
@@ -52,7 +53,7 @@ class OpResult:
 
     @property
     def ok(self) -> bool:
-        return self.code in (OpCode.CREATED, OpCode.DELETED, OpCode.MOVED)
+        return self.code in (OpCode.CREATED, OpCode.DELETED, OpCode.MOVED, OpCode.PUBLISHED)
 
     @property
     def message(self) -> str:

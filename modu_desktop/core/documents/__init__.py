@@ -1,2 +1,2 @@
-"""The repository's documents: listing and loading through the git database, the persisted list, a
-document's history."""
+"""The repository's documents: listing and loading through the git database, where the
+pictures a document names are, the persisted list, a document's history."""

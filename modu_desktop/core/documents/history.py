@@ -4,6 +4,8 @@
     versions = await history.versions("docs/01-intro.md")        # newest first, no lock commits
     text = await history.text_at(versions[3].sha, "docs/01-intro.md")
     lines = diff_lines(text, current_text)                       # unified diff, old → current
+    rows = side_by_side(text, current_text)                      # the two texts in two columns
+    what, when = describe(versions[3], versions)(), moment(versions[3].date, time.time())()
     result = await restore_version(store, doc, versions[3], text, base_sha, login,
                                    lock_ok=verify)               # one normal, lock-checked save
 
@@ -21,11 +23,15 @@ from __future__ import annotations
 import difflib
 import posixpath
 import re
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from itertools import zip_longest
 from typing import Any
 
 from modu_desktop.core.documents.store import DocumentStore, SaveConflict, SaveResult, decode_text
+from modu_desktop.core.text import Text
 
 # The web admin's and our lock commits ("system: acquire lock for 01-intro by @x [skip ci]").
 _LOCK_MESSAGE = re.compile(
@@ -48,6 +54,12 @@ class Version:
     @property
     def author(self) -> str:
         return f"@{self.author_login}" if self.author_login else (self.author_name or "?")
+
+    @property
+    def who(self) -> str:
+        """The person, as people call them: the name on the commit, else the login."""
+        name = (self.author_name or "").strip()
+        return name or self.author_login or "?"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,13 +97,17 @@ class DocHistory:
         self._blob_at: dict[tuple[str, str], str | None] = {}
         self._trees: dict[str, dict[str, tuple[str, str]]] = {}  # tree sha → name → (type, sha)
 
-    async def versions(self, path: str, *, limit: int | None = None) -> list[Version]:
-        """Every commit that changed ``path`` (newest first), lock commits left out."""
+    async def versions(
+        self, path: str, *, limit: int | None = None, at: str | None = None
+    ) -> list[Version]:
+        """Every commit that changed ``path`` (newest first), lock commits left out; ``at``: as
+        of that commit instead of the branch's head."""
         out: list[Version] = []
         page = 1
+        per_page = self.page_size if limit is None else min(self.page_size, max(limit, 5))
         while True:
             commits, more = await self.client.list_commits_page(
-                path, self.store.branch, page=page, per_page=self.page_size
+                path, at or self.store.branch, page=page, per_page=per_page
             )
             for c in commits:
                 first = c.message.splitlines()[0] if c.message else ""
@@ -212,3 +228,122 @@ async def restore_previous(
         return RestoreRefused(f"{path} has no earlier version")
     version, text = found
     return await restore_version(store, path, version, text, current_sha, login, lock_ok=lock_ok)
+
+
+# ----- in plain words: who, when, what -------------------------------------------------------
+
+_EDIT = re.compile(r"^docs\(edit\): update \S+ by @\S+")
+_RESTORE = re.compile(r"^docs\(edit\): restore \S+ to ([0-9a-f]{7,40}) by @\S+")
+_CREATE = re.compile(r"^(?:feat\(docs\): create|docs\(create\)|docs\(new\)|docs: create)\b")
+_REORDER = re.compile(r"^chore\(docs\): swap order position of \S+")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def moment(date: str | None, now: float) -> Text:
+    """When, as people say it: "오늘 14:03", "어제 09:12", "3월 2일 14:03", "2025년 3월 2일"
+    (local time; ``date`` is the API's ISO 8601)."""
+    if not date:
+        return Text("at an unknown time")
+    try:
+        at = datetime.fromisoformat(date.replace("Z", "+00:00")).astimezone()
+    except ValueError:
+        return Text("at an unknown time")
+    today = datetime.fromtimestamp(now).astimezone().date()
+    clock = at.strftime("%H:%M")
+    days = (today - at.date()).days
+    if days == 0:
+        return Text("today {clock}", clock=clock)
+    if days == 1:
+        return Text("yesterday {clock}", clock=clock)
+    if at.year == today.year:
+        return Text("{month}/{day} {clock}", month=at.month, day=at.day, clock=clock)
+    return Text("{month}/{day}/{year}", month=at.month, day=at.day, year=at.year)
+
+
+def describe(version: Version, versions: Sequence[Version] = (), now: float | None = None) -> Text:
+    """What the version did, in words: never a file name or a commit hash. A restore names the
+    version it brought back by its time (found in ``versions``)."""
+    message = version.message.strip()
+    m = _RESTORE.match(message)
+    if m:
+        back = next((v for v in versions if v.sha.startswith(m.group(1))), None)
+        if back is None:
+            return Text("Brought back an earlier version")
+        at = moment(back.date, time.time() if now is None else now)
+        return Text("Brought back the version of {when}", when=at)
+    if _EDIT.match(message):
+        return Text("Changed the text")
+    if _CREATE.match(message):
+        return Text("Created the page")
+    if _REORDER.match(message):
+        return Text("Changed its place in the menu")
+    if _HANGUL.search(message):
+        return Text("{message}", message=message)  # written by a person, for people
+    return Text("Changed the page")
+
+
+@dataclass(frozen=True, slots=True)
+class SideRow:
+    """One row of the side-by-side comparison. ``kind``: "same", "changed" (both sides, the
+    line differs), "removed" (only in the older text), "added" (only in the newer), "skipped"
+    (``skipped`` unchanged lines left out)."""
+
+    kind: str
+    old: str | None = None
+    new: str | None = None
+    old_no: int | None = None  # 1-based line numbers
+    new_no: int | None = None
+    skipped: int = 0
+
+
+def side_by_side(old: str, new: str, *, context: int = 2) -> list[SideRow]:
+    """The two texts in two columns, line against line: changed lines face each other, a line
+    only one side has faces a gap, and long unchanged stretches shrink to ``context`` lines
+    around each change and one "skipped" row. Empty when the texts are the same."""
+    a, b = old.splitlines(), new.splitlines()
+    if a == b:
+        return []
+    rows: list[SideRow] = []
+    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    for k, (tag, i1, i2, j1, j2) in enumerate(ops):
+        if tag == "equal":
+            head = context if k > 0 else 0
+            tail = context if k < len(ops) - 1 else 0
+            n = i2 - i1
+            if n <= head + tail + 1:
+                keep = list(range(n))
+            else:
+                keep = list(range(head)) + [-1] + list(range(n - tail, n))
+            for d in keep:
+                if d < 0:
+                    rows.append(SideRow("skipped", skipped=n - head - tail))
+                else:
+                    rows.append(SideRow("same", a[i1 + d], b[j1 + d], i1 + d + 1, j1 + d + 1))
+            continue
+        for d, (x, y) in enumerate(zip_longest(a[i1:i2], b[j1:j2])):
+            old_no = i1 + d + 1 if x is not None else None
+            new_no = j1 + d + 1 if y is not None else None
+            kind = (
+                "changed"
+                if x is not None and y is not None
+                else "removed"
+                if y is None
+                else "added"
+            )
+            rows.append(SideRow(kind, x, y, old_no, new_no))
+    return rows
+
+
+def changed_parts(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where two versions of a line differ: (start, end) character spans in each."""
+    sm = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    left: list[tuple[int, int]] = []
+    right: list[tuple[int, int]] = []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            left.append((i1, i2))
+        if j2 > j1:
+            right.append((j1, j2))
+    return left, right

@@ -1,4 +1,4 @@
-"""The last document list, kept on disk so the next start can show it at first paint (issue 18).
+"""The last document list, kept on disk so the next start can show it at first paint.
 
 One JSON file per (API host, repository, branch): the tree sha, every `DocSummary`, the lock
 files' tree entries (their bytes are in the blob cache, by sha), the pictures under `docs/`, and
@@ -29,7 +29,7 @@ __all__ = ["FORMAT", "Identity", "SnapshotFile", "identity_of", "list_file", "sn
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2  # 2: documents say whether they are published (draft), titles fall back to # 제목
 _DOC_FIELDS = (
     "doc_id",
     "path",
@@ -43,6 +43,7 @@ _DOC_FIELDS = (
     "description",
     "front_id",
     "size",
+    "draft",
 )
 
 
@@ -150,6 +151,7 @@ class SnapshotFile:
         docs = []
         for item in d["docs"]:
             fields = {f: item.get(f) for f in _DOC_FIELDS}
+            fields["draft"] = item.get("draft") is True
             for required in ("doc_id", "path", "sha", "title"):
                 if not isinstance(fields[required], str):
                     raise ValueError(f"document without {required}")

@@ -26,10 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.brochure import frontmatter
+from modu_desktop.core.brochure.themes import DEFAULT_THEME
 from modu_desktop.core.github.archive import read_archive
 from modu_desktop.core.github.blobcache import BlobCache, git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, Tree, TreeEntry
-from modu_desktop.core.github.errors import Conflict, GitHubError, NotFound, RepositoryEmpty
+from modu_desktop.core.github.errors import GitHubConflict, GitHubError, NotFound, RepositoryEmpty
 
 __all__ = [
     "DOCS_DIR",
@@ -132,7 +133,7 @@ def new_document_text(
     *,
     position: int | None = None,
     nav_label: str | None = None,
-    theme: str | None = "public-blue",
+    theme: str | None = DEFAULT_THEME,
     layout: str | None = None,
     hide_title: bool | None = None,
     description: str | None = None,
@@ -201,6 +202,7 @@ class DocSummary:
     front_id: str | None = None  # the `id:` key (Docusaurus id), which may differ from doc_id
     size: int | None = None
     problems: tuple[str, ...] = ()
+    draft: bool = False  # `draft: true`: the site's build leaves the page out (not published)
 
     @property
     def file_name(self) -> str:
@@ -273,6 +275,11 @@ class LoadedDoc:
     @property
     def front_matter(self) -> frontmatter.FrontMatter:
         return frontmatter.parse(self.text)
+
+    @property
+    def title(self) -> str:
+        """What people call the page (see :func:`page_title`)."""
+        return page_title(self.text, self.doc_id)
 
 
 @dataclass(frozen=True)
@@ -350,6 +357,12 @@ class DocumentStore:
         return f"DocumentStore({self.client.repo.full_name}@{self.branch}, cache={self.cache!r})"
 
     # -------------------------------------------------------------- finding
+
+    def title_of(self, doc_id: str) -> str:
+        """What people call ``doc_id``, from the last listing (the docId only when the
+        document is not listed), for sentences that name a document."""
+        doc = self.snapshot.doc(doc_id) if self.snapshot is not None else None
+        return doc.title if doc is not None else doc_id
 
     async def resolve(self, name: str) -> DocSummary | None:
         """The document ``name`` means (see :func:`find_doc`), looked up in the last listing and,
@@ -646,7 +659,7 @@ class DocumentStore:
         msg = message or update_message(path, login)
         try:
             res = await self.client.put_file(path, data, msg, sha=base_sha, branch=self.branch)
-        except Conflict as exc:
+        except GitHubConflict as exc:
             return await self._conflict(doc_id, path, text, base_sha, exc)
         except NotFound as exc:
             # The file (or the branch) is gone; report deletions as conflicts too.
@@ -672,7 +685,7 @@ class DocumentStore:
         msg = message or create_message(path, login)
         try:
             res = await self.client.put_file(path, data, msg, sha=None, branch=self.branch)
-        except Conflict as exc:
+        except GitHubConflict as exc:
             return await self._conflict(doc_id, path, text, None, exc)
         self._remember(path, data)
         return SaveResult(
@@ -686,7 +699,7 @@ class DocumentStore:
         login: str,
         message: str | None = None,
     ) -> str:
-        """Delete a document at version `sha`; returns the commit sha. Raises Conflict if it
+        """Delete a document at version `sha`; returns the commit sha. Raises GitHubConflict if it
         changed meanwhile."""
         path = self._path_of(doc)
         return await self.client.delete_file(
@@ -768,7 +781,7 @@ def summarize(entry: TreeEntry, data: bytes) -> DocSummary:
     problems: list[str] = list(fm.problems)
     if problem:
         problems.append(problem)
-    title = fm.get("title") or fm.get("nav_label") or _file_name(doc_id)
+    title = page_title(fm, doc_id)
     theme = fm.get("theme") or None
     layout = fm.get("layout") or None
     return DocSummary(
@@ -785,7 +798,24 @@ def summarize(entry: TreeEntry, data: bytes) -> DocSummary:
         front_id=fm.get("id") or None,
         size=entry.size if entry.size is not None else len(data),
         problems=tuple(problems),
+        draft=fm.get_bool("draft") is True,
     )
+
+
+_FIRST_HEADING = re.compile(r"^[ \t]{0,3}#[ \t]+(.+?)[ \t#]*$", re.M)
+
+
+def page_title(text: str | frontmatter.FrontMatter, doc_id: str) -> str:
+    """What people call a page, as the site does: its ``title``, else its menu label, else its
+    first heading, else (only then) the file's name."""
+    fm = frontmatter.parse(text) if isinstance(text, str) else text
+    title = fm.get("title") or fm.get("nav_label")
+    if title:
+        return str(title)
+    m = _FIRST_HEADING.search(fm.body)
+    if m:
+        return m.group(1).strip()
+    return _file_name(doc_id)
 
 
 def sort_docs(docs: Sequence[DocSummary]) -> list[DocSummary]:

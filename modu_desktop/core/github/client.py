@@ -36,7 +36,7 @@ from modu_desktop.core.github.clock import ServerClock, parse_http_date
 from modu_desktop.core.github.errors import (
     BadCredentials,
     BranchMoved,
-    Conflict,
+    GitHubConflict,
     GitHubError,
     NetworkError,
     NotFound,
@@ -74,7 +74,7 @@ __all__ = [
     "BadCredentials",
     "BranchMoved",
     "Commit",
-    "Conflict",
+    "GitHubConflict",
     "ContentFile",
     "GitHubClient",
     "GitHubError",
@@ -153,6 +153,9 @@ class GitHubClient:
         self._tree_cache: dict[str, Tree] = {}
         self.last_rate: dict[str, str] = {}
         self.request_count = 0
+        # When GitHub says the token stops working (epoch seconds; None: it never expires, or
+        # no answer has said so yet), from the `GitHub-Authentication-Token-Expiration` header.
+        self.token_expires_at: float | None = None
         self._me: User | None = None
 
         headers = {
@@ -248,6 +251,9 @@ class GitHubClient:
             ) from None
         received = self.clock.local_now()
         self.clock.observe(resp.headers.get("date"), sent, received)
+        expiry = resp.headers.get("github-authentication-token-expiration")
+        if expiry is not None:
+            self.token_expires_at = parse_token_expiration(expiry) or self.token_expires_at
         for h in (
             "x-ratelimit-limit",
             "x-ratelimit-remaining",
@@ -304,7 +310,7 @@ class GitHubClient:
         if status == 409:
             if "is empty" in low:
                 return RepositoryEmpty(status, message, **kw)
-            return Conflict(status, message, **kw)
+            return GitHubConflict(status, message, **kw)
         if status == 422:
             if "sha" in low and ("wasn't supplied" in low or "weren't supplied" in low):
                 return ShaMissing(status, message, **kw)
@@ -425,6 +431,23 @@ class GitHubClient:
         scopes = None if raw is None else tuple(s.strip() for s in raw.split(",") if s.strip())
         return MembershipProbe(int(resp.status_code), scopes)
 
+    async def latest_release(self, repo: str | None = None) -> Mapping[str, Any] | None:
+        """The latest published full release (``GET …/releases/latest``: not a draft, not a
+        pre-release) of this repository or of ``repo`` (OWNER/NAME), or None when it has none
+        (404)."""
+        path = self._repo_path
+        if repo is not None:
+            owner, _, name = repo.partition("/")
+            path = f"/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+        resp = await self._request("GET", f"{path}/releases/latest", ok=(404,))
+        if resp.status_code == 404:
+            return None
+        try:
+            data = resp.json()
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
     # ------------------------------------------------------------------ git database
 
     async def get_ref(self, branch: str | None = None) -> str:
@@ -540,22 +563,16 @@ class GitHubClient:
 
     async def workflow_runs(self, head_sha: str) -> list[WorkflowRun]:
         d = await self._get_json(f"{self._repo_path}/actions/runs", params={"head_sha": head_sha})
-        runs = []
-        for r in d.get("workflow_runs", []):
-            runs.append(
-                WorkflowRun(
-                    id=int(r.get("id", 0)),
-                    name=r.get("name"),
-                    status=r.get("status"),
-                    conclusion=r.get("conclusion"),
-                    head_sha=r.get("head_sha"),
-                    html_url=r.get("html_url"),
-                    event=r.get("event"),
-                    created_at=r.get("created_at"),
-                    raw=r,
-                )
-            )
-        return runs
+        return [_workflow_run(r) for r in d.get("workflow_runs", [])]
+
+    async def branch_runs(
+        self, branch: str | None = None, *, per_page: int = 10
+    ) -> list[WorkflowRun]:
+        """The latest workflow runs of pushes to ``branch`` (newest first): whether a later
+        build of the site succeeded (``GET …/actions/runs?branch=…&event=push``)."""
+        params = {"branch": branch or self.repo.branch, "event": "push", "per_page": per_page}
+        d = await self._get_json(f"{self._repo_path}/actions/runs", params=params)
+        return [_workflow_run(r) for r in d.get("workflow_runs", [])]
 
     async def entry_at(self, path: str, branch: str | None = None) -> tuple[str, TreeEntry | None]:
         """(head commit sha, the tree entry at `path` or None) read through the git database:
@@ -616,7 +633,7 @@ class GitHubClient:
     ) -> WriteResult:
         """Create (sha=None) or update (sha = the blob sha being replaced) a file.
 
-        Raises Conflict (409, or ShaMissing 422) when the file changed/exists, and
+        Raises GitHubConflict (409, or ShaMissing 422) when the file changed/exists, and
         WriteUncertain when neither the answer nor a read-back can tell whether it happened.
         """
         br = branch or self.repo.branch
@@ -709,7 +726,7 @@ class GitHubClient:
             if isinstance(err, NetworkError) and not err.sent:
                 pass  # provably never reached the server: safe to send again
             elif isinstance(err, (NetworkError, ServerError)) or (
-                uncertain and isinstance(err, (Conflict, NotFound))
+                uncertain and isinstance(err, (GitHubConflict, NotFound))
             ):
                 # Unclear (or a conflict that our own earlier attempt may have caused).
                 outcome = await self._read_back(
@@ -718,9 +735,9 @@ class GitHubClient:
                 if isinstance(outcome, WriteResult):
                     return outcome
                 if outcome == "changed":
-                    if isinstance(err, Conflict):
+                    if isinstance(err, GitHubConflict):
                         raise err
-                    raise Conflict(
+                    raise GitHubConflict(
                         409,
                         f"{path} changed while the write was in flight",
                         method=method,
@@ -790,6 +807,26 @@ class GitHubClient:
         return head
 
 
+def parse_token_expiration(value: str) -> float | None:
+    """``GitHub-Authentication-Token-Expiration`` → epoch seconds. GitHub writes
+    ``2021-10-07 19:07:53 UTC``; a numeric offset (``+0900``) is read too. None if unreadable."""
+    from datetime import UTC, datetime
+
+    text = value.strip()
+    for fmt, tail in (("%Y-%m-%d %H:%M:%S", " UTC"), ("%Y-%m-%d %H:%M:%S %z", "")):
+        try:
+            if tail:
+                if not text.endswith(tail):
+                    continue
+                moment = datetime.strptime(text[: -len(tail)], fmt).replace(tzinfo=UTC)
+            else:
+                moment = datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        return moment.timestamp()
+    return None
+
+
 def _is_loopback(host: str) -> bool:
     host = host.strip("[]").lower()
     return host in ("localhost", "::1") or host.startswith("127.")
@@ -803,6 +840,20 @@ class _BearerAuth(httpx.Auth):
         return "_BearerAuth(***)"
 
     def auth_flow(self, request: httpx.Request) -> Any:
-        if self._token:
+        if self._token.reveal():  # no token: an anonymous request, not an empty Bearer
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
         yield request
+
+
+def _workflow_run(r: Mapping[str, Any]) -> WorkflowRun:
+    return WorkflowRun(
+        id=int(r.get("id", 0)),
+        name=r.get("name"),
+        status=r.get("status"),
+        conclusion=r.get("conclusion"),
+        head_sha=r.get("head_sha"),
+        html_url=r.get("html_url"),
+        event=r.get("event"),
+        created_at=r.get("created_at"),
+        raw=r,
+    )

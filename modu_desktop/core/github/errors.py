@@ -18,7 +18,7 @@ __all__ = [
     "BadCredentials",
     "PermissionDenied",
     "NotFound",
-    "Conflict",
+    "GitHubConflict",
     "ShaMissing",
     "RepositoryEmpty",
     "ValidationFailed",
@@ -90,7 +90,7 @@ class NotFound(GitHubError):
         return Text("It could not be found; it was deleted or this account cannot see it.")
 
 
-class Conflict(GitHubError):
+class GitHubConflict(GitHubError):
     """409 (or a 422 that means the same): someone else changed the file meanwhile."""
 
     def user_text(self) -> Text:
@@ -100,17 +100,17 @@ class Conflict(GitHubError):
         )
 
 
-class ShaMissing(Conflict):
+class ShaMissing(GitHubConflict):
     """422 "sha wasn't supplied": we wrote as if the file were new but it already exists.
 
-    A subclass of `Conflict` (so `except Conflict` catches it) whose `status` is 422.
+    A subclass of `GitHubConflict` (so `except GitHubConflict` catches it) whose `status` is 422.
     """
 
     def user_text(self) -> Text:
         return Text("A file with this name already exists; refresh the list and try again.")
 
 
-class RepositoryEmpty(Conflict):
+class RepositoryEmpty(GitHubConflict):
     """409 "Git Repository is empty." on git-database reads of a repository without commits."""
 
     def user_text(self) -> Text:

@@ -14,14 +14,25 @@ from modu_desktop.core.github.errors import (
     GitHubError,
 )
 
+_known_secrets: set[str] = set()
+
+
+def known_secrets() -> set[str]:
+    """Every secret this process has held (the tokens in use): no log line, no problem report
+    may contain one, whatever its shape."""
+    return set(_known_secrets)
+
 
 class Secret:
-    """A string that does not reveal itself in repr/str/format. `.reveal()` gives the value."""
+    """A string that does not reveal itself in repr/str/format. `.reveal()` gives the value.
+    Its value joins :func:`known_secrets`, which the log file takes out of every line."""
 
     __slots__ = ("_value",)
 
     def __init__(self, value: str) -> None:
         self._value = value
+        if value:
+            _known_secrets.add(value)
 
     def reveal(self) -> str:
         return self._value

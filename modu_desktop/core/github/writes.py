@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from modu_desktop.core.github.errors import BranchMoved, Conflict, RepositoryEmpty, ShaMissing
+from modu_desktop.core.github.errors import BranchMoved, GitHubConflict, RepositoryEmpty, ShaMissing
 
 if TYPE_CHECKING:
     from modu_desktop.core.github.client import GitHubClient
@@ -101,7 +101,7 @@ async def send_write(
 ) -> T:
     """Send one write (``send``: a PUT or DELETE carrying ``base_sha``, None for a create) and
     answer its 409s: re-read the file (``read_current``); unchanged → the branch moved, send
-    again (:class:`RaceRetry`), finally :class:`BranchMoved`; changed → the ``Conflict``.
+    again (:class:`RaceRetry`), finally :class:`BranchMoved`; changed → ``GitHubConflict``.
     A read that fails leaves the decision open: its error is raised (nothing of ours was
     applied, so callers treat it as the temporary failure it is)."""
     counts = counts if counts is not None else RaceCounts()
@@ -112,7 +112,7 @@ async def send_write(
         sent += 1
         try:
             result = await send()
-        except Conflict as exc:
+        except GitHubConflict as exc:
             if isinstance(exc, ShaMissing | RepositoryEmpty):
                 raise  # 422 "sha wasn't supplied" (the file exists) is never the race
             current = await read_current()

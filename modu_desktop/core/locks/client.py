@@ -94,7 +94,7 @@ def _err_text(exc: BaseException) -> str:
 def _is_conflict(exc: BaseException) -> bool:
     """409 (sha does not match) or 422 "sha wasn't supplied" (the file exists): the lock
     changed under us. Not a 422 validation error, not an unclear write."""
-    return isinstance(exc, gh.Conflict) and not isinstance(
+    return isinstance(exc, gh.GitHubConflict) and not isinstance(
         exc, gh.RepositoryEmpty | gh.WriteUncertain
     )
 

@@ -411,3 +411,11 @@ class HeldLockRecorder:
             self.registry.remove(self.session_id, self.api_host, self.repo, self.branch, doc_id)
         except OSError:
             log.warning("could not forget the lock on %s", doc_id, exc_info=True)
+
+
+HELD_LOCKS_DIR = "held-locks"
+
+
+def registry_for(data_dir: str | Path) -> HeldLockRegistry:
+    """The held-lock records of every session of this app under ``data_dir``."""
+    return HeldLockRegistry(Path(data_dir) / HELD_LOCKS_DIR)

@@ -26,7 +26,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from modu_desktop.core.locks.held import HeldLockRecord, HeldLockRegistry
+from modu_desktop.core.locks.held import HeldLockRecord, HeldLockRegistry, registry_for
 from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import (
     HeartbeatOutcome,
@@ -36,7 +36,6 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
 )
 from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
-from modu_desktop.core.workspace import registry_for
 
 __all__ = [
     "Leftover",

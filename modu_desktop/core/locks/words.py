@@ -239,26 +239,29 @@ def read_only_banner(h: Holding) -> Text:
 
 def line(h: Holding, doc: str, reason: str | None = None) -> Text:
     """One sentence for the CLI, an operation's refusal and the lock manager's messages
-    (``doc`` = the docId; ``reason`` = why an unreadable lock is unreadable)."""
+    (``doc`` = the document's title where people read it, the docId in the lock manager's own
+    English lines; ``reason`` = why an unreadable lock is unreadable)."""
     since, beat = when(h.started_at, h.now), when(h.last_heartbeat, h.now)
     if h.state is State.MINE_HERE:
         return Text(
-            "You hold the lock on {doc} in this window since {since}.", doc=doc, since=since
+            "You hold the lock on “{doc}” in this window since {since}.", doc=doc, since=since
         )
     if h.state is State.UNREADABLE:
         if h.who:
             return Text(
-                "{doc} has an unreadable lock held by unknown (it names @{who}): {reason}.",
+                "“{doc}” has an unreadable lock held by unknown (it names @{who}): {reason}.",
                 doc=doc,
                 who=h.who,
                 reason=reason or "?",
             )
         return Text(
-            "{doc} has an unreadable lock held by unknown: {reason}.", doc=doc, reason=reason or "?"
+            "“{doc}” has an unreadable lock held by unknown: {reason}.",
+            doc=doc,
+            reason=reason or "?",
         )
     if h.state is State.MINE_ELSEWHERE:
         return Text(
-            "You ({who}) are already editing {doc} {where} since {since}; last sign of life "
+            "You ({who}) are already editing “{doc}” {where} since {since}; last sign of life "
             "{beat}.",
             who=h.at_name,
             doc=doc,
@@ -268,14 +271,14 @@ def line(h: Holding, doc: str, reason: str | None = None) -> Text:
         )
     if h.state is State.STALE:
         return Text(
-            "{who} started editing {doc} at {since}; no sign of life since {beat} (inactive).",
+            "{who} started editing “{doc}” at {since}; no sign of life since {beat} (inactive).",
             who=h.at_name,
             doc=doc,
             since=since,
             beat=beat,
         )
     return Text(
-        "{who} is editing {doc} since {since}; last sign of life {beat}.",
+        "{who} is editing “{doc}” since {since}; last sign of life {beat}.",
         who=h.at_name,
         doc=doc,
         since=since,

@@ -16,7 +16,7 @@ from modu_desktop.core.preview.images import (
     MISSING_IMAGE_PLACEHOLDER,
     REMOTE_IMAGE_PLACEHOLDER,
     ImageResolver,
-    directory_image_resolver,
+    checkout_image_resolver,
     resolve_image,
 )
 from modu_desktop.core.preview.mdx import clear_markdown_cache
@@ -48,7 +48,7 @@ __all__ = [
     "builtin_style",
     "clear_render_cache",
     "default_style",
-    "directory_image_resolver",
+    "checkout_image_resolver",
     "load_site_style",
     "render_document",
     "render_preview",
@@ -59,8 +59,14 @@ __all__ = [
 
 
 def clear_render_cache() -> None:
-    """Forget cached Markdown fragments."""
+    """Forget cached Markdown fragments and block readings."""
+    from modu_desktop.core.preview.markdown import block_body_text, first_heading
+    from modu_desktop.core.preview.page import _site_block_html
+
     clear_markdown_cache()
+    block_body_text.cache_clear()
+    first_heading.cache_clear()
+    _site_block_html.cache_clear()
 
 
 def render_preview(

@@ -1,9 +1,10 @@
 """Which images the preview may show, and how it names them (Qt-free).
 
 Remote images are never referenced. A local reference (``/img/x.png``, ``img/x.png``,
-``../static/img/x.png``, ``./images/a.png``) is shown only when the ``image_resolver`` maps it to
-a local URL — a ``file:`` URL (tests, tools), a ``modu-img:`` URL (the preview widget's scheme
-for repository pictures) — or it is an inline image ``data:`` URI.
+``../static/img/x.png``, ``@site/…``: where the site build takes it from is
+:mod:`modu_desktop.core.documents.pictures`'s rule) is shown only when the ``image_resolver``
+maps it to a local URL — a ``file:`` URL (tests, tools), a ``modu-img:`` URL (the preview
+widget's scheme for repository pictures) — or it is an inline image ``data:`` URI.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import unquote
+
+from modu_desktop.core.documents.pictures import repo_picture_path
 
 ImageResolver = Callable[[str], "str | None"]
 
@@ -51,28 +53,16 @@ def resolve_image(src: str, resolver: ImageResolver | None) -> tuple[str | None,
     return None, "missing"
 
 
-def directory_image_resolver(static_root: Path, *, base_url: str = "/") -> ImageResolver:
-    """A resolver for a local copy of the site's ``static/`` folder (``file:`` URLs).
-
-    Maps ``{base_url}img/uploads/x.png``, ``/img/x.png``, ``img/x.png`` and
-    ``../static/img/x.png`` to existing files under ``static_root``; anything that would leave
-    ``static_root`` or does not exist gives None.
-    """
-    root = static_root.resolve()
-    prefixes = sorted({base_url if base_url.endswith("/") else base_url + "/", "/"}, key=len)
+def checkout_image_resolver(checkout: Path, doc_path: str) -> ImageResolver:
+    """A resolver for a local copy of the site repository (``file:`` URLs): an address names
+    the file the site build takes for the document at ``doc_path``
+    (:func:`~modu_desktop.core.documents.pictures.locate_picture`); anything outside
+    ``checkout`` or missing gives None."""
+    root = checkout.resolve()
 
     def resolve(src: str) -> str | None:
-        path = unquote(src.split("#", 1)[0].split("?", 1)[0].strip())
-        if path.startswith("../static/"):
-            rel = path[len("../static/") :]
-        else:
-            rel = path
-            for prefix in reversed(prefixes):  # longest first
-                if rel.startswith(prefix):
-                    rel = rel[len(prefix) :]
-                    break
-            rel = rel[2:] if rel.startswith("./") else rel
-        if not rel or rel.startswith("/"):
+        rel = repo_picture_path(src, doc_path)
+        if rel is None:
             return None
         candidate = (root / rel).resolve()
         if root not in candidate.parents or not candidate.is_file():

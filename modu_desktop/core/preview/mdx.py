@@ -1,11 +1,13 @@
 """Markdown runs of a brochure page → safe HTML, with the site's MDX components (Qt-free).
 
-Python-Markdown (tables, fenced code, sane lists) converts the text; raw HTML in it goes through
-:func:`~modu_desktop.core.preview.sanitize.sanitize_html` (nh3). The site's block-level MDX
-components (``<Callout>``, ``<Details>``, ``<Columns>``/``<Col>``, ``<StepList>``/``<StepItem>``)
-and the inline ``<Highlight>`` become the DOM their React components render; they are put in
-after sanitising, from our own templates, so a document can never smuggle markup through them.
-Docusaurus admonitions (``:::tip[Title]``) render as Docusaurus renders them.
+The text is read by :func:`~modu_desktop.core.preview.markdown.site_markdown` (the site's own
+dialect: CommonMark, GFM and MDX's differences) and written out as the site's DOM; raw HTML in
+it goes through :func:`~modu_desktop.core.preview.sanitize.sanitize_html` (nh3). The site's
+block-level MDX components (``<Callout>``, ``<Details>``, ``<Columns>``/``<Col>``,
+``<StepList>``/``<StepItem>``) and the inline ``<Highlight>`` become the DOM their React
+components render; they are put in after sanitising, from our own templates, so a document
+can never smuggle markup through them. Docusaurus admonitions (``:::tip[Title]``) render as
+Docusaurus renders them.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-import markdown
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 
 from modu_desktop.core.preview.images import (
     MISSING_IMAGE_PLACEHOLDER,
@@ -25,24 +29,129 @@ from modu_desktop.core.preview.images import (
     ImageResolver,
     resolve_image,
 )
+from modu_desktop.core.preview.markdown import site_markdown
 from modu_desktop.core.preview.sanitize import sanitize_html
 
 __all__ = ["render_markdown", "render_admonition", "clear_markdown_cache"]
 
-_MD_EXTENSIONS = ["tables", "fenced_code", "sane_lists"]
-_local = threading.local()
-
-
-def _md() -> markdown.Markdown:
-    md = getattr(_local, "md", None)
-    if md is None:
-        md = markdown.Markdown(extensions=_MD_EXTENSIONS, output_format="html")
-        _local.md = md
-    return md
-
 
 def esc(value: str) -> str:
     return html.escape(value, quote=True)
+
+
+# -- the site's DOM for what remark-gfm and Docusaurus produce -------------------------------
+Rule = Callable[[RendererHTML, Sequence[Token], int, OptionsDict, EnvType], str]
+
+
+def _strike(tokens: Sequence[Token], idx: int) -> str:
+    return "<del>" if tokens[idx].nesting == 1 else "</del>"
+
+
+def _text_directive(tokens: Sequence[Token], idx: int) -> str:
+    """Docusaurus writes a bare text directive (``:1`` of ``1:1``) back as text; one with a
+    label or attributes is an unknown node, which becomes a ``div`` of its label."""
+    meta = tokens[idx].meta
+    if meta.get("simple", True):
+        return esc(":" + meta["name"])
+    return f"<div>{esc(meta.get('label', ''))}</div>"
+
+
+def _footnote_ref(tokens: Sequence[Token], idx: int) -> str:
+    meta = tokens[idx].meta
+    label, number = esc(str(meta.get("label") or meta["id"] + 1)), meta["id"] + 1
+    return (
+        f'<sup><a href="#user-content-fn-{label}" id="user-content-fnref-{label}" '
+        'class="anchorTargetStickyNavbar" '
+        f'data-footnote-ref="true" aria-describedby="footnote-label">{number}</a></sup>'
+    )
+
+
+def _footnote_block_open(tokens: Sequence[Token], idx: int) -> str:
+    return (
+        '<section data-footnotes="true" class="footnotes"><h2 id="footnote-label">Footnotes</h2>'
+        "\n<ol>\n"
+    )
+
+
+def _footnote_open(tokens: Sequence[Token], idx: int) -> str:
+    meta = tokens[idx].meta
+    label = esc(str(meta.get("label") or meta["id"] + 1))
+    return f'<li class="anchorTargetStickyNavbar" id="user-content-fn-{label}">'
+
+
+def _footnote_anchor(tokens: Sequence[Token], idx: int) -> str:
+    meta = tokens[idx].meta
+    label, number = esc(str(meta.get("label") or meta["id"] + 1)), meta["id"] + 1
+    return (
+        f' <a href="#user-content-fnref-{label}" data-footnote-backref="" '
+        f'aria-label="Back to reference {number}" class="data-footnote-backref">↩</a>'
+    )
+
+
+def _heading_open(tokens: Sequence[Token], idx: int) -> str:
+    tok = tokens[idx]
+    if tok.tag == "h1":  # Docusaurus gives h1 neither id nor anchor
+        return "<h1>"
+    return f'<{tok.tag} id="{esc(str(tok.attrs.get("id", "")))}">'
+
+
+def _list_item_open(tokens: Sequence[Token], idx: int) -> str:
+    tok = tokens[idx]
+    if tok.meta and "checked" in tok.meta:
+        checked = " checked" if tok.meta["checked"] else ""
+        return f'<li class="task-list-item"><input type="checkbox" disabled{checked}> '
+    return "<li>"
+
+
+_SIMPLE_RULES: dict[str, Callable[[Sequence[Token], int], str]] = {
+    "s_open": _strike,
+    "s_close": _strike,
+    "text_directive": _text_directive,
+    "footnote_ref": _footnote_ref,
+    "footnote_block_open": _footnote_block_open,
+    "footnote_block_close": lambda _t, _i: "</ol>\n</section>\n",
+    "footnote_open": _footnote_open,
+    "footnote_close": lambda _t, _i: "</li>\n",
+    "footnote_anchor": _footnote_anchor,
+    "heading_open": _heading_open,
+    "list_item_open": _list_item_open,
+}
+
+
+def _renderer() -> RendererHTML:
+    renderer = getattr(_local, "renderer", None)
+    if renderer is None:
+        renderer = RendererHTML()
+        for name, rule in _SIMPLE_RULES.items():
+
+            def bound(
+                _self: RendererHTML,
+                tokens: Sequence[Token],
+                idx: int,
+                _options: OptionsDict,
+                _env: EnvType,
+                rule: Callable[[Sequence[Token], int], str] = rule,
+            ) -> str:
+                return rule(tokens, idx)
+
+            renderer.rules[name] = bound.__get__(renderer)
+        _local.renderer = renderer
+    return renderer
+
+
+_local = threading.local()
+_TASK_LIST_RE = re.compile(r'<ul class="contains-task-list">')
+
+
+def markdown_html(text: str, *, inline: bool = False) -> str:
+    """The site's reading of ``text`` as (unsanitised) HTML."""
+    md = site_markdown()
+    env: dict[str, object] = {}
+    tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+    out = _renderer().render(tokens, md.options, env)
+    if "contains-task-list" in out:
+        out = _TASK_LIST_RE.sub('<ul class="contains-task-list containsTaskList">', out)
+    return out
 
 
 # -- MDX components --------------------------------------------------------------------------
@@ -195,12 +304,7 @@ def _inline_tags(name: str, attrs: dict[str, str]) -> tuple[str, str]:
 
 def _inline_html(text: str) -> str:
     """Phrasing content (a component's children on one line): Markdown inline, sanitised."""
-    md = _md()
-    md.reset()
-    out = sanitize_html(md.convert(text.strip()), image_src=lambda _src: None).strip()
-    if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
-        out = out[3:-4]
-    return out
+    return sanitize_html(markdown_html(text.strip(), inline=True), image_src=lambda _src: None)
 
 
 def _key(nonce: str, store: dict[str, str], frag: str) -> str:
@@ -305,39 +409,6 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
     return "\n".join(out), placeholders
 
 
-_TABLE_SEP_RE = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
-
-
-def _separate_tables(text: str) -> str:
-    """GFM accepts a table right after a paragraph line; Python-Markdown needs a blank line."""
-    if "|" not in text:
-        return text
-    lines = text.split("\n")
-    out: list[str] = []
-    fence: str | None = None
-    for idx, line in enumerate(lines):
-        if fence is not None:
-            if line.strip().startswith(fence):
-                fence = None
-            out.append(line)
-            continue
-        fm = _FENCE_RE.match(line)
-        if fm:
-            fence = fm.group(1)
-        elif (
-            "|" in line
-            and idx + 1 < len(lines)
-            and "-" in lines[idx + 1]
-            and _TABLE_SEP_RE.match(lines[idx + 1])
-            and out
-            and out[-1].strip()
-            and "|" not in out[-1]
-        ):
-            out.append("")
-        out.append(line)
-    return "\n".join(out)
-
-
 # -- images ----------------------------------------------------------------------------------
 _FAILED = "modu-img:failed/"
 _FAILED_IMG_RE = re.compile(r"<img([^>]*?)\ssrc=\"modu-img:failed/(remote|missing)\"([^>]*)>")
@@ -361,8 +432,8 @@ def _placeholder(m: re.Match[str]) -> str:
 
 
 # -- Docusaurus DOM for code blocks and headings ---------------------------------------------
-_PRE_RE = re.compile(r'<pre><code(?: class="language-([\w+-]+)")?>(.*?)</code></pre>', re.S)
-_HEADING_RE = re.compile(r"<h([2-6])>(.*?)</h\1>", re.S)
+_PRE_RE = re.compile(r'<pre><code(?: class="language-([^"\s]+)")?>(.*?)</code></pre>', re.S)
+_HEADING_RE = re.compile(r'<h([2-6])(?: id="([^"]*)")?>(.*?)</h\1>', re.S)
 _TAG_RE = re.compile(r"<[^>]+>")
 
 
@@ -404,9 +475,11 @@ def slug(text: str) -> str:
 
 
 def _heading(m: re.Match[str]) -> str:
-    level, inner = m.group(1), m.group(2)
-    ident = esc(slug(inner))
-    label = esc(html.unescape(_TAG_RE.sub("", inner)) + "에 대한 직접 링크")
+    level, ident, inner = m.group(1), m.group(2), m.group(3)
+    ident = ident if ident is not None else esc(slug(inner))
+    # Docusaurus names the heading in the label only when it is plain text, else by its id
+    named = html.unescape(inner) if "<" not in inner else html.unescape(ident)
+    label = esc(named + "에 대한 직접 링크")
     return (
         f'<h{level} class="anchor anchorTargetStickyNavbar" id="{ident}">{inner}'
         f'<a href="#{ident}" class="hash-link" aria-label="{label}" title="{label}"'
@@ -419,6 +492,11 @@ def docusaurus_dom(fragment: str) -> str:
         fragment = _PRE_RE.sub(_code_block, fragment)
     if "<h" in fragment:
         fragment = _HEADING_RE.sub(_heading, fragment)
+        if 'id="footnote-label"' in fragment:  # the footnotes' heading is for screen readers
+            fragment = fragment.replace(
+                'anchorTargetStickyNavbar" id="footnote-label"',
+                'anchorTargetStickyNavbar sr-only" id="footnote-label"',
+            )
     return fragment
 
 
@@ -457,11 +535,8 @@ def render_markdown(text: str, resolver: ImageResolver | None) -> str:
 
 def _convert(text: str, resolver: ImageResolver | None) -> str:
     nonce = secrets.token_hex(4)
-    text = _separate_tables(text)
     text, placeholders = _preprocess_mdx(text, nonce)
-    md = _md()
-    md.reset()
-    converted = md.convert(text)
+    converted = markdown_html(text)
     safe = sanitize_html(converted, image_src=_image_src(resolver))
     if _FAILED in safe:
         safe = _FAILED_IMG_RE.sub(_placeholder, safe)
@@ -476,35 +551,75 @@ def _convert(text: str, resolver: ImageResolver | None) -> str:
 
 # -- Docusaurus admonitions ------------------------------------------------------------------
 _ADMONITION = {
-    # name: (Infima alert colour, default Korean title)
-    "note": ("secondary", "노트"),
-    "tip": ("success", "팁"),
-    "success": ("success", "성공"),
-    "info": ("info", "정보"),
-    "important": ("info", "중요"),
-    "warning": ("warning", "경고"),
-    "caution": ("warning", "주의"),
-    "danger": ("danger", "위험"),
+    # name: (Infima alert colour, icon, default title). Docusaurus' own aliases carry
+    # untranslated English titles ("important", "success").
+    "note": ("secondary", "note", "노트"),
+    "tip": ("success", "tip", "팁"),
+    "success": ("success", "tip", "success"),
+    "info": ("info", "info", "정보"),
+    "important": ("info", "info", "important"),
+    "warning": ("warning", "warning", "경고"),
+    "caution": ("warning", "warning", "주의"),
+    "danger": ("danger", "danger", "위험"),
 }
-_ICON = (
-    '<svg viewBox="0 0 14 16"><path fill-rule="evenodd" d="M6.3 5.69a.942.942 0 0 1-.28-.7c0-.28'
-    ".09-.52.28-.7.19-.18.42-.28.7-.28.28 0 .52.09.7.28.18.19.28.42.28.7 0 .28-.09.52-.28.7a1 1 0 "
-    "0 1-.7.3c-.28 0-.52-.11-.7-.3zM8 7.99c-.02-.25-.11-.48-.31-.69-.2-.19-.42-.3-.69-.31H6c-.27.0"
-    "2-.48.13-.69.31-.2.2-.3.44-.31.69h1v3c.02.27.11.5.31.69.2.2.42.31.69.31h1c.27 0 .48-.11.69-.3"
-    "1.2-.19.3-.42.31-.69H8V7.98v.01zM7 2.3c-3.14 0-5.7 2.54-5.7 5.68 0 3.14 2.56 5.7 5.7 5.7s5.7"
-    "-2.55 5.7-5.7c0-3.15-2.56-5.69-5.7-5.69v.01zM7 .98c3.86 0 7 3.14 7 7s-3.14 7-7 7-7-3.12-7-7 "
-    '3.14-7 7-7z"></path></svg>'
-)
+_ICONS = {  # Docusaurus theme-classic's Admonition/Icon/*.js (MIT)
+    "note": (
+        "0 0 14 16",
+        "M6.3 5.69a.942.942 0 0 1-.28-.7c0-.28.09-.52.28-.7.19-.18.42-.28.7-.28.28 0 .52.09.7.28"
+        ".18.19.28.42.28.7 0 .28-.09.52-.28.7a1 1 0 0 1-.7.3c-.28 0-.52-.11-.7-.3zM8 7.99c-.02-.25"
+        "-.11-.48-.31-.69-.2-.19-.42-.3-.69-.31H6c-.27.02-.48.13-.69.31-.2.2-.3.44-.31.69"
+        "h1v3c.02.27"
+        ".11.5.31.69.2.2.42.31.69.31h1c.27 0 .48-.11.69-.31.2-.19.3-.42.31-.69H8V7.98v.01zM7 2.3c-3"
+        ".14 0-5.7 2.54-5.7 5.68 0 3.14 2.56 5.7 5.7 5.7s5.7-2.55 5.7-5.7c0-3.15-2.56-5.69-5.7-5.69"
+        "v.01zM7 .98c3.86 0 7 3.14 7 7s-3.14 7-7 7-7-3.12-7-7 3.14-7 7-7z",
+    ),
+    "tip": (
+        "0 0 12 16",
+        "M6.5 0C3.48 0 1 2.19 1 5c0 .92.55 2.25 1 3 1.34 2.25 1.78 2.78 2 4v1h5v-1c.22-1.22.66-1.75"
+        " 2-4 .45-.75 1-2.08 1-3 0-2.81-2.48-5-5.5-5zm3.64 7.48c-.25.44-.47.8-.67 1.11-.8"
+        "6 1.41-1.25"
+        " 2.06-1.45 3.23-.02.05-.02.11-.02.17H5c0-.06 0-.13-.02-.17-.2-1.17-.59-1.83-1.45"
+        "-3.23-.2-.31"
+        "-.42-.67-.67-1.11C2.44 6.78 2 5.65 2 5c0-2.2 2.02-4 4.5-4 1.22 0 2.36.42 3.22 1.19C10.55"
+        " 2.94 11 3.94 11 5c0 .66-.44 1.78-.86 2.48zM4 14h5c-.23 1.14-1.3 2-2.5 2s-2.27-.86-2.5-2z",
+    ),
+    "info": (
+        "0 0 14 16",
+        "M7 2.3c3.14 0 5.7 2.56 5.7 5.7s-2.56 5.7-5.7 5.7A5.71 5.71 0 0 1 1.3 8c0-3.14 2.56-5.7 5.7"
+        "-5.7zM7 1C3.14 1 0 4.14 0 8s3.14 7 7 7 7-3.14 7-7-3.14-7-7-7zm1 3H6v5h2V4zm0 6H6v2h2v-2z",
+    ),
+    "warning": (
+        "0 0 16 16",
+        "M8.893 1.5c-.183-.31-.52-.5-.887-.5s-.703.19-.886.5L.138 13.499a.98.98 0 0 0 0 1.001c.193"
+        ".31.53.501.886.501h13.964c.367 0 .704-.19.877-.5a1.03 1.03 0 0 0 .01-1.002L8.893 1.5zm.133"
+        " 11.497H6.987v-2.003h2.039v2.003zm0-3.004H6.987V5.987h2.039v4.006z",
+    ),
+    "danger": (
+        "0 0 12 16",
+        "M5.05.31c.81 2.17.41 3.38-.52 4.31C3.55 5.67 1.98 6.45.9 7.98c-1.45 2.05-1.7 6.53 3.53 7.7"
+        "-2.2-1.16-2.67-4.52-.3-6.61-.61 2.03.53 3.33 1.94 2.86 1.39-.47 2.3.53 2.27 1.67"
+        "-.02.78-.31"
+        " 1.44-1.13 1.81 3.42-.59 4.78-3.42 4.78-5.56 0-2.84-2.53-3.22-1.25-5.61-1.52.13-2.03 1.13"
+        "-1.89 2.75.09 1.08-1.02 1.8-1.86 1.33-.67-.41-.66-1.19-.06-1.78C8.18 5.31 8.68 2"
+        ".45 5.05.32"
+        "L5.03.3l.02.01z",
+    ),
+}
+
+
+def _icon(kind: str) -> str:
+    box, path = _ICONS[kind]
+    return f'<svg viewBox="{box}"><path fill-rule="evenodd" d="{path}"></path></svg>'
 
 
 def render_admonition(
     name: str, label: str, body_markdown: str, resolver: ImageResolver | None
 ) -> str:
-    alert, default_title = _ADMONITION.get(name, _ADMONITION["note"])
+    alert, icon, default_title = _ADMONITION.get(name, _ADMONITION["note"])
     title = label or default_title
     body = render_markdown(body_markdown, resolver)
     return (
         f'<div class="theme-admonition theme-admonition-{esc(name)} admonition alert '
-        f'alert--{alert}"><div class="admonitionHeading"><span class="admonitionIcon">{_ICON}'
+        f'alert--{alert}"><div class="admonitionHeading"><span class="admonitionIcon">{_icon(icon)}'
         f'</span>{esc(title)}</div><div class="admonitionContent">{body}</div></div>'
     )

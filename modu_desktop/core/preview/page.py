@@ -8,7 +8,8 @@ widget updates only the segments whose keys changed (see ``resources/preview/pre
 
 Stylesheets, in cascade order: Infima (Docusaurus's CSS framework, MIT), our small stand-in for
 the Docusaurus theme's own CSS (``base.css``), the site's stylesheets (or our ``brochure.css``),
-and last the fonts we ship (``fonts.css``), so Hangul looks the same on every computer, offline.
+and last the web fonts the site names, from the files we ship (:mod:`.fonts`), so the text is
+drawn in the site's own fonts on every computer, offline.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import html
 from dataclasses import dataclass
 from functools import lru_cache
 
-from modu_desktop.core.brochure.blocks import Block, split_front_matter, split_segments
+from modu_desktop.core.brochure.blocks import Block, parse_block, split_front_matter, split_segments
+from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT
 from modu_desktop.core.preview.blocks import BLOCK_RENDERERS, render_block
+from modu_desktop.core.preview.fonts import fonts_css
 from modu_desktop.core.preview.images import ImageResolver
+from modu_desktop.core.preview.markdown import block_body_text, first_heading
 from modu_desktop.core.preview.mdx import render_admonition, render_markdown
 from modu_desktop.core.preview.site_style import (
-    DEFAULT_LAYOUT,
     LAYOUT_PAPER,
     RESOURCES,
     SiteStyle,
@@ -36,14 +39,14 @@ __all__ = [
     "render_document",
     "build_page",
     "PAPER_MM",
-    "FONT_URL",
+    "FONT_BASE",
     "NO_MOTION_CSS",
 ]
 
 # Paper sizes (portrait, mm) for PDF export.
 PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "B5": (176.0, 250.0)}
 
-FONT_URL = "modu-page:/res/fonts/PretendardVariable.ttf"  # served by the preview widget
+FONT_BASE = "modu-page:/res/fonts"  # the shipped font files, served by the preview widget
 NO_MOTION_CSS = (
     "*, *::before, *::after { animation: none !important; transition: none !important;"
     " caret-color: transparent !important; }"
@@ -56,6 +59,10 @@ class Segment:
     html: str
     kind: str  # "title" | "markdown" | block kind | "admonition" | "unknown"
     line: int = -1  # a block's opening ``:::`` line in the whole text (0-based); -1 otherwise
+    start: int = -1  # the segment's first line in the whole text (-1: the title)
+    # Markdown: the first line of each top-level part (paragraph, heading, list, table…), so
+    # the preview can follow the cursor into a paragraph, not only into a block
+    chunks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,12 +127,22 @@ def _block_html(block: Block, resolver: ImageResolver | None) -> tuple[str, str]
         title = f"알 수 없는 블록: :::{block.name}"
         return "unknown", warning + _raw_box(title, block.raw, "unknown")
     try:
-        out = render_block(block)
+        out = _site_block_html(block.name, block.raw, block.closed, block.label)
     except Exception:  # one broken block never breaks the preview
         return "error", warning + _raw_box(f":::{block.name}", block.raw, "error")
     if block.extra:
         out += _raw_box(f":::{block.name} 블록에서 읽지 못한 줄", "\n".join(block.extra), "extra")
     return block.kind, warning + out
+
+
+@lru_cache(maxsize=4096)
+def _site_block_html(name: str, raw: str, closed: bool, label: str) -> str:
+    """A block's DOM with its values read as the site's remark plugin reads them (Markdown
+    first: ``1:1`` loses its ``:1``, links keep their text, ``:smile:`` becomes 😄). Cached:
+    while typing, only the edited block is read again."""
+    body = block_body_text(raw)
+    site = parse_block(name, body.split("\n"), closed=closed, label=label, unquote=False)
+    return render_block(site)
 
 
 def render_document(
@@ -147,25 +164,74 @@ def render_document(
     segs: list[Segment] = []
     body_line = fm.raw.count("\n") + 1 if fm.raw else 0  # where the body starts in ``text``
     parts = split_segments(body, unquote=False)  # the site shows block values as written
-    first_md = next((p for p in parts if isinstance(p, str) and p.strip()), "")
-    starts_with_h1 = isinstance(parts[0] if parts else "", str) and first_md.lstrip().startswith(
-        "# "
-    )
-    if title and not hide and not starts_with_h1:
+    title_part = _content_title_part(parts)
+    if title and not hide and title_part is None:
         frag = f"<header><h1>{_esc(title)}</h1></header>"
         segs.append(Segment(_key("title", frag), frag, "title"))
-    for part in parts:
+    body_lines = body.count("\n") + 1
+    for index, part in enumerate(parts):
         line = -1
+        chunks: tuple[int, ...] = ()
         if isinstance(part, Block):
             kind, frag = _block_html(part, image_resolver)
-            line = body_line + part.line
+            line = start = body_line + part.line
         else:
             frag = render_markdown(part, image_resolver)
             kind = "markdown"
+            # Markdown lines run up to the next block's opener (or the end of the body).
+            following = next((p.line for p in parts[index + 1 :] if isinstance(p, Block)), None)
+            end = following if following is not None else body_lines
+            start = body_line + end - (part.count("\n") + 1)
+            chunks = tuple(start + c for c in markdown_chunks(part))
             if not frag:
                 continue
-        segs.append(Segment(_key(kind, frag), frag, kind, line))
+        if index == title_part:
+            frag = frag.replace("<h1>", "<header><h1>", 1).replace("</h1>", "</h1></header>", 1)
+        segs.append(Segment(_key(kind, frag), frag, kind, line, start, chunks))
     return RenderedDoc(tuple(segs), theme_name, layout, title, hide)
+
+
+def markdown_chunks(text: str) -> list[int]:
+    """The first line (0-based, in ``text``) of each top-level Markdown part: a non-blank line
+    after a blank one (or the first line), fenced code counting as one part."""
+    starts: list[int] = []
+    blank = True
+    fence: str | None = None
+    for i, line in enumerate(text.split("\n")):
+        stripped = line.strip()
+        if fence is not None:
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if stripped and blank:
+            starts.append(i)
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        blank = not stripped
+    return starts
+
+
+def _content_title_part(parts: list[str | Block]) -> int | None:
+    """Which part holds the page's content title: Docusaurus takes the first heading of the
+    document (before any thematic break) when it is a level-1 heading, puts it in a
+    ``<header>`` and then shows no title of its own."""
+    for index, part in enumerate(parts):
+        if isinstance(part, Block):
+            if part.kind != "admonition":
+                continue
+            text = part.raw
+        else:
+            text = part
+        found = (
+            first_heading(text)
+            if "#" in text or "-" in text or "=" in text or "*" in text or "_" in text
+            else None
+        )
+        if found == "h1":
+            return index
+        if found is not None:
+            return None
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -206,16 +272,20 @@ def build_page(
     paper: str | None = None,
     no_motion: bool = False,
     live: bool = False,
+    font_url: str = FONT_BASE,
 ) -> str:
     """The whole HTML page. ``script``: our page code (the widget's), run with ``nonce`` under
     the ``csp`` policy; ``paper``: add print rules for that paper; ``no_motion``: switch off CSS
     animations and transitions; ``live``: the live preview's rendering shortcuts
-    (``preview.css``: off-screen segments are skipped until they scroll into view)."""
+    (``preview.css``: off-screen segments are skipped until they scroll into view);
+    ``font_url``: where the shipped font files are (the preview widget serves them; empty: no
+    font rules, for a saved page that embeds its own)."""
     style = style or default_style()
     attrs = " ".join(f'{k}="{_esc(v)}"' for k, v in doc.root_attrs(style).items() if v)
     sheets = [("infima", _resource("infima.min.css")), ("base", _resource("base.css"))]
     sheets += list(style.stylesheets)
-    sheets.append(("fonts", _resource("fonts.css").replace("{FONT_URL}", FONT_URL)))
+    if font_url:
+        sheets.append(("fonts", fonts_css(font_url)))
     if paper:
         sheets.append(("print", print_css(paper)))
     if no_motion:

@@ -21,9 +21,10 @@ ALLOWED_TAGS = frozenset(
     {
         "a", "abbr", "b", "blockquote", "br", "caption", "center", "cite", "code", "col",
         "colgroup", "dd", "del", "details", "div", "dl", "dt", "em", "figcaption", "figure",
-        "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol",
-        "p", "pre", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "summary",
-        "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "var", "wbr",
+        "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark",
+        "ol", "p", "pre", "q", "s", "samp", "section", "small", "span", "strike", "strong", "sub",
+        "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "var",
+        "wbr",
     }
 )  # fmt: skip
 
@@ -33,7 +34,16 @@ _CLEAN_CONTENT = frozenset(
 _GLOBAL_ATTRS = {"title", "align", "style", "class", "id", "lang", "dir"}
 _ATTRS: dict[str, set[str]] = {
     "*": _GLOBAL_ATTRS,
-    "a": {"href", "name"},
+    "a": {
+        "href",
+        "name",
+        "data-footnote-ref",
+        "data-footnote-backref",
+        "aria-describedby",
+        "aria-label",
+    },
+    "input": {"type", "disabled", "checked"},
+    "section": {"data-footnotes"},
     "img": {"src", "alt", "width", "height"},
     "td": {"colspan", "rowspan", "valign", "width"},
     "th": {"colspan", "rowspan", "valign", "width", "scope"},
@@ -52,7 +62,7 @@ _STYLE_PROPS = frozenset(
 )  # fmt: skip
 _STYLE_BAD = re.compile(r"url\s*\(|expression|javascript:|@import|image-set|\\", re.I)
 _HREF_BAD = re.compile(r"^\s*(data|file|modu-img|javascript|vbscript):", re.I)
-_CLASS_OK = re.compile(r"^[A-Za-z][\w-]{0,60}$")
+_CLASS_OK = re.compile(r"^([A-Za-z][\w-]{0,60}|language-[^\s\"'<>&]{1,60})$")
 
 
 def _filter(image_src: Callable[[str], str | None]) -> Callable[[str, str, str], str | None]:
@@ -62,6 +72,8 @@ def _filter(image_src: Callable[[str], str | None]) -> Callable[[str, str, str],
         if attr == "class":
             kept = [c for c in value.split() if _CLASS_OK.match(c)]
             return " ".join(kept) or None
+        if tag == "input" and attr == "type":
+            return "checkbox"  # a task list's box, never a field
         if tag == "img" and attr == "src":
             return image_src(value)
         if attr == "href" and _HREF_BAD.match(value):

@@ -13,7 +13,7 @@ They are read through the git database: one tree request (answered from the ETag
 changed), then blobs by sha from the :class:`~modu_desktop.core.github.blobcache.BlobCache`; parsed
 results are kept per set of blob shas. A repository without them (the practice sample) gets our
 own stylesheet (``resources/preview/brochure.css``) and the palettes of
-:mod:`modu_desktop.core.brochure.themes`.
+:mod:`modu_desktop.core.brochure.themes` (the site's own, from the same files).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from modu_desktop.core.account.paths import resources_dir
-from modu_desktop.core.brochure.themes import THEMES as OUR_THEMES
+from modu_desktop.core.brochure.themes import DEFAULT_THEME, LAYOUTS, THEMES
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +41,10 @@ THEME_FILE = "src/components/BrochureBlocks/ThemeContext.js"
 LAYOUT_FILE = "src/components/LayoutSettings.js"
 REPO_STYLE_FILES = (*REPO_STYLESHEETS, THEME_FILE, LAYOUT_FILE)
 
-DEFAULT_THEME = "public-blue"  # DocThemeSync: frontMatter.theme || 'public-blue'
 INITIAL_THEME = "startup-gradient"  # Root's ThemeProvider initialTheme (kept for unknown names)
-DEFAULT_LAYOUT = "cinema"  # DocThemeSync: frontMatter.layout || saved || 'cinema'
 
 # Paper for PDF export when the user gives none (layout → paper).
-LAYOUT_PAPER = {"slim": "A4", "compact": "B5", "standard": "A4", "poster": "A3", "cinema": "A4"}
+LAYOUT_PAPER = {layout.key: layout.paper for layout in LAYOUTS}
 
 
 @dataclass(frozen=True)
@@ -116,40 +114,10 @@ def parse_layouts(js: str) -> dict[str, str]:
 
 
 def _our_tokens() -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    for name, p in OUR_THEMES.items():
-        out[name] = {
-            "primary": p.primary,
-            "primaryMid": p.primary_mid,
-            "primaryLight": p.primary_light,
-            "accent": p.accent,
-            "accentSoft": p.accent_soft,
-            "teal": p.teal,
-            "background": p.background,
-            "cardBg": p.card_bg,
-            "border": p.border,
-            "fontFamily": '"Pretendard", "Noto Sans KR", sans-serif',
-            "radius": "10px",
-            "radiusCard": "14px",
-            "shadow": "0 4px 20px rgba(0, 0, 0, 0.10)",
-            "shadowCard": "0 2px 12px rgba(0, 0, 0, 0.06)",
-            "gradientPrimary": f"linear-gradient(160deg, {p.primary} 0%, {p.primary_mid} 100%)",
-            "gradientAccent": f"linear-gradient(160deg, {p.accent} 0%, {p.accent_soft} 100%)",
-            "heroBg": (
-                f"linear-gradient(160deg, {p.primary} 0%, {p.primary_mid} 55%, "
-                f"{p.primary_light} 100%)"
-            ),
-        }
-    return out
+    return {theme.key: dict(theme.tokens) for theme in THEMES}
 
 
-OUR_LAYOUTS = {
-    "slim": "750px",
-    "compact": "960px",
-    "standard": "1260px",
-    "poster": "1560px",
-    "cinema": "1860px",
-}
+OUR_LAYOUTS = {layout.key: f"{layout.width_px}px" for layout in LAYOUTS}
 
 
 def builtin_style() -> SiteStyle:

@@ -2,7 +2,8 @@
 
 Answers about a run can arrive out of order (a GitHub replica, a retried request, a run listed
 before its update): the status shown for one commit only ever moves forward, waiting → building
-→ a final state, and a final state is never left.
+→ a final state, and a final state is never left — except failed → published, when a later
+build of the branch (which contains this commit) succeeds (:meth:`DeployTracker.published_later`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def state_of_run(run: Any) -> DeployState:
 
 class DeployTracker:
     """The publishing state of one commit, from successive ``workflow_runs(commit)`` answers.
-    The one state machine of publishing: the status bar (``ui/shell/deploy_status.py``) and the
+    The one state machine of publishing: the status bar (``ui/publish/deploy_status.py``) and the
     editor's line (``ui/editing/publish_status.py``) both show it."""
 
     def __init__(self, commit_sha: str, *, give_up_after_s: float = 180.0) -> None:
@@ -86,6 +87,14 @@ class DeployTracker:
             return self._advance(state_of_run(latest))
         if runs is not None and not self._seen_run and elapsed_s > self.give_up_after_s:
             return self._advance(DeployState.UNKNOWN)
+        return self.state
+
+    def published_later(self) -> DeployState:
+        """A later build of the branch succeeded: this commit, which it contains, is on the site
+        now even though its own build failed. The one way out of FAILED (forward: the site
+        shows the text now)."""
+        if self.state is DeployState.FAILED:
+            self.state = DeployState.PUBLISHED
         return self.state
 
     def unavailable(self) -> DeployState:

@@ -76,11 +76,13 @@ def page_url(base_url: str, slug: str) -> str:
 
 
 def document_page_url(api_url: str, owner: str, name: str, path: str, text: str) -> str | None:
-    """The published address of the document at ``path`` whose text is ``text``."""
+    """The published address of the document at ``path`` whose text is ``text`` (None when the
+    page is not published: ``draft: true`` keeps it off the site, so it has no address)."""
     from modu_desktop.core.brochure.blocks import split_front_matter
+    from modu_desktop.core.brochure.unpublished import is_unpublished
 
     base = site_base_url(api_url, owner, name)
-    if base is None:
+    if base is None or is_unpublished(text):
         return None
     fm, _body = split_front_matter(text.replace("\r\n", "\n"))
     return page_url(base, doc_slug(path, fm.values))

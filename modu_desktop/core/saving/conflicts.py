@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from modu_desktop.core.documents.store import SaveConflict
+from modu_desktop.core.documents.store import SaveConflict, page_title
 from modu_desktop.core.github import errors
 from modu_desktop.core.text import Text
 
@@ -80,7 +80,8 @@ AskConflict = Callable[[Conflict], Awaitable[ConflictDecision]]
 @dataclass(frozen=True)
 class Resolution:
     """How a conflict ended. ``conflict`` is the last one the user was asked about (their
-    version as shown); ``saved`` the keep-mine write (``SaveResult`` or ``Queued``), else None."""
+    version as shown); ``saved`` the keep-mine write (``SaveResult`` or ``QueuedSave``), else
+    None."""
 
     decision: ConflictDecision
     conflict: Conflict
@@ -95,12 +96,13 @@ class OtherRepository(Exception):
     def __init__(self, item: SpoolItem) -> None:
         super().__init__(f"{item.repo}@{item.branch}")
         self.repo, self.branch, self.doc_id = item.repo, item.branch, item.doc_id
+        self.title = page_title(item.text, item.doc_id)
 
     def user_text(self) -> Text:
         return Text(
             "“{doc}” was saved for another repository ({repo}, branch {branch}); sign in "
             "to that one to resolve it. It is kept.",
-            doc=self.doc_id,
+            doc=self.title,
             repo=self.repo,
             branch=self.branch,
         )

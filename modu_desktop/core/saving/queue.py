@@ -18,14 +18,14 @@ before anything is sent again:
 * server sha == ``base_sha`` (or one of ``accept_shas``, see below) -> not written: send;
 * anything else (someone else's change, or the file was deleted) -> failed as a conflict.
 
-A ``Conflict`` reported by the sender is read back with the reader and judged the same way, so
+A ``NotAtBase`` reported by the sender is read back with the reader and judged the same way, so
 even a sender that misreports an applied write as ``Retryable`` cannot cause a second commit: the
 retry conflicts with our own earlier write, and "server sha == our blob sha" turns that into done.
 
 Sender contract: send exactly ``item.content_bytes()`` to ``item.path`` on ``item.branch`` with
 ``sha=item.base_sha`` (no sha when it is None: create) and ``item.message``; map 2xx to
 ``Committed(content sha, commit sha)``; a sha mismatch (409, or 422 "sha wasn't supplied") to
-``Conflict(current sha or None)``; failures known to happen before the request was sent
+``NotAtBase(current sha or None)``; failures known to happen before the request was sent
 (connection refused, DNS) and rate limits to ``Retryable`` (with ``retry_after``); timeouts,
 resets and 5xx after sending to ``Uncertain``; 401/403/404/422-validation to ``Fatal``. An
 exception from the sender counts as ``Uncertain``. The reader returns the file's current blob sha
@@ -88,8 +88,8 @@ from modu_desktop.core.saving.queue_item import (
     SENDING,
     STATES,
     Committed,
-    Conflict,
     Fatal,
+    NotAtBase,
     Reader,
     Retryable,
     SaveRequest,
@@ -107,7 +107,7 @@ from modu_desktop.core.saving.queue_item import (
 __all__ = [
     "Backoff",
     "Committed",
-    "Conflict",
+    "NotAtBase",
     "Fatal",
     "Reader",
     "Retryable",
@@ -392,7 +392,7 @@ class SaveSpool:
                 outcome = Uncertain(f"sender raised {exc!r}")
             if isinstance(outcome, Committed):
                 self._finish_done(item, SENDING, outcome.new_sha, outcome.commit_sha, report)
-            elif isinstance(outcome, Conflict):
+            elif isinstance(outcome, NotAtBase):
                 their_sha = await self._confirm_conflict(item, outcome.their_sha)
                 verdict = judge(item, their_sha)
                 if verdict == _DONE:
@@ -425,7 +425,7 @@ class SaveSpool:
 
     async def _confirm_conflict(self, item: SpoolItem, reported: str | None) -> str | None:
         """The server's sha after a rejected write: read it back (GitHub's 409/422 bodies do not
-        carry it, so a sender may report ``Conflict(None)``); keep the reported sha if the read
+        carry it, so a sender may report ``NotAtBase(None)``); keep the reported sha if the read
         fails or contradicts the rejection (a stale read still showing our base)."""
         try:
             current = await self.reader(dataclasses.replace(item))

@@ -27,7 +27,7 @@ class Committed:
 
 
 @dataclass(frozen=True)
-class Conflict:
+class NotAtBase:
     """The server's file is not at our base (``their_sha`` None: the file is absent)."""
 
     their_sha: str | None
@@ -55,7 +55,7 @@ class Fatal:
     reason: str
 
 
-SendOutcome = Committed | Conflict | Retryable | Uncertain | Fatal
+SendOutcome = Committed | NotAtBase | Retryable | Uncertain | Fatal
 
 
 _STR_FIELDS = ("id", "api_host", "repo", "branch", "path", "doc_id", "text", "message", "login")

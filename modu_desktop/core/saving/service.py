@@ -1,4 +1,4 @@
-"""One way to save a document: :class:`SaveService` returns ``Saved | Queued | SaveConflict``.
+"""One way to save: :class:`SaveService` gives ``SaveResult | QueuedSave | SaveConflict``.
 
 A save goes to GitHub with the blob sha it was based on. When GitHub cannot be reached or
 answers unclearly (offline, timeout, 5xx, rate limit, the branch kept moving under the write:
@@ -27,8 +27,8 @@ from modu_desktop.core.documents.store import SaveConflict, SaveResult
 from modu_desktop.core.github import errors
 from modu_desktop.core.saving.queue import (
     Committed,
-    Conflict,
     Fatal,
+    NotAtBase,
     Reader,
     Retryable,
     SaveSpool,
@@ -45,19 +45,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "Queued",
-    "SaveOutcome",
-    "SaveService",
-    "Saved",
+    "QueuedSave",
     "SaveConflict",
+    "SaveOutcome",
+    "SaveResult",
+    "SaveService",
     "Target",
     "is_queueable_error",
     "make_reader",
     "make_sender",
     "outcome_for_error",
 ]
-
-Saved = SaveResult
 
 
 @dataclass(frozen=True)
@@ -73,7 +71,7 @@ class Target:
 
 
 @dataclass(frozen=True)
-class Queued:
+class QueuedSave:
     """The save is in the on-disk queue and goes out by itself once GitHub answers again.
     ``cause`` is the failure that sent it there (None: it joined an earlier waiting save)."""
 
@@ -81,7 +79,7 @@ class Queued:
     cause: BaseException | None = None
 
 
-SaveOutcome = SaveResult | Queued | SaveConflict
+SaveOutcome = SaveResult | QueuedSave | SaveConflict
 
 
 # -- sender / reader ------------------------------------------------------------------------------
@@ -90,8 +88,8 @@ SaveOutcome = SaveResult | Queued | SaveConflict
 def outcome_for_error(exc: BaseException) -> SendOutcome:
     """Map a failure of ``put_file`` to the spool's outcome (see core/saving/queue.py's
     contract)."""
-    if isinstance(exc, errors.Conflict):  # 409, ShaMissing 422
-        return Conflict(None)  # the spool reads the server's sha back itself
+    if isinstance(exc, errors.GitHubConflict):  # 409, ShaMissing 422
+        return NotAtBase(None)  # the spool reads the server's sha back itself
     if isinstance(exc, errors.RateLimited):
         return Retryable(f"rate limited: {exc.message}", exc.retry_in())
     if isinstance(exc, errors.BranchMoved):  # nothing applied: the same write goes again soon
@@ -247,7 +245,7 @@ class SaveService:
         if self.pending_for(path) is not None:
             # An earlier save of this document is still waiting: this one joins it (newest text
             # wins) instead of racing it.
-            return Queued(self.enqueue(path, text, base_sha, login, message))
+            return QueuedSave(self.enqueue(path, text, base_sha, login, message))
         try:
             if base_sha is None:
                 return await self.store.create(path, text, login, message)
@@ -258,4 +256,4 @@ class SaveService:
                 raise
             item = self.enqueue(path, text, base_sha, login, message)
             log.info("save of %s queued (%s)", path, exc)
-            return Queued(item, exc)
+            return QueuedSave(item, exc)

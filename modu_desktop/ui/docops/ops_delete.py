@@ -31,8 +31,9 @@ from modu_desktop.core.docops.ops import DocOps, OpCode, OpResult
 from modu_desktop.core.documents.store import DocSummary
 from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.asyncutil import run_dialog
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.editing.preedit import commit_preedit
+from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.operation import operations_for
 
 
 class Outcome(Protocol):
@@ -100,10 +101,14 @@ class OpDialog(QDialog):
             self.buttons.addButton(button, button_role)
         self.buttons.addButton(action, role)
         self.buttons.addButton(cancel, QDialogButtonBox.ButtonRole.RejectRole)
-        action.clicked.connect(self.start)
+        action.clicked.connect(self._start_clicked)
         cancel.clicked.connect(self.reject)
         layout.addWidget(self.buttons)
         return action, cancel
+
+    def _start_clicked(self) -> None:
+        commit_preedit()  # OK reads the fields as typed, the last syllable included
+        self.start()
 
     def start(self) -> asyncio.Task[Any]:
         """Run the dialog's operation (each dialog defines it, usually through ``run_op``)."""
@@ -161,7 +166,7 @@ class OpDialog(QDialog):
         name: str,
         busy: Callable[[bool], None] | None = None,
     ) -> asyncio.Task[Any]:
-        """One of the window's jobs (``ui/shell/operation.py``): the window's shutdown cancels
+        """One of the window's jobs (``ui/kit/operation.py``): the window's shutdown cancels
         it; an unexpected error is worded once and shown once, here in the dialog, whose inputs
         come back with their values."""
         return operations_for(self).run(
@@ -205,9 +210,7 @@ class DeleteDialog(OpDialog):
         self.setWindowTitle(self.t("Delete document"))
         self.setAccessibleName(self.t("Delete document"))
         lay = QVBoxLayout(self)
-        self.head = QLabel(
-            self.t("Delete “{title}” ({file})?").format(title=doc.title, file=doc.file_name)
-        )
+        self.head = QLabel(self.t("Delete “{title}”?").format(title=doc.title))
         self.head.setObjectName("opsDeleteHead")
         self.head.setWordWrap(True)
         font = self.head.font()
@@ -242,7 +245,7 @@ class DeleteDialog(OpDialog):
     def start(self) -> asyncio.Task[Any]:
         return self.run_op(
             lambda: self.ops.delete(self.doc.doc_id, expected_sha=self.doc.sha, held=self.held),
-            self.t("Deleting {file}…").format(file=self.doc.file_name),
+            self.t("Deleting “{title}”…").format(title=self.doc.title),
         )
 
     def on_result(self, res: OpResult) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from modu_desktop.core.docops.images import ImageUpload
@@ -21,6 +21,7 @@ from modu_desktop.core.docops.ops import DocOps, OpResult
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
 from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
+from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
@@ -53,6 +54,10 @@ class OpsHost(QObject):
         self.uploader.finished.connect(self._uploaded)
         self.uploader.started.connect(self._upload_started)
         self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)
+        # the text cards' 그림 button: the same picker and upload as Document → 그림 넣기
+        win.editor_pane.page_editor.picture_provider = lambda _card: win.ops.run(
+            self.insert_picture()
+        )
 
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:
@@ -65,7 +70,7 @@ class OpsHost(QObject):
             a = QAction(text, menu)
             a.setObjectName(key)
             if shortcut:
-                a.setShortcut(QKeySequence(shortcut))
+                bind(a, shortcut)
             a.triggered.connect(lambda _c=False: slot())
             win.addAction(a)
             menu.addAction(a)
@@ -75,7 +80,7 @@ class OpsHost(QObject):
             add(
                 "newDocumentAction",
                 tr("&New document…"),
-                "Ctrl+N",
+                "new",
                 lambda: win.ops.run(self.new_document()),
             )
             add(
@@ -88,13 +93,13 @@ class OpsHost(QObject):
             add(
                 "moveUpAction",
                 tr("Move &up in the menu"),
-                "Alt+Shift+Up",
+                "moveUp",
                 lambda: self.move("up"),
             )
             add(
                 "moveDownAction",
                 tr("Move &down in the menu"),
-                "Alt+Shift+Down",
+                "moveDown",
                 lambda: self.move("down"),
             )
             menu.addSeparator()
@@ -109,7 +114,7 @@ class OpsHost(QObject):
             add(
                 "insertPictureAction",
                 tr("Insert &picture…"),
-                "Ctrl+Shift+I",
+                "insertPicture",
                 lambda: win.ops.run(self.insert_picture()),
             )
 
@@ -212,7 +217,7 @@ class OpsHost(QObject):
         finally:
             self._picker_open = False
         if md:
-            win.editor_pane.editor.insertPlainText(md)
+            win.editor_pane.insert_markdown(md)
         return md
 
     def _upload_started(self, name: str) -> None:

@@ -12,7 +12,7 @@ Markdown ``![alt]({baseUrl}img/uploads/upload_….ext)`` inserted at the cursor.
   edit the alt text, Upload; on success ``markdown`` holds the text to insert; on failure the
   choice and the alt text stay.
 
-Wiring (main window): ``helper = EditorImageHelper(ImageUploader(ctx.client, base_url=…),
+Wiring (main window): ``helper = EditorImageHelper(ImageUploader(ctx.client),
 editor_pane.editor)``; connect ``helper.uploader.finished`` to the status bar /
 a banner (``res.user_message()``) and ``started`` to a busy indicator; a menu action
 ``Insert picture…`` → ``md = await pick_and_upload(uploader, parent)`` then insert ``md`` at the
@@ -24,6 +24,7 @@ next pull).
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QGuiApplication,
     QImage,
+    QImageIOHandler,
     QImageReader,
     QKeyEvent,
     QKeySequence,
@@ -56,21 +58,72 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.core.docops.images import (
     MAX_BYTES,
+    SHRINKABLE_KINDS,
+    SITE_LONGEST_PX,
     ImageUpload,
     check_image,
     default_alt,
+    larger_than_needed,
+    size_text,
     upload_image,
 )
 from modu_desktop.core.docops.ops import Text
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
-from modu_desktop.ui.shell.asyncutil import run_dialog
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.operation import operations_for
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
-SHRINK_LONGEST_PX = 2000
+SHRINK_LONGEST_PX = SITE_LONGEST_PX
 SHRINK_QUALITY = 85
-SHRINKABLE = ("jpeg", "png", "webp")  # photos; a GIF may be animated, an SVG has no pixels
+SHRINKABLE = SHRINKABLE_KINDS
+
+
+@dataclass(frozen=True)
+class ShrinkOffer:
+    """A photo larger than the site needs, and the smaller copy the app made of it."""
+
+    path: Path
+    before_bytes: int
+    before_px: tuple[int, int]
+    data: bytes  # the smaller copy (JPEG)
+    after_px: tuple[int, int]
+    original_allowed: bool  # the original is under the upload limit
+
+    @property
+    def upload_name(self) -> str:
+        return f"{self.path.stem}.jpg"
+
+    def describe(self) -> str:
+        """Before and after, in one sentence."""
+        (w, h), (w2, h2) = self.before_px, self.after_px
+        return tr(
+            "Now {w}×{h} px, {size}; made smaller {w2}×{h2} px, {size2}.",
+            w=w,
+            h=h,
+            size=size_text(self.before_bytes),
+            w2=w2,
+            h2=h2,
+            size2=size_text(len(self.data)),
+        )
+
+
+def picture_size(source: str | Path | bytes) -> tuple[int, int] | None:
+    """(width, height) as the picture is shown (EXIF orientation applied), from its header."""
+    if isinstance(source, bytes):
+        image = QImage()
+        if not image.loadFromData(source):
+            return None
+        return image.width(), image.height()
+    reader = QImageReader(str(source))
+    reader.setAutoTransform(True)
+    size = reader.size()
+    if not size.isValid():
+        return None
+    w, h = size.width(), size.height()
+    if reader.transformation() & QImageIOHandler.Transformation.TransformationRotate90:
+        w, h = h, w
+    return w, h
 
 
 class ShrinkError(Exception):
@@ -158,15 +211,13 @@ class ImageUploader(QObject):
         client: Any,
         parent: QObject | None = None,
         *,
-        base_url: str = "/",
         max_bytes: int = MAX_BYTES,
     ) -> None:
         super().__init__(parent)
         self.client = client
-        self.base_url = base_url
         self.max_bytes = max_bytes
         self.busy = False
-        self.recent: dict[str, bytes] = {}  # site path → bytes of pictures uploaded here
+        self.recent: dict[str, bytes] = {}  # address in the document → bytes uploaded here
 
     def _refusal(self, text: Text) -> ImageUpload:
         res = ImageUpload(False, text)
@@ -186,9 +237,7 @@ class ImageUploader(QObject):
         self.busy = True
         self.started.emit(name)
         try:
-            res = await upload_image(
-                self.client, data, name, alt=alt, base_url=self.base_url, max_bytes=self.max_bytes
-            )
+            res = await upload_image(self.client, data, name, alt=alt, max_bytes=self.max_bytes)
         finally:
             self.busy = False
         if res.ok and res.site_url:
@@ -213,6 +262,31 @@ class ImageUploader(QObject):
                 Text("Could not read {name}: {v}.", name=p.name, v=exc.strerror or exc)
             )
         return await self.upload_bytes(data, p.name, alt)
+
+    async def shrink_offer(self, path: str | Path) -> ShrinkOffer | None:
+        """The smaller copy to offer when the photo at ``path`` is larger than the site needs
+        (made in a worker thread); None when it is not, or when it cannot be made smaller."""
+        p = Path(path)
+        try:
+            size = p.stat().st_size
+            with p.open("rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            return None
+        check = check_image(head, p.name, max_bytes=max(self.max_bytes, size), total_size=size)
+        dims = picture_size(p)
+        if dims is None or not larger_than_needed(check.kind, size, *dims):
+            return None
+        try:
+            data = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: shrink_picture(p, max_bytes=self.max_bytes)
+            )
+        except ShrinkError:
+            return None
+        after = picture_size(data) or dims
+        if len(data) >= size and max(after) >= max(dims):
+            return None  # no smaller after all
+        return ShrinkOffer(p, size, dims, data, after, size <= self.max_bytes)
 
     async def upload_file_shrunk(self, path: str | Path, alt: str | None = None) -> ImageUpload:
         """Make the photo smaller (longest side 2000 px, JPEG ~85) in a worker thread, then
@@ -315,29 +389,33 @@ class EditorImageHelper(QObject):
                 return True
         return False
 
-    async def _offer_shrink(self, path: str) -> bool:
+    async def _offer_shrink(self, offer: ShrinkOffer) -> str | None:
+        """Ask: the smaller copy ("autoShrink", the default), the original ("original", when
+        allowed) or nothing (None)."""
         from PySide6.QtWidgets import QMessageBox
 
-        from modu_desktop.ui.shell.asyncutil import ask
+        from modu_desktop.ui.kit.asyncutil import ask
 
-        name = Path(path).name
+        buttons = [
+            ("autoShrink", QMessageBox.ButtonRole.AcceptRole, tr("Make it smaller and upload"))
+        ]
+        if offer.original_allowed:
+            buttons.append(
+                ("original", QMessageBox.ButtonRole.ActionRole, tr("Upload it as it is"))
+            )
+        buttons.append(("cancel", QMessageBox.ButtonRole.RejectRole, tr("Cancel")))
         choice = await ask(
             self.editor.window(),
-            tr("Picture too large"),
-            tr(
-                "{name} is larger than {mb} MB. Make it smaller (longest side 2000 px, JPEG) "
-                "and upload that?",
-                name=name,
-                mb=self.uploader.max_bytes // (1024 * 1024),
-            ),
-            [
-                ("autoShrink", QMessageBox.ButtonRole.AcceptRole, tr("Make it smaller and upload")),
-                ("cancel", QMessageBox.ButtonRole.RejectRole, tr("Cancel")),
-            ],
+            tr("Picture larger than the site needs"),
+            tr("{name} is larger than the site needs.", name=offer.path.name),
+            buttons,
             object_name="shrinkQuestion",
             default="autoShrink",
+            informative=offer.describe()
+            + " "
+            + tr("A smaller picture loads faster for visitors, often on a phone."),
         )
-        return choice == "autoShrink"
+        return None if choice in (None, "cancel") else choice
 
     def handle_mime(self, mime: QMimeData, position: int) -> asyncio.Task[Any]:
         # Copy what we need now: the clipboard / drag data may be gone when the task runs.
@@ -357,11 +435,24 @@ class EditorImageHelper(QObject):
         doc = self.editor.document()
         anchor = QTextCursor(doc)
         anchor.setPosition(max(0, min(position, doc.characterCount() - 1)))
-        results = await self.uploader.upload_mime(mime)
         files = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime.hasUrls() else []
-        for n, (f, res) in enumerate(zip(files, results, strict=False)):
-            if is_shrinkable_refusal(res, self.uploader.max_bytes) and await self._offer_shrink(f):
-                results[n] = await self.uploader.upload_file_shrunk(f)
+        if not files:
+            results = await self.uploader.upload_mime(mime)
+        else:
+            results = []
+            for f in files:
+                offer = await self.uploader.shrink_offer(f)
+                if offer is None:
+                    results.append(await self.uploader.upload_file(f))
+                    continue
+                choice = await self._offer_shrink(offer)
+                if choice == "autoShrink":
+                    alt = default_alt(offer.path.name)
+                    results.append(
+                        await self.uploader.upload_bytes(offer.data, offer.upload_name, alt)
+                    )
+                elif choice == "original":
+                    results.append(await self.uploader.upload_file(f))
         parts = [r.markdown for r in results if r.ok and r.markdown]
         if parts:
             insert_markdown(self.editor, anchor.position(), "\n".join(parts))
@@ -412,7 +503,16 @@ class ImagePickerDialog(OpDialog):
         )
         self.shrink_button.hide()
         self.shrink_button.clicked.connect(self.start_shrunk)
-        lay.addWidget(self.shrink_button)
+        self.original_button = QPushButton(tr("Upload it as it is"))
+        self.original_button.setObjectName("uploadOriginalButton")
+        self.original_button.hide()
+        self.original_button.clicked.connect(self.start_original)
+        row = QHBoxLayout()
+        row.addWidget(self.shrink_button)
+        row.addWidget(self.original_button)
+        row.addStretch(1)
+        lay.addLayout(row)
+        self.offer: ShrinkOffer | None = None  # the smaller copy offered for this file
         self.upload_button, self.cancel_button = self.add_op_buttons(
             lay, "&Upload and insert", "opsUploadButton"
         )
@@ -427,6 +527,8 @@ class ImagePickerDialog(OpDialog):
 
     def _path_changed(self, text: str) -> None:
         self.shrink_button.hide()
+        self.original_button.hide()
+        self.offer = None
         if not self.alt_edit.isModified():
             self.alt_edit.setText(default_alt(text) if text else "")
 
@@ -461,20 +563,59 @@ class ImagePickerDialog(OpDialog):
 
             return self.run_job(nothing(), name="image-upload.nothing")
         return self.run_op(
-            lambda: self.uploader.upload_file(path, alt),
+            lambda: self._upload_or_offer(path, alt),
             self.t("Uploading {name}…").format(name=Path(path).name),
         )
+
+    async def _upload_or_offer(self, path: str, alt: str) -> ImageUpload | None:
+        """Upload, unless the photo is larger than the site needs: then None, and the offer
+        (before, after, two buttons) is shown instead."""
+        self.offer = await self.uploader.shrink_offer(path)
+        if self.offer is not None:
+            return None
+        return await self.uploader.upload_file(path, alt)
 
     def start_shrunk(self) -> asyncio.Task[Any]:
         path = self.path_edit.text().strip()
         alt = self.alt_edit.text().strip() or default_alt(path)
         self.shrink_button.hide()
+        self.original_button.hide()
+        offer = self.offer
+        if offer is not None and str(offer.path) == str(Path(path)):
+            return self.run_op(
+                lambda: self.uploader.upload_bytes(offer.data, offer.upload_name, alt),
+                tr("Uploading the smaller copy of {name}…", name=offer.path.name),
+            )
         return self.run_op(
             lambda: self.uploader.upload_file_shrunk(path, alt),
             tr("Making {name} smaller and uploading it…", name=Path(path).name),
         )
 
-    def on_result(self, res: ImageUpload) -> None:
+    def start_original(self) -> asyncio.Task[Any]:
+        path = self.path_edit.text().strip()
+        alt = self.alt_edit.text()
+        self.shrink_button.hide()
+        self.original_button.hide()
+        return self.run_op(
+            lambda: self.uploader.upload_file(path, alt),
+            self.t("Uploading {name}…").format(name=Path(path).name),
+        )
+
+    def on_result(self, res: ImageUpload | None) -> None:
+        if res is None and self.offer is not None:  # larger than the site needs: ask
+            self.show_status(
+                tr("{name} is larger than the site needs.", name=self.offer.path.name)
+                + " "
+                + self.offer.describe(),
+                "warning",
+            )
+            self.shrink_button.show()
+            self.original_button.setVisible(self.offer.original_allowed)
+            self.shrink_button.setDefault(True)
+            self.shrink_button.setFocus()
+            return
+        if res is None:
+            return
         if res.ok:
             self.markdown = res.markdown
         self.show_outcome(res)

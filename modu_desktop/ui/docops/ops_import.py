@@ -47,14 +47,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
-from modu_desktop.core.docops.importer import ImportCandidate, check_candidates, read_candidates
-from modu_desktop.core.docops.ops import (
+from modu_desktop.core.brochure.themes import (
     DEFAULT_LAYOUT,
     DEFAULT_THEME,
+    LAYOUT_KEYS,
     LAYOUTS,
-    MAX_POSITION,
+    THEME_KEYS,
     THEMES,
+)
+from modu_desktop.core.docops.importer import ImportCandidate, check_candidates, read_candidates
+from modu_desktop.core.docops.ops import (
+    MAX_POSITION,
     DocOps,
     NewDocRequest,
     OpResult,
@@ -64,8 +67,9 @@ from modu_desktop.core.docops.ops import (
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
-from modu_desktop.ui.shell.asyncutil import run_dialog
-from modu_desktop.ui.shell.operation import error_text
+from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.fit import fit_to_screen
+from modu_desktop.ui.kit.operation import error_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")
 
@@ -101,20 +105,14 @@ class NewDocForm(QWidget):
         self.has_position.toggled.connect(self.position.setEnabled)
         self.theme = QComboBox()
         self.theme.setObjectName("opsThemeCombo")
-        for key in THEMES:
-            choice = THEME_BY_KEY.get(key)
-            if choice is None:
-                self.theme.addItem(key, key)
-            else:
-                self.theme.addItem(theme_swatch(key), choice.label, key)
+        for theme in THEMES:
+            self.theme.addItem(theme_swatch(theme.key), theme.label, theme.key)
         self.layout_combo = QComboBox()
         self.layout_combo.setObjectName("opsLayoutCombo")
-        for key in LAYOUTS:
-            lc = LAYOUT_BY_KEY.get(key)
-            if lc is None:
-                self.layout_combo.addItem(key, key)
-            else:
-                self.layout_combo.addItem(layout_swatch(key), f"{lc.label} ({lc.width_px}px)", key)
+        for layout in LAYOUTS:
+            self.layout_combo.addItem(
+                layout_swatch(layout.key), f"{layout.label} ({layout.width_px}px)", layout.key
+            )
         self.template = QCheckBox(
             self.t("Start from the template (hero, cards, timeline, quote, call to action)")
         )
@@ -222,6 +220,8 @@ class NewDocForm(QWidget):
             layout=self.layout_combo.currentData() or DEFAULT_LAYOUT,
             template=self.template.isChecked(),
             base_text=self.base_text,
+            draft=self.base_text
+            is None,  # a new page waits for 게시하기; an import keeps its file's
         )
 
     def set_request(self, req: NewDocRequest) -> None:
@@ -233,14 +233,10 @@ class NewDocForm(QWidget):
         self.has_position.setChecked(req.position is not None)
         self.position.setValue(req.position or 0)
         self.theme.setCurrentIndex(
-            max(0, self.theme.findData(req.theme if req.theme in THEMES else DEFAULT_THEME))
+            max(0, self.theme.findData(req.theme if req.theme in THEME_KEYS else DEFAULT_THEME))
         )
-        self.layout_combo.setCurrentIndex(
-            max(
-                0,
-                self.layout_combo.findData(req.layout if req.layout in LAYOUTS else DEFAULT_LAYOUT),
-            )
-        )
+        layout = req.layout if req.layout in LAYOUT_KEYS else DEFAULT_LAYOUT
+        self.layout_combo.setCurrentIndex(max(0, self.layout_combo.findData(layout)))
         self.template.setChecked(req.template)
         self.template.setEnabled(req.base_text is None)
         self.clear_error()
@@ -298,6 +294,15 @@ class NewDocumentDialog(OpDialog):
         if initial is not None:
             self.form.set_request(initial)
         lay.addWidget(self.form)
+        note = QLabel(
+            self.t(
+                "The new page is not published: it shows on the site once you press "
+                "“Publish” on it."
+            )
+        )
+        note.setObjectName("opsNewDocUnpublishedNote")
+        note.setWordWrap(True)
+        lay.addWidget(note)
         self.add_status_widgets(lay)
         self.create_button, self.cancel_button = self.add_op_buttons(
             lay, "&Create", "opsCreateButton"
@@ -309,7 +314,7 @@ class NewDocumentDialog(OpDialog):
         self.form.clear_error()
         return self.run_op(
             lambda: self.ops.create(req, keep_lock=True),
-            self.t("Creating {path}…").format(path=req.path if req.doc_id else "…"),
+            self.t("Creating “{title}”…").format(title=req.title or "…"),
         )
 
     def on_result(self, res: OpResult) -> None:
@@ -416,7 +421,7 @@ class ImportDialog(OpDialog):
             self.import_button,
             self.close_button,
         ]
-        self.resize(760, 460)
+        fit_to_screen(self, 760, 460)
         if paths:
             self.add_paths(paths)
 
@@ -459,10 +464,11 @@ class ImportDialog(OpDialog):
         name = Path(c.source).name
         done = self.results.get(c.source)
         if done is not None and done.ok:
-            return self.t("✔ {name} → {path}").format(name=name, path=done.path or "")
+            title = c.request.title if c.request is not None else ""
+            return self.t("✔ {name} → “{title}”").format(name=name, title=title)
         if c.request is None or c.conflict is not None:
             return self.t("⚠ {name}").format(name=name)
-        return self.t("{name} → {path}").format(name=name, path=c.request.path)
+        return self.t("{name} → “{title}”").format(name=name, title=c.request.title)
 
     def _refill(self) -> None:
         row = self.list.currentRow()
@@ -562,8 +568,8 @@ class ImportDialog(OpDialog):
         for i, c in enumerate(ready):
             assert c.request is not None
             self.show_status(
-                self.t("Creating {path} ({i} of {n})…").format(
-                    path=c.request.path, i=i + 1, n=len(ready)
+                self.t("Creating “{title}” ({i} of {n})…").format(
+                    title=c.request.title, i=i + 1, n=len(ready)
                 ),
                 "info",
             )

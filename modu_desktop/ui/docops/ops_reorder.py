@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 
 from modu_desktop.core.docops.ops import DocOps, OpCode, OpResult, Text
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.operation import operations_for
 
 
 class ReorderController(QObject):
@@ -72,7 +72,7 @@ class ReorderController(QObject):
         res: OpResult | None = None
         try:
             for d in directions:
-                self.started.emit(Text("Moving {doc_id} {d}…", doc_id=doc_id, d=d)())
+                self.started.emit(Text("Moving “{title}”…", title=self.ops.title_of(doc_id))())
                 res = await self.ops.move(doc_id, d)
                 if not res.ok:
                     break
@@ -85,8 +85,8 @@ class ReorderController(QObject):
             res = OpResult(
                 res.code,
                 Text(
-                    "Moved {doc_id} {done} of {v} places; then: {text}",
-                    doc_id=doc_id,
+                    "Moved “{title}” {done} of {v} places; then: {text}",
+                    title=self.ops.title_of(doc_id),
                     done=done,
                     v=len(directions),
                     text=res.text,

@@ -3,10 +3,10 @@
 The preview's resolver must answer synchronously with a ``file:`` URL, so the first time a
 picture is asked for it answers "not yet", fetches it in the background through the git database
 (tree entry → blob by sha, never the Contents API), writes it under the cache dir, and asks the
-preview to render again. Site paths map like the site does: ``/img/x.png`` and
-``{baseUrl}img/x.png`` → ``static/img/x.png``; ``../static/img/x.png``; and paths relative to
-the document (``./images/a.png`` → ``docs/…/images/a.png``). Nothing outside the mirror and
-nothing remote is ever served.
+preview to render again. An address names the file the site build takes
+(:func:`~modu_desktop.core.documents.pictures.locate_picture`: ``/img/x.png`` →
+``static/img/x.png``, ``img/x.png`` → the document's folder, ``@site/…``). Nothing outside the
+mirror and nothing remote is ever served.
 """
 
 from __future__ import annotations
@@ -14,37 +14,26 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import posixpath
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+
+from modu_desktop.core.documents.pictures import repo_picture_path
 
 log = logging.getLogger(__name__)
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".ico")
 
 
-def repo_path_for(src: str, doc_path: str | None, base_url: str = "/") -> str | None:
-    """The repository path a Markdown image source points at, or None if it is not local."""
-    path = unquote(src.split("#", 1)[0].split("?", 1)[0].strip())
-    if not path or "://" in path or path.startswith(("//", "data:")) or ":" in path.split("/")[0]:
+def mirrored_path(src: str, doc_path: str | None) -> str | None:
+    """The repository file the preview shows for a picture address in the document at
+    ``doc_path`` (where the site build takes it from), or None: remote, outside the repository,
+    or not a picture file (the mirror fetches nothing else)."""
+    path = repo_picture_path(src, doc_path or "docs/x.md")
+    if path is None or not path.lower().endswith(IMAGE_EXTS):
         return None
-    base = base_url if base_url.endswith("/") else base_url + "/"
-    if path.startswith(base) and base != "/":
-        rel = "static/" + path[len(base) :]
-    elif path.startswith("/"):
-        rel = "static/" + path.lstrip("/")
-    elif path.startswith("img/"):
-        rel = "static/" + path
-    else:
-        folder = posixpath.dirname(doc_path or "docs/x.md")
-        rel = posixpath.join(folder, path)
-    rel = posixpath.normpath(rel)
-    if rel.startswith("..") or rel.startswith("/") or not rel.lower().endswith(IMAGE_EXTS):
-        return None
-    return rel
+    return path
 
 
 class RepoImageMirror:
@@ -56,14 +45,12 @@ class RepoImageMirror:
         spawn: Callable[[Any], Any],
         on_ready: Callable[[], None],
         doc_path: Callable[[], str | None],
-        base_url: str = "/",
     ) -> None:
         self.store = store
         self.root = root.resolve()
         self._spawn = spawn
         self._on_ready = on_ready
         self._doc_path = doc_path
-        self.base_url = base_url
         self._requested: set[str] = set()
         self.missing: set[str] = set()
 
@@ -74,7 +61,7 @@ class RepoImageMirror:
         return p
 
     def resolve(self, src: str) -> str | None:
-        rel = repo_path_for(src, self._doc_path(), self.base_url)
+        rel = mirrored_path(src, self._doc_path())
         if rel is None:
             return None
         p = self.local_file(rel)
@@ -115,8 +102,9 @@ class RepoImageMirror:
         self._on_ready()
 
     def remember(self, site_path: str, data: bytes) -> None:
-        """A picture we just uploaded: show it before the next pull."""
-        rel = repo_path_for(site_path, self._doc_path(), self.base_url)
+        """A picture we just uploaded (``site_path``: its address in the document): show it
+        before the next pull."""
+        rel = mirrored_path(site_path, self._doc_path())
         p = self.local_file(rel) if rel else None
         if p is None:
             return

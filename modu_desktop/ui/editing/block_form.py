@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.brochure.block_model import BlockModel, Item, ItemList, Row
 from modu_desktop.core.brochure.catalog import FieldSpec, field_label, spec_for
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.flow_layout import FlowLayout
 
 _REASONS = {
     "not-a-key": "a line without “name: value”",
@@ -241,7 +242,7 @@ class _Table(QWidget):
         self.table.setMinimumHeight(120)
         self.table.setWordWrap(False)
         lay.addWidget(self.table)
-        self.buttons = QHBoxLayout()
+        self.buttons = FlowLayout()  # wraps in a narrow pane (a card beside the preview)
         lay.addLayout(self.buttons)
         self.table.cellChanged.connect(self._cell_changed)
 
@@ -306,7 +307,6 @@ class ItemTable(_Table):
         self._button("removeItemButton", tr("Remove"), self.remove)
         self._button("moveUpButton", tr("Up"), lambda: self.move_row(-1))
         self._button("moveDownButton", tr("Down"), lambda: self.move_row(1))
-        self.buttons.addStretch(1)
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -387,7 +387,6 @@ class DataTable(_Table):
         self._button("moveDownButton", tr("Down"), lambda: self.move_row(1))
         self._button("addColumnButton", tr("Add column"), self.add_column)
         self._button("removeColumnButton", tr("Remove column"), self.remove_column)
-        self.buttons.addStretch(1)
         self.rebuild()
 
     def rebuild(self) -> None:

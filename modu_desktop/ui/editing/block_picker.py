@@ -28,17 +28,18 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.account.paths import resources_dir
 from modu_desktop.core.brochure.catalog import CATALOG, BlockSpec
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 PICTURE = QSize(168, 96)
 _RENDER_WIDTH = 520
-_cache: dict[tuple[str, str], QPixmap] = {}
+_cache: dict[tuple[str, str, int, int], QPixmap] = {}
 
 
 def block_picture(spec: BlockSpec, theme: str | None = None, size: QSize = PICTURE) -> QPixmap:
     """The block's example as the preview draws it (``resources/blocks/{entry}.png``), framed
     and scaled into ``size`` (cached). ``theme`` is accepted for the picker's sake; the shipped
     pictures use the site's default theme."""
-    key = (spec.entry, theme or "")
+    key = (spec.entry, theme or "", size.width(), size.height())
     hit = _cache.get(key)
     if hit is not None:
         return hit
@@ -169,7 +170,7 @@ class BlockPicker(QDialog):
         self.list.itemActivated.connect(lambda _i: self.accept())
         self.filter.textChanged.connect(self._filter)
         self.filter.returnPressed.connect(self.accept)
-        self.resize(620, 640)
+        fit_to_screen(self, 620, 640)
         self.list.setFocus()
 
     def _filter(self, text: str) -> None:

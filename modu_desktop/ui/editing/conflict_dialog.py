@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 
 def read_only_pane(
@@ -114,11 +115,12 @@ def _scroll_to(view: QPlainTextEdit, line: int) -> None:
 
 
 class ConflictDialog(QDialog):
-    """``compare_only`` hides keep/take (used by "compare with the current version")."""
+    """``title``: the page's title (the headline names it); ``compare_only`` hides keep/take
+    (used by "compare with the current version")."""
 
     def __init__(
         self,
-        doc_id: str,
+        title: str,
         mine: str,
         theirs: str,
         *,
@@ -138,13 +140,13 @@ class ConflictDialog(QDialog):
         if compare_only:
             msg = tr(
                 "Your text (left) and the current version on the site (right) of “{doc}”.",
-                doc=doc_id,
+                doc=title,
             )
         else:
             msg = tr(
                 "While you were editing “{doc}”, a newer version was saved{by}. "
                 "Nothing has been overwritten. Choose what to keep.",
-                doc=doc_id,
+                doc=title,
                 by=by,
             )
         head = QLabel(msg)
@@ -213,7 +215,7 @@ class ConflictDialog(QDialog):
         self.take_theirs_button.clicked.connect(lambda: self._done(ConflictChoice.TAKE_THEIRS))
         self.save_new_button.clicked.connect(lambda: self._done(ConflictChoice.SAVE_AS_NEW))
         self.cancel_button.clicked.connect(lambda: self._done(ConflictChoice.CANCEL))
-        self.resize(1000, 620)
+        fit_to_screen(self, 1000, 620)  # never wider than its window (취소 stays in view)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)

@@ -3,16 +3,17 @@ document for text that cannot go where it was, comparing with the site's version
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from modu_desktop.core.docops.newdoc import CopySuggestion, copy_text, effective_id, suggest_copy
+from modu_desktop.core.documents.store import DocSummary
 from modu_desktop.core.edit_session import Conflict, ConflictDecision
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.conflict_dialog import ConflictChoice, ConflictDialog
-from modu_desktop.ui.editing.new_doc_dialog import NewDocDialog, suggest_doc_id
-from modu_desktop.ui.shell.asyncutil import ask, run_dialog
+from modu_desktop.ui.editing.new_doc_dialog import NewDocDialog
+from modu_desktop.ui.kit.asyncutil import ask, run_dialog
 
 
 async def ask_unsaved(parent: QWidget, title: str, *, editable: bool) -> str | None:
@@ -77,16 +78,16 @@ async def compare(parent: QWidget, title: str, mine: str, current: str) -> bool:
 
 
 async def ask_new_document(
-    parent: QWidget, existing: set[str], from_doc: str, text: str
-) -> tuple[str, str] | None:
-    """Ask for a new docId for ``text``: (new id, the text with its front matter ``id``
-    following), or None if cancelled."""
-    dlg = NewDocDialog(suggest_doc_id(from_doc, existing), existing, parent)
+    parent: QWidget, docs: Sequence[DocSummary], from_doc: str, text: str
+) -> tuple[CopySuggestion, str] | None:
+    """Ask how to save ``text`` (the page ``from_doc``'s) as a new page: (the chosen title,
+    place and address, the text as the copy — not published), or None if cancelled."""
+    suggestion = suggest_copy(text, from_doc, docs)
+    taken = {effective_id(d) for d in docs if "/" not in d.doc_id}
+    dlg = NewDocDialog(suggestion, taken, parent)
     result = await run_dialog(dlg)
-    new_id = dlg.doc_id()
+    chosen = dlg.chosen()
     dlg.deleteLater()
     if result != 1:
         return None
-    if fmsync.read_id(text) is not None:
-        text = fmsync.write_field(text, "id", new_id.rsplit("/", 1)[-1])
-    return new_id, text
+    return chosen, copy_text(text, chosen)

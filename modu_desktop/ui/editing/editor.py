@@ -1,5 +1,12 @@
-"""The editing area: toolbar, front matter form, Markdown editor with a block form, find bar,
-live preview (splitters).
+"""The editing area: toolbar, front matter form, the page editor of cards (the default view) or
+the Markdown editor with a block form (원문 편집), find bar, live preview (splitters).
+
+- The document text lives in the Markdown editor's ``QTextDocument``; the page editor
+  (:mod:`modu_desktop.ui.editing.cards.page_editor`) is a view of the same text whose edits go
+  into that document, so both views share one undo history and every signal (drafts, saving,
+  preview, publish check) sees one text. ``rawEditorToggle`` switches views at the same place.
+- :meth:`EditorPane.text` gives the text with the line endings and byte-order mark it was
+  loaded with (Qt's document keeps neither); an untouched document is given back exactly.
 
 - The toolbar: collapse the document list, Save with a plain saved/unsaved state, 블록 넣기, the
   view switch (editor / preview / both) and 머리말 보기 (show the raw front matter). Under it,
@@ -15,10 +22,12 @@ live preview (splitters).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -26,62 +35,56 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QKeyEvent,
-    QKeySequence,
     QTextCursor,
     QTextOption,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from modu_desktop.core.brochure import block_model as blockmodel
+from modu_desktop.core.brochure import block_model, syntax
+from modu_desktop.core.publish.status import DocStatus, EditPhase
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
+from modu_desktop.ui.editing.cards.autosize import raw_text
+from modu_desktop.ui.editing.cards.page_editor import PageEditor
 from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
+from modu_desktop.ui.editing.preedit import install_preedit_tracker
 from modu_desktop.ui.editing.publish_status import PublishStatus
-
-INSERT_BLOCK_SHORTCUT = "Ctrl+Shift+B"
-
-if TYPE_CHECKING:
-    from modu_desktop.ui.preview.pane import PreviewPane
+from modu_desktop.ui.kit.shortcuts import bind, keys_text, sequences
+from modu_desktop.ui.preview.pane import PreviewPane
+from modu_desktop.ui.publish.status_words import save_words
 
 log = logging.getLogger(__name__)
 
 
 def _make_preview(parent: QWidget) -> PreviewPane | _NoPreview:
     """The WebEngine preview (its view is created at the first render, not here), or a
-    sentence saying there is none when this installation has no Qt WebEngine at all
-    (``MODU_NO_PREVIEW`` asks for that too: the real-window tests run without a GPU process)."""
+    sentence saying there is none when ``MODU_NO_PREVIEW`` asks (the real-window tests run
+    without a GPU process)."""
     import os
 
     pane: PreviewPane | _NoPreview
-    if os.environ.get("MODU_NO_PREVIEW"):
-        pane = _NoPreview(parent)
-    else:
-        try:
-            from modu_desktop.ui.preview.pane import PreviewPane
-        except ImportError:  # PySide6 without its WebEngine add-on: say so, never pretend
-            log.info("preview unavailable", exc_info=True)
-            pane = _NoPreview(parent)
-        else:
-            pane = PreviewPane(parent)
+    pane = _NoPreview(parent) if os.environ.get("MODU_NO_PREVIEW") else PreviewPane(parent)
     pane.setObjectName("preview")
     return pane
 
 
 class _NoPreview(QLabel):
-    """Shown instead of the preview when Qt WebEngine cannot be loaded at all."""
+    """Shown instead of the preview when ``MODU_NO_PREVIEW`` is set."""
 
     rendered = Signal()
     blockActivated = Signal(int)
@@ -98,6 +101,9 @@ class _NoPreview(QLabel):
         pass
 
     def scroll_to_line(self, line: int) -> bool:
+        return False
+
+    def follow_line(self, line: int) -> bool:
         return False
 
 
@@ -120,6 +126,7 @@ class EditorPane(QWidget):
     textEdited = Signal()
     saveRequested = Signal()
     listToggled = Signal(bool)  # True = the document list is shown
+    phaseChanged = Signal()  # saved / unsaved / saving / read-only may have changed
 
     VIEWS = ("editor", "preview", "both")
 
@@ -144,7 +151,7 @@ class EditorPane(QWidget):
         self.save_button = QPushButton(tr("Save"))
         self.save_button.setObjectName("saveButton")
         self.save_button.setAccessibleName(tr("Save the document"))
-        self.save_button.setToolTip(tr("Save (Ctrl+S)"))
+        self.save_button.setToolTip(tr("Save ({keys})", keys=keys_text("save")))
         bar.addWidget(self.save_button)
         self.save_state = QLabel("")
         self.save_state.setObjectName("saveState")
@@ -155,9 +162,21 @@ class EditorPane(QWidget):
         self.insert_block_button.setObjectName("insertBlockButton")
         self.insert_block_button.setAccessibleName(tr("Insert a brochure block"))
         self.insert_block_button.setToolTip(
-            tr("Insert a brochure block ({keys})", keys=INSERT_BLOCK_SHORTCUT)
+            tr("Insert a brochure block ({keys})", keys=keys_text("insertBlock"))
         )
         bar.addWidget(self.insert_block_button)
+        self.raw_toggle = QToolButton()
+        self.raw_toggle.setObjectName("rawEditorToggle")
+        self.raw_toggle.setText(tr("Edit original text"))
+        self.raw_toggle.setCheckable(True)
+        self.raw_toggle.setShortcut(sequences("rawView")[0])
+        self.raw_toggle.setProperty("shortcutName", "rawView")  # listed on the 단축키 page
+        self.raw_toggle.setToolTip(
+            tr("Edit the page as Markdown text (for advanced users); press again for the cards")
+            + f" ({keys_text('rawView')})"
+        )
+        self.raw_toggle.setAccessibleName(tr("Edit original text"))
+        bar.addWidget(self.raw_toggle)
         self.view_buttons: dict[str, QToolButton] = {}
         self.view_group = QButtonGroup(self)
         for key, text, name in (
@@ -210,6 +229,7 @@ class EditorPane(QWidget):
         self.editor.setFont(font)
         self.highlighter = _attach_highlighter(self.editor)
         self.find_bar = FindBar(self.editor, left)
+        self.find_bar.before_open = lambda: self.set_raw_view(True)  # it searches the text
         left_lay.addWidget(self.editor)
         left_lay.addWidget(self.find_bar)
         self.block_form = BlockForm()
@@ -218,10 +238,16 @@ class EditorPane(QWidget):
         self.left_splitter.addWidget(self.block_form)
         self.left_splitter.setStretchFactor(0, 3)
         self.left_splitter.setStretchFactor(1, 2)
-        self.left_pane = self.left_splitter
+        self.page_editor = PageEditor(self.editor.document())
+        self.page_editor.block_picker = self._pick_block_for_cards
+        self.left_stack = QStackedWidget()
+        self.left_stack.setObjectName("editorViews")
+        self.left_stack.addWidget(self.page_editor)
+        self.left_stack.addWidget(self.left_splitter)
+        self.left_pane = self.left_stack
         self.preview = _make_preview(self)
         self.preview.setAccessibleName(tr("Preview"))
-        self.splitter.addWidget(self.left_splitter)
+        self.splitter.addWidget(self.left_stack)
         self.splitter.addWidget(self.preview)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
@@ -229,19 +255,28 @@ class EditorPane(QWidget):
 
         self.insert_block_action = QAction(tr("Insert &block…"), self)
         self.insert_block_action.setObjectName("insertBlockAction")
-        self.insert_block_action.setShortcut(QKeySequence(INSERT_BLOCK_SHORTCUT))
+        bind(self.insert_block_action, "insertBlock")
         self.insert_block_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.insert_block_action.triggered.connect(self.open_block_picker)
         self.addAction(self.insert_block_action)
 
         self.view = "both"
+        self._remember_list = True
+        self._list_wanted = True  # the user's choice (a narrow window may hide it for now)
+        self.narrow = False  # the window is narrow now: its list width is not the user's
+        self.raw_view = False
+        self._loaded = ""
+        self._loaded_plain = ""
+        self._bom = False
+        self._crlf = False
         self.front_matter_hidden = True
         self._fm_lines = 0
         self._saving = False
+        self._checking = False
         self._loading = False
         self._applying_form = False
         self._applying_block = False
-        self._block_span: blockmodel.BlockSpan | None = None
+        self._block_span: syntax.BlockPart | None = None
         self._form_sized = False
         self._layout_path: Path | None = None
         self._outer: QSplitter | None = None
@@ -263,6 +298,7 @@ class EditorPane(QWidget):
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.document().modificationChanged.connect(lambda _m: self._update_save_state())
         self.editor.installEventFilter(self)
+        install_preedit_tracker().watch(self.editor)  # Korean input: see preedit.py
         self.preview.blockActivated.connect(self.open_block_at_line)
         self.preview.rendered.connect(self._refollow)  # a new rendering: keep the block in view
         self.form.fieldEdited.connect(self._apply_form_edit)
@@ -271,15 +307,22 @@ class EditorPane(QWidget):
         self.insert_block_button.clicked.connect(self.open_block_picker)
         self.show_fm_button.toggled.connect(lambda on: self.set_front_matter_hidden(not on))
         self.toggle_list_button.toggled.connect(self._toggle_list)
+        self.raw_toggle.toggled.connect(self.set_raw_view)
+        self._followed_card: object = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._card_focus_changed)
+        self.show_fm_button.setVisible(False)
         for sp in (self.splitter, self.left_splitter):
             sp.splitterMoved.connect(lambda *_a: self._save_layout_timer.start())
         self._update_save_state()
 
     # --- content ---
     def load_text(self, text: str, *, read_only: bool) -> None:
+        self._remember_loaded(text)
         self._loading = True
         try:
-            self.editor.setPlainText(text)  # also clears undo history
+            self.editor.setPlainText(self._loaded_plain)  # also clears undo history
             self.editor.document().setModified(False)
             self._apply_front_matter_visibility()
             cur = self.editor.textCursor()
@@ -293,9 +336,33 @@ class EditorPane(QWidget):
         self._sync_form_from_text()
         self._sync_block_form()
         self._render_now()
+        if not self.raw_view:
+            self.page_editor.reconcile()
+            self.page_editor.verticalScrollBar().setValue(0)
+
+    def _remember_loaded(self, text: str) -> None:
+        """What Qt's document will hold of ``text``, and how to give it back: the BOM and the
+        line endings (Qt keeps neither), the untouched text exactly."""
+        self._loaded = text
+        self._bom = text.startswith("\ufeff")
+        body = text[1:] if self._bom else text
+        crlf = body.count("\r\n")
+        self._crlf = crlf > 0 and crlf >= body.count("\n") - crlf
+        self._loaded_plain = body.replace("\r\n", "\n").replace("\r", "\n")
+
+    def _plain(self) -> str:
+        """The document's characters as Qt holds them (``\n`` line ends, no BOM)."""
+        return raw_text(self.editor.document())
 
     def text(self) -> str:
-        return self.editor.toPlainText()
+        """The document's text as it will be saved: exactly the loaded text while nothing
+        changed, else with the loaded text's BOM and line endings."""
+        current = self._plain()
+        if current == self._loaded_plain:
+            return self._loaded
+        if self._crlf:
+            current = current.replace("\n", "\r\n")
+        return "\ufeff" + current if self._bom else current
 
     def is_modified(self) -> bool:
         return self.editor.document().isModified()
@@ -309,6 +376,7 @@ class EditorPane(QWidget):
         self.form.set_read_only(ro)
         self.find_bar.set_read_only(ro)
         self.block_form.set_read_only(ro)
+        self.page_editor.set_read_only(ro)
         self.save_button.setEnabled(not ro)
         self.insert_block_button.setEnabled(not ro)
         self.insert_block_action.setEnabled(not ro)
@@ -316,10 +384,11 @@ class EditorPane(QWidget):
 
     def replace_all_text(self, text: str, *, modified: bool) -> None:
         """Put new text in (e.g. 'take theirs') as one undoable step."""
+        self._remember_loaded(text)
         cur = QTextCursor(self.editor.document())
         cur.beginEditBlock()
         cur.select(QTextCursor.SelectionType.Document)
-        cur.insertText(text)
+        cur.insertText(self._loaded_plain)
         cur.endEditBlock()
         self.editor.document().setModified(modified)
         self._update_save_state()
@@ -327,18 +396,44 @@ class EditorPane(QWidget):
     # --- saved / unsaved ---
     def set_saving(self, saving: bool) -> None:
         self._saving = saving
-        self.save_button.setEnabled(not saving and not self.editor.isReadOnly())
+        self._update_save_button()
         self._update_save_state()
 
-    def _update_save_state(self) -> None:
+    def set_checking(self, checking: bool) -> None:
+        """The check before a save is running (off the UI thread): the button waits, the
+        label says so, and typing goes on."""
+        self._checking = checking
+        self._update_save_button()
+        self._update_save_state()
+
+    def _update_save_button(self) -> None:
+        busy = self._saving or self._checking
+        self.save_button.setEnabled(not busy and not self.editor.isReadOnly())
+
+    def phase(self) -> EditPhase:
+        """The editor's side of the document's state (the window adds "waiting to save")."""
         if self.editor.isReadOnly():
-            text, kind = tr("Read-only"), "info"
-        elif self._saving:
-            text, kind = tr("Saving…"), "info"
-        elif self.editor.document().isModified():
-            text, kind = tr("● Not saved yet"), "warning"
-        else:
-            text, kind = tr("✔ Saved"), "ok"
+            return EditPhase.READ_ONLY
+        if self._saving:
+            return EditPhase.SAVING
+        if self._checking:
+            return EditPhase.CHECKING
+        if self.editor.document().isModified():
+            return EditPhase.UNSAVED
+        return EditPhase.CLEAN
+
+    def show_status(self, status: DocStatus | None, now: float | None = None) -> None:
+        """The window's state of the open document: the saved/unsaved label and the
+        publishing line, both from it."""
+        self.publish.show_status(status, now)
+        self._show_save_state(status.phase if status is not None else None)
+
+    def _update_save_state(self) -> None:
+        self._show_save_state(self.phase())
+        self.phaseChanged.emit()
+
+    def _show_save_state(self, phase: EditPhase | None) -> None:
+        text, kind = save_words(phase or self.phase())
         self.save_state.setText(text)
         self.save_state.setProperty("kind", kind)
         color = {"ok": "#1a7f37", "warning": "#b45309", "info": "#5b6b88"}[kind]
@@ -351,18 +446,18 @@ class EditorPane(QWidget):
         if not self._applying_form:
             self._fm_timer.start()
         if self.front_matter_hidden and not self._loading:
-            n = blockmodel.front_matter_lines(self.editor.toPlainText())
+            n = syntax.front_matter_lines(self._plain())
             if n != self._fm_lines:
                 self._apply_front_matter_visibility()
         if not self._applying_block:
             self._block_timer.start()
-        self.preview.schedule_render(self.editor.toPlainText())
+        self.preview.schedule_render(self._plain())
 
     def _render_now(self) -> None:
-        self.preview.render_now(self.editor.toPlainText())
+        self.preview.render_now(self._plain())
 
     def _sync_form_from_text(self) -> None:
-        self.form.set_values(fmsync.read_fields(self.editor.toPlainText()))
+        self.form.set_values(fmsync.read_fields(self._plain()))
 
     def apply_field(self, key: str, value: object) -> None:
         """Set one front matter key in the text (one undoable step), e.g. after a reorder."""
@@ -372,7 +467,7 @@ class EditorPane(QWidget):
     def _apply_form_edit(self, key: str, value: object) -> None:
         if self.editor.isReadOnly():
             return
-        old = self.editor.toPlainText()
+        old = self._plain()
         new = fmsync.write_field(old, key, value)
         if new == old:
             return
@@ -412,7 +507,7 @@ class EditorPane(QWidget):
 
     def _apply_front_matter_visibility(self) -> None:
         doc = self.editor.document()
-        n = blockmodel.front_matter_lines(self.editor.toPlainText())
+        n = syntax.front_matter_lines(self._plain())
         # nothing after it: keep it visible so the text can still be reached
         reachable = n < doc.blockCount()
         n_hide = n if self.front_matter_hidden and reachable else 0
@@ -455,27 +550,29 @@ class EditorPane(QWidget):
         if not self._applying_block:
             self._block_timer.start()
 
-    def current_block_span(self) -> blockmodel.BlockSpan | None:
+    def current_block_span(self) -> syntax.BlockPart | None:
         line = self.editor.textCursor().blockNumber()
-        return blockmodel.block_at(self.editor.toPlainText(), line)
+        return syntax.block_at(self._plain(), line)
 
     def _sync_block_form(self) -> None:
         span = self.current_block_span()
         if span is None or not span.closed:
             self._block_span = None
             self.block_form.hide()
+            if self.preview.isVisible():  # an ordinary paragraph: the preview follows it too
+                self.preview.follow_line(self.editor.textCursor().blockNumber())
             return
         same = (
             self._block_span is not None
-            and self._block_span.start == span.start
+            and self._block_span.first_line == span.first_line
             and self.block_form.isVisible()
             and self.block_form.model is not None
-            and self.block_form.model.text() == blockmodel.span_text(self.text(), span)
+            and self.block_form.model.text() == span.text
         )
         self._block_span = span
         if same:
             return
-        model = blockmodel.parse(blockmodel.span_text(self.text(), span))
+        model = block_model.parse(span.text)
         self.block_form.show_model(model)
         self.block_form.set_read_only(self.editor.isReadOnly())
         if not self.block_form.isVisible():
@@ -491,12 +588,12 @@ class EditorPane(QWidget):
         if self.block_form.isVisible() and self.block_form.model is not None and self._block_span:
             self.follow_in_preview(self.block_form.model, self._block_span)
 
-    def follow_in_preview(self, model: blockmodel.BlockModel, span: blockmodel.BlockSpan) -> bool:
+    def follow_in_preview(self, model: block_model.BlockModel, span: syntax.BlockPart) -> bool:
         """Scroll the preview to the block being edited (the page knows each block's line)."""
         if not self.preview.isVisible():
             return False
-        if self.preview.scroll_to_line(span.start):
-            self.preview_followed = span.start
+        if self.preview.scroll_to_line(span.first_line):
+            self.preview_followed = span.first_line
             return True
         return False
 
@@ -505,7 +602,8 @@ class EditorPane(QWidget):
         if span is None or self.editor.isReadOnly():
             return
         doc = self.editor.document()
-        first, last = doc.findBlockByNumber(span.start), doc.findBlockByNumber(span.end)
+        first = doc.findBlockByNumber(span.first_line)
+        last = doc.findBlockByNumber(span.last_line)
         if not first.isValid() or not last.isValid():
             return
         start = first.position()
@@ -533,15 +631,18 @@ class EditorPane(QWidget):
             edit.insertText(new_block[a:b_new])
             edit.endEditBlock()
             n_lines = new_block.count("\n") + 1
-            self._block_span = blockmodel.BlockSpan(
-                span.start, span.start + n_lines - 1, span.name, span.closed
+            self._block_span = dataclasses.replace(
+                span,
+                end=span.start + len(new_block),
+                text=new_block,
+                last_line=span.first_line + n_lines - 1,
             )
             # Qt moved the editor's cursor along with the edit; only bring it back into the
             # block if its line went away (a removed item)
             now = self.editor.textCursor().blockNumber()
-            if not (self._block_span.start <= now <= self._block_span.end):
+            if not (self._block_span.first_line <= now <= self._block_span.last_line):
                 c = self.editor.textCursor()
-                c.setPosition(doc.findBlockByNumber(self._block_span.start + 1).position())
+                c.setPosition(doc.findBlockByNumber(self._block_span.first_line + 1).position())
                 self.editor.setTextCursor(c)
         finally:
             self._applying_block = False
@@ -549,27 +650,115 @@ class EditorPane(QWidget):
     def open_block_picker(self) -> None:
         if self.editor.isReadOnly():
             return
+        if not self.raw_view:
+            card = self.page_editor.current_card()
+            self._pick_block_for_cards(
+                lambda block: self.page_editor.insert_block(block, card, "below")
+            )
+            return
+        self._pick_block(self.insert_block)
+
+    def _pick_block(self, insert: Callable[[str], None]) -> None:
         from modu_desktop.ui.editing.block_picker import BlockPicker
 
-        theme = fmsync.read_fields(self.text()).get("theme")
+        theme = fmsync.read_fields(self._plain()).get("theme")
         dlg = BlockPicker(self, theme=str(theme) if theme else None)
         self.picker = dlg
-        dlg.picked.connect(lambda spec: self.insert_block(spec.example))
+        dlg.picked.connect(lambda spec: insert(spec.example))
         dlg.finished.connect(lambda _r: setattr(self, "picker", None))
         dlg.open()
+
+    def _pick_block_for_cards(self, insert: Callable[[str], None]) -> None:
+        if not self.editor.isReadOnly():
+            self._pick_block(insert)
+
+    # --- the two views of one text ---
+    def set_raw_view(self, raw: bool) -> None:
+        """원문 편집 (the Markdown editor) or the cards, at the same place of the document."""
+        if raw == self.raw_view and self.left_stack.currentIndex() == (1 if raw else 0):
+            return
+        if raw:
+            place = self.page_editor.place()
+            self.raw_view = True
+            self.left_stack.setCurrentIndex(1)
+            if place is not None:
+                cur = self.editor.textCursor()
+                cur.setPosition(min(place, self.editor.document().characterCount() - 1))
+                self.editor.setTextCursor(cur)
+                self.editor.centerCursor()
+            self._keep_cursor_visible()
+            self.editor.setFocus()
+            self._sync_block_form()
+        else:
+            place = self.editor.textCursor().position()
+            self.raw_view = False
+            self.left_stack.setCurrentIndex(0)
+            self.find_bar.hide()
+            self.page_editor.ensure_current()
+            self.page_editor.show_place(place)
+        self.show_fm_button.setVisible(raw)
+        if self.raw_toggle.isChecked() != raw:
+            self.raw_toggle.setChecked(raw)
+        self._save_layout_timer.start()
+
+    def _card_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """The keyboard went into another block card: the preview shows that block."""
+        if self.raw_view or new is None or not self.page_editor.isAncestorOf(new):
+            return
+        card = self.page_editor.current_card()
+        if card is None or card is self._followed_card:
+            return
+        self._followed_card = card
+        if card.kind == "block" and self.preview.isVisible():
+            line = self.editor.document().findBlock(card.qstart).blockNumber()
+            self.preview.scroll_to_line(line)
+
+    def show_line(self, line: int, column: int = 1) -> None:
+        """Put the keyboard at 1-based ``line`` and ``column`` of the text: in the Markdown
+        editor, or in the card that holds that place."""
+        block = self.editor.document().findBlockByNumber(line - 1)
+        if not block.isValid():
+            return
+        position = block.position() + max(0, min(column - 1, block.length() - 1))
+        if not self.raw_view:
+            self.page_editor.show_place(position)
+            return
+        cur = self.editor.textCursor()
+        cur.setPosition(position)
+        self.editor.setTextCursor(cur)
+        self.editor.centerCursor()
+        self.editor.setFocus()
+
+    def focus_editor(self) -> None:
+        """The keyboard goes to the document: the first card, or the Markdown editor."""
+        if self.raw_view:
+            self.editor.setFocus()
+        elif self.page_editor.current_card() is None:
+            self.page_editor.focus_first()
+
+    def insert_markdown(self, markdown: str) -> None:
+        """Text from elsewhere (an uploaded picture's Markdown) at the keyboard's place."""
+        if self.editor.isReadOnly():
+            return
+        if not self.raw_view and self.page_editor.insert_markdown(markdown):
+            return
+        if not self.raw_view:
+            self.page_editor.insert_block(markdown, self.page_editor.current_card(), "below")
+            return
+        self.editor.insertPlainText(markdown)
 
     def insert_block(self, block_text: str) -> None:
         """Put a block at the cursor on lines of its own (after the block the cursor is in),
         with a blank line around it; the cursor lands in it, so its form shows."""
         if self.editor.isReadOnly():
             return
-        text = self.text()
+        text = self._plain()
         lines = text.split("\n")
         line = self.editor.textCursor().blockNumber()
-        span = blockmodel.block_at(text, line)
+        span = syntax.block_at(text, line)
         if span is not None:
-            line = span.end
-        line = max(line, blockmodel.front_matter_lines(text) - 1)
+            line = span.last_line
+        line = max(line, syntax.front_matter_lines(text) - 1)
         before = lines[: line + 1]
         after = lines[line + 1 :]
         if before == [""]:
@@ -595,9 +784,15 @@ class EditorPane(QWidget):
 
     def open_block_at_line(self, line: int) -> bool:
         """A block double-clicked in the preview: the cursor goes to its first line (and so
-        its form opens)."""
+        its form opens); in the card view, its card comes into view."""
+        if not self.raw_view:
+            block = self.editor.document().findBlockByNumber(line)
+            if not block.isValid():
+                return False
+            self.page_editor.show_place(block.position())
+            return True
         block = self.editor.document().findBlockByNumber(line + 1)
-        if not block.isValid() or blockmodel.block_at(self.text(), line + 1) is None:
+        if not block.isValid() or syntax.block_at(self._plain(), line + 1) is None:
             return False
         cur = self.editor.textCursor()
         text = block.text()
@@ -632,9 +827,12 @@ class EditorPane(QWidget):
             and doc.findBlock(cur.selectionEnd()).position() == (cur.selectionEnd())
         ):
             last -= 1  # a selection ending at a line start does not take that line
-        text = self.text()
-        spans = blockmodel.block_spans(text)
-        inside = any(sp.start < first <= sp.end or sp.start < last <= sp.end for sp in spans)
+        text = self._plain()
+        spans = syntax.block_spans(text)
+        inside = any(
+            sp.first_line < first <= sp.last_line or sp.first_line < last <= sp.last_line
+            for sp in spans
+        )
         if not inside:
             return False
         edit = QTextCursor(doc)
@@ -667,11 +865,19 @@ class EditorPane(QWidget):
             self._doc_list.setVisible(shown)
         self.toggle_list_button.setText(tr("☰ List") if shown else tr("☰ Show list"))
         self.listToggled.emit(shown)
-        self._save_layout_timer.start()
+        if self._remember_list:
+            self._list_wanted = shown
+            self._save_layout_timer.start()
 
-    def set_list_shown(self, shown: bool) -> None:
-        self.toggle_list_button.setChecked(shown)
-        self._toggle_list(shown)
+    def set_list_shown(self, shown: bool, *, remember: bool = True) -> None:
+        """Show or hide the document list; ``remember=False``: only for now (a narrow window
+        tucks it away), not the user's choice for the next start."""
+        self._remember_list = remember
+        try:
+            self.toggle_list_button.setChecked(shown)
+            self._toggle_list(shown)
+        finally:
+            self._remember_list = True
 
     def set_view(self, view: str) -> None:
         if view not in self.VIEWS:
@@ -691,9 +897,15 @@ class EditorPane(QWidget):
             "view": self.view,
             "editor": self.splitter.sizes(),
             "form": self.left_splitter.sizes(),
-            "list_shown": self.toggle_list_button.isChecked(),
+            "list_shown": self._list_wanted,
+            "raw": self.raw_view,
         }
-        if self._outer is not None and self._doc_list is not None and self._doc_list.isVisible():
+        if (
+            self._outer is not None
+            and self._doc_list is not None
+            and self._doc_list.isVisible()
+            and not self.narrow
+        ):
             state["outer"] = self._outer.sizes()
         elif self._layout_path is not None:
             with contextlib.suppress(Exception):
@@ -739,3 +951,5 @@ class EditorPane(QWidget):
             self.set_view(str(state["view"]))
         if state.get("list_shown") is False:
             self.set_list_shown(False)
+        if state.get("raw") is True:
+            self.set_raw_view(True)

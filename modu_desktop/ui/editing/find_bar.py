@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -15,6 +17,8 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.preedit import commit_preedit, install_preedit_tracker
+from modu_desktop.ui.kit.shortcuts import keys_text
 
 
 class FindBar(QWidget):
@@ -24,8 +28,10 @@ class FindBar(QWidget):
         super().__init__(parent)
         self.setObjectName("findBar")
         self._editor = editor
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(4, 2, 4, 2)
+        self.before_open: Callable[[], None] | None = None  # e.g. show the editor it searches
+        grid = QGridLayout(self)
+        grid.setContentsMargins(4, 2, 4, 2)
+        grid.setVerticalSpacing(2)
 
         self.find_label = QLabel(tr("F&ind:"))
         self.find_edit = QLineEdit()
@@ -41,10 +47,10 @@ class FindBar(QWidget):
         self.case_box.setAccessibleName(tr("Match case"))
         self.prev_button = QPushButton(tr("Previous"))
         self.prev_button.setAccessibleName(tr("Find previous"))
-        self.prev_button.setToolTip(tr("Find previous (Shift+F3)"))
+        self.prev_button.setToolTip(tr("Find previous ({keys})", keys=keys_text("findPrevious")))
         self.next_button = QPushButton(tr("&Next"))
         self.next_button.setAccessibleName(tr("Find next"))
-        self.next_button.setToolTip(tr("Find next (F3)"))
+        self.next_button.setToolTip(tr("Find next ({keys})", keys=keys_text("findNext")))
         self.replace_button = QPushButton(tr("&Replace"))
         self.replace_button.setObjectName("replaceButton")
         self.replace_button.setAccessibleName(tr("Replace"))
@@ -57,22 +63,22 @@ class FindBar(QWidget):
         self.close_button.setAccessibleName(tr("Close find bar"))
         self.close_button.setToolTip(tr("Close (Esc)"))
 
-        for w in (
-            self.find_label,
-            self.find_edit,
-            self.prev_button,
-            self.next_button,
-            self.replace_label,
-            self.replace_edit,
-            self.replace_button,
-            self.replace_all_button,
-            self.case_box,
-            self.status,
-            self.close_button,
-        ):
-            lay.addWidget(w)
-        lay.setStretch(1, 2)
-        lay.setStretch(5, 2)
+        # Two rows (find; replace), the text boxes taking the room: in one row with nine
+        # buttons the boxes were squeezed to a few characters.
+        grid.addWidget(self.find_label, 0, 0)
+        grid.addWidget(self.find_edit, 0, 1)
+        grid.addWidget(self.prev_button, 0, 2)
+        grid.addWidget(self.next_button, 0, 3)
+        grid.addWidget(self.case_box, 0, 4)
+        grid.addWidget(self.close_button, 0, 5)
+        grid.addWidget(self.replace_label, 1, 0)
+        grid.addWidget(self.replace_edit, 1, 1)
+        grid.addWidget(self.replace_button, 1, 2)
+        grid.addWidget(self.replace_all_button, 1, 3)
+        grid.addWidget(self.status, 1, 4, 1, 2)
+        grid.setColumnStretch(1, 1)
+        for edit in (self.find_edit, self.replace_edit):
+            edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance("가") * 10)
 
         self.find_edit.returnPressed.connect(self.find_next)
         self.replace_edit.returnPressed.connect(self.replace_one)
@@ -86,6 +92,7 @@ class FindBar(QWidget):
         esc.activated.connect(self.close_bar)
         for w in (self.find_edit, self.replace_edit):
             w.installEventFilter(self)
+            install_preedit_tracker().watch(w)
         self.hide()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
@@ -108,6 +115,8 @@ class FindBar(QWidget):
             w.setVisible(not read_only)
 
     def open_find(self, replace: bool = False) -> None:
+        if self.before_open is not None:
+            self.before_open()
         self.show()
         sel = self._editor.textCursor().selectedText()
         if sel and "\u2029" not in sel:
@@ -131,6 +140,7 @@ class FindBar(QWidget):
         return flags
 
     def _find(self, backward: bool) -> bool:
+        commit_preedit()
         needle = self.find_edit.text()
         if not needle:
             return False
@@ -162,6 +172,7 @@ class FindBar(QWidget):
         return text.casefold() == needle.casefold()
 
     def replace_one(self) -> None:
+        commit_preedit()  # both boxes as typed, the last syllable included
         if self._editor.isReadOnly() or not self.find_edit.text():
             return
         cur = self._editor.textCursor()
@@ -170,6 +181,7 @@ class FindBar(QWidget):
         self.find_next()
 
     def replace_all(self) -> int:
+        commit_preedit()
         if self._editor.isReadOnly() or not self.find_edit.text():
             return 0
         doc = self._editor.document()

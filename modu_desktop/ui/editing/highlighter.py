@@ -15,7 +15,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from modu_desktop.core.brochure.blocks import ADMONITIONS, ALIASES, BLOCK_TYPES
+from modu_desktop.core.brochure.syntax import CLOSER, FENCE, OPENER, directive_kind
 
 # Block states (QTextBlock.userState). -1 (Qt's default) and NORMAL mean "plain Markdown".
 NORMAL = 0
@@ -51,11 +51,6 @@ _COLORS: dict[str, tuple[str, str]] = {
     "string": ("#15803d", "#86efac"),
 }
 
-_KNOWN = set(BLOCK_TYPES) | set(ALIASES) | set(ADMONITIONS)
-
-_FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_OPEN_RE = re.compile(r"^(\s{0,3}:::\s*)([A-Za-z][\w-]*)(.*)$")
-_CLOSE_RE = re.compile(r"^\s{0,3}:::+\s*$")
 _HEADING_RE = re.compile(r"^(\s{0,3}#{1,6})(\s+.*|\s*)$")
 _QUOTE_RE = re.compile(r"^\s{0,3}>")
 _HR_RE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
@@ -192,11 +187,11 @@ class MarkdownHighlighter(QSyntaxHighlighter):
                 self.setCurrentBlockState(prev)
             return
         if prev in (DIRECTIVE, ADMONITION):
-            if _CLOSE_RE.match(text):
+            if CLOSER.match(text):
                 self._fmt(0, len(text), "directive")
                 self.setCurrentBlockState(NORMAL)
                 return
-            if not _OPEN_RE.match(text):
+            if not OPENER.match(text):
                 if prev == DIRECTIVE:
                     self._directive_line(text)
                 else:
@@ -204,21 +199,20 @@ class MarkdownHighlighter(QSyntaxHighlighter):
                 self.setCurrentBlockState(prev)
                 return
         # Plain Markdown (or a new ::: opener).
-        m_open = _OPEN_RE.match(text)
+        m_open = OPENER.match(text)
         if m_open:
-            name = m_open.group(2).lower()
-            known = name in _KNOWN
-            self._fmt(0, len(m_open.group(1)), "directive")
+            kind = directive_kind(m_open.group(2))
+            self._fmt(0, m_open.start(2), "directive")
             self._fmt(
-                m_open.start(2), len(m_open.group(2)), "directive" if known else "directive_unknown"
+                m_open.start(2), len(m_open.group(2)), "directive" if kind else "directive_unknown"
             )
-            self.setCurrentBlockState(ADMONITION if name in ADMONITIONS else DIRECTIVE)
+            self.setCurrentBlockState(ADMONITION if kind == "admonition" else DIRECTIVE)
             return
-        if _CLOSE_RE.match(text):
+        if CLOSER.match(text):
             self._fmt(0, len(text), "directive")
             self.setCurrentBlockState(NORMAL)
             return
-        m_fence = _FENCE_RE.match(text)
+        m_fence = FENCE.match(text)
         if m_fence:
             fence = m_fence.group(1)
             self._fmt(0, len(text), "fence")

@@ -1,6 +1,5 @@
 """The 페이지 설정 form (the front matter as fields) and the theme/layout swatches (names and
-colours from ``core/brochure/sitechoices.py``, the one source of the site's theme and layout
-names)."""
+colours from ``core/brochure/themes.py``, the one table of the site's themes and layouts)."""
 
 from __future__ import annotations
 
@@ -18,8 +17,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.brochure.sitechoices import LAYOUT_BY_KEY, THEME_BY_KEY
-from modu_desktop.core.docops.ops import LAYOUTS, THEMES
+from modu_desktop.core.brochure.themes import (
+    DEFAULT_THEME,
+    LAYOUT_BY_KEY,
+    LAYOUTS,
+    THEME_BY_KEY,
+    THEMES,
+)
 from modu_desktop.i18n import tr
 
 
@@ -46,26 +50,18 @@ class FrontMatterForm(QGroupBox):
         self.theme_box = QComboBox()
         self.theme_box.setObjectName("fmTheme")
         self.theme_box.addItem(tr("(default)"), None)
-        for t in THEMES:
-            choice = THEME_BY_KEY.get(t)
-            if choice is None:
-                self.theme_box.addItem(t, t)
-            else:
-                self.theme_box.addItem(theme_swatch(choice.key), choice.label, t)
-                self.theme_box.setItemData(
-                    self.theme_box.count() - 1, t, Qt.ItemDataRole.ToolTipRole
-                )
+        for theme in THEMES:
+            self.theme_box.addItem(theme_swatch(theme.key), theme.label, theme.key)
+            self.theme_box.setItemData(
+                self.theme_box.count() - 1, theme.key, Qt.ItemDataRole.ToolTipRole
+            )
         self.layout_box = QComboBox()
         self.layout_box.setObjectName("fmLayout")
         self.layout_box.addItem(tr("(default)"), None)
-        for lay in LAYOUTS:
-            lchoice = LAYOUT_BY_KEY.get(lay)
-            if lchoice is None:
-                self.layout_box.addItem(lay, lay)
-            else:
-                self.layout_box.addItem(
-                    layout_swatch(lchoice.key), f"{lchoice.label} ({lchoice.width_px}px)", lay
-                )
+        for layout in LAYOUTS:
+            self.layout_box.addItem(
+                layout_swatch(layout.key), f"{layout.label} ({layout.width_px}px)", layout.key
+            )
 
         for box in (self.theme_box, self.layout_box):  # long Korean names must not widen the form
             box.setSizeAdjustPolicy(
@@ -74,20 +70,20 @@ class FrontMatterForm(QGroupBox):
             box.setMinimumContentsLength(8)
         row = QHBoxLayout()
         row.addWidget(self.position_edit)
-        self.theme_label = QLabel(tr("T&heme:"))
+        self.theme_label = QLabel(tr("The&me:"))
         self.theme_label.setBuddy(self.theme_box)
         row.addWidget(self.theme_label)
         row.addWidget(self.theme_box, 1)
-        self.layout_label = QLabel(tr("&Layout:"))
+        self.layout_label = QLabel(tr("La&yout:"))
         self.layout_label.setBuddy(self.layout_box)
         row.addWidget(self.layout_label)
         row.addWidget(self.layout_box, 1)
 
         title_label = QLabel(tr("&Title:"))
         title_label.setBuddy(self.title_edit)
-        nav_label = QLabel(tr("&Menu label:"))
+        nav_label = QLabel(tr("Menu la&bel:"))
         nav_label.setBuddy(self.nav_edit)
-        pos_label = QLabel(tr("&Order:"))
+        pos_label = QLabel(tr("O&rder:"))
         pos_label.setBuddy(self.position_edit)
         form.addRow(title_label, self.title_edit)
         form.addRow(nav_label, self.nav_edit)
@@ -162,15 +158,16 @@ def theme_swatch(key: str, size: int = 16) -> QIcon:
 
 
 def layout_swatch(key: str, size: int = 16) -> QIcon:
-    """A page outline as wide as the layout (750 px … 1860 px) in a fixed box."""
+    """A page outline as wide as the layout (the widest fills the box)."""
     width = LAYOUT_BY_KEY[key].width_px
     pix = QPixmap(size * 2, size)
     pix.fill(QColor(0, 0, 0, 0))
     p = QPainter(pix)
-    w = max(6, int((size * 2 - 2) * width / 1860))
+    widest = max(la.width_px for la in LAYOUTS)
+    w = max(6, int((size * 2 - 2) * width / widest))
     x = (size * 2 - w) // 2
     p.fillRect(QRect(x, 2, w, size - 4), QColor("#dbe6f5"))
-    p.setPen(QColor("#1565c0"))
+    p.setPen(QColor(THEME_BY_KEY[DEFAULT_THEME].primary))
     p.drawRect(x, 2, w - 1, size - 5)
     p.end()
     return QIcon(pix)

@@ -5,6 +5,7 @@ module decides the sentences."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from modu_desktop.core.edit_session import (
@@ -28,8 +29,8 @@ from modu_desktop.core.edit_session import (
 from modu_desktop.core.github import errors
 from modu_desktop.core.locks import words
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.operation import error_text
 from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
-from modu_desktop.ui.shell.operation import error_text
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import WindowApi
@@ -87,12 +88,22 @@ def missed_heartbeat_text(misses: int, expires_in_s: float | None) -> str:
     )
 
 
-def took_over_text(holder: LockHolder, now: float) -> str:
+def saved_as_new_text(title: str) -> str:
+    """After "새 문서로 저장": where the text went, and that the page waits for 게시하기."""
+    return tr(
+        "Saved your text as the new page “{new}”. It is not published yet: open it and press "
+        "“Publish” when it is ready.",
+        new=title,
+    )
+
+
+def took_over_text(holder: LockHolder, now: float, title: str) -> str:
+    """``title``: the document's title (never its file name)."""
     return tr(
         "{who} had left “{doc}” without a sign of life since {beat}, so "
         "you have taken over editing.",
         who=holder.holder or "?",
-        doc=holder.doc_id,
+        doc=title,
         beat=format_when(holder.last_heartbeat, now),
     )
 
@@ -136,7 +147,9 @@ class SessionWords:
         elif opened.mode is Mode.READ_ONLY:
             holder = opened.holder
             h = holding_of(holder) if holder else words.Holding(None, None, None, 0.0)
-            win.readonly_banner.set_text(words.read_only_banner(h)())
+            win.readonly_banner.set_text(
+                lambda: words.read_only_banner(replace(h, now=win.ctx.server_now()))()
+            )
             win.readonly_banner.show()
             win.set_lock_status(tr("Read-only"), "info")
         else:
@@ -179,7 +192,7 @@ class SessionWords:
             win.set_connection(False, message, offline=True)
             win.set_lock_status(msg, "warning")
         elif isinstance(event, LockLost):
-            win.show_lock_lost(lock_lost_text(event, win.ctx.login, win.ctx.server_now()))
+            win.show_lock_lost(lambda: lock_lost_text(event, win.ctx.login, win.ctx.server_now()))
             win.set_lock_status(tr("Lock lost — read-only"), "error")
         elif isinstance(event, Saved):
             win.set_connection(True)
@@ -237,7 +250,7 @@ class SessionWords:
                 )
             else:
                 msg = error_text(event.error) if event.error else "?"
-                text = tr("Could not open “{doc}”: {msg}", doc=event.doc_id, msg=msg)
+                text = tr("Could not open “{doc}”: {msg}", doc=win.label(event.doc_id), msg=msg)
             win.show_notice(text, "error")
 
     def _editing_status(self, doc_id: str) -> None:
@@ -255,7 +268,9 @@ class SessionWords:
             win.set_lock_status(tr("Not saved (conflict): your text is still here."), "warning")
             return
         if event.reason == "lock_lost":
-            win.show_notice(tr("Not saved: you no longer hold the lock on this document."), "error")
+            # the lock banner already says whose it is now: it says "not saved" too, once
+            win.lock_banner.prefix(tr("Not saved."))
+            win.lock_banner.show()
             return
         self._editing_status(event.doc_id)
         if event.reason == "lock_unchecked":  # GitHub could not be asked: said as the outage is

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from enum import Enum
 
 from PySide6.QtCore import Qt
@@ -24,9 +25,9 @@ from modu_desktop.core.edit_session import LockHolder, TakeOver
 from modu_desktop.core.locks import words
 from modu_desktop.core.locks.model import LockStatus, LockView
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.asyncutil import ask, run_dialog
+from modu_desktop.ui.kit.asyncutil import ask, run_dialog
 
-# "Notify me when it is free" (issue 5): the window passes ``notify_free``; it is called with the
+# "Notify me when it is free": the window passes ``notify_free``; it is called with the
 # docId, after which the dialog closes as CANCEL. None = no button.
 NotifyFree = Callable[[str], None]
 
@@ -79,6 +80,31 @@ def took_first_text(doc_label: str, view: LockView | None) -> str:
     return tr("{who} started editing “{doc}” just before you took over.", who=who, doc=doc_label)
 
 
+def changed_text(info: LockHolderInfo) -> str:
+    """Why the question is asked again: the editing session the user agreed to take over is
+    not the one holding the lock now."""
+    prev = info.changed_from
+    if prev is None:
+        return ""
+    if info.same_user:
+        return tr(
+            "This changed while you were deciding: you have since started editing it in "
+            "another window, so {prev} no longer holds it.",
+            prev=prev,
+        )
+    if info.holder and info.holder.casefold() == prev.casefold():
+        return tr(
+            "This changed while you were deciding: {who} opened it again, so this is a new "
+            "editing session, not the one you agreed to take over.",
+            who=info.holder,
+        )
+    return tr(
+        "This changed while you were deciding: {who} started editing it instead of {prev}.",
+        who=info.holder or "?",
+        prev=prev,
+    )
+
+
 class LockDialog(QDialog):
     def __init__(
         self,
@@ -97,6 +123,13 @@ class LockDialog(QDialog):
         self.setModal(True)
         lay = QVBoxLayout(self)
 
+        self._shown_at = time.monotonic()  # the holder's times are told again as time goes by
+        self.changed_label = QLabel(changed_text(info))
+        self.changed_label.setObjectName("lockDialogChanged")
+        self.changed_label.setWordWrap(True)
+        self.changed_label.setStyleSheet("color: #8c1d18; font-weight: 600;")
+        self.changed_label.setVisible(info.changed_from is not None)
+        lay.addWidget(self.changed_label)
         head, body = self._texts(info)
         self.head_label = QLabel(f"<b>{_esc(head)}</b>")
         self.head_label.setObjectName("lockDialogHeadline")
@@ -160,12 +193,22 @@ class LockDialog(QDialog):
     def _details(self, info: LockHolderInfo) -> str:
         if info.holder is None:
             return ""
-        return words.dialog_details(holding_of(info))()
+        h = holding_of(info)
+        now = h.now + (time.monotonic() - self._shown_at)
+        return words.dialog_details(replace(h, now=now))()
+
+    def refresh_times(self) -> None:
+        """Tell "last sign of life: 22:11 (3 min ago)" with the time now."""
+        self.details_label.setText(self._details(self.info))
 
     def update_info(self, info: LockHolderInfo) -> None:
         """Show another holder in place (the fresh read after a dialog shown from the list's
-        cached lock found someone else); the buttons and the focus stay where they are."""
+        cached lock found someone else, or the same holder's newer heartbeat); the buttons and
+        the focus stay where they are."""
         self.info = info
+        self._shown_at = time.monotonic()
+        self.changed_label.setText(changed_text(info))
+        self.changed_label.setVisible(info.changed_from is not None)
         head, body = self._texts(info)
         self.head_label.setText(f"<b>{_esc(head)}</b>")
         self.details_label.setText(self._details(info))

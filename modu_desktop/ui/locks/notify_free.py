@@ -165,12 +165,13 @@ class FreeNotifier(QObject):
     def _free(self, doc_id: str, reason: str) -> None:
         self.watchers.pop(doc_id, None)
         title = tr("Document is free")
+        doc = self.store.title_of(doc_id)
         if reason == REASON_STALE:
             text = tr(
-                "Whoever was editing “{doc}” stopped responding; you can edit it now.", doc=doc_id
+                "Whoever was editing “{doc}” stopped responding; you can edit it now.", doc=doc
             )
         else:
-            text = tr("“{doc}” is free now; you can edit it.", doc=doc_id)
+            text = tr("“{doc}” is free now; you can edit it.", doc=doc)
         self.messages.append((title, text))
         self._last_doc = doc_id
         channel = "banner"

@@ -27,17 +27,15 @@ from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QUrl, Signal
 
-from modu_desktop.core.account.paths import resources_dir
+from modu_desktop.core.preview.fonts import FONT_MIME, font_file
 
 log = logging.getLogger(__name__)
 
 SCHEMES = (b"modu-page", b"modu-img")
 ALLOWED_SCHEMES = frozenset({"modu-page", "modu-img", "data", "about", "blob"})
-# Files of resources/preview served under modu-page:/res/… (same origin as the page, so fonts
+# The shipped fonts are served under modu-page:/res/fonts/… (same origin as the page, so they
 # load without CORS).
-_RES_FILES = {
-    "/res/fonts/PretendardVariable.ttf": ("fonts/PretendardVariable.ttf", b"font/ttf"),
-}
+_FONT_PREFIX = "/res/fonts/"
 _MIME = {
     ".png": b"image/png",
     ".jpg": b"image/jpeg",
@@ -194,9 +192,11 @@ def _new_handler(pages: _Pages, images: _Images) -> Any:
             scheme, path = url.scheme(), url.path()
             data: bytes | None = None
             mime = b"application/octet-stream"
-            if scheme == "modu-page" and path in _RES_FILES:
-                rel, mime = _RES_FILES[path]
-                data = _read(resources_dir() / "preview" / rel)
+            if scheme == "modu-page" and path.startswith(_FONT_PREFIX):
+                font = font_file(path[len(_FONT_PREFIX) :])
+                if font is not None:
+                    data = _read(font)
+                    mime = FONT_MIME[font.suffix].encode()
             elif scheme == "modu-page":
                 data, mime = pages.get(path), b"text/html;charset=utf-8"
             elif scheme == "modu-img":
@@ -226,8 +226,8 @@ def _read(path: Path) -> bytes | None:
         data = path.read_bytes()
     except OSError:
         return None
-    if path.suffix == ".ttf":
-        _file_cache[path] = data  # the font is asked for by every page
+    if path.suffix in FONT_MIME:
+        _file_cache[path] = data  # fonts are asked for by every page
     return data
 
 

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QLabel, QStackedLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent, QWheelEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedLayout, QToolButton, QWidget
 
 from modu_desktop.core.account.paths import resources_dir
 from modu_desktop.core.preview import (
@@ -45,6 +46,45 @@ from modu_desktop.i18n import tr
 log = logging.getLogger(__name__)
 
 DEBOUNCE_MS = 60  # + render and patch: the preview is up to date < 150 ms after typing stops
+# The page is laid out at least this wide (CSS px) and scaled down to a narrower pane, as a
+# phone shows it, rather than squeezed until Korean words break across lines.
+MIN_PAGE_PX = 480
+ZOOM_STEPS = (0.5, 0.67, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
+
+
+class ZoomBar(QWidget):
+    """The preview's own zoom, on screen: − 100% + (the percentage resets to 100%)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("previewZoomBar")
+        self.setAutoFillBackground(True)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.setSpacing(2)
+        self.out_button = QToolButton(self)
+        self.out_button.setObjectName("previewZoomOut")
+        self.out_button.setText("−")
+        self.out_button.setAccessibleName(tr("Preview smaller"))
+        self.out_button.setToolTip(tr("Preview smaller (Ctrl + mouse wheel)"))
+        self.label = QToolButton(self)
+        self.label.setObjectName("previewZoomLevel")
+        self.label.setAutoRaise(True)
+        self.label.setToolTip(tr("Preview zoom; click for 100%"))
+        self.in_button = QToolButton(self)
+        self.in_button.setObjectName("previewZoomIn")
+        self.in_button.setText("+")
+        self.in_button.setAccessibleName(tr("Preview bigger"))
+        self.in_button.setToolTip(tr("Preview bigger (Ctrl + mouse wheel)"))
+        for w in (self.out_button, self.label, self.in_button):
+            lay.addWidget(w)
+
+    def show_zoom(self, user: float, fitted: bool) -> None:
+        self.label.setText(f"{round(user * 100)}%")
+        self.label.setAccessibleName(tr("Preview {percent}%", percent=round(user * 100)))
+        note = tr("The page is made smaller to fit this narrow pane.") if fitted else ""
+        self.setToolTip(note)
+        self.adjustSize()
 
 
 def _page_script() -> str:
@@ -55,6 +95,7 @@ class PreviewPane(QWidget):
     """Renders brochure Markdown as the site does, in a lazily created ``QWebEngineView``."""
 
     rendered = Signal()  # after each render is on screen (page loaded or segments patched)
+    zoomChanged = Signal(float)  # the user's own zoom of the preview (1.0 = 100%)
     notice = Signal(str)  # a sentence for the status bar (e.g. software rendering), once
     blockActivated = Signal(int)  # a block was double-clicked: its opening line in the text
 
@@ -90,6 +131,7 @@ class PreviewPane(QWidget):
         self._last_text: str | None = None
         self._queued_after_load: str | None = None
         self._scroll_y: float = 0.0
+        self._followed: tuple[int, int] | None = None  # the segment and part last followed
         self._in_flight = 0
         self.render_count = 0
         self.last_update_ms: float | None = None  # render + patch time of the last update
@@ -100,6 +142,79 @@ class PreviewPane(QWidget):
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._render_pending)
         self._style_task: Any = None
+        self._user_zoom = 1.0
+        self.zoom_bar = ZoomBar(self)
+        self.zoom_bar.out_button.clicked.connect(lambda: self.step_zoom(-1))
+        self.zoom_bar.in_button.clicked.connect(lambda: self.step_zoom(1))
+        self.zoom_bar.label.clicked.connect(lambda: self.set_user_zoom(1.0))
+        self.zoom_bar.hide()  # shown with the page
+        self._show_zoom()
+
+    # -- zoom ----------------------------------------------------------------------------------
+    def user_zoom(self) -> float:
+        return self._user_zoom
+
+    def fit_factor(self) -> float:
+        """How much the page is scaled down to fit the pane (1.0: it fits as it is)."""
+        width = max(1, self.width())
+        return min(1.0, width / MIN_PAGE_PX)
+
+    def effective_zoom(self) -> float:
+        return max(0.25, min(5.0, self._user_zoom * self.fit_factor()))
+
+    def set_user_zoom(self, zoom: float, *, announce: bool = True) -> None:
+        zoom = max(ZOOM_STEPS[0], min(ZOOM_STEPS[-1], float(zoom)))
+        changed = abs(zoom - self._user_zoom) > 1e-6
+        self._user_zoom = zoom
+        self._apply_zoom()
+        if changed and announce:
+            self.zoomChanged.emit(zoom)
+
+    def step_zoom(self, direction: int) -> None:
+        z = self._user_zoom
+        if direction > 0:
+            self.set_user_zoom(next((s for s in ZOOM_STEPS if s > z + 1e-6), ZOOM_STEPS[-1]))
+        else:
+            self.set_user_zoom(
+                next((s for s in reversed(ZOOM_STEPS) if s < z - 1e-6), ZOOM_STEPS[0])
+            )
+
+    def _apply_zoom(self) -> None:
+        self._show_zoom()
+        if self._page is None:
+            return
+        self._page.setZoomFactor(self.effective_zoom())
+
+    def _show_zoom(self) -> None:
+        self.zoom_bar.show_zoom(self._user_zoom, self.fit_factor() < 1.0)
+        self._place_zoom_bar()
+
+    def _place_zoom_bar(self) -> None:
+        bar = self.zoom_bar
+        bar.adjustSize()
+        bar.move(max(0, self.width() - bar.width() - 18), max(0, self.height() - bar.height() - 6))
+        bar.raise_()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._apply_zoom()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        kind = event.type()
+        if kind == QEvent.Type.ChildAdded and obj is self._view:
+            child = event.child()  # type: ignore[attr-defined]
+            if isinstance(child, QWidget):
+                child.installEventFilter(self)  # Chromium's widget gets the wheel
+        elif (
+            kind == QEvent.Type.Wheel
+            and isinstance(event, QWheelEvent)
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            delta = event.angleDelta().y()
+            if delta:
+                self.step_zoom(1 if delta > 0 else -1)
+            return True  # our zoom, shown and remembered, not Chromium's silent one
+        return super().eventFilter(obj, event)
 
     # -- configuration -------------------------------------------------------------------------
     def set_image_resolver(self, resolver: ImageResolver | None) -> None:
@@ -183,6 +298,9 @@ class PreviewPane(QWidget):
         t0 = time.perf_counter()
         engine.prepare_engine()
         self._view = QWebEngineView(self)
+        self._view.installEventFilter(self)
+        for child in self._view.findChildren(QWidget):
+            child.installEventFilter(self)
         self._page = engine.new_page(self._view, on_activate=self._on_activate)
         self._view.setPage(self._page)
         self._view.setContextMenuPolicy(self._view.contextMenuPolicy().NoContextMenu)
@@ -191,6 +309,8 @@ class PreviewPane(QWidget):
         self._page.renderProcessTerminated.connect(self._on_render_crash)
         self._stack.addWidget(self._view)
         self._stack.setCurrentWidget(self._view)
+        self.zoom_bar.show()
+        self._apply_zoom()
         log.info("preview view created in %.0f ms", (time.perf_counter() - t0) * 1000)
         message = engine.software_notice()
         if message:
@@ -285,6 +405,7 @@ class PreviewPane(QWidget):
 
     def _on_load_finished(self, ok: bool) -> None:
         self._loading = False
+        self._apply_zoom()  # a new page starts at Chromium's zoom: ours again
         self._loaded = bool(ok)
         first = not self._loaded_once
         self._loaded_once = True
@@ -324,7 +445,36 @@ class PreviewPane(QWidget):
         index = next((i for i, s in enumerate(doc.segments) if s.line == line), None)
         if index is None:
             return False
+        self._followed = None  # a block now: the next paragraph is followed again
         self._page.runJavaScript(f"modu.scrollToSegment({index});")
+        return True
+
+    def follow_line(self, line: int) -> bool:
+        """Bring the part of the page made from ``line`` of the text into view: its block, or
+        its paragraph within the Markdown around it. Once per part: moving the cursor inside
+        the same paragraph leaves the view where the reader put it. False when nothing was
+        scrolled."""
+        doc = self._doc
+        if doc is None or not self._loaded or self._page is None:
+            return False
+        found = None
+        for i, seg in enumerate(doc.segments):
+            if 0 <= seg.start <= line:
+                found = i
+        if found is None:
+            return False
+        seg = doc.segments[found]
+        part = 0
+        if seg.chunks:
+            part = max((k for k, c in enumerate(seg.chunks) if c <= line), default=0)
+        target = (found, part)
+        if target == self._followed:
+            return False
+        self._followed = target
+        if seg.chunks:
+            self._page.runJavaScript(f"modu.scrollToSegment({found}, {part}, {len(seg.chunks)});")
+        else:
+            self._page.runJavaScript(f"modu.scrollToSegment({found});")
         return True
 
     def _on_activate(self, index: int) -> None:

@@ -7,14 +7,18 @@ the preview read the site style of the branch being edited (git database, cached
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
+from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
@@ -33,13 +37,24 @@ def attach_preview(win: WindowApi) -> None:
         notice.connect(lambda text: win.statusBar().showMessage(text, 8000))
     if hasattr(preview, "export_pdf"):
         install_pdf_action(win)
+    zoom_changed = getattr(preview, "zoomChanged", None)
+    if zoom_changed is not None and hasattr(preview, "set_user_zoom"):
+        # The preview's own zoom, as the user left it last time.
+        preview.set_user_zoom(win.ctx.settings.preview_zoom, announce=False)
+        zoom_changed.connect(lambda zoom: remember_preview_zoom(win, zoom))
+
+
+def remember_preview_zoom(win: WindowApi, zoom: float) -> None:
+    win.ctx.settings.preview_zoom = zoom
+    with contextlib.suppress(OSError):
+        save_settings(win.ctx.settings, win.ctx.paths.settings_file)
 
 
 def install_pdf_action(win: WindowApi) -> QAction:
     menu = document_menu(win)
     action = QAction(tr("Save as PDF…"), menu)
     action.setObjectName("savePdfAction")
-    action.setShortcut(QKeySequence("Ctrl+Shift+P"))
+    bind(action, "print")
     action.triggered.connect(lambda _checked=False: save_pdf(win))
     menu.addSeparator()
     menu.addAction(action)
@@ -53,7 +68,9 @@ def save_pdf(win: Any, path: str | Path | None = None, paper: str | None = None)
     if doc is None:
         return
     if path is None:
-        default = str(Path.home() / f"{doc.doc_id}.pdf")
+        # named after the page, as people call it (characters no file system takes go)
+        name = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", doc.title or "").strip() or doc.doc_id
+        default = str(Path.home() / f"{name}.pdf")
         chosen, _ = QFileDialog.getSaveFileName(win, tr("Save as PDF…"), default, "PDF (*.pdf)")
         if not chosen:
             return

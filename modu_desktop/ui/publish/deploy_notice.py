@@ -1,12 +1,19 @@
-"""After a save: the deploy of our commit failed. Said prominently, on the document.
+"""The site could not be built: which page stopped it, who saved it and when. Said prominently,
+above the editor, in every window whose save it holds back.
 
-``FailedDeployNotice`` shows the failing step and its log lines
-(``core.deploy_failure.DeployFailure``) and offers "이전 버전으로 되돌리기": ``restoreRequested``
-is emitted when the user confirms it
-(a second click on the confirmation the notice shows — never Enter or Esc); the host then does
-one normal, lock-checked save of the version before the failed save and calls
-``restore_started()`` / ``restore_done(ok, message)``. ``openRunRequested(url)`` opens the run
-on GitHub; ``dismissed`` when the user closes the notice.
+``FailedDeployNotice.show_stop`` takes the window's stop (``core.publish.status.SiteStop``) and
+tells it one of three ways:
+
+- to the person who saved the breaking page (``mine``): the page, the line, what the check finds
+  there, and "고치기" (``fixRequested``: open the page at that line) and "이전 버전으로 되돌리기"
+  for *that* page (``restoreRequested``, after a second click on the confirmation the notice
+  shows — never Enter or Esc); the host then does one normal, lock-checked save and calls
+  ``restore_started()`` / ``restore_done(ok, message)``;
+- to everyone else: their text is saved and publishing waits for that page — no button that
+  would touch their own work;
+- when the log names no page: that the site failed, and the log.
+
+``openRunRequested(url)`` opens the run on GitHub; ``dismissed`` when the user closes it.
 """
 
 from __future__ import annotations
@@ -25,36 +32,47 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.locks import words
+from modu_desktop.core.publish.blame import BrokenPage
 from modu_desktop.core.publish.check import Finding
-from modu_desktop.core.publish.failure import DeployFailure
+from modu_desktop.core.publish.status import SiteStop
 from modu_desktop.i18n import tr
 
 _STYLE = """
-QFrame#failedDeployNotice { background: #fdecea; border: 2px solid #b3261e; border-radius: 8px; }
-QLabel#failedDeployTitle { color: #8c1d18; }
+QFrame#failedDeployNotice[kind="error"] { background: #fdecea; border: 2px solid #b3261e;
+  border-radius: 8px; }
+QFrame#failedDeployNotice[kind="warning"] { background: #fff7e6; border: 2px solid #c98a12;
+  border-radius: 8px; }
+QFrame#failedDeployNotice[kind="error"] QLabel#failedDeployTitle { color: #8c1d18; }
+QFrame#failedDeployNotice[kind="warning"] QLabel#failedDeployTitle { color: #6b4300; }
 QPlainTextEdit#failedDeployLog { background: #fff; color: #222; border: 1px solid #e0a19b; }
 QFrame#restoreConfirm { background: #fff; border: 1px solid #e0a19b; border-radius: 6px; }
 QPushButton#restorePreviousButton, QPushButton#confirmRestoreButton { background: #b3261e;
   color: white; font-weight: bold; padding: 5px 14px; border-radius: 4px; }
 QPushButton#restorePreviousButton:disabled { background: #d9a19c; }
+QPushButton#fixPageButton { font-weight: bold; padding: 5px 14px; }
 QLabel#failedDeployProblems { color: #5c1410; }
 """
 
 
 class FailedDeployNotice(QFrame):
     restoreRequested = Signal()
+    fixRequested = Signal()
     openRunRequested = Signal(str)
     dismissed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("failedDeployNotice")
+        self.setProperty("kind", "error")
         self.setStyleSheet(_STYLE)
-        self.failure: DeployFailure | None = None
+        self.stop: SiteStop | None = None
+        self.page: BrokenPage | None = None  # the page this person can act on
         v = QVBoxLayout(self)
         v.setContentsMargins(12, 10, 12, 10)
-        self.title = QLabel(tr("Publishing failed: the site was not updated"))
+        self.title = QLabel("")
         self.title.setObjectName("failedDeployTitle")
+        self.title.setWordWrap(True)
         f = self.title.font()
         f.setBold(True)
         f.setPointSizeF(f.pointSizeF() * 1.2)
@@ -63,6 +81,7 @@ class FailedDeployNotice(QFrame):
         self.explain = QLabel("")
         self.explain.setObjectName("failedDeployExplain")
         self.explain.setWordWrap(True)
+        self.explain.setTextFormat(Qt.TextFormat.PlainText)
         v.addWidget(self.explain)
         self.problems = QLabel("")
         self.problems.setObjectName("failedDeployProblems")
@@ -78,17 +97,13 @@ class FailedDeployNotice(QFrame):
         mono.setStyleHint(QFont.StyleHint.Monospace)
         self.log.setFont(mono)
         self.log.setAccessibleName(tr("Lines of the failing step"))
-        self.log.setMaximumHeight(180)
+        self.log.setMaximumHeight(160)
+        self.log.hide()
         v.addWidget(self.log)
         self.confirm = QFrame()
         self.confirm.setObjectName("restoreConfirm")
         cl = QHBoxLayout(self.confirm)
-        self.confirm_text = QLabel(
-            tr(
-                "Your change stays in the history; the page gets the text it had before your "
-                "save, and the site is built again."
-            )
-        )
+        self.confirm_text = QLabel("")
         self.confirm_text.setWordWrap(True)
         cl.addWidget(self.confirm_text, 1)
         self.confirm_button = QPushButton(tr("Restore now"))
@@ -98,11 +113,25 @@ class FailedDeployNotice(QFrame):
         cl.addWidget(self.confirm_button)
         self.confirm.hide()
         v.addWidget(self.confirm)
+        self.status = QLabel("")
+        self.status.setObjectName("failedDeployStatus")
+        self.status.setWordWrap(True)
+        self.status.hide()
+        v.addWidget(self.status)
         row = QHBoxLayout()
+        self.fix_button = QPushButton(tr("Fix it"))
+        self.fix_button.setObjectName("fixPageButton")
+        self.fix_button.setAutoDefault(False)
+        self.fix_button.clicked.connect(self.fixRequested.emit)
         self.restore_button = QPushButton(tr("Restore the previous version"))
         self.restore_button.setObjectName("restorePreviousButton")
         self.restore_button.setAutoDefault(False)
         self.restore_button.clicked.connect(self._ask)
+        self.log_button = QPushButton(tr("Build log"))
+        self.log_button.setObjectName("showBuildLogButton")
+        self.log_button.setCheckable(True)
+        self.log_button.setAutoDefault(False)
+        self.log_button.toggled.connect(self.log.setVisible)
         self.run_button = QPushButton(tr("Open on GitHub"))
         self.run_button.setObjectName("openRunButton")
         self.run_button.setAutoDefault(False)
@@ -111,53 +140,102 @@ class FailedDeployNotice(QFrame):
         self.close_button.setObjectName("dismissDeployNoticeButton")
         self.close_button.setAutoDefault(False)
         self.close_button.clicked.connect(self._dismiss)
-        self.status = QLabel("")
-        self.status.setObjectName("failedDeployStatus")
-        self.status.setWordWrap(True)
+        row.addWidget(self.fix_button)
         row.addWidget(self.restore_button)
-        row.addWidget(self.status, 1)
+        row.addStretch(1)
+        row.addWidget(self.log_button)
         row.addWidget(self.run_button)
         row.addWidget(self.close_button)
         v.addLayout(row)
 
-    def show_failure(
-        self, failure: DeployFailure, *, doc_title: str = "", problems: Sequence[Finding] = ()
+    # -- showing -----------------------------------------------------------------------------
+
+    def show_stop(
+        self,
+        stop: SiteStop,
+        *,
+        login: str,
+        now: float,
+        page: BrokenPage | None = None,
+        problems: Sequence[Finding] = (),
     ) -> None:
-        """``problems``: the publish check's findings on the saved text (shown in plain Korean
-        above the build log, which is in English)."""
-        self.failure = failure
-        breakers = [p for p in problems if p.breaks_build]
-        if breakers:
-            lines = [tr("What the check finds in this document:")]
-            for p in breakers[:8]:
-                lines.append(
-                    "• "
-                    + tr("line {line}, column {column}", line=p.line, column=p.column)
-                    + ": "
-                    + p.message
+        """Tell ``stop``. ``page``: the breaking page this person saved (they get 고치기 and
+        되돌리기 for it), None for everyone else; ``problems``: the check's findings on that
+        page's text, said in plain words above the English log."""
+        new = self.stop is None or self.stop.run_id != stop.run_id or self.page != page
+        self.stop, self.page = stop, page
+        others = [p for p in stop.pages if p != page]
+        if page is not None:
+            self._kind("error")
+            self.title.setText(tr("Publishing failed: the site was not updated"))
+            self.explain.setText(_breaker_text(page, others, now))
+        elif stop.pages:
+            self._kind("warning")
+            self.title.setText(tr("Publishing is on hold: your text is saved"))
+            self.explain.setText(_bystander_text(stop.pages[0], len(others) - 1, login, now))
+        elif stop.failure is None:
+            self._kind("error")
+            self.title.setText(tr("Publishing failed: the site was not updated"))
+            self.explain.setText(
+                tr(
+                    "The site could not be built. Your text is saved. Which page stopped it is "
+                    "not known yet: the build log could not be read, and is read again shortly."
                 )
-            self.problems.setText("\n".join(lines))
-            self.problems.show()
+            )
         else:
+            self._kind("error")
+            self.title.setText(tr("Publishing failed: the site was not updated"))
+            step = getattr(stop.failure, "step_name", None) or tr("a step")
+            self.explain.setText(
+                tr(
+                    "The site could not be built, and the build log names no page. Your text is "
+                    "saved; the site still shows the pages from before. Failing step: {step}.",
+                    step=step,
+                )
+            )
+        self._problems(problems if page is not None else ())
+        self._log(stop)
+        self.fix_button.setVisible(page is not None and page.doc_id is not None)
+        self.restore_button.setVisible(page is not None and page.doc_id is not None)
+        self.run_button.setVisible(bool(stop.run_url))
+        if new:
+            self.confirm.hide()
+            self.status.hide()
+            self.restore_button.setEnabled(True)
+            self.log_button.setChecked(not stop.pages)
+        if page is not None:
+            self.confirm_text.setText(
+                tr(
+                    "“{doc}” gets the text it had before the change of {when}; that change "
+                    "stays in the history, and the site is built again.",
+                    doc=page.label,
+                    when=words.when(page.saved_at, now)() if page.saved_at else "?",
+                )
+            )
+        self.show()
+
+    def _kind(self, kind: str) -> None:
+        self.setProperty("kind", kind)
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+    def _problems(self, problems: Sequence[Finding]) -> None:
+        breakers = [p for p in problems if p.breaks_build]
+        if not breakers:
             self.problems.hide()
-        step = failure.step_name or tr("a step")
-        if doc_title:
-            text = tr(
-                "The site could not be built after your save of “{doc}”. It still shows the "
-                "pages from before. Failing step: {step}.",
-                doc=doc_title,
-                step=step,
-            )
-        else:
-            text = tr(
-                "The site could not be built. It still shows the pages from before. "
-                "Failing step: {step}.",
-                step=step,
-            )
-        self.explain.setText(text)
-        if failure.lines:
+            return
+        lines = [tr("What the check finds on this page:")]
+        for p in breakers[:6]:
+            where = tr("line {line}, column {column}", line=p.line, column=p.column)
+            lines.append(f"• {where}: {p.message}")
+        self.problems.setText("\n".join(lines))
+        self.problems.show()
+
+    def _log(self, stop: SiteStop) -> None:
+        failure = stop.failure
+        if failure is not None and failure.lines:
             self.log.setPlainText("\n".join(failure.lines))
-        elif failure.logs_unavailable:
+        elif failure is not None and failure.logs_unavailable:
             self.log.setPlainText(
                 tr(
                     "The log could not be read with this sign-in ({why}).",
@@ -166,12 +244,8 @@ class FailedDeployNotice(QFrame):
             )
         else:
             self.log.setPlainText(tr("The log has no lines for this step."))
-        self.log.setVisible(True)
-        self.run_button.setVisible(bool(failure.run_url))
-        self.restore_button.setEnabled(True)
-        self.confirm.hide()
-        self.status.setText("")
-        self.show()
+
+    # -- restoring ---------------------------------------------------------------------------
 
     def _ask(self) -> None:
         self.confirm.show()
@@ -183,20 +257,74 @@ class FailedDeployNotice(QFrame):
 
     def restore_started(self) -> None:
         self.restore_button.setEnabled(False)
-        self.status.setText(tr("Restoring…"))
+        self._say(tr("Restoring…"))
 
     def restore_done(self, ok: bool, message: str = "") -> None:
         if ok:
-            self.status.setText(message or tr("Restored. The site is being built again."))
+            self._say(message or tr("Restored. The site is being built again."))
             self.restore_button.setEnabled(False)
         else:
-            self.status.setText(message or tr("Not restored."))
+            self._say(message or tr("Not restored."))
             self.restore_button.setEnabled(True)
 
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
     def _open_run(self) -> None:
-        if self.failure is not None and self.failure.run_url:
-            self.openRunRequested.emit(self.failure.run_url)
+        if self.stop is not None and self.stop.run_url:
+            self.openRunRequested.emit(self.stop.run_url)
 
     def _dismiss(self) -> None:
         self.hide()
         self.dismissed.emit()
+
+
+def _breaker_text(page: BrokenPage, others: Sequence[BrokenPage], now: float) -> str:
+    when = words.when(page.saved_at, now)() if page.saved_at else "?"
+    if page.line:
+        text = tr(
+            "The site could not be built because of line {line} of “{doc}”, which you saved "
+            "at {when}. Until it is fixed, nothing is published — neither your pages nor "
+            "anyone else's.",
+            line=page.line,
+            doc=page.label,
+            when=when,
+        )
+    else:
+        text = tr(
+            "The site could not be built because of “{doc}”, which you saved at {when}. "
+            "Until it is fixed, nothing is published — neither your pages nor anyone else's.",
+            doc=page.label,
+            when=when,
+        )
+    if others:
+        text += " " + tr(
+            "{n} other page(s) also stop the build: {docs}.",
+            n=len(others),
+            docs=", ".join(f"“{p.label}”" for p in others),
+        )
+    return text
+
+
+def _bystander_text(page: BrokenPage, more: int, login: str, now: float) -> str:
+    when = words.when(page.saved_at, now)() if page.saved_at else None
+    if page.saved_by and when:
+        text = tr(
+            "Your text is saved. Publishing waits for “{doc}”, which {who} saved at {when}: "
+            "the site cannot be built with that page. Once it is fixed, your text is "
+            "published with it. There is nothing you need to do.",
+            doc=page.label,
+            who=page.saved_by,
+            when=when,
+        )
+    else:
+        text = tr(
+            "Your text is saved. Publishing waits for “{doc}”: the site cannot be built with "
+            "that page. Once it is fixed, your text is published with it. There is nothing "
+            "you need to do.",
+            doc=page.label,
+        )
+    if more > 0:
+        text += " " + tr("({n} more page(s) also stop the build.)", n=more)
+    return text

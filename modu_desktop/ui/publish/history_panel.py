@@ -1,68 +1,142 @@
-"""기록 (history) of one document: every published version, a diff against the current text, and
-"이 버전으로 되돌리기".
+"""기록 (history) of one document: every saved version — who saved it and when, and what it
+did, never a file name or a commit hash —, the chosen version beside the text now in two
+columns, and "이 버전으로 되돌리기".
 
     panel = HistoryPanel()
     await panel.load(DocHistory(client, store), "docs/01-intro.md", editor_text, title="소개")
     panel.restoreRequested.connect(lambda version, text: ...)   # the host saves, lock held
 
 Loading and reading versions never block the UI (the versions list is one request per 100
-versions, a version's text is read once, by sha). Restoring asks once more inside the panel and
-then emits ``restoreRequested(Version, text)``: the host makes it a normal, lock-checked save
-with ``core.history.restore_version`` (message ``docs(edit): restore {file} to {sha} by @{me}``)
+versions, a version's text is read once, by sha). The comparison is a table of two columns
+(``core.documents.history.side_by_side``): the chosen version on the left, the text now on the
+right, changed lines coloured and changed letters in bold, unchanged stretches folded; it wraps
+long lines, so it reads at 800 px. Narrow, the versions sit above the comparison; wide, beside
+it. Restoring asks once more inside the panel and then emits ``restoreRequested(Version,
+text)``: the host makes it a normal, lock-checked save with ``core.history.restore_version``
 and then calls ``load`` again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-from datetime import datetime
+import html
+import time
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTextEdit,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from modu_desktop.core.documents.history import DocHistory, Version, diff_lines
+from modu_desktop.core.documents.history import (
+    DocHistory,
+    SideRow,
+    Version,
+    changed_parts,
+    describe,
+    moment,
+    side_by_side,
+)
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.operation import operations_for
 
-_EDIT = re.compile(r"^docs\(edit\): update \S+ by @(\S+)")
-_RESTORE = re.compile(r"^docs\(edit\): restore \S+ to ([0-9a-f]{7,}) by @(\S+)")
-_CREATE = re.compile(r"^docs\(create\)|^docs\(new\)|^docs: create|^docs\(add\)")
-
-
-def describe(version: Version) -> str:
-    """A plain label for a commit message people did not write themselves."""
-    m = _RESTORE.match(version.message)
-    if m:
-        return tr("Restored the version {sha}", sha=m.group(1)[:7])
-    if _EDIT.match(version.message):
-        return tr("Edited")
-    if _CREATE.match(version.message):
-        return tr("Created")
-    return version.message
+NARROW = 700  # below this width the versions go above the comparison
+_OLD_LINE, _OLD_PART = "#fde8e7", "#f6b9b5"
+_NEW_LINE, _NEW_PART = "#e3f4e6", "#a9dcb3"
+_GAP = "#f3f3f3"
 
 
 def when(version: Version) -> str:
-    if not version.date:
-        return "-"
-    try:
-        moment = datetime.fromisoformat(version.date.replace("Z", "+00:00"))
-    except ValueError:
-        return version.date
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    """When the version was saved, as people say it ("오늘 14:03")."""
+    return moment(version.date, time.time())()
+
+
+def comparison_html(rows: list[SideRow], old_title: str, new_title: str) -> str:
+    """The two columns as a rich-text table (what the panel shows; also a test's view)."""
+    out = [
+        '<table width="100%" cellspacing="0" cellpadding="4" style="border-collapse: collapse">',
+        f'<tr><th width="50%" align="left">{html.escape(old_title)}</th>'
+        f'<th width="50%" align="left">{html.escape(new_title)}</th></tr>',
+    ]
+    for row in rows:
+        if row.kind == "skipped":
+            out.append(
+                f'<tr><td colspan="2" align="center" style="color: #777">'
+                f"⋯ {html.escape(tr('{n} unchanged line(s)', n=row.skipped))} ⋯</td></tr>"
+            )
+            continue
+        if row.kind == "same":
+            cells = [(_line(row.old), ""), (_line(row.new), "")]
+        elif row.kind == "changed":
+            left, right = changed_parts(row.old or "", row.new or "")
+            cells = [
+                (_marked(row.old or "", left, _OLD_PART), _OLD_LINE),
+                (_marked(row.new or "", right, _NEW_PART), _NEW_LINE),
+            ]
+        elif row.kind == "removed":
+            cells = [(_line(row.old, bold=True), _OLD_LINE), ("", _GAP)]
+        else:
+            cells = [("", _GAP), (_line(row.new, bold=True), _NEW_LINE)]
+        tds = "".join(
+            f'<td width="50%" valign="top"{f" bgcolor={colour!r}" if colour else ""}>'
+            f"{content or '&nbsp;'}</td>"
+            for content, colour in cells
+        )
+        out.append(f"<tr>{tds}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _line(text: str | None, *, bold: bool = False) -> str:
+    if text is None:
+        return ""
+    shown = _keep_spaces(html.escape(text)) or "&nbsp;"
+    return f"<b>{shown}</b>" if bold and text.strip() else shown
+
+
+def _marked(text: str, parts: list[tuple[int, int]], colour: str) -> str:
+    out, at = [], 0
+    for start, end in parts:
+        out.append(_keep_spaces(html.escape(text[at:start])))
+        piece = _keep_spaces(html.escape(text[start:end])) or "&nbsp;"
+        out.append(f'<span style="background-color: {colour}"><b>{piece}</b></span>')
+        at = end
+    out.append(_keep_spaces(html.escape(text[at:])))
+    return "".join(out) or "&nbsp;"
+
+
+def _keep_spaces(text: str) -> str:
+    """Leading and repeated spaces stay visible (indentation means something in a brochure)."""
+    stripped = text.lstrip(" ")
+    text = "&nbsp;" * (len(text) - len(stripped)) + stripped
+    return text.replace("  ", " &nbsp;")
+
+
+class _VersionList(QListWidget):
+    """A list whose labels wrap to its width (QListView's own word wrap keeps the height of
+    the width the items were first laid out at, and cuts the label short after that)."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.fit_labels()
+
+    def fit_labels(self) -> None:
+        width = max(40, self.viewport().width() - 2 * self.spacing() - 8)
+        metrics = self.fontMetrics()
+        flags = int(Qt.TextFlag.TextWordWrap)
+        for i in range(self.count()):
+            item = self.item(i)
+            box = metrics.boundingRect(QRect(0, 0, width, 100000), flags, item.text())
+            item.setSizeHint(QSize(width, box.height() + 6))
 
 
 class HistoryPanel(QWidget):
@@ -77,6 +151,7 @@ class HistoryPanel(QWidget):
         self.versions: list[Version] = []
         self.selected: Version | None = None
         self.selected_text: str | None = None
+        self.rows: list[SideRow] = []
         self._task: asyncio.Task[None] | None = None
         v = QVBoxLayout(self)
         self.heading = QLabel(tr("History"))
@@ -90,16 +165,18 @@ class HistoryPanel(QWidget):
         self.status.setObjectName("historyStatus")
         self.status.setWordWrap(True)
         v.addWidget(self.status)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        self.list = QListWidget()
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setChildrenCollapsible(False)
+        self.list = _VersionList()
         self.list.setObjectName("historyList")
         self.list.setAccessibleName(tr("Versions"))
         self.list.setWordWrap(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.list.setSpacing(3)
-        self.list.setMinimumWidth(240)
+        self.list.setMinimumWidth(220)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.currentRowChanged.connect(self._row_changed)
-        split.addWidget(self.list)
+        self.split.addWidget(self.list)
         right = QWidget()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
@@ -107,14 +184,10 @@ class HistoryPanel(QWidget):
         self.diff_title.setObjectName("historyDiffTitle")
         self.diff_title.setWordWrap(True)
         rv.addWidget(self.diff_title)
-        self.diff = QPlainTextEdit()
+        self.diff = QTextBrowser()
         self.diff.setObjectName("historyDiff")
-        self.diff.setReadOnly(True)
-        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        mono.setStyleHint(QFont.StyleHint.Monospace)
-        self.diff.setFont(mono)
-        self.diff.setAccessibleName(tr("Differences from the current text"))
+        self.diff.setOpenLinks(False)
+        self.diff.setAccessibleName(tr("The chosen version beside the text now"))
         rv.addWidget(self.diff, 1)
         self.confirm = QFrame()
         self.confirm.setObjectName("historyRestoreConfirm")
@@ -147,10 +220,19 @@ class HistoryPanel(QWidget):
         self.restore_button.clicked.connect(self._ask)
         row.addWidget(self.restore_button)
         rv.addLayout(row)
-        split.addWidget(right)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 5)
-        v.addWidget(split, 1)
+        self.split.addWidget(right)
+        self.split.setStretchFactor(0, 1)
+        self.split.setStretchFactor(1, 4)
+        self.split.setSizes([220, 880])
+        v.addWidget(self.split, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        narrow = event.size().width() < NARROW
+        wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+        if self.split.orientation() != wanted:
+            self.split.setOrientation(wanted)
+            self.list.setMaximumHeight(150 if narrow else 16777215)
+        super().resizeEvent(event)
 
     # ----- loading -------------------------------------------------------------------------
 
@@ -170,15 +252,22 @@ class HistoryPanel(QWidget):
             return
         self.versions = versions
         self.status.setText(
-            tr("{n} version(s). Pick one to see how it differs from the text now.", n=len(versions))
+            tr("{n} version(s). Pick one to see it beside the text now.", n=len(versions))
         )
+        now = time.time()
         for i, version in enumerate(versions):
-            label = f"{when(version)}  ·  {version.author}\n{describe(version)}"
+            label = tr(
+                "{when} · {who}\n{what}",
+                when=moment(version.date, now)(),
+                who=version.who,
+                what=describe(version, versions, now)(),
+            )
             if i == 0:
-                label += "  " + tr("(on the site now)")
+                label += "\n" + tr("(the latest)")
             item = QListWidgetItem(label)
-            item.setToolTip(f"{version.short_sha}  {version.message}")
+            item.setToolTip(label)
             self.list.addItem(item)
+        self.list.fit_labels()
         if len(versions) > 1:
             self.list.setCurrentRow(1)
         elif versions:
@@ -203,7 +292,7 @@ class HistoryPanel(QWidget):
 
     async def _open(self, version: Version) -> None:
         assert self.history is not None
-        self.diff_title.setText(tr("Reading the version {sha}…", sha=version.short_sha))
+        self.diff_title.setText(tr("Reading the version of {when}…", when=when(version)))
         self.restore_button.setEnabled(False)
         try:
             text = await self.history.text_at(version.sha, self.path)
@@ -222,62 +311,35 @@ class HistoryPanel(QWidget):
         self.selected, self.selected_text = version, text
         self.confirm.hide()
         if version is None or text is None:
-            self.diff.setPlainText("")
+            self.rows = []
+            self.diff.clear()
             self.restore_button.setEnabled(False)
             return
         self._show_diff(version, text)
 
     def _show_diff(self, version: Version, text: str) -> None:
-        lines = diff_lines(text, self.current_text)
-        if not lines:
+        self.rows = side_by_side(text, self.current_text)
+        if not self.rows:
             self.diff_title.setText(
                 tr("The version of {date} is the same as the text now.", date=when(version))
             )
-            self.diff.setPlainText("")
+            self.diff.clear()
             self.restore_button.setEnabled(False)
             return
         self.diff_title.setText(
             tr(
-                "Lines marked − are in the version of {date} ({who}); lines marked + are in "
-                "the text now.",
-                date=when(version),
-                who=version.author,
+                "Left: the version {who} saved {when}. Right: the text now. Changed lines are "
+                "coloured, changed letters bold.",
+                when=when(version),
+                who=version.who,
             )
         )
-        shown = []
-        for line in lines[2:]:  # no ---/+++ headers
-            if line.startswith("@@"):
-                shown.append("⋯")
-            elif line.startswith("-"):
-                shown.append("− " + line[1:])
-            elif line.startswith("+"):
-                shown.append("+ " + line[1:])
-            else:
-                shown.append("  " + line[1:])
-        self.diff.setPlainText("\n".join(shown))
-        self._colour(shown)
+        self.diff.setHtml(
+            comparison_html(
+                self.rows, tr("Version of {when}", when=when(version)), tr("The text now")
+            )
+        )
         self.restore_button.setEnabled(True)
-
-    def _colour(self, shown: list[str]) -> None:
-        sels = []
-        doc = self.diff.document()
-        for i, line in enumerate(shown):
-            colour = None
-            if line.startswith("− "):
-                colour = QColor("#fde2e1")
-            elif line.startswith("+ "):
-                colour = QColor("#dff3e3")
-            if colour is None:
-                continue
-            sel = QTextEdit.ExtraSelection()
-            fmt = QTextCharFormat()
-            fmt.setBackground(colour)
-            fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
-            sel.format = fmt  # type: ignore[misc]
-            cursor = QTextCursor(doc.findBlockByNumber(i))
-            sel.cursor = cursor  # type: ignore[misc]
-            sels.append(sel)
-        self.diff.setExtraSelections(sels)
 
     # ----- restoring -----------------------------------------------------------------------
 

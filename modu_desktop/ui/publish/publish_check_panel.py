@@ -4,11 +4,16 @@
 that finding's fix to the copy and checks again; "모두 고치기" applies every fix. The user
 decides how to go on (``dialog.choice``):
 
-- ``SAVE_FIXED`` — save ``dialog.text`` (the fixed copy; put it into the editor first);
-- ``SAVE_ANYWAY`` — save the original text, after a second, explicit confirmation that the site
-  will not update until the problem is fixed;
-- ``BACK`` — back to editing, nothing changed (also Esc and closing the window; the default
+- ``SAVE_FIXED`` — save ``dialog.text`` (the fixed copy);
+- ``SAVE_ANYWAY`` — save ``dialog.text`` as it stands (with any fixes made), after a second,
+  explicit confirmation that the site will not update until the problem is fixed;
+- ``BACK`` — back to editing, nothing saved (also Esc and closing the window; the default
   button is this one, so Enter never saves a page that breaks the site).
+
+Whichever way it closes, what the writer fixed (``dialog.text`` differs from
+``dialog.original``) belongs in the editor: :func:`check_before_save` puts it there as one undo
+step. Places are told by line and column in 원문 편집 and as the cards show them otherwise
+(:func:`place_in_cards`).
 
 ``PublishCheckPanel`` is the list itself (one row per finding: place, sentence, fix button),
 usable on its own (e.g. docked under the editor), with ``fixRequested(Finding)`` and
@@ -18,7 +23,10 @@ into a QPlainTextEdit as one undoable step.
 
 from __future__ import annotations
 
+import asyncio
 import enum
+from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QTextCursor
@@ -34,9 +42,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.publish.check import CheckResult, Finding, StaleEdit, check_text
-from modu_desktop.core.publish.check.messages import summary
+from modu_desktop.core.brochure.catalog import field_label, spec_for
+from modu_desktop.core.pageedit.places import card_place
+from modu_desktop.core.publish.check import (
+    CheckResult,
+    Finding,
+    Severity,
+    StaleEdit,
+    check_text,
+    new_surprises,
+)
+from modu_desktop.core.publish.check.messages import fix_explanation, summary
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.cards.autosize import raw_text
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 _STYLE = """
 QFrame#publishCheckSummary[kind="error"] { background: #fdecea; border: 1px solid #e0a19b;
@@ -49,6 +68,7 @@ QFrame#publishFinding { border-bottom: 1px solid #e4e4e4; }
 QLabel#publishFindingPlace { color: #555; }
 QLabel#publishFindingPlace[severity="breaks-build"] { color: #b3261e; font-weight: bold; }
 QLabel#publishFindingPlace[severity="page-wrong"] { color: #8a5a00; font-weight: bold; }
+QLabel#publishFindingPlace[severity="may-surprise"] { color: #5a4a00; font-weight: bold; }
 QLabel#publishCheckDocTitle { font-weight: bold; }
 QFrame#saveAnywayWarning { background: #fdecea; border: 2px solid #b3261e; border-radius: 6px; }
 """
@@ -99,9 +119,14 @@ class PublishCheckPanel(QWidget):
         outer.addWidget(scroll, 1)
         self.fix_buttons: list[QPushButton] = []
         self.result = CheckResult(())
+        self.text = ""
+        # None: places as line and column (원문 편집); else the words for a place in the cards
+        self.place_words: Callable[[str, Finding], str] | None = None
 
-    def set_result(self, result: CheckResult) -> None:
+    def set_result(self, result: CheckResult, text: str = "") -> None:
+        """Show ``result``, the check of ``text`` (whose places the rows name)."""
         self.check_result = result
+        self.text = text
         breakers = len(result.build_breakers)
         others = len(result.findings) - breakers
         kind = "error" if breakers else ("warning" if others else "ok")
@@ -115,6 +140,16 @@ class PublishCheckPanel(QWidget):
                     "If you save it like this, the site keeps showing the old pages — for "
                     "every document — until this is fixed."
                 )
+            )
+        elif others and all(f.severity is Severity.MAY_SURPRISE for f in result.findings):
+            self.summary.setText(
+                tr(
+                    "The site will build; {n} thing(s) may look different from what you see here.",
+                    n=others,
+                )
+            )
+            self.detail.setText(
+                tr("You can save; check whether the site should show these parts as it will.")
             )
         elif others:
             self.detail.setText(tr("You can save; these parts will look different on the site."))
@@ -137,12 +172,14 @@ class PublishCheckPanel(QWidget):
         h = QHBoxLayout(row)
         h.setContentsMargins(6, 6, 6, 6)
         texts = QVBoxLayout()
-        head = QLabel(
-            (tr("Stops the site") if finding.breaks_build else tr("Shows differently"))
-            + "  ·  "
-            + tr("line {line}, column {column}", line=finding.line, column=finding.column)
-        )
+        if self.place_words is not None:
+            where = self.place_words(self.text, finding)
+        else:
+            where = tr("line {line}, column {column}", line=finding.line, column=finding.column)
+        head = QLabel(_place_word(finding) + "  ·  " + where)
         head.setObjectName("publishFindingPlace")
+        head.setWordWrap(True)
+        head.setTextFormat(Qt.TextFormat.PlainText)
         head.setProperty("severity", finding.severity.value)
         msg = QLabel(finding.message)
         msg.setObjectName("publishFindingMessage")
@@ -154,24 +191,59 @@ class PublishCheckPanel(QWidget):
         go = QPushButton(tr("Show"))
         go.setObjectName("publishFindingShow")
         go.setAutoDefault(False)
-        go.setAccessibleName(tr("Show line {line}", line=finding.line))
+        go.setAccessibleName(
+            tr("Show line {line}", line=finding.line)
+            if self.place_words is None
+            else tr("Show: {place}", place=where)
+        )
         go.clicked.connect(lambda: self.jumpRequested.emit(finding.line, finding.column))
         h.addWidget(go)
         if finding.fix is not None:
             fix = QPushButton(finding.fix_label)
             fix.setObjectName("publishFindingFix")
             fix.setAutoDefault(False)
-            fix.setToolTip(
-                tr(
-                    "Changes “{old}” to “{new}”.",
-                    old=finding.fix.original,
-                    new=finding.fix.replacement,
-                )
-            )
+            fix.setToolTip(fix_explanation(finding))
+            fix.setAccessibleDescription(fix_explanation(finding))
             fix.clicked.connect(lambda: self.fixRequested.emit(finding))
             h.addWidget(fix)
             self.fix_buttons.append(fix)
         return row
+
+
+def place_in_cards(text: str, finding: Finding) -> str:
+    """Where ``finding`` is, as a staff member finds it on the cards: the card (a text box by
+    its heading, a block by its name and item, the page settings) and a short quote of the
+    words there — "‘행사 안내’ 글 상자: “{담당자}에게 문의”"."""
+    place = card_place(text, finding.offset)
+    if place.kind == "front_matter":
+        where = tr("Page settings")
+    elif place.kind == "block":
+        try:
+            name = spec_for(place.block).name
+        except KeyError:
+            name = place.block
+        where = tr("the block “{name}”", name=name)
+        if place.item:
+            where += " · " + tr("item {n}", n=place.item)
+    elif place.kind == "raw":
+        where = tr("Original text card")
+    elif place.heading:
+        where = tr("Text box under “{heading}”", heading=place.heading)
+    else:
+        where = tr("Text box")
+    if place.key and place.kind == "block":
+        where += " · " + field_label(place.key)
+    if place.quote:
+        where = tr("{place}: “{quote}”", place=where, quote=place.quote)
+    return where
+
+
+def _place_word(finding: Finding) -> str:
+    if finding.breaks_build:
+        return tr("Stops the site")
+    if finding.severity is Severity.MAY_SURPRISE:
+        return tr("May look different")
+    return tr("Shows differently")
 
 
 class PublishCheckDialog(QDialog):
@@ -186,6 +258,7 @@ class PublishCheckDialog(QDialog):
         path: str = "docs/document.md",
         repo_paths: set[str] | None = None,
         title: str = "",
+        in_cards: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("publishCheckDialog")
@@ -203,6 +276,7 @@ class PublishCheckDialog(QDialog):
             name.setObjectName("publishCheckDocTitle")
             v.addWidget(name)
         self.panel = PublishCheckPanel(self)
+        self.panel.place_words = place_in_cards if in_cards else None
         self.panel.fixRequested.connect(self.apply_fix)
         self.panel.jumpRequested.connect(self._jump)
         self.jump_to: tuple[int, int] | None = None
@@ -251,21 +325,26 @@ class PublishCheckDialog(QDialog):
             buttons.addWidget(b)
         v.addLayout(buttons)
         self.back_button.setDefault(True)
-        self.resize(760, 520)
+        fit_to_screen(self, 760, 520)
         self._show(result)
 
     def _show(self, result: CheckResult) -> None:
         self.check_result = result
-        self.panel.set_result(result)
+        self.panel.set_result(result, self.text)
         fixable = bool(result.fixable)
         self.fix_all_button.setEnabled(fixable)
         changed = self.text != self.original
         self.save_fixed_button.setVisible(changed)
         self.save_fixed_button.setEnabled(changed)
-        # "Save anyway" is for a page that still breaks the site; a clean page saves directly.
-        self.anyway_button.setVisible(result.breaks_build)
-        if not result.breaks_build:
+        # "Save anyway" is for a page that still breaks the site (asked twice); a page that
+        # only may look different saves as written in one click, and that is the default.
+        self.anyway_button.setVisible(bool(result.findings))
+        if result.breaks_build:
+            self.anyway_button.setText(tr("Save anyway…"))
+        else:
+            self.anyway_button.setText(tr("Save as written"))
             self.warning.hide()
+            self.anyway_button.setDefault(not changed)
         if changed and not result.breaks_build:
             self.save_fixed_button.setDefault(True)
 
@@ -293,18 +372,20 @@ class PublishCheckDialog(QDialog):
             self.recheck()
 
     def _jump(self, line: int, column: int) -> None:
-        """ "보기": back to editing at that place (the host moves the cursor to ``jump_to``).
-        Fixes made so far are kept only if the user saves them, so leave nothing half-done."""
+        """ "보기": back to editing at that place (the host moves the cursor to ``jump_to``, a
+        place in the fixed text, which the host puts into the editor first)."""
         self.jump_to = (line, column)
         self.reject()
 
     def _ask_anyway(self) -> None:
+        if not self.check_result.breaks_build:
+            self._save_anyway()  # nothing breaks: the writer keeps what they wrote
+            return
         self.warning.show()
         self.confirm_button.setFocus()
 
     def _save_anyway(self) -> None:
-        self.choice = CheckChoice.SAVE_ANYWAY
-        self.text = self.original
+        self.choice = CheckChoice.SAVE_ANYWAY  # with the fixes made so far: they were chosen
         self.accept()
 
     def _save_fixed(self) -> None:
@@ -318,8 +399,11 @@ class PublishCheckDialog(QDialog):
 
 def replace_editor_text(edit: QPlainTextEdit, text: str) -> None:
     """Put ``text`` into the editor as one undoable step (Ctrl+Z brings the text before back),
-    replacing only the part between the common beginning and end, so the view stays put."""
-    old = edit.toPlainText()
+    replacing only the part between the common beginning and end, so the view stays put. The
+    editor's document holds no BOM and ends lines with ``\n`` (the pane gives the document's
+    own BOM and line endings back when it is saved), so ``text`` goes in that way."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    old = raw_text(edit.document())
     if old == text:
         return
     start = 0
@@ -343,6 +427,20 @@ def _utf16(text: str, index: int) -> int:
     return index + sum(1 for ch in text[:index] if ord(ch) > 0xFFFF)
 
 
+# Rounds of checking again when the editor changed while the check ran (typing goes on meanwhile).
+_RECHECKS = 10
+
+
+def _check_for_save(
+    text: str, path: str, repo_paths: set[str] | None, before: str | None
+) -> tuple[CheckResult, bool]:
+    """The check and whether to ask the writer (something breaks the site, or a surprise that
+    ``before`` did not have). Runs on a worker thread: it reads the whole document."""
+    result = check_text(text, path=path, repo_paths=repo_paths)
+    ask = result.breaks_build or bool(new_surprises(text, result, before, path))
+    return result, ask
+
+
 async def check_before_save(
     parent: QWidget | None,
     text: str,
@@ -351,32 +449,89 @@ async def check_before_save(
     repo_paths: set[str] | None,
     title: str = "",
     editor: QPlainTextEdit | None = None,
+    before: str | None = None,
+    show_place: Callable[[int, int], None] | None = None,
+    current: Callable[[], str] | None = None,
+    in_cards: bool = False,
 ) -> str | None:
     """The check before a save. Returns the text to save (the text as typed when it does not
-    break the site, the fixed copy, or — after the explicit warning — the text as typed), or
-    None to go back to editing (with ``editor``, the cursor is put where "보기" pointed)."""
-    from modu_desktop.ui.shell.asyncutil import run_dialog
+    break the site, the fixed copy, or — after the explicit warning — the text as it stands),
+    or None to go back to editing (with ``editor``, the cursor is put where "보기" pointed).
+    ``before``: the text as last saved; the check is shown for a page that breaks the site,
+    or for places that may look different and were not in ``before``. ``current`` gives the
+    editor's text as it will be saved (its BOM and line endings; by default the editor's
+    characters); ``in_cards``: the places are told as the cards show them, not by line.
 
-    result = check_text(text, path=path, repo_paths=repo_paths)
-    if not result.breaks_build:
+    The check runs off the UI thread, so the window stays responsive and the writer may go on
+    typing; with ``editor``, text typed meanwhile is checked too before anything is saved, and
+    a fixed copy never replaces text the check did not see. What the writer fixed in the
+    dialog goes into the editor as one undo step whichever way the dialog closes."""
+    from modu_desktop.ui.kit.asyncutil import run_dialog
+
+    read: Callable[[], str] | None = current
+    if read is None and editor is not None:
+        # not toPlainText(): it turns no-break spaces into spaces
+        read = partial(raw_text, editor.document())
+    loop = asyncio.get_running_loop()
+    if read is not None:
+        text = read()
+    for _ in range(_RECHECKS):
+        result, ask = await loop.run_in_executor(
+            None, _check_for_save, text, path, repo_paths, before
+        )
+        if read is None or read() == text:
+            break
+        text = read()  # typed while the check ran: check what is there now
+    else:
+        if ask:
+            return None  # the writer never stopped typing: nothing is saved or replaced
+    if not ask:
         return text
-    dlg = PublishCheckDialog(parent, text, result, path=path, repo_paths=repo_paths, title=title)
+    dlg = PublishCheckDialog(
+        parent, text, result, path=path, repo_paths=repo_paths, title=title, in_cards=in_cards
+    )
     await run_dialog(dlg)
     dlg.deleteLater()
-    if dlg.choice is CheckChoice.SAVE_FIXED:
-        if editor is not None:
-            replace_editor_text(editor, dlg.text)
-        return dlg.text
-    if dlg.choice is CheckChoice.SAVE_ANYWAY:
-        return text
-    if editor is not None and dlg.jump_to is not None:
-        line, column = dlg.jump_to
-        block = editor.document().findBlockByNumber(line - 1)
-        if block.isValid():
-            cursor = QTextCursor(block)
-            cursor.movePosition(
-                QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.MoveAnchor, column - 1
-            )
-            editor.setTextCursor(cursor)
-            editor.setFocus()
+    if editor is None or read is None:
+        if dlg.choice is not CheckChoice.BACK:
+            return dlg.text
+        if show_place is not None and dlg.jump_to is not None:
+            show_place(*dlg.jump_to)
+        return None
+    if dlg.text != dlg.original and not _put_fixes(editor, read, dlg.original, dlg.text):
+        return None  # the editor changed meanwhile: its text stays, nothing is saved
+    if dlg.choice is not CheckChoice.BACK:
+        return read()
+    if dlg.jump_to is not None:
+        if show_place is not None:
+            show_place(*dlg.jump_to)  # the pane shows it in the view it is in
+        else:
+            put_cursor(editor, *dlg.jump_to)
     return None
+
+
+def _put_fixes(editor: QPlainTextEdit, read: Callable[[], str], checked: str, fixed: str) -> bool:
+    """The fixes made in the dialog (``checked`` → ``fixed``) into the editor, one undo step.
+    False, leaving the editor alone, when its text is no longer the text that was checked (the
+    fixed copy would replace what changed) or it cannot be written any more."""
+    if editor.isReadOnly() or read() != checked:
+        return False
+    replace_editor_text(editor, fixed)
+    return True
+
+
+def put_cursor(editor: QPlainTextEdit, line: int, column: int = 1) -> bool:
+    """Put the cursor at ``line``/``column`` (1-based) in view and focus the editor."""
+    block = editor.document().findBlockByNumber(line - 1)
+    if not block.isValid():
+        return False
+    cursor = QTextCursor(block)
+    cursor.movePosition(
+        QTextCursor.MoveOperation.Right,
+        QTextCursor.MoveMode.MoveAnchor,
+        max(0, min(column - 1, block.length() - 1)),
+    )
+    editor.setTextCursor(cursor)
+    editor.centerCursor()
+    editor.setFocus()
+    return True

@@ -1,19 +1,26 @@
-"""The window's publishing hooks (issue 16): the check before a save, the failed-deploy notice
-with "restore the previous version", and 기록 (the document's history) in a dock.
+"""The window's publishing hooks: the check before a save, what the site's build is doing
+(every widget rendered from the window's one ``PublishBoard``), the failed-publish notice with
+"fix it" and "restore the previous version" for the page that broke the build, and 기록 (the
+document's history) in a dock.
 
 :class:`Publishing` is made once by the window; the window calls :meth:`check` at the top of
-its save, gives :meth:`deploy_failed` to the deploy watcher and nothing else. The restore
-writes go through ``core.history`` (the lock checked first, the sha last seen sent).
+its save and gives :meth:`explain` to the deploy watcher. :meth:`render` draws the status bar's
+publishing label, the editor's saved/unsaved label and publishing line, the list's marks and
+the notice, all from ``board.status(doc)``; the board calls it after every change and the
+window's clock every half minute (relative times: "방금", "3분 전"). The restore writes go
+through ``core.documents.history`` (the lock checked first, the sha last seen sent).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QDesktopServices
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from modu_desktop.core.documents.history import (
     DocHistory,
@@ -24,12 +31,21 @@ from modu_desktop.core.documents.history import (
 )
 from modu_desktop.core.documents.store import SaveResult
 from modu_desktop.core.github.types import WorkflowRun
-from modu_desktop.core.publish.check import check_text, tree_paths
+from modu_desktop.core.publish.blame import BrokenPage, broken_pages
+from modu_desktop.core.publish.check import Finding, check_text, tree_paths
 from modu_desktop.core.publish.failure import deploy_failure
+from modu_desktop.core.publish.status import PublishPhase as State
+from modu_desktop.core.publish.status import SiteStop
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.operation import error_text
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
-from modu_desktop.ui.publish.publish_check_panel import check_before_save, replace_editor_text
-from modu_desktop.ui.shell.operation import error_text
+from modu_desktop.ui.publish.publish_check_panel import (
+    check_before_save,
+    put_cursor,
+    replace_editor_text,
+)
+from modu_desktop.ui.publish.status_words import status_bar_words
+from modu_desktop.ui.shell.window_parts import show_state
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
@@ -42,20 +58,26 @@ class Publishing(QObject):
     def __init__(self, win: PublishApi, parent: QWidget) -> None:
         super().__init__(parent)
         self.win = win
+        self.board = win.board
         self.parent_widget = parent
         self._history: DocHistory | None = None  # one per window: its caches live as long
-        self._failed: tuple[str, str] | None = None  # (doc_id, the commit whose deploy failed)
+        self._dismissed: int | None = None  # the stop (its run id) the user closed
+        self._restored: int | None = None  # the stop whose page was restored from here
+        self._findings: dict[tuple[int, str], tuple[Finding, ...]] = {}
         self.history_panel: HistoryPanel | None = None
         self.history_dock: QDockWidget | None = None
         notice = win.deploy_notice
         notice.hide()
-        notice.restoreRequested.connect(lambda: win.ops.run(self.restore_previous()))
+        notice.restoreRequested.connect(lambda: win.ops.run(self.restore_page()))
+        notice.fixRequested.connect(lambda: win.ops.run(self.fix_page()))
         notice.openRunRequested.connect(lambda url: QDesktopServices.openUrl(url))
+        notice.dismissed.connect(self._notice_closed)
         win.editor_pane.textEdited.connect(self._text_changed)
         self.history_action = QAction(tr("&History…"), parent)
         self.history_action.setObjectName("historyAction")
         self.history_action.triggered.connect(lambda _c=False: win.ops.run(self.open_history()))
         win.addAction(self.history_action)
+        self.board.subscribe(self.render)
 
     @property
     def history(self) -> DocHistory:
@@ -65,11 +87,7 @@ class Publishing(QObject):
 
     def update_actions(self) -> None:
         self.history_action.setEnabled(self.win.doc is not None)
-        s = self.win.doc
-        if self._failed is not None and (s is None or s.doc_id != self._failed[0]):
-            self._failed = None
-            self.win.deploy_notice.hide()
-        self._restore_allowed()
+        self.render()
 
     # -- before a save -----------------------------------------------------------------------
 
@@ -81,6 +99,11 @@ class Publishing(QObject):
             )
         except Exception:
             paths = None  # the check then skips the picture-path rule
+        before: str | None = None
+        try:  # the text as last saved (blob cache), to warn only about new surprises
+            before = (await self.win.ctx.store.read_blob(s.base_sha)).decode("utf-8")
+        except Exception:
+            before = None
         return await check_before_save(
             self.parent_widget,
             text,
@@ -88,26 +111,86 @@ class Publishing(QObject):
             repo_paths=paths,
             title=s.title,
             editor=self.win.editor_pane.editor,
+            before=before,
+            show_place=self.win.editor_pane.show_line,
+            current=self.win.editor_pane.text,
+            in_cards=not self.win.editor_pane.raw_view,
         )
 
-    # -- a failed deploy ---------------------------------------------------------------------
+    # -- a failed build ----------------------------------------------------------------------
 
-    def deploy_failed(self, commit_sha: str, run: WorkflowRun) -> None:
-        s = self.win.doc
-        if s is None:
-            return
-        self._failed = (s.doc_id, commit_sha)
-        self.win.ops.run(self._show_failure(s, run), name="deploy-failure")
+    async def explain(self, run: WorkflowRun) -> SiteStop:
+        """Why run ``run`` failed: its log, the pages it names, who saved them last and when
+        (as of the failed build), and what the check finds on those pages."""
+        ctx = self.win.ctx
+        try:
+            failure = await deploy_failure(ctx.client, run)
+        except Exception as exc:  # read again by the deploy watcher's next look
+            log.info("the failed run's log could not be read: %s", exc)
+            return SiteStop(run.id, run.html_url, (), None, run)
+        snap = ctx.store.snapshot
+        docs = snap.docs if snap is not None else ()
+        pages = await broken_pages(failure, docs=docs, history=self.history, at=run.head_sha)
+        loop = asyncio.get_running_loop()
+        for page in pages[:3] if run.head_sha else ():
+            try:
+                text = await self.history.text_at(str(run.head_sha), page.path)
+            except Exception:
+                text = None
+            if text is not None:  # the check reads the whole page: not on the UI thread
+                result = await loop.run_in_executor(None, partial(check_text, text, path=page.path))
+                self._findings[(run.id, page.path)] = result.findings
+        return SiteStop(run.id, run.html_url, pages, failure, run)
 
-    async def _show_failure(self, s: EditSession, run: WorkflowRun) -> None:
-        failure = await deploy_failure(self.win.ctx.client, run)
-        if self.win.doc is not s:
+    def my_page(self, stop: SiteStop | None) -> BrokenPage | None:
+        """The breaking page this person saved (the first, when several), or None."""
+        if stop is None:
+            return None
+        mine = stop.mine(self.win.ctx.login) or tuple(
+            p  # who saved it is unknown (its history could not be read): saved from here?
+            for p in stop.pages
+            if p.saved_by is None and self.board.status(p.doc_id).commit_sha is not None
+        )
+        return mine[0] if mine else None
+
+    def render(self) -> None:
+        """Every widget that shows publishing, from the board (see the module's docstring)."""
+        win, board = self.win, self.board
+        now = win.ctx.server_now()
+        s = win.doc
+        status = board.status(s.doc_id if s is not None else None)
+        win.editor_pane.show_status(status if s is not None else None, now)
+        shown, title = status, None
+        last = board.last_saved
+        if status.publishing is State.NONE and last and (s is None or last != s.doc_id):
+            shown, title = board.status(last), win.label(last)
+        text, kind = status_bar_words(shown, title)
+        show_state(win.status_deploy, text, kind)
+        stop = board.stop
+        marks = {}
+        if stop is not None:
+            for p in stop.pages:
+                if p.doc_id:
+                    marks[p.doc_id] = tr("The site cannot be built with this page.")
+        win.doc_list.set_publish_marks(marks)
+        self._render_notice(now)
+
+    def _render_notice(self, now: float) -> None:
+        notice, stop = self.win.deploy_notice, self.board.stop
+        if stop is None:
+            notice.stop = None
+            notice.hide()
             return
-        problems = check_text(self.win.editor_pane.text(), path=s.path).findings
-        notice = self.win.deploy_notice
-        notice.show_failure(failure, doc_title=s.title, problems=problems)
+        if stop.run_id == self._dismissed:
+            return
+        page = self.my_page(stop)
+        found = self._findings.get((stop.run_id, page.path), ()) if page is not None else ()
+        notice.show_stop(stop, login=self.win.ctx.login, now=now, page=page, problems=found)
         self._restore_allowed()
-        notice.show()
+
+    def _notice_closed(self) -> None:
+        stop = self.board.stop
+        self._dismissed = stop.run_id if stop is not None else None
 
     def _text_changed(self) -> None:
         self._restore_allowed()
@@ -116,10 +199,35 @@ class Publishing(QObject):
             panel.set_current_text(self.win.editor_pane.text())
 
     def _restore_allowed(self) -> None:
-        """Restore is disabled while the editor has unsaved changes (they would be lost)."""
+        """Restore is disabled while the page is open here with unsaved changes (they would be
+        lost) or cannot be saved here."""
+        page = self.my_page(self.board.stop)
         s = self.win.doc
-        ok = s is not None and s.editable and not self.win.editor_pane.is_modified()
+        stop = self.board.stop
+        ok = page is not None and page.doc_id is not None
+        ok = ok and stop is not None and stop.run_id != self._restored
+        if ok and s is not None and page is not None and s.doc_id == page.doc_id:
+            ok = s.editable and not self.win.editor_pane.is_modified()
         self.win.deploy_notice.restore_button.setEnabled(ok)
+
+    async def _open_page(self, page: BrokenPage) -> EditSession | None:
+        s = self.win.doc
+        if page.doc_id is None:
+            return None
+        if s is None or s.doc_id != page.doc_id:
+            if not await self.win.open_document(page.doc_id):
+                return None
+            s = self.win.doc
+        return s if s is not None and s.doc_id == page.doc_id else None
+
+    async def fix_page(self) -> bool:
+        """고치기: open the page that stops the build, the cursor on the line the build names."""
+        page = self.my_page(self.board.stop)
+        if page is None or await self._open_page(page) is None:
+            return False
+        if page.line:
+            put_cursor(self.win.editor_pane.editor, page.line, page.column or 1)
+        return True
 
     async def _lock_ok(self) -> str | None:
         s = self.win.doc
@@ -128,20 +236,38 @@ class Publishing(QObject):
         ver = await self.win.ctx.locks.verify(s.held)
         return None if ver.ok else ver.reason
 
-    async def restore_previous(self) -> bool:
-        s, failed = self.win.doc, self._failed
-        if s is None or failed is None or failed[0] != s.doc_id:
+    async def restore_page(self) -> bool:
+        """이전 버전으로 되돌리기, for the page this person broke: its version before the breaking
+        change, as one normal save — refused when the page changed after that change."""
+        notice = self.win.deploy_notice
+        page = self.my_page(self.board.stop)
+        if page is None or page.commit_sha is None:
+            return False
+        s = await self._open_page(page)
+        if s is None or not s.editable:
+            notice.restore_done(False, tr("You do not hold the lock on this document."))
             return False
         if self.win.editor_pane.is_modified():
+            self._restore_allowed()
             return False
-        notice = self.win.deploy_notice
         notice.restore_started()
         try:
+            at_break = await self.history.blob_sha_at(page.commit_sha, s.path)
+            if at_break != s.base_sha:
+                notice.restore_done(
+                    False,
+                    tr(
+                        "“{doc}” was saved again after that change, so it was not restored. "
+                        "Fix it, or pick a version in its history.",
+                        doc=page.label,
+                    ),
+                )
+                return False
             res = await restore_previous(
                 self.win.ctx.store,
                 self.history,
                 s.path,
-                failed[1],
+                page.commit_sha,
                 s.base_sha,
                 self.win.ctx.login,
                 lock_ok=self._lock_ok,
@@ -153,8 +279,9 @@ class Publishing(QObject):
             notice.restore_done(False, _refusal(res))
             return False
         text = (await self.win.ctx.store.read_blob(res.sha)).decode("utf-8")
-        self._restored(s, res, text)
-        self._failed = None
+        stop = self.board.stop
+        self._restored = stop.run_id if stop is not None else None
+        self._restored_text(s, res, text)
         notice.restore_done(True)
         return True
 
@@ -172,7 +299,19 @@ class Publishing(QObject):
             dock = QDockWidget(tr("History"), self.parent_widget)
             dock.setObjectName("historyDock")
             dock.setWidget(self.history_panel)
-            self.win.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            # Two columns of text need room: beside the editor in a wide window, under it (the
+            # whole width) in a narrow one, so the window never grows past the screen.
+            main = self.parent_widget.window()
+            wide = main.width() >= 1200
+            area = Qt.DockWidgetArea.RightDockWidgetArea
+            if not wide:
+                area = Qt.DockWidgetArea.BottomDockWidgetArea
+            self.win.addDockWidget(area, dock)
+            if isinstance(main, QMainWindow):
+                size, along = (main.width() // 2, Qt.Orientation.Horizontal)
+                if not wide:
+                    size, along = (main.height() * 11 // 20, Qt.Orientation.Vertical)
+                main.resizeDocks([dock], [size], along)
             self.history_dock = dock
         assert self.history_dock is not None
         self.history_dock.show()
@@ -201,7 +340,7 @@ class Publishing(QObject):
         if not isinstance(res, SaveResult):
             self.win.show_notice(_refusal(res), "error")
             return False
-        self._restored(s, res, text)
+        self._restored_text(s, res, text)
         self.win.show_notice(
             tr("The version of {date} is the current text now.", date=when(version)), "info"
         )
@@ -209,7 +348,7 @@ class Publishing(QObject):
             await self.history_panel.load(self.history, s.path, text, title=s.title)
         return True
 
-    def _restored(self, s: EditSession, res: SaveResult, text: str | None) -> None:
+    def _restored_text(self, s: EditSession, res: SaveResult, text: str | None) -> None:
         """A restore landed: the editor shows it (one undo step), the session builds on it,
         and its deploy is watched like a save's."""
         if text is not None:
@@ -219,7 +358,7 @@ class Publishing(QObject):
             self.win.drafts.committed(text, res.sha)
         self.win.editor_pane.set_modified(False)
         if res.commit_sha:
-            self.win.deploy.watch(res.commit_sha)
+            self.win.deploy.watch(s.doc_id, res.commit_sha)
         self.win.ops.run(self.win.refresh_list())
         self._restore_allowed()
 

@@ -1,4 +1,5 @@
-"""Issue 5 in the window: the save queue's runner, single instance and notify-when-free.
+"""Nothing typed is lost, in the window: the save queue's runner, single instance and
+notify-when-free.
 
 The window builds one :class:`NothingLost` for itself; the app hands it the single-instance
 listener (:meth:`NothingLost.serve`). Nothing is swapped or patched: saves queue in the core
@@ -34,6 +35,7 @@ from modu_desktop.core.saving.conflicts import ConflictDecision, OtherRepository
 from modu_desktop.core.saving.drafts import DraftKey
 from modu_desktop.core.saving.queue import SpoolItem
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.session_words import saved_as_new_text
 from modu_desktop.ui.locks.notify_free import FreeNotifier
 from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
 from modu_desktop.ui.shell.single_instance import SingleInstance, bring_to_front
@@ -122,8 +124,12 @@ class NothingLost(QObject):
         if item.result_sha is None:
             return
         self._landed(item.doc_id, item.path, item.text, item.result_sha)
+        self.win.queued_save_landed(item.doc_id, item.path, item.commit_sha, item.text)
         self.win.show_notice(
-            tr("Saved “{doc}”: it was waiting for the connection.", doc=item.doc_id), "info"
+            tr(
+                "Saved “{doc}”: it was waiting for the connection.", doc=self.win.label(item.doc_id)
+            ),
+            "info",
         )
 
     def _landed(self, doc_id: str, path: str, text: str, sha: str) -> None:
@@ -147,7 +153,7 @@ class NothingLost(QObject):
             tr(
                 "“{doc}” could not be saved ({why}). Your text is kept: open "
                 "“not saved” in the status bar.",
-                doc=item.doc_id,
+                doc=self.win.label(item.doc_id),
                 why=item.failure or item.last_error or "?",
             ),
             "error",
@@ -180,9 +186,7 @@ class NothingLost(QObject):
                 self.win.show_notice(exc.user_message(), "warning")
                 continue
             if done.decision is ConflictDecision.SAVED_AS_NEW and made:
-                self.win.show_notice(
-                    tr("Saved your text as the new document “{new}”.", new=made[0]), "info"
-                )
+                self.win.show_notice(saved_as_new_text(self.win.label(made[0])), "info")
             elif done.decision is ConflictDecision.KEEP_MINE and isinstance(done.saved, SaveResult):
                 self._landed(item.doc_id, item.path, item.text, done.saved.sha)
                 self.win.show_notice(tr("Saved “{doc}”.", doc=self.win.label(item.doc_id)), "info")
@@ -200,7 +204,7 @@ class NothingLost(QObject):
             return
         self.notifier.watch(doc_id)
         self.win.show_notice(
-            tr("You will be told when “{doc}” is free.", doc=doc_id),
+            tr("You will be told when “{doc}” is free.", doc=self.win.label(doc_id)),
             "info",
         )
 

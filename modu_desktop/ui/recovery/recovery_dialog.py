@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.conflict_dialog import link_scrolling, read_only_pane
+from modu_desktop.ui.kit.fit import fit_to_screen
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +207,7 @@ class RecoveryDialog(QDialog):
         self.setWindowTitle(tr("Recover unsaved text"))
         self.setAccessibleName(self.windowTitle())
         self.setWindowModality(Qt.WindowModality.WindowModal)
-        self.resize(980, 620)
+        fit_to_screen(self, 980, 620)
         self.items = list(items)
         self.draft_store = draft_store
         self.chosen: tuple[RecoveryItem, RecoveryChoice] | None = None
@@ -343,7 +344,7 @@ async def offer_recovery(
 ) -> tuple[RecoveryItem, RecoveryChoice] | None:
     """Show the dialog; run the chosen restore / save-as-new. After a successful save as a new
     document the draft is removed; a restored draft is removed by the editor once committed."""
-    from modu_desktop.ui.shell.asyncutil import run_dialog
+    from modu_desktop.ui.kit.asyncutil import run_dialog
 
     if not items:
         return None

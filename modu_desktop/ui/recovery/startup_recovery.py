@@ -1,5 +1,5 @@
 """After a crash or kill: resume (or release) the locks the dead session left, then offer its
-drafts back against the current server version (issue 5's recovery, in one place)."""
+drafts back against the current server version (the start-up recovery, in one place)."""
 
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
                         doc=lo.draft.title or lo.doc_id,
                     ),
                     "info",
+                    "document",
                 )
         resumed_keys = [d.key for d in leftover_drafts(report)]
     except Exception:

@@ -57,10 +57,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.debug else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
     if (
         os.environ.get("QT_QPA_PLATFORM") is None
         and sys.platform.startswith("linux")
@@ -73,8 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     from modu_desktop.core.account.settings import load_settings
 
     paths = app_paths(args.data_dir).ensure()
+    from modu_desktop.core.support.logfile import start_logging
+
+    # The log file in the platform's log folder (or under --data-dir); the console only when
+    # there is one (the windowed Windows build has no stderr).
+    start_logging(paths.logs, debug=args.debug)
+    log.info("Modu Desktop starting (%s)", sys.platform)
     settings = load_settings(paths.settings_file)
-    # Issue 18: ask GitHub whether the last list is current before Qt is even imported; the
+    # Ask GitHub whether the last list is current before Qt is even imported; the
     # answer is often in by the first paint.
     check = _start_check(paths, settings, args)
 
@@ -97,28 +99,32 @@ def main(argv: list[str] | None = None) -> int:
     install_translators(app, lang)
     from modu_desktop import i18n
 
-    i18n.set_language(lang)  # the Qt-free tr() follows the same language (issue 14)
-    load_style(app)
+    i18n.set_language(lang)  # the Qt-free tr() follows the same language
+    load_style(app, settings.text_scale)  # the computer's text size × the user's own
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
-    # first one and leaves (issue 5).
+    # first one and leaves.
     from modu_desktop.ui.shell.single_instance import instance_gate
 
     gate_rc = instance_gate(paths.data_dir, args.open_doc)
     if gate_rc is not None:
         return gate_rc
 
-    # Issue 18: the last list at first paint, before qasync, httpx and the editor are imported.
+    # The last list at first paint, before qasync, httpx and the editor are imported.
     early = _show_last_list(paths, settings, args, check)
     if early is not None:
         _import_in_steps(app, WARM_UP)
-    import asyncio  # here, not at the top: the first paint does not need it (issue 18)
+    import asyncio  # here, not at the top: the first paint does not need it
 
     import qasync
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     runner = _Runner()
+    from modu_desktop.ui.help.crash import install_crash_handler
+
+    # An unexpected error: logged, the text kept, one dialog pointing to 문제 보고.
+    install_crash_handler(lambda: runner.window, loop)
     rc = 0
     with loop:
         try:
@@ -441,7 +447,7 @@ async def _async_main(
                 )
             from modu_desktop.core.account.auth import TOKEN_NAME, read_only_reason
 
-            if token and read_only_reason(token, result) == "approval_pending":  # issue 14
+            if token and read_only_reason(token, result) == "approval_pending":
                 win.show_notice(
                     tr(
                         "Your token cannot save yet: the organization {owner} has to approve "
@@ -453,6 +459,7 @@ async def _async_main(
                     "warning",
                 )
             win.ops.run(_startup(win, options.open_doc, args.screenshot), name="startup")
+            win.help_menu.updates.start_background()  # later, in the background, once
             waiter = asyncio.ensure_future(done.wait())
             quitter = asyncio.ensure_future(runner.quit_event.wait())
             await asyncio.wait({waiter, quitter}, return_when=asyncio.FIRST_COMPLETED)
@@ -488,7 +495,7 @@ async def _async_main(
 async def _start_practice(paths: Any, settings: Any) -> tuple[Any, str]:
     """Start the practice sandbox (the port of last time if free) and point settings at it.
     Practice mode keeps its address across restarts: drafts, queued saves and lock records
-    are keyed by it, and issue 5's recovery must recognise them."""
+    are keyed by it, and the start-up recovery must recognise them."""
     import asyncio
 
     from modu_desktop.sandbox import PRACTICE_USER, Sandbox

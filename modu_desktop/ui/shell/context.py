@@ -90,7 +90,7 @@ class AppContext:
 
     def build(self) -> AppContext:
         """Build the core workspace (store, locks with their records, drafts, save queue).
-        The list is kept for the next start (issue 18), and the last one is where this start
+        The list is kept for the next start, and the last one is where this start
         begins: the first refresh then parses only what changed."""
         lists = list_file(
             self.paths.cache_dir,

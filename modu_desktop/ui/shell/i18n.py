@@ -48,9 +48,8 @@ def install_translators(app: Any, lang: str) -> bool:
     return True
 
 
-def load_style(app: Any) -> None:
-    qss = resources_dir() / "styles" / "app.qss"
-    try:
-        app.setStyleSheet(qss.read_text("utf-8"))
-    except OSError:
-        log.info("no style sheet at %s", qss)
+def load_style(app: Any, scale: float = 1.0) -> None:
+    """The style sheet, with the text at ``scale`` × the computer's size (``zoom.py``)."""
+    from modu_desktop.ui.shell.zoom import apply_scale
+
+    apply_scale(app, scale)

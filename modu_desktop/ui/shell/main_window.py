@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication
@@ -32,6 +33,7 @@ from modu_desktop.core.edit_session import (
     Mode,
     Opened,
     OpenFailed,
+    Queued,
     Saved,
     SessionEvent,
     TakeOver,
@@ -39,7 +41,10 @@ from modu_desktop.core.edit_session import (
 )
 from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.core.publish.site import document_page_url
+from modu_desktop.core.publish.status import EditPhase, PublishBoard
 from modu_desktop.i18n import tr
+from modu_desktop.ui.doclist.badges import sync_own_lock
+from modu_desktop.ui.doclist.panel import rows_from_snapshot
 from modu_desktop.ui.docops.ops_host import OpsHost
 from modu_desktop.ui.editing.doc_dialogs import (
     ask_new_document,
@@ -48,18 +53,24 @@ from modu_desktop.ui.editing.doc_dialogs import (
     decide_conflict,
 )
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
-from modu_desktop.ui.editing.fmsync import read_fields
-from modu_desktop.ui.editing.session_words import SessionWords, offline, took_over_text
+from modu_desktop.ui.editing.preedit import commit_preedit
+from modu_desktop.ui.editing.session_words import (
+    SessionWords,
+    offline,
+    saved_as_new_text,
+    took_over_text,
+)
+from modu_desktop.ui.help.menu import HelpMenu
+from modu_desktop.ui.kit.operation import Operations, error_text
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
+from modu_desktop.ui.publish.deploy_status import DeployStatus
+from modu_desktop.ui.publish.unpublished import UnpublishedBar
 from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
 from modu_desktop.ui.shell.context import AppContext
-from modu_desktop.ui.shell.deploy_status import DeployStatus
-from modu_desktop.ui.shell.doc_list import rows_from_snapshot
-from modu_desktop.ui.shell.list_badges import sync_own_lock
-from modu_desktop.ui.shell.operation import Operations, error_text
+from modu_desktop.ui.shell.narrow import NarrowLayout
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
     WindowWidgets,
@@ -69,8 +80,10 @@ from modu_desktop.ui.shell.window_parts import (
     preview_images,
     show_state,
 )
+from modu_desktop.ui.shell.zoom import TextZoom
 
 log = logging.getLogger(__name__)
+CLOCK_MS = 30_000  # how often texts that say "how long ago" are told again
 
 
 class MainWindow(WindowWidgets, QMainWindow):
@@ -88,31 +101,45 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.refreshing = False
         self._last_refresh = 0.0
         self._closing = False
+        self._checking = False  # the check before a save is running
         self._closed_ok = False
         self.busy_open = False
         self._open_task: asyncio.Task[bool] | None = None
+        self.created_titles: dict[str, str] = {}  # pages made here that the list may not show yet
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
         build_central(self)
+        self.unpublished = UnpublishedBar.attach(self)  # 게시 안 됨 + 게시하기 under the title
         build_status_bar(self)
         self.set_connection(True)
+        self.text_zoom = TextZoom(ctx.settings, ctx.paths.settings_file, self)
         build_menus(self)
+        self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
+        self._queued_text: str | None = None  # the open document's save waiting on this computer
         self.publishing = Publishing(self, self)
         self.deploy = DeployStatus(
-            self.status_deploy,
-            self.editor_pane.publish,
+            self.board,
             ctx.client,
             self.ops,
             poll_s=ctx.options.deploy_poll_s,
             stopped=lambda: self._closing,
-            on_failed=self.publishing.deploy_failed,
+            explain=self.publishing.explain,
+            server_now=ctx.server_now,
         )
+        self.editor_pane.phaseChanged.connect(self._sync_phase)
+        self._clock = QTimer(self)  # relative times ("방금", "3분 전") move on
+        self._clock.setInterval(CLOCK_MS)
+        self._clock.timeout.connect(self.refresh_times)
+        self._clock.start()
         self.images = preview_images(self, self, lambda: self._closing)
         self.ops_host = OpsHost(self, self)
         self.ops_host.build_menu()
         document_menu(self).addAction(self.publishing.history_action)
         attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
+        self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
+        self.help_menu.token.check()
+        self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
         self.update_title()
         self._update_actions()
 
@@ -154,9 +181,12 @@ class MainWindow(WindowWidgets, QMainWindow):
     def lock_status(self) -> tuple[str, str]:
         return self.status_lock.text(), str(self.status_lock.property("kind") or "info")
 
-    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None:
+    def show_notice(
+        self, text: str | Callable[[], str], kind: str = "info", topic: str | None = None
+    ) -> None:
         """The one place for a message about an event; ``topic`` ("connection", "save",
-        "upload") lets the success that resolves it clear it (``resolve_notice``)."""
+        "upload", "document": about the open document) lets the success that resolves it
+        clear it (``resolve_notice``). A callable text is asked again as time goes by."""
         self.notice.show_message(text, kind, topic)
 
     def resolve_notice(self, *topics: str) -> None:
@@ -165,10 +195,24 @@ class MainWindow(WindowWidgets, QMainWindow):
     def explain_cannot_save(self) -> None:
         explain_cannot_save(self)
 
+    def focus_list(self) -> None:
+        """Go → Document list: shown first if it was tucked away."""
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.tree.setFocus()
+
+    def focus_filter(self) -> None:
+        if not self.doc_list.isVisible():
+            self.editor_pane.set_list_shown(True)
+        self.doc_list.filter_edit.setFocus()
+        self.doc_list.filter_edit.selectAll()
+
     def label(self, doc_id: str) -> str:
         """The document's title for messages (its docId when the list does not know it)."""
         row = self.doc_list.row(doc_id)
-        return row.title if row is not None and row.title else doc_id
+        if row is not None and row.title:
+            return row.title
+        return self.created_titles.get(doc_id) or self.ctx.store.title_of(doc_id)
 
     def update_title(self) -> None:
         app = tr("Modu Desktop (practice)") if self.ctx.practice else tr("Modu Desktop")
@@ -184,6 +228,46 @@ class MainWindow(WindowWidgets, QMainWindow):
             suffix = tr(" (lock lost)")
         self.setWindowTitle(f"{s.title or s.doc_id}[*]{suffix} — {app}")
         self.setWindowModified(self.editor_pane.is_modified())
+
+    def _sync_phase(self) -> None:
+        """The open document's editor side, into the board (the widgets then render it)."""
+        s = self.session
+        if s is None:
+            return
+        phase = self.editor_pane.phase()
+        if not s.editable:
+            phase = EditPhase.READ_ONLY
+        elif (
+            phase is EditPhase.UNSAVED
+            and self._queued_text is not None
+            and self.editor_pane.text() == self._queued_text
+        ):
+            phase = EditPhase.QUEUED
+        self.board.set_phase(s.doc_id, phase)
+        self.publishing.render()  # the editor's own label may have been drawn meanwhile
+
+    def queued_save_landed(self, doc_id: str, path: str, commit_sha: str | None, text: str) -> None:
+        """A save that waited on this computer reached GitHub: its deploy is followed like
+        any save's."""
+        s = self.session
+        if s is not None and s.doc_id == doc_id and self._queued_text == text:
+            self._queued_text = None
+        if commit_sha:
+            st = self.ctx.settings
+            url = document_page_url(st.api_url, st.owner, st.name, path, text)
+            self.deploy.watch(doc_id, commit_sha, url)
+        self._sync_phase()
+
+    def refresh_times(self) -> None:
+        """Every text that says how long ago something happened is told again with the time
+        now (banners, the lock question, the list's badges, publishing)."""
+        now = self.ctx.server_now()
+        for banner in (self.notice, self.lock_banner, self.readonly_banner):
+            banner.refresh_text()
+        if (dlg := open_lock_dialog(self)) is not None:
+            dlg.refresh_times()
+        self.doc_list.set_now(now)
+        self.publishing.render()
 
     def _update_actions(self) -> None:
         s = self.session
@@ -272,8 +356,8 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.show_notice(
                 tr(
                     "Your text was saved as “{new}”. This window now shows the current “{doc}”.",
-                    new=new_id,
-                    doc=conflict.doc_id,
+                    new=self.label(new_id),
+                    doc=title,
                 ),
                 "info",
             )
@@ -289,20 +373,27 @@ class MainWindow(WindowWidgets, QMainWindow):
             if self.editor_pane.text() == event.text:
                 self.editor_pane.set_modified(False)
         self.words.show(event)
+        if s is not None and getattr(event, "doc_id", None) == s.doc_id:
+            if isinstance(event, Queued):
+                self._queued_text = event.text
+            elif isinstance(event, Saved | TheirsTaken):
+                self._queued_text = None
         if isinstance(event, Saved):
             if event.commit_sha and s is not None:
                 st = self.ctx.settings
                 url = document_page_url(st.api_url, st.owner, st.name, s.path, event.text)
-                self.deploy.watch(event.commit_sha, url)
+                self.deploy.watch(event.doc_id, event.commit_sha, url)
             self.ops.run(self.refresh_list())
         self.update_title()
         self._update_actions()
+        self._sync_phase()
 
     # ------------------------------------------------------------------ open
     async def open_document(self, doc_id: str) -> bool:
         """Open a document: lock it (asking when someone else has it), load it, show it."""
         if self.busy_open or self._closing:
             return False
+        commit_preedit()  # the open document's last syllable, before it is compared or kept
         # Any name of the document (docId, path, or the front-matter id = the site address);
         # a document that is not in the tree gets no lock written for it.
         try:
@@ -316,7 +407,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             return False
         doc_id = found.doc_id
         if self.session is not None and self.session.doc_id == doc_id:
-            self.editor_pane.editor.setFocus()
+            self.editor_pane.focus_editor()
             return True
         self.busy_open = True
         self._open_task = asyncio.current_task()  # type: ignore[assignment]
@@ -348,6 +439,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool:
         """Open a document whose lock we already hold (just created, or resumed)."""
+        commit_preedit()
         if self.session is not None and not await self.close_document():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(
@@ -376,18 +468,24 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.editor_pane.find_bar.hide()
         self.right.setCurrentIndex(1)
         self.doc_list.select(session.doc_id)
-        self.doc_header.setText(
-            f"<b>{_esc(session.title)}</b> &nbsp; <span>{_esc(session.path)}</span>"
-        )
+        self.doc_header.setText(f"<b>{_esc(session.title)}</b>")  # the title, not the file
         if mode is Mode.EDIT:
             self.drafts = drafts_for(self.ctx.workspace, session, self)  # journal edits
         self.words.opened(session.doc_id, opened)
-        self.editor_pane.editor.setFocus()
+        self.editor_pane.focus_editor()
+        self.narrow.document_opened()
         self.update_title()
         self._update_actions()
         self.set_connection(True)
+        self._sync_phase()
         if opened.took_over is not None:
-            self.show_notice(took_over_text(opened.took_over, self.ctx.server_now()), "warning")
+            holder = opened.took_over
+            title = session.title or self.label(session.doc_id)
+            self.show_notice(
+                lambda: took_over_text(holder, self.ctx.server_now(), title),
+                "warning",
+                "document",
+            )
 
     async def forget_open_document(self) -> None:
         """The open document is gone (deleted with its lock): close it without releasing."""
@@ -398,24 +496,32 @@ class MainWindow(WindowWidgets, QMainWindow):
         self._show_no_document()
 
     def _show_no_document(self) -> None:
-        """No document is open any more: empty read-only editor, the list page, no banners."""
+        """No document is open any more: empty read-only editor, the list page, no banners
+        (a notice about that document goes with it)."""
+        if self.session is not None:
+            self.board.set_phase(self.session.doc_id, None)
+        self.resolve_notice("document")
+        self._queued_text = None
         self.session = None
         self.lock_banner.hide()
         self.readonly_banner.hide()
         self.editor_pane.load_text("", read_only=True)
         self.right.setCurrentIndex(0)
+        if self.narrow.tucked:  # no document: the list is the window's content again
+            self.narrow.tucked = False
+            self.editor_pane.set_list_shown(True, remember=False)
         self.set_lock_status("")
         self.update_title()
         self._update_actions()
 
-    def show_lock_lost(self, text: str) -> None:
+    def show_lock_lost(self, text: str | Callable[[], str]) -> None:
         """The lock is gone: read-only now, banner with who/when, text untouched."""
         self.editor_pane.set_read_only(True)
         self.lock_banner.set_text(text)
         self.lock_banner.show()
         self.editor_pane.editor.ensureCursorVisible()
 
-    # ------------------------------------------------------------------ drafts (issue 5)
+    # ------------------------------------------------------------------ drafts
     def note_edit(self) -> None:
         s = self.session
         if s is not None and s.note_typing():
@@ -446,14 +552,21 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ save
     async def save(self) -> bool:
+        commit_preedit()  # Ctrl+S while a syllable is being composed saves it too
         s = self.session
-        if s is None or not s.editable or s.saving:
+        if s is None or not s.editable or s.saving or self._checking:
             return False
-        text = await self.publishing.check(s, self.editor_pane.text())  # issue 16
+        self._checking = True
+        self.editor_pane.set_checking(True)
+        try:
+            text = await self.publishing.check(s, self.editor_pane.text())
+        finally:
+            self._checking = False
+            self.editor_pane.set_checking(False)
         if text is None or self.session is not s:
             return False
         self.set_lock_status(tr("Saving…"), "info")
-        self.editor_pane.set_saving(True)  # issue 14
+        self.editor_pane.set_saving(True)
         try:
             result = await s.save(text)
         finally:
@@ -485,31 +598,35 @@ class MainWindow(WindowWidgets, QMainWindow):
         if new_id:
             if s.lost or s.mode is not Mode.EDIT:
                 self.editor_pane.set_modified(False)
-            self.show_notice(tr("Saved your text as the new document “{new}”.", new=new_id), "info")
+            self.show_notice(saved_as_new_text(self.label(new_id)), "info")
             self.update_title()
         return new_id
 
     async def create_new_document(self, from_doc: str, text: str) -> str | None:
-        """Save ``text`` as a new document, with the core's id rules, clash check and lock."""
-        asked = await ask_new_document(self, set(self.doc_list.doc_ids()), from_doc, text)
+        """Save ``text`` as a new page, not published, with the title, menu place and address
+        the user chose (a different title and the next free place are proposed), the core's id
+        rules, clash check and lock. Returns the new page's docId."""
+        snap = self.ctx.store.snapshot
+        docs = snap.docs if snap is not None else []
+        asked = await ask_new_document(self, docs, from_doc, text)
         if asked is None or self.ops_host.ops is None:
             return None
-        new_id, text = asked
-        title = str(read_fields(text).get("title") or new_id)
-        req = NewDocRequest(new_id, title, verbatim=text)
+        chosen, text = asked
+        req = NewDocRequest(chosen.doc_id, chosen.title, chosen.position, verbatim=text)
         res = await self.ops_host.ops.create(req, keep_lock=False)
-        if not res.ok:
+        if not res.ok or res.doc_id is None:
             self.show_notice(
                 tr(
                     "Could not create “{new}”: {msg} Your text is still here.",
-                    new=new_id,
+                    new=chosen.title,
                     msg=res.user_message(),
                 ),
                 "error",
             )
             return None
+        self.created_titles[res.doc_id] = chosen.title  # until the list shows it
         self.ops.run(self.refresh_list())
-        return new_id
+        return res.doc_id
 
     # ------------------------------------------------------------------ close / quit
     async def _ask_unsaved(self, s: EditSession) -> bool:
@@ -523,6 +640,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def close_document(self, *, interactive: bool = True) -> bool:
         """Ask about unsaved changes (if interactive), stop the heartbeat, release the lock."""
+        commit_preedit()  # closing: the last syllable is part of what is asked about or kept
         s = self.session
         if s is None:
             return True
@@ -569,6 +687,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def request_quit(self, interactive: bool = True) -> None:
         """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""
+        commit_preedit()
         self.ops.run(self._quit(interactive), name="quit")
 
     async def _quit(self, interactive: bool) -> None:

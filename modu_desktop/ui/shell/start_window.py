@@ -1,4 +1,4 @@
-"""The first paint (issue 18): the last run's document list, shown before the HTTP stack, the
+"""The first paint: the last run's document list, shown before the HTTP stack, the
 event-loop glue and the editor are even imported, marked "확인 중" until GitHub confirms it.
 
 `show_last_list()` reads the list file (`core/documents/snapshots.py`, JSON only) and the lock
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
 from modu_desktop.core.account.startcheck import StartCheck
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.doc_list import DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.doclist.panel import DocListPanel, DocRow, LockBadge
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,7 @@ def rows_from_list_file(d: dict[str, Any], cache: Any, login: str, now: float) -
                 title=str(title),
                 position=position if isinstance(position, int) else None,
                 lock=badge,
+                unpublished=item.get("draft") is True,
             )
         )
     return rows

@@ -4,6 +4,7 @@ against ``MainWindow``, so no part imports the window back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt, SignalInstance
@@ -21,16 +22,18 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
     from modu_desktop.core.locks.model import HeldLock
+    from modu_desktop.core.publish.status import PublishBoard
+    from modu_desktop.ui.doclist.panel import DocListPanel
     from modu_desktop.ui.docops.repo_images import RepoImageMirror
     from modu_desktop.ui.editing.drafts_controller import DraftsController
     from modu_desktop.ui.editing.editor import EditorPane
+    from modu_desktop.ui.kit.banners import Banner
+    from modu_desktop.ui.kit.busy import BusyOverlay
+    from modu_desktop.ui.kit.operation import Operations
     from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
-    from modu_desktop.ui.shell.banners import Banner
-    from modu_desktop.ui.shell.busy import BusyOverlay
+    from modu_desktop.ui.publish.deploy_status import DeployStatus
     from modu_desktop.ui.shell.context import AppContext
-    from modu_desktop.ui.shell.deploy_status import DeployStatus
-    from modu_desktop.ui.shell.doc_list import DocListPanel
-    from modu_desktop.ui.shell.operation import Operations
+    from modu_desktop.ui.shell.zoom import TextZoom
 
 
 class WindowApi(Protocol):
@@ -56,6 +59,10 @@ class WindowApi(Protocol):
     act_find: QAction
     act_replace: QAction
     act_explain_save: QAction
+    act_zoom_in: QAction
+    act_zoom_out: QAction
+    act_zoom_reset: QAction
+    text_zoom: TextZoom
 
     @property
     def doc(self) -> EditSession | None: ...
@@ -68,7 +75,9 @@ class WindowApi(Protocol):
     def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
 
     # -- showing things --------------------------------------------------------------------
-    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
+    def show_notice(
+        self, text: str | Callable[[], str], kind: str = "info", topic: str | None = None
+    ) -> None: ...
 
     def resolve_notice(self, *topics: str) -> None: ...
 
@@ -80,9 +89,13 @@ class WindowApi(Protocol):
         self, ok: bool, message: str | None = None, *, offline: bool = False
     ) -> None: ...
 
-    def show_lock_lost(self, text: str) -> None: ...
+    def show_lock_lost(self, text: str | Callable[[], str]) -> None: ...
 
     def label(self, doc_id: str) -> str: ...
+
+    def queued_save_landed(
+        self, doc_id: str, path: str, commit_sha: str | None, text: str
+    ) -> None: ...
 
     def update_title(self) -> None: ...
 
@@ -113,12 +126,20 @@ class WindowApi(Protocol):
 
     def explain_cannot_save(self) -> None: ...
 
+    def focus_list(self) -> None: ...
+
+    def focus_filter(self) -> None: ...
+
+    def note_edit(self) -> None: ...
+
 
 class PublishApi(WindowApi, Protocol):
     """What the publishing hooks (``ui/publish/wiring.py``) use."""
 
     deploy_notice: FailedDeployNotice
     deploy: DeployStatus
+    board: PublishBoard
+    status_deploy: QLabel
 
     def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget) -> None: ...  # noqa: N802
 
@@ -146,5 +167,3 @@ class ShellApi(WindowApi, Protocol):
     def copy_text(self) -> None: ...
 
     async def compare_with_current(self) -> None: ...
-
-    def note_edit(self) -> None: ...

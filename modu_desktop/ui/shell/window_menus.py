@@ -1,26 +1,28 @@
-"""The main window's menus and shortcuts (File, Edit, Language, Go)."""
+"""The main window's menus (File, Edit, View, Language, Go; Document and Help come from their
+rooms). Shortcuts come from ``ui/kit/shortcuts.py``, one table fitting each platform."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.shortcuts import bind
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import WindowApi
 
-Shortcut = str | QKeySequence.StandardKey | None
 
-
-def action(win: WindowApi, text: str, shortcut: Shortcut, slot: Callable[[], object]) -> QAction:
+def action(win: WindowApi, text: str, shortcut: str | None, slot: Callable[[], object]) -> QAction:
+    """A window action; ``shortcut`` names its keys in ``shortcuts.TABLE`` (None: none)."""
     a = QAction(text, win.menuBar())
     if shortcut is not None:
-        a.setShortcut(QKeySequence(shortcut))
+        bind(a, shortcut)
+        a.setObjectName(shortcut + "Action")
     a.triggered.connect(lambda _checked=False: slot())
     win.addAction(a)
     return a
@@ -31,23 +33,20 @@ def build_menus(win: WindowApi) -> None:
     mb = win.menuBar()
     run = win.ops.run
     m_file = mb.addMenu(tr("&File"))
-    win.act_open = action(win, tr("&Open selected document"), "Ctrl+O", win.open_selected)
-    win.act_save = action(
-        win, tr("&Save"), QKeySequence.StandardKey.Save, lambda: run(win.save(), name="save")
-    )
+    win.act_open = action(win, tr("&Open selected document"), "open", win.open_selected)
+    win.act_save = action(win, tr("&Save"), "save", lambda: run(win.save(), name="save"))
     # Ctrl+S on a read-only document says why it cannot save (act_save is disabled then, and
     # only one of the two is ever enabled, so the shortcut is never ambiguous).
-    win.act_explain_save = action(
-        win, tr("&Save"), QKeySequence.StandardKey.Save, win.explain_cannot_save
-    )
+    win.act_explain_save = action(win, tr("&Save"), "save", win.explain_cannot_save)
+    win.act_explain_save.setObjectName("explainSaveAction")
     win.act_explain_save.setEnabled(False)
     win.act_save_new = action(
         win, tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
     )
-    win.act_close = action(win, tr("&Close document"), "Ctrl+W", lambda: run(win.close_document()))
-    win.act_refresh = action(win, tr("&Refresh list"), "F5", lambda: run(win.refresh_list()))
+    win.act_close = action(win, tr("&Close document"), "close", lambda: run(win.close_document()))
+    win.act_refresh = action(win, tr("&Refresh list"), "refresh", lambda: run(win.refresh_list()))
     win.act_signout = action(win, tr("Sign &out"), None, lambda: run(win.sign_out()))
-    win.act_quit = action(win, tr("&Quit"), "Ctrl+Q", win.request_quit)
+    win.act_quit = action(win, tr("&Quit"), "quit", win.request_quit)
     for a in (win.act_open, win.act_save, win.act_save_new, win.act_close, win.act_refresh):
         m_file.addAction(a)
     m_file.addSeparator()
@@ -57,29 +56,36 @@ def build_menus(win: WindowApi) -> None:
 
     ed = win.editor_pane.editor
     m_edit = mb.addMenu(tr("&Edit"))
-    win.act_undo = action(win, tr("&Undo"), QKeySequence.StandardKey.Undo, ed.undo)
-    win.act_redo = action(win, tr("&Redo"), QKeySequence.StandardKey.Redo, ed.redo)
+    win.act_undo = action(win, tr("&Undo"), "undo", ed.undo)
+    win.act_redo = action(win, tr("&Redo"), "redo", ed.redo)
     ed.undoAvailable.connect(lambda ok: win.act_undo.setEnabled(ok and not ed.isReadOnly()))
     ed.redoAvailable.connect(lambda ok: win.act_redo.setEnabled(ok and not ed.isReadOnly()))
     win.act_undo.setEnabled(False)
     win.act_redo.setEnabled(False)
     fb = win.editor_pane.find_bar
-    win.act_find = action(
-        win, tr("&Find…"), QKeySequence.StandardKey.Find, lambda: fb.open_find(False)
-    )
-    win.act_replace = action(win, tr("R&eplace…"), "Ctrl+H", lambda: fb.open_find(True))
-    act_next = action(win, tr("Find &next"), "F3", fb.find_next)
-    act_prev = action(win, tr("Find &previous"), "Shift+F3", fb.find_previous)
+    win.act_find = action(win, tr("&Find…"), "find", lambda: fb.open_find(False))
+    win.act_replace = action(win, tr("R&eplace…"), "replace", lambda: fb.open_find(True))
+    act_next = action(win, tr("Find &next"), "findNext", fb.find_next)
+    act_prev = action(win, tr("Find &previous"), "findPrevious", fb.find_previous)
     for a in (win.act_undo, win.act_redo):
         m_edit.addAction(a)
     m_edit.addSeparator()
     for a in (win.act_find, win.act_replace, act_next, act_prev):
         m_edit.addAction(a)
     m_edit.addSeparator()
-    m_edit.addAction(win.editor_pane.insert_block_action)  # issue 14: 블록 넣기
-    win.act_save.changed.connect(  # issue 14: the Save button follows the Save action
+    m_edit.addAction(win.editor_pane.insert_block_action)  # 블록 넣기
+    win.act_save.changed.connect(  # the editor's Save button follows the Save action
         lambda: win.editor_pane.save_button.setEnabled(win.act_save.isEnabled())
     )
+
+    m_view = mb.addMenu(tr("&View"))
+    m_view.setObjectName("viewMenu")
+    zoom = win.text_zoom
+    win.act_zoom_in = action(win, tr("&Bigger text"), "zoomIn", zoom.bigger)
+    win.act_zoom_out = action(win, tr("&Smaller text"), "zoomOut", zoom.smaller)
+    win.act_zoom_reset = action(win, tr("&Original size"), "zoomReset", zoom.reset)
+    for a in (win.act_zoom_in, win.act_zoom_out, win.act_zoom_reset):
+        m_view.addAction(a)
 
     m_lang = mb.addMenu(tr("&Language"))
     m_lang.setObjectName("languageMenu")
@@ -93,11 +99,13 @@ def build_menus(win: WindowApi) -> None:
         win.lang_actions[code] = a
 
     m_go = mb.addMenu(tr("&Go"))
-    m_go.addAction(action(win, tr("Document &list"), "Ctrl+L", win.doc_list.tree.setFocus))
-    m_go.addAction(action(win, tr("&Filter"), "Ctrl+K", win.doc_list.filter_edit.setFocus))
-    m_go.addAction(action(win, tr("&Editor"), "Ctrl+E", ed.setFocus))
+    m_go.addAction(action(win, tr("Document &list"), "goList", win.focus_list))
+    m_go.addAction(action(win, tr("&Filter"), "goFilter", win.focus_filter))
+    m_go.addAction(action(win, tr("&Editor"), "goEditor", win.editor_pane.focus_editor))
     m_go.addAction(
-        action(win, tr("&Page settings"), "Ctrl+T", win.editor_pane.form.title_edit.setFocus)
+        action(
+            win, tr("&Page settings"), "goPageSettings", win.editor_pane.form.title_edit.setFocus
+        )
     )
 
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.doclist.panel import DocListPanel
 from modu_desktop.ui.docops.repo_images import RepoImageMirror
 from modu_desktop.ui.editing.editor import EditorPane
+from modu_desktop.ui.kit.banners import Banner
+from modu_desktop.ui.kit.busy import BusyOverlay
 from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
-from modu_desktop.ui.shell.banners import Banner
-from modu_desktop.ui.shell.busy import BusyOverlay
-from modu_desktop.ui.shell.doc_list import DocListPanel
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import ShellApi
@@ -55,6 +55,9 @@ class WindowWidgets:
     act_find: QAction
     act_replace: QAction
     act_explain_save: QAction
+    act_zoom_in: QAction
+    act_zoom_out: QAction
+    act_zoom_reset: QAction
 
 
 def build_central(win: ShellApi) -> None:
@@ -127,7 +130,7 @@ def build_central(win: ShellApi) -> None:
     win.readonly_banner.hide()
     area_lay.addWidget(win.readonly_banner)
 
-    win.deploy_notice = FailedDeployNotice()  # placed once, above the editor (issue 16)
+    win.deploy_notice = FailedDeployNotice()  # placed once, above the editor
     win.deploy_notice.hide()
     area_lay.addWidget(win.deploy_notice)
 
@@ -141,7 +144,7 @@ def build_central(win: ShellApi) -> None:
     win.splitter.setStretchFactor(0, 0)
     win.splitter.setStretchFactor(1, 1)
     win.splitter.setSizes([470, 810])
-    # issue 14: list toggle, view switch and sizes remembered; the editor's own Save button;
+    # list toggle, view switch and sizes remembered; the editor's own Save button;
     # progress where the user looks
     win.editor_pane.attach_window(win.splitter, win.doc_list, ctx.paths.config_dir / "layout.json")
     win.editor_pane.saveRequested.connect(lambda: run(win.save(), name="save"))
@@ -164,10 +167,7 @@ def explain_cannot_save(win: ShellApi) -> None:
         banner = win.viewer_banner
     else:
         banner = win.readonly_banner
-    prefix = tr("This document cannot be saved here.")
-    text = banner.label.text()
-    if not text.startswith(prefix):
-        banner.set_text(f"{prefix} {text}")
+    banner.prefix(tr("This document cannot be saved here."))
     banner.show()
 
 
@@ -217,13 +217,22 @@ def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -
         doc_path=lambda: win.doc.path if win.doc is not None else None,
     )
     pv = win.editor_pane.preview
+    page = win.editor_pane.page_editor
+
+    def picture(src: str) -> QImage | None:
+        """The text boxes' pictures: the same files the preview shows (None: not here yet)."""
+        url = mirror.resolve(src)
+        image = QImage(QUrl(url).toLocalFile()) if url is not None else None
+        return image if image is not None and not image.isNull() else None
 
     def rerender() -> None:
+        page.reload_pictures()
         if isinstance(pv, PreviewPane):
             pv.set_image_resolver(mirror.resolve)  # forget the last HTML: pictures changed
             if win.doc is not None:
                 pv.render_now(win.editor_pane.text())
 
+    page.set_image_source(picture)
     if isinstance(pv, PreviewPane):
         pv.set_image_resolver(mirror.resolve)
     timer.timeout.connect(rerender)

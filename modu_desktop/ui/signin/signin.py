@@ -37,7 +37,8 @@ from modu_desktop.core.account.auth import (
 )
 from modu_desktop.core.account.settings import Settings, web_url_for_api
 from modu_desktop.i18n import tr
-from modu_desktop.ui.shell.operation import operations_for
+from modu_desktop.ui.kit.fit import fit_to_screen
+from modu_desktop.ui.kit.operation import operations_for
 
 ClientFactory = Callable[[str, str, Settings], Any]
 
@@ -77,7 +78,7 @@ class SignInWidget(QWidget):
         )
         self.setObjectName("signInWindow")
         self.setWindowTitle(tr("Sign in — Modu Desktop"))
-        self.resize(720, 640)
+        fit_to_screen(self, 720, 640)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(24, 20, 24, 20)

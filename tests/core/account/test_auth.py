@@ -10,7 +10,7 @@ import pytest
 
 from modu_desktop.core.account.auth import KEYRING_SERVICE, TokenSource, TokenStore, check_token
 from modu_desktop.core.github.client import GitHubClient, MembershipProbe, RepoRef
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 
 def test_keyring_round_trip(memory_keyring: dict, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,7 +74,7 @@ class _FakeClient:
         return MembershipProbe(self.membership, ("repo", "read:org"))
 
 
-def _run(coro):  # type: ignore[no-untyped-def]
+def _run(coro):
     return asyncio.run(coro)
 
 

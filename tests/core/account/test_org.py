@@ -11,7 +11,7 @@ import pytest
 
 from modu_desktop.core.account.org import MembershipStatus, check_org_membership
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 

@@ -73,3 +73,23 @@ def test_paths_override(tmp_path: Path) -> None:
     assert str(p.settings_file).startswith(str(tmp_path))
     assert str(p.sandbox_repo_dir).startswith(str(tmp_path))
     assert (resources_dir() / "translations").is_dir()
+
+
+def test_text_size_preview_zoom_and_update_check_round_trip(tmp_path: Path) -> None:
+    from modu_desktop.core.account.settings import MAX_SCALE, Settings, load_settings, save_settings
+
+    path = tmp_path / "settings.json"
+    s = Settings(text_scale=1.25, preview_zoom=0.8, check_updates=False)
+    save_settings(s, path)
+    back = load_settings(path)
+    assert (back.text_scale, back.preview_zoom, back.check_updates) == (1.25, 0.8, False)
+    path.write_text('{"text_scale": 40, "preview_zoom": "big", "check_updates": 0}', "utf-8")
+    odd = load_settings(path)
+    assert odd.text_scale == MAX_SCALE and odd.preview_zoom == 1.0 and odd.check_updates
+
+
+def test_logs_and_reports_follow_the_data_dir(tmp_path: Path) -> None:
+    from modu_desktop.core.account.paths import app_paths
+
+    p = app_paths(tmp_path)
+    assert p.logs == tmp_path.resolve() / "logs" and p.reports == tmp_path.resolve() / "reports"

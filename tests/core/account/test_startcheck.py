@@ -1,4 +1,4 @@
-"""The start-up check (issue 18): one small ``GET git/trees/{branch}`` from a worker thread,
+"""The start-up check: one small ``GET git/trees/{branch}`` from a worker thread,
 started before Qt is imported; its answer reaches whoever asks, before or after it is in."""
 
 from __future__ import annotations
@@ -26,7 +26,12 @@ def _tree_sha(sandbox: Any) -> str:
 def _answered(check: StartCheck) -> str:
     done = threading.Event()
     got: list[str] = []
-    check.when_answered(lambda sha: (got.append(sha), done.set()))
+
+    def answered(sha: str) -> None:
+        got.append(sha)
+        done.set()
+
+    check.when_answered(answered)
     assert done.wait(10)
     return got[0]
 

@@ -9,13 +9,13 @@ import pytest
 
 from modu_desktop.core.brochure import block_model as bm
 from modu_desktop.core.brochure import blocks as preview_blocks
+from modu_desktop.core.brochure import syntax
 from modu_desktop.core.brochure.catalog import BY_ENTRY, CATALOG, spec_for
 from modu_desktop.core.brochure.examples import EXAMPLES
 from tests.helpers.paths import FIXTURES
 
 FIXTURES = FIXTURES
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
-SITE_PLUGIN = FIXTURES / "pnu-modu-site" / "src" / "theme" / "remarkBrochureDirectives.js"
 
 
 def _all_template_blocks() -> list[tuple[int, str]]:
@@ -25,7 +25,7 @@ def _all_template_blocks() -> list[tuple[int, str]]:
     i = 0
     while i < len(lines):
         m = re.match(r"^:::([a-z-]+)", lines[i])
-        if m and m.group(1) in bm.BLOCK_NAMES:
+        if m and m.group(1) in syntax.BLOCK_NAMES:
             j = i + 1
             while not re.match(r"^:::\s*$", lines[j]):
                 j += 1
@@ -39,19 +39,10 @@ def _all_template_blocks() -> list[tuple[int, str]]:
 TEMPLATE_BLOCKS = _all_template_blocks()
 
 
-def test_the_18_names_are_the_sites() -> None:
-    js = SITE_PLUGIN.read_text(encoding="utf-8")
-    array = re.search(r"const targetBlocks = \[(.*?)\];", js)
-    assert array is not None
-    names = tuple(re.findall(r"'([^']+)'", array.group(1)))
-    assert names == bm.BLOCK_NAMES
-    assert len(names) == 18
-
-
 def test_the_guide_has_all_its_blocks() -> None:
     kinds = {bm.parse(t).kind for _n, t in TEMPLATE_BLOCKS}
     assert len(TEMPLATE_BLOCKS) == 36
-    assert kinds == set(bm.BLOCK_NAMES) - {"chapter-header", "chapterheader"}
+    assert kinds == set(syntax.BLOCK_NAMES) - {"chapter-header", "chapterheader"}
 
 
 @pytest.mark.parametrize(
@@ -201,7 +192,9 @@ def test_datatable_rows_and_columns() -> None:
         "- **데이터사이언스전공** | 44명 | [~의생명융합공학부 내 전공]\n"
         "- 통계학전공 | 30명 | 신설\n:::"
     )
-    m.body.items[0].head.set_cells(["A", "B", "C"])  # type: ignore[union-attr]
+    head = m.body.items[0].head
+    assert isinstance(head, bm.Row)  # a datatable's items are rows
+    head.set_cells(["A", "B", "C"])
     assert "- A | B | C\n" in m.text()
 
 
@@ -258,38 +251,11 @@ def test_chapterheader_is_the_same_block() -> None:
     assert spec_for(m.kind).entry == "chapter-header"
 
 
-def test_block_spans_skip_front_matter_and_code() -> None:
-    spans = bm.block_spans(TEMPLATE)
-    assert len(spans) == 18
-    assert all(s.closed for s in spans)
-    assert bm.block_at(TEMPLATE, 10).name == "hero"  # type: ignore[union-attr]
-    assert bm.block_at(TEMPLATE, 41) is None  # the fenced example under ① hero
-    assert bm.front_matter_lines(TEMPLATE) == 8
-    span = bm.block_at(TEMPLATE, 94)
-    assert span is not None and span.name == "kpi"
-    assert bm.replace_span(TEMPLATE, span, bm.span_text(TEMPLATE, span)) == TEMPLATE
-
-
-def test_unclosed_span_ends_before_the_next_block() -> None:
-    text = "글\n:::hero\ntitle: 가\n\n:::cards\ntitle: 나\n:::\n"
-    spans = bm.block_spans(text)
-    assert [(s.name, s.start, s.end, s.closed) for s in spans] == [
-        ("hero", 1, 2, False),
-        ("cards", 4, 6, True),
-    ]
-
-
-def test_indent_by_two_spaces() -> None:
-    text = "a\nb\n\nc"
-    assert bm.indent_lines(text, 0, 3) == "  a\n  b\n\n  c"
-    assert bm.indent_lines("   a\n b\nc", 0, 2, outdent=True) == " a\nb\nc"
-
-
 def test_catalog_has_18_entries_each_with_a_clean_example() -> None:
     assert len(CATALOG) == 18
     assert len({s.entry for s in CATALOG}) == 18
     kinds = {s.kind for s in CATALOG}
-    assert kinds == set(bm.BLOCK_NAMES) - {"chapterheader"}
+    assert kinds == set(syntax.BLOCK_NAMES) - {"chapterheader"}
     template_texts = {t for _n, t in TEMPLATE_BLOCKS}
     for spec in CATALOG:
         m = bm.parse(spec.example)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,36 +16,10 @@ from modu_desktop.core.docops.ops import (
     validate_new_doc,
     validate_new_id,
 )
-from modu_desktop.core.documents.store import DocumentStore
-from modu_desktop.core.github.client import GitHubClient, RepoRef
-from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import LockStatus
 from modu_desktop.core.locks.wire import lock_path, render_lock
-from tests.lang import in_lang
-
-REPO = RepoRef("pnuai", "PNU-Modu", "main")
-
-
-async def _no_sleep(_: float) -> None:
-    return None
-
-
-@asynccontextmanager
-async def ops_for(
-    sb: Any, tmp: Path, login: str = "editor1", session: str = "s1"
-) -> AsyncIterator[DocOps]:
-    async with GitHubClient(sb.api_url, f"tok-{login}", REPO, sleep=_no_sleep) as gh:
-        store = DocumentStore(gh, tmp / f"blobs-{login}-{session}")
-        mgr = LockManager(gh, login, session, gh.clock, install_id="test-host")
-        yield DocOps(store, mgr, login)
-
-
-def run(sb: Any, tmp: Path, body: Callable[[DocOps], Awaitable[Any]], **kw: Any) -> Any:
-    async def go() -> Any:
-        async with ops_for(sb, tmp, **kw) as ops:
-            return await body(ops)
-
-    return asyncio.run(go())
+from tests.helpers.docops import ops_for, run
+from tests.helpers.lang import in_lang
 
 
 def lock_as(sb: Any, tmp: Path, login: str, doc_id: str) -> None:
@@ -119,8 +90,10 @@ def test_create_locks_first_then_creates_with_web_admin_message(
 
     res, _ = run(sandbox, tmp_path, body)
     assert res.code is OpCode.CREATED and res.path == "docs/06-bootcamp.md"
-    assert "docs/06-bootcamp.md" in in_lang("ko", res.user_message)
+    said = in_lang("ko", res.user_message)
+    assert said == "“부트캠프 안내” 문서를 만들었습니다. 아직 게시되지 않았습니다."
     fm = fm_of(sandbox, "docs/06-bootcamp.md")
+    assert fm.get("draft") == "true"  # a new page waits for 게시하기
     assert fm.get("id") == "bootcamp" and fm.get("title") == "부트캠프 안내"
     assert fm.get_int("sidebar_position") == 6 and fm.get("nav_label") == "부트캠프"
     assert fm.get("theme") == "teal-green" and fm.get("layout") == "poster"
@@ -194,7 +167,7 @@ def test_create_when_the_file_appears_between_check_and_write(sandbox: Any, tmp_
             )
             return res
 
-        ops.locks.acquire = acquire_then_race  # type: ignore[method-assign]
+        ops.locks.acquire = acquire_then_race  # type: ignore[method-assign]  # a fault in this one object
         return await ops.create(NewDocRequest("race", "경주", position=8))
 
     res = run(sandbox, tmp_path, body)
@@ -295,7 +268,7 @@ def test_delete_conflict_during_write_releases_our_lock(sandbox: Any, tmp_path: 
             await ops.store.save(loaded, loaded.text + "x\n", loaded.sha, "editor2")
             return await real(doc, sha, login, message)
 
-        ops.store.delete = racing_delete  # type: ignore[method-assign]
+        ops.store.delete = racing_delete  # type: ignore[method-assign]  # a fault in this one object
         return await ops.delete("02-programs")
 
     res = run(sandbox, tmp_path, body)
@@ -384,7 +357,7 @@ def _second_write_races(ops: DocOps, target: str) -> None:
             )
         return await real_save(doc, text, base_sha, login, message)
 
-    ops.store.save = save  # type: ignore[method-assign]
+    ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
 
 
 def test_move_second_write_409_rolls_back_the_first(sandbox: Any, tmp_path: Path) -> None:
@@ -396,7 +369,8 @@ def test_move_second_write_409_rolls_back_the_first(sandbox: Any, tmp_path: Path
 
     res = run(sandbox, tmp_path, body)
     assert res.code is OpCode.ROLLED_BACK, res.message
-    assert "03-strategy.md" in res.message and "undone" in res.message
+    assert "“비전과 추진 전략” changed meanwhile" in res.message and "undone" in res.message
+    assert ".md" not in res.message
     assert sandbox.read_file("docs/02-programs.md") == before
     assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
     assert "edited by editor2" in sandbox.read_file("docs/03-strategy.md").decode()
@@ -420,13 +394,14 @@ def test_move_reports_a_half_done_state_when_the_undo_fails(sandbox: Any, tmp_pa
                 raise ServerError(502, "Server Error")
             return await real_save(*a, **kw)
 
-        ops.store.save = save  # type: ignore[method-assign]
+        ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
         return await ops.move("02-programs", "down")
 
     res = run(sandbox, tmp_path, body)
     assert res.code is OpCode.PARTIAL
-    assert "02-programs.md now has position 3" in res.message
-    assert "back to 2" in res.message and "03-strategy.md" in res.message
+    assert "“교육 프로그램과 추진 일정” now has position 3" in res.message
+    assert "back to 2" in res.message and "“비전과 추진 전략” could not" in res.message
+    assert ".md" not in res.message and "commit" not in res.message
     assert fm_of(sandbox, "docs/02-programs.md").get_int("sidebar_position") == 3
     assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
 
@@ -442,7 +417,7 @@ def test_move_first_write_conflict_changes_nothing(sandbox: Any, tmp_path: Path)
                 await ops.store.save(other, other.text + "x\n", other.sha, "editor2")
             return loaded
 
-        ops.store.load = load  # type: ignore[method-assign]
+        ops.store.load = load  # type: ignore[method-assign]  # a fault in this one object
         return await ops.move("02-programs", "down")
 
     res = run(sandbox, tmp_path, body)
@@ -499,7 +474,7 @@ def test_move_second_write_uncertain(sandbox: Any, tmp_path: Path, landed: bool)
                 raise WriteUncertain("lost answer")
             return await real_save(doc, text, base_sha, login, message)
 
-        ops.store.save = save  # type: ignore[method-assign]
+        ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
         return await ops.move("02-programs", "down")
 
     res = run(sandbox, tmp_path, body)
@@ -523,7 +498,7 @@ def test_move_when_github_fails_after_the_first_write(sandbox: Any, tmp_path: Pa
                 sandbox.faults.update(failure_rate=1.0, failure_kinds=("5xx",))
             return await real_save(doc, *a, **kw)
 
-        ops.store.save = save  # type: ignore[method-assign]
+        ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
         try:
             return await ops.move("02-programs", "down")
         finally:
@@ -533,8 +508,9 @@ def test_move_when_github_fails_after_the_first_write(sandbox: Any, tmp_path: Pa
     # The second write's fate is unknown (no answer, no read-back): nothing more is written,
     # and the message says exactly what is known and what to check.
     assert res.code is OpCode.UNCERTAIN
-    assert "02-programs.md now has position 3" in res.message
-    assert "whether 03-strategy.md was changed to 2" in res.message
+    assert "“교육 프로그램과 추진 일정” now has position 3" in res.message
+    assert "whether “비전과 추진 전략” was changed to 2" in res.message
+    assert ".md" not in res.message and "commit" not in res.message
     assert fm_of(sandbox, "docs/02-programs.md").get_int("sidebar_position") == 3
     assert fm_of(sandbox, "docs/03-strategy.md").get_int("sidebar_position") == 3
 
@@ -548,7 +524,7 @@ def test_create_uncertain_releases_the_lock_and_keeps_the_input(
         async def create(*a: Any, **kw: Any) -> Any:
             raise WriteUncertain("no answer")
 
-        ops.store.create = create  # type: ignore[method-assign]
+        ops.store.create = create  # type: ignore[method-assign]  # a fault in this one object
         return await ops.create(NewDocRequest("maybe", "아마도", position=9))
 
     res = run(sandbox, tmp_path, body)

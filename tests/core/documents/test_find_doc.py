@@ -1,4 +1,4 @@
-"""Issue 13, defect 6: a document is found by its docId, path or front-matter id."""
+"""A document is found by its docId, path or front-matter id."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 18: a first list in at most three requests (tree + archive), every file verified against
+"""A first list in at most three requests (tree + archive), every file verified against
 the tree; small gaps keep blob reads; the list persists for the next start."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_a_file_that_changed_after_the_tree_is_read_by_sha(big: Sandbox, tmp_pat
                 await other_store.save(doc, doc.text + "\n변경\n", doc.sha, "editor2")
                 return await real(ref)
 
-            gh.get_tarball = write_in_between  # type: ignore[method-assign]
+            gh.get_tarball = write_in_between  # type: ignore[method-assign]  # a fault in this one object
             big.reset_stats()
             snap = await store.refresh()
             assert store.last_listing["blob_reads"] == 1
@@ -135,7 +135,7 @@ def test_a_failed_archive_falls_back_to_blob_reads(big: Sandbox, tmp_path: Path)
             async def broken(ref: str | None = None) -> bytes:
                 return b"not an archive"
 
-            gh.get_tarball = broken  # type: ignore[method-assign]
+            gh.get_tarball = broken  # type: ignore[method-assign]  # a fault in this one object
             snap = await store.refresh()
             assert len(snap.docs) == 40 and store.last_listing["blob_reads"] == 41
 
@@ -211,10 +211,10 @@ def test_the_list_persists_and_the_next_start_needs_one_request(
 def test_a_damaged_snapshot_is_no_snapshot(tmp_path: Path) -> None:
     f = snapshot_file_for(tmp_path, "http://x", "a/b", "main")
     f.path.parent.mkdir(parents=True, exist_ok=True)
-    f.path.write_bytes(b'{"format": 1, "api_url": "http://x", "repo": "a/b", "branch": "main"')
+    f.path.write_bytes(b'{"format": 2, "api_url": "http://x", "repo": "a/b", "branch": "main"')
     assert f.load() is None
     f.path.write_bytes(
-        b'{"format":1,"api_url":"http://x","repo":"a/b","branch":"main","tree_sha":"t",'
+        b'{"format":2,"api_url":"http://x","repo":"a/b","branch":"main","tree_sha":"t",'
         b'"docs":[{"doc_id":5}],"locks":{}}'
     )
     assert f.load() is None

@@ -17,8 +17,8 @@ from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import (
     BadCredentials,
     BranchMoved,
-    Conflict,
     GitHubClient,
+    GitHubConflict,
     GitHubError,
     MembershipProbe,
     NetworkError,
@@ -35,8 +35,7 @@ from modu_desktop.core.github.client import (
     encode_path,
 )
 from modu_desktop.core.github.clock import ServerClock
-from modu_desktop.core.github.writes import RaceRetry
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
 
 TOKEN = "ghp_SuperSecretToken1234567890abcdef"
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
@@ -167,7 +166,7 @@ def test_token_never_in_repr_or_errors_or_logs(caplog: pytest.LogCaptureFixture)
             PermissionDenied,
         ),
         (404, {"message": "Not Found"}, {}, NotFound),
-        (409, {"message": "docs/a.md does not match 5717457c"}, {}, Conflict),
+        (409, {"message": "docs/a.md does not match 5717457c"}, {}, GitHubConflict),
         (409, {"message": "Git Repository is empty."}, {}, RepositoryEmpty),
         (422, {"message": 'Invalid request.\n\n"sha" wasn\'t supplied.'}, {}, ShaMissing),
         (
@@ -205,7 +204,7 @@ def test_error_mapping_without_retry(
 
 
 def test_sha_missing_is_a_conflict_and_validation_errors_exposed() -> None:
-    assert issubclass(ShaMissing, Conflict)
+    assert issubclass(ShaMissing, GitHubConflict)
     v = ValidationFailed(422, "x", body={"errors": [{"code": "invalid"}]})
     assert v.errors == [{"code": "invalid"}]
 
@@ -216,7 +215,7 @@ def test_user_messages_are_one_plain_sentence() -> None:
         BadCredentials(401, "x"),
         PermissionDenied(403, "x"),
         NotFound(404, "x"),
-        Conflict(409, "x"),
+        GitHubConflict(409, "x"),
         ShaMissing(422, "x"),
         RepositoryEmpty(409, "x"),
         ValidationFailed(422, "x"),
@@ -672,7 +671,7 @@ def test_put_conflict_is_not_retried() -> None:
     async def go() -> None:
         client, sleeps = make_client(repo)
         async with client:
-            with pytest.raises(Conflict) as ei:
+            with pytest.raises(GitHubConflict) as ei:
                 await client.put_file("docs/a.md", b"x", "m", sha="f" * 40)
             assert not isinstance(ei.value, BranchMoved)
             assert client.race_counts.conflicts == 1 and client.race_counts.seen == 0
@@ -751,7 +750,7 @@ def test_a_branch_that_keeps_moving_ends_as_branch_moved_within_seconds() -> Non
         async with client:
             with pytest.raises(BranchMoved) as ei:
                 await client.put_file("docs/a.md", b"x", "m", sha="e" * 40)
-            assert not isinstance(ei.value, Conflict)
+            assert not isinstance(ei.value, GitHubConflict)
             assert ei.value.tries == 4 and ei.value.status == 409
             assert "nothing was changed" in ei.value.user_message()
             assert client.race_counts.gave_up == 1 and client.race_counts.retried == 3
@@ -861,7 +860,7 @@ def test_put_timeout_and_someone_else_changed_it_is_conflict() -> None:
     async def go() -> None:
         client, _ = make_client(repo)
         async with client:
-            with pytest.raises(Conflict):
+            with pytest.raises(GitHubConflict):
                 await client.put_file("docs/a.md", b"mine", "m", sha="e" * 40)
 
     run(go())

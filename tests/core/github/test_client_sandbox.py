@@ -11,8 +11,8 @@ import pytest
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import (
     BadCredentials,
-    Conflict,
     GitHubClient,
+    GitHubConflict,
     GitHubError,
     NetworkError,
     NotFound,
@@ -103,12 +103,12 @@ def test_put_update_delete_and_errors(sandbox: Any) -> None:
 
             with pytest.raises(ShaMissing):
                 await gh.put_file(path, b"x", "no sha")
-            with pytest.raises(Conflict):
+            with pytest.raises(GitHubConflict):
                 await gh.put_file(path, b"x", "stale sha", sha=git_blob_sha(b"other"))
             updated = await gh.put_file(path, b"v2", "update", sha=created.content_sha)
             assert not updated.created
             assert sandbox.read_file(path) == b"v2"
-            with pytest.raises(Conflict):
+            with pytest.raises(GitHubConflict):
                 await gh.delete_file(path, created.content_sha, "stale delete")
             commit = await gh.delete_file(path, updated.content_sha or "", "delete")
             assert sandbox.read_file(path) is None

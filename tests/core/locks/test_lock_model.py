@@ -37,8 +37,8 @@ import pytest
 
 from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.github.client import (
-    Conflict,
     GitHubClient,
+    GitHubConflict,
     GitHubError,
     RepoRef,
     RetryPolicy,
@@ -54,8 +54,8 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
 )
 from modu_desktop.core.locks.wire import lock_path, parse_lock
-from tests.core.locks.test_locks_fakes import FakeClient, FakeRepo
-from tests.core.locks.webadmin_peer import ClientWebAdminApi, HttpWebAdminApi, WebAdminPeer
+from tests.helpers.lock_fakes import FakeClient, FakeRepo
+from tests.helpers.webadmin_peer import ClientWebAdminApi, HttpWebAdminApi, WebAdminPeer
 
 T0 = 1_790_000_000.0
 HEARTBEAT_S = 300
@@ -146,7 +146,7 @@ class FakeBackend:
             fault_rate=self.fault_rate,
             on_response=observe,
         )
-        client.clock = clock  # type: ignore[attr-defined]
+        client.clock = clock
         self.clients.append(client)
         return client
 
@@ -364,7 +364,7 @@ class Model:
         _, rec = self.server_lock(doc)
         if rec is None or getattr(rec, "session_id", None) != dsk.session:
             return
-        beat = rec.last_heartbeat  # type: ignore[attr-defined]
+        beat = rec.last_heartbeat
         if beat is None or abs(beat - self.t) > MARGIN:
             self.fail(f"{dsk.name} wrote lastHeartbeat {beat}, server time is {self.t:.0f}")
 
@@ -402,9 +402,9 @@ class Model:
         sha, rec = self.server_lock(doc)
         age = None
         mine = False
-        if rec is not None and not rec.is_malformed:  # type: ignore[attr-defined]
-            age = self.t - rec.last_heartbeat  # type: ignore[attr-defined]
-            mine = rec.session_id == dsk.session  # type: ignore[attr-defined]
+        if rec is not None and not rec.is_malformed:
+            age = self.t - rec.last_heartbeat
+            mine = rec.session_id == dsk.session
         before = self.faults()
         res = await dsk.mgr.acquire(doc)
         self.stats.count(f"open:{res.outcome.value}")
@@ -419,7 +419,7 @@ class Model:
             ):
                 self.fail(f"{dsk.name} did not take over a stale lock on {doc}: {res.outcome}")
             if age >= STALE_S + MARGIN and res.outcome is AcquireOutcome.TOOK_OVER:
-                holder_session = rec.session_id  # type: ignore[attr-defined]
+                holder_session = rec.session_id
                 if (doc, holder_session) in self.orphans:
                     self.orphans.discard((doc, holder_session))
                     self.stats.crash_orphans_taken += 1
@@ -435,7 +435,7 @@ class Model:
             if (
                 res.view.status is LockStatus.MINE_OTHER_SESSION
                 and rec is not None
-                and rec.editing_by.casefold() != dsk.login.casefold()  # type: ignore[attr-defined]
+                and rec.editing_by.casefold() != dsk.login.casefold()
             ):
                 self.fail("MINE_OTHER_SESSION for another login")
             if self.rng.random() < 0.2:  # the user chooses "take over"
@@ -511,7 +511,7 @@ class Model:
             res = await dsk.client.put_file(
                 f"docs/{doc}.md", text, f"docs(edit): update {doc}.md by @{dsk.login}", sha=base
             )
-        except Conflict:
+        except GitHubConflict:
             self.stats.count("save:conflict")
             await self.d_load(dsk, doc)
             return

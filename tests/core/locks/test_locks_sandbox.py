@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
-from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy, WriteResult
+from modu_desktop.core.github.client import WriteResult
 from modu_desktop.core.github.clock import ServerClock
 from modu_desktop.core.locks import words as lock_words
 from modu_desktop.core.locks.manager import LockManager
@@ -22,48 +21,20 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
 )
 from modu_desktop.core.locks.wire import InvalidDocId, lock_path, parse_lock, render_lock
-from tests.core.locks.webadmin_peer import HttpWebAdminApi, WebAdminPeer
-
-DOC = "01-welcome"
-PATH = lock_path(DOC)
-FAST_RETRY = RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.02, max_total=0.1)
-
-
-def _client(sb: Any, token: str, clock: ServerClock | None = None) -> GitHubClient:
-    return GitHubClient(
-        sb.api_url, token, RepoRef("pnuai", "PNU-Modu", "main"), retry=FAST_RETRY, clock=clock
-    )
+from tests.helpers.lock_sandbox import (
+    DOC,
+    PATH,
+    run_managers,
+    sandbox_client,
+    sandbox_manager,
+    web_peer,
+)
 
 
-def _mgr(client: GitHubClient, login: str, session: str, **kw: Any) -> LockManager:
-    kw.setdefault("install_id", f"install-{session}")
-    return LockManager(client, login, session, client.clock, **kw)
-
-
-def _web(sb: Any, login: str, token: str, skew: float = 0.0) -> WebAdminPeer:
-    api = HttpWebAdminApi(sb.api_url, token, "pnuai", "PNU-Modu", "main")
-    return WebAdminPeer(api, login, skew_s=skew)
-
-
-def run(sb: Any, body: Callable[..., Awaitable[None]], *logins: str) -> None:
-    """Run ``body(*managers)`` with one client/manager per login ("editor1#2" = 2nd session)."""
-
-    async def main() -> None:
-        clients = []
-        mgrs = []
-        for spec in logins:
-            login, _, n = spec.partition("#")
-            client = _client(sb, f"tok-{login}")
-            clients.append(client)
-            await client.get_user()  # syncs the server clock, like the app's sign-in does
-            mgrs.append(_mgr(client, login, f"{login}-s{n or 1}"))
-        try:
-            await body(*mgrs)
-        finally:
-            for c in clients:
-                await c.aclose()
-
-    asyncio.run(main())
+def _stamped_between(stamp: float, before: float, after: float) -> bool:
+    """``stamp`` was taken between ``before`` and ``after`` (a server clock learned from the
+    1-second ``Date`` header may be off by up to a second either way)."""
+    return before - 1.5 <= stamp <= after + 1.5
 
 
 def _routes(sb: Any) -> dict[str, int]:
@@ -77,7 +48,9 @@ def test_acquire_heartbeat_release_wire_format_and_request_counts(sandbox: Any) 
     sb = sandbox
 
     async def body(m: LockManager) -> None:
+        before = time.time()
         res = await m.acquire(DOC)
+        after = time.time()
         assert res.outcome is AcquireOutcome.ACQUIRED and res.held is not None
         held = res.held
         raw = sb.read_file(PATH)
@@ -88,7 +61,7 @@ def test_acquire_heartbeat_release_wire_format_and_request_counts(sandbox: Any) 
         ]  # fmt: skip
         assert raw == render_lock(fields) and not raw.endswith(b"\n")
         assert raw.startswith(b'{\n  "docId": "01-welcome",\n  "editingBy": "editor1",\n')
-        assert abs(fields["startedAt"] - time.time()) < 5
+        assert _stamped_between(fields["startedAt"], before, after)
         assert sb.commits(PATH)[0]["message"] == (
             "system: acquire lock for 01-welcome by @editor1 [skip ci]"
         )
@@ -119,7 +92,7 @@ def test_acquire_heartbeat_release_wire_format_and_request_counts(sandbox: Any) 
         assert sb.commits(PATH)[0]["message"] == "system: release lock for 01-welcome [skip ci]"
         assert (await m.inspect(DOC)).status is LockStatus.FREE
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_lock_is_never_read_through_the_contents_api(sandbox: Any) -> None:
@@ -142,7 +115,7 @@ def test_lock_is_never_read_through_the_contents_api(sandbox: Any) -> None:
         gets = [r for r in _routes(sb) if r.startswith("GET") and "/contents" in r]
         assert gets == [], gets
 
-    run(sb, body, "editor1", "editor2")
+    run_managers(sb, body, "editor1", "editor2")
 
 
 def test_hangul_doc_id_and_invalid_doc_ids(sandbox: Any) -> None:
@@ -160,7 +133,7 @@ def test_hangul_doc_id_and_invalid_doc_ids(sandbox: Any) -> None:
             with pytest.raises(InvalidDocId):
                 await m.acquire(bad)
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 # ----------------------------------------------------------------------------- classifications
@@ -178,7 +151,7 @@ def test_held_steal_lost_and_verify_refuses(sandbox: Any) -> None:
         assert view is not None and view.status is LockStatus.HELD
         assert view.holder == "editor1" and view.started_at is not None
         assert view.age_s is not None and view.age_s < 10
-        assert "@editor1 is editing 01-welcome" in lock_words.describe(view)
+        assert "@editor1 is editing “01-welcome”" in lock_words.describe(view)
 
         took = await b.steal(view)
         assert took.outcome is AcquireOutcome.TOOK_OVER and took.held is not None
@@ -196,7 +169,7 @@ def test_held_steal_lost_and_verify_refuses(sandbox: Any) -> None:
         assert rel.outcome is ReleaseOutcome.NOT_OURS
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor2"  # left alone
 
-    run(sb, body, "editor1", "editor2")
+    run_managers(sb, body, "editor1", "editor2")
 
 
 def test_same_login_other_session_must_ask(sandbox: Any) -> None:
@@ -215,7 +188,7 @@ def test_same_login_other_session_must_ask(sandbox: Any) -> None:
         lost = await a.heartbeat(held)
         assert lost.outcome is HeartbeatOutcome.LOST and "you (@editor1)" in lost.message
 
-    run(sb, body, "editor1", "editor1#2")
+    run_managers(sb, body, "editor1", "editor1#2")
 
 
 def test_stale_lock_is_taken_over_by_server_time(sandbox: Any) -> None:
@@ -226,16 +199,18 @@ def test_stale_lock_is_taken_over_by_server_time(sandbox: Any) -> None:
         assert held is not None
         assert (await b.acquire(DOC)).outcome is AcquireOutcome.BLOCKED
         sb.faults.clock_offset_seconds = 905  # the server's clock moves 15 min on
+        before = time.time()
         took = await b.acquire(DOC)
+        after = time.time()
         assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
         assert took.view is not None and took.view.status is LockStatus.STALE
         # b stamps in server time, not in its local time
         started = parse_lock(sb.read_file(PATH), DOC).started_at
-        assert started is not None and abs(started - (time.time() + 905)) < 5
+        assert started is not None and _stamped_between(started, before + 905, after + 905)
         lost = await a.heartbeat(held)
         assert lost.outcome is HeartbeatOutcome.LOST
 
-    run(sb, body, "editor1", "editor2")
+    run_managers(sb, body, "editor1", "editor2")
 
 
 def test_skewed_local_clock_neither_steals_fresh_locks_nor_writes_local_time(
@@ -244,20 +219,24 @@ def test_skewed_local_clock_neither_steals_fresh_locks_nor_writes_local_time(
     sb = sandbox
 
     async def main() -> None:
-        a = _client(sb, "tok-editor1")
+        a = sandbox_client(sb, "tok-editor1")
         # editor2's computer is 20 minutes fast
-        b = _client(sb, "tok-editor2", clock=ServerClock(local_time=lambda: time.time() + 1200))
+        b = sandbox_client(
+            sb, "tok-editor2", clock=ServerClock(local_time=lambda: time.time() + 1200)
+        )
         try:
             await a.get_user()
-            ma, mb = _mgr(a, "editor1", "s1"), _mgr(b, "editor2", "s2")
+            ma, mb = sandbox_manager(a, "editor1", "s1"), sandbox_manager(b, "editor2", "s2")
             assert (await ma.acquire(DOC)).held is not None
             res = await mb.acquire(DOC)  # first request of b: the PUT teaches its clock
             assert res.outcome is AcquireOutcome.BLOCKED
             assert res.view is not None and res.view.status is LockStatus.HELD
+            before = time.time()
             res2 = await mb.acquire("02-programs")
+            after = time.time()
             assert res2.held is not None
             stamp = parse_lock(sb.read_file(lock_path("02-programs")), "02-programs").started_at
-            assert stamp is not None and abs(stamp - time.time()) < 5
+            assert stamp is not None and _stamped_between(stamp, before, after)
         finally:
             await a.aclose()
             await b.aclose()
@@ -287,7 +266,7 @@ def test_malformed_lock_is_held_by_unknown_and_can_be_stolen(
     sb = sandbox
 
     async def body(other: LockManager, m: LockManager) -> None:
-        await other.client.put_file(PATH, raw, "garbage lock")  # type: ignore[attr-defined]
+        await other.client.put_file(PATH, raw, "garbage lock")
         res = await m.acquire(DOC)
         assert res.outcome is AcquireOutcome.BLOCKED and res.view is not None
         assert res.view.status is LockStatus.MALFORMED and res.view.holder == "unknown"
@@ -298,7 +277,7 @@ def test_malformed_lock_is_held_by_unknown_and_can_be_stolen(
         assert took.outcome is AcquireOutcome.TOOK_OVER
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor1"
 
-    run(sb, body, "editor2", "editor1")
+    run_managers(sb, body, "editor2", "editor1")
 
 
 def test_losing_a_takeover_race_is_reported(sandbox: Any) -> None:
@@ -308,16 +287,16 @@ def test_losing_a_takeover_race_is_reported(sandbox: Any) -> None:
         assert (await a.acquire(DOC)).held is not None
         view = (await b.acquire(DOC)).view
         assert view is not None
-        web = _web(sb, "webstaff", "tok-editor2")  # a web admin tab forces the lock first
+        web = web_peer(sb, "webstaff", "tok-editor2")  # a web admin tab forces the lock first
         assert (await web.open(DOC, force=True)).outcome == "took_over"
         commits = len(sb.commits(PATH))
         lost = await b.steal(view)
         assert lost.outcome is AcquireOutcome.LOST_RACE
         assert "Someone else took the lock on 01-welcome first (@webstaff)" in lost.message
         assert len(sb.commits(PATH)) == commits  # no blind retry
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
-    run(sb, body, "editor1", "editor2")
+    run_managers(sb, body, "editor1", "editor2")
 
 
 def test_free_race_between_two_creates(sandbox: Any) -> None:
@@ -331,7 +310,7 @@ def test_free_race_between_two_creates(sandbox: Any) -> None:
         holder = parse_lock(sb.read_file(PATH), DOC).editing_by
         assert holder == ("editor1" if winner is r1 else "editor2")
 
-    run(sb, body, "editor1", "editor2")
+    run_managers(sb, body, "editor1", "editor2")
 
 
 def test_viewer_cannot_lock(sandbox: Any) -> None:
@@ -340,7 +319,7 @@ def test_viewer_cannot_lock(sandbox: Any) -> None:
         assert res.outcome is AcquireOutcome.FAILED and res.held is None
         assert res.message
 
-    run(sandbox, body, "viewer")
+    run_managers(sandbox, body, "viewer")
 
 
 # ----------------------------------------------------------------------------- failures
@@ -362,7 +341,7 @@ def test_heartbeat_misses_are_counted_then_recover(sandbox: Any) -> None:
         ok = await m.heartbeat(held)
         assert ok.outcome is HeartbeatOutcome.OK and held.misses == 0
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_lost_heartbeat_response_is_adopted_not_reported_as_lost(sandbox: Any) -> None:
@@ -382,7 +361,7 @@ def test_lost_heartbeat_response_is_adopted_not_reported_as_lost(sandbox: Any) -
         assert (await m.verify(held)).ok
         assert (await m.release(held)).outcome is ReleaseOutcome.RELEASED
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_release_of_a_lock_already_gone(sandbox: Any) -> None:
@@ -398,7 +377,7 @@ def test_release_of_a_lock_already_gone(sandbox: Any) -> None:
         assert not v.ok and "released" in v.reason
         assert (await m.release(held)).outcome is ReleaseOutcome.ALREADY_GONE
 
-    run(sb, body, "editor1", "editor2")
+    run_managers(sb, body, "editor1", "editor2")
 
 
 @pytest.mark.skipif(
@@ -419,7 +398,7 @@ def test_heartbeat_after_release_by_someone_reports_released(sandbox: Any) -> No
         assert res.outcome is HeartbeatOutcome.RELEASED
         assert sb.read_file(PATH) is None
 
-    run(sb, body, "editor1", "editor2")
+    run_managers(sb, body, "editor1", "editor2")
 
 
 # ----------------------------------------------------------------------------- web admin interop
@@ -429,7 +408,7 @@ def test_web_admin_lock_is_understood_and_ours_is_respected_by_it(sandbox: Any) 
     sb = sandbox
 
     async def body(m: LockManager) -> None:
-        web = _web(sb, "editor2", "tok-editor2")
+        web = web_peer(sb, "editor2", "tok-editor2")
         assert (await web.open(DOC)).outcome == "acquired"
         raw = sb.read_file(PATH)
         assert list(json.loads(raw)) == ["docId", "editingBy", "startedAt", "lastHeartbeat"]
@@ -446,29 +425,29 @@ def test_web_admin_lock_is_understood_and_ours_is_respected_by_it(sandbox: Any) 
 
         held = (await m.acquire(DOC)).held
         assert held is not None
-        web2 = _web(sb, "editor2", "tok-editor2")
+        web2 = web_peer(sb, "editor2", "tok-editor2")
         opened = await web2.open(DOC)
         assert opened.outcome == "locked" and opened.holder == "editor1"  # our extra keys are fine
         assert (await m.release(held)).outcome is ReleaseOutcome.RELEASED
-        await web.api.aclose()  # type: ignore[attr-defined]
-        await web2.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
+        await web2.api.aclose()
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_stealing_from_the_web_admin_makes_it_read_only(sandbox: Any) -> None:
     sb = sandbox
 
     async def body(m: LockManager) -> None:
-        web = _web(sb, "editor2", "tok-editor2")
+        web = web_peer(sb, "editor2", "tok-editor2")
         assert (await web.open(DOC)).outcome == "acquired"
         view = (await m.acquire(DOC)).view
         assert view is not None
         assert (await m.steal(view)).outcome is AcquireOutcome.TOOK_OVER
         assert await web.heartbeat() == "lost" and web.read_only
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_web_admin_same_login_silently_reacquires_and_we_notice(sandbox: Any) -> None:
@@ -477,15 +456,15 @@ def test_web_admin_same_login_silently_reacquires_and_we_notice(sandbox: Any) ->
     async def body(m: LockManager) -> None:
         held = (await m.acquire(DOC)).held
         assert held is not None
-        web = _web(sb, "editor1", "tok-editor1")
+        web = web_peer(sb, "editor1", "tok-editor1")
         assert (await web.open(DOC)).outcome == "reacquired"  # its weakness
         lost = await m.heartbeat(held)
         assert lost.outcome is HeartbeatOutcome.LOST
         assert "you (@editor1) in another window (the web admin" in lost.message
         assert not (await m.verify(held)).ok
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_web_admin_takeover_with_a_fast_clock_is_learned_at_next_heartbeat(
@@ -496,26 +475,27 @@ def test_web_admin_takeover_with_a_fast_clock_is_learned_at_next_heartbeat(
     async def body(m: LockManager) -> None:
         held = (await m.acquire(DOC)).held
         assert held is not None
-        fast = _web(sb, "editor2", "tok-editor2", skew=+905)  # thinks our fresh lock is stale
+        fast = web_peer(sb, "editor2", "tok-editor2", skew=+905)  # thinks our fresh lock is stale
+        before = time.time()
         assert (await fast.open(DOC)).outcome == "took_over"
         stamp = parse_lock(sb.read_file(PATH), DOC).started_at
-        assert stamp is not None and stamp - time.time() > 800  # local-clock seconds
+        assert stamp is not None and stamp >= before + 905 - 1  # its own fast clock's seconds
         # From our side (server time) its lock looks fresh: we do not take it back silently.
         lost = await m.heartbeat(held)
         assert lost.outcome is HeartbeatOutcome.LOST
         res = await m.acquire(DOC)
         assert res.outcome is AcquireOutcome.BLOCKED
         assert res.view is not None and res.view.status is LockStatus.HELD
-        await fast.api.aclose()  # type: ignore[attr-defined]
+        await fast.api.aclose()
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_stale_contents_cache_fools_the_web_admin_not_us(sandbox: Any) -> None:
     sb = sandbox
 
     async def body(m: LockManager) -> None:
-        web = _web(sb, "editor2", "tok-editor2")
+        web = web_peer(sb, "editor2", "tok-editor2")
         assert (await web.open(DOC)).outcome == "acquired"
         sb.faults.stale_contents_seconds = 60
         view = (await m.acquire(DOC)).view
@@ -527,25 +507,25 @@ def test_stale_contents_cache_fools_the_web_admin_not_us(sandbox: Any) -> None:
         # fails on the sha (silently, in the real page) and cannot overwrite ours.
         assert await web.heartbeat() == "error"
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor1"
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_web_admin_crash_leftover_is_taken_over_once_stale(sandbox: Any) -> None:
     sb = sandbox
 
     async def body(m: LockManager) -> None:
-        web = _web(sb, "editor2", "tok-editor2")
+        web = web_peer(sb, "editor2", "tok-editor2")
         assert (await web.open(DOC)).outcome == "acquired"
         web.crash()
         assert (await m.acquire(DOC)).outcome is AcquireOutcome.BLOCKED
         sb.faults.clock_offset_seconds = 905
         res = await m.acquire(DOC)
         assert res.outcome is AcquireOutcome.TOOK_OVER, res.message
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_truncated_tree_is_walked(sandbox: Any) -> None:
@@ -571,4 +551,4 @@ def test_truncated_tree_is_walked(sandbox: Any) -> None:
         assert view.status is LockStatus.MINE_THIS_SESSION
         assert (await m.verify(helds[2])).ok
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -33,11 +32,10 @@ from modu_desktop.core.locks.wire import (
     validate_doc_id,
 )
 from modu_desktop.core.locks.words import format_age
-from tests.core.locks.test_locks_fakes import FakeClient, FakeRepo
-from tests.lang import in_lang
+from tests.helpers.lang import in_lang
+from tests.helpers.lock_fakes import T0, FakeClient, FakeRepo, LockEnv
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pnu-modu"
-T0 = 1_790_000_000
 
 
 # ----------------------------------------------------------------------------- format
@@ -248,27 +246,8 @@ def test_free_and_age_formatting() -> None:
 # ----------------------------------------------------------------------------- manager
 
 
-class Env:
-    def __init__(self) -> None:
-        self.t = float(T0)
-        self.repo = FakeRepo(now=lambda: self.t)
-
-    def manager(self, login: str, session: str, **kw: Any) -> LockManager:
-        client = FakeClient(self.repo, login)
-        return LockManager(
-            client,
-            login,
-            session,
-            lambda: self.t,
-            heartbeat_s=300,
-            stale_s=900,
-            install_id="h",
-            **kw,
-        )
-
-
 def test_acquire_heartbeat_release_flow() -> None:
-    env = Env()
+    env = LockEnv()
     a = env.manager("editor1", "s1")
 
     async def run() -> None:
@@ -294,7 +273,7 @@ def test_acquire_heartbeat_release_flow() -> None:
 
 
 def test_steal_and_the_robbed_learns_at_next_heartbeat() -> None:
-    env = Env()
+    env = LockEnv()
     a = env.manager("editor1", "s1")
     b = env.manager("editor2", "s2")
 
@@ -319,7 +298,7 @@ def test_steal_and_the_robbed_learns_at_next_heartbeat() -> None:
 
 
 def test_losing_a_steal_race_is_reported_not_retried() -> None:
-    env = Env()
+    env = LockEnv()
     a, b, c = env.manager("editor1", "s1"), env.manager("editor2", "s2"), env.manager("x", "s3")
 
     async def run() -> None:
@@ -337,7 +316,7 @@ def test_losing_a_steal_race_is_reported_not_retried() -> None:
 
 
 def test_stale_takeover_and_same_login_other_session() -> None:
-    env = Env()
+    env = LockEnv()
     a = env.manager("editor1", "s1")
     a2 = env.manager("editor1", "s9")
     b = env.manager("editor2", "s2")
@@ -360,7 +339,7 @@ def test_stale_takeover_and_same_login_other_session() -> None:
 
 
 def test_heartbeat_network_failures_are_counted() -> None:
-    env = Env()
+    env = LockEnv()
     a = env.manager("editor1", "s1")
 
     async def run() -> None:
@@ -369,7 +348,7 @@ def test_heartbeat_network_failures_are_counted() -> None:
         client = a.client
         assert isinstance(client, FakeClient)
         client.fault_rate = 1.0
-        client.rng.random = lambda: 0.5  # type: ignore[method-assign]
+        client.rng.random = lambda: 0.5  # type: ignore[method-assign]  # loaded dice
         env.t += 300
         r1 = await a.heartbeat(held)
         env.t += 300
@@ -386,7 +365,7 @@ def test_heartbeat_network_failures_are_counted() -> None:
 
 
 def test_released_by_someone_is_reported() -> None:
-    env = Env()
+    env = LockEnv()
     a = env.manager("editor1", "s1")
 
     async def run() -> None:
@@ -404,7 +383,7 @@ def test_released_by_someone_is_reported() -> None:
 
 
 def test_malformed_lock_can_be_stolen() -> None:
-    env = Env()
+    env = LockEnv()
     env.repo.seed_file(".locks/d.lock.json", b"{oops")
     b = env.manager("editor2", "s2")
 
@@ -419,7 +398,7 @@ def test_malformed_lock_can_be_stolen() -> None:
 
 
 def test_lost_write_response_is_recovered_by_sha() -> None:
-    env = Env()
+    env = LockEnv()
     a = env.manager("editor1", "s1")
 
     async def run() -> None:
@@ -427,7 +406,7 @@ def test_lost_write_response_is_recovered_by_sha() -> None:
         assert isinstance(client, FakeClient)
         calls = iter([0.9, 0.01] + [0.9] * 10)  # no fault before; lost response after
         client.fault_rate = 0.1
-        client.rng.random = lambda: next(calls)  # type: ignore[method-assign]
+        client.rng.random = lambda: next(calls)  # type: ignore[method-assign]  # loaded dice
         res = await a.acquire("d")
         client.fault_rate = 0.0
         assert res.outcome is AcquireOutcome.ACQUIRED and res.held is not None
@@ -437,7 +416,7 @@ def test_lost_write_response_is_recovered_by_sha() -> None:
 
 
 def test_list_locks() -> None:
-    env = Env()
+    env = LockEnv()
     env.repo.seed_file(".locks/bad.lock.json", b"[]")
     env.repo.seed_file(".locks/.gitkeep", b"")
     a = env.manager("editor1", "s1")
@@ -479,7 +458,7 @@ class _ReadBackClient(FakeClient):
         return WriteResult(content_sha=done.content_sha, commit_sha=done.commit_sha, recovered=True)
 
 
-def _read_back_manager(env: Env) -> LockManager:
+def _read_back_manager(env: LockEnv) -> LockManager:
     client = _ReadBackClient(env.repo, "editor1")
     return LockManager(client, "editor1", "s1", lambda: env.t, heartbeat_s=300, stale_s=900)
 
@@ -487,7 +466,7 @@ def _read_back_manager(env: Env) -> LockManager:
 def test_released_lock_is_noticed_when_the_heartbeat_answer_was_lost() -> None:
     """Seed 1221230974 of the sandbox model test: a robbed holder's heartbeat re-created the
     released lock, its answer was lost, and the read-back made it look like a renewal."""
-    env = Env()
+    env = LockEnv()
     a = _read_back_manager(env)
 
     async def run() -> None:
@@ -502,7 +481,7 @@ def test_released_lock_is_noticed_when_the_heartbeat_answer_was_lost() -> None:
 
 
 def test_renewal_with_a_lost_answer_is_still_a_renewal() -> None:
-    env = Env()
+    env = LockEnv()
     a = _read_back_manager(env)
 
     async def run() -> None:

@@ -1,5 +1,4 @@
-"""Take-over after the holder heartbeated (issue 13, defect 1) and lock files that never name
-the machine (defect 9)."""
+"""Take-over after the holder heartbeated, and lock files that never name the machine."""
 
 from __future__ import annotations
 
@@ -13,12 +12,12 @@ from modu_desktop.core.account.session import INSTALL_ID_FILE, install_id
 from modu_desktop.core.locks import words as lock_words
 from modu_desktop.core.locks.model import AcquireOutcome, LockStatus
 from modu_desktop.core.locks.wire import parse_lock
-from tests.core.locks.test_locks_sandbox import DOC, PATH, _web, run
-from tests.core.locks.test_locks_unit import Env
+from tests.helpers.lock_fakes import FakeClient, LockEnv
+from tests.helpers.lock_sandbox import DOC, PATH, run_managers, web_peer
 
 
 def test_take_over_succeeds_when_the_holder_only_heartbeated_meanwhile() -> None:
-    env = Env()
+    env = LockEnv()
     alice, bob = env.manager("editor1", "s1"), env.manager("editor2", "s2")
 
     async def body() -> None:
@@ -41,7 +40,7 @@ def test_take_over_succeeds_when_the_holder_only_heartbeated_meanwhile() -> None
 
 
 def test_take_over_of_a_released_lock_just_takes_it() -> None:
-    env = Env()
+    env = LockEnv()
     alice, bob = env.manager("editor1", "s1"), env.manager("editor2", "s2")
 
     async def body() -> None:
@@ -58,7 +57,7 @@ def test_take_over_of_a_released_lock_just_takes_it() -> None:
 
 
 def test_take_over_is_refused_naming_a_third_person_who_took_it_meanwhile() -> None:
-    env = Env()
+    env = LockEnv()
     alice, bob, carol = (
         env.manager("editor1", "s1"),
         env.manager("editor2", "s2"),
@@ -86,7 +85,7 @@ def test_take_over_after_the_web_admin_heartbeated(sandbox: Any) -> None:
     sb = sandbox
 
     async def body(bob: Any) -> None:
-        web = _web(sb, "webstaff", "tok-editor1")
+        web = web_peer(sb, "webstaff", "tok-editor1")
         assert (await web.open(DOC)).outcome == "acquired"
         view = (await bob.acquire(DOC)).view
         assert view is not None and view.holder == "webstaff"
@@ -94,9 +93,9 @@ def test_take_over_after_the_web_admin_heartbeated(sandbox: Any) -> None:
         took = await bob.steal(view)
         assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor2"
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
-    run(sb, body, "editor2")
+    run_managers(sb, body, "editor2")
 
 
 def test_a_new_claim_by_the_same_person_is_news(sandbox: Any) -> None:
@@ -104,7 +103,7 @@ def test_a_new_claim_by_the_same_person_is_news(sandbox: Any) -> None:
     sb = sandbox
 
     async def body(bob: Any) -> None:
-        web = _web(sb, "webstaff", "tok-editor1")
+        web = web_peer(sb, "webstaff", "tok-editor1")
         assert (await web.open(DOC)).outcome == "acquired"
         view = (await bob.acquire(DOC)).view
         assert view is not None
@@ -115,12 +114,12 @@ def test_a_new_claim_by_the_same_person_is_news(sandbox: Any) -> None:
         assert lost.outcome is AcquireOutcome.LOST_RACE
         assert "@webstaff" in lost.message
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "webstaff"
-        await web.api.aclose()  # type: ignore[attr-defined]
+        await web.api.aclose()
 
-    run(sb, body, "editor2")
+    run_managers(sb, body, "editor2")
 
 
-# ----------------------------------------------------------------------------- defect 9
+# ---------------------------------------------------- lock files never name the machine
 
 
 def test_install_id_is_random_kept_in_the_data_folder_and_not_the_host(tmp_path: Path) -> None:
@@ -146,13 +145,12 @@ def test_lock_files_carry_the_install_id_not_the_machine_name(sandbox: Any) -> N
         assert fields["installId"] == m.install_id
         assert socket.gethostname().split(".")[0] not in raw.decode()
 
-    run(sb, body, "editor1")
+    run_managers(sb, body, "editor1")
 
 
 def test_default_manager_never_writes_the_host_name() -> None:
-    env = Env()
+    env = LockEnv()
     from modu_desktop.core.locks.manager import LockManager
-    from tests.core.locks.test_locks_fakes import FakeClient
 
     m = LockManager(FakeClient(env.repo, "editor1"), "editor1", "s1", lambda: env.t)
     body = json.loads(m.acquire_body("d", int(env.t)))
@@ -177,9 +175,8 @@ def test_old_locks_with_a_host_key_are_still_read() -> None:
 
 def test_same_login_elsewhere_is_told_apart_by_install_id() -> None:
     from modu_desktop.core.locks.manager import LockManager
-    from tests.core.locks.test_locks_fakes import FakeClient
 
-    env = Env()
+    env = LockEnv()
 
     def mgr(session: str, install: str) -> LockManager:
         client = FakeClient(env.repo, "editor1")
@@ -202,7 +199,7 @@ def test_same_login_elsewhere_is_told_apart_by_install_id() -> None:
 
 
 def test_a_stale_lock_that_comes_back_to_life_is_not_taken_without_asking() -> None:
-    env = Env()
+    env = LockEnv()
     alice, bob = env.manager("editor1", "s1"), env.manager("editor2", "s2")
 
     async def body() -> None:
@@ -221,9 +218,8 @@ def test_a_stale_lock_that_comes_back_to_life_is_not_taken_without_asking() -> N
 
 def test_the_old_host_argument_is_an_install_id_and_never_written_as_host() -> None:
     from modu_desktop.core.locks.manager import LockManager
-    from tests.core.locks.test_locks_fakes import FakeClient
 
-    env = Env()
+    env = LockEnv()
     m = LockManager(FakeClient(env.repo, "editor1"), "editor1", "s1", lambda: env.t, host="pc1")
     body = json.loads(m.acquire_body("d", int(env.t)))
     assert m.install_id == "pc1" and body["installId"] == "pc1" and "host" not in body

@@ -11,7 +11,7 @@ from modu_desktop.core.github.blobcache import BlobCache
 from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.preview import load_site_style, render_preview, style_from_checkout
 from modu_desktop.core.preview.site_style import parse_layouts, parse_palettes
-from tests.nodetools import SITE_FIXTURE
+from tests.helpers.paths import SITE_FIXTURE
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 BLOCKS = "src/components/BrochureBlocks/blocks.css"

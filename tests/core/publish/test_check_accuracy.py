@@ -7,13 +7,13 @@ from __future__ import annotations
 import importlib.util
 import json
 
+from tests.helpers.nodetools import require_node, site_checkout
 from tests.helpers.paths import CHECKOUT
-from tests.nodetools import require_node, site_checkout
 
 SCRIPT = CHECKOUT / "scripts" / "publish_check_accuracy.py"
 
 
-def _tool():  # type: ignore[no-untyped-def]
+def _tool():
     spec = importlib.util.spec_from_file_location("publish_check_accuracy", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -1,4 +1,4 @@
-"""Issue 13, defect 5: the publishing status of a save never moves backwards."""
+"""The publishing status of a save never moves backwards."""
 
 from __future__ import annotations
 

@@ -147,7 +147,7 @@ def test_without_access_or_without_a_run_the_state_is_unknown() -> None:
     assert t.observe([], elapsed_s=240) is DeployState.UNKNOWN  # no workflow run at all
 
 
-def test_sandbox_serves_the_published_page(sandbox) -> None:  # type: ignore[no-untyped-def]
+def test_sandbox_serves_the_published_page(sandbox) -> None:
     base = site_base_url(sandbox.api_url, sandbox.owner, sandbox.name)
     assert base is not None
     with httpx.Client() as c:

@@ -21,8 +21,8 @@ from modu_desktop.core.saving.conflicts import (
 )
 from modu_desktop.core.workspace import Workspace
 from modu_desktop.i18n import particle
-from tests.core.test_edit_session import DOC, PATH, FakeView, _workspace, run
-from tests.lang import in_lang
+from tests.helpers.edit_session import DOC, PATH, FakeView, run, workspace
+from tests.helpers.lang import in_lang
 
 
 def _server(sb: Any, path: str = PATH) -> str | None:
@@ -71,8 +71,8 @@ async def _failed_queued_save(ws: Workspace, peer: Workspace, sb: Any, mark: str
 
 def test_queued_conflict_each_choice(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="q", data=True)
-        peer = await _workspace(sandbox, "editor2", tmp_path, session="p")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="q", data=True)
+        peer = await workspace(sandbox, "editor2", tmp_path, session="p")
         assert ws.spool is not None
         for decision in ConflictDecision:
             item, mine, theirs = await _failed_queued_save(ws, peer, sandbox, decision.value)
@@ -115,8 +115,8 @@ def test_queued_conflict_each_choice(sandbox: Any, tmp_path: Path) -> None:
 
 def test_queued_conflict_someone_saves_again_while_choosing(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="q", data=True)
-        peer = await _workspace(sandbox, "editor2", tmp_path, session="p")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="q", data=True)
+        peer = await workspace(sandbox, "editor2", tmp_path, session="p")
         assert ws.spool is not None
         for last in (ConflictDecision.KEEP_MINE, ConflictDecision.CANCEL):
             item, mine, theirs = await _failed_queued_save(ws, peer, sandbox, last.value)
@@ -152,8 +152,8 @@ def test_queued_conflict_someone_saves_again_while_choosing(sandbox: Any, tmp_pa
 
 def test_queued_keep_mine_offline_waits_in_the_queue(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="q", data=True)
-        peer = await _workspace(sandbox, "editor2", tmp_path, session="p")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="q", data=True)
+        peer = await workspace(sandbox, "editor2", tmp_path, session="p")
         assert ws.spool is not None
         item, mine, theirs = await _failed_queued_save(ws, peer, sandbox, "offline")
         found = await queued_conflict(ws.saves, item)
@@ -206,8 +206,8 @@ class SecondSaveView(FakeView):
 
 def test_live_conflict_someone_saves_again_while_choosing(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s")
-        peer = await _workspace(sandbox, "editor2", tmp_path, session="p")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s")
+        peer = await workspace(sandbox, "editor2", tmp_path, session="p")
         for second in ConflictDecision:
             view = SecondSaveView(peer, second)
             opened = await EditSession.open(ws, view, DOC)
@@ -239,8 +239,8 @@ def test_live_conflict_someone_saves_again_while_choosing(sandbox: Any, tmp_path
 
 def test_keep_mine_after_the_file_was_deleted_writes_it_again(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="s")
-        peer = await _workspace(sandbox, "editor2", tmp_path, session="p")
+        ws = await workspace(sandbox, "editor1", tmp_path, session="s")
+        peer = await workspace(sandbox, "editor2", tmp_path, session="p")
         base = await ws.store.load(DOC)
         await peer.store.delete(DOC, base.sha, peer.login)
         mine = base.text + "\nkept\n"
@@ -270,7 +270,7 @@ def test_a_queued_save_of_another_repository_is_never_compared_or_written_here(
     sandbox: Any, tmp_path: Path
 ) -> None:
     async def body() -> None:
-        ws = await _workspace(sandbox, "editor1", tmp_path, session="q", data=True)
+        ws = await workspace(sandbox, "editor1", tmp_path, session="q", data=True)
         assert ws.spool is not None
         before = _commits(sandbox)
         for repo, branch in (("pnuai/Other", "main"), ("pnuai/PNU-Modu", "draft")):

@@ -15,8 +15,8 @@ from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.saving.queue import (
     Backoff,
     Committed,
-    Conflict,
     Fatal,
+    NotAtBase,
     Retryable,
     RunReport,
     SaveSpool,
@@ -67,7 +67,7 @@ class FakeServer:
 
     def put(self, path: str, data: bytes, base: str | None) -> SendOutcome:
         if self.sha(path) != base:
-            return Conflict(self.sha(path))
+            return NotAtBase(self.sha(path))
         self.files[path] = data
         self.commits.append((path, data))
         return Committed(git_blob_sha(data), f"commit{len(self.commits)}")
@@ -789,7 +789,7 @@ def test_sender_may_report_conflict_without_sha(tmp_path: Path, env: Env) -> Non
 
     async def sender(item: SpoolItem) -> SendOutcome:
         outcome = server.put(item.path, item.content_bytes(), item.base_sha)
-        return Conflict(None) if isinstance(outcome, Conflict) else outcome
+        return NotAtBase(None) if isinstance(outcome, NotAtBase) else outcome
 
     spool = SaveSpool(tmp_path / "s", sender, remote.reader, clock=clock)
     enqueue(spool, "v1")

@@ -22,9 +22,12 @@ def _form(qtbot: Any) -> NewDocForm:
 
 def test_title_comes_first_and_the_id_follows_it(qtbot: Any) -> None:
     f = _form(qtbot)
-    lay = f.layout().itemAt(0).layout()
+    outer = f.layout()
+    first = outer.itemAt(0) if outer is not None else None
+    lay = first.layout() if first is not None else None
     assert isinstance(lay, QFormLayout)
-    assert lay.itemAt(0, QFormLayout.ItemRole.FieldRole).widget() is f.title_edit
+    title_row = lay.itemAt(0, QFormLayout.ItemRole.FieldRole)
+    assert title_row is not None and title_row.widget() is f.title_edit
     f.title_edit.setText("2026 AI 부트캠프 안내")
     assert f.id_edit.text() == "2026-AI-부트캠프-안내"
     assert validate_new_id(f.id_edit.text()) is None

@@ -33,7 +33,7 @@ from modu_desktop.ui.docops.ops_import import (
     new_document,
 )
 from modu_desktop.ui.docops.ops_reorder import ReorderBar, ReorderController
-from tests.lang import in_lang, speaking
+from tests.helpers.lang import in_lang, speaking
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PNG = (
@@ -193,7 +193,7 @@ def test_delete_dialog_names_the_document_and_deletes(env: Env, ui: Any, qtbot: 
     doc = _summary(ui, ops, "05-sandbox-notes")
     task = ui.start(delete_document(ops, doc))
     dlg = ui.dialog("opsDeleteDialog")
-    assert "자유 연습장" in dlg.head.text() and "05-sandbox-notes.md" in dlg.head.text()
+    assert "“자유 연습장”" in dlg.head.text() and ".md" not in dlg.head.text()
     assert dlg.cancel_button.isDefault() and not dlg.delete_button.isDefault()
     ui.click(dlg, "opsDeleteButton")
     res = ui.wait_task(task)
@@ -255,7 +255,7 @@ def test_import_dialog_prefills_shows_conflicts_and_imports(
     assert isinstance(dlg, ImportDialog)
     qtbot.waitUntil(lambda: "conflict" in dlg.status.text(), timeout=10000)
     assert dlg.list.count() == 2
-    assert "docs/12-news.md" in dlg.list.item(0).text()
+    assert dlg.list.item(0).text() == "12-news.md → “새 소식”"  # the person's file → the page
     assert dlg.list.item(1).text().startswith("⚠")
     dlg.list.setCurrentRow(0)
     f = dlg.form
@@ -303,7 +303,7 @@ def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any, tmp_
         Qt.KeyboardModifier.NoModifier,
     )
     dlg.dropEvent(ev)
-    assert dlg.list.count() == 1 and "docs/faq.md" in dlg.list.item(0).text()
+    assert dlg.list.count() == 1 and "faq.md → “" in dlg.list.item(0).text()
 
 
 # ------------------------------------------------------------------------------ pictures
@@ -313,17 +313,17 @@ def test_picker_uploads_and_returns_markdown(env: Env, ui: Any, qtbot: Any, tmp_
     png = tmp_path / "campus_photo.png"
     png.write_bytes(PNG)
     ops = env.ops()
-    up = ImageUploader(ops.store.client, base_url="/PNU-Modu/")
+    up = ImageUploader(ops.store.client)
     task = ui.start(pick_and_upload(up, path=str(png)))
     dlg = ui.dialog("opsImageDialog")
     assert dlg.alt_edit.text() == "campus photo"
     ui.click(dlg, "opsUploadButton")
     md = ui.wait_task(task)
-    assert md is not None and md.startswith("![campus photo](/PNU-Modu/img/uploads/upload_")
+    assert md is not None and md.startswith("![campus photo](/img/uploads/upload_")
     name = md.rsplit("/", 1)[1][:-1]
     assert env.sandbox.read_file(f"static/img/uploads/{name}") == PNG
     assert env.messages(1) == [f"upload(image): add {name} via Admin Studio"]
-    assert f"/PNU-Modu/img/uploads/{name}" in up.recent
+    assert f"/img/uploads/{name}" in up.recent
 
 
 def test_picker_refusals_keep_the_choice(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:
@@ -448,7 +448,7 @@ def test_reorder_second_write_conflict_is_rolled_back(env: Env, ui: Any) -> None
             await other.store.save(loaded, loaded.text + "y\n", loaded.sha, "editor2")
         return await real_save(doc, text, base_sha, login, message)
 
-    ops.store.save = save  # type: ignore[method-assign]
+    ops.store.save = save  # type: ignore[method-assign]  # a fault in this one object
     ctl = ReorderController(ops)
     res = ui.run(ctl.move("02-programs", "down"))
     assert res.code is OpCode.ROLLED_BACK

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui.conftest import lock_json
+from tests.helpers.sandbox import lock_json
 
 pytest.importorskip("modu_desktop.ui.docops.ops_import")
 pytest.importorskip("modu_desktop.ui.docops.ops_delete")

@@ -1,4 +1,4 @@
-"""Editing without syntax (issue 14): 블록 넣기 for every block, block forms that give the text
+"""Editing without syntax: 블록 넣기 for every block, block forms that give the text
 back byte for byte, Tab inside a block, hidden front matter saved unchanged, the Save button,
 the publishing line that only moves forward, and the window at 800 px."""
 
@@ -16,10 +16,14 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton
 
 from modu_desktop import i18n
 from modu_desktop.core.brochure import block_model as bm
+from modu_desktop.core.brochure import syntax
 from modu_desktop.core.brochure.catalog import CATALOG
-from modu_desktop.core.publish.deploy import DeployState
+from modu_desktop.core.publish.status import PublishPhase
+from modu_desktop.ui.editing.block_form import ItemTable
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
+from tests.helpers.qt import child
+from tests.helpers.sandbox import AnswerGate
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_text(encoding="utf-8")
@@ -35,10 +39,12 @@ def _korean() -> Any:
 
 @pytest.fixture
 def pane(qtbot: Any) -> EditorPane:
+    """The pane in 원문 편집: these tests are about the Markdown editor and its block form."""
     p = EditorPane()
     qtbot.addWidget(p)
     p.resize(1200, 800)
     p.show()
+    p.set_raw_view(True)
     return p
 
 
@@ -49,14 +55,20 @@ def _goto_line(p: EditorPane, line: int, col: int = 0) -> None:
     p._sync_block_form()
 
 
+def _current_span(p: EditorPane) -> syntax.BlockPart:
+    span = p.current_block_span()
+    assert span is not None, "the cursor is in no block"
+    return span
+
+
 # ------------------------------------------------------------------------------ 블록 넣기
 @pytest.mark.parametrize("entry", [s.entry for s in CATALOG])
 def test_insert_each_block_from_the_picker(pane: EditorPane, qtbot: Any, entry: str) -> None:
     start = "---\nid: new\ntitle: 새 문서\n---\n\n첫 문단입니다.\n"
     pane.load_text(start, read_only=False)
     _goto_line(pane, 5, 3)  # in the middle of "첫 문단입니다."
-    button = pane.findChild(QPushButton, "insertBlockButton")
-    assert button is not None and button.isVisible() and button.text() == "블록 넣기"
+    button = child(pane, QPushButton, "insertBlockButton")
+    assert button.isVisible() and button.text() == "블록 넣기"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     picker = pane.picker
     assert picker is not None and picker.objectName() == "blockPicker"
@@ -68,7 +80,7 @@ def test_insert_each_block_from_the_picker(pane: EditorPane, qtbot: Any, entry: 
     assert text == start.rstrip("\n") + "\n\n" + spec.example + "\n"
     # the cursor is in the new block and its form shows the block
     span = pane.current_block_span()
-    assert span is not None and bm.span_text(text, span) == spec.example
+    assert span is not None and span.text == spec.example
     assert pane.block_form.isVisible() and pane.block_form.objectName() == "blockForm"
     assert pane.block_form.model is not None and pane.block_form.model.text() == spec.example
     assert pane.is_modified()
@@ -133,11 +145,11 @@ def _touch_every_widget(form: Any) -> None:
 
 def test_every_guide_block_round_trips_through_its_form(pane: EditorPane) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    spans = bm.block_spans(TEMPLATE)
+    spans = syntax.block_spans(TEMPLATE)
     assert len(spans) == 18
     kinds = set()
     for span in spans:
-        _goto_line(pane, span.start + 1)
+        _goto_line(pane, span.first_line + 1)
         form = pane.block_form
         assert form.isVisible()
         assert form.model is not None and form.model.understood
@@ -151,21 +163,26 @@ def test_every_guide_block_round_trips_through_its_form(pane: EditorPane) -> Non
 
 def test_form_edits_write_the_sites_syntax(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    cards = next(s for s in bm.block_spans(TEMPLATE) if s.name == "cards")
-    _goto_line(pane, cards.start + 2)
+    cards = next(s for s in syntax.block_spans(TEMPLATE) if s.name == "cards")
+    _goto_line(pane, cards.first_line + 2)
     form = pane.block_form
     title = form.field_widgets["title"]
     assert isinstance(title, QLineEdit) and title.text() == "5대 핵심 교육 미션"
     title.clear()
     qtbot.keyClicks(title, "New title")  # QTest types ASCII only
     table = form.tables["items"]
+    assert isinstance(table, ItemTable)
     table.table.setCurrentCell(2, 0)
-    table.findChild(QPushButton, "moveUpButton").click()
-    table.findChild(QPushButton, "addItemButton").click()
+    child(table, QPushButton, "moveUpButton").click()
+    child(table, QPushButton, "addItemButton").click()
     new_row = table.current()
-    table.table.item(new_row, table.keys.index("description")).setText("설명 한 줄")
+    cell = table.table.item(new_row, table.keys.index("description"))
+    assert cell is not None
+    cell.setText("설명 한 줄")
     text = pane.text()
-    block = bm.span_text(text, bm.block_at(text, cards.start + 1))  # type: ignore[arg-type]
+    found = syntax.block_at(text, cards.first_line + 1)
+    assert found is not None
+    block = found.text
     model = bm.parse(block)
     assert model.understood
     assert model.get("title") == "New title"
@@ -178,48 +195,50 @@ def test_form_edits_write_the_sites_syntax(pane: EditorPane, qtbot: Any) -> None
     ]
     assert "- title: 새 항목\n  description: 설명 한 줄\n" in block
     # the rest of the document is untouched
-    assert text == bm.replace_span(TEMPLATE, cards, block)
+    assert text == syntax.replace_block(TEMPLATE, cards, block)
     pane.editor.undo()  # each form change is an undoable step
     assert pane.text() != text
 
 
 def test_split_and_datatable_forms(pane: EditorPane) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    split = next(s for s in bm.block_spans(TEMPLATE) if s.name == "split")
-    _goto_line(pane, split.start + 1)
+    split = next(s for s in syntax.block_spans(TEMPLATE) if s.name == "split")
+    _goto_line(pane, split.first_line + 1)
     form = pane.block_form
     assert set(form.tables) == {"left", "right"}
     right = form.tables["right"]
     right.table.setCurrentCell(1, 0)
-    right.findChild(QPushButton, "moveUpButton").click()
+    child(right, QPushButton, "moveUpButton").click()
     dark = form.field_widgets["left-dark"]
     assert isinstance(dark, QCheckBox) and dark.isChecked()
     dark.setChecked(False)
-    model = bm.parse(bm.span_text(pane.text(), pane.current_block_span()))  # type: ignore[arg-type]
+    model = bm.parse(_current_span(pane).text)
     assert [it.get("num") for it in model.section("right").items] == ["②", "①"]
     assert model.get("left-dark") is None
     assert '- num: "②"' in model.text()
 
-    table = next(s for s in bm.block_spans(pane.text()) if s.name == "datatable")
-    _goto_line(pane, table.start + 1)
+    table = next(s for s in syntax.block_spans(pane.text()) if s.name == "datatable")
+    _goto_line(pane, table.first_line + 1)
     form = pane.block_form
     dt = form.tables["rows"]
     assert dt.table.columnCount() == 3 and dt.table.rowCount() == 3
     dt.table.setCurrentCell(0, 0)
-    dt.findChild(QPushButton, "addColumnButton").click()
-    dt.table.item(0, 1).setText("[!신설]")
-    dt.findChild(QPushButton, "addRowButton").click()
-    model = bm.parse(bm.span_text(pane.text(), pane.current_block_span()))  # type: ignore[arg-type]
+    child(dt, QPushButton, "addColumnButton").click()
+    cell = dt.table.item(0, 1)
+    assert cell is not None
+    cell.setText("[!신설]")
+    child(dt, QPushButton, "addRowButton").click()
+    model = bm.parse(_current_span(pane).text)
     assert model.columns() == ["모집단위", "새 열", "정원", "비고"]
     assert model.get("align") == "left | left | center | left"
     assert model.rows()[0] == ["**컴퓨터공학전공**", "[!신설]", "[!84명]", "SW 전공 핵심 학과"]
     assert model.rows()[1] == ["-", "-", "-", "-"]
     dt.table.setCurrentCell(0, 1)
-    dt.findChild(QPushButton, "removeColumnButton").click()
+    child(dt, QPushButton, "removeColumnButton").click()
     dt.table.setCurrentCell(1, 0)
-    dt.findChild(QPushButton, "removeRowButton").click()
-    new_split = next(s for s in bm.block_spans(pane.text()) if s.name == "split")
-    assert pane.text() == bm.replace_span(TEMPLATE, split, bm.span_text(pane.text(), new_split))
+    child(dt, QPushButton, "removeRowButton").click()
+    new_split = next(s for s in syntax.block_spans(pane.text()) if s.name == "split")
+    assert pane.text() == syntax.replace_block(TEMPLATE, split, new_split.text)
 
 
 def test_hand_written_lines_the_form_cannot_read_are_kept_and_said(pane: EditorPane) -> None:
@@ -253,7 +272,7 @@ def test_tab_inside_a_block_indents_two_spaces(pane: EditorPane, qtbot: Any) -> 
     qtbot.keyClick(pane.editor, Qt.Key.Key_Tab)
     assert pane.text().split("\n")[8] == "  icon: 🎯"
     assert "\t" not in pane.text()
-    block = bm.parse(bm.span_text(pane.text(), pane.current_block_span()))  # type: ignore[arg-type]
+    block = bm.parse(_current_span(pane).text)
     assert block.understood and block.body is not None
     assert block.body.items[0].values() == {"title": "하나", "icon": "🎯"}
     qtbot.keyClick(pane.editor, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
@@ -273,7 +292,7 @@ def test_tab_inside_a_block_indents_two_spaces(pane: EditorPane, qtbot: Any) -> 
 # ------------------------------------------------------------------------------ front matter
 def test_front_matter_is_hidden_and_kept_byte_for_byte(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    fm_lines = bm.front_matter_lines(TEMPLATE)
+    fm_lines = syntax.front_matter_lines(TEMPLATE)
     doc = pane.editor.document()
     assert [doc.findBlockByNumber(i).isVisible() for i in range(fm_lines + 1)] == [
         False
@@ -313,14 +332,14 @@ def test_hidden_front_matter_is_saved_unchanged(
 ) -> None:
     win = make_window()
     before = sandbox.read_file(f"docs/{DOC}.md").decode("utf-8")
-    fm_lines = bm.front_matter_lines(before)
+    fm_lines = syntax.front_matter_lines(before)
     assert fm_lines > 0
     assert ui.run(win.open_document(DOC))
     ed = win.editor_pane.editor
     assert not ed.document().findBlockByNumber(0).isVisible()
     ed.moveCursor(QTextCursor.MoveOperation.End)
     qtbot.keyClicks(ed, "One more line.")
-    save = win.findChild(QPushButton, "saveButton")
+    save = child(win, QPushButton, "saveButton")
     assert save is not None and save.isVisible() and save.isEnabled()
     assert win.editor_pane.save_state.text() == "● 저장 안 됨"
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
@@ -338,19 +357,21 @@ def test_publishing_line_moves_forward_and_opens_the_page(
 ) -> None:
     win = make_window(deploy_poll_s=0.2)
     assert ui.run(win.open_document(DOC))
+    pub = win.editor_pane.publish
+    order = [PublishPhase.WAITING, PublishPhase.BUILDING, PublishPhase.PUBLISHED]
+    seen: list[PublishPhase] = []
+    win.board.subscribe(lambda: seen.append(pub.publishing))  # after the line was drawn
     win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
     win.editor_pane.editor.insertPlainText("\n게시 확인.\n")
     assert ui.run(win.save())
-    pub = win.editor_pane.publish
     assert pub.isVisible() and pub.objectName() == "publishStatus"
-    assert pub.state in (DeployState.WAITING, DeployState.BUILDING)
+    assert pub.publishing in (PublishPhase.WAITING, PublishPhase.BUILDING)
     assert "저장됨" in pub.text()
-    qtbot.waitUntil(lambda: pub.state is DeployState.PUBLISHED, timeout=30000)
-    ranks = [s.rank for s in pub.history]
-    assert ranks == sorted(ranks) and pub.history[0] is DeployState.WAITING
-    assert DeployState.BUILDING in pub.history
+    qtbot.waitUntil(lambda: pub.publishing is PublishPhase.PUBLISHED, timeout=30000)
+    ranks = [order.index(s) for s in seen if s in order]
+    assert ranks == sorted(ranks) and ranks[0] == 0 and 1 in ranks
     assert "게시됨" in pub.text()
-    button = pub.findChild(QPushButton, "viewOnSiteButton")
+    button = child(pub, QPushButton, "viewOnSiteButton")
     assert button is not None and button.isVisible() and button.text() == "사이트에서 보기"
     button.click()
     assert pub.opened == [f"{sandbox.api_url}/_sandbox/site/docs/strategy"]
@@ -361,16 +382,28 @@ def test_publishing_line_moves_forward_and_opens_the_page(
 def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
     from dataclasses import dataclass
 
+    from modu_desktop.core.publish.status import PublishBoard
     from modu_desktop.ui.editing.publish_status import PublishStatus
 
     @dataclass
     class Run:
         status: str
         conclusion: str | None = None
+        id: int = 1
 
+    board = PublishBoard("me")
     p = PublishStatus()
     qtbot.addWidget(p)
-    p.start("abc", "https://pnuai.github.io/PNU-Modu/docs/intro")
+    shown: list[PublishPhase] = []
+
+    def draw() -> None:
+        p.show_status(board.status("d"))
+        phase = p.publishing
+        if phase is not None and (not shown or shown[-1] is not phase):
+            shown.append(phase)
+
+    board.subscribe(draw)
+    board.saved("d", "abc", page_url="https://pnuai.github.io/PNU-Modu/docs/intro")
     for runs in (
         [Run("in_progress")],
         [Run("queued")],
@@ -379,13 +412,13 @@ def test_publishing_line_ignores_answers_that_go_back(qtbot: Any) -> None:
         [Run("completed", "success")],
         [Run("in_progress")],
     ):
-        p.observe(runs)
-    assert p.history == [DeployState.WAITING, DeployState.BUILDING, DeployState.FAILED]
+        board.observe("abc", runs)
+    assert shown == [PublishPhase.WAITING, PublishPhase.BUILDING, PublishPhase.CHECKING]
     assert "게시 실패" in p.text()
-    assert not p.view_button.isVisible()
-    p.start("def", "https://pnuai.github.io/PNU-Modu/docs/intro")  # the next save starts over
-    p.observe([Run("completed", "success")])
-    assert p.state is DeployState.PUBLISHED and p.view_button.isVisible()
+    assert not p.view_button.isVisibleTo(p)
+    board.saved("d", "def", page_url="https://pnuai.github.io/PNU-Modu/docs/intro")  # next save
+    board.observe("def", [Run("completed", "success", id=2)])
+    assert p.publishing is PublishPhase.PUBLISHED and p.view_button.isVisibleTo(p)
 
 
 # ------------------------------------------------------------------------------ 800 px
@@ -397,23 +430,34 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     pane = win.editor_pane
     toggle = win.findChild(type(pane.toggle_list_button), "toggleListButton")
     assert toggle is not None and toggle.isVisible()
+    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
+    assert not win.doc_list.isVisible()  # a narrow window tucks the list away for the document
+    toggle.click()
     assert win.doc_list.isVisible()
     # with the list shown, the window still fits 800 px
     assert win.minimumSizeHint().width() <= 800 and win.minimumWidth() <= 800
-    qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
     toggle.click()
     assert not win.doc_list.isVisible()
-    qtbot.waitUntil(lambda: pane.width() >= 760, timeout=2000)  # the editor takes the window
+    qtbot.waitUntil(lambda: pane.width() >= 760, timeout=10000)  # the editor takes the window
     for key in ("editor", "preview", "both"):
         pane.view_buttons[key].click()
         assert pane.left_pane.isVisible() == (key != "preview")
         assert pane.preview.isVisible() == (key != "editor")
     pane.view_buttons["editor"].click()
-    qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=2000)
-    for name in ("saveButton", "insertBlockButton", "viewBothButton", "showFrontMatterButton"):
-        b = win.findChild(QPushButton, name) or win.findChild(type(pane.toggle_list_button), name)
-        assert b is not None and b.isVisible(), name
-        assert b.mapTo(win, b.rect().topRight()).x() <= 800, name  # nothing cut off
+    qtbot.waitUntil(lambda: pane.page_editor.width() >= 700, timeout=10000)
+    for raw in (False, True):  # the cards, then 원문 편집
+        pane.set_raw_view(raw)
+        if raw:
+            qtbot.waitUntil(lambda: pane.editor.width() >= 700, timeout=10000)
+        for name in ("saveButton", "insertBlockButton", "viewBothButton", "rawEditorToggle") + (
+            ("showFrontMatterButton",) if raw else ()
+        ):
+            b = win.findChild(QPushButton, name) or win.findChild(
+                type(pane.toggle_list_button), name
+            )
+            assert b is not None and b.isVisible(), name
+            assert b.mapTo(win, b.rect().topRight()).x() <= 800, name  # nothing cut off
+    pane.set_raw_view(False)
     pane.view_buttons["both"].click()
     pane.splitter.setSizes([500, 260])
     wanted = pane.splitter.sizes()
@@ -436,43 +480,55 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
 def test_progress_shows_only_for_waits_over_300_ms(qtbot: Any) -> None:
     from PySide6.QtWidgets import QWidget
 
-    from modu_desktop.ui.shell.busy import BusyOverlay
+    from modu_desktop.ui.kit.busy import BusyOverlay
 
     host = QWidget()
     qtbot.addWidget(host)
     host.resize(300, 200)
     host.show()
     flag = {"busy": False}
-    ov = BusyOverlay(host, lambda: flag["busy"], "불러오는 중…", poll_ms=20)
+    now = [0.0]
+    ov = BusyOverlay(host, lambda: flag["busy"], "불러오는 중…", poll_ms=20, clock=lambda: now[0])
+    ticks: list[bool] = []
+    ov._timer.timeout.connect(lambda: ticks.append(flag["busy"]))
     flag["busy"] = True
-    qtbot.wait(150)
+    qtbot.waitUntil(lambda: ticks.count(True) >= 2, timeout=10000)  # busy since 0.0
+    now[0] = 0.29
+    qtbot.waitUntil(lambda: ticks.count(True) >= 4, timeout=10000)
     flag["busy"] = False
-    qtbot.wait(100)
-    assert ov.shown_count == 0  # a quick answer shows nothing
+    qtbot.waitUntil(lambda: ticks[-1] is False, timeout=10000)
+    assert ov.shown_count == 0  # a quick answer (under 300 ms) shows nothing
     flag["busy"] = True
-    qtbot.waitUntil(ov.isVisible, timeout=2000)
+    qtbot.waitUntil(lambda: ticks.count(True) >= 6, timeout=10000)  # busy again, since 0.29
+    assert not ov.isVisible()
+    now[0] = 0.6
+    qtbot.waitUntil(ov.isVisible, timeout=10000)
     assert ov.geometry() == host.rect()
     flag["busy"] = False
-    qtbot.waitUntil(lambda: not ov.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not ov.isVisible(), timeout=10000)
 
 
 def test_slow_list_and_open_show_progress_in_place(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     win = make_window()
-    sandbox.faults.latency_ms = 450
+    sandbox.clock = gate = AnswerGate()  # GitHub answers only once the progress is seen
     try:
+        gate.hold()
         task = ui.start(win.refresh_list())
-        qtbot.waitUntil(lambda: win.list_busy.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: win.list_busy.isVisible(), timeout=10000)
         assert win.list_busy.parent() is win.doc_list
+        gate.release()
         ui.wait_task(task)
+        gate.hold()
         task = ui.start(win.open_document(DOC))
-        qtbot.waitUntil(lambda: win.open_busy.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: win.open_busy.isVisible(), timeout=10000)
         assert win.open_busy.parent() is win.right
+        gate.release()
         assert ui.wait_task(task)
     finally:
-        sandbox.faults.latency_ms = 0
-    qtbot.waitUntil(lambda: not win.open_busy.isVisible(), timeout=2000)
+        gate.release()
+    qtbot.waitUntil(lambda: not win.open_busy.isVisible(), timeout=10000)
 
 
 def _shown(pane: EditorPane, qtbot: Any) -> PreviewPane:
@@ -494,15 +550,15 @@ def _js(qtbot: Any, preview: PreviewPane, script: str) -> Any:
 def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
     preview = _shown(pane, qtbot)
-    spans = bm.block_spans(TEMPLATE)
+    spans = syntax.block_spans(TEMPLATE)
     positions = []
     for span in (spans[3], spans[8], spans[-1]):  # stats, stepper, datatable
-        _goto_line(pane, span.start + 1)
-        assert pane.preview_followed == span.start
+        _goto_line(pane, span.first_line + 1)
+        assert pane.preview_followed == span.first_line
         top_of_block = (
             f"(function(){{var s=document.getElementById('modu-content').childNodes,n=0;"
             f"for(var i=0;i<s.length;i++){{if(s[i].nodeType===8)n++;"
-            f"if(n==={_segment_of(preview, span.start) + 1}&&s[i].nodeType===1)"
+            f"if(n==={_segment_of(preview, span.first_line) + 1}&&s[i].nodeType===1)"
             f"return s[i].getBoundingClientRect().top;}}return null;}})()"
         )
         # the block comes to the top of the view (16 px below it) and stays there
@@ -514,6 +570,31 @@ def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) ->
     assert positions == sorted(positions) and positions[0] > 0 and len(set(positions)) == 3
 
 
+def test_preview_follows_the_cursor_into_ordinary_paragraphs(pane: EditorPane, qtbot: Any) -> None:
+    paragraphs = [
+        f"## 제목 {n}\n\n{n}번째 문단입니다. " + "내용을 채우는 문장입니다. " * 12
+        for n in range(30)
+    ]
+    text = "---\ntitle: 긴 문서\n---\n\n" + "\n\n".join(paragraphs) + "\n"
+    pane.load_text(text, read_only=False)
+    preview = _shown(pane, qtbot)
+    lines = text.split("\n")
+
+    def top_of(heading: str) -> Any:
+        script = (
+            "(function(){var h=[].slice.call(document.querySelectorAll('h2'))"
+            f".filter(function(e){{return e.firstChild.data==={heading!r};}})[0];"
+            "return h?h.getBoundingClientRect().top:null;})()"
+        )
+        return _js(qtbot, preview, script)
+
+    for n in (24, 7):
+        _goto_line(pane, lines.index(f"## 제목 {n}"))
+        qtbot.waitUntil(lambda n=n: abs((top_of(f"제목 {n}") or 1e9) - 16) < 2, timeout=5000)
+    # another line of the same paragraph: the view stays where the reader may have put it
+    assert not preview.follow_line(lines.index("## 제목 7"))
+
+
 def _segment_of(preview: PreviewPane, line: int) -> int:
     doc = preview.current_doc()
     assert doc is not None
@@ -522,7 +603,7 @@ def _segment_of(preview: PreviewPane, line: int) -> int:
 
 def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qtbot: Any) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    _goto_line(pane, bm.front_matter_lines(TEMPLATE) + 1)
+    _goto_line(pane, syntax.front_matter_lines(TEMPLATE) + 1)
     preview = _shown(pane, qtbot)
     before = pane.block_form.model
     assert before is None or before.kind != "strategy"
@@ -547,19 +628,19 @@ def test_double_click_in_the_preview_opens_that_blocks_form(pane: EditorPane, qt
 
 def test_form_edit_keeps_the_cursor_on_its_line(pane: EditorPane) -> None:
     pane.load_text(TEMPLATE, read_only=False)
-    cards = next(s for s in bm.block_spans(TEMPLATE) if s.name == "cards")
-    _goto_line(pane, cards.start + 7, 4)  # in the first item
+    cards = next(s for s in syntax.block_spans(TEMPLATE) if s.name == "cards")
+    _goto_line(pane, cards.first_line + 7, 4)  # in the first item
     before = pane.editor.textCursor().blockNumber()
     w = pane.block_form.field_widgets["title"]
     assert isinstance(w, QLineEdit)
     w.setText("짧게")
     w.textEdited.emit("짧게")
     assert pane.editor.textCursor().blockNumber() == before
-    assert pane.text().split("\n")[cards.start + 1] == "title: 짧게"
+    assert pane.text().split("\n")[cards.first_line + 1] == "title: 짧게"
     # removing the item the cursor is in keeps the cursor inside the block
     table = pane.block_form.tables["items"]
     table.table.setCurrentCell(2, 0)
-    table.findChild(QPushButton, "removeItemButton").click()
+    child(table, QPushButton, "removeItemButton").click()
     span = pane.current_block_span()
     assert span is not None and span.name == "cards"
 
@@ -584,8 +665,8 @@ def test_read_only_document_has_no_block_editing(pane: EditorPane) -> None:
     assert not pane.insert_block_action.isEnabled()
     assert not pane.save_button.isEnabled()
     assert pane.save_state.text() == "읽기 전용"
-    span = bm.block_spans(TEMPLATE)[4]
-    _goto_line(pane, span.start + 1)
+    span = syntax.block_spans(TEMPLATE)[4]
+    _goto_line(pane, span.first_line + 1)
     assert pane.block_form.isVisible() and pane.block_form.read_only
     w = next(iter(pane.block_form.field_widgets.values()))
     assert isinstance(w, QLineEdit) and w.isReadOnly()

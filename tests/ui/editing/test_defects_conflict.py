@@ -1,5 +1,5 @@
-"""Issue 13, defect 2 (Enter/Esc in the conflict dialog never overwrite anyone's text) and the
-compare view of defect 3 (the two panes scroll together)."""
+"""Enter/Esc in the conflict dialog never overwrite anyone's text, and the two panes of the
+compare view scroll together."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from modu_desktop.ui.editing.conflict_dialog import ConflictChoice, ConflictDialog
+from tests.helpers.qt import child
 
 MINE = "\n".join(f"line {n}" for n in range(300)) + "\nmine"
 THEIRS = "\n".join(f"line {n}" for n in range(300)) + "\ntheirs"
@@ -28,7 +29,7 @@ def _dialog(qtbot: Any, *, compare_only: bool = False) -> ConflictDialog:
 def test_buttons_have_object_names(qtbot: Any) -> None:
     dlg = _dialog(qtbot)
     for name in ("keepMineButton", "takeTheirsButton", "saveAsNewButton", "cancelButton"):
-        assert dlg.findChild(QPushButton, name) is not None, name
+        child(dlg, QPushButton, name)
 
 
 @pytest.mark.parametrize("key", [Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape])
@@ -45,7 +46,7 @@ def test_enter_and_escape_never_overwrite(qtbot: Any, key: Qt.Key) -> None:
 @pytest.mark.parametrize("name", ["keepMineButton", "takeTheirsButton"])
 def test_enter_on_a_focused_overwriting_button_does_not_overwrite(qtbot: Any, name: str) -> None:
     dlg = _dialog(qtbot)
-    button = dlg.findChild(QPushButton, name)
+    button = child(dlg, QPushButton, name)
     button.setFocus()
     qtbot.keyClick(button, Qt.Key.Key_Return)
     assert dlg.choice not in DESTRUCTIVE
@@ -54,14 +55,14 @@ def test_enter_on_a_focused_overwriting_button_does_not_overwrite(qtbot: Any, na
 
 def test_overwriting_needs_a_deliberate_click(qtbot: Any) -> None:
     dlg = _dialog(qtbot)
-    qtbot.mouseClick(dlg.findChild(QPushButton, "keepMineButton"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(child(dlg, QPushButton, "keepMineButton"), Qt.MouseButton.LeftButton)
     assert dlg.choice is ConflictChoice.KEEP_MINE
 
 
 def test_the_safe_choice_is_the_default_and_has_the_focus(qtbot: Any) -> None:
     dlg = _dialog(qtbot)
-    assert dlg.findChild(QPushButton, "saveAsNewButton").isDefault()
-    assert dlg.focusWidget() is dlg.findChild(QPushButton, "saveAsNewButton")
+    assert child(dlg, QPushButton, "saveAsNewButton").isDefault()
+    assert dlg.focusWidget() is child(dlg, QPushButton, "saveAsNewButton")
 
 
 def test_enter_in_the_comparison_closes(qtbot: Any) -> None:

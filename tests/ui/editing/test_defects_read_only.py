@@ -1,4 +1,4 @@
-"""Issue 13, defect 3: after losing the lock every field is read-only, Ctrl+S says why it
+"""After losing the lock every field is read-only, Ctrl+S says why it
 cannot save, and "notify me when it is free" is offered right there."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
-from tests.ui.conftest import lock_json, writes
+from tests.helpers.sandbox import lock_json, writes
 
 DOC = "02-programs"
 
@@ -51,7 +51,7 @@ def test_ctrl_s_explains_why_it_cannot_save(
     win.lock_banner.hide()  # e.g. scrolled away or dismissed: Ctrl+S brings it back
     win.activateWindow()
     qtbot.keyClick(win.editor_pane.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(win.lock_banner.isVisible, timeout=3000)
+    qtbot.waitUntil(win.lock_banner.isVisible, timeout=10000)
     text = win.lock_banner.label.text()
     assert "cannot be saved" in text and "editor2" in text
     qtbot.keyClick(win.editor_pane.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
@@ -72,7 +72,7 @@ def test_ctrl_s_explains_on_a_document_opened_read_only(
     for w in _fields(win):
         assert not w.isEnabled(), w.objectName()
     win.activateWindow()
-    qtbot.waitUntil(win.isActiveWindow, timeout=3000)
+    qtbot.waitUntil(win.isActiveWindow, timeout=10000)
     qtbot.keyClick(win.editor_pane.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert "cannot be saved" in win.readonly_banner.label.text()
 

@@ -79,15 +79,20 @@ def test_conflict_save_mine_as_new(make_window: Any, peer: Any, sandbox: Any, ui
     dlg = ui.dialog("conflictDialog")
     ui.click(dlg, "saveAsNewButton")
     nd = ui.dialog("newDocDialog")
-    nd.id_edit.setText("03-strategy-mine")
+    # a different title and the next free place after the original (3; 4 and 5 are taken)
+    assert nd.title_edit.text() == "비전과 추진 전략 (copy)" and nd.position.value() == 6
+    assert nd.id_edit.text() == "strategy-copy"
+    nd.id_edit.setText("strategy-mine")
     ui.click(nd, "newDocOkButton")
     assert ui.wait_task(task) is True
-    created = sandbox.read_file("docs/03-strategy-mine.md").decode("utf-8")
-    assert "MINE" in created and created.replace("id: strategy-mine", "") != ""
+    created = sandbox.read_file("docs/06-strategy-mine.md").decode("utf-8")
+    assert "MINE" in created and "id: strategy-mine\n" in created
+    assert "title: 비전과 추진 전략 (copy)\n" in created and "sidebar_position: 6\n" in created
+    assert "draft: true\n" in created  # not published until someone says so
     assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == theirs
     assert win.editor_pane.text() == theirs
-    assert sandbox.commits(path="docs/03-strategy-mine.md")[0]["message"].startswith(
-        "feat(docs): create 03-strategy-mine.md by @editor1"
+    assert sandbox.commits(path="docs/06-strategy-mine.md")[0]["message"].startswith(
+        "feat(docs): create 06-strategy-mine.md by @editor1"
     )
     del mine
 
@@ -269,3 +274,74 @@ def test_a_sign_in_that_cannot_see_publishing_says_so_after_a_save(
     qtbot.wait(300)  # polling has stopped: the wording stays
     assert "unknown" in win.status_deploy.text()
     assert "fail" not in win.status_deploy.text().lower()
+
+
+def test_the_check_before_a_save_runs_off_the_ui_thread_and_typing_goes_on(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any, monkeypatch: Any
+) -> None:
+    import threading
+
+    from modu_desktop.ui.publish import publish_check_panel
+
+    win = make_window()
+    _open_and_type(ui, win, "\n첫 문단.\n")
+    # The real check, held at its start until the test lets it go, so the test can look at
+    # the window while it runs.
+    real, gate, threads = publish_check_panel.check_text, threading.Event(), []
+
+    def held(text: str, **kw: Any) -> Any:
+        threads.append(threading.current_thread())
+        gate.wait(10)
+        return real(text, **kw)
+
+    monkeypatch.setattr(publish_check_panel, "check_text", held)
+    task = ui.start(win.save())
+    qtbot.waitUntil(lambda: bool(threads), timeout=10000)
+    assert threads[0] is not threading.main_thread()
+    pane = win.editor_pane
+    assert pane.save_state.text() == "Checking before saving…"
+    assert not pane.save_button.isEnabled()
+    assert ui.run(win.save()) is False  # one save at a time
+    # the window answers: the writer types on while the check runs
+    pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    pane.editor.insertPlainText("검사 중에 쓴 글.\n")
+    gate.set()
+    assert ui.wait_task(task) is True
+    saved = sandbox.read_file(f"docs/{DOC}.md").decode("utf-8")
+    assert saved == pane.text() and saved.endswith("검사 중에 쓴 글.\n")  # checked, then saved
+    assert len(threads) == 2  # the text typed meanwhile was checked too
+    assert not pane.is_modified() and pane.save_button.isEnabled()
+
+
+def test_text_typed_during_the_check_is_checked_and_never_replaced_by_a_fix(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any, monkeypatch: Any
+) -> None:
+    import threading
+
+    from modu_desktop.ui.publish import publish_check_panel
+
+    win = make_window()
+    _open_and_type(ui, win, "\n줄바꿈 <br> 입니다.\n")
+    real, gate, calls = publish_check_panel.check_text, threading.Event(), []
+
+    def held(text: str, **kw: Any) -> Any:
+        calls.append(text)
+        gate.wait(10)
+        return real(text, **kw)
+
+    monkeypatch.setattr(publish_check_panel, "check_text", held)
+    task = ui.start(win.save())
+    qtbot.waitUntil(lambda: bool(calls), timeout=10000)
+    pane = win.editor_pane
+    pane.editor.moveCursor(QTextCursor.MoveOperation.End)
+    pane.editor.insertPlainText("나중에 쓴 글 <hr>\n")
+    gate.set()
+    dlg = ui.dialog("publishCheckDialog")
+    assert dlg.original == pane.text()  # the dialog checks what is in the editor now
+    assert len(dlg.check_result.build_breakers) == 2
+    ui.click(dlg, "fixAllButton")
+    ui.click(dlg, "saveFixedButton")
+    assert ui.wait_task(task) is True
+    text = pane.text()
+    assert "줄바꿈 <br /> 입니다." in text and "나중에 쓴 글 <hr />" in text
+    assert sandbox.read_file(f"docs/{DOC}.md").decode("utf-8") == text

@@ -1,4 +1,4 @@
-"""Issue 13, defect 8: a missed heartbeat never says "in 0 min"; the instruction is plain."""
+"""A missed heartbeat never says "in 0 min"; the instruction is plain."""
 
 from __future__ import annotations
 

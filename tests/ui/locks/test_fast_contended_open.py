@@ -1,13 +1,12 @@
-"""Issue 18: a contended open asks at once from the list's cached lock, while one fresh read
+"""A contended open asks at once from the list's cached lock, while one fresh read
 checks it; the dialog follows the fresh answer in place, and a take-over never goes out on the
 cached view alone."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from tests.ui.conftest import lock_json
+from tests.helpers.sandbox import AnswerGate, lock_json
 
 DOC = "02-programs"
 TREE = "GET /repos/{owner}/{repo}/git/trees/{tree_sha}"
@@ -20,20 +19,21 @@ def _hold(ui: Any, p: Any, doc: str = DOC) -> Any:
 
 
 def test_dialog_opens_before_the_fresh_read_answers(
-    make_window: Any, peer: Any, sandbox: Any, ui: Any
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, gate: AnswerGate
 ) -> None:
     _hold(ui, peer())
     win = make_window()  # the list saw editor2's lock (its bytes are in the blob cache)
-    sandbox.faults.update(latency_ms=600)
     sandbox.reset_stats()
-    t = time.monotonic()
+    gate.hold()
     task = ui.start(win.open_document(DOC))
-    dlg = ui.dialog("lockDialog")
-    shown = time.monotonic() - t
-    assert shown < 0.5, shown  # less than one round trip: asked from the cached lock
+    dlg = ui.dialog("lockDialog")  # while GitHub has answered nothing: from the cached lock
     assert "editor2" in dlg.head_label.text()
-    ui.qtbot.waitUntil(lambda: sandbox.stats()["by_route"].get(TREE) == 1, timeout=5000)
-    ui.qtbot.wait(800)  # the fresh read answers: same lock, the dialog stays as it is
+    assert sandbox.stats()["by_status"] == {}
+    ui.qtbot.waitUntil(lambda: sandbox.stats()["by_route"].get(TREE) == 1, timeout=10000)
+    gate.release()
+    # the fresh read answers (304: the tree has not changed)
+    ui.qtbot.waitUntil(lambda: sandbox.stats()["by_status"] == {"304": 1}, timeout=10000)
+    ui.qtbot.wait(300)  # same lock: the dialog stays as it is
     assert dlg.isVisible() and "editor2" in dlg.head_label.text()
     ui.click(dlg, "cancelButton")
     assert ui.wait_task(task) is False
@@ -42,7 +42,7 @@ def test_dialog_opens_before_the_fresh_read_answers(
 
 
 def test_dialog_shows_the_new_holder_in_place(
-    make_window: Any, peer: Any, sandbox: Any, ui: Any
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, gate: AnswerGate
 ) -> None:
     p2 = peer()
     held = _hold(ui, p2)
@@ -51,10 +51,11 @@ def test_dialog_shows_the_new_holder_in_place(
     assert ui.run(p2.locks.release(held)).outcome.value == "released"
     other_me = peer("editor1", "tok-editor1", session_id="my-other-window")
     _hold(ui, other_me)
-    sandbox.faults.update(latency_ms=300)
+    gate.hold()
     task = ui.start(win.open_document(DOC))
     dlg = ui.dialog("lockDialog")
     assert "editor2" in dlg.head_label.text()  # what the list saw
+    gate.release()
     ui.qtbot.waitUntil(lambda: "editor1" in dlg.head_label.text(), timeout=5000)
     assert dlg.isVisible()  # the same dialog, updated
     assert "another window" in dlg.head_label.text()
@@ -63,20 +64,21 @@ def test_dialog_shows_the_new_holder_in_place(
 
 
 def test_a_take_over_waits_for_the_fresh_read_and_asks_again(
-    make_window: Any, peer: Any, sandbox: Any, ui: Any
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, gate: AnswerGate
 ) -> None:
     p2 = peer()
     held = _hold(ui, p2)
     win = make_window()
     assert ui.run(p2.locks.release(held)).outcome.value == "released"
     _hold(ui, peer("editor1", "tok-editor1", session_id="my-other-window"))
-    sandbox.faults.update(latency_ms=1500)
+    gate.hold()
     task = ui.start(win.open_document(DOC))
     dlg = ui.dialog("lockDialog")
     assert "editor2" in dlg.head_label.text()
     ui.click(dlg, "stealButton")  # before the fresh read is back
     confirm = ui.dialog("stealConfirmDialog")
     ui.click(confirm, "confirmStealButton")
+    gate.release()
     # Not stolen from editor2's stale view: asked again, about who holds it now.
     ui.qtbot.waitUntil(
         lambda: any(
@@ -86,22 +88,22 @@ def test_a_take_over_waits_for_the_fresh_read_and_asks_again(
         timeout=8000,
     )
     assert lock_json(sandbox, DOC)["sessionId"] == "my-other-window"
-    sandbox.faults.update(latency_ms=0)
     again = ui.dialog("lockDialog")
     ui.click(again, "cancelButton")
     assert ui.wait_task(task, timeout=20000) is False
 
 
 def test_released_meanwhile_closes_the_question_and_opens(
-    make_window: Any, peer: Any, sandbox: Any, ui: Any
+    make_window: Any, peer: Any, sandbox: Any, ui: Any, gate: AnswerGate
 ) -> None:
     p2 = peer()
     held = _hold(ui, p2)
     win = make_window()
     assert ui.run(p2.locks.release(held)).outcome.value == "released"  # gone before we open
-    sandbox.faults.update(latency_ms=300)
+    gate.hold()
     task = ui.start(win.open_document(DOC))
     dlg = ui.dialog("lockDialog")  # asked from the list's lock ...
+    gate.release()
     import shiboken6
 
     # ... closed (and deleted) once the fresh read says it is free

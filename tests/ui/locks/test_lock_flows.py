@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.conftest import lock_json, writes
+from tests.helpers.sandbox import lock_json, writes
 
 DOC = "02-programs"
 
@@ -22,7 +22,9 @@ def test_uncontended_open_acquires_and_focuses_editor(
     lock = lock_json(sandbox, DOC)
     assert lock is not None and lock["editingBy"] == "editor1"
     assert not win.editor_pane.editor.isReadOnly()
-    assert QApplication.focusWidget() is win.editor_pane.editor or win.editor_pane.editor.hasFocus()
+    # the keyboard is in the document: its first card (the default view)
+    focus = QApplication.focusWidget()
+    assert focus is not None and win.editor_pane.page_editor.isAncestorOf(focus)
     assert "editing" in win.status_lock.text().lower()
     assert win.findChild(type(win.lock_banner), "lockBanner").isHidden()
 
@@ -186,10 +188,11 @@ def test_lost_lock_banner_compare_and_save_as_new(
 
     task = ui.start(win.save_as_new_document())
     nd = ui.dialog("newDocDialog")
-    nd.id_edit.setText("02-programs-rescued")
+    nd.id_edit.setText("programs-rescued")
     ui.click(nd, "newDocOkButton")
-    assert ui.wait_task(task) == "02-programs-rescued"
-    saved = sandbox.read_file("docs/02-programs-rescued.md").decode("utf-8")
+    new_id = f"{nd.position.value():02d}-programs-rescued"
+    assert ui.wait_task(task) == new_id
+    saved = sandbox.read_file(f"docs/{new_id}.md").decode("utf-8")
     assert "잃어버리면 안 되는 글" in saved
     assert win.editor_pane.text() == typed  # still on screen
     assert ui.run(win.close_document())  # nothing unsaved any more: no question
@@ -228,7 +231,7 @@ def test_uncontended_open_locks_and_reads_in_one_round(
     make_window: Any, sandbox: Any, ui: Any
 ) -> None:
     """The list saw no lock: the lock PUT and the text read go out together — one write and
-    no lock inspection before it (issue 7: open ≈ one round trip)."""
+    no lock inspection before it (open ≈ one round trip)."""
     win = make_window()
     sandbox.reset_stats()
     assert ui.run(win.open_document(DOC))

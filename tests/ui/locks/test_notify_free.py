@@ -64,7 +64,7 @@ def test_released_lock_notifies_with_banner(
     ui.run(p.locks.release(held))
     qtbot.waitUntil(lambda: bool(events), timeout=5000)
     assert events == [(DOC, REASON_RELEASED, "banner")]
-    assert shown and DOC in shown[0] and "free" in shown[0]
+    assert shown == ["“모두 연습 브로슈어에 오신 것을 환영합니다” is free now; you can edit it."]
     assert not n.is_watching(DOC)
     ui.run(n.stop())
 
@@ -110,7 +110,7 @@ def test_tray_channel_when_available(me: Any, ui: Any, qtbot: Any) -> None:
     n.watch(DOC)
     qtbot.waitUntil(lambda: bool(events), timeout=5000)
     assert events[0][2] == "tray" and n.tray is not None
-    assert n.messages and DOC in n.messages[0][1]
+    assert n.messages and "“모두 연습 브로슈어에 오신 것을 환영합니다”" in n.messages[0][1]
     n.tray.messageClicked.emit()
     assert opened == [DOC]
     ui.run(n.stop())

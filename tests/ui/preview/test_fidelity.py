@@ -1,5 +1,6 @@
 """The fidelity tool on one real document: our preview against the real site, built by
-Docusaurus and rendered by the same engine (needs Node; skips with a reason without it)."""
+Docusaurus, drawn in the site's own fonts and rendered by the same engine (needs Node and the
+npm registry for the site's font packages; skips with a reason without Node)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.nodetools import require_node, site_checkout
+from tests.helpers.nodetools import require_node, site_checkout
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -39,6 +40,8 @@ def test_preview_matches_the_built_site(tmp_path: Path) -> None:
             str(site),
             "--docs",
             "02-part-2",
+            "--width",
+            "1280",
             "--out",
             str(out),
             "--json",
@@ -52,6 +55,9 @@ def test_preview_matches_the_built_site(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     (row,) = json.loads((out / "r.json").read_text("utf-8"))
     assert row["doc"] == "02-part-2"
+    # The site is drawn in its own fonts (served in place of its CDNs), ours in the ones we ship.
+    assert {"Noto Sans KR", "Pretendard"} <= set(row["site_fonts"]), row
+    assert {"Noto Sans KR", "Pretendard"} <= set(row["our_fonts"]), row
     assert row["ssim"] >= 0.90, row  # measured 0.99 here
     assert abs(row["ours_px"][1] - row["site_px"][1]) <= 0.05 * row["site_px"][1], row
     assert Path(row["png"]).is_file()

@@ -9,16 +9,15 @@ import random
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from modu_desktop.core.brochure.blocks import BLOCK_TYPES
+from modu_desktop.core.brochure.syntax import BLOCK_KINDS
 from modu_desktop.core.preview import style_from_checkout, style_from_files
 from modu_desktop.ui.preview.pane import DEBOUNCE_MS, PreviewPane
-from tests.nodetools import SITE_FIXTURE
+from tests.helpers.paths import SITE_FIXTURE
 
 TEMPLATE = SITE_FIXTURE / "docs" / "99-template.md"
 COMPONENTS = SITE_FIXTURE / "src" / "components" / "BrochureBlocks"
@@ -271,13 +270,13 @@ def test_each_of_the_18_blocks_renders_with_the_site_class_names(qtbot: Any) -> 
     found = json.loads(_js(qtbot, pane, DOM_CLASSES_JS))
     kinds = [k for k, _ in found]
     # 17 components, 18 directive names (chapterheader is an alias); split twice (dark, light).
-    assert sorted(set(kinds)) == sorted(BLOCK_TYPES)
+    assert sorted(set(kinds)) == sorted(BLOCK_KINDS)
     assert kinds.count("chapter-header") == 2 and kinds.count("split") == 2
     by_kind: dict[str, set[str]] = {}
     for kind, classes in found:
         by_kind.setdefault(kind, set()).update(classes)
     dynamic = re.compile(r"^(cols-\d+|variant-[a-z]+)$")
-    for kind in BLOCK_TYPES:
+    for kind in BLOCK_KINDS:
         expected = _component_classes(kind)
         assert expected, kind
         ours = by_kind[kind]
@@ -436,17 +435,19 @@ def test_debounce_renders_once_after_typing_stops(qtbot: Any) -> None:
     pane = _pane(qtbot)
     _render(qtbot, pane, "# 시작")
     count = pane.render_count
-    for i in range(6):
-        pane.schedule_render(f"# 제목 {i}")
-        qtbot.wait(DEBOUNCE_MS // 3)
-    with qtbot.waitSignal(pane.rendered, timeout=5000):
-        pass
+    with qtbot.waitSignal(pane.rendered, timeout=10000):
+        for i in range(6):  # keystrokes within the debounce: each one restarts it
+            pane.schedule_render(f"# 제목 {i}")
+            assert pane.is_render_pending() and pane.render_count == count
     assert pane.render_count == count + 1
     assert _js(qtbot, pane, "document.querySelector('#modu-content h1').textContent") == "제목 5"
 
 
-def test_handbook_edit_updates_within_150_ms_and_keeps_scroll(qtbot: Any) -> None:
-    from modu_desktop.bench.gen import big_document
+def test_handbook_edits_patch_the_page_once_per_burst_and_keep_its_place(qtbot: Any) -> None:
+    """Typing into the 150 KB handbook: one render per burst of keystrokes, the page patched
+    (never reloaded), the reader's place kept. How fast is the benchmark's
+    (``scripts/preview_bench.py``, target: median under 150 ms after the last keystroke)."""
+    from bench.gen import big_document
 
     text = big_document(random.Random(7))
     assert len(text.encode()) > 140_000
@@ -475,23 +476,18 @@ def test_handbook_edit_updates_within_150_ms_and_keeps_scroll(qtbot: Any) -> Non
     loads = pane.load_count
     lines = text.split("\n")
     middle = len(lines) // 2
-    times: list[float] = []
     for n in range(5):
+        renders = pane.render_count
         lines[middle] = lines[middle] + f" 수정{n}"
         edited = "\n".join(lines)
-        for cut in (3, 2, 1, 0):  # a burst of keystrokes, 30 ms apart
-            pane.schedule_render(edited[: len(edited) - cut] if cut else edited)
-            qtbot.wait(30)
-        start = time.perf_counter()
-        with qtbot.waitSignal(pane.rendered, timeout=5000):
-            pass
-        times.append((time.perf_counter() - start) * 1000 + 30)  # +30: last wait after typing
+        with qtbot.waitSignal(pane.rendered, timeout=30000):
+            for cut in (3, 2, 1, 0):  # a burst of keystrokes, quicker than the debounce
+                pane.schedule_render(edited[: len(edited) - cut] if cut else edited)
+        assert pane.render_count == renders + 1  # the burst is rendered once, at its end
     assert pane.load_count == loads  # patched, never reloaded
     assert abs(_js(qtbot, pane, anchor_js) - top) <= 2  # same element, same place on screen
     assert _js(qtbot, pane, "window.scrollY") > 10000
     assert "수정4" in _js(qtbot, pane, "document.getElementById('modu-content').textContent")
-    times.sort()
-    assert times[len(times) // 2] < 150, times
 
 
 def test_core_preview_stays_qt_free() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from modu_desktop.core.preview import builtin_style, style_from_checkout
 from modu_desktop.ui.preview.pdf import export_pdf_blocking
-from tests.nodetools import SITE_FIXTURE
+from tests.helpers.paths import SITE_FIXTURE
 
 TEMPLATE = SITE_FIXTURE / "docs" / "99-template.md"
 
@@ -25,7 +25,7 @@ def _pdf_text(path: Path) -> str | None:
         )
         return done.stdout.decode("utf-8", "replace")
     try:
-        import pypdf  # type: ignore[import-not-found]
+        import pypdf
     except ImportError:
         return None
     return "\n".join(p.extract_text() or "" for p in pypdf.PdfReader(str(path)).pages)

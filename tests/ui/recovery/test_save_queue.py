@@ -16,7 +16,14 @@ from modu_desktop.core.documents.store import update_message
 from modu_desktop.core.github import errors
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.saving.conflicts import ConflictDecision
-from modu_desktop.core.saving.queue import Backoff, Committed, Conflict, Fatal, Retryable, Uncertain
+from modu_desktop.core.saving.queue import (
+    Backoff,
+    Committed,
+    Fatal,
+    NotAtBase,
+    Retryable,
+    Uncertain,
+)
 from modu_desktop.ui.recovery.save_queue import (
     SaveQueue,
     SaveQueueStatus,
@@ -24,6 +31,7 @@ from modu_desktop.ui.recovery.save_queue import (
     outcome_for_error,
     resolve_failed,
 )
+from tests.helpers.ui_windows import window_with_running_queue
 
 DOC = "03-strategy"
 PATH = f"docs/{DOC}.md"
@@ -250,8 +258,8 @@ def test_damaged_spool_files_never_crash(
 
 
 def test_error_mapping() -> None:
-    assert isinstance(outcome_for_error(errors.Conflict(409, "x")), Conflict)
-    assert isinstance(outcome_for_error(errors.ShaMissing(422, "sha wasn't supplied")), Conflict)
+    assert isinstance(outcome_for_error(errors.GitHubConflict(409, "x")), NotAtBase)
+    assert isinstance(outcome_for_error(errors.ShaMissing(422, "sha wasn't supplied")), NotAtBase)
     assert isinstance(outcome_for_error(errors.NetworkError("refused", sent=False)), Retryable)
     assert isinstance(outcome_for_error(errors.NetworkError("timeout", kind="timeout")), Uncertain)
     assert isinstance(outcome_for_error(errors.WriteUncertain("?")), Uncertain)
@@ -267,7 +275,7 @@ def test_error_mapping() -> None:
         assert isinstance(outcome_for_error(exc), Fatal)
     assert is_queueable_error(errors.NetworkError("x"))
     assert is_queueable_error(errors.ServerError(500, "x"))
-    assert not is_queueable_error(errors.Conflict(409, "x"))
+    assert not is_queueable_error(errors.GitHubConflict(409, "x"))
     assert not is_queueable_error(errors.PermissionDenied(403, "x"))
     assert Committed("a") == Committed("a")
 
@@ -288,24 +296,12 @@ def test_status_widget_texts(qtbot: Any) -> None:
 # -- attached to a real window (modu_desktop.ui.recovery.nothing_lost) ------------------------
 
 
-def _attached(make_window: Any, ui: Any, tmp_path: Path) -> tuple[Any, Any]:
-    win = make_window()
-    ctx = win.ctx
-    ctx.client.retry = RetryPolicy(max_attempts=2, base_delay=0.02, max_delay=0.05, max_total=0.3)
-    nl = win.nothing_lost
-    nl.queue.spool.backoff = Backoff(base_s=0.2, cap_s=0.5, jitter=0.0)
-    assert not nl.queue.running  # starts once the window has recovered the last session
-    ui.run(win.recover_at_start())
-    assert nl.queue.running
-    return win, nl
-
-
 def test_window_save_offline_is_queued_and_lands_once(
     make_window: Any, sandbox: Any, ui: Any, qtbot: Any, tmp_path: Path
 ) -> None:
     from PySide6.QtGui import QTextCursor
 
-    win, nl = _attached(make_window, ui, tmp_path)
+    win, nl = window_with_running_queue(make_window, ui)
     assert ui.run(win.open_document(DOC))
     ed = win.editor_pane.editor
     ed.moveCursor(QTextCursor.MoveOperation.End)
@@ -323,6 +319,10 @@ def test_window_save_offline_is_queued_and_lands_once(
     assert sandbox.read_file(PATH).decode("utf-8") == mine
     assert len(_content_commits(sandbox)) == 1
     assert win.doc.base_sha == atomic.git_blob_sha(mine.encode("utf-8"))
+    # named by its title, like every other message about a page
+    qtbot.waitUntil(lambda: "waiting for the connection" in win.notice.label.text())
+    assert "“비전과 추진 전략”" in win.notice.label.text()
+    assert DOC not in win.notice.label.text()
     # the next save builds on the queued commit: no conflict
     ed.insertPlainText("online again\n")
     assert ui.run(win.save()) is True
@@ -338,7 +338,7 @@ def test_window_queued_conflict_keep_mine_lands_in_the_open_editor(
     open editor builds on it (clean, new base sha), so its next save does not conflict."""
     from PySide6.QtGui import QTextCursor
 
-    win, nl = _attached(make_window, ui, tmp_path)
+    win, nl = window_with_running_queue(make_window, ui)
     assert ui.run(win.open_document(DOC))
     base = win.doc.base_sha
     ed = win.editor_pane.editor
@@ -413,8 +413,11 @@ def test_read_only_banner_offers_notify_when_free(
     assert nl.notify_button.isVisible()
     qtbot.mouseClick(nl.notify_button, Qt.MouseButton.LeftButton)
     assert nl.notifier.is_watching("01-welcome")
+    title = "“모두 연습 브로슈어에 오신 것을 환영합니다”"
+    assert title in win.notice.label.text()  # "You will be told when … is free": its title
     ui.run(p.locks.release(held))
     qtbot.waitUntil(lambda: "is free now" in win.notice.label.text(), timeout=10000)
+    assert title in win.notice.label.text() and "01-welcome" not in win.notice.label.text()
     ui.run(nl.aclose())
 
 
@@ -422,7 +425,7 @@ def test_save_service_joins_a_waiting_save(
     queue: SaveQueue, sandbox: Any, ui: Any, client: GitHubClient, tmp_path: Path
 ) -> None:
     from modu_desktop.core.documents.store import DocumentStore
-    from modu_desktop.core.saving.service import Queued, SaveService, Target
+    from modu_desktop.core.saving.service import QueuedSave, SaveService, Target
     from modu_desktop.ui.editing.session_words import queued_text
 
     store = SaveService(
@@ -434,11 +437,11 @@ def test_save_service_joins_a_waiting_save(
     text, base = _base(sandbox)
     sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
     first = ui.run(store.save(DOC, text + "\none\n", base, "editor1"))
-    assert isinstance(first, Queued)
+    assert isinstance(first, QueuedSave)
     assert "waiting to save" in queued_text()
     sandbox.faults.update(failure_rate=0.0)
     # online again, but the first save still waits: the second joins it instead of racing it
-    assert isinstance(ui.run(store.save(DOC, text + "\none\ntwo\n", base, "editor1")), Queued)
+    assert isinstance(ui.run(store.save(DOC, text + "\none\ntwo\n", base, "editor1")), QueuedSave)
     assert queue.pending_count() == 1
     queue.retry_now()
     report = ui.run(queue.run_once())

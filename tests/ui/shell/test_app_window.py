@@ -90,13 +90,14 @@ def test_preview_shows_repository_pictures(make_window: Any, ui: Any, qtbot: Any
     assert not [u for u in pv.blocked_requests if "modu-logo" in u]
 
 
-def test_repo_path_mapping() -> None:
-    from modu_desktop.ui.docops.repo_images import repo_path_for
+def test_mirrored_path() -> None:
+    from modu_desktop.ui.docops.repo_images import mirrored_path
 
-    assert repo_path_for("/img/a.png", "docs/01.md") == "static/img/a.png"
-    assert repo_path_for("/PNU-Modu/img/a.png", "docs/01.md", "/PNU-Modu/") == "static/img/a.png"
-    assert repo_path_for("../static/img/a.png", "docs/01.md") == "static/img/a.png"
-    assert repo_path_for("./images/b.jpg", "docs/sub/02.md") == "docs/sub/images/b.jpg"
-    assert repo_path_for("https://x.org/a.png", "docs/01.md") is None
-    assert repo_path_for("../../etc/passwd.png", "docs/01.md") is None
-    assert repo_path_for("/img/notes.txt", "docs/01.md") is None
+    assert mirrored_path("/img/a.png", "docs/01.md") == "static/img/a.png"
+    assert mirrored_path("/PNU-Modu/img/a.png", "docs/01.md") == "static/PNU-Modu/img/a.png"
+    assert mirrored_path("img/a.png", "docs/01.md") == "docs/img/a.png"
+    assert mirrored_path("../static/img/a.png", "docs/01.md") == "static/img/a.png"
+    assert mirrored_path("./images/b.jpg", "docs/sub/02.md") == "docs/sub/images/b.jpg"
+    assert mirrored_path("https://x.org/a.png", "docs/01.md") is None
+    assert mirrored_path("../../etc/passwd.png", "docs/01.md") is None
+    assert mirrored_path("/img/notes.txt", "docs/01.md") is None  # the mirror fetches pictures

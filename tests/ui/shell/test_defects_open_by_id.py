@@ -1,11 +1,11 @@
-"""Issue 13, defect 6: ``--open welcome`` (the front-matter id, also the site address) opens
+"""``--open welcome`` (the front-matter id, also the site address) opens
 01-welcome; a name that is no document writes nothing, not even a lock."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.ui.conftest import lock_json, writes
+from tests.helpers.sandbox import lock_json, writes
 
 
 def test_open_by_front_matter_id(make_window: Any, sandbox: Any, ui: Any) -> None:

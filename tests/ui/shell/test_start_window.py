@@ -1,4 +1,4 @@
-"""Issue 18: the last list at first paint, before the HTTP stack; checked before use; handed to
+"""The last list at first paint, before the HTTP stack; checked before use; handed to
 the main window."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from modu_desktop.core.account.startcheck import StartCheck
@@ -57,7 +58,8 @@ def test_start_window_shows_the_last_list_checking(tmp_path: Path, qtbot: Any) -
     assert win.isVisible() and win.doc_list.checking
     assert win.doc_list.doc_ids() == ["a", "b"]
     assert "확인 중" in win.doc_list.status.text()
-    badge = win.doc_list.row("b").lock  # type: ignore[union-attr]
+    row = win.doc_list.row("b")
+    badge = row.lock if row is not None else None
     assert badge is not None and badge.holder == "editor2" and badge.stale
     assert not win.doc_list.refresh_button.isEnabled()
     for width in (800, 1600):
@@ -105,12 +107,12 @@ def test_first_paint_imports_no_http_stack() -> None:
         "modu_desktop.ui.shell.qt_setup, "
         "modu_desktop.ui.shell.i18n, "
         "modu_desktop.core.documents.snapshots, modu_desktop.core.github.blobcache; "
-        "from modu_desktop.ui.shell.doc_list import LockBadge, badge_text; "
+        "from modu_desktop.ui.doclist.panel import LockBadge, badge_text; "
         "from modu_desktop.ui.shell.start_window import early_badge; "
         'b = early_badge(b\'{"editingBy":"editor2","startedAt":1,"lastHeartbeat":2}\', '
         "'editor1', 3.0); "
         "assert 'editor2' in badge_text(b, 3.0) and badge_text(b, 3.0, long=True); "
-        "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown', 'pygments', 'dulwich', "
+        "heavy = ('asyncio', 'httpx', 'qasync', 'keyring', 'markdown_it', 'pygments', 'dulwich', "
         "'PySide6.QtWebEngineWidgets', 'modu_desktop.core.documents.store', "
         "'modu_desktop.core.locks.manager', 'modu_desktop.ui.preview.engine', "
         "'modu_desktop.ui.editing.editor'); "
@@ -150,13 +152,16 @@ def test_the_start_window_confirms_an_unchanged_list_in_one_request(
     monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
     _list_for(tmp_path, sandbox.api_url, _tree_sha(sandbox))
     sandbox.reset_stats()
-    win = show_last_list(
-        tmp_path, sandbox.api_url, REPO, "main", practice=False, check=_check(sandbox)
-    )
+    # The check asks once the window shows the list, so its answer surely comes after the first
+    # paint (an answer already in is the test below).
+    check = StartCheck(sandbox.api_url, REPO, "main", "x")
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check=check)
     assert win is not None and win.doc_list.checking
     qtbot.addWidget(win)
+    check.start()
     qtbot.waitUntil(lambda: not win.doc_list.checking, timeout=10000)
-    assert sandbox.stats()["total"] == 1
+    stats = sandbox.stats()
+    assert stats["total"] == 1, stats
     # An open asked for now still waits for the main window, which gets it on hand-over.
     asked: list[str] = []
     win.doc_list.openRequested.connect(asked.append)
@@ -170,13 +175,16 @@ def test_a_changed_branch_leaves_the_list_checking(
 ) -> None:
     monkeypatch.setenv("MODU_TOKEN", "tok-editor1")
     _list_for(tmp_path, sandbox.api_url, "0" * 40)  # not the branch's tree any more
-    win = show_last_list(
-        tmp_path, sandbox.api_url, REPO, "main", practice=False, check=_check(sandbox)
-    )
+    check = StartCheck(sandbox.api_url, REPO, "main", "x")
+    win = show_last_list(tmp_path, sandbox.api_url, REPO, "main", practice=False, check=check)
     assert win is not None
     qtbot.addWidget(win)
-    qtbot.waitUntil(lambda: sandbox.stats()["total"] >= 1, timeout=10000)
-    qtbot.wait(200)
+    heard: list[str] = []
+    # queued to the GUI thread like the window's own receiver, and after it
+    win._relay.answered.connect(heard.append, Qt.ConnectionType.QueuedConnection)
+    check.start()
+    qtbot.waitUntil(lambda: bool(heard), timeout=10000)
+    assert heard == [_tree_sha(sandbox)]  # the answer came, and it is not the list's tree
     assert win.doc_list.checking and not win.confirmed
 
 

@@ -1,4 +1,4 @@
-"""Start-up order (issue 18), in the real app's own process: the start-up check is asked before
+"""Start-up order, in the real app's own process: the start-up check is asked before
 Qt is imported, the last list is shown before WebEngine is imported, then confirmed while the
 rest of the app loads."""
 
@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from tests.helpers.paths import CHECKOUT
 
 SCRIPT = """
 import sys, time
@@ -32,7 +34,7 @@ def start(self):
     return started(self)
 
 startcheck.StartCheck.start = start
-from modu_desktop.bench.probe import main
+from bench.probe import main
 sys.exit(main(["startup", *sys.argv[1:]]))
 """
 
@@ -43,6 +45,7 @@ def _start(api_url: str, data: Path) -> str:
     r = subprocess.run(
         [sys.executable, "-c", SCRIPT, "--api-url", api_url, "--data-dir", str(data)],
         env=env,
+        cwd=CHECKOUT,  # the probe is the benchmark's (bench/ in the checkout)
         capture_output=True,
         text=True,
         timeout=120,

@@ -50,7 +50,7 @@ def test_practice_button_is_visible_and_asks_for_practice(sandbox: Any, qtbot: A
     button = w.findChild(type(w.sign_in_button), "practiceButton")
     assert button is not None and button.isVisible()
     assert button.text() == "연습 모드로 둘러보기"
-    with qtbot.waitSignal(w.practiceRequested, timeout=2000):
+    with qtbot.waitSignal(w.practiceRequested, timeout=10000):
         qtbot.mouseClick(button, __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton)
     w.close()
 

@@ -10,7 +10,7 @@ from modu_desktop.core.account.auth import KEYRING_SERVICE, TokenSource, TokenSt
 from modu_desktop.core.account.settings import Settings
 from modu_desktop.ui.shell.context import make_client
 from modu_desktop.ui.signin.signin import SignInWidget, classic_token_url, fine_grained_token_url
-from tests.ui.conftest import writes
+from tests.helpers.sandbox import writes
 
 DOC = "01-welcome"
 

@@ -15,9 +15,9 @@ import re
 from collections.abc import Collection
 from typing import Protocol
 
-from modu_desktop.core.brochure.blocks import ADMONITIONS, ALIASES, BLOCK_TYPES
+from modu_desktop.core.brochure.syntax import ADMONITIONS, BLOCK_KINDS, block_kind
+from modu_desktop.core.documents.pictures import locate_picture
 
-from .mdx_helpers import resolve_image
 from .model import Severity, TextEdit
 
 
@@ -65,8 +65,7 @@ _LOOKS_KEY = re.compile(r"^\s*([^\s:][^:]{0,20}):(?:\s|$)")
 def canonical(name: str) -> str | None:
     """The block kind for a directive name the site's plugin handles (case-sensitive, as the
     plugin is), or None."""
-    name = ALIASES.get(name, name)
-    return name if name in BLOCK_TYPES else None
+    return block_kind(name)
 
 
 def is_admonition(name: str) -> bool:
@@ -75,7 +74,7 @@ def is_admonition(name: str) -> bool:
 
 def suggest(name: str) -> str | None:
     lowered = name.lower()
-    choices = list(BLOCK_TYPES) + list(ADMONITIONS)
+    choices = list(BLOCK_KINDS) + list(ADMONITIONS)
     if lowered in choices:
         return lowered
     match = difflib.get_close_matches(lowered, choices, n=1, cutoff=0.6)
@@ -166,8 +165,8 @@ def _prop(
     value = value.strip("\"'")
     if not _IMAGE_VALUE.match(value):
         return
-    target = resolve_image(scanner.doc_path, value)
-    if target is not None and target not in scanner.repo_paths:
+    picture = locate_picture(value, scanner.doc_path)
+    if picture.kind == "file" and picture.path not in scanner.repo_paths:
         start = scanner.text.find(value, key_start)
         scanner.add(
             "block-image-missing",

@@ -19,17 +19,23 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from modu_desktop.core.documents.pictures import (
+    base_url_dropped,
+    locate_picture,
+    markdown_destination,
+)
+
 from . import brochure
 from . import mdx_tables as tb
 from .jsexpr import check_expression, check_spread, incomplete_expression
 from .mdx_helpers import (
     _cell_cut,
-    _escape_braces,
     _id_continue,
     _id_start,
     _label_end,
     css_to_object,
-    resolve_image,
+    removal_span,
+    without_braces,
 )
 from .mdx_tables import HTML, PROVIDED, VOID
 from .model import Finding, LineIndex, Severity, TextEdit
@@ -119,8 +125,14 @@ class Scanner:
         self.findings.append(Finding(code, severity, start, end, line, col, fields, fix))
 
     def escape_fix(self, pos: int) -> TextEdit:
+        """Show the character at ``pos`` as typed (a "<" or "{" the person meant as text)."""
         ch = self.text[pos]
         return TextEdit(pos, pos + 1, "\\" + ch, ch)
+
+    def removal_fix(self, start: int, end: int) -> TextEdit:
+        """Take out a part the site would never show (a stray tag, a hidden note)."""
+        s, e = removal_span(self.text, start, end)
+        return TextEdit(s, e, "", self.text[s:e])
 
     def in_block(self) -> bool:
         """Is this text parsed but not rendered? (A brochure block's body, whose parsed
@@ -201,8 +213,9 @@ class Scanner:
                 end = tb._BLANK_LINE.search(text, s)
                 stop = end.start() if end else self.n
                 word = text[s : s + 6].strip()
-                # {'export'} shows the same word and is not read as code.
-                fix = TextEdit(s, s + 6, "{'" + word + "'}", word)
+                # Only a word at the very start of a line is read as code; one space before it
+                # (which the page does not show) keeps the word as the person wrote it.
+                fix = TextEdit(s, s, " ", "")
                 self.add("mdx-esm", Severity.BREAKS_BUILD, s, s + 6, fix, word=word)
                 self.consumed = stop
                 continue
@@ -328,7 +341,8 @@ class Scanner:
             fix = TextEdit(tag.end - 1, tag.end, repl, ">")
             self.add("mdx-void-tag", Severity.BREAKS_BUILD, tag.start, tag.end, fix, tag=name)
         elif self.is_real_tag(name):
-            fix = self.escape_fix(tag.start)  # show the tag as text: nothing is lost
+            # A tag left open is markup the page never shows: take it out, keep the words.
+            fix = self.removal_fix(tag.start, tag.end)
             self.add("mdx-unclosed-tag", Severity.BREAKS_BUILD, tag.start, tag.end, fix, tag=name)
         else:
             self.add(
@@ -480,17 +494,16 @@ class Scanner:
                 end = p + 4
                 if close >= 0:
                     end = close + 3
-                    inner = text[p + 4 : close]
-                    crosses_blank = tb._BLANK_LINE.search(text, p, close) is not None
-                    line_start = text.rfind("\n", 0, p) + 1
-                    after = text.find("\n", end)
-                    flow = (
-                        not text[line_start:p].strip()
-                        and not text[end : after if after >= 0 else self.n].strip()
-                    )
-                    if "*/" not in inner and (flow or not crosses_blank):
-                        fix = TextEdit(p, end, "{/*" + inner + "*/}", text[p:end])
-                self.add("mdx-html-comment", Severity.BREAKS_BUILD, p, end, fix)
+                    # A note kept out of the page: removing it leaves the page as it looked.
+                    fix = self.removal_fix(p, end)
+                    note = text[p + 4 : close]
+                else:
+                    line_end = text.find("\n", end)
+                    note = text[end : line_end if line_end >= 0 else self.n]
+                note = " ".join(note.split())
+                if len(note) > 40:
+                    note = note[:37] + "…"
+                self.add("mdx-html-comment", Severity.BREAKS_BUILD, p, end, fix, note=note)
                 return end if close >= 0 else p + 4
             self.add("mdx-lt-not-tag", Severity.BREAKS_BUILD, p, p + 2, self.escape_fix(p))
             return p + 1
@@ -509,6 +522,9 @@ class Scanner:
         try:
             tag = self.parse_tag(p, flow=False)
         except _TagError:
+            repaired = self.unquoted_values(p)
+            if repaired is not None:
+                return repaired
             line_end = text.find("\n", p)
             shown = text[p : line_end if line_end >= 0 else self.n][:20]
             self.add(
@@ -517,6 +533,24 @@ class Scanner:
             return p + 1
         self.handle_tag(tag, self.text_stack, len(self.directives))
         return tag.end
+
+    def unquoted_values(self, p: int) -> int | None:
+        """``<a href=https://x.kr>`` (a value without quotes, as HTML allows): the person meant
+        the link or picture, so the fix puts the values in quotes and the tag is read as one.
+        None when the text at ``p`` is not such a tag."""
+        m = tb._UNQUOTED_TAG.match(self.text, p, self.paragraph_limit(p))
+        if m is None or not tb._UNQUOTED_VALUE.search(m.group(2)):
+            return None
+        original = m.group(0)
+        attrs = tb._UNQUOTED_VALUE.sub(lambda v: '="' + v.group(1) + '"', m.group(2))
+        name, end_mark = m.group(1), m.group(3)
+        if name.lower() in VOID and "/" not in end_mark:
+            end_mark = " />"  # a picture or line break closes itself, as the site needs
+        fix = TextEdit(p, m.end(), "<" + name + attrs + end_mark, original)
+        self.add("mdx-unquoted-value", Severity.BREAKS_BUILD, p, m.end(), fix, tag=original)
+        tag = _Tag(p, m.end(), name, False, "/" in end_mark)
+        self.handle_tag(tag, self.text_stack, len(self.directives))
+        return m.end()
 
     def handle_tag(self, tag: _Tag, stack: list[_Open], depth: int) -> None:
         in_block = self.in_block()
@@ -531,7 +565,7 @@ class Scanner:
                     Severity.BREAKS_BUILD,
                     tag.start,
                     tag.end,
-                    self.escape_fix(tag.start),
+                    self.removal_fix(tag.start, tag.end),
                     tag=tag.name,
                 )
                 return
@@ -574,14 +608,15 @@ class Scanner:
         name = tag.name
         if not name or self.is_intrinsic(name) or name.split(".")[0] in PROVIDED:
             return
+        # The site does not know this name: take the markup out, keep the words inside it.
         if close is None:
-            fix = self.escape_fix(tag.start)
+            fix = self.removal_fix(tag.start, tag.end)
         else:
-            seg = self.text[tag.start : close.end]
-            inner = seg[1 : close.start - tag.start]
-            fix = TextEdit(
-                tag.start, close.end, "\\<" + inner + "\\" + seg[close.start - tag.start :], seg
-            )
+            a_start, a_end = removal_span(self.text, tag.start, tag.end)
+            b_start, b_end = removal_span(self.text, close.start, close.end)
+            if a_end > b_start:  # nothing between the two: they go together
+                a_end = b_start = max(a_end, b_start)
+            fix = TextEdit(a_start, b_end, self.text[a_end:b_start], self.text[a_start:b_end])
         severity = Severity.PAGE_WRONG if in_block else Severity.BREAKS_BUILD
         self.add("mdx-unknown-component", severity, tag.start, tag.end, fix, tag=name)
 
@@ -745,8 +780,7 @@ class Scanner:
             return
         fix = None
         if escape:
-            seg = self.text[start:end]
-            fix = TextEdit(start, end, _escape_braces(seg), seg)
+            fix = self.brace_fix(start, end)
         shown = self.text[start:end]
         if len(shown) > 40:
             shown = shown[:37] + "…"
@@ -761,6 +795,18 @@ class Scanner:
             code = "block-expression-dropped" if in_block else "mdx-object-content"
             self.add(code, severity, start, end, fix, expr=shown, name="")
 
+    def brace_fix(self, start: int, end: int) -> TextEdit:
+        """``{이름}`` becomes the plain word ``이름``; a heading's ``{#id}`` (an address for the
+        heading that the page never shows) is taken out."""
+        seg = self.text[start:end]
+        line_start = self.text.rfind("\n", 0, start) + 1
+        if seg.startswith("{#") and tb._HEADING.match(self.text[line_start:start]):
+            return self.removal_fix(start, end)
+        words = without_braces(seg)
+        if not words:
+            return self.removal_fix(start, end)
+        return TextEdit(start, end, words, seg)
+
     # ----- images ------------------------------------------------------------------------
 
     def check_image(self, p: int, end: int) -> None:
@@ -770,10 +816,23 @@ class Scanner:
         if not m:
             return
         url = m.group(1)
-        if url.startswith("<"):
-            url = url[1:-1]
-        target = resolve_image(self.doc_path, url)
-        if target is None or target in self.repo_paths:
+        picture = locate_picture(markdown_destination(url), self.doc_path)
+        if picture.kind != "file" or picture.path in self.repo_paths:
+            return
+        wrapped = url.startswith("<") and url.endswith(">")
+        dropped = base_url_dropped(url[1:-1] if wrapped else url, self.doc_path, self.repo_paths)
+        if dropped is not None:
+            fixed = f"<{dropped.address}>" if wrapped else dropped.address
+            self.add(
+                "image-base-url",
+                Severity.BREAKS_BUILD,
+                m.start(1),
+                m.end(1),
+                TextEdit(m.start(1), m.end(1), fixed, url),
+                url=url,
+                base=dropped.base,
+                fixed=fixed,
+            )
             return
         self.add(
             "image-missing",

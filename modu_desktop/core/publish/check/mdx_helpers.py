@@ -3,11 +3,7 @@ styles (Qt-free; see ``mdx.py``)."""
 
 from __future__ import annotations
 
-import posixpath
 import re
-from urllib.parse import unquote
-
-from .mdx_tables import _SCHEME
 
 
 def _id_start(ch: str) -> bool:
@@ -63,31 +59,6 @@ def _cell_cut(line: str, ncols: int) -> int:
     return n
 
 
-def resolve_image(doc_path: str, url: str) -> str | None:
-    """The repository path a Markdown image URL points at (None: remote, nothing to check)."""
-    url = url.strip()
-    if not url or _SCHEME.match(url):
-        return None
-    url = unquote(url.split("?")[0].split("#")[0])
-    if url.startswith("@site/"):
-        return posixpath.normpath(url[len("@site/") :])
-    if url.startswith("/"):
-        return posixpath.normpath("static" + url)
-    return posixpath.normpath(posixpath.join(posixpath.dirname(doc_path), url))
-
-
-def _escape_braces(seg: str) -> str:
-    out = []
-    prev = ""
-    for ch in seg:
-        if ch == "{" and prev != "\\":
-            out.append("\\{")
-        else:
-            out.append(ch)
-        prev = ch
-    return "".join(out)
-
-
 _CSS_DECL = re.compile(r"^\s*([A-Za-z-]+)\s*:\s*([^;\"'{}\\]+?)\s*$")
 
 
@@ -113,3 +84,47 @@ def css_to_object(css: str) -> str | None:
             key = head + "".join(w.capitalize() for w in rest)
         out.append(f"{key}: '{value}'")
     return ", ".join(out)
+
+
+_STARTS_ITS_OWN_BLOCK = re.compile(r"[ \t]*(?:[-*+>|#<]|\d{1,9}[.)]|:::|```|~~~)")
+
+
+def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where to cut to take ``text[start:end]`` out the way a person would: a part alone on its
+    line goes with its line (and with one of the empty lines around it; or it leaves an empty
+    line where two lines of one paragraph would otherwise join); a part inside a line takes one
+    neighbouring space with it, so no double space is left."""
+    n = len(text)
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_end < 0:
+        line_end = n
+    before, after = text[line_start:start], text[end:line_end]
+    if not before.strip() and not after.strip():
+        prev_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
+        prev = text[prev_start : line_start - 1] if line_start else ""
+        nxt_end = text.find("\n", line_end + 1)
+        nxt = text[line_end + 1 : nxt_end if nxt_end >= 0 else n] if line_end < n else ""
+        if prev.strip() and nxt.strip() and not _STARTS_ITS_OWN_BLOCK.match(nxt):
+            return line_start, line_end  # keep the paragraph break the line made
+        if not prev.strip() and line_end < n and not nxt.strip() and nxt_end >= 0:
+            return line_start, nxt_end + 1  # with one of the empty lines around it
+        return line_start, min(line_end + 1, n)
+    if before.endswith((" ", "\t")) and (not after or after[0] in " \t"):
+        return start - 1, end
+    if not before and after[:1] in (" ", "\t"):
+        return start, end + 1
+    return start, end
+
+
+def without_braces(seg: str) -> str:
+    """``{이름}`` → ``이름``: the words a person put in braces, without the braces."""
+    out = []
+    prev = ""
+    for ch in seg:
+        if ch in "{}" and prev != "\\":
+            prev = ch
+            continue
+        out.append(ch)
+        prev = ch
+    return "".join(out).strip()

@@ -189,6 +189,12 @@ _SPECIAL = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|\{|\]\(|(?<![\w/])(?:https?://|ww
 # A line that starts with a letter and holds none of the characters MDX reads specially.
 _PLAIN_START = re.compile(r"[^\W\d_]")
 _ANY_SPECIAL = re.compile(r"[\\`<{!\]|:]|https?://|www\.")
+# An HTML tag whose attribute values may lack quotes (``<a href=https://x.kr>``).
+_UNQUOTED_TAG = re.compile(
+    r"<([A-Za-z][\w.-]*)((?:\s+[A-Za-z_:][\w:.-]*"
+    r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`{}]+))?)*)(\s*/?>)"
+)
+_UNQUOTED_VALUE = re.compile(r"=\s*([^\s\"'<>=`{}]+)")
 _BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
 # Where a paragraph ends: a blank line, or a line that starts a fence, heading or directive.
 _PARA_END = re.compile(r"\n(?:[ \t]*(?:\n|$)|[ \t]{0,3}(?:`{3,}|~{3,}|#{1,6}[ \t]|:::))")

@@ -15,6 +15,9 @@ class _Edit(Protocol):
     @property
     def replacement(self) -> str: ...
 
+    @property
+    def original(self) -> str: ...
+
 
 class Finding(Protocol):
     """What the wording reads of a finding (``model.Finding``)."""
@@ -67,31 +70,38 @@ def sentence(f: Finding, lang: str | None = None) -> str:
     if c == "mdx-void-tag":
         return tr("“<{tag}>” must be written “<{tag} />” or the site cannot be built.", **x)
     if c == "mdx-unclosed-tag":
-        return tr("The tag “<{tag}>” is opened but never closed, so the site cannot be built.", **x)
+        return tr("“<{tag}>” has no “</{tag}>” after it, so the site cannot be built.", **x)
     if c == "mdx-not-a-tag":
         return tr(
-            "“{tag}” is read as a tag, so the site cannot be built; show the “<” as text.", **x
+            "The site cannot read the “<” in “{tag}” as a character, so it cannot be built.", **x
         )
     if c == "mdx-lt-not-tag":
-        return tr("A “<” here is read as the start of a tag, so the site cannot be built.", **x)
+        return tr("The site cannot read the “<” here as a character, so it cannot be built.", **x)
+    if c == "mdx-unquoted-value":
+        return tr("A value in “{tag}” has no quotation marks, so the site cannot be built.", **x)
     if c == "mdx-stray-closing-tag":
-        return tr(
-            "The closing tag “</{tag}>” has no opening tag, so the site cannot be built.", **x
-        )
+        return tr("“</{tag}>” has no “<{tag}>” before it, so the site cannot be built.", **x)
     if c == "mdx-mismatched-closing-tag":
-        return tr("“</{tag}>” closes a tag that is not the last one opened (“<{expected}>”).", **x)
+        return tr("“</{tag}>” comes before “</{expected}>”, so the site cannot be built.", **x)
     if c == "mdx-void-children":
         return tr("Nothing may be placed inside “<{tag}>”; the page cannot be shown.", **x)
     if c == "mdx-unknown-component":
         if f.breaks_build:
-            return tr("The site has no component “{tag}”, so the page cannot be shown.", **x)
-        return tr("The site has no component “{tag}”; it is left out of this block.", **x)
+            return tr(
+                "The site does not know the mark “<{tag}>”, so the page cannot be shown.", **x
+            )
+        return tr("The site does not know the mark “<{tag}>”; it is left out of this block.", **x)
     if c == "mdx-style-string":
         if f.breaks_build:
-            return tr('A style written as text (style="…") stops the page from being shown.', **x)
-        return tr('A style written as text (style="…") is left out of this block.', **x)
+            return tr(
+                'The site cannot read the look written as style="…", so the page cannot be shown.',
+                **x,
+            )
+        return tr('The look written as style="…" is left out of this block on the site.', **x)
     if c == "mdx-html-comment":
-        return tr("HTML comments (<!-- -->) stop the site from being built; use {/* … */}.", **x)
+        if x.get("note"):
+            return tr("A hidden note (“{note}”) stops the site from being built.", **x)
+        return tr("An empty hidden note stops the site from being built.", **x)
     if c == "mdx-unclosed-brace":
         return tr(
             "A “{open}” is never closed with “{close}”, so the site cannot be built.",
@@ -99,15 +109,23 @@ def sentence(f: Finding, lang: str | None = None) -> str:
             close="}",
         )
     if c == "mdx-expression-syntax":
-        return tr("Text in braces, {expr}, is read as code and cannot be built.", **x)
+        return tr("The site cannot read the braces in “{expr}”, so it cannot be built.", **x)
     if c == "mdx-undefined-name":
-        return tr("Text in braces, {expr}, is read as a name the site does not know ({name}).", **x)
+        return tr("The site cannot show “{expr}” with its braces, so it cannot be built.", **x)
     if c == "mdx-object-content":
-        return tr("Text in braces, {expr}, cannot be shown on the page.", **x)
+        return tr("The site cannot show “{expr}” with its braces, so it cannot be built.", **x)
     if c == "block-expression-dropped":
-        return tr("Text in braces, {expr}, is left out of this block on the site.", **x)
+        return tr("“{expr}”, in braces, is left out of this block on the site.", **x)
     if c == "mdx-esm":
-        return tr("A paragraph may not start with “{word}”; the site reads it as code.", **x)
+        return tr(
+            "A paragraph that starts with the word “{word}” stops the site from being built.", **x
+        )
+    if c == "image-base-url":
+        return tr(
+            "The picture address “{url}” starts with the site's own address “{base}”, so the "
+            "site cannot be built: the picture is found as “{fixed}”.",
+            **x,
+        )
     if c == "image-missing":
         return tr("The picture “{url}” is not in the repository, so the site cannot be built.", **x)
     if c == "block-image-missing":
@@ -126,7 +144,7 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr("Text after “:::{name}” makes the site show this block as plain text.", **x)
     if c == "mdx-autolink":
         return tr(
-            "“<{url}>” is read as a tag, so the site cannot be built; write the address alone.", **x
+            "An address between “<” and “>” (“<{url}>”) stops the site from being built.", **x
         )
     if c == "block-stray-close":
         return tr("This “:::” closes no block and will show on the page.", **x)
@@ -138,6 +156,40 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr("The site ignores the line “{line}” in this block.", **x)
     if c == "block-missing-field":
         return tr("The block “{block}” needs “{field}:”.", **x)
+    if c == "md-emphasis-literal":
+        if len(x.get("marker", "")) == 2:
+            return tr(
+                "On the site “{text}” is not bold: the “{marker}” around it show as typed.", **x
+            )
+        return tr(
+            "On the site “{text}” is not slanted: the “{marker}” around it show as typed.", **x
+        )
+    if c == "md-tilde-strike":
+        return tr("On the site the text between the two “~” is struck through: “{text}”.", **x)
+    if c == "md-number-list":
+        return tr("On the site the line “{line}” becomes a numbered list, not a line of text.", **x)
+    if c == "md-list-not-formed":
+        if x.get("hint") == "space":
+            return tr(
+                "On the site “{line}” is not a list item; put a space after the mark to make one.",
+                **x,
+            )
+        return tr(
+            "On the site “{line}” is not a list item: it joins the line above. Put an empty line "
+            "above it to start a list.",
+            **x,
+        )
+    if c == "md-indent-not-code":
+        return tr(
+            "On the site the indented text “{line}” shows as an ordinary paragraph: no box, and "
+            "its lines run together.",
+            **x,
+        )
+    if c == "block-directive-dropped":
+        return tr(
+            "In this block the site leaves out “{word}” (1:1 shows as 1); keep the “:” as text.",
+            **x,
+        )
     if c == "fm-unclosed":
         return tr(
             "The settings at the top are not closed with “---”, so the site cannot be built.", **x
@@ -163,14 +215,20 @@ def fix_label(f: Finding) -> str:
     if c == "mdx-void-tag":
         return tr("Write “{replacement}”", replacement="<" + f.fields.get("tag", "") + " />")
     if c == "mdx-html-comment":
-        return tr("Make it {/* … */}")
+        return tr("Remove the note")
+    if c in ("mdx-unclosed-tag", "mdx-stray-closing-tag", "mdx-unknown-component"):
+        return tr("Remove “{mark}”", mark=_mark(f))
+    if c in ("mdx-expression-syntax", "mdx-undefined-name", "mdx-object-content"):
+        return _brace_label(f)
+    if c == "block-expression-dropped":
+        return _brace_label(f)
     if c in ("mdx-style-string",):
-        return tr("Write the style as style={{…}}")
+        return tr("Write the look the way the site reads it")
     if c == "block-unknown":
         return tr("Change to “{name}”", name=f.fix.replacement)
     if c == "block-unclosed":
         return tr("Add “:::”")
-    if c == "fm-yaml":
+    if c in ("fm-yaml", "mdx-unquoted-value"):
         return tr("Put the value in quotes")
     if c == "block-opener-text":
         return tr("Make it the title: “{replacement}”", replacement=f.fix.replacement)
@@ -178,13 +236,53 @@ def fix_label(f: Finding) -> str:
         return tr("Write the address alone")
     if c == "mdx-esm":
         return tr("Keep the word as text")
+    if c == "md-emphasis-literal":
+        return tr("Make it bold") if "strong" in f.fix.replacement[:8] else tr("Make it slanted")
+    if c == "md-tilde-strike":
+        return tr("Keep the “~” as typed")
+    if c == "md-number-list":
+        return tr("Keep the number as typed")
+    if c == "block-directive-dropped":
+        return tr("Keep the “:” as typed")
     if c == "mdx-void-children":
-        return tr("Write both as “<br />”")
+        return tr("Make both line breaks")
     if c == "fm-unclosed":
         return tr("Add the closing “---”")
-    if c == "fm-type":
+    if c in ("fm-type", "image-base-url"):
         return tr("Write “{replacement}”", replacement=f.fix.replacement)
     return tr("Show as text")
+
+
+def _mark(f: Finding) -> str:
+    tag = f.fields.get("tag", "")
+    return "</" + tag + ">" if f.code == "mdx-stray-closing-tag" else "<" + tag + ">"
+
+
+def _brace_label(f: Finding) -> str:
+    assert f.fix is not None
+    if not f.fix.replacement:
+        return tr("Remove “{expr}”", expr=f.fields.get("expr", ""))
+    return tr("Keep “{words}” without the braces", words=_short(f.fix.replacement))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 30 else text[:27] + "…"
+
+
+def fix_explanation(f: Finding) -> str:
+    """One plain sentence on what the fix changes (the fix button's tooltip)."""
+    if f.fix is None:
+        return ""
+    old, new = _short(f.fix.original.strip()), _short(f.fix.replacement.strip())
+    if f.code == "mdx-html-comment":
+        return tr("Removes the note. The page never showed it, so it looks the same.")
+    if f.code == "mdx-esm":
+        return tr("Puts a space before the word; the page shows the line as you wrote it.")
+    if not new:
+        return tr("Removes “{old}”; the words around it stay.", old=old)
+    if not old:
+        return tr("Adds “{new}”.", new=new)
+    return tr("Changes “{old}” to “{new}”.", old=old, new=new)
 
 
 def summary(breakers: int, others: int) -> str:

@@ -11,6 +11,7 @@ from enum import StrEnum
 class Severity(StrEnum):
     BREAKS_BUILD = "breaks-build"  # the site build fails: nothing is published until fixed
     PAGE_WRONG = "page-wrong"  # the site builds, but this page shows something else than meant
+    MAY_SURPRISE = "may-surprise"  # the site reads it differently from how it looks; maybe meant
 
 
 class StaleEdit(Exception):
@@ -21,8 +22,11 @@ class StaleEdit(Exception):
 class TextEdit:
     """Replace ``text[start:end]`` (which must still be ``original``) with ``replacement``.
 
-    Every fix the check offers only adds characters (escapes, a ``/``, a missing ``:::``) or
-    swaps comment markers, so the words a person typed are all still there after it."""
+    A fix changes the text the way a person would: it adds what is missing (a ``/``, a
+    ``:::``, quotes, an escape that shows a ``<`` as typed) or takes out what the page never
+    shows (a stray tag's markup, the braces around a word, a hidden note), so every letter the
+    page shows is still there after it (a picture address may lose the site's own address in
+    front, which the page never showed)."""
 
     start: int
     end: int

@@ -1,0 +1,1 @@
+"""The document list: its model, its panel and the lock badges it shows."""

@@ -1,0 +1,2 @@
+"""The small kit the window and its dialogs share: banners, the busy overlay, the flow layout,
+fitting a dialog to its window, the operations helper, the shortcut table."""

@@ -1,0 +1,108 @@
+"""Coloured message bars shown above the editor or the whole window."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modu_desktop.ui.kit.flow_layout import FlowLayout
+
+
+class Banner(QFrame):
+    """A label with optional buttons; ``kind`` (info/warning/error/practice) styles it via QSS.
+    With ``buttons_below`` the buttons go under the text and wrap onto a second row when the
+    banner is narrow (four actions on the lost-lock banner at 800 px)."""
+
+    def __init__(
+        self,
+        object_name: str,
+        kind: str,
+        parent: QWidget | None = None,
+        *,
+        buttons_below: bool = False,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        self.setProperty("kind", kind)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        outer: QBoxLayout = QVBoxLayout(self) if buttons_below else QHBoxLayout(self)
+        outer.setContentsMargins(10, 6, 10, 6)
+        self.label = QLabel("")
+        self.label.setObjectName(object_name + "Text")
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.label, 1)
+        self._lay: QLayout = outer
+        if buttons_below:
+            self._lay = FlowLayout()
+            outer.addLayout(self._lay)
+        self.buttons: dict[str, QPushButton] = {}
+        self.topic: str | None = None  # what the shown message is about (see resolve)
+        self._source: Callable[[], str] | None = None  # a text that says "how long ago"
+
+    def set_kind(self, kind: str) -> None:
+        self.setProperty("kind", kind)
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+    def set_text(self, text: str | Callable[[], str]) -> None:
+        """Show ``text``; a callable is asked again by :meth:`refresh_text` (a text with
+        "방금" or "3분 전" in it stays true as time goes by)."""
+        self._source = None if isinstance(text, str) else text
+        self._put(text if isinstance(text, str) else text())
+
+    def _put(self, text: str) -> None:
+        self.label.setText(text)
+        self.setAccessibleName(text)
+
+    def refresh_text(self) -> None:
+        if self._source is not None and not self.isHidden():
+            self._put(self._source())
+
+    def prefix(self, prefix: str) -> None:
+        """Put ``prefix`` before the text shown (once), keeping it a text that refreshes."""
+        source, current = self._source, self.label.text()
+        if current.startswith(prefix):
+            return
+        if source is not None:
+            self.set_text(lambda: f"{prefix} {source()}")
+        else:
+            self.set_text(f"{prefix} {current}")
+
+    def show_message(
+        self, text: str | Callable[[], str], kind: str, topic: str | None = None
+    ) -> None:
+        """Show ``text``; ``topic`` names what it is about, so that the success that resolves
+        it (a later upload, the connection coming back, the document closing) can take it
+        away."""
+        self.set_text(text)
+        self.set_kind(kind)
+        self.topic = topic
+        self.show()
+
+    def resolve(self, *topics: str) -> bool:
+        """Hide the message if it is about one of ``topics`` (it is no longer true)."""
+        if self.topic is not None and self.topic in topics and not self.isHidden():
+            self.hide()
+            self.topic = None
+            return True
+        return False
+
+    def add_button(self, key: str, label: str, accessible: str | None = None) -> QPushButton:
+        b = QPushButton(label)
+        b.setObjectName(key)
+        b.setAccessibleName(accessible or label.replace("&", ""))
+        self._lay.addWidget(b)
+        self.buttons[key] = b
+        return b

@@ -1,0 +1,130 @@
+"""Following publishing for one window, into its ``PublishBoard`` (``core.publish.status``).
+
+:meth:`DeployStatus.watch` follows the deploy of one save (its commit's runs, polled until a
+final state). A failed build is explained once (``explain(run)`` reads the log: which pages,
+who saved them last) and becomes the board's stop; from then on the branch's latest runs are
+polled too, until a later build succeeds — the one that ends the stop for every save before it,
+in every window, whoever made it. Nothing here words anything: the widgets render the board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+from modu_desktop.core.github import errors
+from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.github.types import WorkflowRun
+from modu_desktop.core.publish.deploy import DeployState
+from modu_desktop.core.publish.status import PublishBoard, SiteStop
+from modu_desktop.ui.kit.operation import Operations
+
+NO_RUN_AFTER_S = 180.0
+
+Explain = Callable[[WorkflowRun], Awaitable[SiteStop]]
+
+
+class DeployStatus:
+    def __init__(
+        self,
+        board: PublishBoard,
+        client: GitHubClient,
+        ops: Operations,
+        *,
+        poll_s: float,
+        stopped: Callable[[], bool],
+        explain: Explain,
+        server_now: Callable[[], float] = time.time,
+    ) -> None:
+        self.board = board
+        self.client = client
+        self.ops = ops
+        self.poll_s = poll_s
+        self.stopped = stopped
+        self.explain = explain
+        self.server_now = server_now
+        self._follow: dict[str, asyncio.Task[None]] = {}  # doc id → its last save's follower
+        self._site: asyncio.Task[None] | None = None
+
+    def watch(self, doc_id: str, commit_sha: str, page_url: str | None = None) -> None:
+        """Follow the Deploy run of ``commit_sha``, a save of ``doc_id`` (``page_url``: where
+        the page is published)."""
+        old = self._follow.pop(doc_id, None)
+        if old is not None and not old.done():
+            old.cancel()
+        self.board.saved(
+            doc_id,
+            commit_sha,
+            at=self.server_now(),
+            page_url=page_url,
+            give_up_after_s=NO_RUN_AFTER_S,
+        )
+        self._follow[doc_id] = self.ops.run(self._loop(commit_sha), name="deploy-status")
+
+    async def _loop(self, commit_sha: str) -> None:
+        board = self.board
+        started = time.monotonic()
+        while not self.stopped():
+            try:
+                runs: list[WorkflowRun] | None = await self.client.workflow_runs(commit_sha)
+            except (errors.PermissionDenied, errors.NotFound):
+                board.unavailable(commit_sha)
+                return
+            except Exception:
+                runs = None
+            state = board.observe(commit_sha, runs, time.monotonic() - started)
+            if state is None:
+                return  # a later save of the document is followed instead
+            if state is DeployState.FAILED:
+                tracker = board.tracker_of(commit_sha)
+                if tracker is not None and tracker.run is not None:
+                    await self._stopped_by(tracker.run)
+                return
+            if state.final:
+                return
+            await asyncio.sleep(self.poll_s)
+
+    async def _stopped_by(self, run: WorkflowRun) -> None:
+        stop = self.board.stop
+        if stop is None or stop.run_id < run.id:
+            self.board.site_stopped(await self.explain(run))
+        self._watch_site()
+
+    def _watch_site(self) -> None:
+        if self._site is None or self._site.done():
+            self._site = self.ops.run(self._site_loop(), name="site-builds")
+
+    async def _site_loop(self) -> None:
+        """While the site is stopped: the branch's newest runs, until one after the stop
+        succeeds (a newer failure is explained again: it may name another page)."""
+        board = self.board
+        polls = 0
+        while not self.stopped() and board.stop is not None:
+            polls += 1  # a stop can last hours: after the first minutes, look less often
+            await asyncio.sleep(self.poll_s if polls <= 24 else max(self.poll_s, 30.0))
+            stop = board.stop
+            if stop is None:
+                return
+            if stop.failure is None and stop.run is not None:  # its log could not be read
+                board.site_stopped(await self.explain(stop.run))
+            try:
+                runs = await self.client.branch_runs(per_page=10)
+            except (errors.PermissionDenied, errors.NotFound):
+                return
+            except Exception:
+                continue
+            later = sorted(
+                (r for r in runs if r.id > stop.run_id and r.status == "completed"),
+                key=lambda r: r.id,
+            )
+            for r in later:  # a save of ours among them is told at once, not at its next look
+                if r.head_sha:
+                    board.observe(r.head_sha, [r])
+            built = [r for r in later if r.conclusion == "success"]
+            if built:
+                board.site_built(built[-1].id)
+                continue
+            failed = [r for r in later if r.conclusion == "failure"]
+            if failed:
+                board.site_stopped(await self.explain(failed[-1]))
