@@ -16,7 +16,6 @@ from urllib.parse import unquote
 from . import payloads as P
 from .actions import DeployWorkflow
 from .api import WRITE_METHODS, GitHubApi, Handler
-from .api import GitHubApi, Handler
 from .clock import Clock, SystemClock
 from .faults import FaultInjector, Faults, RateInfo
 from .gitstore import GitStore

@@ -14,39 +14,39 @@ from modu_desktop.cli import main
 from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.github.clock import ServerClock
 from modu_desktop.core.locks.wire import lock_path
-from tests.cli.test_commands import cli, cli_env, lock_as  # noqa: F401  (fixture)
+from tests.helpers.cli import cli_args, lock_as
 
 PNG = (
     Path(__file__).resolve().parents[2] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
 ).read_bytes()
 
 
-def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     sb.lose_next_write("docs/race-new.md")
-    assert main(cli(sb, "docs", "new", "--id", "race-new", "--title", "경주")) == 0, (
+    assert main(cli_args(sb, "docs", "new", "--id", "race-new", "--title", "경주")) == 0, (
         capsys.readouterr().err
     )
     assert sb.read_file("docs/race-new.md") is not None
     assert sb.read_file(lock_path("race-new")) is None
 
 
-def test_docs_delete(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+def test_docs_delete(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     sb.lose_next_write("docs/05-sandbox-notes.md")
-    assert main(cli(sb, "docs", "delete", "05-sandbox-notes")) == 0, capsys.readouterr().err
+    assert main(cli_args(sb, "docs", "delete", "05-sandbox-notes")) == 0, capsys.readouterr().err
     assert sb.read_file("docs/05-sandbox-notes.md") is None
 
 
-def test_docs_move(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+def test_docs_move(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     sb.lose_next_write("docs/03-strategy.md")
-    assert main(cli(sb, "docs", "move", "03-strategy", "up")) == 0, capsys.readouterr().err
-    assert "Swapped the order" in capsys.readouterr().out
+    assert main(cli_args(sb, "docs", "move", "03-strategy", "up")) == 0, capsys.readouterr().err
+    assert "Swapped “비전과 추진 전략” and" in capsys.readouterr().out
 
 
 def test_docs_import(
-    cli_env: Any,  # noqa: F811
+    cli_env: Any,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -54,14 +54,14 @@ def test_docs_import(
     faq = tmp_path / "faq.md"
     faq.write_text("---\ntitle: FAQ\n---\nQ\n", encoding="utf-8")
     sb.lose_next_write("docs/faq.md")
-    assert main(cli(sb, "docs", "import", str(faq))) == 0, capsys.readouterr()
+    assert main(cli_args(sb, "docs", "import", str(faq))) == 0, capsys.readouterr()
     assert sb.read_file("docs/faq.md") is not None
 
 
-def test_docs_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+def test_docs_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
     path = "docs/03-strategy.md"
-    assert main(cli(sb, "docs", "history", "03-strategy", "--json")) == 0
+    assert main(cli_args(sb, "docs", "history", "03-strategy", "--json")) == 0
     seed = json.loads(capsys.readouterr().out)[0]["shortSha"]
     original = sb.read_file(path)
 
@@ -73,22 +73,24 @@ def test_docs_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
 
     asyncio.run(edit())
     sb.lose_next_write(path)
-    assert main(cli(sb, "docs", "restore", "03-strategy", seed)) == 0, capsys.readouterr().err
+    assert main(cli_args(sb, "docs", "restore", "03-strategy", seed)) == 0, capsys.readouterr().err
     assert sb.read_file(path) == original
     assert sb.read_file(lock_path("03-strategy")) is None
 
 
-def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """Was: "The lock … changed while releasing it; nothing was deleted" (it had not)."""
     sb = cli_env
     lock_as(sb, "editor2", "01-welcome")
     sb.lose_next_write(lock_path("01-welcome"))
-    assert main(cli(sb, "locks", "release", "01-welcome", "--force")) == 0, capsys.readouterr().err
+    assert main(cli_args(sb, "locks", "release", "01-welcome", "--force")) == 0, (
+        capsys.readouterr().err
+    )
     assert sb.read_file(lock_path("01-welcome")) is None
 
 
 def test_images_add(
-    cli_env: Any,  # noqa: F811
+    cli_env: Any,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -99,6 +101,6 @@ def test_images_add(
     png = tmp_path / "campus photo.png"
     png.write_bytes(PNG)
     sb.lose_next_write("static/img/uploads/")
-    assert main(cli(sb, "images", "add", str(png))) == 0, capsys.readouterr().err
+    assert main(cli_args(sb, "images", "add", str(png))) == 0, capsys.readouterr().err
     assert capsys.readouterr().out.strip().endswith("upload_1700000000000.png)")
     assert sb.read_file("static/img/uploads/upload_1700000000000.png") == PNG

@@ -16,8 +16,7 @@ import httpx
 import pytest
 
 from modu_desktop.sandbox import Faults, Sandbox
-
-from .conftest import REPO_PATH, assert_repo_intact, b64, client_for
+from tests.helpers.sandbox import REPO_PATH, assert_repo_intact, b64, client_for
 
 BRANCH_MOVED = re.compile(r"^is at ([0-9a-f]{40}) but expected ([0-9a-f]{40})$")
 LOCK = ".locks/01-welcome.lock.json"

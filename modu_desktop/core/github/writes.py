@@ -26,12 +26,10 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from modu_desktop.core.github.errors import BranchMoved, GitHubConflict, RepositoryEmpty, ShaMissing
-
-if TYPE_CHECKING:
-    from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.github.types import Tree
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +68,14 @@ class RaceCounts:
     by_path: dict[str, int] = field(default_factory=dict)
 
 
-async def current_blob_sha(client: GitHubClient, path: str, branch: str) -> str | None:
+class TreeReader(Protocol):
+    """What the race rule reads (the client's git-database trees); the client calls the rule,
+    so the rule names no client."""
+
+    async def get_tree(self, ref: str | None = None, recursive: bool = True) -> Tree: ...
+
+
+async def current_blob_sha(client: TreeReader, path: str, branch: str) -> str | None:
     """The blob sha of ``path`` on ``branch`` now (None: no such file), from the git database:
     the branch's root tree, then one tree per folder. Conditional reads, so a root tree that
     did not change (another client's commit elsewhere) costs a free 304."""

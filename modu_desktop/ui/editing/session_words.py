@@ -222,7 +222,10 @@ class SessionWords:
             win.set_connection(True)
             win.set_lock_status(tr("You are editing “{doc}”", doc=win.label(event.doc_id)), "ok")
             if event.took_over is not None:
-                win.show_notice(took_over_text(event.took_over, win.ctx.server_now()), "warning")
+                win.show_notice(
+                    took_over_text(event.took_over, win.ctx.server_now(), win.label(event.doc_id)),
+                    "warning",
+                )
         elif isinstance(event, ResumeFailed):
             if event.error is None:
                 text = tr(

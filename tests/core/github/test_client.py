@@ -35,6 +35,7 @@ from modu_desktop.core.github.client import (
     encode_path,
 )
 from modu_desktop.core.github.clock import ServerClock
+from modu_desktop.core.github.writes import RaceRetry
 from tests.helpers.lang import in_lang
 
 TOKEN = "ghp_SuperSecretToken1234567890abcdef"

@@ -39,9 +39,9 @@ from modu_desktop.core.locks.model import (
 )
 from modu_desktop.core.locks.wire import lock_path
 from modu_desktop.core.saving.queue import Backoff
-from modu_desktop.core.saving.service import Queued
+from modu_desktop.core.saving.service import QueuedSave
 from modu_desktop.core.workspace import Workspace
-from tests.core.test_edit_session import FakeView
+from tests.helpers.edit_session import FakeView
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 DOC = "01-welcome"
@@ -206,7 +206,7 @@ def test_a_save_that_keeps_losing_is_queued_then_sent(sandbox: Any, tmp_path: Pa
         loaded = await ws.store.load(DOC)
         sandbox.lose_next_write(PATH, times=QUICK_RACE.attempts)
         res = await ws.saves.save(PATH, loaded.text + "대기한 저장\n", loaded.sha, "editor1")
-        assert isinstance(res, Queued) and isinstance(res.cause, BranchMoved)
+        assert isinstance(res, QueuedSave) and isinstance(res.cause, BranchMoved)
         report = await ws.spool.run_once()
         assert len(report.committed) == 1 and not ws.spool.failed_items()
         await ws.aclose()

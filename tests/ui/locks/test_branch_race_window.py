@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from modu_desktop.core.edit_session import HeartbeatMissed, LockLost, LockRenewed, SessionEvent
 from modu_desktop.core.github.writes import RaceRetry
-from tests.ui.conftest import lock_json
+from tests.helpers.sandbox import lock_json
 
 DOC = "02-programs"
 PATH = f"docs/{DOC}.md"

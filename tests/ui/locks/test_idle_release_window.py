@@ -10,7 +10,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QDialog
 
 from modu_desktop import i18n
-from tests.ui.conftest import lock_json
+from tests.helpers.sandbox import lock_json
 
 DOC = "02-programs"
 
