@@ -74,7 +74,7 @@ from modu_desktop.core.github.writes import RaceRetry
 from modu_desktop.core.saving.conflicts import queued_conflict, resolve_conflict
 from modu_desktop.core.saving.queue import Backoff
 from modu_desktop.core.workspace import Workspace
-from modu_desktop.sandbox.gitstore import GitStore
+from modu_desktop.sandbox.repo.gitstore import GitStore
 
 OWNER, NAME, BRANCH = "pnuai", "PNU-Modu", "main"
 HOT_DOCS = 5  # documents everybody edits now and then (contention, take-overs)

@@ -32,7 +32,7 @@ ICON_PNG = ICON_DIR / "modu-desktop-256.png"
 RESOURCE_DIRS = ("icons", "styles", "translations", "preview", "blocks")
 # Package data shipped as-is (the sandbox's practice brochure); everything else non-.py under
 # the package is collected too (collect_data_files), this one is checked by the self-test.
-SEED_DATA = Path(PACKAGE) / "sandbox" / "seed_data"
+SEED_DATA = Path(PACKAGE) / "sandbox" / "repo" / "seed_data"
 
 # Modules the app reaches only through importlib / entry points, or only on another OS.
 HIDDEN_IMPORTS = (

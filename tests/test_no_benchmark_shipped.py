@@ -51,7 +51,7 @@ def test_the_wheel_holds_the_package_and_no_benchmark(tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
     assert "modu_desktop/__main__.py" in names
-    assert "modu_desktop/sandbox/seed_data/docs/01-welcome.md" in names
+    assert "modu_desktop/sandbox/repo/seed_data/docs/01-welcome.md" in names
     tops = {name.split("/", 1)[0] for name in names}
     assert tops == {"modu_desktop", f"modu_desktop-{modu_desktop.__version__}.dist-info"}
     assert [n for n in names if _is_benchmark(n.removesuffix(".py").replace("/", "."))] == []

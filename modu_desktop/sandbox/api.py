@@ -1,4 +1,4 @@
-"""The sandbox's API state; the endpoints live in `endpoints_*.py`, the route table in `routes.py`.
+"""The sandbox's API state; the endpoints live in `endpoints/`, the route table in `http/routes.py`.
 
 Handlers run with the repository lock held (see `GitHubApi.handle`), so a write's checks and the
 commit it builds see one consistent branch head. Moving the branch is a compare-and-swap
@@ -16,12 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import payloads as P
-from .actions import DeployWorkflow
-from .faults import FaultInjector, Faults, path_matches
-from .gitstore import CommitInfo, GitStore, PreparedWrite, Signature, WriteOutcome
-from .http_types import ApiError, ApiRequest, ApiResponse, not_found
-from .users import SandboxUser
+from modu_desktop.sandbox.faults import FaultInjector, Faults, path_matches
+from modu_desktop.sandbox.practice.deploy_workflow import DeployWorkflow
+from modu_desktop.sandbox.repo.gitstore import (
+    CommitInfo,
+    GitStore,
+    PreparedWrite,
+    Signature,
+    WriteOutcome,
+)
+from modu_desktop.sandbox.rest import payloads as P
+from modu_desktop.sandbox.rest.messages import ApiError, ApiRequest, ApiResponse, not_found
+from modu_desktop.sandbox.users import SandboxUser
 
 Handler = Callable[["GitHubApi", ApiRequest], ApiResponse]
 EMPTY_GIT = "Git Repository is empty."
@@ -76,7 +82,7 @@ class GitHubApi:
         self.branch_moved = 0  # writes answered 409 "is at X but expected Y"
         self._stale: dict[tuple[str, str], StaleWrite] = {}
         self._logs: OrderedDict[tuple[str, str | None], list[CommitInfo]] = OrderedDict()
-        self.releases: list[dict[str, Any]] = []  # endpoints_releases (memory, like metadata)
+        self.releases: list[dict[str, Any]] = []  # endpoints.releases (memory, like metadata)
 
     # ----- entry point ---------------------------------------------------------------------
 

@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-from .faults import FAILURE_KINDS, Faults
-from .server import Sandbox
-from .users import PRACTICE_USER, parse_user_spec
+from modu_desktop.sandbox.faults import FAILURE_KINDS, Faults
+from modu_desktop.sandbox.server import Sandbox
+from modu_desktop.sandbox.users import PRACTICE_USER, parse_user_spec
 
 
 def build_parser() -> argparse.ArgumentParser:

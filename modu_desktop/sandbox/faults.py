@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .users import stable_id
+from modu_desktop.sandbox.users import stable_id
 
 FailureKind = Literal["5xx", "reset", "timeout", "lost_response"]
 FAILURE_KINDS: tuple[str, ...] = ("5xx", "reset", "timeout", "lost_response")

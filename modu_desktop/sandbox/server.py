@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from . import payloads as P
-from .actions import DeployWorkflow
-from .api import WRITE_METHODS, GitHubApi, Handler
-from .clock import Clock, SystemClock
-from .faults import FaultInjector, Faults, RateInfo
-from .gitstore import GitStore
-from .http_types import ApiError, ApiRequest, ApiResponse, not_found
-from .router import Match
-from .seed import seed_repository
-from .stats import RequestStats
-from .transport import LoopbackServer
-from .users import PRACTICE_USER, SandboxUser
+from modu_desktop.sandbox.api import WRITE_METHODS, GitHubApi, Handler
+from modu_desktop.sandbox.clock import Clock, SystemClock
+from modu_desktop.sandbox.faults import FaultInjector, Faults, RateInfo
+from modu_desktop.sandbox.http.router import Match
+from modu_desktop.sandbox.http.stats import RequestStats
+from modu_desktop.sandbox.http.transport import LoopbackServer
+from modu_desktop.sandbox.practice.deploy_workflow import DeployWorkflow
+from modu_desktop.sandbox.repo.gitstore import GitStore
+from modu_desktop.sandbox.repo.seed import seed_repository
+from modu_desktop.sandbox.rest import payloads as P
+from modu_desktop.sandbox.rest.messages import ApiError, ApiRequest, ApiResponse, not_found
+from modu_desktop.sandbox.users import PRACTICE_USER, SandboxUser
 
 log = logging.getLogger("modu_desktop.sandbox")
 
@@ -32,7 +32,7 @@ API_VERSIONS = ("2022-11-28", "2026-03-10")
 DEFAULT_API_VERSION = "2022-11-28"
 PUBLIC_TEMPLATES = {
     "/raw/{owner}/{repo}/{branch}/{path}",
-    "/codeload/{owner}/{repo}/legacy.tar.gz/{ref}",  # endpoints_archive.DOWNLOAD_TEMPLATE
+    "/codeload/{owner}/{repo}/legacy.tar.gz/{ref}",  # endpoints.archive.DOWNLOAD_TEMPLATE
 }
 UNCHARGED_TEMPLATES = {"/rate_limit"}
 # /rate_limit's other buckets (name, limit, window seconds), per GitHub's rate-limit docs.
@@ -292,8 +292,8 @@ class Sandbox:
         return self.api.handle(match.route.handler, request)
 
     def job_log_file(self, job_id: str) -> ApiResponse:
-        """The file a job's logs URL redirects to (``deploycheck``)."""
-        from .deploycheck import log_file
+        """The file a job's logs URL redirects to (``endpoints.build_check``)."""
+        from modu_desktop.sandbox.endpoints.build_check import log_file
 
         return log_file(self.api, job_id)
 

@@ -17,7 +17,8 @@ from modu_desktop.core.locks.wire import lock_path
 from tests.helpers.cli import cli_args, lock_as
 
 PNG = (
-    Path(__file__).resolve().parents[2] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
+    Path(__file__).resolve().parents[2]
+    / "modu_desktop/sandbox/repo/seed_data/static/img/modu-logo.png"
 ).read_bytes()
 
 

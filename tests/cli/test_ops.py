@@ -18,7 +18,8 @@ from tests.helpers.cli import cli_args, lock_as
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PNG = (
-    Path(__file__).resolve().parents[2] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
+    Path(__file__).resolve().parents[2]
+    / "modu_desktop/sandbox/repo/seed_data/static/img/modu-logo.png"
 ).read_bytes()
 
 

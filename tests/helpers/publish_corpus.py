@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from tests.helpers.paths import CHECKOUT, SITE_FIXTURE
 
 SITE = SITE_FIXTURE
-SEED = CHECKOUT / "modu_desktop" / "sandbox" / "seed_data" / "docs"
+SEED = CHECKOUT / "modu_desktop" / "sandbox" / "repo" / "seed_data" / "docs"
 
 FM = "---\nid: sample\ntitle: 예시 문서\nsidebar_position: 50\nnav_label: 예시\n---\n\n"
 

@@ -17,7 +17,7 @@ import pytest
 
 from modu_desktop.sandbox import Sandbox
 from modu_desktop.sandbox.clock import ManualClock
-from modu_desktop.sandbox.routes import ROUTES, TABLE
+from modu_desktop.sandbox.http.routes import ROUTES, TABLE
 from tests.helpers.nodetools import npm_packages
 from tests.helpers.openapi import NOT_API, SPEC_FILE, SPEC_PACKAGES, Description
 from tests.helpers.sandbox import REPO_PATH, b64, client_for

@@ -21,7 +21,7 @@ SITE_PLUGIN = SITE_FIXTURE / "src" / "theme" / "remarkBrochureDirectives.js"
 DOC_DIRS = (
     FIXTURES / "pnu-modu" / "docs",
     SITE_FIXTURE / "docs",
-    PACKAGE / "sandbox" / "seed_data" / "docs",
+    PACKAGE / "sandbox" / "repo" / "seed_data" / "docs",
 )
 DOCUMENTS = sorted(p for d in DOC_DIRS for p in d.rglob("*") if p.suffix in (".md", ".mdx"))
 TEMPLATE = (FIXTURES / "pnu-modu" / "docs" / "99-template.md").read_bytes().decode("utf-8")

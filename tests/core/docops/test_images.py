@@ -21,7 +21,7 @@ from tests.helpers.lang import in_lang
 from tests.helpers.paths import CHECKOUT
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
-SEED_PNG = CHECKOUT / "modu_desktop/sandbox/seed_data/static/img"
+SEED_PNG = CHECKOUT / "modu_desktop/sandbox/repo/seed_data/static/img"
 PNG = (SEED_PNG / "modu-logo.png").read_bytes()
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + b"\x00" * 100
 GIF = b"GIF89a" + b"\x00" * 50

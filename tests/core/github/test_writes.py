@@ -49,7 +49,8 @@ PATH = f"docs/{DOC}.md"
 LOCK = lock_path(DOC)
 QUICK_RACE = RaceRetry(attempts=5, base_delay=0.01, max_delay=0.05, max_total=1.0)
 PNG = (
-    Path(__file__).resolve().parents[3] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
+    Path(__file__).resolve().parents[3]
+    / "modu_desktop/sandbox/repo/seed_data/static/img/modu-logo.png"
 ).read_bytes()
 
 

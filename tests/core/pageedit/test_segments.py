@@ -18,7 +18,7 @@ REAL_DOCS = sorted(
     [
         *(ROOT / "tests/fixtures/pnu-modu/docs").glob("*.md"),
         *(ROOT / "tests/fixtures/pnu-modu-site/docs").glob("*.md"),
-        *(ROOT / "modu_desktop/sandbox/seed_data/docs").glob("*.md"),
+        *(ROOT / "modu_desktop/sandbox/repo/seed_data/docs").glob("*.md"),
     ]
 )
 
@@ -62,7 +62,7 @@ def test_line_endings_and_bom_are_kept() -> None:
 
 
 def test_an_edited_text_card_changes_only_its_own_paragraph() -> None:
-    text = _read(ROOT / "modu_desktop/sandbox/seed_data/docs/05-sandbox-notes.md")
+    text = _read(ROOT / "modu_desktop/sandbox/repo/seed_data/docs/05-sandbox-notes.md")
     seg = next(s for s in split_cards(text) if s.kind == "text")
     source = seg.text(text)
     blocks = [b.block for b in seg.blocks]

@@ -37,7 +37,8 @@ from tests.helpers.lang import in_lang, speaking
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PNG = (
-    Path(__file__).resolve().parents[3] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
+    Path(__file__).resolve().parents[3]
+    / "modu_desktop/sandbox/repo/seed_data/static/img/modu-logo.png"
 ).read_bytes()
 
 

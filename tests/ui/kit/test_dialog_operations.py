@@ -25,7 +25,8 @@ from tests.helpers.lang import in_lang
 
 DOC = "03-strategy"
 PNG = (
-    Path(__file__).resolve().parents[3] / "modu_desktop/sandbox/seed_data/static/img/modu-logo.png"
+    Path(__file__).resolve().parents[3]
+    / "modu_desktop/sandbox/repo/seed_data/static/img/modu-logo.png"
 )
 BOOM = errors.ServerError(502, "bad gateway")
 

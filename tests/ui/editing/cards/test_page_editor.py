@@ -28,10 +28,10 @@ REAL_DOCS = sorted(
     [
         *(ROOT / "tests/fixtures/pnu-modu/docs").glob("*.md"),
         *(ROOT / "tests/fixtures/pnu-modu-site/docs").glob("*.md"),
-        *(ROOT / "modu_desktop/sandbox/seed_data/docs").glob("*.md"),
+        *(ROOT / "modu_desktop/sandbox/repo/seed_data/docs").glob("*.md"),
     ]
 )
-NOTES = (ROOT / "modu_desktop/sandbox/seed_data/docs/05-sandbox-notes.md").read_text("utf-8")
+NOTES = (ROOT / "modu_desktop/sandbox/repo/seed_data/docs/05-sandbox-notes.md").read_text("utf-8")
 
 
 @pytest.fixture(autouse=True)

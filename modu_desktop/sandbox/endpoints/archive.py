@@ -26,9 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from .api import GitHubApi
-from .gitstore import SUBMODULE_MODE
-from .http_types import ApiRequest, ApiResponse, not_found
+from modu_desktop.sandbox.api import GitHubApi
+from modu_desktop.sandbox.repo.gitstore import SUBMODULE_MODE
+from modu_desktop.sandbox.rest.messages import ApiRequest, ApiResponse, not_found
 
 DOWNLOAD_TEMPLATE = "/codeload/{owner}/{repo}/legacy.tar.gz/{ref}"
 LINK_SECONDS = 300.0  # GitHub: "the link expires after five minutes" (private repositories)

@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from .gitstore import CommitInfo, Entry, Signature
-from .users import SandboxUser, stable_id
+from modu_desktop.sandbox.repo.gitstore import CommitInfo, Entry, Signature
+from modu_desktop.sandbox.users import SandboxUser, stable_id
 
 DOCS_URL = "https://docs.github.com/rest"
 

@@ -12,7 +12,9 @@ from modu_desktop.core.brochure import block_model
 from modu_desktop.core.brochure.catalog import spec_for
 from modu_desktop.core.brochure.syntax import block_spans
 
-SEED = Path(__file__).resolve().parents[2] / "modu_desktop" / "sandbox" / "seed_data" / "docs"
+SEED = (
+    Path(__file__).resolve().parents[3] / "modu_desktop" / "sandbox" / "repo" / "seed_data" / "docs"
+)
 DOCS = sorted(SEED.glob("*.md"))
 
 

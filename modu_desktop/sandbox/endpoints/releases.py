@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import payloads as P
-from .api import GitHubApi
-from .http_types import ApiError, ApiRequest, ApiResponse, not_found
-from .users import stable_id
+from modu_desktop.sandbox.api import GitHubApi
+from modu_desktop.sandbox.rest import payloads as P
+from modu_desktop.sandbox.rest.messages import ApiError, ApiRequest, ApiResponse, not_found
+from modu_desktop.sandbox.users import stable_id
 
 
 def _release_json(api: GitHubApi, rel: dict[str, Any]) -> dict[str, Any]:

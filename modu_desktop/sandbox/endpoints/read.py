@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import payloads as P
-from .actions import WORKFLOW_PATH, DeployRun
-from .api import GitHubApi
-from .gitstore import CommitInfo, Signature
-from .http_types import ApiError, ApiRequest, ApiResponse, not_found
-from .paging import last_page, link_header, page_args, parse_date_range, parse_timestamp
+from modu_desktop.sandbox.api import GitHubApi
+from modu_desktop.sandbox.practice.deploy_workflow import WORKFLOW_PATH, DeployRun
+from modu_desktop.sandbox.repo.gitstore import CommitInfo, Signature
+from modu_desktop.sandbox.rest import payloads as P
+from modu_desktop.sandbox.rest.messages import ApiError, ApiRequest, ApiResponse, not_found
+from modu_desktop.sandbox.rest.paging import (
+    last_page,
+    link_header,
+    page_args,
+    parse_date_range,
+    parse_timestamp,
+)
 
 # ----- identity --------------------------------------------------------------------------------
 

@@ -18,15 +18,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from . import payloads as P
-from . import site
-from .api import Handler
-from .avatars import avatar_png
-from .cors import cors_headers, preflight_headers
-from .faults import FaultInjector, Faults, RateInfo
-from .http_types import ApiError, ApiRequest, ApiResponse
-from .router import Match
-from .routes import ROUTES
+from modu_desktop.sandbox.api import Handler
+from modu_desktop.sandbox.faults import FaultInjector, Faults, RateInfo
+from modu_desktop.sandbox.http.router import Match
+from modu_desktop.sandbox.http.routes import ROUTES
+from modu_desktop.sandbox.practice import site
+from modu_desktop.sandbox.practice.avatars import avatar_png
+from modu_desktop.sandbox.rest import payloads as P
+from modu_desktop.sandbox.rest.cors import cors_headers, preflight_headers
+from modu_desktop.sandbox.rest.messages import ApiError, ApiRequest, ApiResponse
 
 log = logging.getLogger("modu_desktop.sandbox")
 AVATARS = "/_sandbox/avatars/"

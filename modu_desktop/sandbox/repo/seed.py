@@ -11,7 +11,7 @@ from dulwich.object_store import iter_tree_contents
 from dulwich.objects import Commit
 from dulwich.repo import Repo
 
-from .gitstore import EXEC_MODE, FILE_MODE, GitStore, Signature
+from modu_desktop.sandbox.repo.gitstore import EXEC_MODE, FILE_MODE, GitStore, Signature
 
 SAMPLE_DIR = Path(__file__).resolve().parent / "seed_data"
 SEED_AUTHOR = ("Modu Sandbox", "sandbox@modu-desktop.invalid")

@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime
 from urllib.parse import urlencode
 
-from .http_types import ApiRequest
+from modu_desktop.sandbox.rest.messages import ApiRequest
 
 MAX_PER_PAGE = 100
 

@@ -7,8 +7,12 @@ from typing import Any
 import httpx
 
 from modu_desktop.sandbox import Sandbox, SandboxUser
-from modu_desktop.sandbox.actions import glob_to_regex, paths_ignore_from_workflow, should_run
 from modu_desktop.sandbox.clock import ManualClock
+from modu_desktop.sandbox.practice.deploy_workflow import (
+    glob_to_regex,
+    paths_ignore_from_workflow,
+    should_run,
+)
 from tests.helpers.sandbox import REPO_PATH, SandboxFactory, b64, client_for
 
 RUNS = f"{REPO_PATH}/actions/runs"

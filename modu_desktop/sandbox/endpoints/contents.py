@@ -10,12 +10,16 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import unquote
 
-from . import payloads as P
-from .actions import WORKFLOW_PATH, paths_ignore_from_workflow, should_run
-from .api import EMPTY_CONTENTS, GitHubApi
-from .deploycheck import start_build_check
-from .gitstore import Entry, PathConflict, Signature, WriteOutcome
-from .http_types import ApiError, ApiRequest, ApiResponse, not_found
+from modu_desktop.sandbox.api import EMPTY_CONTENTS, GitHubApi
+from modu_desktop.sandbox.endpoints.build_check import start_build_check
+from modu_desktop.sandbox.practice.deploy_workflow import (
+    WORKFLOW_PATH,
+    paths_ignore_from_workflow,
+    should_run,
+)
+from modu_desktop.sandbox.repo.gitstore import Entry, PathConflict, Signature, WriteOutcome
+from modu_desktop.sandbox.rest import payloads as P
+from modu_desktop.sandbox.rest.messages import ApiError, ApiRequest, ApiResponse, not_found
 
 # ----- contents --------------------------------------------------------------------------------
 
@@ -240,7 +244,7 @@ def _after_write(
     changed = api.store.changed_paths(outcome.commit.sha)
     if should_run(outcome.commit.message, changed, ignore):
         login = req.user.login if req.user else None
-        # The build step: the site's build fails when any document breaks it (deploycheck).
+        # The build step: the site's build fails when any document breaks it (build_check).
         check = start_build_check(api.store, outcome.commit.sha)
         api.workflow.record_push(outcome.commit, branch, login, api.clock(), check)
 

@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .payloads import error_body
-from .users import SandboxUser
+from modu_desktop.sandbox.rest.payloads import error_body
+from modu_desktop.sandbox.users import SandboxUser
 
 
 @dataclass

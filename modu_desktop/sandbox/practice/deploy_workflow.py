@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .gitstore import CommitInfo
+from modu_desktop.sandbox.repo.gitstore import CommitInfo
 
 WORKFLOW_PATH = ".github/workflows/deploy.yml"
 SKIP_MARKERS = ("[skip ci]", "[ci skip]", "[no ci]", "[skip actions]", "[actions skip]")

@@ -16,7 +16,7 @@ from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.publish import check as publish_check
 from modu_desktop.core.publish.check import tree_paths
 from modu_desktop.core.publish.failure import broken_files, deploy_failure, failing_lines
-from modu_desktop.sandbox.deploycheck import build_check
+from modu_desktop.sandbox.endpoints.build_check import build_check
 from tests.helpers.sandbox import REPO_PATH, b64, client_for
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
@@ -144,7 +144,7 @@ def test_failing_lines_from_a_github_style_log() -> None:
     ]
 
 
-REAL_LOG = Path(__file__).resolve().parents[1] / "fixtures" / "deploy-logs"
+REAL_LOG = Path(__file__).resolve().parents[2] / "fixtures" / "deploy-logs"
 
 
 def _as_github_serves(text: str) -> str:
@@ -176,7 +176,7 @@ def _coloured(text: str) -> str:
 def test_the_sandbox_names_broken_pages_the_way_the_real_build_does(sandbox: Any) -> None:
     """The sandbox's build log for two broken pages reads like the real one: the same frame,
     one block per page (its first problem, as the MDX compiler stops there), dashes between."""
-    from modu_desktop.sandbox.deploycheck import BuildProblem, mdx_error_block
+    from modu_desktop.sandbox.endpoints.build_check import BuildProblem, mdx_error_block
 
     real = (REAL_LOG / "docusaurus-build-two-broken-pages.txt").read_text("utf-8").splitlines()
     ours = mdx_error_block(

@@ -6,13 +6,9 @@ nothing behind the reader's back.
 
 from __future__ import annotations
 
-from . import deploycheck
-from . import endpoints_archive as archive
-from . import endpoints_contents as contents
-from . import endpoints_read as read
-from . import endpoints_releases as releases
-from .api import Handler
-from .router import Router
+from modu_desktop.sandbox.api import Handler
+from modu_desktop.sandbox.endpoints import archive, build_check, contents, read, releases
+from modu_desktop.sandbox.http.router import Router
 
 TABLE: tuple[tuple[str, str, Handler], ...] = (
     ("GET", "/user", read.get_user),
@@ -28,8 +24,8 @@ TABLE: tuple[tuple[str, str, Handler], ...] = (
     ("GET", "/repos/{owner}/{repo}/commits", read.list_commits),
     ("GET", "/repos/{owner}/{repo}/actions/runs", read.list_runs),
     ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", read.get_run),
-    ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs", deploycheck.list_jobs),
-    ("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs", deploycheck.job_logs),
+    ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs", build_check.list_jobs),
+    ("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs", build_check.job_logs),
     ("GET", "/repos/{owner}/{repo}/contents", contents.get_root_contents),
     ("GET", "/repos/{owner}/{repo}/contents/{path}", contents.get_contents),
     ("PUT", "/repos/{owner}/{repo}/contents/{path}", contents.put_contents),

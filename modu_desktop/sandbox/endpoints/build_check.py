@@ -26,13 +26,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import payloads as P
-from .http_types import ApiRequest, ApiResponse, not_found
+from modu_desktop.sandbox.rest import payloads as P
+from modu_desktop.sandbox.rest.messages import ApiRequest, ApiResponse, not_found
 
 if TYPE_CHECKING:
-    from .actions import DeployRun
-    from .api import GitHubApi
-    from .gitstore import GitStore
+    from modu_desktop.sandbox.api import GitHubApi
+    from modu_desktop.sandbox.practice.deploy_workflow import DeployRun
+    from modu_desktop.sandbox.repo.gitstore import GitStore
 
 STEPS = (
     "Set up job",
