@@ -36,6 +36,7 @@ EVERY_SCENE = {
     "list-narrow",
     "page-editor",
     "page-editor-top",
+    "publish-check",
 }
 
 
