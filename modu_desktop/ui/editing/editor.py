@@ -900,6 +900,16 @@ class EditorPane(QWidget):
             "list_shown": self._list_wanted,
             "raw": self.raw_view,
         }
+        old: dict[str, Any] = {}
+        if self._layout_path is not None:
+            with contextlib.suppress(Exception):
+                read = json.loads(self._layout_path.read_text("utf-8"))
+                old = read if isinstance(read, dict) else {}
+        if self.narrow:
+            # a narrow window sizes the cards and the preview for now, not for the next start
+            state.pop("editor")
+            if isinstance(old.get("editor"), list):
+                state["editor"] = old["editor"]
         if (
             self._outer is not None
             and self._doc_list is not None
@@ -907,11 +917,8 @@ class EditorPane(QWidget):
             and not self.narrow
         ):
             state["outer"] = self._outer.sizes()
-        elif self._layout_path is not None:
-            with contextlib.suppress(Exception):
-                old = json.loads(self._layout_path.read_text("utf-8"))
-                if isinstance(old.get("outer"), list):
-                    state["outer"] = old["outer"]
+        elif isinstance(old.get("outer"), list):
+            state["outer"] = old["outer"]
         return state
 
     def save_layout(self) -> None:
