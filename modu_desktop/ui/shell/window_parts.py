@@ -167,7 +167,7 @@ def explain_cannot_save(win: ShellApi) -> None:
         banner = win.viewer_banner
     else:
         banner = win.readonly_banner
-    banner.prefix(tr("This document cannot be saved here."))
+    banner.prefix(tr("It cannot be saved here."))
     banner.show()
 
 
