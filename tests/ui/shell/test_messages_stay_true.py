@@ -185,7 +185,7 @@ def test_the_status_bar_and_the_line_under_the_editor_say_the_same(
 def test_ctrl_s_on_a_taken_document_names_it_once(
     make_window: Any, peer: Any, ui: Any, qtbot: Any
 ) -> None:
-    """"이 문서는 여기서 저장할 수 없습니다. … 이 문서는 지금 읽기 전용입니다." said it twice."""
+    """ "이 문서는 여기서 저장할 수 없습니다. … 이 문서는 지금 읽기 전용입니다." said it twice."""
     from modu_desktop import i18n
 
     i18n.set_language("ko")
