@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -156,8 +157,12 @@ class EditorPane(QWidget):
         self.save_state = QLabel("")
         self.save_state.setObjectName("saveState")
         self.save_state.setAccessibleName(tr("Saved or not"))
-        bar.addWidget(self.save_state)
-        bar.addStretch(1)
+        # the label takes the toolbar's free room, whatever its text: the buttons after it
+        # never move when "✔ 저장됨" becomes "저장하기 전에 확인하는 중…" (in a full toolbar at
+        # 800 px they were pushed about as the state changed)
+        self.save_state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.save_state.setMinimumWidth(self.fontMetrics().horizontalAdvance("✔ 저장됨 "))
+        bar.addWidget(self.save_state, 1)
         self.insert_block_button = QPushButton(tr("Insert block"))
         self.insert_block_button.setObjectName("insertBlockButton")
         self.insert_block_button.setAccessibleName(tr("Insert a brochure block"))
@@ -435,6 +440,7 @@ class EditorPane(QWidget):
     def _show_save_state(self, phase: EditPhase | None) -> None:
         text, kind = save_words(phase or self.phase())
         self.save_state.setText(text)
+        self.save_state.setToolTip(text)  # when the toolbar is too narrow for all of it
         self.save_state.setProperty("kind", kind)
         color = {"ok": "#1a7f37", "warning": "#b45309", "info": "#5b6b88"}[kind]
         self.save_state.setStyleSheet(f"color: {color}; font-weight: 600;")
