@@ -269,6 +269,7 @@ class EditorPane(QWidget):
         self._remember_list = True
         self._list_wanted = True  # the user's choice (a narrow window may hide it for now)
         self.narrow = False  # the window is narrow now: its list width is not the user's
+        self.fitted_sizes: list[int] | None = None  # the cards/preview sizes a narrow window chose
         self.raw_view = False
         self._loaded = ""
         self._loaded_plain = ""
@@ -911,8 +912,11 @@ class EditorPane(QWidget):
             with contextlib.suppress(Exception):
                 read = json.loads(self._layout_path.read_text("utf-8"))
                 old = read if isinstance(read, dict) else {}
-        if self.narrow:
-            # a narrow window sizes the cards and the preview for now, not for the next start
+        fitted = self.splitter.sizes() == self.fitted_sizes or (
+            self.view == "both" and self.preview.isHidden()
+        )
+        if self.narrow and fitted:
+            # a narrow window sized the cards and the preview for now, not for the next start
             state.pop("editor")
             if isinstance(old.get("editor"), list):
                 state["editor"] = old["editor"]

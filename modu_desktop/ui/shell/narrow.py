@@ -10,7 +10,7 @@ The cards come first in a narrow window: beside the preview they get at least
 :data:`EDITOR_MIN_PX` (the preview, which scales the page down, takes the rest); where that
 leaves the preview less than :data:`PREVIEW_MIN_PX` (the list brought back at 800 px), the
 preview steps aside for now and returns when there is room again. Neither is remembered as the
-user's layout.
+user's layout; a split the user drags is.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class NarrowLayout(QObject):
         self._wide_sizes: list[int] | None = None  # the cards and preview before narrowing
         win.installEventFilter(self)
         win.editor_pane.splitter.installEventFilter(self)
+        win.editor_pane.splitter.splitterMoved.connect(self._user_moved)
         win.editor_pane.toggle_list_button.clicked.connect(self._user_toggled)
 
     @property
@@ -73,6 +74,12 @@ class NarrowLayout(QObject):
         if editor < EDITOR_MIN_PX:
             self._remember_wide()
             pane.splitter.setSizes([EDITOR_MIN_PX, max(PREVIEW_MIN_PX, room - EDITOR_MIN_PX)])
+            pane.fitted_sizes = pane.splitter.sizes()
+
+    def _user_moved(self, *_args: object) -> None:
+        """The user's own sizes, narrow or not: theirs to keep."""
+        self.win.editor_pane.fitted_sizes = None
+        self._wide_sizes = None
 
     def _remember_wide(self) -> None:
         if self._wide_sizes is None:
