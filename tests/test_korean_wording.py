@@ -65,6 +65,17 @@ def _literal(node: ast.AST | None) -> str | None:
 # -------------------------------------------------------------------------- particle pairs
 
 
+def test_page_titles_are_quoted_with_curly_quotes() -> None:
+    """A page is named “제목” everywhere; '제목' in straight quotes reads like a code value."""
+    straight = re.compile(r"""['"]\{(title|doc|name_of_page)(:[^}]*)?\}['"]""")
+    bad = []
+    for f in _catalogue_files():
+        for n, line in enumerate(f.read_text("utf-8").splitlines(), 1):
+            if straight.search(line):
+                bad.append(f"{f.name}:{n}: {line.strip()[:120]}")
+    assert not bad, "quote a page title as “{title}”:\n" + "\n".join(bad)
+
+
 def test_no_particle_pairs_in_the_catalogues() -> None:
     bad = []
     for f in _catalogue_files():

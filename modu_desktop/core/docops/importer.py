@@ -159,7 +159,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     if not title:
         h = _HEADING.search(fm.body if fm.has_block else text)
         title = h.group(1).strip() if h else doc_id
-        notes.append(Text("No title in the front matter; using '{title}'.", title=title))
+        notes.append(Text("No title in the front matter; using “{title}”.", title=title))
     title = " ".join(title.split())
 
     theme = (fm.get("theme") or "").strip()

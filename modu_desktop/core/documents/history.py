@@ -300,17 +300,24 @@ def side_by_side(old: str, new: str, *, context: int = 2) -> list[SideRow]:
     """The two texts in two columns, line against line: changed lines face each other, a line
     only one side has faces a gap, and long unchanged stretches shrink to ``context`` lines
     around each change and one "skipped" row. Empty when the texts are the same."""
-    a, b = old.splitlines(), new.splitlines()
+    return side_by_side_lines(old.splitlines(), new.splitlines(), context=context)
+
+
+def side_by_side_lines(
+    a: Sequence[str], b: Sequence[str], *, context: int | None = 2
+) -> list[SideRow]:
+    """:func:`side_by_side` of two lists of lines (``context`` None: every unchanged line)."""
+    a, b = list(a), list(b)
     if a == b:
         return []
     rows: list[SideRow] = []
     ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
     for k, (tag, i1, i2, j1, j2) in enumerate(ops):
         if tag == "equal":
-            head = context if k > 0 else 0
-            tail = context if k < len(ops) - 1 else 0
+            head = (context or 0) if k > 0 else 0
+            tail = (context or 0) if k < len(ops) - 1 else 0
             n = i2 - i1
-            if n <= head + tail + 1:
+            if context is None or n <= head + tail + 1:
                 keep = list(range(n))
             else:
                 keep = list(range(head)) + [-1] + list(range(n - tail, n))

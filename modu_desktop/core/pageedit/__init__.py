@@ -8,4 +8,6 @@ Markdown.
 - :mod:`.reading` — Markdown → model, as the site reads it (None where a card cannot hold it).
 - :mod:`.writing` — model → Markdown the site renders exactly as the card showed it, keeping the
   original bytes of every paragraph the user did not change.
+- :mod:`.readable` — a whole page as the lines a person reads on its cards (the conflict
+  dialog's side-by-side reading).
 """

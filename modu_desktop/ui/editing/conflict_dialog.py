@@ -1,24 +1,35 @@
-"""Side-by-side "your version / the version on the site" for save conflicts and comparisons."""
+"""Side-by-side "your version / the version on the site" for save conflicts and comparisons.
+
+Both versions are shown as the page editor shows a page — headings, paragraphs, list items, a
+block by its name and each field by its label, no Markdown marks — line against line, the lines
+that differ coloured and the changed letters bold. 원문 보기 shows the two texts as written.
+"""
 
 from __future__ import annotations
 
 import difflib
+import html
 from enum import Enum
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStackedWidget,
+    QTextBrowser,
     QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
+from modu_desktop.core.documents.history import SideRow, changed_parts, side_by_side_lines
+from modu_desktop.core.pageedit.readable import ReadableLine, readable_lines
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.fit import fit_to_screen
 
@@ -63,6 +74,107 @@ def link_scrolling(a: QPlainTextEdit, b: QPlainTextEdit) -> None:
 
     follow(a, b)
     follow(b, a)
+
+
+# ------------------------------------------------------------------------ the reading view
+_MINE_LINE, _MINE_PART = "#fff3c4", "#ffd966"
+_THEIRS_LINE, _THEIRS_PART = "#dceeff", "#9fc5f8"
+_GAP = "#f4f4f4"
+_CONTEXT = 3  # unchanged lines kept around each change
+
+
+def _key(line: ReadableLine) -> str:
+    return f"{line.kind}\x1f{line.level}\x1f{line.marks}\x1f{line.text}"
+
+
+def reading_rows(
+    mine: list[ReadableLine], theirs: list[ReadableLine]
+) -> list[tuple[SideRow, ReadableLine | None, ReadableLine | None]]:
+    """The two readings line against line (a row's lines, None where a side has none)."""
+    rows = side_by_side_lines([_key(x) for x in mine], [_key(x) for x in theirs], context=_CONTEXT)
+    return [
+        (
+            row,
+            mine[row.old_no - 1] if row.old_no else None,
+            theirs[row.new_no - 1] if row.new_no else None,
+        )
+        for row in rows
+    ]
+
+
+def _cell(line: ReadableLine | None, parts: list[tuple[int, int]], part_colour: str) -> str:
+    """One line as the cards show it: a heading large and bold, a field's label grey, a list
+    item indented, 원문 in a fixed-width font; ``parts`` (character spans) bold on colour."""
+    if line is None:
+        return "&nbsp;"
+    text = line.text
+    out, at = [], 0
+    for start, end in parts:
+        out.append(html.escape(text[at:start]))
+        piece = html.escape(text[start:end]) or "&nbsp;"
+        out.append(f'<span style="background-color: {part_colour}"><b>{piece}</b></span>')
+        at = end
+    out.append(html.escape(text[at:]))
+    shown = "".join(out).replace("\n", "<br>") or "&nbsp;"
+    indent = "&nbsp;" * 4 * line.level if line.kind in ("item", "field") else ""
+    if line.kind == "section":
+        return f'<span style="color: #555"><b>{shown}</b></span>'
+    if line.kind == "heading":
+        size = {2: "x-large", 3: "large"}.get(line.level, "medium")
+        return f'<span style="font-size: {size}"><b>{shown}</b></span>'
+    if line.kind == "field" and not parts and ": " in text:
+        label, value = text.split(": ", 1)
+        return (
+            f'{indent}<span style="color: #666">{html.escape(label)}:</span> '
+            f"{html.escape(value).replace(chr(10), '<br>')}"
+        )
+    if line.kind == "quote":
+        return f'<span style="color: #555">│ <i>{shown}</i></span>'
+    if line.kind == "row" and line.level:
+        return f"<b>{shown}</b>"
+    if line.kind == "raw":
+        return f'<span style="font-family: monospace">{shown}</span>'
+    return indent + shown
+
+
+def reading_html(
+    rows: list[tuple[SideRow, ReadableLine | None, ReadableLine | None]],
+    mine_title: str,
+    theirs_title: str,
+) -> str:
+    """The two readings as a two-column table, one row per line, changes coloured."""
+    out = [
+        '<table width="100%" cellspacing="0" cellpadding="5" style="border-collapse: collapse">',
+        f'<tr><th width="50%" align="left">{html.escape(mine_title)}</th>'
+        f'<th width="50%" align="left">{html.escape(theirs_title)}</th></tr>',
+    ]
+    for row, left, right in rows:
+        if row.kind == "skipped":
+            out.append(
+                '<tr><td colspan="2" align="center" style="color: #777">'
+                f"⋯ {html.escape(tr('{n} unchanged line(s)', n=row.skipped))} ⋯</td></tr>"
+            )
+            continue
+        a_parts: list[tuple[int, int]] = []
+        b_parts: list[tuple[int, int]] = []
+        if row.kind == "changed" and left is not None and right is not None:
+            a_parts, b_parts = changed_parts(left.text, right.text)
+        colours = {
+            "same": ("", ""),
+            "changed": (_MINE_LINE, _THEIRS_LINE),
+            "removed": (_MINE_LINE, _GAP),
+            "added": (_GAP, _THEIRS_LINE),
+        }[row.kind]
+        whole_a = [(0, len(left.text))] if row.kind == "removed" and left else a_parts
+        whole_b = [(0, len(right.text))] if row.kind == "added" and right else b_parts
+        cells = (_cell(left, whole_a, _MINE_PART), _cell(right, whole_b, _THEIRS_PART))
+        tds = "".join(
+            f'<td width="50%" valign="top"{f" bgcolor={colour!r}" if colour else ""}>{c}</td>'
+            for c, colour in zip(cells, colours, strict=True)
+        )
+        out.append(f"<tr>{tds}</tr>")
+    out.append("</table>")
+    return "".join(out)
 
 
 class ConflictChoice(Enum):
@@ -136,42 +248,76 @@ class ConflictDialog(QDialog):
         )
         self.setAccessibleName(self.windowTitle())
         lay = QVBoxLayout(self)
-        by = tr(" by {who}", who=theirs_by) if theirs_by else ""
         if compare_only:
             msg = tr(
                 "Your text (left) and the current version on the site (right) of “{doc}”.",
                 doc=title,
             )
+        elif theirs_by:
+            msg = tr(
+                "While you were editing “{doc}”, {who} saved a newer version. Nothing has been "
+                "overwritten yet. Choose what to keep.",
+                doc=title,
+                who=theirs_by,
+            )
         else:
             msg = tr(
-                "While you were editing “{doc}”, a newer version was saved{by}. "
-                "Nothing has been overwritten. Choose what to keep.",
+                "While you were editing “{doc}”, someone saved a newer version. Nothing has been "
+                "overwritten yet. Choose what to keep.",
                 doc=title,
-                by=by,
             )
         head = QLabel(msg)
         head.setWordWrap(True)
         head.setObjectName("conflictHeadline")
         lay.addWidget(head)
 
+        self.mine, self.theirs = mine, theirs
+        theirs_title = (
+            tr("Saved by {who}", who=theirs_by) if theirs_by else tr("Current version on the site")
+        )
+        self.rows = reading_rows(readable_lines(mine), readable_lines(theirs))
+        self.reading_view = QTextBrowser()
+        self.reading_view.setObjectName("readingView")
+        self.reading_view.setOpenLinks(False)
+        self.reading_view.setAccessibleName(tr("The two versions side by side"))
+        self.reading_view.setHtml(reading_html(self.rows, tr("Your version"), theirs_title))
+
+        raw_page = QWidget()
+        raw_lay = QVBoxLayout(raw_page)
+        raw_lay.setContentsMargins(0, 0, 0, 0)
         split = QSplitter(Qt.Orientation.Horizontal)
         self.mine_view = read_only_pane(split, tr("Your version"), "mineText", mine)
-        self.theirs_view = read_only_pane(
-            split, tr("Current version on the site"), "theirsText", theirs
-        )
-        lay.addWidget(split, 1)
+        self.theirs_view = read_only_pane(split, theirs_title, "theirsText", theirs)
+        raw_lay.addWidget(split)
+        self.views = QStackedWidget()
+        self.views.addWidget(self.reading_view)
+        self.views.addWidget(raw_page)
+        lay.addWidget(self.views, 1)
         ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
         _highlight(self.mine_view, ca, "#fff3c4")
         _highlight(self.theirs_view, cb, "#dceeff")
         self._first_change = (min(ca) if ca else 0, min(cb) if cb else 0)
         _scroll_to(self.mine_view, self._first_change[0])
         _scroll_to(self.theirs_view, self._first_change[1])
-        self.summary = QLabel(
-            tr("The two versions are identical.")
-            if mine == theirs
-            else tr("Changed lines are highlighted.")
-        )
-        lay.addWidget(self.summary)
+
+        info = QHBoxLayout()
+        if mine == theirs:
+            summary = tr("The two versions are identical.")
+        elif not self.rows:
+            summary = tr(
+                "The two versions read the same; only the way the original text is written differs."
+            )
+        else:
+            summary = tr("What differs is coloured; changed letters are bold.")
+        self.summary = QLabel(summary)
+        self.summary.setObjectName("conflictSummary")
+        self.summary.setWordWrap(True)
+        info.addWidget(self.summary, 1)
+        self.raw_toggle = QCheckBox(tr("Show the &original text (Markdown)"))
+        self.raw_toggle.setObjectName("rawToggle")
+        self.raw_toggle.toggled.connect(self._show_raw)
+        info.addWidget(self.raw_toggle)
+        lay.addLayout(info)
 
         row = QHBoxLayout()
         self.keep_mine_button = QPushButton(tr("&Keep mine (overwrite theirs)"))
@@ -222,6 +368,11 @@ class ConflictDialog(QDialog):
         self._safe.setFocus()
         # Once laid out, put the first difference in view (the panes then scroll together).
         QTimer.singleShot(0, lambda: _scroll_to(self.mine_view, self._first_change[0]))
+
+    def _show_raw(self, raw: bool) -> None:
+        self.views.setCurrentIndex(1 if raw else 0)
+        if raw:
+            QTimer.singleShot(0, lambda: _scroll_to(self.mine_view, self._first_change[0]))
 
     def _done(self, choice: ConflictChoice) -> None:
         self.choice = choice

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -156,8 +157,12 @@ class EditorPane(QWidget):
         self.save_state = QLabel("")
         self.save_state.setObjectName("saveState")
         self.save_state.setAccessibleName(tr("Saved or not"))
-        bar.addWidget(self.save_state)
-        bar.addStretch(1)
+        # the label takes the toolbar's free room, whatever its text: the buttons after it
+        # never move when "✔ 저장됨" becomes "저장하기 전에 확인하는 중…" (in a full toolbar at
+        # 800 px they were pushed about as the state changed)
+        self.save_state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.save_state.setMinimumWidth(self.fontMetrics().horizontalAdvance("✔ 저장됨 "))
+        bar.addWidget(self.save_state, 1)
         self.insert_block_button = QPushButton(tr("Insert block"))
         self.insert_block_button.setObjectName("insertBlockButton")
         self.insert_block_button.setAccessibleName(tr("Insert a brochure block"))
@@ -264,6 +269,7 @@ class EditorPane(QWidget):
         self._remember_list = True
         self._list_wanted = True  # the user's choice (a narrow window may hide it for now)
         self.narrow = False  # the window is narrow now: its list width is not the user's
+        self.fitted_sizes: list[int] | None = None  # the cards/preview sizes a narrow window chose
         self.raw_view = False
         self._loaded = ""
         self._loaded_plain = ""
@@ -435,6 +441,7 @@ class EditorPane(QWidget):
     def _show_save_state(self, phase: EditPhase | None) -> None:
         text, kind = save_words(phase or self.phase())
         self.save_state.setText(text)
+        self.save_state.setToolTip(text)  # when the toolbar is too narrow for all of it
         self.save_state.setProperty("kind", kind)
         color = {"ok": "#1a7f37", "warning": "#b45309", "info": "#5b6b88"}[kind]
         self.save_state.setStyleSheet(f"color: {color}; font-weight: 600;")
@@ -900,6 +907,19 @@ class EditorPane(QWidget):
             "list_shown": self._list_wanted,
             "raw": self.raw_view,
         }
+        old: dict[str, Any] = {}
+        if self._layout_path is not None:
+            with contextlib.suppress(Exception):
+                read = json.loads(self._layout_path.read_text("utf-8"))
+                old = read if isinstance(read, dict) else {}
+        fitted = self.splitter.sizes() == self.fitted_sizes or (
+            self.view == "both" and self.preview.isHidden()
+        )
+        if self.narrow and fitted:
+            # a narrow window sized the cards and the preview for now, not for the next start
+            state.pop("editor")
+            if isinstance(old.get("editor"), list):
+                state["editor"] = old["editor"]
         if (
             self._outer is not None
             and self._doc_list is not None
@@ -907,11 +927,8 @@ class EditorPane(QWidget):
             and not self.narrow
         ):
             state["outer"] = self._outer.sizes()
-        elif self._layout_path is not None:
-            with contextlib.suppress(Exception):
-                old = json.loads(self._layout_path.read_text("utf-8"))
-                if isinstance(old.get("outer"), list):
-                    state["outer"] = old["outer"]
+        elif isinstance(old.get("outer"), list):
+            state["outer"] = old["outer"]
         return state
 
     def save_layout(self) -> None:

@@ -39,6 +39,12 @@ class PublishStatus(QWidget):
         self.view_button = QPushButton(tr("View on site"))
         self.view_button.setObjectName("viewOnSiteButton")
         self.view_button.setAccessibleName(tr("Open the published page in the browser"))
+        # the line keeps its height and its width for the text whether or not the button is
+        # there, so the page below it does not jump when the page goes live
+        policy = self.view_button.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.view_button.setSizePolicy(policy)
+        self.setMinimumHeight(self.view_button.sizeHint().height())
         self.view_button.hide()
         lay.addWidget(self.view_button)
         self.view_button.clicked.connect(self.open_page)

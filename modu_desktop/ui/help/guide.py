@@ -1,4 +1,5 @@
-"""사용 안내: a short guide inside the app (what to do first, saving, locks, practice mode)."""
+"""사용 안내: a short guide inside the app (what to do first, the cards of a page, saving,
+locks, practice mode)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.fit import fit_to_screen
-from modu_desktop.ui.kit.shortcuts import keys_text
+from modu_desktop.ui.kit.shortcuts import keys_text, page_keys_text
 
 
 def guide_sections() -> list[tuple[str, str]]:
@@ -22,12 +23,47 @@ def guide_sections() -> list[tuple[str, str]]:
             ),
         ),
         (
-            tr("Edit and see the result"),
+            tr("A page is made of cards"),
             tr(
-                "Edit the text in the middle; the preview beside it shows the page as the site "
-                "will. Page settings above the text hold the title and the order in the menu. "
-                "Insert block adds cards, tables, timelines and the like with a form instead of "
-                "code."
+                "An open page shows as cards, from top to bottom as the site shows it: Page "
+                "settings at the top (the title, the name and order in the menu), text boxes for "
+                "running text, and a card with named fields for each block (cards, tables, "
+                "timelines and the like). The preview beside them shows the page as the site "
+                "will."
+            ),
+        ),
+        (
+            tr("Writing in a text box"),
+            tr(
+                "Type as in a word processor. The toolbar's first button, Heading, makes the "
+                "line a large, medium or small heading, or body text again. Bold ({bold}), "
+                "italic ({italic}), a link ({link}), lists, a quotation and a table are on the "
+                "same toolbar; Shift+Enter starts a new line in the same paragraph. Picture puts "
+                "a picture from this computer into the text.",
+                bold=page_keys_text("bold"),
+                italic=page_keys_text("italic"),
+                link=page_keys_text("link"),
+            ),
+        ),
+        (
+            tr("Adding, moving and removing cards"),
+            tr(
+                "Each card has ▲ and ▼ to move it, ＋ to add a text box or a block above or "
+                "below it, and ✕ to remove it; Undo on the notice, or {undo}, brings it back. "
+                "＋ Text box and ＋ Block… under the last card add one at the end, and Insert "
+                "block ({block}) adds one where you are.",
+                undo=keys_text("undo").split(", ")[0],
+                block=keys_text("insertBlock"),
+            ),
+        ),
+        (
+            tr("Edit original text (for the advanced)"),
+            tr(
+                "Edit original text ({raw}) shows the whole page as Markdown, the text the "
+                "site is made from, and back to the cards. Parts the cards cannot show appear "
+                "on the page as “Original text” cards and are kept exactly as written. You do "
+                "not need it for everyday work.",
+                raw=keys_text("rawView"),
             ),
         ),
         (

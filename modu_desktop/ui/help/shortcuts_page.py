@@ -18,7 +18,13 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.fit import fit_to_screen
-from modu_desktop.ui.kit.shortcuts import TABLE, keys_text, native_text
+from modu_desktop.ui.kit.shortcuts import (
+    PAGE_EDITOR,
+    TABLE,
+    keys_text,
+    native_text,
+    page_keys_text,
+)
 
 
 def shortcut_rows(window: QWidget) -> list[tuple[str, str, str, str]]:
@@ -44,6 +50,14 @@ def shortcut_rows(window: QWidget) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def page_editor_rows() -> list[tuple[str, str, str, str]]:
+    """(what it does, this computer, Windows, macOS) for the keys of the page editor's cards."""
+    return [
+        (tr(keys.what_en), page_keys_text(name), keys.windows, keys.macos)
+        for name, keys in PAGE_EDITOR.items()
+    ]
+
+
 class ShortcutsDialog(QDialog):
     def __init__(self, window: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent or window)
@@ -59,7 +73,8 @@ class ShortcutsDialog(QDialog):
         note.setWordWrap(True)
         lay.addWidget(note)
         rows = shortcut_rows(window)
-        self.table = QTableWidget(len(rows), 4)
+        cards = page_editor_rows()
+        self.table = QTableWidget(len(rows) + 1 + len(cards), 4)
         self.table.setObjectName("shortcutsTable")
         self.table.setHorizontalHeaderLabels(
             [tr("What it does"), tr("This computer"), "Windows", "macOS"]
@@ -68,6 +83,16 @@ class ShortcutsDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        # the page editor's own keys, under a heading of their own (they work in a card)
+        head = QTableWidgetItem(tr("On the page (in a card)"))
+        font = head.font()
+        font.setBold(True)
+        head.setFont(font)
+        self.table.setItem(len(rows), 0, head)
+        self.table.setSpan(len(rows), 0, 1, 4)
+        for r, row in enumerate(cards, start=len(rows) + 1):
             for c, text in enumerate(row):
                 self.table.setItem(r, c, QTableWidgetItem(text))
         header = self.table.horizontalHeader()

@@ -50,6 +50,8 @@ class Banner(QFrame):
         self.buttons: dict[str, QPushButton] = {}
         self.topic: str | None = None  # what the shown message is about (see resolve)
         self._source: Callable[[], str] | None = None  # a text that says "how long ago"
+        self._bare: str | Callable[[], str] = ""  # the text without its prefix
+        self._prefix = ""
 
     def set_kind(self, kind: str) -> None:
         self.setProperty("kind", kind)
@@ -59,6 +61,10 @@ class Banner(QFrame):
     def set_text(self, text: str | Callable[[], str]) -> None:
         """Show ``text``; a callable is asked again by :meth:`refresh_text` (a text with
         "방금" or "3분 전" in it stays true as time goes by)."""
+        self._bare, self._prefix = text, ""
+        self._display(text)
+
+    def _display(self, text: str | Callable[[], str]) -> None:
         self._source = None if isinstance(text, str) else text
         self._put(text if isinstance(text, str) else text())
 
@@ -71,14 +77,17 @@ class Banner(QFrame):
             self._put(self._source())
 
     def prefix(self, prefix: str) -> None:
-        """Put ``prefix`` before the text shown (once), keeping it a text that refreshes."""
-        source, current = self._source, self.label.text()
-        if current.startswith(prefix):
+        """Put ``prefix`` before the text shown, keeping it a text that refreshes. A new
+        prefix takes the place of the one before ("저장하지 못했습니다." then "여기서는 저장할
+        수 없습니다." would say the same thing twice)."""
+        if prefix == self._prefix:
             return
-        if source is not None:
-            self.set_text(lambda: f"{prefix} {source()}")
+        bare = self._bare
+        self._prefix = prefix
+        if callable(bare):
+            self._display(lambda: f"{prefix} {bare()}")
         else:
-            self.set_text(f"{prefix} {current}")
+            self._display(f"{prefix} {bare}")
 
     def show_message(
         self, text: str | Callable[[], str], kind: str, topic: str | None = None

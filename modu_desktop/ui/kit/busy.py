@@ -3,6 +3,8 @@
 ``BusyOverlay(pane, is_busy, text)`` watches ``is_busy()`` (a cheap flag of the window, e.g.
 "the list is refreshing", "a document is opening") and, once it has been true for more than
 300 ms, covers ``pane`` with a light veil, a moving bar and ``text``. Quick answers show nothing.
+While a modal dialog asks the user something (the lock question while a document opens), the
+app is waiting for the user, not the network: no veil, and the 300 ms start again after it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 DELAY_S = 0.3
 
@@ -68,6 +70,8 @@ class BusyOverlay(QWidget):
         except Exception:
             busy = False
         now = self._clock()
+        if busy and QApplication.activeModalWidget() is not None:
+            busy = False  # a question is open: the wait is the user's
         if not busy:
             self._since = None
             if self.isVisible():

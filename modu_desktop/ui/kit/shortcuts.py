@@ -50,7 +50,8 @@ TABLE: dict[str, Keys] = {
     "rawView": Keys(None, ("Ctrl+Shift+E",), "Ctrl+Shift+E", "⇧⌘E"),
     "insertPicture": Keys(None, ("Ctrl+Shift+I",), "Ctrl+Shift+I", "⇧⌘I"),
     "goList": Keys(None, ("Ctrl+L",), "Ctrl+L", "⌘L"),
-    "goFilter": Keys(None, ("Ctrl+K",), "Ctrl+K", "⌘K"),
+    # not Ctrl+K: in a text box that is 링크, as in every word processor
+    "goFilter": Keys(None, ("Ctrl+Shift+L",), "Ctrl+Shift+L", "⇧⌘L"),
     "goEditor": Keys(None, ("Ctrl+E",), "Ctrl+E", "⌘E"),
     "goPageSettings": Keys(None, ("Ctrl+T",), "Ctrl+T", "⌘T"),
     "moveUp": Keys(None, ("Alt+Shift+Up",), "Alt+Shift+↑", "⌥⇧↑"),
@@ -61,6 +62,46 @@ TABLE: dict[str, Keys] = {
     "zoomReset": Keys(None, ("Ctrl+0",), "Ctrl+0", "⌘0"),
     "help": Keys(SK.HelpContents, ("F1",), "F1", "⌘?"),
 }
+
+
+@dataclass(frozen=True)
+class PageKeys:
+    """A key of the page editor (it works in the card that has the keyboard): what it does,
+    its portable text (``Ctrl`` is ⌘ and ``Alt`` ⌥ on macOS) and how each platform shows it."""
+
+    what_en: str
+    keys: str
+    windows: str
+    macos: str
+
+
+PAGE_EDITOR: dict[str, PageKeys] = {
+    "bold": PageKeys("Bold (in a text box)", "Ctrl+B", "Ctrl+B", "⌘B"),
+    "italic": PageKeys("Italic (in a text box)", "Ctrl+I", "Ctrl+I", "⌘I"),
+    "strike": PageKeys("Strikethrough (in a text box)", "Ctrl+Shift+X", "Ctrl+Shift+X", "⇧⌘X"),
+    "link": PageKeys("Link (in a text box)", "Ctrl+K", "Ctrl+K", "⌘K"),
+    "lineBreak": PageKeys("Line break (in a text box)", "Shift+Return", "Shift+Enter", "⇧↩"),
+    "indent": PageKeys("Indent a list item", "Ctrl+]", "Ctrl+]", "⌘]"),
+    "outdent": PageKeys("Outdent a list item", "Ctrl+[", "Ctrl+[", "⌘["),
+    "leave": PageKeys("Next / previous card (in a table: cell)", "Tab", "Tab, Shift+Tab", "⇥, ⇧⇥"),
+    "textBelow": PageKeys("Text box below this card", "Alt+Shift+T", "Alt+Shift+T", "⌥⇧T"),
+    "cardUp": PageKeys("Move the card up", "Alt+Shift+Up", "Alt+Shift+↑", "⌥⇧↑"),
+    "cardDown": PageKeys("Move the card down", "Alt+Shift+Down", "Alt+Shift+↓", "⌥⇧↓"),
+    "cardRemove": PageKeys("Remove the card", "Alt+Shift+Del", "Alt+Shift+Del", "⌥⇧⌦"),
+    "itemAdd": PageKeys("New item below (in a block's item)", "Return", "Enter", "↩"),
+    "itemUp": PageKeys("Move the item up", "Alt+Up", "Alt+↑", "⌥↑"),
+    "itemDown": PageKeys("Move the item down", "Alt+Down", "Alt+↓", "⌥↓"),
+    "itemRemove": PageKeys("Remove the item", "Alt+Del", "Alt+Del", "⌥⌦"),
+}
+"""The page editor's own keys: one table for the cards, their tooltips and the 단축키 page."""
+
+
+def page_keys_text(name: str) -> str:
+    """A page editor key as this computer shows it ("Ctrl+B", "⌘B")."""
+    keys = PAGE_EDITOR[name]
+    if this_platform() == "macos":
+        return keys.macos
+    return keys.windows
 
 
 def sequences(name: str) -> list[QKeySequence]:

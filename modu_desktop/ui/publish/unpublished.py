@@ -31,7 +31,7 @@ class UnpublishedBar(QObject):
         self.win = win
         self.banner = banner
         self.saved_unpublished = False  # what the last saved (unmodified) text says
-        self.publish_button = banner.add_button("publishButton", tr("&Publish"))
+        self.publish_button = banner.add_button("publishButton", tr("P&ublish"))
         self.publish_button.setAccessibleName(tr("Publish this page"))
         self.publish_button.setToolTip(
             tr("Takes the page out of hiding and saves: the site shows it after its next build.")

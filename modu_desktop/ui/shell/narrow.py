@@ -5,6 +5,12 @@ While a document is open in a narrow window, the list is tucked behind the toolb
 editor, about a third of the window wide, where it shows its compact two-line rows; opening a
 document from it tucks it away again. With no document open, the list is the whole point of
 the window and stays. A window made wide again gets its list back.
+
+The cards come first in a narrow window: beside the preview they get at least
+:data:`EDITOR_MIN_PX` (the preview, which scales the page down, takes the rest); where that
+leaves the preview less than :data:`PREVIEW_MIN_PX` (the list brought back at 800 px), the
+preview steps aside for now and returns when there is room again. Neither is remembered as the
+user's layout; a split the user drags is.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from PySide6.QtCore import QEvent, QObject
 NARROW_WINDOW_PX = 1000
 LIST_SHARE = 0.4
 LIST_MAX_PX = 340
+EDITOR_MIN_PX = 480
+PREVIEW_MIN_PX = 240
 
 
 class NarrowLayout(QObject):
@@ -23,7 +31,11 @@ class NarrowLayout(QObject):
         super().__init__(win)
         self.win = win
         self.tucked = False  # the list is hidden because the window is narrow
+        self.preview_tucked = False  # the preview is hidden so that the cards have room
+        self._wide_sizes: list[int] | None = None  # the cards and preview before narrowing
         win.installEventFilter(self)
+        win.editor_pane.splitter.installEventFilter(self)
+        win.editor_pane.splitter.splitterMoved.connect(self._user_moved)
         win.editor_pane.toggle_list_button.clicked.connect(self._user_toggled)
 
     @property
@@ -34,9 +46,50 @@ class NarrowLayout(QObject):
         return bool(self.win.doc is not None and self.win.right.currentIndex() == 1)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if obj is self.win and event.type() == QEvent.Type.Resize:
-            self.update()
+        if event.type() == QEvent.Type.Resize:
+            if obj is self.win:
+                self.update()
+            elif obj is self.win.editor_pane.splitter:
+                self.fit_editor()
         return False
+
+    def fit_editor(self) -> None:
+        """In a narrow window, the cards get :data:`EDITOR_MIN_PX` before the preview."""
+        pane = self.win.editor_pane
+        if not self.narrow or pane.view != "both":
+            self._untuck_preview()
+            if not self.narrow and self._wide_sizes is not None:
+                pane.splitter.setSizes(self._wide_sizes)
+                self._wide_sizes = None
+            return
+        room = pane.splitter.width() - pane.splitter.handleWidth()
+        if room < EDITOR_MIN_PX + PREVIEW_MIN_PX:
+            if not self.preview_tucked and pane.preview.isVisible():
+                self._remember_wide()
+                self.preview_tucked = True
+                pane.preview.hide()
+            return
+        self._untuck_preview()
+        editor, preview = pane.splitter.sizes()
+        if editor < EDITOR_MIN_PX:
+            self._remember_wide()
+            pane.splitter.setSizes([EDITOR_MIN_PX, max(PREVIEW_MIN_PX, room - EDITOR_MIN_PX)])
+            pane.fitted_sizes = pane.splitter.sizes()
+
+    def _user_moved(self, *_args: object) -> None:
+        """The user's own sizes, narrow or not: theirs to keep."""
+        self.win.editor_pane.fitted_sizes = None
+        self._wide_sizes = None
+
+    def _remember_wide(self) -> None:
+        if self._wide_sizes is None:
+            self._wide_sizes = self.win.editor_pane.splitter.sizes()
+
+    def _untuck_preview(self) -> None:
+        if self.preview_tucked:
+            self.preview_tucked = False
+            if self.win.editor_pane.view in ("preview", "both"):
+                self.win.editor_pane.preview.show()
 
     def update(self) -> None:
         pane = self.win.editor_pane

@@ -119,9 +119,9 @@ def build_central(win: ShellApi) -> None:
     win.lock_banner = Banner("lockBanner", "error", buttons_below=True)
     b = win.lock_banner.add_button("copyTextButton", tr("&Copy my text"))
     b.clicked.connect(win.copy_text)
-    b = win.lock_banner.add_button("saveAsNewButton", tr("Save as &new document"))
+    b = win.lock_banner.add_button("saveAsNewButton", tr("Save as ne&w document"))
     b.clicked.connect(lambda: run(win.save_as_new_document()))
-    b = win.lock_banner.add_button("compareButton", tr("Co&mpare with current version"))
+    b = win.lock_banner.add_button("compareButton", tr("Com&pare with current version"))
     b.clicked.connect(lambda: run(win.compare_with_current()))
     win.lock_banner.hide()
     area_lay.addWidget(win.lock_banner)
@@ -167,7 +167,7 @@ def explain_cannot_save(win: ShellApi) -> None:
         banner = win.viewer_banner
     else:
         banner = win.readonly_banner
-    banner.prefix(tr("This document cannot be saved here."))
+    banner.prefix(tr("It cannot be saved here."))
     banner.show()
 
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton
+from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit, QPushButton
 
 from modu_desktop import i18n
 from modu_desktop.core.brochure import block_model as bm
@@ -506,6 +506,34 @@ def test_progress_shows_only_for_waits_over_300_ms(qtbot: Any) -> None:
     assert ov.geometry() == host.rect()
     flag["busy"] = False
     qtbot.waitUntil(lambda: not ov.isVisible(), timeout=10000)
+
+
+def test_no_veil_while_a_question_is_open(qtbot: Any) -> None:
+    """Opening a page asks the lock question in a dialog: "불러오는 중…" with a moving bar
+    behind it said the app was busy while it was waiting for the user."""
+    from PySide6.QtWidgets import QDialog, QWidget
+
+    from modu_desktop.ui.kit.busy import BusyOverlay
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.resize(300, 200)
+    host.show()
+    now = [0.0]
+    ov = BusyOverlay(host, lambda: True, "불러오는 중…", poll_ms=20, clock=lambda: now[0])
+    question = QDialog(host)
+    question.setModal(True)
+    question.show()
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is question, timeout=5000)
+    now[0] = 5.0
+    qtbot.wait(100)
+    assert not ov.isVisible()
+    question.close()
+    now[0] = 5.1
+    qtbot.wait(60)
+    assert not ov.isVisible()  # the 300 ms start again
+    now[0] = 5.5
+    qtbot.waitUntil(ov.isVisible, timeout=5000)
 
 
 def test_slow_list_and_open_show_progress_in_place(

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QLineEdit,
     QPlainTextEdit,
@@ -116,7 +117,16 @@ def test_every_control_has_an_accessible_name_and_key_path(make_window: Any, ui:
     for key in ("docList", "editor", "preview", "frontMatterForm", "lockBanner", "statusLock"):
         assert win.findChild(object, key) is not None, key
     shortcuts = {s.toString() for a in win.actions() for s in a.shortcuts()}
-    assert {"Ctrl+S", "F5", "Ctrl+L", "Ctrl+E", "Ctrl+K", "Ctrl+W", "Ctrl+Q", "Ctrl+F"} <= shortcuts
+    assert {
+        "Ctrl+S",
+        "F5",
+        "Ctrl+L",
+        "Ctrl+E",
+        "Ctrl+Shift+L",
+        "Ctrl+W",
+        "Ctrl+Q",
+        "Ctrl+F",
+    } <= shortcuts
 
 
 def test_language_choice_is_saved(make_window: Any) -> None:
@@ -129,3 +139,34 @@ def test_language_choice_is_saved(make_window: Any) -> None:
     assert win.notice.isVisible()
     win.lang_actions[None].trigger()
     assert load_settings(win.ctx.paths.settings_file).language is None
+
+
+def test_the_toolbar_does_not_move_when_the_save_state_changes(qtbot: Any) -> None:
+    """ "✔ Saved" → "Checking before saving…" pushed the buttons after it about."""
+    from modu_desktop.core.publish.status import EditPhase
+
+    pane = EditorPane()
+    qtbot.addWidget(pane)
+    pane.resize(560, 500)  # the toolbar full, as beside the list at 800 px
+    pane.show()
+    qtbot.waitExposed(pane)
+    places = set()
+    for phase in EditPhase:
+        pane._show_save_state(phase)
+        QApplication.processEvents()
+        places.add(pane.insert_block_button.x())
+    assert len(places) == 1
+
+
+def test_the_publishing_line_keeps_its_height_when_view_on_site_appears(qtbot: Any) -> None:
+    from modu_desktop.ui.editing.publish_status import PublishStatus
+
+    line = PublishStatus()
+    qtbot.addWidget(line)
+    line.label.setText("✔ Saved → publishing…")
+    line.show()
+    qtbot.waitExposed(line)
+    before = line.sizeHint().height(), line.label.width()
+    line.view_button.show()
+    QApplication.processEvents()
+    assert (line.sizeHint().height(), line.label.width()) == before

@@ -85,7 +85,40 @@ def test_shortcuts_page_lists_every_shortcut_per_platform(make_window: Any, ui: 
     assert set(TABLE) >= named
     win.help_menu.shortcuts_action.trigger()
     dlg = ui.dialog("shortcutsDialog")
-    assert dlg.table.rowCount() == len(rows)
+    shown = [dlg.table.item(r, 0).text() for r in range(dlg.table.rowCount())]
+    assert shown[: len(rows)] == list(rows)
+    # the page editor's own keys follow, under their heading
+    assert shown[len(rows)] == "On the page (in a card)"
+    assert {"Bold (in a text box)", "Link (in a text box)", "Move the card up"} <= set(shown)
+    dlg.reject()
+
+
+def test_no_window_key_means_something_else_in_a_text_box(make_window: Any) -> None:
+    """Ctrl+K was Go → Filter and, in a text box, Link: one key, two meanings."""
+    from PySide6.QtGui import QAction, QKeySequence
+
+    from modu_desktop.ui.kit.shortcuts import PAGE_EDITOR
+
+    win = make_window()
+    window_keys = {
+        k.toString(QKeySequence.SequenceFormat.PortableText)
+        for a in win.findChildren(QAction)
+        for k in a.shortcuts()
+    }
+    in_a_text_box = {"bold", "italic", "strike", "link", "indent", "outdent", "lineBreak"}
+    clashes = {name for name in in_a_text_box if PAGE_EDITOR[name].keys in window_keys}
+    assert not clashes
+    assert "Ctrl+Shift+L" in window_keys  # Go → Filter
+
+
+def test_guide_describes_the_card_page_editor(make_window: Any, korean: Any, ui: Any) -> None:
+    win = make_window()
+    win.help_menu.guide_action.trigger()
+    dlg = ui.dialog("guideDialog")
+    text = dlg.browser.toPlainText()
+    for words in ("카드", "글 상자", "큰 제목", "＋", "그림", "원문 편집", "페이지 설정"):
+        assert words in text, words
+    assert "가운데" not in text  # the old raw editor "in the middle"
     dlg.reject()
 
 

@@ -47,7 +47,7 @@ def test_an_unpublished_page_says_so_and_publish_saves_it_once(
         "<b>게시 안 됨</b> · 이 페이지는 아직 사이트에 나타나지 않습니다. "
         "준비가 되면 ‘게시하기’를 누르세요."
     )
-    assert bar.publish_button.isEnabled() and bar.publish_button.text() == "게시하기(&P)"
+    assert bar.publish_button.isEnabled() and bar.publish_button.text() == "게시하기(&U)"
     assert win.doc_header.text() == "<b>여름 캠프</b>"  # the title; no file name
 
     # Typing does not make it published: the bar follows the saved text.

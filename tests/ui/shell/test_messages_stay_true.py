@@ -180,3 +180,26 @@ def test_the_status_bar_and_the_line_under_the_editor_say_the_same(
     assert {"Waiting to publish", "Publishing…", "✔ Published"} <= said
     for bar, line in pairs:
         assert line.endswith(bar), (bar, line)  # the line's last step is the status bar's word
+
+
+def test_ctrl_s_on_a_taken_document_names_it_once(
+    make_window: Any, peer: Any, ui: Any, qtbot: Any
+) -> None:
+    """ "이 문서는 여기서 저장할 수 없습니다. … 이 문서는 지금 읽기 전용입니다." said it twice."""
+    from modu_desktop import i18n
+
+    i18n.set_language("ko")
+    try:
+        win = make_window(heartbeat_s=600, lang="ko")
+        assert ui.run(win.open_document(DOC))
+        p = peer()
+        assert ui.run(p.locks.steal(ui.run(p.locks.inspect(DOC)))).held is not None
+        assert ui.run(win.save()) is False
+        qtbot.waitUntil(win.lock_banner.isVisible, timeout=10000)
+        win.explain_cannot_save()
+        said = win.lock_banner.label.text()
+        assert said.startswith("여기서는 저장할 수 없습니다.")
+        assert said.count("이 문서") <= 1
+        assert "저장하지 못했습니다" not in said  # one prefix, not two saying the same
+    finally:
+        i18n.set_language("en")

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from modu_desktop.core.documents.store import DocumentStore
+from modu_desktop.ui.shell.narrow import EDITOR_MIN_PX
 
 
 def _same_title_twice(sandbox: Any, ui: Any, tmp_path: Any) -> str:
@@ -43,13 +44,18 @@ def test_at_800_px_the_list_steps_aside_and_tells_twins_apart(
     assert panel.isVisible()  # nothing open: the list is the window's content
     assert ui.run(win.open_document("02-programs"))
     qtbot.waitUntil(lambda: not panel.isVisible(), timeout=3000)
-    assert win.editor_pane.editor.width() > 250
+    page = win.editor_pane.page_editor  # the cards: what a document opens in
+    qtbot.waitUntil(lambda: page.isVisible() and page.width() >= EDITOR_MIN_PX, timeout=3000)
+    assert win.editor_pane.preview.isVisible()  # beside the preview still
     win.editor_pane.save_layout()
     layout = json.loads((win.ctx.paths.config_dir / "layout.json").read_text("utf-8"))
     assert layout.get("list_shown", True) is True  # not the user's choice: not remembered
     qtbot.mouseClick(win.editor_pane.toggle_list_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(panel.isVisible, timeout=3000)
     qtbot.waitUntil(lambda: panel.model.compact, timeout=3000)
+    # the list back beside the cards: the cards keep their room, the preview steps aside
+    qtbot.waitUntil(lambda: page.width() >= EDITOR_MIN_PX, timeout=3000)
+    assert not win.editor_pane.preview.isVisible()
     rows = {
         r.doc_id: panel.model.cell(r, panel.COL_TITLE, int(Qt.ItemDataRole.DisplayRole.value))
         for r in panel.model.rows
@@ -60,9 +66,31 @@ def test_at_800_px_the_list_steps_aside_and_tells_twins_apart(
     assert panel.tree.verticalHeader().defaultSectionSize() >= 2 * panel.fontMetrics().height()
     assert ui.run(win.open_document("01-welcome"))  # chosen from the list: it steps aside
     qtbot.waitUntil(lambda: not panel.isVisible(), timeout=3000)
+    qtbot.waitUntil(win.editor_pane.preview.isVisible, timeout=3000)  # room for it again
     win.resize(1600, 900)
     qtbot.waitUntil(panel.isVisible, timeout=3000)  # wide again: the list is back
     qtbot.waitUntil(lambda: not panel.model.compact or panel.width() < 360, timeout=3000)
+
+
+def test_a_narrow_window_does_not_become_the_remembered_layout(
+    make_window: Any, ui: Any, qtbot: Any
+) -> None:
+    win = make_window()
+    win.resize(1600, 900)
+    qtbot.waitUntil(lambda: win.width() == 1600)
+    assert ui.run(win.open_document("02-programs"))
+    pane = win.editor_pane
+    pane.splitter.setSizes([300, 900])  # the user's choice: a large preview
+    qtbot.wait(50)
+    chosen = pane.splitter.sizes()
+    pane.save_layout()
+    win.resize(800, 600)
+    qtbot.waitUntil(lambda: pane.page_editor.width() >= EDITOR_MIN_PX, timeout=3000)
+    pane.save_layout()
+    layout = json.loads((win.ctx.paths.config_dir / "layout.json").read_text("utf-8"))
+    assert layout["editor"] == chosen
+    win.resize(1600, 900)
+    qtbot.waitUntil(lambda: pane.splitter.sizes() == chosen, timeout=3000)
 
 
 def test_find_box_has_room_at_800_and_1600(make_window: Any, ui: Any, qtbot: Any) -> None:

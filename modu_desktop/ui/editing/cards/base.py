@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
@@ -27,12 +27,19 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.core.pageedit.segments import CardSpan
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.shortcuts import PAGE_EDITOR, page_keys_text
 
 CARD_ACTIONS = ("up", "down", "text-above", "text-below", "block-above", "block-below", "remove")
-MOVE_UP_KEYS = "Alt+Shift+Up"
-MOVE_DOWN_KEYS = "Alt+Shift+Down"
-REMOVE_KEYS = "Alt+Shift+Del"
-ADD_TEXT_KEYS = "Alt+Shift+T"
+MOVE_UP_KEYS = PAGE_EDITOR["cardUp"].keys
+MOVE_DOWN_KEYS = PAGE_EDITOR["cardDown"].keys
+REMOVE_KEYS = PAGE_EDITOR["cardRemove"].keys
+ADD_TEXT_KEYS = PAGE_EDITOR["textBelow"].keys
+CARD_KEYS = {
+    MOVE_UP_KEYS: "up",
+    MOVE_DOWN_KEYS: "down",
+    REMOVE_KEYS: "remove",
+    ADD_TEXT_KEYS: "text-below",
+}
 
 
 def is_undo(event: QKeyEvent) -> bool:
@@ -45,9 +52,21 @@ def is_redo(event: QKeyEvent) -> bool:
     )
 
 
+def card_action_for(event: QKeyEvent) -> str | None:
+    """The card action of a key (Alt+Shift+↑ → "up"), or None."""
+    mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    pressed = QKeySequence(QKeyCombination(mods, Qt.Key(event.key())))
+    for keys, action in CARD_KEYS.items():
+        if pressed.matches(QKeySequence(keys)) == QKeySequence.SequenceMatch.ExactMatch:
+            return action
+    return None
+
+
 class UndoRouter(QObject):
     """Ctrl+Z / Ctrl+Y in a card's fields undo the document, not the field: one history for
-    the cards and the raw view."""
+    the cards and the raw view. The card keys (Alt+Shift+↑ …) in a field go to its card
+    before the window sees them: the window's Document → 위로 옮기기 has the same key, and Qt
+    runs neither of two shortcuts that match at once."""
 
     def __init__(
         self, undo: Callable[[], None], redo: Callable[[], None], parent: QObject | None = None
@@ -65,13 +84,32 @@ class UndoRouter(QObject):
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
-        if not isinstance(event, QKeyEvent) or not (is_undo(event) or is_redo(event)):
+        if not isinstance(event, QKeyEvent):
+            return False
+        action = card_action_for(event)
+        if action is not None:
+            card = _card_of(obj)
+            if card is None:
+                return False
+            if kind == QEvent.Type.ShortcutOverride:
+                event.accept()
+            else:
+                card._request(action)
+            return True
+        if not (is_undo(event) or is_redo(event)):
             return False
         if kind == QEvent.Type.ShortcutOverride:
             event.accept()
             return True
         (self._undo if is_undo(event) else self._redo)()
         return True
+
+
+def _card_of(obj: QObject) -> Card | None:
+    at: QObject | None = obj
+    while at is not None and not isinstance(at, Card):
+        at = at.parent()
+    return at
 
 
 class Card(QFrame):
@@ -119,15 +157,25 @@ class Card(QFrame):
         head.addLayout(titles, 1)
         self.buttons: dict[str, QToolButton] = {}
         for key, text, name, tip in (
-            ("up", "▲", "cardUpButton", tr("Move this card up ({keys})", keys=MOVE_UP_KEYS)),
+            (
+                "up",
+                "▲",
+                "cardUpButton",
+                tr("Move this card up ({keys})", keys=page_keys_text("cardUp")),
+            ),
             (
                 "down",
                 "▼",
                 "cardDownButton",
-                tr("Move this card down ({keys})", keys=MOVE_DOWN_KEYS),
+                tr("Move this card down ({keys})", keys=page_keys_text("cardDown")),
             ),
             ("add", "＋", "cardAddButton", tr("Add a text box or a block here")),
-            ("remove", "✕", "cardRemoveButton", tr("Remove this card ({keys})", keys=REMOVE_KEYS)),
+            (
+                "remove",
+                "✕",
+                "cardRemoveButton",
+                tr("Remove this card ({keys})", keys=page_keys_text("cardRemove")),
+            ),
         ):
             b = QToolButton()
             b.setObjectName(name)
@@ -170,7 +218,7 @@ class Card(QFrame):
     def _fill_add_menu(self, menu: QMenu) -> None:
         for action, text in (
             ("text-above", tr("Text box above")),
-            ("text-below", tr("Text box below ({keys})", keys=ADD_TEXT_KEYS)),
+            ("text-below", tr("Text box below ({keys})", keys=page_keys_text("textBelow"))),
             ("block-above", tr("Block above…")),
             ("block-below", tr("Block below…")),
         ):
@@ -188,15 +236,15 @@ class Card(QFrame):
         menu = QMenu(self)
         menu.setObjectName("cardMenu")
         for action, text in (
-            ("up", tr("Move this card up ({keys})", keys=MOVE_UP_KEYS)),
-            ("down", tr("Move this card down ({keys})", keys=MOVE_DOWN_KEYS)),
+            ("up", tr("Move this card up ({keys})", keys=page_keys_text("cardUp"))),
+            ("down", tr("Move this card down ({keys})", keys=page_keys_text("cardDown"))),
         ):
             a = menu.addAction(text)
             a.triggered.connect(lambda _c=False, k=action: self.actionRequested.emit(self, k))
         menu.addSeparator()
         self._fill_add_menu(menu)
         menu.addSeparator()
-        a = menu.addAction(tr("Remove this card ({keys})", keys=REMOVE_KEYS))
+        a = menu.addAction(tr("Remove this card ({keys})", keys=page_keys_text("cardRemove")))
         a.triggered.connect(lambda _c=False: self.actionRequested.emit(self, "remove"))
         return menu
 

@@ -37,13 +37,14 @@ from modu_desktop.core.pageedit.segments import CardSpan
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.block_form import _REASONS, DataTable, remove_field
 from modu_desktop.ui.editing.cards.base import Card
+from modu_desktop.ui.kit.shortcuts import PAGE_EDITOR
 
 PICTURE = QSize(96, 54)
 META_LABEL_WIDTH = 96
 META_COLUMN_WIDTH = 420
-ITEM_UP_KEYS = "Alt+Up"
-ITEM_DOWN_KEYS = "Alt+Down"
-ITEM_REMOVE_KEYS = "Alt+Del"
+ITEM_UP_KEYS = PAGE_EDITOR["itemUp"].keys
+ITEM_DOWN_KEYS = PAGE_EDITOR["itemDown"].keys
+ITEM_REMOVE_KEYS = PAGE_EDITOR["itemRemove"].keys
 
 FieldPath = tuple[str, int, str]  # ("meta", 0, key) | (list name, item index, key)
 

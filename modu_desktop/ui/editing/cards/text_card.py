@@ -60,6 +60,7 @@ from modu_desktop.ui.editing.cards import richdoc
 from modu_desktop.ui.editing.cards.autosize import AutoHeight
 from modu_desktop.ui.editing.cards.base import Card, is_redo, is_undo
 from modu_desktop.ui.kit.flow_layout import FlowLayout
+from modu_desktop.ui.kit.shortcuts import page_keys_text
 
 ImageSource = Callable[[str], QImage | None]
 
@@ -208,22 +209,22 @@ class TextCard(Card):
         heading.setMenu(menu)
         heading.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         for key, text, name, keys, slot in (
-            ("bold", tr("Bold"), tr("Bold"), "Ctrl+B", lambda: self.toggle_mark(BOLD)),
-            ("italic", tr("Italic"), tr("Italic"), "Ctrl+I", lambda: self.toggle_mark(ITALIC)),
+            ("bold", tr("Bold"), tr("Bold"), "bold", lambda: self.toggle_mark(BOLD)),
+            ("italic", tr("Italic"), tr("Italic"), "italic", lambda: self.toggle_mark(ITALIC)),
             (
                 "strike",
                 tr("Strikethrough"),
                 tr("Strikethrough"),
-                "Ctrl+Shift+X",
+                "strike",
                 lambda: self.toggle_mark(STRIKE),
             ),
             ("bullets", tr("List"), tr("Bulleted list"), None, lambda: self.toggle_list(False)),
             ("numbers", tr("Numbers"), tr("Numbered list"), None, lambda: self.toggle_list(True)),
-            ("link", tr("Link"), tr("Link"), "Ctrl+K", self.edit_link),
+            ("link", tr("Link"), tr("Link"), "link", self.edit_link),
             ("picture", tr("Picture"), tr("Insert a picture"), None, self.ask_picture),
             ("table", tr("Table"), tr("Insert a table"), None, self.insert_table),
             ("quote", tr("Quote"), tr("Quotation"), None, self.toggle_quote),
-            ("break", tr("Line break"), tr("Line break"), "Shift+Enter", self.line_break),
+            ("break", tr("Line break"), tr("Line break"), "lineBreak", self.line_break),
         ):
             b = self._tool(key, text, name, keys)
             b.clicked.connect(lambda _c=False, f=slot: f())
@@ -237,10 +238,11 @@ class TextCard(Card):
             self.tool_buttons[key].setCheckable(True)
 
     def _tool(self, key: str, text: str, name: str, keys: str | None) -> QToolButton:
+        """``keys``: the tool's key in :data:`PAGE_EDITOR` (its tooltip shows it)."""
         b = QToolButton()
         b.setObjectName(f"textTool_{key}")
         b.setText(text)
-        tip = f"{name} ({keys})" if keys else name
+        tip = f"{name} ({page_keys_text(keys)})" if keys else name
         b.setToolTip(tip)
         b.setAccessibleName(name)
         b.setAutoRaise(True)
