@@ -317,9 +317,12 @@ class DeskEditor:
         async def noted_release(held: Any) -> Any:
             self.releasing = True
             try:
-                return await release(held)
+                res = await release(held)
             finally:
                 self.releasing = False
+            if "taken again since" in res.message:
+                tally.count["late releases that left a reopened lock alone"] += 1
+            return res
 
         locks.heartbeat = timed_beat  # type: ignore[method-assign]
         locks.verify = noted_verify  # type: ignore[method-assign]
