@@ -174,7 +174,8 @@ class World:
     docs: list[str]
     root: Path
     tally: Tally = field(default_factory=Tally)
-    # user-chosen take-overs of a fresh lock: doc → simulated times
+    # take-overs of a fresh lock chosen at the take-over question (opening, or taking the lock
+    # back after an idle release): doc → simulated times of the choice
     steals: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     editors: list[Any] = field(default_factory=list)
 
@@ -333,6 +334,12 @@ class DeskEditor:
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
         self.world.tally.count["take-over questions"] += 1
         self.questions += 1
+        if self.take_over is TakeOver.TAKE_OVER:
+            # Recorded when chosen, before the take-over is written: the one taken from may
+            # hear of it before this editor's open (or resume) has finished.
+            self.world.steals[holder.doc_id].append(self.world.clock.now())
+            if self.resuming or self.doing == "save":
+                self.world.tally.count["take-overs chosen when taking the lock back"] += 1
         return self.take_over
 
     async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
@@ -475,7 +482,6 @@ class DeskEditor:
         self.text = what.loaded.text
         self.acquired_at = clock.now()
         if session.mode is Mode.EDIT and self.questions > asked:
-            self.world.steals[doc].append(clock.now())
             tally.count["take-overs"] += 1
         return True
 
@@ -1274,9 +1280,11 @@ def table(results: list[dict[str, Any]]) -> str:
             ),
         ),
         (
-            "take-over questions / take-overs chosen (ours)",
+            "take-over questions / take-overs chosen (ours: at opening + taking back)",
             lambda r: (
-                f"{r['counts'].get('take-over questions', 0)} / {r['counts'].get('take-overs', 0)}"
+                f"{r['counts'].get('take-over questions', 0)} / "
+                f"{r['counts'].get('take-overs', 0)} + "
+                f"{r['counts'].get('take-overs chosen when taking the lock back', 0)}"
             ),
         ),
         (
