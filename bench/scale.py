@@ -50,7 +50,7 @@ import httpx
 
 from bench.gen import generate
 from bench.webadmin import WebAdminClient, WebAdminError, lock_body, lock_path
-from modu_desktop.core.documents.store import encode_text
+from modu_desktop.core.documents.store import SaveResult, encode_text
 from modu_desktop.core.edit_session import (
     Conflict,
     ConflictDecision,
@@ -131,6 +131,7 @@ class Tally:
         self.saved: list[tuple[str, str, str]] = []  # (login, path, blob sha) the user saved
         self.double: dict[str, float] = {}  # doc → since when two editors believe they hold it
         self.double_episodes: list[tuple[str, float]] = []
+        self.losses: list[dict[str, Any]] = []  # every LockLost told to one of our editors
 
     async def timed(self, action: str, clock: SimClock, work: Awaitable[T]) -> T:
         started = clock.now()
@@ -173,7 +174,8 @@ class World:
     docs: list[str]
     root: Path
     tally: Tally = field(default_factory=Tally)
-    # user-chosen take-overs of a fresh lock: doc → simulated times
+    # take-overs of a fresh lock chosen at the take-over question (opening, or taking the lock
+    # back after an idle release): doc → simulated times of the choice
     steals: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     editors: list[Any] = field(default_factory=list)
 
@@ -258,6 +260,9 @@ class DeskEditor:
         self.save_base: str | None = None
         self.lines = 0
         self.questions = 0  # take-over questions this editor was asked
+        self.doing: str | None = None  # "save" while a save runs (for the loss details)
+        self.releasing = False
+        self.last_held: Any = None  # the HeldLock the session last heartbeated or verified
         self.ws: Workspace | None = None
         self.client: GitHubClient | None = None
         self.tasks: list[asyncio.Task[Any]] = []
@@ -298,18 +303,43 @@ class DeskEditor:
         locks, tally, clock = self.ws.locks, self.world.tally, self.world.clock
         beat = locks.heartbeat
 
+        verify, release = locks.verify, locks.release
+
         async def timed_beat(held: Any) -> Any:
+            self.last_held = held
             res = await tally.timed("heartbeat", clock, beat(held))
             tally.count[f"desk heartbeat {res.outcome.value}"] += 1
             return res
 
+        async def noted_verify(held: Any) -> Any:
+            self.last_held = held
+            return await verify(held)
+
+        async def noted_release(held: Any) -> Any:
+            self.releasing = True
+            try:
+                res = await release(held)
+            finally:
+                self.releasing = False
+            if "taken again since" in res.message:
+                tally.count["late releases that left a reopened lock alone"] += 1
+            return res
+
         locks.heartbeat = timed_beat  # type: ignore[method-assign]
+        locks.verify = noted_verify  # type: ignore[method-assign]
+        locks.release = noted_release  # type: ignore[method-assign]
 
     # -- the view the session talks to ----------------------------------------------------------
 
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
         self.world.tally.count["take-over questions"] += 1
         self.questions += 1
+        if self.take_over is TakeOver.TAKE_OVER:
+            # Recorded when chosen, before the take-over is written: the one taken from may
+            # hear of it before this editor's open (or resume) has finished.
+            self.world.steals[holder.doc_id].append(self.world.clock.now())
+            if self.resuming or self.doing == "save":
+                self.world.tally.count["take-overs chosen when taking the lock back"] += 1
         return self.take_over
 
     async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
@@ -333,11 +363,8 @@ class DeskEditor:
     def report(self, event: SessionEvent) -> None:
         tally = self.world.tally
         tally.count[f"desk event {type(event).__name__}"] += 1
-        if isinstance(event, LockLost) and not self.resuming:
-            stolen = [t for t in self.world.steals.get(event.doc_id, ()) if t >= self.acquired_at]
-            tally.count["lock losses"] += 1
-            if not stolen:
-                tally.count["false lock losses"] += 1
+        if isinstance(event, LockLost):
+            self._lost(event)
         elif isinstance(event, Saved | Queued):
             path = f"docs/{event.doc_id}.md"
             tally.saved.append((self.login, path, git_blob_sha(encode_text(event.text))))
@@ -352,6 +379,72 @@ class DeskEditor:
             tally.count["locks taken back after idle"] += 1
         elif isinstance(event, ResumeFailed):
             tally.count["idle resumes failed"] += 1
+
+    def _lost(self, event: LockLost) -> None:
+        """Count a lock loss and keep what explains it: which path told it, whose lock replaced
+        ours and whether that was a chosen take-over, a lock gone stale (our heartbeats did not
+        get through for the stale limit), or a lock we had let go for idleness."""
+        tally, o = self.world.tally, self.world.options
+        s, held = self.session, self.last_held
+        lv = s.lost_view if s is not None else None
+        rec = lv.record if lv is not None else None
+        if self.resuming:
+            path = "resume (typing)"
+        elif self.doing == "save":
+            path = "verify (save)" if event.during_save else "resume (save)"
+        elif self.releasing:
+            path = "idle release"
+        else:
+            path = "heartbeat"
+        stolen = [t for t in self.world.steals.get(event.doc_id, ()) if t >= self.acquired_at]
+        ours_beat = getattr(held, "last_heartbeat", None) if path != "resume (typing)" else None
+        their_start = rec.started_at if rec is not None else None
+        # Lock times are the server's (real) seconds; the stale limit is compressed by K.
+        stale_real = o.stale_s / o.speed
+        if path.startswith("resume"):
+            kind = "taken while let go for idleness"
+        elif stolen:
+            kind = "take-over chosen"
+        elif (
+            ours_beat is not None
+            and their_start is not None
+            and their_start - ours_beat >= stale_real - 1
+        ):
+            kind = "gone stale (heartbeats did not get through)"
+        else:
+            kind = "false"
+        tally.losses.append(
+            {
+                "editor": self.login,
+                "doc": event.doc_id,
+                "t_sim": round(self.world.clock.now()),
+                "path": path,
+                "kind": kind,
+                "released": event.released,
+                "by": event.by,
+                "during_save": event.during_save,
+                "our_sha": getattr(held, "sha", None) if path != "resume (typing)" else None,
+                "our_started_at": getattr(held, "started_at", None),
+                "our_last_heartbeat": ours_beat,
+                "our_misses": getattr(held, "misses", None),
+                "their_status": lv.status.value if lv is not None else None,
+                "their_sha": lv.sha if lv is not None else None,
+                "their_started_at": their_start,
+                "their_last_heartbeat": rec.last_heartbeat if rec is not None else None,
+                "server_now": lv.server_now if lv is not None else None,
+                "acquired_at_sim": round(self.acquired_at),
+            }
+        )
+        if path.startswith("resume"):
+            # We had released the lock for idleness and someone took the free document: the
+            # text stays, read-only, the user is told. Not a lock we held.
+            tally.count["taken while let go for idleness"] += 1
+            return
+        tally.count["lock losses"] += 1
+        if kind == "gone stale (heartbeats did not get through)":
+            tally.count["locks gone stale (heartbeats did not get through)"] += 1
+        elif kind == "false":
+            tally.count["false lock losses"] += 1
 
     # -- behaviour ---------------------------------------------------------------------------
 
@@ -389,7 +482,6 @@ class DeskEditor:
         self.text = what.loaded.text
         self.acquired_at = clock.now()
         if session.mode is Mode.EDIT and self.questions > asked:
-            self.world.steals[doc].append(clock.now())
             tally.count["take-overs"] += 1
         return True
 
@@ -441,7 +533,11 @@ class DeskEditor:
         if s is None:
             return
         self.save_base = s.base_sha
-        await self.world.tally.timed("save", self.world.clock, s.save(self.text))
+        self.doing = "save"
+        try:
+            await self.world.tally.timed("save", self.world.clock, s.save(self.text))
+        finally:
+            self.doing = None
 
     async def close(self) -> None:
         s, self.session = self.session, None
@@ -478,9 +574,21 @@ class DeskEditor:
             spool = self.ws.spool
             if spool is not None and spool.pending_count():
                 with contextlib.suppress(Exception):
-                    await spool.run_once()
+                    self.landed((await spool.run_once()).committed)
             await self.resolve_failed()
             await self.world.clock.sleep(5.0)
+
+    def landed(self, items: list[Any]) -> None:
+        """Queued saves that went out: the open editor of that document builds on them (the
+        window's NothingLost does the same), so its next save is not asked about our own
+        version."""
+        for item in items:
+            self.landed_at(item.path, item.result_sha)
+
+    def landed_at(self, path: str, sha: str | None) -> None:
+        s = self.session
+        if sha is not None and s is not None and not s.closed and s.path == path:
+            s.rebase(sha)
 
     async def resolve_failed(self) -> None:
         assert self.ws is not None
@@ -490,13 +598,17 @@ class DeskEditor:
         for item in spool.failed_items():
             with contextlib.suppress(Exception):
                 found = await queued_conflict(self.ws.saves, item)
-                await resolve_conflict(
+                done = await resolve_conflict(
                     self.ws.saves,
                     found,
                     self._queued_question(item.base_sha),
                     login=self.login,
                     queued=item,
                 )
+                if done.decision is ConflictDecision.KEEP_MINE and isinstance(
+                    done.saved, SaveResult
+                ):
+                    self.landed_at(item.path, done.saved.sha)
 
     def _queued_question(
         self, base: str | None
@@ -526,7 +638,7 @@ class DeskEditor:
             for item in spool.pending_items():
                 spool.retry_now(item.id)
             with contextlib.suppress(Exception):
-                await spool.run_once()
+                self.landed((await spool.run_once()).committed)
             await self.resolve_failed()
             await self.world.clock.sleep(10.0)
         await self.resolve_failed()
@@ -899,8 +1011,12 @@ async def _run(
             len(world.editors),
             end_wall,
             desk=len(desks),
+            losses=result["lock_losses"],
         )
     )
+    for loss in result["lock_losses"]:
+        if loss["kind"] != "take-over chosen":
+            progress(f"lock loss: {json.dumps(loss, ensure_ascii=False)}")
     return result
 
 
@@ -978,6 +1094,7 @@ def _result(
         "sim_hours": sim_hours,
         "options": asdict(world.options),
         "counts": dict(sorted(tally.count.items())),
+        "lock_losses": tally.losses,
         "double_holders": len(tally.double_episodes)
         + sum(
             1
@@ -1026,6 +1143,7 @@ def analyse_history(
     editors: int,
     end_wall: float,
     desk: int = 0,
+    losses: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Replay ``main`` oldest first: commits by kind (those of the run itself, not of the
     clean-up after ``end_wall``), every file version, and the lock file in force at each
@@ -1040,6 +1158,7 @@ def analyse_history(
         holder_of_blob: dict[str, str | None] = {}
         kinds: Counter[str] = Counter()
         without_lock: Counter[str] = Counter()
+        replaced: dict[str, dict[str, Any]] = {}  # lock blob → the commit that replaced it
         for info in history:
             changes = store.changes(info.sha)
             lock_commit = info.message.startswith("system:")
@@ -1053,7 +1172,16 @@ def analyse_history(
                 if blob is not None:
                     versions.add((path, blob))
                 if path.startswith(".locks/"):
-                    lock_blob[path[len(".locks/") : -len(".lock.json")]] = blob
+                    doc_of_lock = path[len(".locks/") : -len(".lock.json")]
+                    before = lock_blob.get(doc_of_lock)
+                    if before is not None and before not in replaced:
+                        replaced[before] = {
+                            "by": info.author.name,
+                            "message": info.message.split(" [", 1)[0],
+                            "at": info.committer.timestamp,
+                            "new_sha": blob,
+                        }
+                    lock_blob[doc_of_lock] = blob
                 elif not lock_commit and path.startswith("docs/") and blob is not None:
                     doc = path[len("docs/") : -len(".md")]
                     blob_of_lock = lock_blob.get(doc)
@@ -1076,6 +1204,9 @@ def analyse_history(
                 kept_later.add((login, path))
             elif (login, path) not in kept_later:
                 lost += 1
+        for loss in losses or ():
+            # Who changed the lock we last wrote (the commit that replaced or deleted it).
+            loss["replaced_by"] = replaced.get(loss.get("our_sha") or "")
         return {
             "saves_lost": lost,
             "saves_checked": len(saved),
@@ -1126,6 +1257,10 @@ def table(results: list[dict[str, Any]]) -> str:
         ),
         ("**false lock losses**", lambda r: str(r["counts"].get("false lock losses", 0))),
         (
+            "locks gone stale: heartbeats could not get through for 15 min (ours)",
+            lambda r: str(r["counts"].get("locks gone stale (heartbeats did not get through)", 0)),
+        ),
+        (
             "**needless conflict questions**",
             lambda r: str(r["counts"].get("needless conflict questions", 0)),
         ),
@@ -1145,9 +1280,11 @@ def table(results: list[dict[str, Any]]) -> str:
             ),
         ),
         (
-            "take-over questions / take-overs chosen (ours)",
+            "take-over questions / take-overs chosen (ours: at opening + taking back)",
             lambda r: (
-                f"{r['counts'].get('take-over questions', 0)} / {r['counts'].get('take-overs', 0)}"
+                f"{r['counts'].get('take-over questions', 0)} / "
+                f"{r['counts'].get('take-overs', 0)} + "
+                f"{r['counts'].get('take-overs chosen when taking the lock back', 0)}"
             ),
         ),
         (
@@ -1165,10 +1302,16 @@ def table(results: list[dict[str, Any]]) -> str:
             ),
         ),
         (
-            "lock losses that were real take-overs (ours)",
+            "lock losses that were chosen take-overs (ours)",
             lambda r: str(
-                r["counts"].get("lock losses", 0) - r["counts"].get("false lock losses", 0)
+                r["counts"].get("lock losses", 0)
+                - r["counts"].get("false lock losses", 0)
+                - r["counts"].get("locks gone stale (heartbeats did not get through)", 0)
             ),
+        ),
+        (
+            "documents others took while ours was let go for idleness (text kept, told)",
+            lambda r: str(r["counts"].get("taken while let go for idleness", 0)),
         ),
         (
             "branch-moved 409s: seen / retried / gave up (ours)",

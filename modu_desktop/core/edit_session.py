@@ -571,10 +571,11 @@ class EditSession:
             if idle_at is None or _now() < idle_at:
                 return False  # typed while waiting for the guard
             keystrokes = self._keystrokes
+            # Awaited to its end (the client's own timeouts bound it; nobody waits here but a
+            # save that came meanwhile): a release cut off half-way may still land, and the
+            # heartbeat would then find the lock gone and report it released by someone else.
             try:
-                res = await asyncio.wait_for(
-                    self.ws.locks.release(held), self._timing.release_timeout_s
-                )
+                res = await self.ws.locks.release(held)
             except Exception as exc:
                 log.info("idle release of %s failed: %s", self.doc_id, exc)
                 return False

@@ -74,6 +74,45 @@ def test_no_typing_lets_the_lock_go_and_the_next_keystroke_takes_it_back(
     asyncio.run(asyncio.wait_for(body(), 30))
 
 
+def test_an_idle_release_answered_late_still_parks_and_no_loss_is_reported(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """On a busy branch a release can take longer than the close's wait. The idle release used
+    to be cut off then: the release landed anyway, the heartbeat went on with a lock that was
+    gone, found it missing and told the user someone else had released it."""
+
+    async def body() -> None:
+        ws = await _workspace(sandbox, tmp_path)
+        view = FakeView()
+        release = ws.locks.release
+        landed, answer = asyncio.Event(), asyncio.Event()
+
+        async def late_release(held: Any) -> Any:
+            sent = asyncio.ensure_future(release(held))  # once sent, it lands whatever happens
+            sent.add_done_callback(lambda _: landed.set())
+            res = await asyncio.shield(sent)
+            await answer.wait()  # the answer is slow to come back
+            return res
+
+        ws.locks.release = late_release  # type: ignore[method-assign]
+        opened = await EditSession.open(
+            ws, view, DOC, list_saw_no_lock=True, release_timeout_s=0.001
+        )
+        assert opened is not None
+        session = opened[0]
+        await _until(landed.is_set)
+        assert _lock(sandbox) is None
+        answer.set()
+        await _until(lambda: bool(view.of(LockParked) or view.of(LockLost)))
+        assert view.of(LockParked) and not view.of(LockLost)
+        assert session.editable and session.parked
+        ws.locks.release = release  # type: ignore[method-assign]
+        await session.close()
+        await ws.aclose()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
 def test_typing_keeps_the_lock(sandbox: Any, tmp_path: Path) -> None:
     async def body() -> None:
         ws = await _workspace(sandbox, tmp_path, idle=0.5)

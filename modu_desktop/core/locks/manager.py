@@ -109,6 +109,12 @@ class LockManager:
         # sha on read, so it cannot be stale: a changed lock has another sha).
         self.blob_cache: BlobCache | None = None
         self.observers: list[LockObserver] = []
+        # doc → the HeldLock of our newest claim on it. Our session id is the same for every
+        # claim this manager makes, so the lock file alone cannot tell an old claim of ours
+        # (a release still under way, or sent again later) from one taken since.
+        self._claims: dict[str, HeldLock] = {}
+        # id(held) → (held, the newest claim when its release was first sent)
+        self._releases: dict[int, tuple[HeldLock, HeldLock | None]] = {}
 
     # -- observers ---------------------------------------------------------------------------
 
@@ -308,26 +314,45 @@ class LockManager:
     async def acquire(self, doc_id: str, *, take_stale: bool = True) -> AcquireResult:
         res = await self._acquire(doc_id, take_stale=take_stale)
         if res.held is not None:
+            self._claims[res.held.doc_id] = res.held
             self._tell("lock_acquired", res.held)
         return res
 
     async def steal(self, view: LockView) -> AcquireResult:
         res = await self._steal(view)
         if res.held is not None:
+            self._claims[res.held.doc_id] = res.held
             self._tell("lock_acquired", res.held)
         return res
+
+    def _claimed_since(self, held: HeldLock) -> bool:
+        """Did we claim ``held``'s document again (or let it go) since its release was first
+        sent — opened again while that release was under way or waiting to be sent again?
+        The lock file is then another claim's, with our session id: not this release's."""
+        began = self._releases.get(id(held))
+        return began is not None and self._claims.get(held.doc_id) is not began[1]
 
     async def heartbeat(self, held: HeldLock) -> HeartbeatResult:
         res = await self._heartbeat(held)
         if res.outcome is HeartbeatOutcome.OK:
+            self._claims.setdefault(held.doc_id, held)  # a leftover lock adopted by a heartbeat
             self._tell("lock_renewed", held)
         elif res.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
             self._tell("lock_gone", held.doc_id)
         return res
 
     async def release(self, held: HeldLock) -> ReleaseResult:
+        self._releases.setdefault(id(held), (held, self._claims.get(held.doc_id)))
+        if self._claimed_since(held):
+            del self._releases[id(held)]
+            return _claimed_again(held.doc_id)
         res = await self._release(held)
+        if self._claimed_since(held):
+            del self._releases[id(held)]
+            return res  # the document was claimed again meanwhile: its lock is not gone
         if res.outcome is not ReleaseOutcome.FAILED:
+            del self._releases[id(held)]
+            self._claims.pop(held.doc_id, None)
             self._tell("lock_gone", held.doc_id)
         return res
 
@@ -661,6 +686,9 @@ class LockManager:
                     view=view,
                     message=f"The lock on {doc_id} is released.",
                 )
+            if view.status is LockStatus.MINE_THIS_SESSION and self._claimed_since(held):
+                # Claimed again while this release was on its way: the lock is the new claim's.
+                return _claimed_again(doc_id)
             if view.status is LockStatus.MINE_THIS_SESSION and view.sha != held.sha and _again:
                 # An earlier heartbeat of ours landed although its answer was lost.
                 held.sha = view.sha or held.sha
@@ -800,6 +828,14 @@ def _branch_of(client: Any) -> str | None:
     repo = getattr(client, "repo", None)
     branch = getattr(repo, "branch", None)
     return branch if isinstance(branch, str) and branch else None
+
+
+def _claimed_again(doc_id: str) -> ReleaseResult:
+    return ReleaseResult(
+        ReleaseOutcome.ALREADY_GONE,
+        doc_id,
+        message=f"The lock on {doc_id} was taken again since; the new one is left alone.",
+    )
 
 
 def lost_steal(doc_id: str, now_view: LockView | None, err: Exception | None) -> AcquireResult:

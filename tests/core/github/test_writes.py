@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from modu_desktop.core import edit_session
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.docops.images import upload_image
 from modu_desktop.core.docops.importer import import_candidates, parse_candidate
@@ -157,6 +158,68 @@ def test_release_that_loses_the_race_leaves_no_lock(sandbox: Any) -> None:
             sandbox.lose_next_write(LOCK)
             res = await mgr.release(held)
             assert res.outcome is ReleaseOutcome.RELEASED, res.message
+
+    asyncio.run(go())
+    assert server_lock(sandbox) is None
+
+
+def test_a_late_release_of_a_closed_claim_leaves_the_reopened_documents_lock(
+    sandbox: Any,
+) -> None:
+    """Closing on a busy branch: the release keeps losing the race (it is sent again later) and
+    the document is opened again meanwhile, in the same session, so the lock is reused. The
+    late release of the old claim used to take the reopened lock for "an earlier heartbeat of
+    ours" and delete it: the new editor then lost its lock to nobody."""
+
+    async def go() -> None:
+        async with manager(sandbox) as mgr:
+            first = (await mgr.acquire(DOC)).held
+            assert first is not None
+            sandbox.lose_next_write(LOCK, times=QUICK_RACE.attempts)
+            assert (await mgr.release(first)).outcome is ReleaseOutcome.FAILED
+            again = await mgr.acquire(DOC)
+            assert again.outcome is AcquireOutcome.REUSED, again.message
+            second = again.held
+            assert second is not None
+            late = await mgr.release(first)
+            assert late.outcome is not ReleaseOutcome.FAILED
+            view = await mgr.inspect(DOC)
+            assert view.status is LockStatus.MINE_THIS_SESSION, late.message
+            assert view.sha == second.sha
+            assert (await mgr.heartbeat(second)).outcome is HeartbeatOutcome.OK
+            assert (await mgr.release(second)).outcome is ReleaseOutcome.RELEASED
+
+    asyncio.run(go())
+    assert server_lock(sandbox) is None
+
+
+def test_a_document_closed_on_a_busy_branch_and_opened_again_keeps_its_lock(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """The window's path of the same race: the close's release gives up and is sent again a
+    little later (a tenth of the heartbeat interval), by which time the document is open again.
+    The late release leaves the reopened lock alone."""
+
+    async def go() -> None:
+        client = client_for(sandbox)
+        await client.get_user()
+        ws = Workspace.build(client, "editor1", "s1", cache_dir=tmp_path / "cache", heartbeat_s=5)
+        view = FakeView()
+        opened = await EditSession.open(ws, view, DOC, list_saw_no_lock=True)
+        assert opened is not None
+        sandbox.lose_next_write(LOCK, times=QUICK_RACE.attempts)
+        await opened[0].close()  # the release gives up: sent again later
+        reopened = await EditSession.open(ws, view, DOC)
+        assert reopened is not None and reopened[0].held is not None
+        held = reopened[0].held
+        assert not [c for c in sandbox.commits(LOCK) if "release" in c["message"]]
+        await asyncio.wait_for(asyncio.gather(*list(edit_session._LATER)), 30)
+        assert server_lock(sandbox)["sessionId"] == "s1"  # type: ignore[index]
+        assert (await ws.locks.inspect(DOC)).sha == held.sha
+        assert (await ws.locks.heartbeat(held)).outcome is HeartbeatOutcome.OK
+        assert not view.of(LockLost)
+        await reopened[0].close()
+        await ws.aclose()
 
     asyncio.run(go())
     assert server_lock(sandbox) is None
