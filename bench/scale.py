@@ -35,7 +35,6 @@ import math
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,6 +48,7 @@ from typing import Any, TypeVar
 import httpx
 
 from bench.gen import generate
+from bench.server import SandboxProcess
 from bench.webadmin import WebAdminClient, WebAdminError, lock_body, lock_path
 from modu_desktop.core.documents.store import SaveResult, encode_text
 from modu_desktop.core.edit_session import (
@@ -843,16 +843,12 @@ class ScaleSandbox:
         self.logins = logins
         self.options = options
         self.api_url = ""
-        self._proc: subprocess.Popen[str] | None = None
-        self._log: Any = None
+        # In this process group: stopping the run (by its group) stops its sandbox too.
+        self._process = SandboxProcess(own_session=False)
 
     def start(self, seed: Path) -> None:
         o, k = self.options, self.options.speed
-        cmd = [
-            sys.executable,
-            "-m",
-            "modu_desktop",
-            "sandbox",
+        args = [
             "--repo-dir",
             str(self.repo_dir),
             "--seed",
@@ -871,35 +867,15 @@ class ScaleSandbox:
             "100000",
         ]
         for login in self.logins:
-            cmd += ["--user", f"{login}:tok-{login}"]
-        self._log = open(self.root / "sandbox.log", "w")  # noqa: SIM115 - closed in stop()
-        # In this process group: stopping the run (by its group) stops its sandbox too.
-        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._log, text=True)
-        assert self._proc.stdout is not None
-        line = self._proc.stdout.readline()
-        if not line.startswith("Sandbox API: "):
-            self.stop()
-            raise RuntimeError(f"sandbox did not start: {line!r}")
-        self.api_url = line.split(": ", 1)[1].strip()
+            args += ["--user", f"{login}:tok-{login}"]
+        self.api_url = self._process.start(args, self.root / "sandbox.log")
 
     def stats(self) -> dict[str, Any]:
         with urllib.request.urlopen(self.api_url + "/_sandbox/stats", timeout=60) as resp:
             return dict(json.loads(resp.read()))
 
     def stop(self) -> None:
-        if self._proc is not None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait(10)
-            if self._proc.stdout is not None:
-                self._proc.stdout.close()
-            self._proc = None
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        self._process.stop(wait=30)
 
 
 def seed_folder(root: Path, n_docs: int) -> list[str]:

@@ -31,6 +31,51 @@ USERS = (OURS, WEB, OTHER)
 NO_LIMIT = 1_000_000_000  # the benchmark must never hit the sandbox's rate limits (any of them)
 
 
+class SandboxProcess:
+    """``modu-desktop sandbox ARGS`` in a child process (its own core, like a remote server):
+    ``start(args, log_path)`` returns its API URL, ``stop()`` ends it. Its stderr (broken pipes
+    when a client drops a keep-alive connection) goes to ``log_path``."""
+
+    def __init__(self, *, own_session: bool) -> None:
+        # own_session=False keeps it in the caller's process group, so stopping a run (by its
+        # group) stops its sandbox too.
+        self.own_session = own_session
+        self._proc: subprocess.Popen[str] | None = None
+        self._log: Any = None
+
+    def start(self, args: list[str], log_path: Path) -> str:
+        cmd = [sys.executable, "-m", "modu_desktop", "sandbox", *args]
+        self._log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
+        self._proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+            start_new_session=self.own_session,
+        )
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line.startswith("Sandbox API: "):
+            self.stop()
+            raise RuntimeError(f"sandbox did not start: {line!r}")
+        return line.split(": ", 1)[1].strip()
+
+    def stop(self, wait: float = 10) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(wait)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait(wait / 2)
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
+            self._proc = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
 class SandboxHandle:
     """``start()``, ``api_url``, ``stats()``, ``reset_stats()``, ``stop()``."""
 
@@ -42,8 +87,7 @@ class SandboxHandle:
         self.mode = mode
         self.api_url = ""
         self._tmp = Path(tempfile.mkdtemp(prefix="modu-bench-repo-"))
-        self._proc: subprocess.Popen[str] | None = None
-        self._log: Any = None
+        self._process = SandboxProcess(own_session=True)
         self._sb: Any = None
 
     def start(self) -> SandboxHandle:
@@ -71,11 +115,7 @@ class SandboxHandle:
             ).start()
             self.api_url = self._sb.api_url
             return self
-        cmd = [
-            sys.executable,
-            "-m",
-            "modu_desktop",
-            "sandbox",
+        args = [
             "--repo",
             f"{OWNER}/{NAME}",
             "--branch",
@@ -95,18 +135,8 @@ class SandboxHandle:
             "3600",
         ]
         for u in USERS:
-            cmd += ["--user", f"{u.login}:{u.token}"]
-        # Its stderr (broken pipes when a client drops a keep-alive connection) goes to a log file.
-        self._log = open(self._tmp / "sandbox.log", "w")  # noqa: SIM115 - closed in stop()
-        self._proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=self._log, text=True, start_new_session=True
-        )
-        assert self._proc.stdout is not None
-        line = self._proc.stdout.readline()
-        if not line.startswith("Sandbox API: "):
-            self.stop()
-            raise RuntimeError(f"sandbox did not start: {line!r}")
-        self.api_url = line.split(": ", 1)[1].strip()
+            args += ["--user", f"{u.login}:{u.token}"]
+        self.api_url = self._process.start(args, self._tmp / "sandbox.log")
         return self
 
     def _meta(self, path: str, method: str = "GET") -> Any:
@@ -135,19 +165,7 @@ class SandboxHandle:
         if self._sb is not None:
             self._sb.stop()
             self._sb = None
-        if self._proc is not None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait(5)
-            if self._proc.stdout is not None:
-                self._proc.stdout.close()
-            self._proc = None
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        self._process.stop()
         import shutil
 
         with contextlib.suppress(OSError):
