@@ -9,18 +9,11 @@ import json
 import sys
 import time
 
+from bench.cli_args import number_list
 from bench.report import table
 from bench.runner import Options, run
 
-
-def _ints(text: str) -> list[int]:
-    try:
-        vals = [int(v) for v in text.replace(" ", "").split(",") if v]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers like 10,100: {text!r}") from None
-    if not vals or any(v < 0 for v in vals):
-        raise argparse.ArgumentTypeError(f"expected non-negative numbers: {text!r}")
-    return vals
+_ints = number_list(int, example="10,100", allow_zero=True)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from bench.cli_args import number_list
 from bench.gen import generate
 from bench.server import SandboxProcess
 from bench.webadmin import WebAdminClient, WebAdminError, lock_body, lock_path
@@ -1372,24 +1373,8 @@ def _percentiles(action: str) -> Callable[[dict[str, Any]], str]:
 # ---------------------------------------------------------------------------- the command
 
 
-def _ints(text: str) -> list[int]:
-    try:
-        vals = [int(v) for v in text.replace(" ", "").split(",") if v]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers like 10,30: {text!r}") from None
-    if not vals or any(v < 1 for v in vals):
-        raise argparse.ArgumentTypeError(f"expected positive numbers: {text!r}")
-    return vals
-
-
-def _floats(text: str) -> list[float]:
-    try:
-        vals = [float(v) for v in text.replace(" ", "").split(",") if v]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers like 6 or 6,6,4: {text!r}") from None
-    if not vals or any(v <= 0 for v in vals):
-        raise argparse.ArgumentTypeError(f"expected positive numbers: {text!r}")
-    return vals
+_ints = number_list(int, example="10,30", allow_zero=False)
+_floats = number_list(float, example="6 or 6,6,4", allow_zero=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
