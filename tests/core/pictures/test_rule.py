@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.documents.pictures import (
+from modu_desktop.core.pictures.rule import (
     BaseUrlPicture,
     Picture,
     base_url_dropped,
@@ -132,8 +132,8 @@ def test_upload_address_is_found_by_the_build() -> None:
 
 CALLERS = {
     # the upload writes the address and shows the picture before the next pull
-    "modu_desktop/core/docops/images.py": "upload_address",
-    "modu_desktop/ui/docops/repo_images.py": "repo_picture_path",
+    "modu_desktop/core/pictures/uploads.py": "upload_address",
+    "modu_desktop/core/pictures/mirror.py": "repo_picture_path",
     # the preview (a checkout on disk; the app's mirror above)
     "modu_desktop/core/preview/images.py": "repo_picture_path",
     # the publish check
@@ -192,7 +192,7 @@ def _static_prefixing(tree: ast.AST) -> bool:
 def test_no_second_rule_is_left() -> None:
     # A picture rule puts a path into the static folder or reads "@site/" and "pathname://":
     # only the rule's module may.
-    rule = ROOT / "modu_desktop" / "core" / "documents" / "pictures.py"
+    rule = ROOT / "modu_desktop" / "core" / "pictures" / "rule.py"
     suspicious = {"@site/", "../static/", "pathname://"}
     gone = {"repo_path_for", "resolve_image_path", "directory_image_resolver"}
     offenders = []
