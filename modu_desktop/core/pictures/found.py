@@ -50,6 +50,8 @@ _SRC_ATTR = re.compile(
 )
 _ALT_ATTR = re.compile(r"""\balt\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 _URL_SAFE = "/:@?#=&;+!$'*,~-._%"
+# What a Markdown address cannot hold as it is (the rest, Hangul too, stays readable).
+_MARKDOWN_ESCAPES = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
 _FIELD_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*$")
 
 
@@ -308,11 +310,14 @@ def pictures_needed(text: str, doc_path: str) -> set[str]:
 def _written_as(use: PictureUse, address: str) -> str:
     """``address`` spelt the way ``use`` spelt its own: percent-escapes where the page used
     them (or where a Markdown address needs them), HTML escapes in an HTML attribute."""
-    encoded = use.written != unquote(use.written)
-    if encoded or (use.kind == "markdown" and any(ch in address for ch in " ()<>")):
+    if use.written != unquote(use.written):
         address = quote(address, safe=_URL_SAFE)
+    elif use.kind == "markdown":
+        address = address.translate(_MARKDOWN_ESCAPES)
     if use.kind == "html":
         return html.escape(address, quote=True)
+    if use.kind == "field" and not address.startswith(("/", "./", "../", "@")):
+        address = "./" + address  # a block field names a picture by "/…", "./…" or "../…"
     return address
 
 
