@@ -139,6 +139,10 @@ CALLERS = {
     # the publish check
     "modu_desktop/core/publish/check/mdx.py": "locate_picture",
     "modu_desktop/core/publish/check/brochure.py": "locate_picture",
+    # the pictures a page names (the library, the PDF, the check's HTML pictures)
+    "modu_desktop/core/pictures/found.py": "locate_picture",
+    "modu_desktop/core/pictures/library.py": "page_pictures",
+    "modu_desktop/cli/pdf.py": "fill_folder",
 }
 
 
@@ -254,3 +258,23 @@ def test_the_real_build_stops_on_the_base_url_and_shows_the_picture_without_it()
         assert fixed["html_src"].startswith(oracle["base_url"] + "assets/images/"), fixed
         corrected += 1
     assert corrected >= 2  # a static picture and a web admin upload
+
+
+def test_no_module_finds_pictures_with_its_own_pattern() -> None:
+    # "![" or "<img" in a pattern outside the room that reads pages means a second reading
+    # of pictures (the MDX scanner's own reading of Markdown is the publish check's).
+    allowed = {
+        "modu_desktop/core/pictures/found.py",
+        "modu_desktop/core/publish/check/mdx_tables.py",
+        "modu_desktop/core/preview/mdx.py",  # marks its own rendered placeholders
+        "modu_desktop/ui/editing/highlighter.py",  # colours the raw text; finds no file
+    }
+    offenders = []
+    for path in (ROOT / "modu_desktop").rglob("*.py"):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in allowed:
+            continue
+        strings = _code_strings(ast.parse(path.read_text("utf-8")))
+        if any(("!\\[" in s or "<img" in s) and ("(" in s or "src" in s) for s in strings):
+            offenders.append(rel)
+    assert not offenders, offenders
