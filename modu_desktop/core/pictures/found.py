@@ -96,22 +96,19 @@ def _masked(text: str) -> str:
             fence = m.group(2)
             _blank(out, pos, pos + len(line))
         pos += len(line)
-    masked = "".join(out)
+    fenced = "".join(out)  # the search goes on after each span, so spans never overlap
     pos = 0
-    while True:
-        m = _TICKS.search(masked, pos)
-        if m is None:
-            break
-        close = masked.find(m.group(0), m.end())
-        while close >= 0 and masked.startswith("`", close + len(m.group(0))):
-            close = masked.find(m.group(0), close + len(m.group(0)) + 1)
+    while (m := _TICKS.search(fenced, pos)) is not None:
+        ticks = m.group(0)
+        close = fenced.find(ticks, m.end())
+        while close >= 0 and fenced.startswith("`", close + len(ticks)):
+            close = fenced.find(ticks, close + len(ticks) + 1)
         if close < 0:
             pos = m.end()
             continue
-        _blank(out, m.start(), close + len(m.group(0)))
-        masked = "".join(out)
-        pos = close + len(m.group(0))
-    return masked
+        _blank(out, m.start(), close + len(ticks))
+        pos = close + len(ticks)
+    return "".join(out)
 
 
 def _blank(out: list[str], start: int, end: int) -> None:
