@@ -1,4 +1,4 @@
-"""Admin CLI on the core: ``modu-desktop docs …``, ``locks …`` (and later ``images …``).
+"""Admin CLI on the core: ``modu-desktop docs …``, ``locks …``, ``images …``.
 
     modu-desktop docs list [--json]
     modu-desktop locks list [--json]
@@ -15,8 +15,9 @@ Exit status: 0 success, 1 failure (one line on stderr, never a traceback, never 
 
 Adding a command: write ``_add_<group>_<name>(subparsers)`` that registers a parser with
 ``parents=[conn_parser()]`` and ``set_defaults(run=<async function(args, ctx) -> int>)``, and call
-it from :func:`build_parser`. ``docs new/delete/move/import`` and ``images add`` come from
-``cli/ops.py``'s ``register()``, called there. Shared parts: ``cli/common.py``.
+it from :func:`build_parser`. ``docs new/delete/move/import`` come from ``cli/ops.py``'s
+``register()``, the ``images`` commands from ``cli/images.py``'s. Shared parts:
+``cli/common.py``.
 """
 
 from __future__ import annotations
@@ -24,10 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TextIO, cast
 
@@ -40,6 +38,7 @@ from modu_desktop.cli.common import (
 )
 from modu_desktop.cli.common import Parser as _Parser
 from modu_desktop.cli.common import conn_parser as _conn_parser
+from modu_desktop.cli.common import data_dir as _data_dir
 from modu_desktop.cli.common import doc_id_arg as _doc_id_arg
 from modu_desktop.cli.common import lock_manager as _lock_manager
 from modu_desktop.cli.common import table as _table
@@ -95,10 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     images = groups.add_parser("images", help="pictures")
     images_sub = images.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    # docs new / delete / move / import and images add live in cli_ops.py (on core.ops).
+    # docs new / delete / move / import live in cli/ops.py (on core.docops).
     from modu_desktop.cli import ops as cli_ops
 
-    cli_ops.register({"docs": docs_sub, "images": images_sub})
+    cli_ops.register({"docs": docs_sub})
+    # images list / add / delete live in cli/images.py (on core.pictures).
+    from modu_desktop.cli import images as cli_images
+
+    cli_images.register(images_sub)
     # docs check / history / restore live in cli/publish.py.
     from modu_desktop.cli import publish as cli_publish
 
@@ -280,24 +283,6 @@ async def _run(args: argparse.Namespace, out: TextIO, secrets: list[str]) -> int
         async with GitHubClient(args.api_url, token, repo, retry=retry) as client:
             runner: Runner = args.run
             return await runner(args, Context(client, token, out))
-
-
-@contextmanager
-def _data_dir(folder: str | None) -> Iterator[None]:
-    """``--data-dir``: app_paths() (here and in cli_ops) reads the override from the
-    environment, so it is set for the command and put back afterwards."""
-    from modu_desktop.core.account.paths import DATA_DIR_ENV
-
-    before = os.environ.get(DATA_DIR_ENV)
-    if folder:
-        os.environ[DATA_DIR_ENV] = folder
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(DATA_DIR_ENV, None)
-        else:
-            os.environ[DATA_DIR_ENV] = before
 
 
 def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:

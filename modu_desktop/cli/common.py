@@ -4,8 +4,10 @@ and the lock manager of a CLI session."""
 from __future__ import annotations
 
 import argparse
+import os
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -45,6 +47,24 @@ def conn_parser() -> argparse.ArgumentParser:
         "--data-dir", help="the app's data folder (as the app's --data-dir; else MODU_DATA_DIR)"
     )
     return p
+
+
+@contextmanager
+def data_dir(folder: str | None) -> Iterator[None]:
+    """``--data-dir``: app_paths() reads the override from the environment, so it is set for
+    the command and put back afterwards."""
+    from modu_desktop.core.account.paths import DATA_DIR_ENV
+
+    before = os.environ.get(DATA_DIR_ENV)
+    if folder:
+        os.environ[DATA_DIR_ENV] = folder
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(DATA_DIR_ENV, None)
+        else:
+            os.environ[DATA_DIR_ENV] = before
 
 
 def doc_id_arg(text: str) -> str:

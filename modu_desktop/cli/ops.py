@@ -6,7 +6,6 @@
     modu-desktop docs delete DOC_ID
     modu-desktop docs move DOC_ID up|down
     modu-desktop docs import FILE… [--dry-run]
-    modu-desktop images add FILE [--alt TEXT]   (prints the Markdown to insert)
 
 ``docs new`` makes the page not published (``draft: true``) unless ``--publish`` is given: the
 same rule as the app's 새 문서, so a page made by a script never reaches the public site half
@@ -16,14 +15,14 @@ the ``draft`` line out in one save, under the page's lock.
 
 Same connection flags, token lookup and exit status as ``docs list`` (``cli/common.py``):
 0 success, 1 failure (one line on stderr), 2 usage error. ``register()`` adds the commands to
-the ``docs`` and ``images`` sub-parsers; ``commands.build_parser()`` calls it.
+the ``docs`` sub-parser; ``commands.build_parser()`` calls it. The picture commands are in
+``cli/images.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -150,12 +149,6 @@ def register(subparsers: Mapping[str, Any]) -> None:
                 action="store_true",
                 help="only show what would be created and the conflicts",
             )
-    images = subparsers.get("images")
-    if images is not None and "add" not in set(getattr(images, "choices", {}) or {}):
-        p = _add(images, "add", "upload a picture and print the Markdown to insert", _images_add)
-        p.add_argument("file", metavar="FILE")
-        p.add_argument("--alt", default=None, help="alt text (default: from the file name)")
-        p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 # --------------------------------------------------------------------------------------------
@@ -292,33 +285,3 @@ def _print_candidate(c: Any, out: TextIO) -> None:
         out.write(f"       note: {n()}\n")
     if c.conflict is not None:
         out.write(f"       conflict: {c.conflict()}\n")
-
-
-async def _images_add(args: argparse.Namespace, ctx: common.Context) -> int:
-    from modu_desktop.core.docops.images import upload_image_file
-
-    res = await upload_image_file(
-        ctx.client, args.file, alt=args.alt, branch=ctx.client.repo.branch
-    )
-    if not res.ok:
-        raise common.CliFailure(res.text())
-    if res.check is not None and res.check.warning is not None:
-        sys.stderr.write(f"note: {res.check.warning()}\n")
-    if args.json:
-        ctx.out.write(
-            json.dumps(
-                {
-                    "path": res.path,
-                    "name": res.name,
-                    "markdown": res.markdown,
-                    "url": res.site_url,
-                    "commit": res.commit_sha,
-                },
-                ensure_ascii=False,
-                indent=2,
-            )
-            + "\n"
-        )
-    else:
-        ctx.out.write(f"{res.markdown}\n")
-    return 0

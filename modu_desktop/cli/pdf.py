@@ -14,51 +14,40 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from modu_desktop import i18n
-from modu_desktop.cli.common import CliFailure, load_token
+from modu_desktop.cli.common import (
+    CliFailure,
+    Parser,
+    conn_parser,
+    data_dir,
+    doc_id_arg,
+    load_token,
+)
 from modu_desktop.core.github.errors import GitHubError
 
-DEFAULT_API_URL = "https://api.github.com"
-DEFAULT_REPO = "pnuai/PNU-Modu"
-DEFAULT_BRANCH = "main"
 PAPERS = ("A4", "A3", "B5")
-
-_IMG_MD = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)")
-_IMG_HTML = re.compile(r"<img[^>]*\ssrc\s*=\s*[\"']([^\"']+)", re.I)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from modu_desktop.core.locks.wire import InvalidDocId, validate_doc_id
-
-    def doc_id(text: str) -> str:
-        try:
-            return validate_doc_id(text)
-        except InvalidDocId as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
     def paper(text: str) -> str:
         value = text.upper()
         if value not in PAPERS:
             raise argparse.ArgumentTypeError(f"choose one of {', '.join(PAPERS)}")
         return value
 
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="modu-desktop export-pdf",
         description="Save a document as PDF, as the site prints it.",
+        parents=[conn_parser()],
     )
-    p.add_argument("doc_id", metavar="DOC_ID", type=doc_id, help="e.g. 99-template")
+    p.add_argument("doc_id", metavar="DOC_ID", type=doc_id_arg, help="e.g. 99-template")
     p.add_argument("--out", required=True, type=Path, help="the PDF file to write")
     p.add_argument("--paper", type=paper, help="A4, A3 or B5 (default: from the layout)")
-    g = p.add_argument_group("connection")
-    g.add_argument("--api-url", default=DEFAULT_API_URL, help=f"API base URL ({DEFAULT_API_URL})")
-    g.add_argument("--repo", default=DEFAULT_REPO, help=f"OWNER/NAME ({DEFAULT_REPO})")
-    g.add_argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})")
     return p
 
 
@@ -67,8 +56,8 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
     from modu_desktop.core.account.paths import app_paths
     from modu_desktop.core.documents.store import DocumentStore
     from modu_desktop.core.github.client import GitHubClient, RepoRef
+    from modu_desktop.core.pictures.mirror import fill_folder
     from modu_desktop.core.preview import load_site_style
-    from modu_desktop.ui.docops.repo_images import mirrored_path
 
     try:
         repo = RepoRef.parse(args.repo, branch=args.branch)
@@ -82,38 +71,15 @@ async def fetch(args: argparse.Namespace, token: str, pictures: Path) -> tuple[s
         store = DocumentStore(client, cache, branch=repo.branch)
         doc = await store.load(args.doc_id)
         style = await load_site_style(store)
-        for src in set(_IMG_MD.findall(doc.text) + _IMG_HTML.findall(doc.text)):
-            rel = mirrored_path(src, doc.path)
-            if rel is None:
-                continue
-            entry = await store.current_entry(rel)
-            if entry is None:
-                continue
-            target = (pictures / rel).resolve()
-            if pictures.resolve() not in target.parents:
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(await store.read_blob(entry.sha))
+        await fill_folder(store, pictures, doc.text, doc.path)
         return doc.text, doc.path, style
-
-
-def _resolver(pictures: Path, doc_path: str) -> Any:
-    from modu_desktop.ui.docops.repo_images import mirrored_path
-
-    def resolve(src: str) -> str | None:
-        rel = mirrored_path(src, doc_path)
-        if rel is None:
-            return None
-        p = (pictures / rel).resolve()
-        return p.as_uri() if p.is_file() and pictures.resolve() in p.parents else None
-
-    return resolve
 
 
 def export(args: argparse.Namespace, token: str) -> None:
     with tempfile.TemporaryDirectory(prefix="modu-pdf-") as tmp:
         pictures = Path(tmp)
-        text, doc_path, style = asyncio.run(fetch(args, token, pictures))
+        with data_dir(args.data_dir):
+            text, doc_path, style = asyncio.run(fetch(args, token, pictures))
         if not os.environ.get("QT_QPA_PLATFORM"):
             os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a command line tool shows no window
         from PySide6.QtWidgets import QApplication
@@ -122,6 +88,7 @@ def export(args: argparse.Namespace, token: str) -> None:
 
         prepare_application()
         app = QApplication.instance() or QApplication(["modu-desktop"])
+        from modu_desktop.core.preview.images import checkout_image_resolver
         from modu_desktop.ui.preview.pdf import export_pdf_blocking
 
         out = args.out.resolve()
@@ -131,7 +98,7 @@ def export(args: argparse.Namespace, token: str) -> None:
             out,
             style=style,
             paper=args.paper,
-            image_resolver=_resolver(pictures, doc_path),
+            image_resolver=checkout_image_resolver(pictures, doc_path),
         )
         del app
         if not ok:

@@ -12,7 +12,6 @@ import pytest
 
 from modu_desktop.cli import main
 from modu_desktop.core.github.client import GitHubClient, RepoRef
-from modu_desktop.core.github.clock import ServerClock
 from modu_desktop.core.locks.wire import lock_path
 from tests.helpers.cli import cli_args, lock_as
 
@@ -90,18 +89,12 @@ def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None
     assert sb.read_file(lock_path("01-welcome")) is None
 
 
-def test_images_add(
-    cli_env: Any,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_images_add(cli_env: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The picture keeps the name it was given: a lost race is not "that name exists"."""
     sb = cli_env
-    monkeypatch.setattr(ServerClock, "now", lambda self: 1_700_000_000.0)
     png = tmp_path / "campus photo.png"
-    png.write_bytes(PNG)
+    png.write_bytes(PNG + b"not on the site yet")
     sb.lose_next_write("static/img/uploads/")
     assert main(cli_args(sb, "images", "add", str(png))) == 0, capsys.readouterr().err
-    assert capsys.readouterr().out.strip().endswith("upload_1700000000000.png)")
-    assert sb.read_file("static/img/uploads/upload_1700000000000.png") == PNG
+    assert capsys.readouterr().out.strip().endswith("/img/uploads/campus-photo.png)")
+    assert sb.read_file("static/img/uploads/campus-photo.png") == png.read_bytes()

@@ -1,4 +1,4 @@
-"""Admin CLI ops commands (docs new/delete/move/import, images add) against the sandbox."""
+"""Admin CLI ops commands (docs new/delete/move/import) against the sandbox."""
 
 from __future__ import annotations
 
@@ -17,10 +17,6 @@ from modu_desktop.core.locks.manager import LockManager
 from tests.helpers.cli import cli_args, lock_as
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
-PNG = (
-    Path(__file__).resolve().parents[2]
-    / "modu_desktop/sandbox/repo/seed_data/static/img/modu-logo.png"
-).read_bytes()
 
 
 def msgs(sb: Any, n: int) -> list[str]:
@@ -185,29 +181,6 @@ def test_docs_import(cli_env: Any, tmp_path: Path, capsys: pytest.CaptureFixture
     c.write_text("---\ntitle: FAQ\n---\nQ\n", encoding="utf-8")
     assert main(cli_args(sb, "docs", "import", str(c))) == 0
     assert "feat(docs): create faq.md by @editor1" in msgs(sb, 3)
-
-
-def test_images_add(cli_env: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sb = cli_env
-    png = tmp_path / "campus photo.png"
-    png.write_bytes(PNG)
-    assert main(cli_args(sb, "images", "add", str(png))) == 0
-    md = capsys.readouterr().out.strip()
-    assert md.startswith("![campus photo](/img/uploads/upload_") and md.endswith(".png)")
-    name = md.rsplit("/", 1)[1][:-1]
-    assert sb.read_file(f"static/img/uploads/{name}") == PNG
-    assert msgs(sb, 1) == [f"upload(image): add {name} via Admin Studio"]
-    exe = tmp_path / "setup.exe"
-    exe.write_bytes(b"MZ" + b"\0" * 100)
-    assert main(cli_args(sb, "images", "add", str(exe))) == 1
-    assert "Windows program" in capsys.readouterr().err
-    big = tmp_path / "big.jpg"
-    with big.open("wb") as fh:
-        fh.write(b"\xff\xd8\xff\xe0")
-        fh.truncate(30 * 1024 * 1024)
-    assert main(cli_args(sb, "images", "add", str(big))) == 1
-    assert "30.0 MB" in capsys.readouterr().err
-    assert main(cli_args(sb, "images", "add")) == 2
 
 
 def test_viewer_gets_one_line_failure(

@@ -1,10 +1,10 @@
 """The last document list, kept on disk so the next start can show it at first paint.
 
 One JSON file per (API host, repository, branch): the tree sha, every `DocSummary`, the lock
-files' tree entries (their bytes are in the blob cache, by sha), the pictures under `docs/`, and
-who was signed in (login, push permission) so the window can be built before the sign-in check
-answers. It is a cache: a missing, old or damaged file is simply no snapshot, and what it shows
-is always marked as being checked until a fresh tree request confirms it.
+files' tree entries (their bytes are in the blob cache, by sha), the pictures under `docs/` and
+`static/`, and who was signed in (login, push permission) so the window can be built before the
+sign-in check answers. It is a cache: a missing, old or damaged file is simply no snapshot, and
+what it shows is always marked as being checked until a fresh tree request confirms it.
 
 Writes are atomic (temp file + rename, no fsync: a torn file fails to parse and is ignored).
 """
@@ -29,7 +29,7 @@ __all__ = ["FORMAT", "Identity", "SnapshotFile", "identity_of", "list_file", "sn
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2  # 2: documents say whether they are published (draft), titles fall back to # 제목
+FORMAT = 3  # 3: the pictures under static/ too (2: drafts, titles from # 제목)
 _DOC_FIELDS = (
     "doc_id",
     "path",

@@ -31,6 +31,7 @@ from modu_desktop.core.github.archive import read_archive
 from modu_desktop.core.github.blobcache import BlobCache, git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, Tree, TreeEntry
 from modu_desktop.core.github.errors import GitHubConflict, GitHubError, NotFound, RepositoryEmpty
+from modu_desktop.core.pictures.rule import is_picture_file
 
 __all__ = [
     "DOCS_DIR",
@@ -249,7 +250,7 @@ class RepoSnapshot:
     fetched_at: float = 0.0  # server time (Unix seconds) of the listing
     not_modified: bool = False  # the tree had not changed since the previous refresh
     walked: bool = False  # the recursive listing was truncated and subtrees were walked
-    images: tuple[TreeEntry, ...] = ()  # other files under docs/ (pictures...)
+    images: tuple[TreeEntry, ...] = ()  # other files under docs/, and pictures under static/
     incomplete: bool = False  # even a one-level listing was truncated: some files are missing
     cached: bool = False  # read from the disk snapshot of a previous run: not confirmed yet
 
@@ -442,8 +443,8 @@ class DocumentStore:
             if lock_id is not None:
                 locks[lock_id] = e
                 continue
-            if e.path.startswith(DOCS_DIR + "/"):
-                images.append(e)
+            if e.path.startswith(DOCS_DIR + "/") or is_picture_file(e.path):
+                images.append(e)  # the picture library lists them without another request
         needed = [e for e in docs_entries if (e.path, e.sha) not in self._summaries]
         # Lock files come along: the lock manager reads them from the same disk cache.
         needed += list(locks.values())

@@ -2,7 +2,7 @@
 
 Remote images are never referenced. A local reference (``/img/x.png``, ``img/x.png``,
 ``../static/img/x.png``, ``@site/…``: where the site build takes it from is
-:mod:`modu_desktop.core.documents.pictures`'s rule) is shown only when the ``image_resolver``
+:mod:`modu_desktop.core.pictures.rule`'s rule) is shown only when the ``image_resolver``
 maps it to a local URL — a ``file:`` URL (tests, tools), a ``modu-img:`` URL (the preview
 widget's scheme for repository pictures) — or it is an inline image ``data:`` URI.
 """
@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from modu_desktop.core.documents.pictures import repo_picture_path
+from modu_desktop.core.pictures.rule import repo_picture_path
 
 ImageResolver = Callable[[str], "str | None"]
 
@@ -56,7 +56,7 @@ def resolve_image(src: str, resolver: ImageResolver | None) -> tuple[str | None,
 def checkout_image_resolver(checkout: Path, doc_path: str) -> ImageResolver:
     """A resolver for a local copy of the site repository (``file:`` URLs): an address names
     the file the site build takes for the document at ``doc_path``
-    (:func:`~modu_desktop.core.documents.pictures.locate_picture`); anything outside
+    (:func:`~modu_desktop.core.pictures.rule.locate_picture`); anything outside
     ``checkout`` or missing gives None."""
     root = checkout.resolve()
 

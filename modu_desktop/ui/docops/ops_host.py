@@ -1,8 +1,8 @@
 """Hosts the document operations (new, import, delete, move up/down, insert picture) in the
-main window. The dialogs and controllers are the ops engineer's (``ui/ops_*.py`` over
-``core/docops/ops.py`` / ``core/docops/images.py``); this module only wires them to the window's
-menus, the
-list and the open document. In viewer mode the actions stay hidden.
+main window. The dialogs and controllers live beside it (``ui/docops/ops_*.py`` over
+``core/docops/ops.py``) and in ``ui/pictures`` (over ``core/pictures``); this module only wires
+them to the window's menus, the list and the open document. In viewer mode the actions stay
+hidden.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from modu_desktop.core.docops.images import ImageUpload
 from modu_desktop.core.docops.ops import DocOps, OpResult
+from modu_desktop.core.pictures.uploads import ImageUpload
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
-from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
 from modu_desktop.ui.kit.shortcuts import bind
+from modu_desktop.ui.pictures.dialog import pick_and_upload
+from modu_desktop.ui.pictures.editor_drop import EditorImageHelper
+from modu_desktop.ui.pictures.uploader import ImageUploader
 from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
@@ -50,7 +52,12 @@ class OpsHost(QObject):
         self.reorder = ops_reorder.ReorderController(self.ops, self)
         self.reorder.finished.connect(self._moved)
         self.reorder.busy.connect(self._busy)
-        self.uploader = ImageUploader(win.ctx.client, self)
+        self.uploader = ImageUploader(
+            win.ctx.client,
+            self,
+            listing=lambda: snap.images if (snap := win.ctx.store.snapshot) is not None else (),
+            page=lambda: win.doc.path if win.doc is not None else None,
+        )
         self.uploader.finished.connect(self._uploaded)
         self.uploader.started.connect(self._upload_started)
         self.image_helper = EditorImageHelper(self.uploader, win.editor_pane.editor)

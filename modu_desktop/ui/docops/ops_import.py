@@ -65,10 +65,10 @@ from modu_desktop.core.docops.ops import (
     validate_new_id,
 )
 from modu_desktop.i18n import tr
-from modu_desktop.ui.docops.ops_delete import OpDialog
 from modu_desktop.ui.editing.page_settings import layout_swatch, theme_swatch
 from modu_desktop.ui.kit.asyncutil import run_dialog
 from modu_desktop.ui.kit.fit import fit_to_screen
+from modu_desktop.ui.kit.op_dialog import OpDialog
 from modu_desktop.ui.kit.operation import error_text
 
 _FIELDS = ("doc_id", "title", "nav_label", "position", "theme", "layout")

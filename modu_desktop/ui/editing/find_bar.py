@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.preedit import commit_preedit, install_preedit_tracker
+from modu_desktop.ui.kit.preedit import commit_preedit, install_preedit_tracker
 from modu_desktop.ui.kit.shortcuts import keys_text
 
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from modu_desktop.core.docops.newdoc import MAX_POSITION, CopySuggestion, validate_new_id
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.preedit import commit_preedit
+from modu_desktop.ui.kit.preedit import commit_preedit
 
 
 class NewDocDialog(QDialog):

@@ -53,7 +53,6 @@ from modu_desktop.ui.editing.doc_dialogs import (
     decide_conflict,
 )
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
-from modu_desktop.ui.editing.preedit import commit_preedit
 from modu_desktop.ui.editing.session_words import (
     SessionWords,
     offline,
@@ -62,6 +61,7 @@ from modu_desktop.ui.editing.session_words import (
 )
 from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.kit.operation import Operations, error_text
+from modu_desktop.ui.kit.preedit import commit_preedit
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
 from modu_desktop.ui.publish.deploy_status import DeployStatus

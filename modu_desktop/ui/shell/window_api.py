@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
     from modu_desktop.core.locks.model import HeldLock
+    from modu_desktop.core.pictures.mirror import RepoImageMirror
     from modu_desktop.core.publish.status import PublishBoard
     from modu_desktop.ui.doclist.panel import DocListPanel
-    from modu_desktop.ui.docops.repo_images import RepoImageMirror
     from modu_desktop.ui.editing.drafts_controller import DraftsController
     from modu_desktop.ui.editing.editor import EditorPane
     from modu_desktop.ui.kit.banners import Banner

@@ -9,9 +9,9 @@ from PySide6.QtCore import QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from modu_desktop.core.pictures.mirror import RepoImageMirror
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.panel import DocListPanel
-from modu_desktop.ui.docops.repo_images import RepoImageMirror
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.kit.banners import Banner
 from modu_desktop.ui.kit.busy import BusyOverlay

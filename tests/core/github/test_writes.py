@@ -19,7 +19,6 @@ from typing import Any
 
 from modu_desktop.core import edit_session
 from modu_desktop.core.brochure import frontmatter
-from modu_desktop.core.docops.images import upload_image
 from modu_desktop.core.docops.importer import import_candidates, parse_candidate
 from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.docops.ops import DocOps
@@ -39,6 +38,7 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
 )
 from modu_desktop.core.locks.wire import lock_path
+from modu_desktop.core.pictures.uploads import upload_image
 from modu_desktop.core.saving.queue import Backoff
 from modu_desktop.core.saving.service import QueuedSave
 from modu_desktop.core.workspace import Workspace
@@ -390,12 +390,12 @@ def test_picture_that_loses_the_race_keeps_its_name(sandbox: Any) -> None:
     async def go() -> None:
         async with client_for(sandbox) as gh:
             sandbox.lose_next_write("static/img/uploads/")
-            up = await upload_image(gh, PNG, "logo.png", now_ms=1_700_000_000_000)
+            up = await upload_image(gh, PNG, "logo.png")
             assert up.ok, up.text
-            assert up.name == "upload_1700000000000.png"  # not renamed as if it existed
+            assert up.name == "logo.png"  # not renamed as if it existed
 
     asyncio.run(go())
-    assert sandbox.read_file("static/img/uploads/upload_1700000000000.png") == PNG
+    assert sandbox.read_file("static/img/uploads/logo.png") == PNG
 
 
 def test_the_window_session_keeps_its_lock_through_raced_heartbeats(

@@ -1,4 +1,4 @@
-"""pytest-qt: the ops dialogs (new document, delete, import, pictures, reorder) on the sandbox."""
+"""pytest-qt: the ops dialogs (new document, delete, import, reorder) on the sandbox."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent, QGuiApplication, QImage, QKeySequence
-from PySide6.QtWidgets import QApplication, QPlainTextEdit
+from PySide6.QtGui import QDropEvent
 
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.docops.ops import DocOps, NewDocRequest, OpCode
@@ -20,12 +19,6 @@ from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import LockStatus
 from modu_desktop.core.locks.wire import lock_path
 from modu_desktop.ui.docops.ops_delete import DeleteDialog, delete_document
-from modu_desktop.ui.docops.ops_images import (
-    EditorImageHelper,
-    ImagePickerDialog,
-    ImageUploader,
-    pick_and_upload,
-)
 from modu_desktop.ui.docops.ops_import import (
     ImportDialog,
     NewDocumentDialog,
@@ -161,7 +154,7 @@ def test_every_dialog_text_has_korean() -> None:
     korean = catalogue()
     root = Path(od.__file__).parent
     missing = []
-    for name in ("ops_delete.py", "ops_images.py", "ops_import.py", "ops_reorder.py"):
+    for name in ("ops_delete.py", "ops_import.py", "ops_reorder.py"):
         for n in ast.walk(ast.parse((root / name).read_text("utf-8"))):
             if (
                 isinstance(n, ast.Call)
@@ -174,8 +167,7 @@ def test_every_dialog_text_has_korean() -> None:
                 missing.append((name, n.args[0].value))
     assert not missing
     assert "self.tr(" not in "".join(
-        (root / n).read_text("utf-8")
-        for n in ("ops_delete.py", "ops_images.py", "ops_import.py", "ops_reorder.py")
+        (root / n).read_text("utf-8") for n in ("ops_delete.py", "ops_import.py", "ops_reorder.py")
     )
 
 
@@ -305,90 +297,6 @@ def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any, tmp_
     )
     dlg.dropEvent(ev)
     assert dlg.list.count() == 1 and "faq.md → “" in dlg.list.item(0).text()
-
-
-# ------------------------------------------------------------------------------ pictures
-
-
-def test_picker_uploads_and_returns_markdown(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:
-    png = tmp_path / "campus_photo.png"
-    png.write_bytes(PNG)
-    ops = env.ops()
-    up = ImageUploader(ops.store.client)
-    task = ui.start(pick_and_upload(up, path=str(png)))
-    dlg = ui.dialog("opsImageDialog")
-    assert dlg.alt_edit.text() == "campus photo"
-    ui.click(dlg, "opsUploadButton")
-    md = ui.wait_task(task)
-    assert md is not None and md.startswith("![campus photo](/img/uploads/upload_")
-    name = md.rsplit("/", 1)[1][:-1]
-    assert env.sandbox.read_file(f"static/img/uploads/{name}") == PNG
-    assert env.messages(1) == [f"upload(image): add {name} via Admin Studio"]
-    assert f"/img/uploads/{name}" in up.recent
-
-
-def test_picker_refusals_keep_the_choice(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:
-    exe = tmp_path / "setup.exe"
-    exe.write_bytes(b"MZ" + b"\0" * 100)
-    big = tmp_path / "big.jpg"
-    with big.open("wb") as fh:
-        fh.write(b"\xff\xd8\xff\xe0")
-        fh.truncate(30 * 1024 * 1024)
-    up = ImageUploader(env.ops().store.client)
-    dlg = ImagePickerDialog(up, path=str(exe))
-    qtbot.addWidget(dlg)
-    dlg.show()
-    dlg.alt_edit.setText("my alt")
-    dlg.alt_edit.setModified(True)
-    before = len(env.sandbox.commits())
-    ui.wait_task(dlg.start())
-    assert "Windows program" in dlg.status.text() and dlg.isVisible()
-    dlg.path_edit.setText(str(big))
-    ui.wait_task(dlg.start())
-    assert "30.0 MB" in dlg.status.text() and dlg.alt_edit.text() == "my alt"
-    assert dlg.upload_button.isEnabled() and dlg.markdown is None
-    assert len(env.sandbox.commits()) == before
-
-
-def test_drop_and_paste_into_the_editor(env: Env, ui: Any, qtbot: Any, tmp_path: Path) -> None:
-    editor = QPlainTextEdit()
-    qtbot.addWidget(editor)
-    editor.setPlainText("before after")
-    editor.show()
-    up = ImageUploader(env.ops().store.client)
-    helper = EditorImageHelper(up, editor)
-    results: list[Any] = []
-    up.finished.connect(results.append)
-    png = tmp_path / "logo.png"
-    png.write_bytes(PNG)
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(png))])
-    task = helper.handle_mime(mime, len("before "))
-    # Typing while the upload runs is kept and the picture lands where the drop was.
-    editor.moveCursor(editor.textCursor().MoveOperation.End)
-    editor.insertPlainText("!")
-    ui.wait_task(task)
-    text = editor.toPlainText()
-    assert text.startswith("before ![logo](/img/uploads/upload_") and text.endswith(".png)after!")
-    # A dropped .exe inserts nothing and reports why.
-    exe = tmp_path / "setup.exe"
-    exe.write_bytes(b"MZ" + b"\0" * 100)
-    mime2 = QMimeData()
-    mime2.setUrls([QUrl.fromLocalFile(str(exe))])
-    ui.wait_task(helper.handle_mime(mime2, 0))
-    assert editor.toPlainText() == text and "Windows program" in results[-1].message
-    # Paste of image data (e.g. a screenshot) via Ctrl+V.
-    img = QImage(4, 4, QImage.Format.Format_RGB32)
-    img.fill(0x3366FF)
-    QGuiApplication.clipboard().setImage(img)
-    editor.moveCursor(editor.textCursor().MoveOperation.Start)
-    editor.setFocus()
-    n_before = len(helper.tasks)
-    qtbot.keySequence(editor, QKeySequence.StandardKey.Paste)
-    qtbot.waitUntil(lambda: len(helper.tasks) > n_before, timeout=5000)
-    ui.wait_task(helper.tasks[-1])
-    assert editor.toPlainText().startswith("![](/img/uploads/upload_")
-    QApplication.clipboard().clear()
 
 
 # ------------------------------------------------------------------------------ reorder

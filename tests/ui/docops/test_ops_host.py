@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,3 +59,22 @@ def test_move_keeps_the_open_document_saveable(
     assert ui.run(win.save())  # no conflict: built on the moved version
     saved = sandbox.read_file("docs/02-programs.md").decode("utf-8")
     assert "편집 중 " in saved and "sidebar_position: 1" in saved
+
+
+def test_the_window_offers_a_picture_already_on_the_site(
+    make_window: Any, sandbox: Any, ui: Any, tmp_path: Path
+) -> None:
+    """The window's uploader knows the listing and the open page: the practice logo dropped
+    again is the picture that is there, written from the open page, and nothing is uploaded."""
+    win = make_window()
+    assert ui.run(win.open_document("05-sandbox-notes"))
+    uploader = win.ops_host.uploader
+    assert "static/img/modu-logo.png" in {e.path for e in uploader.listing()}
+    logo = sandbox.read_file("static/img/modu-logo.png")
+    copy = tmp_path / "로고 복사본.png"
+    copy.write_bytes(logo)
+    before = len(sandbox.commits())
+    res = ui.run(uploader.upload_file(copy))
+    assert res.ok and res.reused and res.markdown == "![로고 복사본](/img/modu-logo.png)"
+    assert len(sandbox.commits()) == before
+    assert ui.run(win.close_document(interactive=False))

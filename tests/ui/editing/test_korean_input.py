@@ -52,7 +52,7 @@ def test_page_settings_field_then_save(make_window: Any, ui: Any, sandbox: Any) 
     title.setText("교육 일")
     title.textEdited.emit(title.text())
     QApplication.processEvents()
-    from modu_desktop.ui.editing.preedit import install_preedit_tracker
+    from modu_desktop.ui.kit.preedit import install_preedit_tracker
 
     install_preedit_tracker().watch(title)  # the focus is not moved in an offscreen test
     compose(title, "정")

@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QPushButton
 from modu_desktop.core.documents.history import DocHistory
 from modu_desktop.core.github import errors
 from modu_desktop.ui.docops.ops_delete import DeleteDialog
-from modu_desktop.ui.docops.ops_images import ImagePickerDialog
 from modu_desktop.ui.docops.ops_import import ImportDialog, NewDocumentDialog
 from modu_desktop.ui.docops.ops_reorder import ReorderBar
 from modu_desktop.ui.kit.operation import error_text, operations_for
+from modu_desktop.ui.pictures.dialog import ImagePickerDialog
 from modu_desktop.ui.publish.history_panel import HistoryPanel
 from tests.helpers.lang import in_lang
 

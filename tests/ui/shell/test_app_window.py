@@ -91,7 +91,7 @@ def test_preview_shows_repository_pictures(make_window: Any, ui: Any, qtbot: Any
 
 
 def test_mirrored_path() -> None:
-    from modu_desktop.ui.docops.repo_images import mirrored_path
+    from modu_desktop.core.pictures.mirror import mirrored_path
 
     assert mirrored_path("/img/a.png", "docs/01.md") == "static/img/a.png"
     assert mirrored_path("/PNU-Modu/img/a.png", "docs/01.md") == "static/PNU-Modu/img/a.png"

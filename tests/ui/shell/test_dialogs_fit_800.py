@@ -111,7 +111,7 @@ def _import(win: Any, ui: Any) -> QWidget:
 
 
 def _picture(win: Any, ui: Any) -> QWidget:
-    from modu_desktop.ui.docops.ops_images import ImagePickerDialog
+    from modu_desktop.ui.pictures.dialog import ImagePickerDialog
 
     return ImagePickerDialog(win.ops_host.uploader, win)
 

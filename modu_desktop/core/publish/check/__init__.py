@@ -9,7 +9,8 @@
 ``Severity.BREAKS_BUILD``: the site's build (Docusaurus 3 compiling every ``.md`` as MDX) fails
 with this document, so nothing is published until it is fixed. ``Severity.PAGE_WRONG``: the site
 builds, but this page will not show what was written (a line the brochure plugin ignores, an
-unknown block, a missing picture in a block, a required field missing). ``Severity.MAY_SURPRISE``:
+unknown block, a missing picture in a block, in HTML or in the front matter, a required field
+missing). ``Severity.MAY_SURPRISE``:
 the site reads the Markdown differently from how it looks in the editor (emphasis that shows its
 stars, single tildes that strike text through, a date that becomes a list, ``1:1`` losing ``:1``
 in a block) — a warning, the writer may mean it (``surprises.py``).
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
+
+from modu_desktop.core.pictures.found import page_pictures
 
 from .frontmatter import check_front_matter
 from .mdx import Scanner
@@ -59,8 +62,22 @@ def check_text(
     scanner.body_start = scanner.consumed = fm.end
     scanner.run()
     check_surprises(text, fm.end, scanner.add)
+    if repo_paths is not None:
+        _missing_pictures(text, path, repo_paths, scanner)
     findings = sorted(scanner.findings, key=lambda f: (f.offset, f.code))
     return CheckResult(tuple(findings))
+
+
+def _missing_pictures(text: str, path: str, repo_paths: Collection[str], scanner: Scanner) -> None:
+    """Pictures written as HTML or named by the front matter's ``image`` that the repository
+    does not have: the page shows none there (the site still builds). Markdown pictures and
+    block fields are the MDX and block parts' own findings."""
+    for use in page_pictures(text, path):
+        if use.kind not in ("html", "front-matter") or use.path is None:
+            continue
+        if use.path not in repo_paths:
+            code = "picture-missing" if use.kind == "html" else "fm-picture-missing"
+            scanner.add(code, Severity.PAGE_WRONG, use.start, use.end, url=use.written)
 
 
 def clear_check_caches() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Collection
 from typing import Protocol
 
 from modu_desktop.core.brochure.syntax import ADMONITIONS, BLOCK_KINDS, block_kind
-from modu_desktop.core.documents.pictures import locate_picture
+from modu_desktop.core.pictures.rule import locate_picture
 
 from .model import Severity, TextEdit
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from modu_desktop.core.documents.pictures import (
+from modu_desktop.core.pictures.rule import (
     base_url_dropped,
     locate_picture,
     markdown_destination,

@@ -132,6 +132,16 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr(
             "The picture “{url}” is not in the repository; the block will show no picture.", **x
         )
+    if c == "picture-missing":
+        return tr(
+            "The picture “{url}” is not in the repository; the page will show no picture there.",
+            **x,
+        )
+    if c == "fm-picture-missing":
+        return tr(
+            "The picture “{url}” is not in the repository; the page is shared without a picture.",
+            **x,
+        )
     if c == "block-unknown":
         if x.get("suggestion"):
             return tr("There is no block “{name}”; did you mean “{suggestion}”?", **x)

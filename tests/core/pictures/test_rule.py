@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.documents.pictures import (
+from modu_desktop.core.pictures.rule import (
     BaseUrlPicture,
     Picture,
     base_url_dropped,
@@ -132,13 +132,17 @@ def test_upload_address_is_found_by_the_build() -> None:
 
 CALLERS = {
     # the upload writes the address and shows the picture before the next pull
-    "modu_desktop/core/docops/images.py": "upload_address",
-    "modu_desktop/ui/docops/repo_images.py": "repo_picture_path",
+    "modu_desktop/core/pictures/uploads.py": "upload_address",
+    "modu_desktop/core/pictures/mirror.py": "repo_picture_path",
     # the preview (a checkout on disk; the app's mirror above)
     "modu_desktop/core/preview/images.py": "repo_picture_path",
     # the publish check
     "modu_desktop/core/publish/check/mdx.py": "locate_picture",
     "modu_desktop/core/publish/check/brochure.py": "locate_picture",
+    # the pictures a page names (the library, the PDF, the check's HTML pictures)
+    "modu_desktop/core/pictures/found.py": "locate_picture",
+    "modu_desktop/core/pictures/library.py": "page_pictures",
+    "modu_desktop/cli/pdf.py": "fill_folder",
 }
 
 
@@ -192,7 +196,7 @@ def _static_prefixing(tree: ast.AST) -> bool:
 def test_no_second_rule_is_left() -> None:
     # A picture rule puts a path into the static folder or reads "@site/" and "pathname://":
     # only the rule's module may.
-    rule = ROOT / "modu_desktop" / "core" / "documents" / "pictures.py"
+    rule = ROOT / "modu_desktop" / "core" / "pictures" / "rule.py"
     suspicious = {"@site/", "../static/", "pathname://"}
     gone = {"repo_path_for", "resolve_image_path", "directory_image_resolver"}
     offenders = []
@@ -254,3 +258,23 @@ def test_the_real_build_stops_on_the_base_url_and_shows_the_picture_without_it()
         assert fixed["html_src"].startswith(oracle["base_url"] + "assets/images/"), fixed
         corrected += 1
     assert corrected >= 2  # a static picture and a web admin upload
+
+
+def test_no_module_finds_pictures_with_its_own_pattern() -> None:
+    # "![" or "<img" in a pattern outside the room that reads pages means a second reading
+    # of pictures (the MDX scanner's own reading of Markdown is the publish check's).
+    allowed = {
+        "modu_desktop/core/pictures/found.py",
+        "modu_desktop/core/publish/check/mdx_tables.py",
+        "modu_desktop/core/preview/mdx.py",  # marks its own rendered placeholders
+        "modu_desktop/ui/editing/highlighter.py",  # colours the raw text; finds no file
+    }
+    offenders = []
+    for path in (ROOT / "modu_desktop").rglob("*.py"):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in allowed:
+            continue
+        strings = _code_strings(ast.parse(path.read_text("utf-8")))
+        if any(("!\\[" in s or "<img" in s) and ("(" in s or "src" in s) for s in strings):
+            offenders.append(rel)
+    assert not offenders, offenders

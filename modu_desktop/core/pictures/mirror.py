@@ -1,12 +1,13 @@
-"""Pictures of the repository for the preview: a local mirror filled on demand.
+"""Pictures of the repository on disk, for the preview and the PDF: a local mirror.
 
 The preview's resolver must answer synchronously with a ``file:`` URL, so the first time a
 picture is asked for it answers "not yet", fetches it in the background through the git database
 (tree entry → blob by sha, never the Contents API), writes it under the cache dir, and asks the
 preview to render again. An address names the file the site build takes
-(:func:`~modu_desktop.core.documents.pictures.locate_picture`: ``/img/x.png`` →
+(:func:`~modu_desktop.core.pictures.rule.locate_picture`: ``/img/x.png`` →
 ``static/img/x.png``, ``img/x.png`` → the document's folder, ``@site/…``). Nothing outside the
-mirror and nothing remote is ever served.
+mirror and nothing remote is ever served. :func:`fill_folder` writes every picture one page
+shows into a folder at once (the PDF export, which cannot wait for a second render).
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.core.documents.pictures import repo_picture_path
+from modu_desktop.core.pictures.found import pictures_needed
+from modu_desktop.core.pictures.rule import PICTURE_SUFFIXES, repo_picture_path
 
 log = logging.getLogger(__name__)
-
-IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".ico")
 
 
 def mirrored_path(src: str, doc_path: str | None) -> str | None:
@@ -31,7 +31,7 @@ def mirrored_path(src: str, doc_path: str | None) -> str | None:
     ``doc_path`` (where the site build takes it from), or None: remote, outside the repository,
     or not a picture file (the mirror fetches nothing else)."""
     path = repo_picture_path(src, doc_path or "docs/x.md")
-    if path is None or not path.lower().endswith(IMAGE_EXTS):
+    if path is None or not path.lower().endswith(PICTURE_SUFFIXES):
         return None
     return path
 
@@ -112,3 +112,24 @@ class RepoImageMirror:
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
             self._on_ready()
+
+
+async def fill_folder(store: Any, folder: Path, text: str, doc_path: str) -> list[str]:
+    """Write the repository pictures the page ``doc_path`` shows into ``folder`` (at their
+    repository paths), read through the git database; the paths written. A picture the
+    repository does not have is left out (the page shows its placeholder)."""
+    root = folder.resolve()
+    written = []
+    for rel in sorted(pictures_needed(text, doc_path)):
+        if not rel.lower().endswith(PICTURE_SUFFIXES):
+            continue
+        target = (root / rel).resolve()
+        if root not in target.parents:
+            continue
+        entry = await store.current_entry(rel)
+        if entry is None:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(await store.read_blob(entry.sha))
+        written.append(rel)
+    return written

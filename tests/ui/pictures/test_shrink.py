@@ -15,14 +15,11 @@ from PySide6.QtGui import QImage, QImageWriter
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop import i18n
-from modu_desktop.core.docops.images import MAX_BYTES
 from modu_desktop.core.github.client import GitHubClient, RepoRef
-from modu_desktop.ui.docops.ops_images import (
-    EditorImageHelper,
-    ImagePickerDialog,
-    ImageUploader,
-    shrink_picture,
-)
+from modu_desktop.core.pictures.uploads import MAX_BYTES
+from modu_desktop.ui.pictures.dialog import ImagePickerDialog
+from modu_desktop.ui.pictures.editor_drop import EditorImageHelper
+from modu_desktop.ui.pictures.uploader import ImageUploader, shrink_picture
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +91,7 @@ def test_picker_offers_auto_shrink_for_a_30mb_photo(
     task = dlg.start_shrunk()
     ui.wait_task(task, timeout=60000)
     md = dlg.markdown
-    assert md is not None and md.startswith("![졸업식 사진 2026](/img/uploads/upload_")
-    assert md.endswith(".jpg)")
+    assert md == "![졸업식 사진 2026](/img/uploads/졸업식_사진-2026.jpg)"  # its own name
     data = _uploaded(sandbox, md)
     img = QImage()
     assert img.loadFromData(data) and max(img.width(), img.height()) == 2000
@@ -120,7 +116,7 @@ def test_dropped_30mb_photo_is_offered_and_shrunk(
     ui.click(box, "autoShrinkButton")
     results = ui.wait_task(task, timeout=60000)
     assert results and results[0].ok
-    assert "![졸업식 사진 2026](/img/uploads/upload_" in editor.toPlainText()
+    assert "![졸업식 사진 2026](/img/uploads/졸업식_사진-2026.jpg)" in editor.toPlainText()
     assert _uploaded(sandbox, results[0].markdown)[:3] == b"\xff\xd8\xff"
 
 

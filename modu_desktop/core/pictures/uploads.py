@@ -1,11 +1,17 @@
-"""Picture upload like the web admin's (Qt-free): check, upload, return the Markdown to insert.
+"""Picture uploads (Qt-free): check, name, upload, and the Markdown to insert.
 
-Wire contract: ``static/img/uploads/upload_{epoch-ms}.{ext}``, commit message
-``upload(image): add {name} via Admin Studio``, Markdown ``![alt](/img/uploads/{name})``: the
-address the site build finds the file at whatever the site's base URL
-(:func:`~modu_desktop.core.documents.pictures.upload_address`). The web admin writes
+Wire contract: ``static/img/uploads/{name}``, commit message ``upload(image): add {name} via
+Admin Studio``, Markdown ``![alt](/img/uploads/{name})``: the address the site build finds the
+file at whatever the site's base URL
+(:func:`~modu_desktop.core.pictures.rule.upload_address`). The web admin writes
 ``{baseUrl}img/uploads/{name}`` instead, which stops the build of a site whose base URL is not
-``/`` (the publish check says so).
+``/`` (the publish check says so). The web admin names its uploads ``upload_{epoch-ms}``; ours
+keep the person's own file name, made safe and unique in the folder
+(:mod:`~modu_desktop.core.pictures.names`): the admin and the site read any name.
+
+A picture whose bytes are already on the site (its git blob sha is a picture's tree entry sha)
+is not uploaded again: the result names that picture (``reused``) and its Markdown, so the
+person is offered the picture that is there.
 
 Checks before anything is sent:
 
@@ -35,14 +41,18 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from modu_desktop.core.docops.ops import Text
-from modu_desktop.core.documents.pictures import upload_address
+from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.github.errors import GitHubConflict, GitHubError, WriteUncertain
+from modu_desktop.core.pictures.names import next_name, safe_name, unique_name
+from modu_desktop.core.pictures.rule import address_for, upload_address
+from modu_desktop.core.text import Text
 
 __all__ = [
     "MAX_BYTES",
@@ -54,6 +64,8 @@ __all__ = [
     "ImageUpload",
     "check_image",
     "image_markdown",
+    "picture_markdown",
+    "same_picture",
     "larger_than_needed",
     "size_text",
     "upload_image",
@@ -267,14 +279,49 @@ _ALT_BAD = re.compile(r"[\[\]\r\n\\]+")
 
 
 def image_markdown(name: str, alt: str = "") -> str:
+    """The Markdown of a picture uploaded as ``name``."""
+    return picture_markdown(f"{UPLOAD_DIR}/{name}", alt)
+
+
+def picture_markdown(path: str, alt: str = "", doc_path: str = "docs/page.md") -> str:
+    """The Markdown that shows the repository picture ``path`` on the page ``doc_path``."""
     alt = " ".join(_ALT_BAD.sub(" ", alt).split())
-    return f"![{alt}]({upload_address(f'{UPLOAD_DIR}/{name}')})"
+    address = address_for(path, doc_path)
+    if any(ch in address for ch in " ()<>"):
+        address = "<" + address.replace("<", "%3C").replace(">", "%3E") + ">"
+    return f"![{alt}]({address})"
 
 
 def default_alt(file_name: str) -> str:
     """A readable alt text from a file name: ``campus_photo-01.jpg`` → ``campus photo 01``."""
-    stem = posixpath.splitext(posixpath.basename(file_name.replace("\\", "/")))[0]
+    base = unicodedata.normalize("NFC", re.split(r"[\\/]", file_name)[-1])
+    stem = posixpath.splitext(base)[0]
     return re.sub(r"[_\-.]+", " ", stem).strip()
+
+
+class RepoFile(Protocol):
+    """A file of the repository's listing (a tree entry)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def sha(self) -> str: ...
+
+
+def same_picture(data: bytes, files: Iterable[RepoFile]) -> RepoFile | None:
+    """The file of ``files`` whose bytes are ``data`` (same git blob sha), or None."""
+    sha = git_blob_sha(data)
+    for f in files:
+        if f.sha == sha:
+            return f
+    return None
+
+
+def names_in(folder: str, files: Iterable[RepoFile]) -> list[str]:
+    """The file names directly in ``folder``."""
+    prefix = folder.rstrip("/") + "/"
+    return [f.path[len(prefix) :] for f in files if f.path.startswith(prefix)]
 
 
 @dataclass(frozen=True)
@@ -284,13 +331,14 @@ class ImageUpload:
     ok: bool
     text: Text
     check: ImageCheck | None = None
-    path: str | None = None  # static/img/uploads/upload_….png
-    name: str | None = None  # upload_….png
+    path: str | None = None  # static/img/uploads/campus.png
+    name: str | None = None  # campus.png
     markdown: str | None = None
     site_url: str | None = None  # /img/uploads/{name}, the address in the document
     commit_sha: str | None = None
     error: BaseException | None = None
     uncertain: bool = False
+    reused: bool = False  # the same picture was on the site already: nothing was uploaded
 
     @property
     def message(self) -> str:
@@ -307,36 +355,49 @@ async def upload_image(
     file_name: str = "",
     *,
     alt: str | None = None,
-    now_ms: int | None = None,
+    existing: Iterable[RepoFile] = (),
     max_bytes: int = MAX_BYTES,
     branch: str | None = None,
+    doc_path: str = "docs/page.md",
 ) -> ImageUpload:
     """Check and upload one picture; never raises for expected failures.
 
-    ``client`` is a ``GitHubClient`` (``put_file`` and ``clock``). The name's epoch-ms comes from
-    the server clock (``now_ms`` overrides); if that file exists already, the next millisecond is
-    tried (a few times)."""
+    ``client`` is a ``GitHubClient`` (``put_file``). ``existing``: the repository's files as
+    last listed — a picture with the same bytes is offered instead of a new upload
+    (``reused``), and the new name avoids the names in the upload folder; a name taken since is
+    told by GitHub, and the next one (``name-2``…) is tried, a few times. Nothing is sent for a
+    refused picture."""
     check = check_image(data, file_name, max_bytes=max_bytes)
     if not check.ok:
         return ImageUpload(False, check.text, check)
     assert check.ext is not None
-    if now_ms is None:
-        clock = getattr(client, "clock", None)
-        import time
-
-        now_ms = int((clock.now() if clock is not None else time.time()) * 1000)
     alt_text = default_alt(file_name) if alt is None else alt
+    files = list(existing)
+    same = same_picture(data, files)
+    if same is not None:
+        name = posixpath.basename(same.path)
+        return ImageUpload(
+            True,
+            Text("The same picture is already on the site as {name}; it is used again.", name=name),
+            check,
+            same.path,
+            name,
+            picture_markdown(same.path, alt_text, doc_path),
+            address_for(same.path, doc_path),
+            reused=True,
+        )
+    name = unique_name(safe_name(file_name, check.ext), names_in(UPLOAD_DIR, files))
     last: BaseException | None = None
-    for attempt in range(5):
-        name = f"upload_{now_ms + attempt}.{check.ext}"
+    for _attempt in range(5):
         path = f"{UPLOAD_DIR}/{name}"
         try:
             kwargs: dict[str, Any] = {"sha": None}
             if branch:
                 kwargs["branch"] = branch
             res = await client.put_file(path, data, upload_message(name), **kwargs)
-        except GitHubConflict as exc:  # that name exists already: try the next millisecond
+        except GitHubConflict as exc:  # that name was taken since the listing: the next one
             last = exc
+            name = next_name(name)
             continue
         except WriteUncertain as exc:
             return ImageUpload(

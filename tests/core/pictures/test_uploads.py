@@ -1,22 +1,23 @@
-"""core.images: type/size checks and uploads to the sandbox."""
+"""core/pictures/uploads: type and size checks, names, and uploads to the sandbox."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from modu_desktop.core.docops.images import (
+from modu_desktop.core.atomic import git_blob_sha
+from modu_desktop.core.github.client import GitHubClient, RepoRef
+from modu_desktop.core.github.types import TreeEntry
+from modu_desktop.core.pictures.uploads import (
     MAX_BYTES,
     check_image,
     image_markdown,
     upload_image,
     upload_image_file,
 )
-from modu_desktop.core.github.client import GitHubClient, RepoRef
 from tests.helpers.lang import in_lang
 from tests.helpers.paths import CHECKOUT
 
@@ -108,7 +109,7 @@ def test_thirty_megabyte_photo_is_refused_with_sizes() -> None:
 
 def test_markdown_names_the_upload_where_the_build_finds_it() -> None:
     # Not "{baseUrl}img/…": the build looks "/PNU-Modu/img/x.png" up as
-    # static/PNU-Modu/img/x.png and stops (see tests/core/documents/test_pictures.py).
+    # static/PNU-Modu/img/x.png and stops (see tests/core/pictures/test_rule.py).
     assert image_markdown("upload_1.png", "a [b]") == "![a b](/img/uploads/upload_1.png)"
     assert image_markdown("upload_1.png") == "![](/img/uploads/upload_1.png)"
 
@@ -116,36 +117,63 @@ def test_markdown_names_the_upload_where_the_build_finds_it() -> None:
 def test_upload_to_sandbox(sandbox: Any) -> None:
     async def go() -> Any:
         async with client(sandbox) as gh:
-            return await upload_image(gh, PNG, "캠퍼스 사진.png", now_ms=1779179738479)
+            return await upload_image(gh, PNG, "캠퍼스 사진.PNG")
 
     res = asyncio.run(go())
     assert res.ok, res.message
-    assert res.name == "upload_1779179738479.png"
-    assert res.path == "static/img/uploads/upload_1779179738479.png"
-    assert res.markdown == "![캠퍼스 사진](/img/uploads/upload_1779179738479.png)"
+    assert res.name == "캠퍼스-사진.png"
+    assert res.path == "static/img/uploads/캠퍼스-사진.png"
+    assert res.markdown == "![캠퍼스 사진](/img/uploads/캠퍼스-사진.png)"
     assert sandbox.read_file(res.path) == PNG
-    assert (
-        sandbox.commits()[0]["message"].strip()
-        == "upload(image): add upload_1779179738479.png via Admin Studio"
+    assert sandbox.commits()[0]["message"].strip() == (
+        "upload(image): add 캠퍼스-사진.png via Admin Studio"
     )
 
 
-def test_upload_name_from_server_clock_and_collision(sandbox: Any) -> None:
+def test_a_name_taken_in_the_folder_gets_the_next_number(sandbox: Any) -> None:
     async def go() -> Any:
         async with client(sandbox) as gh:
-            await gh.get_user()  # learn the server clock
-            first = await upload_image(gh, PNG, "a.png", now_ms=1000)
-            second = await upload_image(gh, PNG + b"x", "b.png", now_ms=1000)  # taken: next ms
+            first = await upload_image(gh, PNG, "Campus.png")
+            # the listing knows the first one: the next name is chosen without a failed write
+            listing = [TreeEntry(str(first.path), "0" * 40)]
+            second = await upload_image(gh, PNG + b"x", "campus.PNG", existing=listing)
+            # a listing that does not know them yet: GitHub refuses the name, the next is tried
+            third = await upload_image(gh, PNG + b"y", "CAMPUS.png")
             auto = await upload_image(gh, SVG, "c.svg", alt="diagram")
-            return first, second, auto
+            return first, second, third, auto
 
-    first, second, auto = asyncio.run(go())
-    assert first.name == "upload_1000.png"
-    assert first.markdown == "![a](/img/uploads/upload_1000.png)"
-    assert first.site_url == "/img/uploads/upload_1000.png"
-    assert second.ok and second.name == "upload_1001.png"
-    assert re.fullmatch(r"upload_\d{13}\.svg", auto.name or "")
-    assert auto.markdown == f"![diagram](/img/uploads/{auto.name})"
+    first, second, third, auto = asyncio.run(go())
+    assert first.name == "campus.png"
+    assert first.markdown == "![Campus](/img/uploads/campus.png)"
+    assert first.site_url == "/img/uploads/campus.png"
+    assert second.ok and second.name == "campus-2.png"
+    assert third.ok and third.name == "campus-3.png"
+    assert auto.name == "c.svg" and auto.markdown == "![diagram](/img/uploads/c.svg)"
+    for res in (first, second, third):
+        assert sandbox.read_file(res.path) is not None
+
+
+def test_the_same_picture_is_offered_instead_of_a_second_upload(sandbox: Any) -> None:
+    listing = [
+        TreeEntry("static/img/logo.png", git_blob_sha(b"other")),
+        TreeEntry("docs/img/우리 학교.png", git_blob_sha(PNG)),
+    ]
+
+    async def go() -> Any:
+        async with client(sandbox) as gh:
+            sandbox.reset_stats()
+            res = await upload_image(
+                gh, PNG, "copy.png", existing=listing, doc_path="docs/sub/page.md"
+            )
+            return res, sandbox.stats()["total"]
+
+    res, requests = asyncio.run(go())
+    assert requests == 0  # nothing uploaded
+    assert res.ok and res.reused and res.commit_sha is None
+    assert res.path == "docs/img/우리 학교.png"
+    assert res.markdown == "![copy](<../img/우리 학교.png>)"
+    assert "우리 학교.png" in in_lang("ko", res.user_message)
+    assert "이미" in in_lang("ko", res.user_message)
 
 
 def test_refused_upload_sends_nothing(sandbox: Any, tmp_path: Path) -> None:
@@ -156,19 +184,37 @@ def test_refused_upload_sends_nothing(sandbox: Any, tmp_path: Path) -> None:
         fh.write(JPEG)
         fh.truncate(30 * 1024 * 1024)
 
+    empty = tmp_path / "빈 파일.png"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.png"
+    text.write_text("not a picture at all", "utf-8")
+    hundred = tmp_path / "scan.png"
+    with hundred.open("wb") as fh:
+        fh.write(PNG[:64])
+        fh.truncate(100 * 1024 * 1024)
+    before = [c["sha"] for c in sandbox.commits()]
+
     async def go() -> Any:
         async with client(sandbox) as gh:
             sandbox.reset_stats()
-            a = await upload_image_file(gh, exe)
-            b = await upload_image_file(gh, big)
-            c = await upload_image_file(gh, tmp_path / "missing.png")
-            return a, b, c, sandbox.stats()["total"]
+            results = [
+                await upload_image_file(gh, f)
+                for f in (exe, big, tmp_path / "missing.png", empty, text, hundred)
+            ]
+            return results, sandbox.stats()["total"]
 
-    a, b, c, requests = asyncio.run(go())
+    (a, b, c, zero, notes, huge), requests = asyncio.run(go())
     assert not a.ok and "Windows program" in a.message
     assert not b.ok and "30.0 MB" in b.message
     assert not c.ok and "Could not read" in c.message
-    assert requests == 0
+    assert not zero.ok and zero.message == "빈 파일.png is empty."
+    assert in_lang("ko", zero.user_message) == "빈 파일.png 파일이 비어 있습니다."
+    assert not notes.ok and "not a supported picture" in notes.message
+    assert "지원하는 그림 형식이 아닙니다" in in_lang("ko", notes.user_message)
+    assert not huge.ok and "100.0 MB" in huge.message and "10.0 MB" in huge.message
+    assert "100.0 MB" in in_lang("ko", huge.user_message)
+    assert requests == 0  # nothing sent, so nothing half-written
+    assert [c["sha"] for c in sandbox.commits()] == before
 
 
 def test_upload_as_viewer_fails_with_message(sandbox: Any) -> None:
@@ -181,7 +227,7 @@ def test_upload_as_viewer_fails_with_message(sandbox: Any) -> None:
 
 
 def test_larger_than_the_site_needs() -> None:
-    from modu_desktop.core.docops.images import larger_than_needed, size_text
+    from modu_desktop.core.pictures.uploads import larger_than_needed, size_text
 
     mb = 1024 * 1024
     assert larger_than_needed("jpeg", int(3.6 * mb), 4000, 3000)  # the camera photo

@@ -38,8 +38,12 @@ from typing import Literal
 from urllib.parse import unquote
 
 STATIC_DIR = "static"
+DOCS_DIR = "docs"
 SITE_PREFIX = "@site/"
 PATHNAME_PREFIX = "pathname://"
+# What the library and the preview's mirror take for a picture file (by name; the upload checks
+# the bytes). BMP and ICO are shown but never uploaded.
+PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".ico")
 
 PictureKind = Literal["file", "left", "empty"]
 
@@ -112,6 +116,43 @@ def upload_address(repo_path: str) -> str:
     if not repo_path.startswith(prefix):
         raise ValueError(f"not under {prefix}: {repo_path}")
     return "/" + repo_path[len(prefix) :]
+
+
+def is_picture_file(path: str) -> bool:
+    """A file the site keeps as a picture: a picture suffix under the static folder or beside
+    the documents (``static/img/a.png``, ``docs/img/b.jpg``)."""
+    if not path.lower().endswith(PICTURE_SUFFIXES):
+        return False
+    return path.startswith((STATIC_DIR + "/", DOCS_DIR + "/"))
+
+
+def address_like(written: str, new_path: str, doc_path: str) -> str:
+    """The address of the repository file ``new_path`` for the page ``doc_path``, written the
+    way ``written`` (an address of the same page) was: ``/…`` stays static-rooted while the file
+    is under the static folder, ``@site/…`` stays rooted at the repository, a relative address
+    stays relative; the part after ``?`` or ``#`` is kept. A file outside the static folder
+    named by a ``/…`` address becomes relative (no ``/…`` address reaches it)."""
+    address = written.strip()
+    tail = ""
+    cut = min((i for i in (address.find("?"), address.find("#")) if i >= 0), default=-1)
+    if cut >= 0:
+        address, tail = address[:cut], address[cut:]
+    if address.startswith(SITE_PREFIX):
+        return SITE_PREFIX + new_path + tail
+    if address.startswith("/") and new_path.startswith(STATIC_DIR + "/"):
+        return upload_address(new_path) + tail
+    rel = posixpath.relpath(new_path, posixpath.dirname(doc_path) or ".")
+    if address.startswith("./") and not rel.startswith("../"):
+        rel = "./" + rel
+    return rel + tail
+
+
+def address_for(path: str, doc_path: str) -> str:
+    """The address a page at ``doc_path`` writes for the repository file ``path``: ``/img/a.png``
+    for a file under the static folder, else relative to the page (``img/b.png``)."""
+    if path.startswith(STATIC_DIR + "/"):
+        return upload_address(path)
+    return posixpath.relpath(path, posixpath.dirname(doc_path) or ".")
 
 
 @dataclass(frozen=True)
