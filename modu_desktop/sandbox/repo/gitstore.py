@@ -191,7 +191,13 @@ class GitStore:
         return _commit_info(obj) if isinstance(obj, Commit) else None
 
     def tree_sha_for(self, sha_or_ref: str) -> str | None:
-        """Trees API accepts a tree SHA, a commit SHA, or a branch/tag name."""
+        """Trees API accepts a tree SHA, a commit SHA, a branch/tag name, or git's
+        ``<rev>:<folder>`` (the folder's tree at a branch, tag or commit)."""
+        rev, colon, folder = sha_or_ref.partition(":")
+        if colon:
+            commit = self.resolve_commit(rev)
+            entry = self.lookup(commit, folder.strip("/")) if commit else None
+            return entry.sha if entry is not None and entry.kind == "tree" else None
         commit = self.branch_head(sha_or_ref) or self.tag_target(sha_or_ref)
         if commit:
             return self.commit(commit).tree  # type: ignore[union-attr]
