@@ -256,6 +256,6 @@ class NotFastForward(ValidationFailed):
 
     def user_text(self) -> Text:
         return Text(
-            "GitHub was busy with other people's changes just then and did not take this one; "
-            "nothing was changed. It can be tried again in a moment."
+            "Someone else's change reached GitHub first, so this one was not made; nothing was "
+            "changed. It can be made again on the newest version."
         )

@@ -35,6 +35,20 @@ class PathConflict(Exception):
     """The path runs through a file, or names a directory where a file is expected."""
 
 
+class NothingToDelete(Exception):
+    """A tree change removes a path the tree does not have."""
+
+
+@dataclass(frozen=True)
+class TreeChange:
+    """One entry of a tree to create: ``path`` set to the object ``sha`` with ``mode``, or
+    removed (``sha`` None)."""
+
+    path: str
+    mode: int
+    sha: str | None
+
+
 @dataclass(frozen=True)
 class Entry:
     """One tree entry, as the Git trees API lists it."""
@@ -268,12 +282,14 @@ class GitStore:
         walker = self.repo.get_walker(include=[_oid(head)], paths=paths, max_entries=limit)
         return [_commit_info(entry.commit) for entry in walker]
 
-    def changed_paths(self, commit_sha: str) -> list[str]:
-        """Paths that differ between a commit and its first parent (all paths for a root)."""
+    def changed_paths(self, commit_sha: str, since: str | None = None) -> list[str]:
+        """Paths that differ between a commit and its first parent (all paths for a root), or
+        the commit ``since`` (a push of several commits)."""
         info = self.commit(commit_sha)
         if info is None:
             return []
-        old = self.commit(info.parents[0]).tree if info.parents else None  # type: ignore[union-attr]
+        base = since or (info.parents[0] if info.parents else None)
+        old = self.commit(base).tree if base else None  # type: ignore[union-attr]
         changes = self.repo.object_store.tree_changes(_oid(old) if old else None, _oid(info.tree))
         paths: set[str] = set()
         for (old_path, new_path), _modes, _shas in changes:
@@ -375,6 +391,75 @@ class GitStore:
             raise RuntimeError("branch moved during a serialised write")
         return commit
 
+    # ----- the Git Data API: objects first, the branch last -------------------------------
+
+    def kind_of(self, sha: str) -> str | None:
+        """ "blob", "tree", "commit" or "tag" for an object in the repository, else None."""
+        obj = self._object(_oid(sha.lower())) if _is_hex_sha(sha) else None
+        return obj.type_name.decode() if obj is not None else None
+
+    def create_blob(self, data: bytes) -> str:
+        """Store a blob (no commit, no branch moved). Caller holds `lock`."""
+        blob = Blob.from_string(data)
+        self.repo.object_store.add_object(blob)
+        return blob.id.decode()
+
+    def create_tree(self, base_tree: str | None, changes: list[TreeChange]) -> str:
+        """A new tree: ``base_tree`` (None: empty) with each change applied in order — a path set
+        to an object with its mode, or removed (``sha`` None). Raises `PathConflict` for a path
+        through a file, `NothingToDelete` for removing a path the tree does not have. Caller
+        holds `lock`."""
+        tree_sha = base_tree
+        for change in changes:
+            parts = change.path.split("/")
+            if change.sha is None and (
+                tree_sha is None or self._entry_in_tree(tree_sha, change.path) is None
+            ):
+                raise NothingToDelete(change.path)
+            tree_sha = self._tree_with(tree_sha, parts, change.sha, change.mode, exact_mode=True)
+        return tree_sha if tree_sha is not None else self._store_tree(Tree())
+
+    def _entry_in_tree(self, tree_sha: str, path: str) -> tuple[int, bytes] | None:
+        try:
+            return tree_lookup_path(
+                self.repo.object_store.__getitem__, _oid(tree_sha), path.encode()
+            )
+        except (KeyError, NotTreeError):
+            return None
+
+    def create_commit(
+        self,
+        tree_sha: str,
+        parents: list[str],
+        message: str,
+        author: Signature,
+        committer: Signature,
+    ) -> CommitInfo:
+        """A commit object on no branch. Caller holds `lock`."""
+        return self._make_commit(tree_sha, parents, message, author, committer)
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        """Is ``ancestor`` reachable from ``descendant`` (itself included)?"""
+        seen: set[str] = set()
+        todo = [descendant]
+        while todo:
+            sha = todo.pop()
+            if sha == ancestor:
+                return True
+            if sha in seen:
+                continue
+            seen.add(sha)
+            info = self.commit(sha)
+            if info is not None:
+                todo.extend(info.parents)
+        return False
+
+    def move_branch(self, branch: str, old: str, new: str) -> bool:
+        """Point ``branch`` at ``new`` if it still points at ``old`` (compare-and-swap)."""
+        return bool(
+            self.repo.refs.set_if_equals(_ref("refs/heads/" + branch), _oid(old), _oid(new))
+        )
+
     def is_single_branch(self, branch: str) -> bool:
         names = [n for n in self.repo.refs.allkeys() if n.startswith(b"refs/heads/")]
         return names == [_ref("refs/heads/" + branch)]
@@ -410,9 +495,17 @@ class GitStore:
         return self._store_tree(tree)
 
     def _tree_with(
-        self, tree_sha: str | None, parts: list[str], blob_sha: str | None, mode: int = FILE_MODE
+        self,
+        tree_sha: str | None,
+        parts: list[str],
+        blob_sha: str | None,
+        mode: int = FILE_MODE,
+        *,
+        exact_mode: bool = False,
     ) -> str | None:
-        """Return a tree SHA with parts set to blob_sha (None = removed); None if it ends empty."""
+        """Return a tree SHA with parts set to blob_sha (None = removed); None if it ends empty.
+        The Contents API keeps an existing file's mode; the Git Data API sets ``mode`` exactly
+        (``exact_mode``), a folder included."""
         tree = Tree()
         if tree_sha is not None:
             existing = self.repo.object_store[_oid(tree_sha)]
@@ -422,19 +515,19 @@ class GitStore:
         name = parts[0].encode()
         current = tree[name] if name in tree else None  # noqa: SIM401 (Tree has no .get)
         if len(parts) == 1:
-            if current is not None and stat.S_ISDIR(current[0]):
+            if current is not None and stat.S_ISDIR(current[0]) and not exact_mode:
                 raise PathConflict(parts[0])
             if blob_sha is None:
                 if current is not None:
                     del tree[name]
             else:
                 keep_mode = current[0] if current is not None and current[0] != LINK_MODE else mode
-                tree.add(name, keep_mode, _oid(blob_sha))
+                tree.add(name, mode if exact_mode else keep_mode, _oid(blob_sha))
         else:
             if current is not None and not stat.S_ISDIR(current[0]):
                 raise PathConflict(parts[0])
             sub_sha = current[1].decode() if current is not None else None
-            new_sub = self._tree_with(sub_sha, parts[1:], blob_sha, mode)
+            new_sub = self._tree_with(sub_sha, parts[1:], blob_sha, mode, exact_mode=exact_mode)
             if new_sub is None:
                 if current is not None:
                     del tree[name]
