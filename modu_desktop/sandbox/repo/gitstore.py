@@ -406,26 +406,23 @@ class GitStore:
 
     def create_tree(self, base_tree: str | None, changes: list[TreeChange]) -> str:
         """A new tree: ``base_tree`` (None: empty) with each change applied in order — a path set
-        to an object with its mode, or removed (``sha`` None). Raises `PathConflict` for a path
-        through a file, `NothingToDelete` for removing a path the tree does not have. Caller
-        holds `lock`."""
-        tree_sha = base_tree
+        to an object with its mode, or removed (``sha`` None). The folders on the way are edited
+        in memory and stored once, bottom up. Raises `PathConflict` for a path through a file,
+        `NothingToDelete` for removing a path the tree does not have. Caller holds `lock`."""
+        root = _Folder(self, base_tree)
         for change in changes:
-            parts = change.path.split("/")
-            if change.sha is None and (
-                tree_sha is None or self._entry_in_tree(tree_sha, change.path) is None
-            ):
-                raise NothingToDelete(change.path)
-            tree_sha = self._tree_with(tree_sha, parts, change.sha, change.mode, exact_mode=True)
-        return tree_sha if tree_sha is not None else self._store_tree(Tree())
-
-    def _entry_in_tree(self, tree_sha: str, path: str) -> tuple[int, bytes] | None:
-        try:
-            return tree_lookup_path(
-                self.repo.object_store.__getitem__, _oid(tree_sha), path.encode()
-            )
-        except (KeyError, NotTreeError):
-            return None
+            *folders, name = change.path.split("/")
+            node: _Folder | None = root
+            for part in folders:
+                assert node is not None
+                node = node.folder(part, create=change.sha is not None)
+            if change.sha is None:
+                if node is None or not node.remove(name):
+                    raise NothingToDelete(change.path)
+            else:
+                assert node is not None
+                node.put(name, change.mode, change.sha)
+        return root.store() or self._store_tree(Tree())
 
     def create_commit(
         self,
@@ -495,17 +492,9 @@ class GitStore:
         return self._store_tree(tree)
 
     def _tree_with(
-        self,
-        tree_sha: str | None,
-        parts: list[str],
-        blob_sha: str | None,
-        mode: int = FILE_MODE,
-        *,
-        exact_mode: bool = False,
+        self, tree_sha: str | None, parts: list[str], blob_sha: str | None, mode: int = FILE_MODE
     ) -> str | None:
-        """Return a tree SHA with parts set to blob_sha (None = removed); None if it ends empty.
-        The Contents API keeps an existing file's mode; the Git Data API sets ``mode`` exactly
-        (``exact_mode``), a folder included."""
+        """Return a tree SHA with parts set to blob_sha (None = removed); None if it ends empty."""
         tree = Tree()
         if tree_sha is not None:
             existing = self.repo.object_store[_oid(tree_sha)]
@@ -515,19 +504,19 @@ class GitStore:
         name = parts[0].encode()
         current = tree[name] if name in tree else None  # noqa: SIM401 (Tree has no .get)
         if len(parts) == 1:
-            if current is not None and stat.S_ISDIR(current[0]) and not exact_mode:
+            if current is not None and stat.S_ISDIR(current[0]):
                 raise PathConflict(parts[0])
             if blob_sha is None:
                 if current is not None:
                     del tree[name]
             else:
                 keep_mode = current[0] if current is not None and current[0] != LINK_MODE else mode
-                tree.add(name, mode if exact_mode else keep_mode, _oid(blob_sha))
+                tree.add(name, keep_mode, _oid(blob_sha))
         else:
             if current is not None and not stat.S_ISDIR(current[0]):
                 raise PathConflict(parts[0])
             sub_sha = current[1].decode() if current is not None else None
-            new_sub = self._tree_with(sub_sha, parts[1:], blob_sha, mode, exact_mode=exact_mode)
+            new_sub = self._tree_with(sub_sha, parts[1:], blob_sha, mode)
             if new_sub is None:
                 if current is not None:
                     del tree[name]
@@ -559,6 +548,57 @@ class GitStore:
         commit.message = message.encode("utf-8")
         self.repo.object_store.add_object(commit)
         return _commit_info(commit)
+
+
+class _Folder:
+    """A tree being edited: its entries by name, the folders below opened as they are needed."""
+
+    def __init__(self, store: GitStore, sha: str | None) -> None:
+        self._store = store
+        self.items: dict[bytes, tuple[int, bytes]] = {}
+        self.opened: dict[bytes, _Folder] = {}
+        if sha is not None:
+            tree = store.repo.object_store[_oid(sha)]
+            assert isinstance(tree, Tree)
+            self.items = {i.path: (i.mode, i.sha) for i in tree.iteritems()}
+
+    def folder(self, name: str, *, create: bool) -> _Folder | None:
+        key = name.encode()
+        if key in self.opened:
+            return self.opened[key]
+        found = self.items.get(key)
+        if found is not None and not stat.S_ISDIR(found[0]):
+            raise PathConflict(name)
+        if found is None and not create:
+            return None
+        sub = _Folder(self._store, found[1].decode() if found else None)
+        self.opened[key] = sub
+        return sub
+
+    def put(self, name: str, mode: int, sha: str) -> None:
+        key = name.encode()
+        self.opened.pop(key, None)
+        self.items[key] = (mode, _oid(sha))
+
+    def remove(self, name: str) -> bool:
+        key = name.encode()
+        sub = self.opened.pop(key, None)
+        return self.items.pop(key, None) is not None or sub is not None
+
+    def store(self) -> str | None:
+        """Store this tree (and the folders opened below it); None when it ends empty."""
+        for key, sub in self.opened.items():
+            stored = sub.store()
+            if stored is None:
+                self.items.pop(key, None)
+            else:
+                self.items[key] = (TREE_MODE, _oid(stored))
+        if not self.items:
+            return None
+        tree = Tree()
+        for key, (mode, oid) in self.items.items():
+            tree.add(key, mode, ObjectID(oid))
+        return self._store._store_tree(tree)
 
 
 def _is_hex_sha(value: str) -> bool:
