@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.gen import BIG_DOC_ID, generate
+from bench.gitdata import evaluate_gitdata, measure_gitdata
 from bench.ours import OpenResult, OurClient
 from bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
 from bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
@@ -263,6 +264,9 @@ async def measure_config(
     await ours.aclose()
     shutil.rmtree(persistent_cache, ignore_errors=True)
 
+    opt.progress("  git database: a save's 409, pages in one commit, the blob cache")
+    gitdata = await measure_gitdata(sb, [d for d in doc_ids if d != BIG_DOC_ID])
+
     for a in acts.values():
         w = a["webadmin"]
         for who in ("ours", "ours_proposed"):
@@ -280,6 +284,8 @@ async def measure_config(
         "actions": acts,
         "archive_threshold": acts_threshold,
         "archive_min_missing": ARCHIVE_MIN_MISSING,
+        "gitdata": gitdata,
+        "save_conflict_reads_before_question": gitdata["save_conflict_reads_before_question"],
     }
 
 
@@ -575,6 +581,7 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
             "1.1 RT",
             rts <= 1.1,
         )
+        t.extend(evaluate_gitdata(c["gitdata"], cfg))
         hb = a["heartbeat"]["ours"]
         add("heartbeat = 1 request", cfg, hb["requests_max"], "1", hb["requests_max"] == 1)
         sv = a["save"]["ours"]

@@ -39,6 +39,7 @@ def _all_errors() -> list[Any]:
         errors.NetworkError("x", kind="connection"),
         errors.WriteUncertain("x"),
         errors.BranchMoved(409, "is at a but expected b", tries=5),
+        errors.NotFastForward(422, "Update is not a fast forward"),
         InvalidDocId("docId is empty"),
     ]
     samples += [
