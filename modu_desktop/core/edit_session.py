@@ -48,6 +48,7 @@ from modu_desktop.core.locks.model import (
     AcquireResult,
     HeartbeatOutcome,
     HeldLock,
+    LockFailure,
     LockStatus,
     LockView,
     ReleaseOutcome,
@@ -453,7 +454,7 @@ class EditSession:
                 took_over = LockHolder.of(res.view, title) if res.view is not None else None
                 break
             if res.outcome is AcquireOutcome.FAILED:
-                view.report(OpenFailed(doc_id, "error", res.error or RuntimeError(res.message)))
+                view.report(OpenFailed(doc_id, "error", res.error or LockFailure(res.text)))
                 return None
             if res.outcome is AcquireOutcome.LOST_RACE:
                 continue  # look again
@@ -491,9 +492,7 @@ class EditSession:
                 held = stolen.held
                 break
             if stolen.outcome is AcquireOutcome.FAILED:
-                view.report(
-                    OpenFailed(doc_id, "error", stolen.error or RuntimeError(stolen.message))
-                )
+                view.report(OpenFailed(doc_id, "error", stolen.error or LockFailure(stolen.text)))
                 return None
             # lost the race: someone else took it first; the next round shows the new holder
             view.report(RaceLost(doc_id, stolen.view))
@@ -612,7 +611,7 @@ class EditSession:
                 holder = LockHolder.of(res.view, self.title) if took and res.view else None
                 return self._resumed(res.held, holder)
             if res.outcome is AcquireOutcome.FAILED:
-                return self._resume_failed(res.error or RuntimeError(res.message))
+                return self._resume_failed(res.error or LockFailure(res.text))
             if res.outcome is AcquireOutcome.LOST_RACE or res.view is None:
                 continue
             choice = await self.view.ask_take_over(LockHolder.of(res.view, self.title))
@@ -626,7 +625,7 @@ class EditSession:
                 if stolen.held is not None:
                     return self._resumed(stolen.held, None)
                 if stolen.outcome is AcquireOutcome.FAILED:
-                    return self._resume_failed(stolen.error or RuntimeError(stolen.message))
+                    return self._resume_failed(stolen.error or LockFailure(stolen.text))
                 self.view.report(RaceLost(self.doc_id, stolen.view))
                 continue
             # Someone else edits it now and we leave it to them: read-only, our text stays.

@@ -5,7 +5,8 @@ document, the ``HeldLock`` we hold, and the results of acquire / heartbeat / rel
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from modu_desktop.core.locks.wire import (
@@ -13,6 +14,7 @@ from modu_desktop.core.locks.wire import (
     LOCK_SUFFIX,
     LockRecord,
 )
+from modu_desktop.core.text import Text
 
 # --------------------------------------------------------------------------------------------
 # Classification
@@ -102,6 +104,18 @@ def classify(
     return LockView(doc_id, status, sha, record, server_now, stale_s, same_install)
 
 
+@dataclass(frozen=True)
+class Claimant:
+    """Who we are when we claim a lock: the login, this window's session id and this
+    installation's id (they tell our claims apart), and the client written into the file."""
+
+    login: str
+    session_id: str
+    install_id: str | None
+    client_name: str
+    client_version: str
+
+
 # --------------------------------------------------------------------------------------------
 # Results
 
@@ -115,7 +129,7 @@ class HeldLock:
     started_at: int
     last_heartbeat: int
     misses: int = 0
-    last_error: str | None = None
+    last_error: str | None = None  # the last miss's error, for the log
 
     @property
     def path(self) -> str:
@@ -131,40 +145,11 @@ class AcquireOutcome(enum.Enum):
     FAILED = "failed"  # network / permission error; nothing changed as far as we know
 
 
-@dataclass(frozen=True)
-class AcquireResult:
-    outcome: AcquireOutcome
-    doc_id: str
-    held: HeldLock | None = None
-    view: LockView | None = None
-    message: str = ""
-    error: Exception | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.held is not None
-
-
 class HeartbeatOutcome(enum.Enum):
     OK = "ok"
     LOST = "lost"  # someone else holds it now
     RELEASED = "released"  # the lock file is gone
     MISSED = "missed"  # could not reach the server; still ours as far as we know
-
-
-@dataclass(frozen=True)
-class HeartbeatResult:
-    outcome: HeartbeatOutcome
-    held: HeldLock
-    view: LockView | None = None
-    misses: int = 0
-    expires_in_s: float | None = None
-    message: str = ""
-    error: Exception | None = None
-
-    @property
-    def still_held(self) -> bool:
-        return self.outcome in (HeartbeatOutcome.OK, HeartbeatOutcome.MISSED)
 
 
 class ReleaseOutcome(enum.Enum):
@@ -174,21 +159,198 @@ class ReleaseOutcome(enum.Enum):
     FAILED = "failed"
 
 
+class LockCode(enum.Enum):
+    """What happened, one step finer than an outcome: the code a result carries (the CLI's JSON
+    ``code``, what the benchmark counts), worded by ``core/locks/news.py`` in either language."""
+
+    # acquire and take over
+    ACQUIRED = "acquired"
+    ALREADY_YOURS = "already_yours"
+    TOOK_OVER = "took_over"
+    TOOK_OVER_UNREADABLE = "took_over_unreadable"
+    HELD_BY_OTHER = "held_by_other"
+    LOCKED_AT_SAME_MOMENT = "locked_at_same_moment"
+    TAKEN_FIRST = "taken_first"
+    TAKEN_FIRST_BY_YOU_ELSEWHERE = "taken_first_by_you_elsewhere"
+    KEPT_CHANGING = "kept_changing"
+    COULD_NOT_LOCK = "could_not_lock"
+    COULD_NOT_READ = "could_not_read"
+    COULD_NOT_TAKE_OVER = "could_not_take_over"
+    # heartbeat
+    RENEWED = "renewed"
+    MISSED = "missed"
+    MISSED_EXPIRED = "missed_expired"
+    # the lock is no longer ours (a heartbeat, a verify or a take-back learnt it)
+    TAKEN_FROM_YOU = "taken_from_you"
+    TAKEN_FROM_YOU_ELSEWHERE = "taken_from_you_elsewhere"
+    REPLACED_BY_UNREADABLE = "replaced_by_unreadable"
+    RELEASED_BY_OTHER = "released_by_other"
+    LOST_WHILE_OFFLINE = "lost_while_offline"
+    # release
+    RELEASED = "released"
+    RELEASED_FROM = "released_from"
+    NOT_LOCKED = "not_locked"
+    RELEASED_MEANWHILE = "released_meanwhile"
+    CLAIMED_AGAIN = "claimed_again"
+    NOT_YOURS = "not_yours"
+    CHANGED_WHILE_RELEASING = "changed_while_releasing"
+    COULD_NOT_RELEASE = "could_not_release"
+    # verify
+    STILL_YOURS = "still_yours"
+    COULD_NOT_CHECK = "could_not_check"
+
+
+# The codes that say the lock is no longer ours.
+LOSSES = frozenset(
+    {
+        LockCode.TAKEN_FROM_YOU,
+        LockCode.TAKEN_FROM_YOU_ELSEWHERE,
+        LockCode.REPLACED_BY_UNREADABLE,
+        LockCode.RELEASED_BY_OTHER,
+        LockCode.LOST_WHILE_OFFLINE,
+    }
+)
+
+_ACQUIRE_CODES = {
+    AcquireOutcome.ACQUIRED: LockCode.ACQUIRED,
+    AcquireOutcome.REUSED: LockCode.ALREADY_YOURS,
+    AcquireOutcome.TOOK_OVER: LockCode.TOOK_OVER,
+    AcquireOutcome.BLOCKED: LockCode.HELD_BY_OTHER,
+    AcquireOutcome.LOST_RACE: LockCode.TAKEN_FIRST,
+    AcquireOutcome.FAILED: LockCode.COULD_NOT_LOCK,
+}
+_HEARTBEAT_CODES = {
+    HeartbeatOutcome.OK: LockCode.RENEWED,
+    HeartbeatOutcome.LOST: LockCode.TAKEN_FROM_YOU,
+    HeartbeatOutcome.RELEASED: LockCode.RELEASED_BY_OTHER,
+    HeartbeatOutcome.MISSED: LockCode.MISSED,
+}
+_RELEASE_CODES = {
+    ReleaseOutcome.RELEASED: LockCode.RELEASED,
+    ReleaseOutcome.ALREADY_GONE: LockCode.NOT_LOCKED,
+    ReleaseOutcome.NOT_OURS: LockCode.NOT_YOURS,
+    ReleaseOutcome.FAILED: LockCode.COULD_NOT_RELEASE,
+}
+
+
+def _default_code(result: Any, codes: Mapping[Any, LockCode], outcome: Any) -> None:
+    if result.code is None:
+        object.__setattr__(result, "code", codes[outcome])
+
+
+# Every result carries its outcome (what the caller decides on), a ``code`` (what happened,
+# for the CLI's JSON and the benchmark) and the ``fields`` of its sentence; ``text`` words it
+# (``core/locks/news.py``), so no English is made here: ``text()`` in the current language,
+# ``text.en`` for a log line.
+
+
+@dataclass(frozen=True)
+class AcquireResult:
+    outcome: AcquireOutcome
+    doc_id: str
+    held: HeldLock | None = None
+    view: LockView | None = None
+    code: LockCode | None = None  # None: the outcome's own code
+    error: Exception | None = None
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _default_code(self, _ACQUIRE_CODES, self.outcome)
+
+    @property
+    def ok(self) -> bool:
+        return self.held is not None
+
+    @property
+    def text(self) -> Text:
+        from modu_desktop.core.locks.news import sentence
+
+        return sentence(self.code or LockCode.COULD_NOT_LOCK, self.doc_id, self.view, self)
+
+
+@dataclass(frozen=True)
+class HeartbeatResult:
+    outcome: HeartbeatOutcome
+    held: HeldLock
+    view: LockView | None = None
+    misses: int = 0
+    expires_in_s: float | None = None
+    error: Exception | None = None
+    code: LockCode | None = None
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _default_code(self, _HEARTBEAT_CODES, self.outcome)
+
+    @property
+    def still_held(self) -> bool:
+        return self.outcome in (HeartbeatOutcome.OK, HeartbeatOutcome.MISSED)
+
+    @property
+    def text(self) -> Text:
+        from modu_desktop.core.locks.news import sentence
+
+        code = self.code or LockCode.MISSED
+        said = sentence(code, self.held.doc_id, self.view, self)
+        if code in LOSSES:
+            return Text("{what} The document is read-only now.", what=said)
+        return said
+
+
 @dataclass(frozen=True)
 class ReleaseResult:
     outcome: ReleaseOutcome
     doc_id: str
     view: LockView | None = None
-    message: str = ""
+    code: LockCode | None = None
     error: Exception | None = None
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _default_code(self, _RELEASE_CODES, self.outcome)
+
+    @property
+    def text(self) -> Text:
+        from modu_desktop.core.locks.news import sentence
+
+        return sentence(self.code or LockCode.COULD_NOT_RELEASE, self.doc_id, self.view, self)
 
 
 @dataclass(frozen=True)
 class VerifyResult:
+    """Before a save: is the lock still ours? ``retryable``: GitHub could not be asked."""
+
     ok: bool
-    reason: str
+    doc_id: str
+    code: LockCode
     view: LockView | None = None
     retryable: bool = False
+    error: Exception | None = None
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def text(self) -> Text:
+        from modu_desktop.core.locks.news import sentence
+
+        said = sentence(self.code, self.doc_id, self.view, self)
+        if self.code in LOSSES:
+            return Text("Not saved: {what}", what=said)
+        return said
+
+
+class LockFailure(Exception):
+    """A lock result that failed without an error of its own, as an error a screen can word
+    (``user_text``) — e.g. when opening a document ends in a lost race."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
+
+    def user_text(self) -> Text:
+        return self.text
+
+    def user_message(self) -> str:
+        return self.text()
 
 
 def view_to_json(view: LockView) -> dict[str, Any]:
