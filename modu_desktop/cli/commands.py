@@ -46,6 +46,7 @@ from modu_desktop.cli.common import table as _table
 from modu_desktop.core.github.client import GitHubClient
 from modu_desktop.core.github.errors import GitHubError
 from modu_desktop.core.locks.wire import InvalidDocId
+from modu_desktop.core.text import Text
 from modu_desktop.i18n import tr
 
 # --------------------------------------------------------------------------------------------
@@ -242,12 +243,11 @@ async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
     view = await mgr.inspect(args.doc_id)
     fresh = not view.is_stale and not (view.status is LockStatus.MALFORMED and view.age_s is None)
     if view.status is not LockStatus.FREE and fresh and not args.force:
-        raise CliFailure(
-            tr(
-                "{holding} The lock is fresh: use --force to release it anyway.",
-                holding=words.describe(view),
-            )
+        fresh_lock = Text(
+            "{holding} The lock is fresh: use --force to release it anyway.",
+            holding=words.describe(view),
         )
+        raise CliFailure(fresh_lock())
     result = (
         await mgr.release_view(view)
         if view.status is not LockStatus.FREE

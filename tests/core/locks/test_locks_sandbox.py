@@ -21,6 +21,7 @@ from modu_desktop.core.locks.model import (
     LockStatus,
     ReleaseOutcome,
 )
+from modu_desktop.core.locks.news import holder_name
 from modu_desktop.core.locks.wire import InvalidDocId, lock_path, parse_lock, render_lock
 from tests.helpers.lock_sandbox import (
     DOC,
@@ -175,6 +176,57 @@ def test_held_steal_lost_and_verify_refuses(sandbox: Any) -> None:
         rel = await a.release(held_a)
         assert rel.outcome is ReleaseOutcome.NOT_OURS
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor2"  # left alone
+
+    run_managers(sb, body, "editor1", "editor2")
+
+
+def test_a_take_over_is_noticed_with_two_reads_and_no_write(sandbox: Any) -> None:
+    """The one who lost the lock learns it at its next heartbeat from the branch's tree (the
+    lock is not the blob it wrote) and the new lock's blob (who, since when): two requests,
+    and no write meant to fail. A listing that cached the new lock spares the blob read."""
+    sb = sandbox
+
+    async def body(a: LockManager, b: LockManager) -> None:
+        held = (await a.acquire(DOC)).held
+        view = (await b.acquire(DOC)).view
+        assert held is not None and view is not None
+        took = await b.steal(view)
+        assert took.held is not None
+        commits = len(sb.commits(PATH))
+        sb.reset_stats()
+        lost = await a.heartbeat(held)
+        stats = sb.stats()
+        assert lost.outcome is HeartbeatOutcome.LOST and lost.code is LockCode.TAKEN_FROM_YOU
+        assert lost.fields["who"] == holder_name("editor2")
+        assert stats["total"] == 2 and stats["by_method"] == {"GET": 2}, stats
+        assert stats["by_route"]["GET /repos/{owner}/{repo}/git/blobs/{file_sha}"] == 1
+        assert len(sb.commits(PATH)) == commits  # nothing was written
+
+        # Taken back by b's second window: a listing read the new lock, a's look is enough.
+        held2 = (await a.acquire("02-programs")).held
+        view2 = (await b.acquire("02-programs")).view
+        assert held2 is not None and view2 is not None
+        assert (await b.steal(view2)).held is not None
+        await a.list_locks()
+        sb.reset_stats()
+        lost2 = await a.heartbeat(held2)
+        assert lost2.code is LockCode.TAKEN_FROM_YOU and sb.stats()["total"] == 1
+
+    run_managers(sb, body, "editor1", "editor2")
+
+
+def test_a_released_lock_is_noticed_with_one_read(sandbox: Any) -> None:
+    sb = sandbox
+
+    async def body(a: LockManager, admin: LockManager) -> None:
+        held = (await a.acquire(DOC)).held
+        assert held is not None
+        assert (await admin.release_view(await admin.inspect(DOC))).code is LockCode.RELEASED_FROM
+        sb.reset_stats()
+        gone = await a.heartbeat(held)
+        assert gone.outcome is HeartbeatOutcome.RELEASED
+        assert gone.code is LockCode.RELEASED_BY_OTHER and sb.stats()["total"] == 1
+        assert sb.read_file(PATH) is None  # not re-created
 
     run_managers(sb, body, "editor1", "editor2")
 

@@ -95,7 +95,7 @@ def test_take_over_after_the_web_admin_heartbeated(sandbox: Any) -> None:
         assert view is not None and view.holder == "webstaff"
         await web.heartbeat()
         took = await bob.steal(view)
-        assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
+        assert took.outcome is AcquireOutcome.TOOK_OVER, took.text.en
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor2"
         await web.api.aclose()
 
