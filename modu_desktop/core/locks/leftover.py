@@ -134,7 +134,7 @@ async def release_leftover(
         except Exception as exc:
             leftover.action, leftover.message = LeftoverAction.KEPT, str(exc)
             return leftover.action
-        leftover.message = res.text.en
+        leftover.message = res.code.value
         if res.outcome is ReleaseOutcome.FAILED:
             leftover.action = LeftoverAction.KEPT
             return leftover.action
@@ -170,7 +170,7 @@ async def resume(
         leftover.message = str(exc)
         return None
     if beat.outcome is not HeartbeatOutcome.OK:
-        leftover.message = beat.text.en
+        leftover.message = beat.code.value
         if beat.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
             registry.forget(leftover.record)
             leftover.action = LeftoverAction.FORGOTTEN

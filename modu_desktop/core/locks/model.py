@@ -250,7 +250,7 @@ class AcquireResult:
     doc_id: str
     held: HeldLock | None = None
     view: LockView | None = None
-    code: LockCode | None = None  # None: the outcome's own code
+    code: LockCode = None  # type: ignore[assignment]  # None: the outcome's own code
     error: Exception | None = None
     fields: Mapping[str, object] = field(default_factory=dict)
 
@@ -265,7 +265,7 @@ class AcquireResult:
     def text(self) -> Text:
         from modu_desktop.core.locks.news import sentence
 
-        return sentence(self.code or LockCode.COULD_NOT_LOCK, self.doc_id, self.view, self)
+        return sentence(self.code, self.doc_id, self.view, self)
 
 
 @dataclass(frozen=True)
@@ -276,7 +276,7 @@ class HeartbeatResult:
     misses: int = 0
     expires_in_s: float | None = None
     error: Exception | None = None
-    code: LockCode | None = None
+    code: LockCode = None  # type: ignore[assignment]  # None: the outcome's own code
     fields: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -290,9 +290,8 @@ class HeartbeatResult:
     def text(self) -> Text:
         from modu_desktop.core.locks.news import sentence
 
-        code = self.code or LockCode.MISSED
-        said = sentence(code, self.held.doc_id, self.view, self)
-        if code in LOSSES:
+        said = sentence(self.code, self.held.doc_id, self.view, self)
+        if self.code in LOSSES:
             return Text("{what} The document is read-only now.", what=said)
         return said
 
@@ -302,7 +301,7 @@ class ReleaseResult:
     outcome: ReleaseOutcome
     doc_id: str
     view: LockView | None = None
-    code: LockCode | None = None
+    code: LockCode = None  # type: ignore[assignment]  # None: the outcome's own code
     error: Exception | None = None
     fields: Mapping[str, object] = field(default_factory=dict)
 
@@ -313,7 +312,7 @@ class ReleaseResult:
     def text(self) -> Text:
         from modu_desktop.core.locks.news import sentence
 
-        return sentence(self.code or LockCode.COULD_NOT_RELEASE, self.doc_id, self.view, self)
+        return sentence(self.code, self.doc_id, self.view, self)
 
 
 @dataclass(frozen=True)
