@@ -23,7 +23,8 @@ from bench.ours import OpenResult, OurClient
 from bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
 from bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
 from modu_desktop.core.documents.store import ARCHIVE_MIN_MISSING
-from modu_desktop.core.locks.model import LOSSES, HeldLock
+from modu_desktop.core.locks.model import HeldLock
+from modu_desktop.core.locks.results import LOSSES
 
 BASELINE = (
     "webadmin: bench.webadmin.WebAdminClient — the PNU-Modu web admin's "

@@ -236,7 +236,8 @@ async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
 
 async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
     from modu_desktop.core.locks import words
-    from modu_desktop.core.locks.model import LockStatus, ReleaseOutcome, ReleaseResult
+    from modu_desktop.core.locks.model import LockStatus, ReleaseOutcome
+    from modu_desktop.core.locks.results import ReleaseResult
 
     login = await ctx.login()
     mgr = _lock_manager(ctx, login)

@@ -45,15 +45,14 @@ from modu_desktop.core.documents.store import LoadedDoc, SaveConflict, SaveResul
 from modu_desktop.core.github.errors import BranchMoved
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
-    AcquireResult,
     HeartbeatOutcome,
     HeldLock,
-    LockFailure,
     LockStatus,
     LockView,
     ReleaseOutcome,
     same_claim,
 )
+from modu_desktop.core.locks.results import AcquireResult, LockFailure
 from modu_desktop.core.saving.conflicts import Conflict, ConflictDecision, resolve_conflict
 from modu_desktop.core.saving.service import QueuedSave
 

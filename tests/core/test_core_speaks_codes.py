@@ -30,15 +30,17 @@ import modu_desktop.core as core
 from modu_desktop.core.locks import news
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
-    AcquireResult,
     HeartbeatOutcome,
-    HeartbeatResult,
     HeldLock,
     LockCode,
     LockRecord,
     LockStatus,
     LockView,
     ReleaseOutcome,
+)
+from modu_desktop.core.locks.results import (
+    AcquireResult,
+    HeartbeatResult,
     ReleaseResult,
     VerifyResult,
 )
@@ -48,7 +50,10 @@ from modu_desktop.i18n import catalogue
 CORE = Path(core.__file__).resolve().parent
 
 # Names of fields that carry words for a person.
-PEOPLE_WORDS = re.compile(r"^(message|reason|why|detail|explanation|hint|note|last_error|error)$")
+PEOPLE_WORDS = re.compile(
+    r"^(message|reason|why|detail|explanation|hint|note|last_error|error|problem)$"
+    r"|_(message|reason|why|unavailable|problem|explanation)$"
+)
 
 # Fields with such a name that are not sentences for people, and why.
 NOT_FOR_PEOPLE = {
@@ -70,6 +75,8 @@ NOT_FOR_PEOPLE = {
     "locks.leftover.Leftover.message": "what was done with a crashed session's lock, for the log",
     "support.updates.UpdateCheck.error": "why the update check failed, for the log",
     "account.auth.SignInResult.message": "worded through tr, in the current language, when made",
+    "atomic.FileProblem.problem": "what is wrong with a damaged file set aside, for the log",
+    "brochure.frontmatter._Line.problem": "why a front matter line is unreadable, for the log",
 }
 
 # ``.en`` outside a log call: the English copy a result keeps for logs and tests.
@@ -78,7 +85,7 @@ ENGLISH_COPIES = {
     ("docops/result.py", "message"),
     ("account/org.py", "message"),
     ("text.py", "__str__"),
-    ("locks/model.py", "__init__"),  # LockFailure: an exception's str() is for the log
+    ("locks/results.py", "__init__"),  # LockFailure: an exception's str() is for the log
 }
 
 

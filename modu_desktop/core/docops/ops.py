@@ -74,13 +74,12 @@ from modu_desktop.core.locks import words
 from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
-    AcquireResult,
     HeldLock,
-    LockFailure,
     LockStatus,
     LockView,
     ReleaseOutcome,
 )
+from modu_desktop.core.locks.results import AcquireResult, LockFailure
 from modu_desktop.core.text import (
     Text,
     _err_text,

@@ -11,9 +11,7 @@ from modu_desktop.core.locks import words
 from modu_desktop.core.locks.model import (
     STEAL_ATTEMPTS,
     AcquireOutcome,
-    AcquireResult,
     HeartbeatOutcome,
-    HeartbeatResult,
     HeldLock,
     LockCode,
     LockStatus,
@@ -22,6 +20,7 @@ from modu_desktop.core.locks.model import (
 )
 from modu_desktop.core.locks.news import holder_name
 from modu_desktop.core.locks.reading import LockReader
+from modu_desktop.core.locks.results import AcquireResult, HeartbeatResult
 from modu_desktop.core.locks.wire import validate_doc_id
 from modu_desktop.core.locks.writing import LockWriter
 

@@ -16,20 +16,22 @@ from modu_desktop.core.github.blobcache import BlobCache
 from modu_desktop.core.locks.acquiring import Acquirer
 from modu_desktop.core.locks.client import LockClient, _server_now_of
 from modu_desktop.core.locks.model import (
-    AcquireResult,
     Claimant,
     HeartbeatOutcome,
-    HeartbeatResult,
     HeldLock,
     LockObserver,
     LockView,
     ReleaseOutcome,
-    ReleaseResult,
-    VerifyResult,
 )
 from modu_desktop.core.locks.reading import LockReader
 from modu_desktop.core.locks.releasing import Releaser, claimed_again
 from modu_desktop.core.locks.renewing import Renewer
+from modu_desktop.core.locks.results import (
+    AcquireResult,
+    HeartbeatResult,
+    ReleaseResult,
+    VerifyResult,
+)
 from modu_desktop.core.locks.verifying import verify
 from modu_desktop.core.locks.writing import LockWriter
 

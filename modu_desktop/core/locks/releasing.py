@@ -7,16 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from modu_desktop.core.locks.client import _is_conflict, _is_not_found
-from modu_desktop.core.locks.model import (
-    HeldLock,
-    LockCode,
-    LockStatus,
-    LockView,
-    ReleaseOutcome,
-    ReleaseResult,
-)
+from modu_desktop.core.locks.model import HeldLock, LockCode, LockStatus, LockView, ReleaseOutcome
 from modu_desktop.core.locks.news import holder_name
 from modu_desktop.core.locks.reading import LockReader
+from modu_desktop.core.locks.results import ReleaseResult
 from modu_desktop.core.locks.wire import validate_doc_id
 from modu_desktop.core.locks.writing import LockWriter
 

@@ -13,16 +13,10 @@ import contextlib
 
 from modu_desktop.core.locks import words
 from modu_desktop.core.locks.client import _get, _is_conflict, _written_sha
-from modu_desktop.core.locks.model import (
-    HeartbeatOutcome,
-    HeartbeatResult,
-    HeldLock,
-    LockCode,
-    LockStatus,
-    LockView,
-)
+from modu_desktop.core.locks.model import HeartbeatOutcome, HeldLock, LockCode, LockStatus, LockView
 from modu_desktop.core.locks.news import holder_name
 from modu_desktop.core.locks.reading import LockReader
+from modu_desktop.core.locks.results import HeartbeatResult
 from modu_desktop.core.locks.writing import LockWriter
 
 

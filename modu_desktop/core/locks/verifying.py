@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from modu_desktop.core.locks import words
-from modu_desktop.core.locks.model import HeldLock, LockCode, LockStatus, VerifyResult
+from modu_desktop.core.locks.model import HeldLock, LockCode, LockStatus
 from modu_desktop.core.locks.news import holder_name
 from modu_desktop.core.locks.reading import LockReader
+from modu_desktop.core.locks.results import VerifyResult
 
 
 async def verify(reader: LockReader, held: HeldLock) -> VerifyResult:
