@@ -1,5 +1,7 @@
 """What a lock means to us (Qt-free): ``LockStatus`` from our point of view, the ``LockView`` of one
-document, the ``HeldLock`` we hold, and the results of acquire / heartbeat / release / verify.
+document, who we are when we claim (``Claimant``), the ``HeldLock`` we hold, the outcomes of
+acquire / heartbeat / release and the ``LockCode`` of what happened (the results that carry
+them: ``results.py``).
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ class Claimant:
 
 
 # --------------------------------------------------------------------------------------------
-# Results
+# Holding and outcomes
 
 
 @dataclass
