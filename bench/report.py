@@ -13,6 +13,7 @@ ROWS = (
     ("heartbeat", "heartbeat"),
     ("save", "save"),
     ("close", "close"),
+    ("takeover_notice", "a take-over, noticed by the one who lost it"),
 )
 
 

@@ -45,7 +45,6 @@ from modu_desktop.core.documents.store import LoadedDoc, SaveConflict, SaveResul
 from modu_desktop.core.github.errors import BranchMoved
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
-    AcquireResult,
     HeartbeatOutcome,
     HeldLock,
     LockStatus,
@@ -53,6 +52,7 @@ from modu_desktop.core.locks.model import (
     ReleaseOutcome,
     same_claim,
 )
+from modu_desktop.core.locks.results import AcquireResult, LockFailure
 from modu_desktop.core.saving.conflicts import Conflict, ConflictDecision, resolve_conflict
 from modu_desktop.core.saving.service import QueuedSave
 
@@ -453,7 +453,7 @@ class EditSession:
                 took_over = LockHolder.of(res.view, title) if res.view is not None else None
                 break
             if res.outcome is AcquireOutcome.FAILED:
-                view.report(OpenFailed(doc_id, "error", res.error or RuntimeError(res.message)))
+                view.report(OpenFailed(doc_id, "error", res.error or LockFailure(res.text)))
                 return None
             if res.outcome is AcquireOutcome.LOST_RACE:
                 continue  # look again
@@ -491,9 +491,7 @@ class EditSession:
                 held = stolen.held
                 break
             if stolen.outcome is AcquireOutcome.FAILED:
-                view.report(
-                    OpenFailed(doc_id, "error", stolen.error or RuntimeError(stolen.message))
-                )
+                view.report(OpenFailed(doc_id, "error", stolen.error or LockFailure(stolen.text)))
                 return None
             # lost the race: someone else took it first; the next round shows the new holder
             view.report(RaceLost(doc_id, stolen.view))
@@ -612,7 +610,7 @@ class EditSession:
                 holder = LockHolder.of(res.view, self.title) if took and res.view else None
                 return self._resumed(res.held, holder)
             if res.outcome is AcquireOutcome.FAILED:
-                return self._resume_failed(res.error or RuntimeError(res.message))
+                return self._resume_failed(res.error or LockFailure(res.text))
             if res.outcome is AcquireOutcome.LOST_RACE or res.view is None:
                 continue
             choice = await self.view.ask_take_over(LockHolder.of(res.view, self.title))
@@ -626,7 +624,7 @@ class EditSession:
                 if stolen.held is not None:
                     return self._resumed(stolen.held, None)
                 if stolen.outcome is AcquireOutcome.FAILED:
-                    return self._resume_failed(stolen.error or RuntimeError(stolen.message))
+                    return self._resume_failed(stolen.error or LockFailure(stolen.text))
                 self.view.report(RaceLost(self.doc_id, stolen.view))
                 continue
             # Someone else edits it now and we leave it to them: read-only, our text stays.

@@ -157,7 +157,7 @@ def test_a_lock_view_is_told_the_same_way() -> None:
     rec = LockRecord("03-strategy", "김민준", int(NOW - 600), int(NOW - 30))
     view = LockView("03-strategy", LockStatus.HELD, "sha", rec, NOW, 900)
     line = words.line(Holding.of(view), "03-strategy")
-    assert lock_words.describe(view) == line.en
+    assert lock_words.describe(view) == line
     assert line.ko.startswith("@김민준 님이 “03-strategy” 문서를 ")
     from modu_desktop.core.docops.ops import lock_holder_text
 

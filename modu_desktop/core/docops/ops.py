@@ -74,12 +74,12 @@ from modu_desktop.core.locks import words
 from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
-    AcquireResult,
     HeldLock,
     LockStatus,
     LockView,
     ReleaseOutcome,
 )
+from modu_desktop.core.locks.results import AcquireResult, LockFailure
 from modu_desktop.core.text import (
     Text,
     _err_text,
@@ -165,7 +165,7 @@ def blocking_lock(view: LockView) -> bool:
 def lock_holder_text(view: LockView, title: str) -> Text:
     """Who holds the lock on the document called ``title``, the way every screen says it
     (``core.locks.words``)."""
-    text = words.line(words.Holding.of(view), title, view.malformed_reason)
+    text = words.line(words.Holding.of(view), title)
     if view.status is LockStatus.MINE_OTHER_SESSION:
         return Text("{holder} Close it there first.", holder=text)
     return text
@@ -742,7 +742,7 @@ class DocOps:
 
     def _lock_failed(self, acq: AcquireResult, req: NewDocRequest | None, title: str) -> OpResult:
         """Taking the lock failed for another reason than someone holding it."""
-        err = acq.error or GitHubError(None, acq.message)
+        err = acq.error or LockFailure(acq.text)
         return self._failed(err, req, Text("start editing “{title}”", title=title))
 
     def title_of(self, doc_id: str) -> str:

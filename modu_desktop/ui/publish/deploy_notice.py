@@ -239,7 +239,7 @@ class FailedDeployNotice(QFrame):
             self.log.setPlainText(
                 tr(
                     "The log could not be read with this sign-in ({why}).",
-                    why=failure.logs_unavailable,
+                    why=failure.logs_unavailable(),
                 )
             )
         else:

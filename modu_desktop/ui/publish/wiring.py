@@ -31,11 +31,13 @@ from modu_desktop.core.documents.history import (
 )
 from modu_desktop.core.documents.store import SaveResult
 from modu_desktop.core.github.types import WorkflowRun
+from modu_desktop.core.locks.news import with_title
 from modu_desktop.core.publish.blame import BrokenPage, broken_pages
 from modu_desktop.core.publish.check import Finding, check_text, tree_paths
 from modu_desktop.core.publish.failure import deploy_failure
 from modu_desktop.core.publish.status import PublishPhase as State
 from modu_desktop.core.publish.status import SiteStop
+from modu_desktop.core.text import Text
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.operation import error_text
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
@@ -229,12 +231,12 @@ class Publishing(QObject):
             put_cursor(self.win.editor_pane.editor, page.line, page.column or 1)
         return True
 
-    async def _lock_ok(self) -> str | None:
+    async def _lock_ok(self) -> Text | None:
         s = self.win.doc
         if s is None or not await s.ensure_lock() or s.held is None:
-            return tr("You do not hold the lock on this document.")
+            return Text("You do not hold the lock on this document.")
         ver = await self.win.ctx.locks.verify(s.held)
-        return None if ver.ok else ver.reason
+        return None if ver.ok else with_title(ver.text, s.title)
 
     async def restore_page(self) -> bool:
         """이전 버전으로 되돌리기, for the page this person broke: its version before the breaking
@@ -365,5 +367,5 @@ class Publishing(QObject):
 
 def _refusal(res: object) -> str:
     if isinstance(res, RestoreRefused):
-        return res.reason
+        return res.reason()
     return tr("Someone saved this document meanwhile; nothing was restored.")

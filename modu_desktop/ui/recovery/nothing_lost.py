@@ -72,6 +72,15 @@ def remember_practice_port(data_dir: str | Path, port: int) -> None:
 # -- in the window ------------------------------------------------------------------------------
 
 
+def _why_not_saved(failure: str | None) -> str:
+    """The queue's reason code in plain words (its last error is English, for the log)."""
+    if failure == "conflict":
+        return tr("the page changed on the site meanwhile")
+    if failure == "exhausted":
+        return tr("GitHub could not be reached for too long")
+    return tr("GitHub refused it")
+
+
 class NothingLost(QObject):
     """Owns the queue runner, its status widget, the notifier and the single-instance hookup."""
 
@@ -154,7 +163,7 @@ class NothingLost(QObject):
                 "“{doc}” could not be saved ({why}). Your text is kept: open "
                 "“not saved” in the status bar.",
                 doc=self.win.label(item.doc_id),
-                why=item.failure or item.last_error or "?",
+                why=_why_not_saved(item.failure),
             ),
             "error",
         )
