@@ -4,11 +4,12 @@ on every page where TEXT is, as the cards show it (:mod:`modu_desktop.core.searc
 The list is refreshed (one request when nothing changed and the cache is warm), then every
 page is searched from the blob cache. Each hit is printed under its page's title with its
 place ("통계 카드 › 항목 2 › 값") and the words around it, the hit in ``[…]``; the pages are
-in the list's order. ``--json`` prints ``{"query", "total", "truncated", "unread", "pages":
-[{"docId", "title", "path", "sha", "hits": [{"place", "placeText", "text", "start", "end",
-"source"}]}]}`` — ``start``/``end`` in the hit's ``text`` (what the card shows), ``source`` the
-``[start, end]`` pieces of the page's Markdown the words came from (more than one when they
-cross a mark; empty when they could not be traced). Exit 0 with hits, 1 without (one line).
+in the list's order. ``--json`` prints ``{"query", "total", "pageTotal", "truncated",
+"unread", "pages": [{"docId", "title", "path", "sha", "hits": [{"place", "placeText", "text",
+"start", "end", "source"}]}]}`` — ``start``/``end`` in the hit's ``text`` (what the card
+shows), ``source`` the ``[start, end]`` pieces of the page's Markdown the words came from (more
+than one when they cross a mark; empty when they could not be traced). Exit 0 with hits, 1
+without (one line).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def _print(found: Any, ctx: cli.Context) -> None:
             ctx.out.write(f"  {words.place(hit.place)()}: {_around(hit)}\n")
     if found.total:
         ctx.out.write(
-            tr("{hits} hit(s) on {pages} page(s).", hits=found.total, pages=len(found.pages)) + "\n"
+            tr("{hits} hit(s) on {pages} page(s).", hits=found.total, pages=found.page_total) + "\n"
         )
     if found.truncated:
         ctx.out.write(tr("Only the first {n} are listed.", n=found.shown) + "\n")
@@ -129,6 +130,7 @@ def _as_json(found: Any) -> dict[str, Any]:
         "wholeWord": found.options.whole_word,
         "caseSensitive": found.options.case_sensitive,
         "total": found.total,
+        "pageTotal": found.page_total,
         "truncated": found.truncated,
         "unread": list(found.unread),
         "pages": [

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -84,47 +85,50 @@ def decode(data: bytes) -> str:
 @dataclass(slots=True)
 class _Page:
     """What the index keeps of one blob: each field's place, text and card, and per case
-    choice the fields prepared and joined (the case-sensitive one made at its first use)."""
+    choice the fields prepared and joined into one string, with where each field starts in it
+    and, for the rare field whose preparing changed its length, the way back to its offsets
+    (the case-sensitive string is made at its first use)."""
 
     places: tuple[Place, ...]
     texts: tuple[str, ...]
-    cards: tuple[int, ...]
-    joined: dict[bool, tuple[str, tuple[int, ...], tuple[Prepared, ...]]] = field(
-        default_factory=dict
-    )
+    cards: array[int]
+    joined: dict[bool, tuple[str, array[int], dict[int, Prepared]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, fields: Sequence[PageField]) -> _Page:
+    def of(cls, fields: Sequence[PageField], places: dict[Place, Place] | None = None) -> _Page:
+        shared = places if places is not None else {}
         page = cls(
-            tuple(f.place for f in fields),
+            tuple(shared.setdefault(f.place, f.place) for f in fields),
             tuple(f.text for f in fields),
-            tuple(f.card_start for f in fields),
+            array("L", (f.card_start for f in fields)),
         )
         page.prepared(False)
         return page
 
-    def prepared(self, case_sensitive: bool) -> tuple[str, tuple[int, ...], tuple[Prepared, ...]]:
+    def prepared(self, case_sensitive: bool) -> tuple[str, array[int], dict[int, Prepared]]:
         got = self.joined.get(case_sensitive)
         if got is None:
             options = SearchOptions(case_sensitive=case_sensitive)
-            preps = tuple(prepare(t.replace(_SEPARATOR, " "), options) for t in self.texts)
-            starts, at = [], 0
+            preps = [prepare(t.replace(_SEPARATOR, " "), options) for t in self.texts]
+            starts, at = array("L"), 0
             for p in preps:
                 starts.append(at)
                 at += len(p.text) + 1
-            got = (_SEPARATOR.join(p.text for p in preps), tuple(starts), preps)
+            moved = {n: p for n, p in enumerate(preps) if p.origin is not None}
+            got = (_SEPARATOR.join(p.text for p in preps), starts, moved)
             self.joined[case_sensitive] = got
         return got
 
     def hits(self, query: str, options: SearchOptions) -> Iterator[tuple[int, int, int]]:
         """(field, start, end) of each hit, offsets in the field's original text."""
-        joined, starts, preps = self.prepared(options.case_sensitive)
+        joined, starts, moved = self.prepared(options.case_sensitive)
         for at in find(joined, query, options.whole_word):
             n = bisect.bisect_right(starts, at) - 1
-            local = at - starts[n]
-            length = len(self.texts[n])
-            start = preps[n].original(local, length)
-            end = preps[n].original(local + len(query), length)
+            start, end = at - starts[n], at - starts[n] + len(query)
+            prep = moved.get(n)
+            if prep is not None:
+                length = len(self.texts[n])
+                start, end = prep.original(start, length), prep.original(end, length)
             yield n, start, max(end, start + 1)
 
 
@@ -149,6 +153,7 @@ class SearchIndex:
         self._docs: tuple[Listed, ...] = ()
         self._unread: tuple[str, ...] = ()
         self._full: OrderedDict[str, tuple[str, tuple[PageField, ...]]] = OrderedDict()
+        self._places: dict[Place, Place] = {}  # one object per place, however many pages
 
     @property
     def docs(self) -> tuple[Listed, ...]:
@@ -176,8 +181,11 @@ class SearchIndex:
 
     def _finish(self, steps: _Steps) -> Refreshed:
         listed = {d.sha for d in steps.docs}
-        for sha in [s for s in self._pages if s not in listed]:
+        gone = [s for s in self._pages if s not in listed]
+        for sha in gone:
             del self._pages[sha]
+        if gone:
+            self._places = {p: p for page in self._pages.values() for p in page.places}
         self._docs = steps.docs
         self._unread = tuple(steps.unread)
         return Refreshed(steps.read, steps.kept, self._unread)
@@ -212,23 +220,25 @@ class SearchIndex:
         options = options or SearchOptions()
         prepared = prepare_query(query, options)
         pages: list[PageHits] = []
-        total = 0
+        total = with_hits = 0
         for doc in self._docs:
             page = self._pages.get(doc.sha)
             if page is None or not prepared:
                 continue
             found: list[Hit] = []
+            before = total
             for n, start, end in page.hits(prepared, options):
                 total += 1
                 if total <= limit:
                     place, text, card = page.places[n], page.texts[n], page.cards[n]
                     found.append(Hit(doc.doc_id, n, place, text, start, end, card))
+            with_hits += total > before
             if found:
                 if spans:
                     found = self._with_spans(doc.sha, found)
                 pages.append(PageHits(doc.doc_id, doc.path, doc.title, doc.sha, tuple(found)))
         return SearchResults(
-            query, options, tuple(pages), total, total > limit, tuple(self._unread)
+            query, options, tuple(pages), total, with_hits, total > limit, tuple(self._unread)
         )
 
     def _with_spans(self, sha: str, hits: list[Hit]) -> list[Hit]:
@@ -275,6 +285,6 @@ class _Steps:
             if data is None:
                 self.unread.append(doc.doc_id)
                 continue
-            pages[doc.sha] = _Page.of(read_page(decode(data)))
+            pages[doc.sha] = _Page.of(read_page(decode(data)), self.index._places)
             self.read += 1
             yield None

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -48,6 +49,10 @@ PARTICLES = tuple(
 followed by anything else is part of a longer word."""
 
 _MAX_PARTICLES = 3
+_ODD_SPACE = re.compile(r"[^\S \n]")  # white space other than a space or a line break
+_BY_FIRST: dict[str, tuple[str, ...]] = {}
+for _p in PARTICLES:
+    _BY_FIRST[_p[0]] = (*_BY_FIRST.get(_p[0], ()), _p)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +103,10 @@ def prepare(text: str, options: SearchOptions) -> Prepared:
     """``text`` for matching under ``options`` (see the module docstring)."""
     nfc = unicodedata.is_normalized("NFC", text)
     if nfc:
-        folded = "".join(_fold_char(c, options.case_sensitive) for c in text)
+        # casefold never shortens a character: the same length means one for one
+        folded = text if options.case_sensitive else text.casefold()
         if len(folded) == len(text):
-            return Prepared(folded)
+            return Prepared(_ODD_SPACE.sub(" ", folded) if _ODD_SPACE.search(folded) else folded)
     pieces: list[str] = []
     origin: list[int] = []
     spans = [(i, i + 1) for i in range(len(text))] if nfc else _clusters(text)
@@ -139,7 +145,7 @@ def _particles_then_boundary(text: str, at: int, depth: int) -> bool:
         return False
     return any(
         text.startswith(p, at) and _particles_then_boundary(text, at + len(p), depth + 1)
-        for p in PARTICLES
+        for p in _BY_FIRST.get(text[at], ())
     )
 
 

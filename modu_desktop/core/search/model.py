@@ -152,14 +152,16 @@ class PageHits:
 
 @dataclass(frozen=True, slots=True)
 class SearchResults:
-    """``pages`` in the list's order, hits in page order. ``total`` counts every hit, also
-    those beyond ``limit`` that were not listed (``truncated``). ``unread``: pages whose text
-    was not in the local cache, so they were not searched."""
+    """``pages`` in the list's order, hits in page order. ``total`` counts every hit and
+    ``page_total`` every page with one, also those beyond ``limit`` that were not listed
+    (``truncated``). ``unread``: pages whose text was not in the local cache, so they were
+    not searched."""
 
     query: str
     options: SearchOptions
     pages: tuple[PageHits, ...] = ()
     total: int = 0
+    page_total: int = 0
     truncated: bool = False
     unread: tuple[str, ...] = field(default=())
 

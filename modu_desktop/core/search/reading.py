@@ -135,13 +135,22 @@ def _unquote_map(inner: str, quote: str) -> list[tuple[str, int, int]] | None:
 
 # ---------------------------------------------------------------------------------- text box
 def _text_card(text: str, seg: CardSpan) -> Iterator[PageField]:
+    piece = seg.text(text)
+    # one parse of the card; each of its blocks reads the same there as alone (read_pieces)
+    tokens = parse(piece)
+    by_line: dict[int, list[Token]] = {}
+    i = 0
+    while i < len(tokens):
+        end = _close(tokens, i)
+        where = tokens[i].map
+        if where is not None:
+            by_line[where[0]] = tokens[i : end + 1]
+        i = end + 1
+    lines = _PageLines(piece, seg.start)
     heading = ""
     for source in seg.blocks:
-        start = seg.start + source.start
-        chunk = text[start : seg.start + source.end]
-        pairs = _pairs(source.block, parse(chunk))
-        lines = _PageLines(chunk, start)
-        for line_kind, content, token, cell in pairs:
+        own = by_line.get(piece.count("\n", 0, source.start), [])
+        for line_kind, content, token, cell in _pairs(source.block, own):
             shown = plain_text(content)
             if line_kind == "heading":
                 heading = shown

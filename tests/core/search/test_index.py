@@ -106,6 +106,7 @@ def test_hits_beyond_the_limit_are_counted_not_listed() -> None:
     everything = index.search("2025")
     some = index.search("2025", limit=3)
     assert some.shown == 3 and some.total == everything.total > 3 and some.truncated
+    assert some.page_total == everything.page_total == 2 and len(some.pages) == 1
     assert [h for p in some.pages for h in p.hits] == [h for p in everything.pages for h in p.hits][
         :3
     ]
