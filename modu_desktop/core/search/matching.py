@@ -23,10 +23,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from modu_desktop.core.search.model import SearchOptions
 
-__all__ = ["Prepared", "PARTICLES", "prepare", "prepare_query", "find", "whole_word_at"]
+__all__ = [
+    "Prepared",
+    "PARTICLES",
+    "count",
+    "find",
+    "prepare",
+    "prepare_query",
+    "whole_word_at",
+]
 
 PARTICLES = tuple(
     sorted(
@@ -50,9 +59,6 @@ followed by anything else is part of a longer word."""
 
 _MAX_PARTICLES = 3
 _ODD_SPACE = re.compile(r"[^\S \n]")  # white space other than a space or a line break
-_BY_FIRST: dict[str, tuple[str, ...]] = {}
-for _p in PARTICLES:
-    _BY_FIRST[_p[0]] = (*_BY_FIRST.get(_p[0], ()), _p)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,40 +131,40 @@ def prepare_query(query: str, options: SearchOptions) -> str:
     return text if text.strip() else ""
 
 
-def _wordy(ch: str) -> bool:
-    return ch.isalnum()
+@lru_cache(maxsize=64)
+def _pattern(query: str, whole_word: bool) -> re.Pattern[str]:
+    """``query`` as a regular expression: with ``whole_word``, not glued to a letter or digit
+    before it, and followed by up to three particles and then no letter or digit (an edge of
+    the query that is not a letter or digit needs no boundary). ``[^\\W_]``: a letter or
+    digit, as ``str.isalnum`` has them."""
+    body = re.escape(query)
+    if not whole_word:
+        return re.compile(body)
+    # the look back comes after the words, so the search still starts from their letters
+    head = rf"(?<![^\W_][\s\S]{{{len(query)}}})" if query[:1].isalnum() else ""
+    tail = ""
+    if query[-1:].isalnum():
+        particles = "|".join(re.escape(p) for p in PARTICLES)
+        tail = rf"(?=(?:{particles}){{0,{_MAX_PARTICLES}}}(?![^\W_]))"
+    return re.compile(body + head + tail)
 
 
 def whole_word_at(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` stands as a word (see the module docstring)."""
-    if start > 0 and _wordy(text[start]) and _wordy(text[start - 1]):
-        return False
-    if end >= len(text) or not _wordy(text[end - 1]) or not _wordy(text[end]):
-        return True
-    return _particles_then_boundary(text, end, 0)
-
-
-def _particles_then_boundary(text: str, at: int, depth: int) -> bool:
-    if at >= len(text) or not _wordy(text[at]):
-        return depth > 0
-    if depth >= _MAX_PARTICLES:
-        return False
-    return any(
-        text.startswith(p, at) and _particles_then_boundary(text, at + len(p), depth + 1)
-        for p in _BY_FIRST.get(text[at], ())
-    )
+    return _pattern(text[start:end], True).match(text, start) is not None
 
 
 def find(text: str, query: str, whole_word: bool = False) -> list[int]:
     """Where ``query`` starts in ``text`` (both prepared), left to right, not overlapping."""
-    out: list[int] = []
     if not query:
-        return out
-    at = text.find(query)
-    while at >= 0:
-        if not whole_word or whole_word_at(text, at, at + len(query)):
-            out.append(at)
-            at = text.find(query, at + len(query))
-        else:
-            at = text.find(query, at + 1)
-    return out
+        return []
+    return [m.start() for m in _pattern(query, whole_word).finditer(text)]
+
+
+def count(text: str, query: str, whole_word: bool = False) -> int:
+    """How many times :func:`find` finds ``query`` in ``text``."""
+    if not query:
+        return 0
+    if not whole_word:
+        return text.count(query)
+    return sum(1 for _ in _pattern(query, whole_word).finditer(text))
