@@ -34,6 +34,7 @@ from modu_desktop.core.search.model import (
     Hit,
     NotReplaceable,
     PageField,
+    Place,
     SearchOptions,
 )
 from modu_desktop.core.search.reading import read_page
@@ -382,8 +383,8 @@ def _reads_as_expected(
     for e in edits:
         by_field.setdefault(e.field, []).append(e)
     for n, (before, now) in enumerate(zip(fields, after, strict=True)):
-        # a text box's place names its heading, which may be one of the replaced words
-        same_place = replace(before.place, heading="") == replace(now.place, heading="")
+        # a place names its heading or column, which may hold replaced words themselves
+        same_place = _bare(before) == _bare(now)
         if not same_place or before.kind is not now.kind:
             return False
         text, looks = before.text, _looks(before)
@@ -394,6 +395,10 @@ def _reads_as_expected(
         if now.text != text or (before.kind is FieldKind.MARKDOWN and _looks(now) != looks):
             return False
     return _shape(old_text) == _shape(new_text)
+
+
+def _bare(f: PageField) -> Place:
+    return replace(f.place, heading="", column_name="")
 
 
 def _looks(f: PageField) -> list[str]:

@@ -160,3 +160,13 @@ def test_options_decide_the_hits_and_chosen_hits_that_are_gone_are_named() -> No
     assert plan.pages == ()
     plan = plan_replace([_page("p", PLAIN)], "student", "학생", chosen={("p", 1, 99)})
     assert plan.unmatched == (("p", 1, 99),) and plan.replaced == 0
+
+
+def test_a_column_heading_or_a_heading_may_be_among_the_replaced_words() -> None:
+    # the cells of a data table are named by its column headings, text boxes by their heading
+    plan = plan_replace([_page()], "과정", "코스")
+    page = plan.pages[0]
+    assert all(h.replaced for h in page.hits)
+    assert "columns: 코스 | 학점\n" in page.new_text and "- label: 기초 코스\n" in page.new_text
+    plan = plan_replace([_page()], "일정", "계획")
+    assert plan.pages[0].replaced == 1 and "## 2025학년도 계획\n" in plan.pages[0].new_text
