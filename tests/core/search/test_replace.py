@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import difflib
 
+import pytest
+
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.locks.model import LockStatus, classify
 from modu_desktop.core.locks.wire import LockRecord
@@ -14,6 +16,7 @@ from modu_desktop.core.preview.markdown import parse
 from modu_desktop.core.search.index import PageText
 from modu_desktop.core.search.model import NotReplaceable, SearchOptions
 from modu_desktop.core.search.replace import LeftOutReason, hit_key, plan_replace
+from tests.helpers.paths import SITE_FIXTURE
 from tests.helpers.search_pages import ADMISSION, PLAIN
 
 NOW = 1_800_000_000.0
@@ -170,3 +173,27 @@ def test_a_column_heading_or_a_heading_may_be_among_the_replaced_words() -> None
     assert "columns: 코스 | 학점\n" in page.new_text and "- label: 기초 코스\n" in page.new_text
     plan = plan_replace([_page()], "일정", "계획")
     assert plan.pages[0].replaced == 1 and "## 2025학년도 계획\n" in plan.pages[0].new_text
+
+
+@pytest.mark.parametrize(("old", "new"), [("학생", "수험생"), ("교육", "배움"), ("전형", "선발")])
+def test_on_the_real_site_every_replaced_page_reads_the_same_but_for_the_words(
+    old: str, new: str
+) -> None:
+    """The site's own pages (tests/fixtures): read by the page editor's reader, every line of a
+    changed page is the old line with the words replaced, and the site's parser sees the same
+    structure (``new`` is on none of these pages, so the lines can be compared back)."""
+    pages = [
+        PageText(p.stem, f"docs/{p.name}", p.stem, "sha", p.read_text("utf-8"))
+        for p in sorted((SITE_FIXTURE / "docs").glob("*.md"))
+    ]
+    assert not any(new in p.text for p in pages)
+    plan = plan_replace(pages, old, new, SearchOptions(case_sensitive=True))
+    assert plan.replaced > 10 and len(plan.changes) >= 3
+    for page in plan.pages:
+        before, after = readable_lines(page.old_text), readable_lines(page.new_text)
+        assert [(ln.kind, ln.level) for ln in after] == [(ln.kind, ln.level) for ln in before]
+        assert [ln.text.replace(new, old) for ln in after] == [ln.text for ln in before]
+        assert _shape(page.new_text) == _shape(page.old_text)
+        replaced = sum(ln.text.count(new) for ln in after)
+        refused = sum(1 for h in page.hits if h.refused)
+        assert replaced == page.replaced == len(page.hits) - refused
