@@ -1,4 +1,6 @@
-"""What a search finds, as plain data (Qt-free): places, fields, hits and results.
+"""What a search finds and what a replacement would do, as plain data (Qt-free): places,
+fields, hits, results, and the plan of a replacement (:class:`ReplacePlan`, which the commit of
+many files takes as it is).
 
 Nothing here is worded: a :class:`Place` holds codes (the card, the block's catalogue entry,
 the field's key, the item's number) that :mod:`modu_desktop.core.search.words` turns into
@@ -10,16 +12,27 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from modu_desktop.core.locks.model import LockView
 
 __all__ = [
     "FieldKind",
-    "PageField",
     "Hit",
+    "HitKey",
+    "LeftOut",
+    "LeftOutReason",
     "NotReplaceable",
+    "PageField",
     "PageHits",
+    "PagePlan",
     "Place",
+    "PlannedHit",
+    "ReplacePlan",
     "SearchOptions",
     "SearchResults",
+    "hit_key",
 ]
 
 
@@ -168,3 +181,91 @@ class SearchResults:
     @property
     def shown(self) -> int:
         return sum(len(p.hits) for p in self.pages)
+
+
+# ------------------------------------------------------------------- the plan of a replacement
+HitKey = tuple[str, int, int]
+"""A hit as the review screen ticks it: (doc id, field number, start in the field's text)."""
+
+
+def hit_key(hit: Hit) -> HitKey:
+    return (hit.doc_id, hit.field, hit.start)
+
+
+class LeftOutReason(enum.Enum):
+    LOCKED = "locked"  # someone else is editing it (or another window of mine, or unreadable)
+    UNSAVED_HERE = "unsaved_here"  # open in this app with text not saved yet
+    NOTHING_REPLACEABLE = "nothing_replaceable"  # every chosen hit is refused where it is
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedHit:
+    """One hit on the review screen: ``chosen`` its tick box, ``refused`` why it cannot be
+    replaced (None: it can), ``replaced`` whether the plan's new text replaces it."""
+
+    hit: Hit
+    chosen: bool
+    refused: NotReplaceable | None = None
+    replaced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PagePlan:
+    """A page with hits: its new text (the old one when nothing of it is replaced)."""
+
+    doc_id: str
+    path: str
+    title: str
+    base_sha: str
+    old_text: str
+    new_text: str
+    hits: tuple[PlannedHit, ...]
+
+    @property
+    def changed(self) -> bool:
+        return self.new_text != self.old_text
+
+    @property
+    def replaced(self) -> int:
+        return sum(1 for h in self.hits if h.replaced)
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A page with hits that the plan does not change, and why. For a lock: ``holder`` (a
+    login), ``since`` (when the lock was taken) and ``last_seen`` (its last heartbeat), server
+    Unix seconds, and the ``lock`` itself (the lock's words say it from there)."""
+
+    doc_id: str
+    path: str
+    title: str
+    reason: LeftOutReason
+    hits: int
+    holder: str | None = None
+    since: float | None = None
+    last_seen: float | None = None
+    lock: LockView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplacePlan:
+    query: str
+    replacement: str
+    options: SearchOptions
+    pages: tuple[PagePlan, ...] = ()
+    left_out: tuple[LeftOut, ...] = ()
+    unmatched: tuple[HitKey, ...] = ()  # chosen hits no longer found (the page changed)
+
+    @property
+    def changes(self) -> dict[str, str]:
+        """path → new text, for the pages that change."""
+        return {p.path: p.new_text for p in self.pages if p.changed}
+
+    @property
+    def base_shas(self) -> dict[str, str]:
+        """path → the blob sha each new text was made from."""
+        return {p.path: p.base_sha for p in self.pages if p.changed}
+
+    @property
+    def replaced(self) -> int:
+        return sum(p.replaced for p in self.pages)

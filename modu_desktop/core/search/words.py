@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from modu_desktop.core.brochure import catalog
 from modu_desktop.core.locks import words as lock_words
-from modu_desktop.core.search.model import NotReplaceable, Place
-from modu_desktop.core.search.replace import LeftOut, LeftOutReason
+from modu_desktop.core.search.model import LeftOut, LeftOutReason, NotReplaceable, Place
 from modu_desktop.core.text import Text
 
 __all__ = ["place", "refusal", "left_out"]

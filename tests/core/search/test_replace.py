@@ -14,8 +14,8 @@ from modu_desktop.core.locks.wire import LockRecord
 from modu_desktop.core.pageedit.readable import readable_lines
 from modu_desktop.core.preview.markdown import parse
 from modu_desktop.core.search.index import PageText
-from modu_desktop.core.search.model import NotReplaceable, SearchOptions
-from modu_desktop.core.search.replace import LeftOutReason, hit_key, plan_replace
+from modu_desktop.core.search.model import LeftOutReason, NotReplaceable, SearchOptions, hit_key
+from modu_desktop.core.search.replace import plan_replace
 from tests.helpers.paths import SITE_FIXTURE
 from tests.helpers.search_pages import ADMISSION, PLAIN
 

@@ -8,8 +8,7 @@ import pytest
 from modu_desktop.core.locks.model import classify
 from modu_desktop.core.locks.wire import LockRecord
 from modu_desktop.core.search import words
-from modu_desktop.core.search.model import NotReplaceable, Place
-from modu_desktop.core.search.replace import LeftOut, LeftOutReason
+from modu_desktop.core.search.model import LeftOut, LeftOutReason, NotReplaceable, Place
 from tests.helpers.lang import speaking
 
 PLACES = [
