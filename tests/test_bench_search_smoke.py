@@ -44,6 +44,7 @@ def test_search_bench_quick_run(tmp_path: Path) -> None:
     assert "| query | whole word | case | hits (pages) | median ms | max ms |" in r.stdout
     result = json.loads(out.read_text("utf-8"))
     assert result["documents"] == 12 and result["index_pages_read"] == 12
+    assert result["index_later_start_loaded"] == 12  # a later start reads none again
     assert result["requests_during_searches"] == 0
     assert result["refresh_after_changes"] == {
         **result["refresh_after_changes"],

@@ -4,21 +4,24 @@ After a list refresh every document's blob is in the disk cache (the store reads
 the pages). The index reads each page once per blob sha (:func:`read_page`) and keeps, in
 memory, only what a search needs: each field's place and text, and the fields joined into one
 prepared string per page. A refresh that changed three pages reads three pages again; a search
-is a string search over those strings — no request, no parsing. A hit's pieces of Markdown
-(``Hit.spans``) come from reading that page again, only when they are asked for (to mark or
-replace the words), and the last few pages read are kept.
+is a string search over those strings — no request, no parsing. Given :class:`KeptPages`, what
+was read is kept on disk by blob sha too, and a later start loads it instead of reading again.
+A hit's pieces of Markdown (``Hit.spans``) come from reading that page again, only when they
+are asked for (to mark or replace the words), and the last few pages read are kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 import bisect
+import logging
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from modu_desktop.core.search.kept import KeptPages
 from modu_desktop.core.search.matching import Prepared, count, find, prepare, prepare_query
 from modu_desktop.core.search.model import (
     Hit,
@@ -31,6 +34,8 @@ from modu_desktop.core.search.model import (
 from modu_desktop.core.search.reading import read_page
 
 __all__ = ["Listed", "PageText", "SearchIndex", "Refreshed", "decode", "hits_in"]
+
+log = logging.getLogger(__name__)
 
 ReadBlob = Callable[[str], bytes | None]
 """The bytes of a blob by its sha from the local cache, None when they are not there."""
@@ -66,12 +71,14 @@ class PageText:
 
 @dataclass(frozen=True, slots=True)
 class Refreshed:
-    """What :meth:`SearchIndex.update` did: pages ``read`` (new or changed), ``kept``, and
+    """What :meth:`SearchIndex.update` did: pages ``read`` (new or changed), ``kept`` (already
+    in memory), ``loaded`` (as an earlier run read them, from :class:`KeptPages`), and
     ``unread`` doc ids (their text is not in the cache)."""
 
     read: int
     kept: int
     unread: tuple[str, ...] = ()
+    loaded: int = 0
 
 
 def decode(data: bytes) -> str:
@@ -95,12 +102,14 @@ class _Page:
     joined: dict[bool, tuple[str, array[int], dict[int, Prepared]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, fields: Sequence[PageField], places: dict[Place, Place] | None = None) -> _Page:
-        shared = places if places is not None else {}
+    def of(cls, fields: Iterable[tuple[Place, str, int]], places: dict[Place, Place]) -> _Page:
+        """The page of its fields' places, texts and cards (``places``: one object per place,
+        shared between pages)."""
+        got = list(fields)
         page = cls(
-            tuple(shared.setdefault(f.place, f.place) for f in fields),
-            tuple(f.text for f in fields),
-            array("L", (f.card_start for f in fields)),
+            tuple(places.setdefault(p, p) for p, _, _ in got),
+            tuple(t for _, t, _ in got),
+            array("L", (c for _, _, c in got)),
         )
         page.prepared(False)
         return page
@@ -139,7 +148,7 @@ def hits_in(
     doc_id: str, fields: Sequence[PageField], query: str, options: SearchOptions
 ) -> list[Hit]:
     """The hits of ``query`` in one page's fields (the same matching as the index's)."""
-    page = _Page.of(fields)
+    page = _Page.of(_kept(fields), {})
     prepared = prepare_query(query, options)
     return [
         Hit(doc_id, n, fields[n].place, fields[n].text, a, b, fields[n].card_start)
@@ -147,11 +156,16 @@ def hits_in(
     ]
 
 
+def _kept(fields: Sequence[PageField]) -> list[tuple[Place, str, int]]:
+    return [(f.place, f.text, f.card_start) for f in fields]
+
+
 class SearchIndex:
     """Every listed page's fields, from the blob cache (see the module docstring)."""
 
-    def __init__(self, read_blob: ReadBlob) -> None:
+    def __init__(self, read_blob: ReadBlob, kept: KeptPages | None = None) -> None:
         self._read_blob = read_blob
+        self._kept = kept  # what earlier runs read, by blob sha
         self._pages: dict[str, _Page] = {}  # blob sha → the page's fields
         self._docs: tuple[Listed, ...] = ()
         self._unread: tuple[str, ...] = ()
@@ -191,7 +205,7 @@ class SearchIndex:
             self._places = {p: p for page in self._pages.values() for p in page.places}
         self._docs = steps.docs
         self._unread = tuple(steps.unread)
-        return Refreshed(steps.read, steps.kept, self._unread)
+        return Refreshed(steps.read, steps.kept, self._unread, steps.loaded)
 
     def _read(self, sha: str) -> tuple[str, tuple[PageField, ...]] | None:
         full = self._full.get(sha)
@@ -278,19 +292,31 @@ class _Steps:
 
     def __init__(self, index: SearchIndex, docs: tuple[Listed, ...]) -> None:
         self.index, self.docs = index, docs
-        self.read = self.kept = 0
+        self.read = self.kept = self.loaded = 0
         self.unread: list[str] = []
 
     def __iter__(self) -> Iterator[None]:
-        pages = self.index._pages
+        index = self.index
+        pages, kept = index._pages, index._kept
         for doc in self.docs:
             if doc.sha in pages:
                 self.kept += 1
                 continue
-            data = self.index._read_blob(doc.sha)
+            stored = kept.get(doc.sha) if kept is not None else None
+            if stored is not None:
+                pages[doc.sha] = _Page.of(stored, index._places)
+                self.loaded += 1
+                continue
+            data = index._read_blob(doc.sha)
             if data is None:
                 self.unread.append(doc.doc_id)
                 continue
-            pages[doc.sha] = _Page.of(read_page(decode(data)), self.index._places)
+            fields = _kept(read_page(decode(data)))
+            pages[doc.sha] = _Page.of(fields, index._places)
+            if kept is not None:
+                try:
+                    kept.put(doc.sha, fields)
+                except OSError as exc:  # a cache: the search works without it
+                    log.info("could not keep the search's reading of %s: %s", doc.sha, exc)
             self.read += 1
             yield None
