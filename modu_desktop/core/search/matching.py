@@ -126,8 +126,9 @@ def prepare(text: str, options: SearchOptions) -> Prepared:
 
 
 def prepare_query(query: str, options: SearchOptions) -> str:
-    """The search text as it is matched (an empty string finds nothing)."""
-    text = prepare(unicodedata.normalize("NFC", query), options).text
+    """The search text as it is matched (an empty string finds nothing). A NUL is dropped: the
+    index puts one between two fields, and no hit spans two fields."""
+    text = prepare(unicodedata.normalize("NFC", query.replace("\0", "")), options).text
     return text if text.strip() else ""
 
 

@@ -56,8 +56,9 @@ def test_any_white_space_is_a_space_but_a_line_break_is_not() -> None:
     assert _hits("두 번째 줄\n세 번째", "줄\n세") == ["줄\n세"]
 
 
-def test_an_empty_search_finds_nothing() -> None:
+def test_an_empty_search_finds_nothing_and_no_search_spans_two_fields() -> None:
     assert _hits("아무 글", "   ") == []
+    assert prepare_query("글\0다음", DEFAULT) == "글다음"  # the index's separator is never searched
 
 
 @pytest.mark.parametrize(
