@@ -109,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     from modu_desktop.cli import publish as cli_publish
 
     cli_publish.register({"docs": docs_sub})
+    # docs search lives in cli/search.py.
+    from modu_desktop.cli import search as cli_search
+
+    cli_search.register({"docs": docs_sub})
     return parser
 
 
