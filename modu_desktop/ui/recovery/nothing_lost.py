@@ -38,7 +38,7 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.session_words import saved_as_new_text
 from modu_desktop.ui.locks.notify_free import FreeNotifier
 from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
-from modu_desktop.ui.shell.single_instance import SingleInstance, bring_to_front
+from modu_desktop.ui.recovery.single_instance import SingleInstance, bring_to_front
 
 if TYPE_CHECKING:
     from modu_desktop.ui.shell.window_api import WindowApi

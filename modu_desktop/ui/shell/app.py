@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # One running instance per data dir: a second start hands its request (--open DOC) to the
     # first one and leaves.
-    from modu_desktop.ui.shell.single_instance import instance_gate
+    from modu_desktop.ui.recovery.single_instance import instance_gate
 
     gate_rc = instance_gate(paths.data_dir, args.open_doc)
     if gate_rc is not None:
@@ -292,7 +292,7 @@ async def _async_main(
     from modu_desktop.core.account.auth import TokenSource, TokenStore, check_token
     from modu_desktop.ui.shell.context import AppContext, AppOptions, make_client
     from modu_desktop.ui.shell.main_window import MainWindow
-    from modu_desktop.ui.shell.single_instance import current_instance
+    from modu_desktop.ui.recovery.single_instance import current_instance
 
     loop = asyncio.get_running_loop()
 
