@@ -170,7 +170,7 @@ def _make_window(api_url: str, token: str, data_dir: str) -> MainWindow:
     from modu_desktop.core.account.paths import app_paths
     from modu_desktop.core.account.settings import Settings
     from modu_desktop.core.github.client import GitHubClient, RepoRef
-    from modu_desktop.ui.shell.context import AppContext, AppOptions
+    from modu_desktop.ui.kit.context import AppContext, AppOptions
     from modu_desktop.ui.shell.main_window import MainWindow
 
     settings = Settings(api_url=api_url)

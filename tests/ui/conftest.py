@@ -96,7 +96,7 @@ def make_window(
     from modu_desktop.core.account.auth import check_token
     from modu_desktop.core.account.paths import app_paths
     from modu_desktop.core.account.settings import Settings
-    from modu_desktop.ui.shell.context import AppContext, AppOptions
+    from modu_desktop.ui.kit.context import AppContext, AppOptions
     from modu_desktop.ui.shell.main_window import MainWindow
 
     windows: list[Any] = []

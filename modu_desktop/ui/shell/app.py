@@ -202,7 +202,7 @@ WARM_UP = (
     "modu_desktop.core.github.client",
     "modu_desktop.core.documents.store",
     "modu_desktop.core.workspace",
-    "modu_desktop.ui.shell.context",
+    "modu_desktop.ui.kit.context",
     "modu_desktop.core.edit_session",
     "modu_desktop.ui.docops.ops_host",
     "modu_desktop.core.publish.check",
@@ -290,9 +290,9 @@ async def _async_main(
     from PySide6.QtCore import QTimer
 
     from modu_desktop.core.account.auth import TokenSource, TokenStore, check_token
-    from modu_desktop.ui.shell.context import AppContext, AppOptions, make_client
-    from modu_desktop.ui.shell.main_window import MainWindow
+    from modu_desktop.ui.kit.context import AppContext, AppOptions, make_client
     from modu_desktop.ui.recovery.single_instance import current_instance
+    from modu_desktop.ui.shell.main_window import MainWindow
 
     loop = asyncio.get_running_loop()
 
@@ -552,7 +552,7 @@ async def _sign_in(
 ) -> Any:
     import asyncio
 
-    from modu_desktop.ui.shell.context import make_client
+    from modu_desktop.ui.kit.context import make_client
     from modu_desktop.ui.signin.signin import SignInWidget
 
     w = SignInWidget(

@@ -61,6 +61,7 @@ from modu_desktop.ui.editing.session_words import (
     took_over_text,
 )
 from modu_desktop.ui.help.menu import HelpMenu
+from modu_desktop.ui.kit.context import AppContext
 from modu_desktop.ui.kit.operation import Operations, error_text
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
 from modu_desktop.ui.preview.wiring import attach_preview
@@ -69,7 +70,6 @@ from modu_desktop.ui.publish.unpublished import UnpublishedBar
 from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
-from modu_desktop.ui.shell.context import AppContext
 from modu_desktop.ui.shell.narrow import NarrowLayout
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (

@@ -29,10 +29,10 @@ if TYPE_CHECKING:
     from modu_desktop.ui.editing.editor import EditorPane
     from modu_desktop.ui.kit.banners import Banner
     from modu_desktop.ui.kit.busy import BusyOverlay
+    from modu_desktop.ui.kit.context import AppContext
     from modu_desktop.ui.kit.operation import Operations
     from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
     from modu_desktop.ui.publish.deploy_status import DeployStatus
-    from modu_desktop.ui.shell.context import AppContext
     from modu_desktop.ui.shell.zoom import TextZoom
 
 

@@ -23,7 +23,7 @@ from modu_desktop.core.account.auth import (
 )
 from modu_desktop.core.account.settings import Settings
 from modu_desktop.sandbox import Sandbox, SandboxUser
-from modu_desktop.ui.shell.context import make_client
+from modu_desktop.ui.kit.context import make_client
 from modu_desktop.ui.signin.signin import SignInWidget
 
 
