@@ -58,13 +58,13 @@ from modu_desktop.core.publish.status import DocStatus, EditPhase
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
-from modu_desktop.ui.editing.cards.autosize import raw_text
 from modu_desktop.ui.editing.cards.page_editor import PageEditor
 from modu_desktop.ui.editing.find_bar import FindBar
 from modu_desktop.ui.editing.highlighter import MarkdownHighlighter
 from modu_desktop.ui.editing.page_settings import FrontMatterForm
 from modu_desktop.ui.editing.preedit import install_preedit_tracker
 from modu_desktop.ui.editing.publish_status import PublishStatus
+from modu_desktop.ui.kit.editor_text import raw_text
 from modu_desktop.ui.kit.shortcuts import bind, keys_text, sequences
 from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.status_words import save_words
