@@ -5,8 +5,9 @@ module decides the sentences."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
@@ -33,7 +34,9 @@ from modu_desktop.ui.kit.operation import error_text
 from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.ui.kit.banners import Banner
+    from modu_desktop.ui.kit.context import AppContext
 
 
 def queued_text() -> str:
@@ -132,10 +135,37 @@ def lock_lost_text(event: LockLost, login: str, now: float) -> str:
     )
 
 
+class WordsWindow(Protocol):
+    """Where the session's words are shown: the status bar, the banners, the notice."""
+
+    ctx: AppContext
+    readonly_banner: Banner
+    lock_banner: Banner
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def label(self, doc_id: str) -> str: ...
+
+    def set_lock_status(self, text: str, kind: str = "info") -> None: ...
+
+    def set_connection(
+        self, ok: bool, message: str | None = None, *, offline: bool = False
+    ) -> None: ...
+
+    def show_notice(
+        self, text: str | Callable[[], str], kind: str = "info", topic: str | None = None
+    ) -> None: ...
+
+    def resolve_notice(self, *topics: str) -> None: ...
+
+    def show_lock_lost(self, text: str | Callable[[], str]) -> None: ...
+
+
 class SessionWords:
     """Shows one window's session events (the window's ``report`` forwards here)."""
 
-    def __init__(self, win: WindowApi) -> None:
+    def __init__(self, win: WordsWindow) -> None:
         self.win = win
 
     def opened(self, doc_id: str, opened: Opened) -> None:

@@ -42,6 +42,7 @@ from modu_desktop.core.edit_session import (
 from modu_desktop.core.locks.model import HeldLock
 from modu_desktop.core.publish.site import document_page_url
 from modu_desktop.core.publish.status import EditPhase, PublishBoard
+from modu_desktop.core.saving.drafts import DraftKey
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.badges import sync_own_lock
 from modu_desktop.ui.doclist.panel import rows_from_snapshot
@@ -61,6 +62,8 @@ from modu_desktop.ui.editing.session_words import (
     took_over_text,
 )
 from modu_desktop.ui.help.menu import HelpMenu
+from modu_desktop.ui.kit.banners import show_state
+from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.kit.context import AppContext
 from modu_desktop.ui.kit.operation import Operations, error_text
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
@@ -71,14 +74,13 @@ from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
 from modu_desktop.ui.shell.narrow import NarrowLayout
-from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
+from modu_desktop.ui.shell.window_menus import build_menus, remember_language
 from modu_desktop.ui.shell.window_parts import (
     WindowWidgets,
     build_central,
     build_status_bar,
     explain_cannot_save,
     preview_images,
-    show_state,
 )
 from modu_desktop.ui.shell.zoom import TextZoom
 
@@ -97,6 +99,8 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.session: EditSession | None = None
         self.drafts: DraftsController | None = None
         self.ops = Operations(lambda text: self.show_notice(text, "error"))
+        self.changes = ChangeBus()  # what an operation changed, for every part that shows it
+        self.changes.subscribe(self._follow)
         self.words = SessionWords(self)
         self.refreshing = False
         self._last_refresh = 0.0
@@ -108,13 +112,14 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.created_titles: dict[str, str] = {}  # pages made here that the list may not show yet
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
+        self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
         build_central(self)
-        self.unpublished = UnpublishedBar.attach(self)  # 게시 안 됨 + 게시하기 under the title
+        # 게시 안 됨 + 게시하기 under the title
+        self.unpublished = UnpublishedBar.attach(self, self.doc_header)
         build_status_bar(self)
         self.set_connection(True)
         self.text_zoom = TextZoom(ctx.settings, ctx.paths.settings_file, self)
         build_menus(self)
-        self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
         self._queued_text: str | None = None  # the open document's save waiting on this computer
         self.publishing = Publishing(self, self)
         self.deploy = DeployStatus(
@@ -134,14 +139,14 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.images = preview_images(self, self, lambda: self._closing)
         self.ops_host = OpsHost(self, self)
         self.ops_host.build_menu()
-        document_menu(self).addAction(self.publishing.history_action)
+        self.document_menu.addAction(self.publishing.history_action)
         attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
         self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
         self.help_menu.token.check()
         self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
         self.update_title()
-        self._update_actions()
+        self.changes.publish(Changes(open_doc=True))
 
         self._idle_timer = QTimer(self)
         self._idle_timer.setInterval(int(ctx.options.refresh_s * 1000))
@@ -246,16 +251,43 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.board.set_phase(s.doc_id, phase)
         self.publishing.render()  # the editor's own label may have been drawn meanwhile
 
-    def queued_save_landed(self, doc_id: str, path: str, commit_sha: str | None, text: str) -> None:
-        """A save that waited on this computer reached GitHub: its deploy is followed like
-        any save's."""
+    def _follow(self, changes: Changes) -> None:
+        """What an operation changed, in the window's own widgets (the parts beside it
+        subscribe for themselves)."""
+        if changes.landed is not None:
+            self._follow_landed(changes.landed)
+        if changes.open_doc:
+            self._update_actions()
+        if changes.doc_list:
+            self.ops.run(self.refresh_list())
+
+    def _follow_landed(self, landed: Landed) -> None:
+        """A version of a document is on GitHub: the open editor builds on it (its base sha,
+        its draft, its unsaved mark), or that document's draft of exactly that text goes; its
+        build is followed like any save's."""
         s = self.session
-        if s is not None and s.doc_id == doc_id and self._queued_text == text:
-            self._queued_text = None
-        if commit_sha:
+        if s is not None and s.path == landed.path:
+            s.rebase(landed.sha)
+            if self.drafts is not None and landed.text is None:
+                self.drafts.rebase(s.base_sha)
+            elif self.drafts is not None and landed.text is not None:
+                self.drafts.committed(landed.text, landed.sha)
+            if landed.text is not None and self.editor_pane.text() == landed.text:
+                self.editor_pane.set_modified(False)
+            if self._queued_text is not None and self._queued_text == landed.text:
+                self._queued_text = None
+            self.update_title()
+        elif landed.text is not None and (drafts := self.ctx.workspace.drafts) is not None:
+            t = self.ctx.workspace.target
+            key = DraftKey(t.api_host, t.repo, t.branch, landed.doc_id)
+            with contextlib.suppress(OSError):
+                drafts.discard(key, only_if_text=landed.text)
+        if landed.commit_sha:
             st = self.ctx.settings
-            url = document_page_url(st.api_url, st.owner, st.name, path, text)
-            self.deploy.watch(doc_id, commit_sha, url)
+            url = None
+            if landed.text is not None:
+                url = document_page_url(st.api_url, st.owner, st.name, landed.path, landed.text)
+            self.deploy.watch(landed.doc_id, landed.commit_sha, url)
         self._sync_phase()
 
     def refresh_times(self) -> None:
@@ -274,11 +306,9 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.act_save.setEnabled(bool(s and s.editable))
         self.act_explain_save.setEnabled(bool(s and not s.editable))
         sync_own_lock(self.doc_list, s)
-        self.publishing.update_actions()
         self.act_close.setEnabled(s is not None)
         self.act_save_new.setEnabled(bool(s and not self.ctx.viewer))
         self.act_replace.setEnabled(bool(s and s.editable))
-        self.ops_host.update_actions()
 
     # ------------------------------------------------------------------ list
     def _app_state_changed(self, state: Qt.ApplicationState) -> None:
@@ -365,27 +395,22 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def report(self, event: SessionEvent) -> None:
         s = self.session
-        if isinstance(event, Saved | TheirsTaken) and s is not None and s.doc_id == event.doc_id:
-            if isinstance(event, TheirsTaken):
-                self.editor_pane.replace_all_text(event.text, modified=False)
+        ours = s is not None and getattr(event, "doc_id", None) == s.doc_id
+        if isinstance(event, TheirsTaken) and ours:
+            self.editor_pane.replace_all_text(event.text, modified=False)
             if self.drafts is not None:
                 self.drafts.committed(event.text, event.sha)
-            if self.editor_pane.text() == event.text:
-                self.editor_pane.set_modified(False)
         self.words.show(event)
-        if s is not None and getattr(event, "doc_id", None) == s.doc_id:
-            if isinstance(event, Queued):
-                self._queued_text = event.text
-            elif isinstance(event, Saved | TheirsTaken):
-                self._queued_text = None
-        if isinstance(event, Saved):
-            if event.commit_sha and s is not None:
-                st = self.ctx.settings
-                url = document_page_url(st.api_url, st.owner, st.name, s.path, event.text)
-                self.deploy.watch(event.doc_id, event.commit_sha, url)
-            self.ops.run(self.refresh_list())
+        if ours and isinstance(event, Queued):
+            self._queued_text = event.text
+        elif ours and isinstance(event, Saved | TheirsTaken):
+            self._queued_text = None
+        landed = None
+        if isinstance(event, Saved) and ours and s is not None:
+            landed = Landed(event.doc_id, s.path, event.sha, event.text, event.commit_sha)
+        saved = isinstance(event, Saved)
+        self.changes.publish(Changes(doc_list=saved, open_doc=True, landed=landed))
         self.update_title()
-        self._update_actions()
         self._sync_phase()
 
     # ------------------------------------------------------------------ open
@@ -475,7 +500,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.editor_pane.focus_editor()
         self.narrow.document_opened()
         self.update_title()
-        self._update_actions()
+        self.changes.publish(Changes(open_doc=True))
         self.set_connection(True)
         self._sync_phase()
         if opened.took_over is not None:
@@ -512,7 +537,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.editor_pane.set_list_shown(True, remember=False)
         self.set_lock_status("")
         self.update_title()
-        self._update_actions()
+        self.changes.publish(Changes(open_doc=True))
 
     def show_lock_lost(self, text: str | Callable[[], str]) -> None:
         """The lock is gone: read-only now, banner with who/when, text untouched."""

@@ -1,5 +1,6 @@
-"""The main window's menus (File, Edit, View, Language, Go; Document and Help come from their
-rooms). Shortcuts come from ``ui/kit/shortcuts.py``, one table fitting each platform."""
+"""The main window's menus (File, Edit, View, Language, Go, and the Document menu that the
+document operations, the preview and the history fill; Help comes from its room). Shortcuts
+come from ``ui/kit/shortcuts.py``, one table fitting each platform."""
 
 from __future__ import annotations
 
@@ -7,17 +8,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
 
 from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.shortcuts import bind
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.ui.shell.window_api import ShellApi
 
 
-def action(win: WindowApi, text: str, shortcut: str | None, slot: Callable[[], object]) -> QAction:
+def action(win: ShellApi, text: str, shortcut: str | None, slot: Callable[[], object]) -> QAction:
     """A window action; ``shortcut`` names its keys in ``shortcuts.TABLE`` (None: none)."""
     a = QAction(text, win.menuBar())
     if shortcut is not None:
@@ -28,8 +28,9 @@ def action(win: WindowApi, text: str, shortcut: str | None, slot: Callable[[], o
     return a
 
 
-def build_menus(win: WindowApi) -> None:
-    """Create the window's actions (``win.act_*``) and menus."""
+def build_menus(win: ShellApi) -> None:
+    """Create the window's actions (``win.act_*``) and menus (``win.document_menu`` empty, for
+    the parts that fill it)."""
     mb = win.menuBar()
     run = win.ops.run
     m_file = mb.addMenu(tr("&File"))
@@ -107,9 +108,11 @@ def build_menus(win: WindowApi) -> None:
             win, tr("&Page settings"), "goPageSettings", win.editor_pane.form.title_edit.setFocus
         )
     )
+    win.document_menu = mb.addMenu(tr("&Document"))
+    win.document_menu.setObjectName("documentMenu")
 
 
-def remember_language(win: WindowApi, code: str | None) -> None:
+def remember_language(win: ShellApi, code: str | None) -> None:
     """Keep the chosen interface language in the settings (it applies at the next start)."""
     win.ctx.settings.language = code
     for c, a in win.lang_actions.items():
@@ -120,13 +123,3 @@ def remember_language(win: WindowApi, code: str | None) -> None:
         win.show_notice(str(exc), "error")
         return
     win.show_notice(tr("The language changes the next time Modu Desktop starts."), "info")
-
-
-def document_menu(win: WindowApi) -> QMenu:
-    """The Document menu (made by the first part that needs it: ops, preview, history)."""
-    menu = win.menuBar().findChild(QMenu, "documentMenu")
-    if isinstance(menu, QMenu):
-        return menu
-    menu = win.menuBar().addMenu(tr("&Document"))
-    menu.setObjectName("documentMenu")
-    return menu

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QImage
-from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMenu, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.panel import DocListPanel
@@ -58,6 +58,7 @@ class WindowWidgets:
     act_zoom_in: QAction
     act_zoom_out: QAction
     act_zoom_reset: QAction
+    document_menu: QMenu
 
 
 def build_central(win: ShellApi) -> None:
@@ -188,14 +189,6 @@ def build_status_bar(win: ShellApi) -> None:
     sb.addPermanentWidget(win.status_deploy)
     sb.addPermanentWidget(win.status_conn)
     sb.addPermanentWidget(who)
-
-
-def show_state(label: QLabel, text: str, kind: str) -> None:
-    """A status-bar label's text and its ``kind`` (ok/info/warning/error, styled by QSS)."""
-    label.setText(text)
-    label.setProperty("kind", kind)
-    label.style().unpolish(label)
-    label.style().polish(label)
 
 
 def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -> RepoImageMirror:
