@@ -130,7 +130,7 @@ def make_window(
     for win in windows:
         with contextlib.suppress(Exception):
             ui.run(win.shutdown(interactive=False), timeout=10000)
-        win._closed_ok = True
+        win.quitting.closed = True
         win.close()
         win.deleteLater()
         with contextlib.suppress(Exception):

@@ -17,10 +17,12 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
 from modu_desktop.core.docops.images import ImageUpload
+from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.docops.ops import DocOps, OpResult
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
 from modu_desktop.ui.docops.ops_images import EditorImageHelper, ImageUploader, pick_and_upload
+from modu_desktop.ui.editing.doc_dialogs import ask_new_document
 from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.kit.shortcuts import bind
 
@@ -79,6 +81,7 @@ class OpsHost(QObject):
         self.uploader: ImageUploader | None = None
         self.image_helper: EditorImageHelper | None = None
         self.actions: dict[str, QAction] = {}
+        self.created_titles: dict[str, str] = {}  # pages made here the list may not show yet
         self._picker_open = False  # the picker dialog shows its own upload result
         self._status_before_upload: tuple[str, str] | None = None
         if not self.available:
@@ -191,6 +194,33 @@ class OpsHost(QObject):
         if res.held is not None:
             await self.win.open_with_lock(res.doc_id, res.held)
         return str(res.doc_id)
+
+    async def create_from_text(self, from_doc: str, text: str) -> str | None:
+        """Save ``text`` as a new page, not published, with the title, menu place and address
+        the user chose (a different title and the next free place are proposed), the core's id
+        rules, clash check and lock. Returns the new page's docId."""
+        win = self.win
+        snap = win.ctx.store.snapshot
+        docs = snap.docs if snap is not None else []
+        asked = await ask_new_document(self.parent_widget, docs, from_doc, text)
+        if asked is None or self.ops is None:
+            return None
+        chosen, text = asked
+        req = NewDocRequest(chosen.doc_id, chosen.title, chosen.position, verbatim=text)
+        res = await self.ops.create(req, keep_lock=False)
+        if not res.ok or res.doc_id is None:
+            win.show_notice(
+                tr(
+                    "Could not create “{new}”: {msg} Your text is still here.",
+                    new=chosen.title,
+                    msg=res.user_message(),
+                ),
+                "error",
+            )
+            return None
+        self.created_titles[res.doc_id] = chosen.title  # until the list shows it
+        win.changes.publish(Changes(doc_list=True))
+        return res.doc_id
 
     async def import_files(self, paths: list[str] | None = None) -> int:
         assert self.ops is not None

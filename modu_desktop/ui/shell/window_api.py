@@ -36,7 +36,6 @@ class ShellApi(Protocol):
     ctx: AppContext
     ops: Operations
     text_zoom: TextZoom
-    refreshing: bool
     busy_open: bool
     # -- widgets (window_parts) --------------------------------------------------------------
     practice_banner: Banner
@@ -76,6 +75,9 @@ class ShellApi(Protocol):
 
     @property
     def doc(self) -> EditSession | None: ...
+
+    @property
+    def refreshing(self) -> bool: ...
 
     # -- Qt (QMainWindow) ------------------------------------------------------------------
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt API
