@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[1] / "modu_desktop"
 FILES = (
     "ui/signin/signin.py",
     "ui/editing/editor.py",
+    "ui/editing/editor_layout.py",
+    "ui/editing/editor_toolbar.py",
     "ui/editing/page_settings.py",
     "ui/editing/block_form.py",
     "ui/editing/block_picker.py",
