@@ -359,7 +359,7 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
     phases["qt_app_kb"] = _hwm_kb()[0]
 
     async def run() -> dict[str, object]:
-        from modu_desktop.ui.shell.app import drop_source_cache
+        from modu_desktop.ui.shell.app_run import drop_source_cache
 
         win = _make_window(api_url, token, data_dir)
         drop_source_cache()  # as the app does once its window is up

@@ -24,6 +24,7 @@ FILES = (
     "ui/shell/window_parts.py",
     "ui/shell/window_menus.py",
     "ui/shell/app.py",
+    "ui/shell/app_run.py",
 )
 
 

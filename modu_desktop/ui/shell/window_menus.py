@@ -31,9 +31,17 @@ def action(win: ShellApi, text: str, shortcut: str | None, slot: Callable[[], ob
 def build_menus(win: ShellApi) -> None:
     """Create the window's actions (``win.act_*``) and menus (``win.document_menu`` empty, for
     the parts that fill it)."""
-    mb = win.menuBar()
+    _file_menu(win)
+    _edit_menu(win)
+    _view_menus(win)
+    _go_menu(win)
+    win.document_menu = win.menuBar().addMenu(tr("&Document"))
+    win.document_menu.setObjectName("documentMenu")
+
+
+def _file_menu(win: ShellApi) -> None:
     run = win.ops.run
-    m_file = mb.addMenu(tr("&File"))
+    m_file = win.menuBar().addMenu(tr("&File"))
     win.act_open = action(win, tr("&Open selected document"), "open", win.open_selected)
     win.act_save = action(win, tr("&Save"), "save", lambda: run(win.save(), name="save"))
     # Ctrl+S on a read-only document says why it cannot save (act_save is disabled then, and
@@ -55,8 +63,10 @@ def build_menus(win: ShellApi) -> None:
         m_file.addAction(win.act_signout)
     m_file.addAction(win.act_quit)
 
+
+def _edit_menu(win: ShellApi) -> None:
     ed = win.editor_pane.editor
-    m_edit = mb.addMenu(tr("&Edit"))
+    m_edit = win.menuBar().addMenu(tr("&Edit"))
     win.act_undo = action(win, tr("&Undo"), "undo", ed.undo)
     win.act_redo = action(win, tr("&Redo"), "redo", ed.redo)
     ed.undoAvailable.connect(lambda ok: win.act_undo.setEnabled(ok and not ed.isReadOnly()))
@@ -79,6 +89,10 @@ def build_menus(win: ShellApi) -> None:
         lambda: win.editor_pane.save_button.setEnabled(win.act_save.isEnabled())
     )
 
+
+def _view_menus(win: ShellApi) -> None:
+    """View (text size) and Language."""
+    mb = win.menuBar()
     m_view = mb.addMenu(tr("&View"))
     m_view.setObjectName("viewMenu")
     zoom = win.text_zoom
@@ -99,7 +113,9 @@ def build_menus(win: ShellApi) -> None:
         m_lang.addAction(a)
         win.lang_actions[code] = a
 
-    m_go = mb.addMenu(tr("&Go"))
+
+def _go_menu(win: ShellApi) -> None:
+    m_go = win.menuBar().addMenu(tr("&Go"))
     m_go.addAction(action(win, tr("Document &list"), "goList", win.focus_list))
     m_go.addAction(action(win, tr("&Filter"), "goFilter", win.focus_filter))
     m_go.addAction(action(win, tr("&Editor"), "goEditor", win.editor_pane.focus_editor))
@@ -108,8 +124,6 @@ def build_menus(win: ShellApi) -> None:
             win, tr("&Page settings"), "goPageSettings", win.editor_pane.form.title_edit.setFocus
         )
     )
-    win.document_menu = mb.addMenu(tr("&Document"))
-    win.document_menu.setObjectName("documentMenu")
 
 
 def remember_language(win: ShellApi, code: str | None) -> None:
