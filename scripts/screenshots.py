@@ -157,7 +157,7 @@ class Studio:
     async def close_all(self) -> None:
         for w in self.windows:
             await w.shutdown(interactive=False)
-            w._closed_ok = True
+            w.quitting.closed = True
             w.close()
             w.deleteLater()
         self.windows.clear()
