@@ -43,7 +43,7 @@ def _picture_file(folder: Path) -> Path:
     image = QImage(40, 30, QImage.Format.Format_RGB32)
     image.fill(QColor("#3a7bd5"))
     path = folder / "campus.png"
-    assert image.save(str(path), "PNG")
+    assert image.save(str(path))
     return path
 
 

@@ -19,7 +19,7 @@ def test_enter_in_the_picture_dialog_uploads(qtbot: Any) -> None:
     qtbot.waitExposed(dlg)
     assert [b for b in dlg.findChildren(QPushButton) if b.isDefault()] == [dlg.upload_button]
     started: list[bool] = []
-    dlg.start = lambda: started.append(True)  # type: ignore[method-assign]
+    dlg.start = lambda: started.append(True)  # type: ignore[method-assign,assignment,return-value]
     dlg.path_edit.setFocus()
     qtbot.keyClick(dlg.path_edit, Qt.Key.Key_Return)
     assert started == [True]
