@@ -70,7 +70,7 @@ from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
 from modu_desktop.ui.shell.context import AppContext
-from modu_desktop.ui.shell.narrow import NarrowLayout
+from modu_desktop.ui.shell.narrow import NarrowLayout, size_first_window
 from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
 from modu_desktop.ui.shell.window_parts import (
     WindowWidgets,
@@ -107,7 +107,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self._open_task: asyncio.Task[bool] | None = None
         self.created_titles: dict[str, str] = {}  # pages made here that the list may not show yet
         self.setObjectName("mainWindow")
-        self.resize(1280, 800)
+        size_first_window(self)
         build_central(self)
         self.unpublished = UnpublishedBar.attach(self)  # 게시 안 됨 + 게시하기 under the title
         build_status_bar(self)
