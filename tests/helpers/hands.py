@@ -283,7 +283,9 @@ class XScreen:
         return out.stdout.strip()
 
     def click(self, x: int, y: int, button: int = 1) -> None:
-        self.xdo("mousemove", "--sync", str(x), str(y), "click", str(button))
+        # no --sync: it waits for the pointer to move, forever when it is already there; the
+        # server takes XTest's motion and click in order anyway
+        self.xdo("mousemove", str(x), str(y), "click", str(button))
 
     def click_rect(self, rect: list[int], *, dx: int | None = None, dy: int | None = None) -> None:
         """A click inside ``rect`` ([x, y, w, h]): at its middle unless ``dx``/``dy`` say."""
