@@ -39,6 +39,7 @@ from modu_desktop.core.workspace import Workspace
 log = logging.getLogger(__name__)
 
 TICK_MS = 250  # the longest look-away while something is pending
+WATCH_MS = 10  # how often a write in progress is looked at
 IDLE_S = 0.2  # written this long after the last keystroke…
 MAX_LATENCY_S = 1.0  # …and at least this often while typing goes on
 
@@ -69,7 +70,6 @@ class DraftsController(QObject):
     draftWritten = Signal(float)
     draftError = Signal(str)
     draftRemoved = Signal()
-    _writeEnded = Signal(object)  # the worker's future, carried to this object's thread
 
     def __init__(
         self, journal: DraftJournal, *, tick_ms: int = TICK_MS, parent: QObject | None = None
@@ -87,7 +87,11 @@ class DraftsController(QObject):
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # a coarse one may be 5 % late
         self._timer.timeout.connect(self._due)
         self._pending: tuple[Future[OSError | None], Draft] | None = None
-        self._writeEnded.connect(self._write_ended, Qt.ConnectionType.QueuedConnection)
+        # The write's end is looked for from this thread: a signal emitted from the worker
+        # thread raced PySide's own bookkeeping of signals on the Qt thread.
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._look_at_write)
 
     # -- wiring --------------------------------------------------------------------------------
 
@@ -161,18 +165,18 @@ class DraftsController(QObject):
             return
         future = _writer().submit(_save, self.store, draft)
         self._pending = (future, draft)
-        future.add_done_callback(self._emit_ended)
+        self._watch.start()
 
-    def _emit_ended(self, future: Future[OSError | None]) -> None:
-        with contextlib.suppress(RuntimeError):  # the controller is gone (it settled first)
-            self._writeEnded.emit(future)
+    def _look_at_write(self) -> None:
+        if self._pending is not None and self._pending[0].done():
+            self._write_ended()
 
-    def _write_ended(self, future: Future[OSError | None]) -> None:
+    def _write_ended(self) -> None:
         pending, self._pending = self._pending, None
-        if pending is None or pending[0] is not future:
-            self._pending = pending  # already settled, or an older write
+        self._watch.stop()
+        if pending is None:
             return
-        draft = pending[1]
+        future, draft = pending
         try:
             error = future.result()
         except Exception as exc:  # anything but an OSError: reported, and tried again
@@ -185,10 +189,9 @@ class DraftsController(QObject):
     def _settle(self) -> None:
         """Wait for the write in progress (a save, a close or a discard comes after it)."""
         if self._pending is not None:
-            future = self._pending[0]
             with contextlib.suppress(Exception):
-                future.result(timeout=30)
-            self._write_ended(future)
+                self._pending[0].result(timeout=30)
+            self._write_ended()
 
     def tick(self) -> bool:
         """Write the draft now if it is due, on this thread; True if written."""

@@ -17,6 +17,8 @@ line with one JSON object per line, on the Qt thread:
   place in a text widget's text (``n`` characters after the first ``s``; ``"end": true`` for
   the place after it);
 - ``{"q": "menus"}`` → the open menus and their entries with screen rectangles;
+- ``{"q": "rows", …widget query}`` → a list's or table's rows as shown: their texts and screen
+  rectangles;
 - ``{"q": "document"}`` → the open document's text and which view shows it (cards or raw).
 
 A widget query: ``name`` (object name), ``accessible`` (accessible name), ``text`` (a button's
@@ -40,6 +42,7 @@ from PySide6.QtGui import QGuiApplication, QTextCharFormat, QTextCursor, QTextDo
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
     QApplication,
     QLabel,
     QLineEdit,
@@ -365,6 +368,29 @@ def _menus(_r: dict[str, Any]) -> dict[str, Any]:
     return {"menus": menus}
 
 
+def _rows(r: dict[str, Any]) -> dict[str, Any]:
+    view = _one(r)
+    if not isinstance(view, QAbstractItemView) or view.model() is None:
+        raise TypeError(f"{type(view).__name__} shows no rows")
+    model = view.model()
+    rows = []
+    for row in range(model.rowCount()):
+        first = model.index(row, 0)
+        rect = view.visualRect(first)
+        if rect.isEmpty():
+            continue
+        texts = [str(model.index(row, c).data() or "") for c in range(model.columnCount())]
+        top_left = view.viewport().mapToGlobal(rect.topLeft())
+        rows.append(
+            {
+                "row": row,
+                "texts": texts,
+                "rect": [top_left.x(), top_left.y(), rect.width(), rect.height()],
+            }
+        )
+    return {"rows": rows}
+
+
 def _document(_r: dict[str, Any]) -> dict[str, Any]:
     window = next((w for w in _roots() if w.objectName() == "mainWindow"), None)
     if window is None:
@@ -391,5 +417,6 @@ QUERIES = {
     "text": _text,
     "text_rect": _text_rect,
     "menus": _menus,
+    "rows": _rows,
     "document": _document,
 }

@@ -464,8 +464,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.session = session
         loaded, mode = opened.loaded, opened.mode
         self.lock_banner.hide()
-        self.editor_pane.load_text(loaded.text, read_only=mode is not Mode.EDIT)
-        self.editor_pane.find_bar.hide()
+        self.editor_pane.open_page(loaded.text, read_only=mode is not Mode.EDIT)
         self.right.setCurrentIndex(1)
         self.doc_list.select(session.doc_id)
         self.doc_header.setText(f"<b>{_esc(session.title)}</b>")  # the title, not the file
