@@ -93,8 +93,10 @@ class LeftOutReason(enum.Enum):
 @dataclass(frozen=True)
 class LeftOut:
     """A change that was not made, and why. ``holder``: the login holding the page's lock
-    (None when the lock file is unreadable); ``since``: when that lock was taken (server time,
-    Unix seconds); ``current_sha``: the file's blob now (CHANGED, EXISTS)."""
+    (None when the lock file is unreadable); ``since``: when that lock was taken and
+    ``last_seen`` its last heartbeat (server time, Unix seconds); ``lock_status``: the lock's
+    `LockStatus` value ("held", "mine_other_session", "malformed"); ``current_sha``: the
+    file's blob now (CHANGED, EXISTS)."""
 
     change: FileChange
     reason: LeftOutReason
@@ -102,6 +104,8 @@ class LeftOut:
     holder: str | None = None
     since: int | None = None
     current_sha: str | None = None
+    last_seen: int | None = None
+    lock_status: str | None = None
 
     @property
     def path(self) -> str:
@@ -112,13 +116,16 @@ class LeftOut:
 class ChangeResult:
     """``commit_sha`` None: nothing was committed (everything left out, or no file would change).
     ``attempts``: how many heads the change was built on (more than one when the branch moved
-    before it could be published)."""
+    before it could be published). ``already``: changes the head already had (each file read
+    exactly as asked: an earlier send of the same change landed, or someone made the same
+    change), so they were neither made again nor left out."""
 
     commit_sha: str | None
     committed: tuple[FileChange, ...]
     left_out: tuple[LeftOut, ...]
     head_sha: str
     attempts: int = 1
+    already: tuple[FileChange, ...] = ()
 
     @property
     def complete(self) -> bool:
