@@ -40,8 +40,8 @@ from modu_desktop.core.changes.model import (
     ChangeResult,
     ChangeSet,
     FileChange,
-    LeftOut,
-    LeftOutReason,
+    FileLeftOut,
+    FileLeftOutReason,
     changes_message,
 )
 from modu_desktop.core.documents.naming import doc_id_for_path
@@ -167,12 +167,12 @@ async def _review(
     changes: ChangeSet,
     editor: Editor,
     read_blob: ReadBlob,
-) -> tuple[tuple[FileChange, ...], tuple[LeftOut, ...], tuple[FileChange, ...]]:
+) -> tuple[tuple[FileChange, ...], tuple[FileLeftOut, ...], tuple[FileChange, ...]]:
     """The changes that may go in on this head, the ones left out with why, and the ones the
     head already has."""
     locks = await _other_holders(client, head, changes, editor, read_blob)
     included: list[FileChange] = []
-    left_out: list[LeftOut] = []
+    left_out: list[FileLeftOut] = []
     already: list[FileChange] = []
     for c in changes:
         if _already(c, head.entries):
@@ -245,10 +245,10 @@ async def _other_holders(
     return holders
 
 
-def _held(change: FileChange, holder: _Holder) -> LeftOut:
-    return LeftOut(
+def _held(change: FileChange, holder: _Holder) -> FileLeftOut:
+    return FileLeftOut(
         change,
-        LeftOutReason.HELD,
+        FileLeftOutReason.HELD,
         holder.doc_id,
         holder.login,
         holder.since,
@@ -257,21 +257,21 @@ def _held(change: FileChange, holder: _Holder) -> LeftOut:
     )
 
 
-def _moved(change: FileChange, entries: dict[str, TreeEntry]) -> LeftOut | None:
+def _moved(change: FileChange, entries: dict[str, TreeEntry]) -> FileLeftOut | None:
     """Why ``change`` cannot go in over these files (None: it can)."""
     doc_id = doc_id_for_path(change.path)
     current = entries.get(change.path)
     if change.kind is ChangeKind.WRITE and change.base_sha is None:
         if current is not None:
-            return LeftOut(change, LeftOutReason.EXISTS, doc_id, current_sha=current.sha)
+            return FileLeftOut(change, FileLeftOutReason.EXISTS, doc_id, current_sha=current.sha)
         return None
     if current is None:
-        return LeftOut(change, LeftOutReason.GONE, doc_id)
+        return FileLeftOut(change, FileLeftOutReason.GONE, doc_id)
     if current.sha != change.base_sha:
-        return LeftOut(change, LeftOutReason.CHANGED, doc_id, current_sha=current.sha)
+        return FileLeftOut(change, FileLeftOutReason.CHANGED, doc_id, current_sha=current.sha)
     taken = entries.get(change.new_path) if change.new_path else None
     if taken is not None:
-        return LeftOut(change, LeftOutReason.EXISTS, doc_id, current_sha=taken.sha)
+        return FileLeftOut(change, FileLeftOutReason.EXISTS, doc_id, current_sha=taken.sha)
     return None
 
 

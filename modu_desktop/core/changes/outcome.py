@@ -24,8 +24,8 @@ from modu_desktop.core.changes.model import (
     ChangeResult,
     ChangeSet,
     FileChange,
-    LeftOut,
-    LeftOutReason,
+    FileLeftOut,
+    FileLeftOutReason,
     changes_message,
 )
 from modu_desktop.core.documents.naming import (
@@ -339,14 +339,14 @@ def _done(prepared: PreparedChange, c: FileChange) -> PageDone:
 
 
 _REASONS = {
-    LeftOutReason.HELD: PageReason.HELD,
-    LeftOutReason.CHANGED: PageReason.CHANGED,
-    LeftOutReason.GONE: PageReason.GONE,
-    LeftOutReason.EXISTS: PageReason.EXISTS,
+    FileLeftOutReason.HELD: PageReason.HELD,
+    FileLeftOutReason.CHANGED: PageReason.CHANGED,
+    FileLeftOutReason.GONE: PageReason.GONE,
+    FileLeftOutReason.EXISTS: PageReason.EXISTS,
 }
 
 
-def _note(prepared: PreparedChange, out: LeftOut) -> PageNote:
+def _note(prepared: PreparedChange, out: FileLeftOut) -> PageNote:
     return PageNote(
         out.path,
         prepared.title_of(out.path),

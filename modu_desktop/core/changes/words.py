@@ -15,6 +15,8 @@ from modu_desktop.core.changes.outcome import (
     PageNote,
     PageReason,
 )
+from modu_desktop.core.documents.history import change_words
+from modu_desktop.core.documents.naming import ManyPages
 from modu_desktop.core.locks import words as lock_words
 from modu_desktop.core.publish.check.model import Finding
 from modu_desktop.core.text import Text
@@ -25,20 +27,16 @@ __all__ = ["finding", "headline", "left_out", "summary"]
 def summary(s: ChangeSummary, pages: int) -> Text:
     """The change in a few words, as the history lists it: "17개 문서에서 ‘2025학년도’ →
     ‘2026학년도’"."""
-    if s.kind == "replace":
-        return Text("‘{old}’ → ‘{new}’ on {n} page(s)", old=s.old, new=s.new, n=pages)
-    if s.kind == "rename":
-        old, new = s.old.rsplit("/", 1)[-1], s.new.rsplit("/", 1)[-1]
-        if pages:
-            return Text("Picture {old} renamed {new} on {n} page(s)", old=old, new=new, n=pages)
-        return Text("Picture {old} renamed {new}", old=old, new=new)
+    kind, undo = (s.undone_kind, True) if s.kind == "undo" else (s.kind, False)
+    if kind in ("replace", "rename"):
+        old, new = s.old, s.new
+        if kind == "rename":
+            old, new = old.rsplit("/", 1)[-1], new.rsplit("/", 1)[-1]
+        return change_words(ManyPages(kind, old, new, pages, "", undo))
     if s.kind == "shrink":
         name = s.old.rsplit("/", 1)[-1]
         return Text("Picture {name} made {width} px wide", name=name, width=s.width)
     if s.kind == "undo":
-        if s.undone_kind in ("replace", "rename"):
-            undone = ChangeSummary(s.undone_kind, s.old, s.new)
-            return Text("Undone: {what}", what=summary(undone, pages))
         return Text("An earlier change undone on {n} page(s)", n=pages)
     return Text("{n} page(s) changed", n=pages)
 
