@@ -28,7 +28,7 @@ from modu_desktop.core.github.client import GitHubClient
 from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry, registry_for
 from modu_desktop.core.locks.manager import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving.drafts import DraftStore
-from modu_desktop.core.saving.queue import Backoff, SaveSpool, SpoolItem
+from modu_desktop.core.saving.queue import Backoff, ChangeItem, SaveSpool, SpoolItem
 from modu_desktop.core.saving.service import SaveService, Target
 
 DRAFTS_DIR = "drafts"
@@ -88,7 +88,7 @@ class Workspace:
         stale_s: float = 900.0,
         queue_saves: bool = True,
         backoff: Backoff | None = None,
-        on_queued: Callable[[SpoolItem], None] | None = None,
+        on_queued: Callable[[SpoolItem | ChangeItem], None] | None = None,
         client_name: str | None = None,
         install_id: str | None = None,
         snapshots: SnapshotFile | None = None,

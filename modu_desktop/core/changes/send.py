@@ -16,6 +16,7 @@ the head it then finds. Without a queue (the CLI), the error is raised: nothing 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from modu_desktop.core.changes.apply import DEFAULT_ATTEMPTS, Editor, ReadBlob, apply_changes
 from modu_desktop.core.changes.model import ChangeResult
@@ -71,9 +72,11 @@ async def send_change(
     spool: SaveSpool | None = None,
     read_blob: ReadBlob | None = None,
     attempts: int = DEFAULT_ATTEMPTS,
+    on_queued: Callable[[ChangeItem], None] | None = None,
 ) -> ChangeOutcome:
     """Make ``prepared`` one commit, or queue it as one item when GitHub is away (see the
-    module docstring). Raises the client's error when it cannot be queued."""
+    module docstring; ``on_queued``: told of the item, as ``SaveService.on_queued`` is, so the
+    queue's runner wakes up). Raises the client's error when it cannot be queued."""
     if not len(prepared.changes):
         return ChangeOutcome(prepared.summary, ChangeState.NOTHING, left_out=prepared.left_out)
     try:
@@ -93,6 +96,8 @@ async def send_change(
             pages=prepared.pages,
         )
         log.info("a change of %d page(s) queued as %s (%r)", prepared.pages, item.id, exc)
+        if on_queued is not None:
+            on_queued(item)
         return ChangeOutcome(
             prepared.summary,
             ChangeState.QUEUED,
