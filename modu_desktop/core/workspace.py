@@ -29,7 +29,7 @@ from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry, reg
 from modu_desktop.core.locks.manager import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving.drafts import DraftStore
 from modu_desktop.core.saving.queue import Backoff, ChangeItem, SaveSpool, SpoolItem
-from modu_desktop.core.saving.service import SaveService, Target
+from modu_desktop.core.saving.service import SaveService, Target, make_reader, make_sender
 
 DRAFTS_DIR = "drafts"
 SPOOL_DIR = "spool"
@@ -132,8 +132,6 @@ class Workspace:
                 )
             )
             if queue_saves:
-                from modu_desktop.core.saving.service import make_reader, make_sender
-
                 spool = SaveSpool(
                     data / SPOOL_DIR,
                     make_sender(client),

@@ -73,7 +73,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Unpack
 
 from modu_desktop.core.atomic import (
     FileProblem,
@@ -87,6 +87,7 @@ from modu_desktop.core.atomic import (
 )
 from modu_desktop.core.saving.queue_changes import (
     ChangeItem,
+    ChangeQueueing,
     ChangeSender,
     ChangesLanded,
     is_change_body,
@@ -181,7 +182,7 @@ class RunReport:
     changes_failed: list[ChangeItem] = field(default_factory=list)
 
 
-class SaveSpool:
+class SaveSpool(ChangeQueueing):
     """The durable save queue. ``sender``/``reader`` are async callables (see module doc);
     ``clock`` returns Unix seconds (persisted, so it must be wall time). ``change_sender``
     sends the changes of many pages (None: they wait until a spool with one runs)."""
@@ -237,44 +238,6 @@ class SaveSpool:
                     unlink_durably(self._path(old.id, PENDING))
         return item
 
-    def enqueue_change(
-        self,
-        *,
-        api_host: str,
-        repo: str,
-        branch: str,
-        login: str,
-        session_id: str,
-        body: dict[str, Any],
-        pages: int,
-        install_id: str | None = None,
-        stale_s: float = 900.0,
-    ) -> ChangeItem:
-        """Queue a change of many pages as one item (on disk, fsynced, when this returns)."""
-        now = self.clock()
-        item = ChangeItem(
-            self._new_id(now),
-            api_host.rstrip("/"),
-            repo,
-            branch,
-            login,
-            session_id,
-            body,
-            now,
-            pages,
-            install_id,
-            stale_s,
-            next_attempt_at=now,
-        )
-        with self._lock:
-            self._write(item, PENDING)
-        return item
-
-    def change_items(self, *states: str) -> builtins.list[ChangeItem]:
-        """The queued changes of many pages in ``states`` (all states when none is named)."""
-        with self._lock:
-            return self._changes(*(states or STATES))
-
     def recover(self) -> list[FileProblem]:
         """Start-up repair (idempotent): set damaged and temp files aside, finish interrupted
         transitions, and mark items stuck in ``sending/`` as uncertain (verified before any
@@ -307,10 +270,7 @@ class SaveSpool:
                     item.next_attempt_at = self.clock()
                     item.last_error = item.last_error or "interrupted while sending"
                     self._return_to_pending(item, SENDING)
-            for change in self._changes(SENDING):  # sent again: what landed is not rewritten
-                change.next_attempt_at = self.clock()
-                change.last_error = change.last_error or "interrupted while sending"
-                self._transition(change, SENDING, PENDING)
+            self._recover_changes()
             self._collapse_pending()
             self._recovered = True
             return self.problems[before:]
@@ -389,8 +349,8 @@ class SaveSpool:
         return None
 
     def pending_count(self) -> int:
-        """Items waiting to be saved (pending + being sent): the "waiting to save (N)" badge.
-        A change of many pages counts as one."""
+        """Items waiting to be saved (pending + being sent), a change of many pages as one:
+        the "waiting to save (N)" badge."""
         with self._lock:
             return len(self._all(PENDING, SENDING))
 
@@ -456,41 +416,6 @@ class SaveSpool:
                 return  # superseded or discarded meanwhile
             self._transition(item, PENDING, SENDING)
         await self._send(item, report)
-
-    async def _process_change(self, queued: ChangeItem, report: RunReport) -> None:
-        """Send one queued change of many pages (see ``queue_changes.py``)."""
-        if self.change_sender is None:
-            return
-        with self._lock:
-            item = self._read_one(queued.id, PENDING)
-            if not isinstance(item, ChangeItem) or not self._is_due(item):
-                return
-            item.attempts += 1
-            self._transition(item, PENDING, SENDING)
-        try:
-            outcome = await self.change_sender(dataclasses.replace(item))
-        except Exception as exc:  # harmless to send again: nothing is written twice
-            outcome = Retryable(f"sender raised {exc!r}")
-        item.finished_at = self.clock()
-        if isinstance(outcome, ChangesLanded):
-            item.result, item.commit_sha, item.last_error = outcome.result, outcome.commit_sha, None
-            with self._lock:
-                self._transition(item, SENDING, DONE)
-            report.changes_landed.append(item)
-            return
-        item.last_error = outcome.reason
-        if isinstance(outcome, Retryable) and item.attempts < self.max_attempts:
-            delay = self.backoff.delay(item.attempts)
-            if outcome.retry_after is not None:
-                delay = max(delay, min(outcome.retry_after, _MAX_RETRY_AFTER_S))
-            item.finished_at, item.next_attempt_at = None, self.clock() + delay
-            with self._lock:
-                self._transition(item, SENDING, PENDING)
-            return
-        item.failure = "fatal" if isinstance(outcome, Fatal) else "exhausted"
-        with self._lock:
-            self._transition(item, SENDING, FAILED)
-        report.changes_failed.append(item)
 
     async def _send(self, item: SpoolItem, report: RunReport) -> None:
         for _ in range(_MAX_REBASES + 1):
@@ -706,13 +631,8 @@ class SaveSpool:
         """Readable saves of ``states``, oldest first; damaged files are set aside."""
         return [i for i in self._all(*states) if isinstance(i, SpoolItem)]
 
-    def _changes(self, *states: str) -> builtins.list[ChangeItem]:
-        """Readable changes of many pages of ``states``, oldest first."""
-        return [i for i in self._all(*states) if isinstance(i, ChangeItem)]
-
     def _all(self, *states: str) -> builtins.list[SpoolItem | ChangeItem]:
-        """Readable items of both kinds of ``states``, oldest first; damaged files are set
-        aside."""
+        """Readable items (saves and changes) of ``states``, oldest first; damaged set aside."""
         found: list[SpoolItem | ChangeItem] = []
         for state in states:
             try:
@@ -735,11 +655,8 @@ class SaveSpool:
         if problem is not None or body is None:
             return None, problem
         try:
-            item: SpoolItem | ChangeItem
-            if is_change_body(body):
-                item = ChangeItem.from_json(body, state)
-            else:
-                item = SpoolItem.from_json(body, state)
+            read = ChangeItem.from_json if is_change_body(body) else SpoolItem.from_json
+            item = read(body, state)
         except (ValueError, TypeError) as exc:
             return None, f"invalid spool item ({exc})"
         if path.name != f"{item.id}.json":
