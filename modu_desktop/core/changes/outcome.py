@@ -55,7 +55,8 @@ class ChangeSummary:
     ``new``), "rename" (a picture's ``old`` path → ``new`` path), "shrink" (the picture at
     ``old`` made ``width`` pixels wide) or "undo" (of the commit ``undone_sha`` whose first
     line was ``undone_subject``; ``old``/``new`` are that change's words when it was a
-    replacement or a rename, and ``undone_kind`` says which)."""
+    replacement or a rename, and ``undone_kind`` says which; ``again``: that commit was itself
+    an undo, so this makes the change again)."""
 
     kind: str
     old: str = ""
@@ -64,9 +65,10 @@ class ChangeSummary:
     undone_kind: str = ""
     undone_sha: str = ""
     undone_subject: str = ""
+    again: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in ("", 0)}
+        return {k: v for k, v in self.__dict__.items() if v not in ("", 0, False)}
 
     @classmethod
     def from_json(cls, body: Mapping[str, Any]) -> ChangeSummary:

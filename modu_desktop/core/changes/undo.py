@@ -125,6 +125,7 @@ async def prepare_undo(
         undone_kind=many.kind if many else "",
         undone_sha=commit.sha,
         undone_subject=commit.subject,
+        again=bool(many and many.undo),
     )
     titles = {c.path: title_of(c.path) for c in changes} if title_of is not None else {}
     pages_only = all(c.doc_ids for c in changes)

@@ -27,7 +27,7 @@ __all__ = ["finding", "headline", "left_out", "summary"]
 def summary(s: ChangeSummary, pages: int) -> Text:
     """The change in a few words, as the history lists it: "17개 문서에서 ‘2025학년도’ →
     ‘2026학년도’"."""
-    kind, undo = (s.undone_kind, True) if s.kind == "undo" else (s.kind, False)
+    kind, undo = (s.undone_kind, not s.again) if s.kind == "undo" else (s.kind, False)
     if kind in ("replace", "rename"):
         old, new = s.old, s.new
         if kind == "rename":

@@ -85,12 +85,14 @@ def rename_picture_message(old_path: str, new_path: str, pages: int, login: str)
 
 def undo_message(subject: str, pages: int, login: str, short_sha: str) -> str:
     """The message of a commit that undoes the change ``subject`` (its first line) as one:
-    ``docs(edit): undo replace “2025학년도” → “2026학년도” in 17 pages by @login``; a change
-    this app did not describe is named by its commit (``undo 1a2b3c4``)."""
+    ``docs(edit): undo replace “2025학년도” → “2026학년도” in 17 pages by @login``; undoing
+    that undo makes the change again and says so (``docs(edit): replace …``); a change this
+    app did not describe is named by its commit (``undo 1a2b3c4``)."""
     found = _MANY.match(subject.strip())
-    known = found is not None and not found.group(1) and read_many_pages(subject) is not None
-    what = found.group(2) if found is not None and known else short_sha
-    return f"docs(edit): undo {what}{_pages(pages)} by @{login}"
+    if found is None or read_many_pages(subject) is None:
+        return f"docs(edit): undo {short_sha}{_pages(pages)} by @{login}"
+    again = "" if found.group(1) else "undo "
+    return f"docs(edit): {again}{found.group(2)}{_pages(pages)} by @{login}"
 
 
 @dataclass(frozen=True)

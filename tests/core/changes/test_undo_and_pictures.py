@@ -73,15 +73,23 @@ def test_the_history_tells_a_replacement_as_one_change_and_undoes_it_as_one(
             latest, replaced = (await history.versions("docs/12-calendar.md"))[:2]
             assert describe(replaced)("ko") == "3개 문서에서 ‘2025학년도’ → ‘2026학년도’"
             assert describe(latest)("ko") == "되돌림: 3개 문서에서 ‘2025학년도’ → ‘2026학년도’"
+            trees = sandbox.stats()["by_route"]["GET /repos/{owner}/{repo}/git/trees/{tree_sha}"]
+            assert trees <= 6  # what changed is read folder by folder: the root and docs/
+            for path, text in YEAR_PAGES.items():
+                assert text_of(sandbox, path) == text
+            top = sandbox.commits()[0]
+            assert top["message"].splitlines()[0] == (
+                "docs(edit): undo replace “2025학년도” → “2026학년도” in 3 pages by @editor1"
+            )
+            again = await _undo(ws, top["sha"])  # undoing the undo makes the change again
+            assert words.headline(again)("ko") == (
+                "3개 문서에서 ‘2025학년도’ → ‘2026학년도’: 한 번에 저장했습니다."
+            )
 
     asyncio.run(body())
-    for path, text in YEAR_PAGES.items():
-        assert text_of(sandbox, path) == text
     top = sandbox.commits()[0]["message"].splitlines()[0]
-    assert top == "docs(edit): undo replace “2025학년도” → “2026학년도” in 3 pages by @editor1"
-    # what the commit changed is read folder by folder: the root and docs/, twice each
-    trees = sandbox.stats()["by_route"]["GET /repos/{owner}/{repo}/git/trees/{tree_sha}"]
-    assert trees <= 6
+    assert top == "docs(edit): replace “2025학년도” → “2026학년도” in 3 pages by @editor1"
+    assert "**2026**" in (text_of(sandbox, "docs/11-scholarship.md") or "")
 
 
 def test_an_undo_leaves_out_pages_changed_since_or_held_and_names_them(
