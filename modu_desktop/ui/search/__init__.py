@@ -1,0 +1,1 @@
+"""Search across every page in the window (the Qt side of ``core/search``)."""
