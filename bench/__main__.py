@@ -1,6 +1,7 @@
 """``python -m bench [--docs N[,N…]] [--latency-ms MS[,MS…]] [--runs K]
 [--json FILE]``: see docs/performance.md. ``python -m bench scale …``: the scale simulation
-(``bench/scale.py``, docs/scale.md)."""
+(``bench/scale.py``, docs/scale.md). ``python -m bench pictures …``: the picture library with
+500 pictures (``bench/pictures.py``, docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
         from bench.scale import main as scale_main
 
         return scale_main(given[1:])
+    if given[:1] == ["pictures"]:
+        from bench.pictures import main as pictures_main
+
+        return pictures_main(given[1:])
     args = build_parser().parse_args(argv)
     t0 = time.perf_counter()
 
