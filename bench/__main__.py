@@ -1,7 +1,8 @@
 """``python -m bench [--docs N[,N…]] [--latency-ms MS[,MS…]] [--runs K]
 [--json FILE]``: see docs/performance.md. ``python -m bench scale …``: the scale simulation
-(``bench/scale.py``, docs/scale.md). ``python -m bench pictures …``: the picture library with
-500 pictures (``bench/pictures.py``, docs/performance.md)."""
+(``bench/scale.py``, docs/scale.md). ``python -m bench search …``: search across every page
+(``bench/search.py``, docs/performance.md). ``python -m bench pictures …``: the picture library
+with 500 pictures (``bench/pictures.py``, docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         from bench.scale import main as scale_main
 
         return scale_main(given[1:])
+    if given[:1] == ["search"]:
+        from bench.search import main as search_main
+
+        return search_main(given[1:])
     if given[:1] == ["pictures"]:
         from bench.pictures import main as pictures_main
 

@@ -14,7 +14,7 @@ UI path (what the app does today):
   ``LockManager.inspect`` (a tree read; the blob only if the sha moved) confirms it; measured to
   the confirmed holder, with the time to the first dialog alongside. Otherwise ``inspect`` →
   the dialog.
-* heartbeat: ``LockManager.heartbeat`` (one conditional PUT).
+* heartbeat: ``LockManager.heartbeat`` (a conditional tree read, then one conditional PUT).
 * save:  ``LockManager.verify`` → ``SaveService.save`` (sequential; ``EditSession.save``).
 * close: ``LockManager.release`` (``EditSession.close``).
 

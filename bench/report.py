@@ -13,6 +13,7 @@ ROWS = (
     ("heartbeat", "heartbeat"),
     ("save", "save"),
     ("close", "close"),
+    ("takeover_notice", "a take-over, noticed by the one who lost it"),
 )
 
 
@@ -70,6 +71,18 @@ def table(report: dict[str, Any]) -> str:
                     for r in th
                 )
                 + "."
+            )
+        g = c.get("gitdata")
+        if g:
+            ch, bc = g["changes"], g["blob_cache"]
+            after = bc["after_prune"] or bc["after_first_list"]
+            out.append(
+                f"\nA save that meets another person's save asks after "
+                f"{g['save_conflict_reads_before_question']} reads "
+                f"({g['save_conflict']['requests']} requests in all); {ch['files']} pages in one "
+                f"commit: {ch['requests']} requests, {ch['commits']} commit, "
+                f"{ch['wall_ms']:.0f} ms; the blob cache at {bc['docs']} documents: "
+                f"{after['disk_bytes'] / 1048576:.1f} MB on disk ({after['files']} files)."
             )
         if "startup" in c:
             st = c["startup"]

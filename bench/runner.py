@@ -19,10 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.gen import BIG_DOC_ID, generate
+from bench.gitdata import evaluate_gitdata, measure_gitdata
 from bench.ours import OpenResult, OurClient
 from bench.server import BRANCH, NAME, OTHER, OURS, OWNER, WEB, SandboxHandle
 from bench.webadmin import WebAdminClient, WebDoc, lock_body, lock_path
 from modu_desktop.core.documents.store import ARCHIVE_MIN_MISSING
+from modu_desktop.core.locks.model import HeldLock
+from modu_desktop.core.locks.results import LOSSES
 
 BASELINE = (
     "webadmin: bench.webadmin.WebAdminClient — the PNU-Modu web admin's "
@@ -259,9 +262,42 @@ async def measure_config(
         "webadmin": summarize(series["contended_web"]),
     }
     await other.aclose()
+
+    # ---- a take-over, as the one who lost the lock learns it -------------------------------
+    opt.progress(f"  take-over noticed ×{runs}")
+    thief = OurClient(url, OTHER.token, OTHER.login, OWNER, NAME, BRANCH)
+    for _i in range(runs):
+        d = next_doc()
+        held = (await ours.locks.acquire(d, take_stale=True)).held
+        assert held is not None, f"could not lock {d}"
+        taken = await _take_over(thief, d)
+        s, beat = await timed(sb, partial(ours.heartbeat, held))
+        assert beat.code in LOSSES, f"the take-over of {d} was not noticed: {beat.code}"
+        add("takeover_ui", s)
+        await thief.locks.release(taken)
+        d = next_doc()
+        wdoc = await web.open_doc(d, await web.list_docs(blobs=False))
+        assert isinstance(wdoc, WebDoc) and wdoc.lock is not None
+        taken = await _take_over(thief, d)
+        s, kept = await timed(sb, partial(web.heartbeat, wdoc))
+        assert kept is False, f"the web admin did not notice the take-over of {d}"
+        add("takeover_web", s)
+        await thief.locks.release(taken)
+        wdoc.lock = None
+    acts["takeover_notice"] = {
+        "ours": {
+            **summarize(series["takeover_ui"]),
+            "note": "the heartbeat after someone took the lock over, to the holder's name",
+        },
+        "webadmin": summarize(series["takeover_web"]),
+    }
+    await thief.aclose()
     await web.aclose()
     await ours.aclose()
     shutil.rmtree(persistent_cache, ignore_errors=True)
+
+    opt.progress("  git database: a save's 409, pages in one commit, the blob cache")
+    gitdata = await measure_gitdata(sb, [d for d in doc_ids if d != BIG_DOC_ID])
 
     for a in acts.values():
         w = a["webadmin"]
@@ -275,12 +311,23 @@ async def measure_config(
         "docs": n_docs,
         "latency_ms": latency,
         "round_trip_ms": round(rt_ms, 1),
+        "takeover_notice_requests": acts["takeover_notice"]["ours"]["requests_max"],
         "cold_runs": cold_runs,
         "runs": runs,
         "actions": acts,
         "archive_threshold": acts_threshold,
         "archive_min_missing": ARCHIVE_MIN_MISSING,
+        "gitdata": gitdata,
+        "save_conflict_reads_before_question": gitdata["save_conflict_reads_before_question"],
     }
+
+
+async def _take_over(thief: OurClient, doc_id: str) -> HeldLock:
+    """Someone else takes ``doc_id`` over, as the app does after its question."""
+    view = await thief.locks.inspect(doc_id)
+    took = await thief.locks.steal(view)
+    assert took.held is not None, f"the take-over of {doc_id} failed: {took.code}"
+    return took.held
 
 
 THRESHOLD_KS = (8, 16, 24, 32, 48, 64, 128)
@@ -575,8 +622,17 @@ def evaluate(report: dict[str, Any]) -> list[dict[str, Any]]:
             "1.1 RT",
             rts <= 1.1,
         )
+        t.extend(evaluate_gitdata(c["gitdata"], cfg))
         hb = a["heartbeat"]["ours"]
-        add("heartbeat = 1 request", cfg, hb["requests_max"], "1", hb["requests_max"] == 1)
+        add(
+            "heartbeat = one look, one write (≤ 2 requests)",
+            cfg,
+            hb["requests_max"],
+            "2",
+            hb["requests_max"] <= 2,
+        )
+        tk = c["takeover_notice_requests"]
+        add("a take-over noticed with ≤ 2 requests, no write", cfg, tk, "2", tk <= 2)
         sv = a["save"]["ours"]
         rts = sv["wall_ms"] / rt
         add(

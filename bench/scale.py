@@ -72,6 +72,7 @@ from modu_desktop.core.edit_session import (
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.github.writes import RaceRetry
+from modu_desktop.core.locks.model import LockCode
 from modu_desktop.core.saving.conflicts import queued_conflict, resolve_conflict
 from modu_desktop.core.saving.queue import Backoff
 from modu_desktop.core.workspace import Workspace
@@ -322,7 +323,7 @@ class DeskEditor:
                 res = await release(held)
             finally:
                 self.releasing = False
-            if "taken again since" in res.message:
+            if res.code is LockCode.CLAIMED_AGAIN:
                 tally.count["late releases that left a reopened lock alone"] += 1
             return res
 

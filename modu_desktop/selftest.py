@@ -296,14 +296,14 @@ async def _documents_and_lock(state: dict[str, Any]) -> tuple[str, str]:
         manager = ws.locks
         acquired = await manager.acquire(first.doc_id)
         if not acquired.ok or acquired.held is None:
-            raise RuntimeError(f"acquire failed: {acquired.message}")
+            raise RuntimeError(f"acquire failed: {acquired.text.en}")
         held = acquired.held
         lock_path = held.path
         if sb.read_file(lock_path) is None:
             raise RuntimeError(f"{lock_path} not in the repository after acquire")
         released = await manager.release(held)
         if str(getattr(released.outcome, "value", released.outcome)) != "released":
-            raise RuntimeError(f"release failed: {released.message}")
+            raise RuntimeError(f"release failed: {released.text.en}")
         if sb.read_file(lock_path) is not None:
             raise RuntimeError(f"{lock_path} still in the repository after release")
         lock_detail = tr("acquired and released {path}", path=lock_path)

@@ -22,6 +22,7 @@ ACTIONS = (
     "heartbeat",
     "save",
     "close",
+    "takeover_notice",
 )
 
 
@@ -63,7 +64,21 @@ def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
     acts = cfg["actions"]
     assert acts["list_warm"]["ours"]["requests_max"] == 1
     assert acts["list_cold"]["ours"]["requests_max"] <= 1 + 4  # 3 docs + the big one
-    assert acts["heartbeat"]["ours"]["requests_max"] == 1
+    assert acts["heartbeat"]["ours"]["requests_max"] == 2  # one look, one write
+    # the one who lost a lock learns it from the tree and the new lock, without a write
+    assert cfg["takeover_notice_requests"] == acts["takeover_notice"]["ours"]["requests_max"] <= 2
+    assert acts["takeover_notice"]["ours"]["routes_last_run"].keys() <= {
+        "GET /git/trees/{tree_sha}",
+        "GET /git/blobs/{file_sha}",
+    }
+    # the git database's figures: a save's 409, pages in one commit, the blob cache's size
+    gd = cfg["gitdata"]
+    assert cfg["save_conflict_reads_before_question"] == 3
+    assert gd["save_conflict"]["requests"] == 4  # the PUT, then the three reads
+    assert gd["changes"]["commits"] == 1 and gd["changes"]["requests"] == 6
+    assert gd["changes"]["committed"] == gd["changes"]["files"] == 4
+    assert gd["blob_cache"]["after_first_list"]["disk_bytes"] > 0
+    assert gd["blob_cache"]["after_prune"]["files"] >= gd["blob_cache"]["docs"]
     assert acts["open_uncontended"]["webadmin"]["requests"] == 3
     assert acts["heartbeat"]["webadmin"]["requests"] == 2
     assert "ours_proposed" in acts["open_uncontended"]

@@ -2,7 +2,7 @@
 
     modu-desktop docs list [--json]
     modu-desktop locks list [--json]
-    modu-desktop locks release DOC_ID [--force]
+    modu-desktop locks release DOC_ID [--force] [--json]
 
 Connection flags (on every command): ``--data-dir`` (as the app's; else ``MODU_DATA_DIR``),
 ``--api-url`` (default https://api.github.com, or a GitHub
@@ -45,6 +45,8 @@ from modu_desktop.cli.common import table as _table
 from modu_desktop.core.github.client import GitHubClient
 from modu_desktop.core.github.errors import GitHubError
 from modu_desktop.core.locks.wire import InvalidDocId
+from modu_desktop.core.text import Text
+from modu_desktop.i18n import tr
 
 # --------------------------------------------------------------------------------------------
 # Parsers
@@ -72,6 +74,7 @@ def _add_locks_release(sub: Any) -> None:
     p.add_argument(
         "--force", action="store_true", help="also release a fresh lock someone is using"
     )
+    p.add_argument("--json", action="store_true", help="machine-readable output (with its code)")
     p.set_defaults(run=_locks_release)
 
 
@@ -106,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     from modu_desktop.cli import publish as cli_publish
 
     cli_publish.register({"docs": docs_sub})
+    # docs search lives in cli/search.py.
+    from modu_desktop.cli import search as cli_search
+
+    cli_search.register({"docs": docs_sub})
     return parser
 
 
@@ -207,11 +214,12 @@ async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
         )
         return 0
     if not views:
-        ctx.out.write(f"No locks on {ctx.where}.\n")
+        ctx.out.write(tr("No locks on {where}.", where=ctx.where) + "\n")
         return 0
     rows = [["DOC ID", "HOLDER", "STARTED (UTC)", "LAST HEARTBEAT (UTC)", "AGE", "STATE"]]
     for v in views:
         if v.status is LockStatus.MALFORMED:
+            # Why it cannot be read is technical, and this table is where an admin looks for it.
             state = f"malformed: {v.malformed_reason}"
             if v.record is not None and v.record.claimed_by:
                 state += f" (names @{v.record.claimed_by})"
@@ -236,26 +244,44 @@ async def _locks_list(args: argparse.Namespace, ctx: Context) -> int:
 async def _locks_release(args: argparse.Namespace, ctx: Context) -> int:
     from modu_desktop.core.locks import words
     from modu_desktop.core.locks.model import LockStatus, ReleaseOutcome
+    from modu_desktop.core.locks.results import ReleaseResult
 
     login = await ctx.login()
     mgr = _lock_manager(ctx, login)
     view = await mgr.inspect(args.doc_id)
-    if view.status is LockStatus.FREE:
-        ctx.out.write(f"{args.doc_id} is not locked; nothing to release.\n")
-        return 0
     fresh = not view.is_stale and not (view.status is LockStatus.MALFORMED and view.age_s is None)
-    if fresh and not args.force:
-        holder = view.holder or "unknown"
-        raise CliFailure(
-            f"{args.doc_id} is locked by @{holder}; last sign of life "
-            f"{words.when(view.last_heartbeat, view.server_now)()}. The lock is fresh: use "
-            "--force to release it anyway"
+    if view.status is not LockStatus.FREE and fresh and not args.force:
+        fresh_lock = Text(
+            "{holding} The lock is fresh: use --force to release it anyway.",
+            holding=words.describe(view),
         )
-    result = await mgr.release_view(view)
-    if result.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE):
-        ctx.out.write(result.message + "\n")
-        return 0
-    raise CliFailure(result.message)
+        raise CliFailure(fresh_lock())
+    result = (
+        await mgr.release_view(view)
+        if view.status is not LockStatus.FREE
+        else ReleaseResult(ReleaseOutcome.ALREADY_GONE, args.doc_id, view=view)
+    )
+    done = result.outcome in (ReleaseOutcome.RELEASED, ReleaseOutcome.ALREADY_GONE)
+    if args.json:
+        ctx.out.write(json.dumps(_release_json(result, done), ensure_ascii=False, indent=2) + "\n")
+    if not done:
+        raise CliFailure(result.text())
+    if not args.json:
+        ctx.out.write(result.text() + "\n")
+    return 0
+
+
+def _release_json(result: Any, done: bool) -> dict[str, Any]:
+    """A lock result for scripts: its outcome and code (what happened), and the sentence in
+    both languages."""
+    return {
+        "ok": done,
+        "docId": result.doc_id,
+        "outcome": result.outcome.value,
+        "code": result.code.value,
+        "message": result.text.en,
+        "messageKo": result.text.ko,
+    }
 
 
 # --------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from modu_desktop.cli import common as cli
+from modu_desktop.core.text import Text
 
 __all__ = ["register", "check_files"]
 
@@ -213,19 +214,14 @@ async def _docs_restore(args: argparse.Namespace, ctx: cli.Context) -> int:
         mgr = cli.lock_manager(ctx, login)
         acquired = await mgr.acquire(args.doc_id, take_stale=True)
         if acquired.held is None:
-            holder = acquired.view.holder if acquired.view else None
-            who = f" by @{holder}" if holder else ""
-            raise cli.CliFailure(
-                f"{args.doc_id} is being edited{who}; nothing was restored "
-                f"({acquired.message or acquired.outcome.value})"
-            )
+            raise cli.CliFailure(Text("Nothing was restored. {why}", why=acquired.text)())
         held = acquired.held
         try:
             current = await store.load(args.doc_id)
 
-            async def lock_ok() -> str | None:
+            async def lock_ok() -> Text | None:
                 v = await mgr.verify(held)
-                return None if v.ok else v.reason
+                return None if v.ok else v.text
 
             result = await restore_version(
                 store, current, version, text, current.sha, login, lock_ok=lock_ok
@@ -233,7 +229,7 @@ async def _docs_restore(args: argparse.Namespace, ctx: cli.Context) -> int:
         finally:
             await mgr.release(held)
     if isinstance(result, RestoreRefused):
-        raise cli.CliFailure(result.reason)
+        raise cli.CliFailure(result.reason())
     if isinstance(result, SaveConflict):
         raise cli.CliFailure(f"{path} changed while restoring; nothing was restored")
     if getattr(result, "unchanged", False):

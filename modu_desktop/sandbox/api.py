@@ -79,7 +79,9 @@ class GitHubApi:
         self._sleep = sleep or _plain_sleep
         self._race_lock = threading.Lock()
         self._forced_losses: dict[str, int] = {}
-        self.branch_moved = 0  # writes answered 409 "is at X but expected Y"
+        # Writes that lost the race for the branch: Contents API writes answered 409 "is at X but
+        # expected Y", branch updates answered 422 "Update is not a fast forward".
+        self.branch_moved = 0
         self._stale: dict[tuple[str, str], StaleWrite] = {}
         self._logs: OrderedDict[tuple[str, str | None], list[CommitInfo]] = OrderedDict()
         self.releases: list[dict[str, Any]] = []  # endpoints.releases (memory, like metadata)
@@ -138,15 +140,7 @@ class GitHubApi:
         window the lock is let go, so other writes may land first. A lost race answers 409
         with GitHub's message and applies nothing."""
         faults = self.faults.snapshot()
-        window = faults.race_window_ms / 1000
-        if window > 0:
-            self.lock.release()
-            try:
-                stopping = self._sleep(window)
-            finally:
-                self.lock.acquire()
-            if stopping:
-                raise ApiError(502, "Server Error")
+        self._race_window(faults)
         if self._forced_loss(path) or self.injector.loses_race(faults, path):
             writer = Signature(
                 CONCURRENT_WRITER.name, CONCURRENT_WRITER.email, int(self.clock()), 0
@@ -157,6 +151,42 @@ class GitHubApi:
             now = self.store.branch_head(prepared.branch)
             raise ApiError(409, f"is at {now} but expected {prepared.outcome.previous_head}")
         return prepared.outcome
+
+    def move_branch(self, branch: str, new: str, *, force: bool, paths: list[str]) -> str:
+        """Move ``branch`` to the commit ``new`` as `PATCH git/refs/heads/{branch}` does: without
+        ``force`` only as a fast forward — a branch that moved since the commit was built
+        (another client's commit, also one the race faults land inside the window for
+        ``paths``) answers 422 "Update is not a fast forward" and changes nothing. Called with
+        the lock held; returns the commit the branch pointed at before."""
+        faults = self.faults.snapshot()
+        self._race_window(faults)
+        if any(self._forced_loss(p) or self.injector.loses_race(faults, p) for p in paths):
+            writer = Signature(
+                CONCURRENT_WRITER.name, CONCURRENT_WRITER.email, int(self.clock()), 0
+            )
+            self.store.commit_nothing(branch, CONCURRENT_MESSAGE, writer)
+        current = self.store.branch_head(branch)
+        if current is None:
+            raise ApiError(422, "Reference does not exist")
+        if not force and not self.store.is_ancestor(current, new):
+            self.branch_moved += 1
+            raise ApiError(422, "Update is not a fast forward")
+        if not self.store.move_branch(branch, current, new):
+            raise RuntimeError("branch moved during a serialised write")
+        return current
+
+    def _race_window(self, faults: Faults) -> None:
+        """With `race_window_ms`, let the lock go for the window: other writes may land."""
+        window = faults.race_window_ms / 1000
+        if window <= 0:
+            return
+        self.lock.release()
+        try:
+            stopping = self._sleep(window)
+        finally:
+            self.lock.acquire()
+        if stopping:
+            raise ApiError(502, "Server Error")
 
     # ----- helpers -------------------------------------------------------------------------
 

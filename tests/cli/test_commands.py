@@ -79,7 +79,7 @@ def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None
     assert sb.read_file(lock_path("01-welcome")) is not None
 
     assert main(cli_args(sb, "locks", "release", "01-welcome", "--force")) == 0
-    assert "Released the lock on 01-welcome held by @editor2" in capsys.readouterr().out
+    assert "Released the lock on “01-welcome” that @editor2 held." in capsys.readouterr().out
     assert sb.read_file(lock_path("01-welcome")) is None
     assert sb.commits(lock_path("01-welcome"))[0]["message"] == (
         "system: release lock for 01-welcome [skip ci]"
@@ -92,6 +92,26 @@ def test_locks_release(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None
     sb.faults.clock_offset_seconds = 905
     assert main(cli_args(sb, "locks", "release", "02-programs")) == 0
     assert sb.read_file(lock_path("02-programs")) is None
+
+
+def test_locks_release_speaks_korean_and_gives_its_code(
+    cli_env: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lock manager's result is a code and its fields: the CLI words it in ``--lang`` and
+    gives the code in ``--json`` (the sentence in both languages beside it)."""
+    sb = cli_env
+    lock_as(sb, "editor2", "01-welcome")
+    assert main(["--lang", "ko", *cli_args(sb, "locks", "release", "01-welcome")]) == 1
+    err = capsys.readouterr().err
+    assert "editor2 님이 “01-welcome” 문서를" in err and "--force를 붙이세요" in err
+    argv = cli_args(sb, "locks", "release", "01-welcome", "--force", "--json")
+    assert main(["--lang", "ko", *argv]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is True and out["outcome"] == "released" and out["code"] == "released_from"
+    assert out["message"] == "Released the lock on “01-welcome” that @editor2 held."
+    assert out["messageKo"] == "editor2 님이 가지고 있던 “01-welcome” 편집 권한을 해제했습니다."
+    assert main(["--lang", "ko", *cli_args(sb, "locks", "release", "01-welcome")]) == 0
+    assert capsys.readouterr().out == "지금 “01-welcome” 문서를 편집하는 사람이 없습니다.\n"
 
 
 @pytest.mark.parametrize(
@@ -183,7 +203,8 @@ def test_cli_as_a_subprocess(sandbox: Any, tmp_path: Path) -> None:
         capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 1
-    assert proc.stderr.startswith("error: 01-welcome is locked by @editor2")
+    assert proc.stderr.startswith("error: @editor2 is editing “01-welcome” since ")
+    assert "The lock is fresh: use --force" in proc.stderr
     assert "Traceback" not in proc.stderr and "tok-editor1" not in proc.stderr
 
 

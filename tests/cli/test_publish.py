@@ -98,7 +98,7 @@ def test_history_and_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -
     # Someone edits; then we restore the seed version.
     lock_as(sb, "editor2", "03-strategy")
     assert main(cli_args(sb, "docs", "restore", "03-strategy", seed["shortSha"])) == 1
-    assert "being edited by @editor2" in capsys.readouterr().err
+    assert "Nothing was restored. @editor2 is editing “03-strategy”" in capsys.readouterr().err
 
     import asyncio
 

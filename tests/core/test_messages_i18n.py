@@ -39,6 +39,7 @@ def _all_errors() -> list[Any]:
         errors.NetworkError("x", kind="connection"),
         errors.WriteUncertain("x"),
         errors.BranchMoved(409, "is at a but expected b", tries=5),
+        errors.NotFastForward(422, "Update is not a fast forward"),
         InvalidDocId("docId is empty"),
     ]
     samples += [
@@ -156,7 +157,7 @@ def test_a_lock_view_is_told_the_same_way() -> None:
     rec = LockRecord("03-strategy", "김민준", int(NOW - 600), int(NOW - 30))
     view = LockView("03-strategy", LockStatus.HELD, "sha", rec, NOW, 900)
     line = words.line(Holding.of(view), "03-strategy")
-    assert lock_words.describe(view) == line.en
+    assert lock_words.describe(view) == line
     assert line.ko.startswith("@김민준 님이 “03-strategy” 문서를 ")
     from modu_desktop.core.docops.ops import lock_holder_text
 

@@ -515,3 +515,69 @@ def test_bad_json_is_400(target: Target) -> None:
     )
     assert r.status_code == 400
     assert r.json()["message"] == "Problems parsing JSON"
+
+
+# ----- the git database by path, and one commit of many files ---------------------------------
+
+
+def test_a_folder_tree_by_its_path(target: Target, existing: dict[str, Any]) -> None:
+    """`{rev}:{folder}` names a folder's tree; the client reads a file's folder in one request."""
+    folder = quote(target.scratch, safe="/")
+    by_branch = target.api.get(target.url(f"/git/trees/{quote(target.branch)}:{folder}"))
+    assert by_branch.status_code == 200, by_branch.text
+    entry = next(e for e in by_branch.json()["tree"] if e["path"] == "existing.md")
+    assert entry["sha"] == existing["sha"] and entry["type"] == "blob"
+    by_commit = target.api.get(target.url(f"/git/trees/{existing['commit']}:{folder}"))
+    assert by_commit.json()["sha"] == by_branch.json()["sha"]
+    missing = target.api.get(target.url(f"/git/trees/{quote(target.branch)}:{folder}/nope"))
+    assert missing.status_code == 404
+
+
+def test_one_commit_of_many_files_and_no_fast_forward(
+    target: Target, existing: dict[str, Any]
+) -> None:
+    """Tree over a base tree (inline content, a deletion), a commit, a fast-forward update; a
+    second commit on the old head is refused with 422 and the branch keeps the first."""
+    ref = target.api.get(target.url(f"/git/ref/heads/{target.branch}")).json()["object"]["sha"]
+    base = target.api.get(target.url(f"/git/commits/{ref}")).json()["tree"]["sha"]
+    made = target.api.post(
+        target.url("/git/trees"),
+        json={
+            "base_tree": base,
+            "tree": [
+                {
+                    "path": f"{target.scratch}/many-1.md",
+                    "mode": "100644",
+                    "type": "blob",
+                    "content": "하나\n",
+                },
+                {"path": existing["path"], "mode": "100644", "type": "blob", "sha": None},
+            ],
+        },
+    )
+    assert made.status_code == 201, made.text
+    target.pace()
+    commit = target.api.post(
+        target.url("/git/commits"),
+        json={"message": "test: many [skip ci]", "tree": made.json()["sha"], "parents": [ref]},
+    )
+    assert commit.status_code == 201, commit.text
+    target.pace()
+    moved = target.api.patch(
+        target.url(f"/git/refs/heads/{target.branch}"),
+        json={"sha": commit.json()["sha"], "force": False},
+    )
+    assert moved.status_code == 200, moved.text
+    target.created.append(f"{target.scratch}/many-1.md")
+    late = target.api.post(
+        target.url("/git/commits"),
+        json={"message": "test: late [skip ci]", "tree": base, "parents": [ref]},
+    )
+    target.pace()
+    refused = target.api.patch(
+        target.url(f"/git/refs/heads/{target.branch}"), json={"sha": late.json()["sha"]}
+    )
+    assert refused.status_code == 422
+    assert refused.json()["message"] == "Update is not a fast forward"
+    now = target.api.get(target.url(f"/git/ref/heads/{target.branch}")).json()["object"]["sha"]
+    assert now == commit.json()["sha"]

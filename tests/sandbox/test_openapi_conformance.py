@@ -189,6 +189,37 @@ def _drive(
     c.get(f"{R}/git/blobs/{blob}")
     c.get(f"{R}/git/blobs/{blob}", headers={"Accept": "application/vnd.github.raw"})
     c.get(f"{R}/git/blobs/{'5' * 40}")
+    c.get(f"{R}/git/trees/main:docs")  # a folder's tree by its path
+    c.get(f"{R}/git/trees/main:nowhere")  # 404
+    # git database writes: blob, tree over a base, commit, fast-forward ref update
+    now = c.get(f"{R}/git/commits/{c.get(f'{R}/git/ref/heads/main').json()['object']['sha']}")
+    now_sha, now_tree = now.json()["sha"], now.json()["tree"]["sha"]
+    made = c.post(f"{R}/git/blobs", json={"content": "한 줄\n", "encoding": "utf-8"})
+    c.post(f"{R}/git/blobs", json={"content": b64(b"\x00\x01"), "encoding": "base64"})
+    c.post(f"{R}/git/blobs", json={"encoding": "utf-8"})  # 422 content missing
+    entry = {"path": "docs/gd.md", "mode": "100644", "type": "blob"}
+    new_tree = c.post(
+        f"{R}/git/trees",
+        json={
+            "base_tree": now_tree,
+            "tree": [
+                {**entry, "sha": made.json()["sha"]},
+                {**entry, "path": "docs/gd2.md", "content": "둘\n"},
+                {**entry, "path": "docs/conformance.md", "sha": None},
+            ],
+        },
+    )
+    gone = [{**entry, "sha": None}]  # 422: docs/gd.md is not in that tree
+    c.post(f"{R}/git/trees", json={"base_tree": now_tree, "tree": gone})
+    commit = c.post(
+        f"{R}/git/commits",
+        json={"message": "docs: gd", "tree": new_tree.json()["sha"], "parents": [now_sha]},
+    )
+    c.post(f"{R}/git/commits", json={"message": "m", "tree": "6" * 40})  # 422
+    c.patch(f"{R}/git/refs/heads/main", json={"sha": commit.json()["sha"], "force": False})
+    c.patch(f"{R}/git/refs/heads/main", json={"sha": head})  # 422 not a fast forward
+    c.patch(f"{R}/git/refs/heads/nope", json={"sha": head})  # 422 no such reference
+    e.post(f"{R}/git/blobs", json={"content": "x"})  # 409 empty repository
     for path in (
         "/git/ref/heads/main",
         "/git/commits/" + head,
@@ -315,6 +346,16 @@ def test_statuses_seen(answers: list[Answer]) -> None:
         ("GET", "/repos/{owner}/{repo}/tarball/{ref}", 404),
         ("GET", "/repos/{owner}/{repo}/releases/latest", 404),
         ("GET", "/repos/{owner}/{repo}/releases/latest", 200),
+        ("POST", "/repos/{owner}/{repo}/git/blobs", 201),
+        ("POST", "/repos/{owner}/{repo}/git/blobs", 409),
+        ("POST", "/repos/{owner}/{repo}/git/blobs", 422),
+        ("POST", "/repos/{owner}/{repo}/git/trees", 201),
+        ("POST", "/repos/{owner}/{repo}/git/trees", 422),
+        ("POST", "/repos/{owner}/{repo}/git/commits", 201),
+        ("POST", "/repos/{owner}/{repo}/git/commits", 422),
+        ("PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", 200),
+        ("PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", 422),
+        ("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}", 404),
         ("POST", "/repos/{owner}/{repo}/releases", 201),
         ("POST", "/repos/{owner}/{repo}/releases", 422),
     ]:

@@ -76,7 +76,7 @@ class Version:
 class RestoreRefused:
     """The restore was not attempted (the lock is not ours, or the version has no such file)."""
 
-    reason: str
+    reason: Text
 
 
 def is_lock_commit(message: str) -> bool:
@@ -183,7 +183,7 @@ async def restore_version(
     base_sha: str,
     login: str,
     *,
-    lock_ok: Callable[[], Awaitable[str | None]],
+    lock_ok: Callable[[], Awaitable[Text | None]],
 ) -> SaveResult | SaveConflict | RestoreRefused:
     """Save ``text`` (the version's text) over ``base_sha`` with the restore message, after
     ``lock_ok()`` confirms the lock (it returns None when the lock is ours, else the reason)."""
@@ -219,13 +219,13 @@ async def restore_previous(
     current_sha: str,
     login: str,
     *,
-    lock_ok: Callable[[], Awaitable[str | None]],
+    lock_ok: Callable[[], Awaitable[Text | None]],
 ) -> SaveResult | SaveConflict | RestoreRefused:
     """ "이전 버전으로 되돌리기" after a failed deploy: save the version before ``my_commit_sha``
     over ``current_sha`` (the blob my save created), lock checked, restore message."""
     found = await version_before(history, my_commit_sha, path)
     if found is None:
-        return RestoreRefused(f"{path} has no earlier version")
+        return RestoreRefused(Text("This page has no earlier version to go back to."))
     version, text = found
     return await restore_version(store, path, version, text, current_sha, login, lock_ok=lock_ok)
 

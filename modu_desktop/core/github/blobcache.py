@@ -1,7 +1,10 @@
 """Content-addressed on-disk cache of git blobs, keyed by the git blob sha.
 
-A blob addressed by its sha never changes, so entries live forever. Writes are atomic
-(temp file + rename, no fsync); reads re-hash the bytes and discard a corrupt file.
+A blob addressed by its sha never changes, so an entry is never wrong, only perhaps no longer
+wanted: `prune` keeps every blob the current tree uses and, of the rest (old versions read for
+history, conflicts or a restore), only the newest within `CacheBounds` (age and total size).
+Writes are atomic (temp file + rename, no fsync); reads re-hash the bytes and discard a corrupt
+file.
 """
 
 from __future__ import annotations
@@ -12,15 +15,52 @@ import os
 import re
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from modu_desktop.core.atomic import git_blob_sha
 
-__all__ = ["BlobCache", "git_blob_sha"]
+__all__ = ["BlobCache", "CacheBounds", "CacheUsage", "PruneReport", "git_blob_sha"]
 
 log = logging.getLogger(__name__)
 
 _SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+# A temp file older than this was left by a writer that died; a younger one may be in use.
+_STRAY_TEMP_S = 600.0
+
+
+@dataclass(frozen=True)
+class CacheBounds:
+    """What the cache keeps besides the blobs the current tree uses: blobs written less than
+    ``max_age_s`` ago, newest first, while everything together stays within ``max_bytes``."""
+
+    max_bytes: int = 128 * 1024 * 1024
+    max_age_s: float = 30 * 86400.0
+
+
+@dataclass(frozen=True)
+class CacheUsage:
+    """How much the cache holds: files, their bytes, and the disk space they take."""
+
+    files: int = 0
+    bytes: int = 0
+    disk_bytes: int = 0
+
+
+@dataclass(frozen=True)
+class PruneReport:
+    removed: int  # files deleted (stray temp files included)
+    removed_bytes: int
+    left: CacheUsage  # what stays
+
+
+@dataclass(frozen=True)
+class _Cached:
+    sha: str
+    path: Path
+    size: int
+    disk: int
+    mtime: float
 
 
 class BlobCache:
@@ -84,29 +124,60 @@ class BlobCache:
             raise
         return actual
 
-    def prune(self, keep: set[str]) -> int:
-        """Delete every entry (and stray temp file) whose sha is not in `keep`; returns the
-        number of files removed. Safe to call while other code reads the cache."""
-        keep = {k.lower() for k in keep}
-        removed = 0
+    def _scan(self, now: float) -> tuple[list[_Cached], int]:
+        """Every cached blob, and how many stray temp files were removed on the way."""
+        found: list[_Cached] = []
+        strays = 0
         if not self.dir.is_dir():
-            return 0
+            return found, strays
         for sub in self.dir.iterdir():
             if not sub.is_dir() or len(sub.name) != 2:
                 continue
             for f in sub.iterdir():
-                if f.name.startswith(".tmp-"):
-                    # Another writer may be busy with a fresh temp file: only old leftovers.
-                    with contextlib.suppress(OSError):
-                        if time.time() - f.stat().st_mtime > 600:
+                with contextlib.suppress(OSError):
+                    st = f.stat()
+                    if f.name.startswith(".tmp-"):
+                        if now - st.st_mtime > _STRAY_TEMP_S:
                             f.unlink()
-                            removed += 1
-                    continue
-                if (sub.name + f.name) not in keep:
-                    with contextlib.suppress(OSError):
-                        f.unlink()
-                        removed += 1
-        return removed
+                            strays += 1
+                        continue
+                    disk = getattr(st, "st_blocks", 0) * 512 or st.st_size
+                    found.append(_Cached(sub.name + f.name, f, st.st_size, disk, st.st_mtime))
+        return found, strays
+
+    def usage(self) -> CacheUsage:
+        found, _strays = self._scan(time.time())
+        return CacheUsage(len(found), sum(c.size for c in found), sum(c.disk for c in found))
+
+    def prune(
+        self, keep: set[str], bounds: CacheBounds | None = None, *, now: float | None = None
+    ) -> PruneReport:
+        """Delete what is not wanted: every blob whose sha is not in ``keep`` (``bounds`` None),
+        or of those, the ones older than ``bounds.max_age_s`` and, newest first, the ones past
+        ``bounds.max_bytes`` for the whole cache. Stray temp files go too. ``now`` is the wall
+        clock the files' times are compared with. Safe while other code reads and writes the
+        cache (a blob pruned meanwhile is fetched again)."""
+        now = time.time() if now is None else now
+        keep = {k.lower() for k in keep}
+        found, removed = self._scan(now)
+        kept = [c for c in found if c.sha in keep]
+        budget = (bounds.max_bytes if bounds else 0) - sum(c.size for c in kept)
+        removed_bytes = 0
+        for c in sorted((c for c in found if c.sha not in keep), key=lambda c: -c.mtime):
+            young = bounds is not None and now - c.mtime <= bounds.max_age_s
+            if young and c.size <= budget:
+                budget -= c.size
+                kept.append(c)
+                continue
+            try:
+                c.path.unlink()
+            except OSError:
+                kept.append(c)
+                continue
+            removed += 1
+            removed_bytes += c.size
+        left = CacheUsage(len(kept), sum(c.size for c in kept), sum(c.disk for c in kept))
+        return PruneReport(removed, removed_bytes, left)
 
     def discard(self, sha: str) -> None:
         with contextlib.suppress(OSError, ValueError):

@@ -27,6 +27,7 @@ __all__ = [
     "NetworkError",
     "WriteUncertain",
     "BranchMoved",
+    "NotFastForward",
 ]
 
 
@@ -91,7 +92,20 @@ class NotFound(GitHubError):
 
 
 class GitHubConflict(GitHubError):
-    """409 (or a 422 that means the same): someone else changed the file meanwhile."""
+    """409 (or a 422 that means the same): someone else changed the file meanwhile.
+
+    ``current_sha`` is the file's blob sha that the write rule read after the 409 (None: the
+    file is gone), when ``current_known``; whoever shows the conflict starts from it instead of
+    reading the file's place again."""
+
+    current_sha: str | None = None
+    current_known: bool = False
+
+    def knowing_current(self, sha: str | None) -> GitHubConflict:
+        """This conflict, with the file's current blob sha (None: deleted) as read after it."""
+        self.current_sha = sha
+        self.current_known = True
+        return self
 
     def user_text(self) -> Text:
         return Text(
@@ -232,4 +246,16 @@ class BranchMoved(GitHubError):
         return Text(
             "GitHub was busy with other people's changes just then and did not take this one; "
             "nothing was changed. It can be tried again in a moment."
+        )
+
+
+class NotFastForward(ValidationFailed):
+    """422 "Update is not a fast forward": a branch update (``update_ref`` without ``force``)
+    whose commit does not descend from where the branch is now — another commit landed since
+    the branch was read. Nothing was changed; the work may be built again on the new head."""
+
+    def user_text(self) -> Text:
+        return Text(
+            "Someone else's change reached GitHub first, so this one was not made; nothing was "
+            "changed. It can be made again on the newest version."
         )

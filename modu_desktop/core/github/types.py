@@ -99,6 +99,31 @@ class Tree:
 
 
 @dataclass(frozen=True)
+class NewTreeEntry:
+    """One entry of a tree to create (``POST git/trees``): ``sha`` (an existing blob),
+    ``content`` (text GitHub writes as a blob), or neither — the path is deleted from the base
+    tree (GitHub's ``"sha": null``)."""
+
+    path: str
+    sha: str | None = None
+    content: str | None = None
+    mode: str = "100644"
+    type: str = "blob"
+
+    @property
+    def deletes(self) -> bool:
+        return self.sha is None and self.content is None
+
+    def as_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"path": self.path, "mode": self.mode, "type": self.type}
+        if self.content is not None:
+            body["content"] = self.content
+        else:
+            body["sha"] = self.sha  # None: delete
+        return body
+
+
+@dataclass(frozen=True)
 class WriteResult:
     content_sha: str | None  # the new blob sha (None for deletes)
     commit_sha: str

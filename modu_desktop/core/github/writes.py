@@ -8,8 +8,9 @@ GitHub answers a write with 409 for two different reasons (docs/github-behaviour
   simply be sent again.
 
 The message is not a contract, so after a 409 the file's current blob sha is read through the
-git database (:func:`current_blob_sha`). Still the sha we wrote over (still absent for a create,
-still present for a delete): the branch moved — send again after a short, jittered pause, a few
+git database (``read_current``: the client's ``blob_sha_at``, the file's folder in one request).
+Still the sha we wrote over (still absent for a create, still present for a delete): the branch
+moved — send again after a short, jittered pause, a few
 times within seconds (:class:`RaceRetry`); if it keeps happening the write ends as
 :class:`~modu_desktop.core.github.errors.BranchMoved`, a temporary failure (a heartbeat counts a
 miss, a save is queued), never a conflict and never a lost lock. Anything else is a real
@@ -26,10 +27,9 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from modu_desktop.core.github.errors import BranchMoved, GitHubConflict, RepositoryEmpty, ShaMissing
-from modu_desktop.core.github.types import Tree
 
 log = logging.getLogger(__name__)
 
@@ -68,31 +68,6 @@ class RaceCounts:
     by_path: dict[str, int] = field(default_factory=dict)
 
 
-class TreeReader(Protocol):
-    """What the race rule reads (the client's git-database trees); the client calls the rule,
-    so the rule names no client."""
-
-    async def get_tree(self, ref: str | None = None, recursive: bool = True) -> Tree: ...
-
-
-async def current_blob_sha(client: TreeReader, path: str, branch: str) -> str | None:
-    """The blob sha of ``path`` on ``branch`` now (None: no such file), from the git database:
-    the branch's root tree, then one tree per folder. Conditional reads, so a root tree that
-    did not change (another client's commit elsewhere) costs a free 304."""
-    tree = await client.get_tree(branch, recursive=False)
-    parts = path.strip("/").split("/")
-    for i, part in enumerate(parts):
-        hit = next((e for e in tree.entries if e.path == part), None)
-        if hit is None:
-            return None
-        if i == len(parts) - 1:
-            return hit.sha if hit.type == "blob" else None
-        if hit.type != "tree":
-            return None
-        tree = await client.get_tree(hit.sha, recursive=False)
-    return None
-
-
 async def send_write(
     send: Callable[[], Awaitable[T]],
     read_current: Callable[[], Awaitable[str | None]],
@@ -106,7 +81,9 @@ async def send_write(
 ) -> T:
     """Send one write (``send``: a PUT or DELETE carrying ``base_sha``, None for a create) and
     answer its 409s: re-read the file (``read_current``); unchanged → the branch moved, send
-    again (:class:`RaceRetry`), finally :class:`BranchMoved`; changed → ``GitHubConflict``.
+    again (:class:`RaceRetry`), finally :class:`BranchMoved`; changed → ``GitHubConflict``
+    carrying the current blob sha it read (``current_sha``), so the conflict is shown without
+    reading the file's place again.
     A read that fails leaves the decision open: its error is raised (nothing of ours was
     applied, so callers treat it as the temporary failure it is)."""
     counts = counts if counts is not None else RaceCounts()
@@ -123,6 +100,7 @@ async def send_write(
             current = await read_current()
             if current != base_sha:
                 counts.conflicts += 1
+                exc.knowing_current(current)
                 raise
             moved += 1
             counts.seen += 1

@@ -79,18 +79,6 @@ def _written_sha(result: Any, content: bytes) -> str:
     return sha if isinstance(sha, str) and sha else git_blob_sha(content)
 
 
-def _err_text(exc: BaseException) -> str:
-    um = getattr(exc, "user_message", None)
-    if callable(um):
-        try:
-            text = um("en")
-            if isinstance(text, str) and text:
-                return text
-        except Exception:  # pragma: no cover - defensive
-            pass
-    return str(exc) or type(exc).__name__
-
-
 def _is_conflict(exc: BaseException) -> bool:
     """409 (sha does not match) or 422 "sha wasn't supplied" (the file exists): the lock
     changed under us. Not a 422 validation error, not an unclear write."""

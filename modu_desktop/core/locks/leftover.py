@@ -76,7 +76,7 @@ class Leftover:
     view: LockView | None = None
     draft: Draft | None = None
     action: LeftoverAction | None = None
-    message: str = ""
+    message: str = ""  # what happened, for the log
 
     @property
     def doc_id(self) -> str:
@@ -134,7 +134,7 @@ async def release_leftover(
         except Exception as exc:
             leftover.action, leftover.message = LeftoverAction.KEPT, str(exc)
             return leftover.action
-        leftover.message = res.message
+        leftover.message = res.code.value
         if res.outcome is ReleaseOutcome.FAILED:
             leftover.action = LeftoverAction.KEPT
             return leftover.action
@@ -170,7 +170,7 @@ async def resume(
         leftover.message = str(exc)
         return None
     if beat.outcome is not HeartbeatOutcome.OK:
-        leftover.message = beat.message
+        leftover.message = beat.code.value
         if beat.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
             registry.forget(leftover.record)
             leftover.action = LeftoverAction.FORGOTTEN

@@ -1,5 +1,7 @@
 """What a lock means to us (Qt-free): ``LockStatus`` from our point of view, the ``LockView`` of one
-document, the ``HeldLock`` we hold, and the results of acquire / heartbeat / release / verify.
+document, who we are when we claim (``Claimant``), the ``HeldLock`` we hold, the outcomes of
+acquire / heartbeat / release and the ``LockCode`` of what happened (the results that carry
+them: ``results.py``).
 """
 
 from __future__ import annotations
@@ -102,8 +104,20 @@ def classify(
     return LockView(doc_id, status, sha, record, server_now, stale_s, same_install)
 
 
+@dataclass(frozen=True)
+class Claimant:
+    """Who we are when we claim a lock: the login, this window's session id and this
+    installation's id (they tell our claims apart), and the client written into the file."""
+
+    login: str
+    session_id: str
+    install_id: str | None
+    client_name: str
+    client_version: str
+
+
 # --------------------------------------------------------------------------------------------
-# Results
+# Holding and outcomes
 
 
 @dataclass
@@ -115,7 +129,7 @@ class HeldLock:
     started_at: int
     last_heartbeat: int
     misses: int = 0
-    last_error: str | None = None
+    last_error: str | None = None  # the last miss's error, for the log
 
     @property
     def path(self) -> str:
@@ -131,40 +145,11 @@ class AcquireOutcome(enum.Enum):
     FAILED = "failed"  # network / permission error; nothing changed as far as we know
 
 
-@dataclass(frozen=True)
-class AcquireResult:
-    outcome: AcquireOutcome
-    doc_id: str
-    held: HeldLock | None = None
-    view: LockView | None = None
-    message: str = ""
-    error: Exception | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.held is not None
-
-
 class HeartbeatOutcome(enum.Enum):
     OK = "ok"
     LOST = "lost"  # someone else holds it now
     RELEASED = "released"  # the lock file is gone
     MISSED = "missed"  # could not reach the server; still ours as far as we know
-
-
-@dataclass(frozen=True)
-class HeartbeatResult:
-    outcome: HeartbeatOutcome
-    held: HeldLock
-    view: LockView | None = None
-    misses: int = 0
-    expires_in_s: float | None = None
-    message: str = ""
-    error: Exception | None = None
-
-    @property
-    def still_held(self) -> bool:
-        return self.outcome in (HeartbeatOutcome.OK, HeartbeatOutcome.MISSED)
 
 
 class ReleaseOutcome(enum.Enum):
@@ -174,21 +159,45 @@ class ReleaseOutcome(enum.Enum):
     FAILED = "failed"
 
 
-@dataclass(frozen=True)
-class ReleaseResult:
-    outcome: ReleaseOutcome
-    doc_id: str
-    view: LockView | None = None
-    message: str = ""
-    error: Exception | None = None
+class LockCode(enum.Enum):
+    """What happened, one step finer than an outcome: the code a result carries (the CLI's JSON
+    ``code``, what the benchmark counts), worded by ``core/locks/news.py`` in either language."""
 
-
-@dataclass(frozen=True)
-class VerifyResult:
-    ok: bool
-    reason: str
-    view: LockView | None = None
-    retryable: bool = False
+    # acquire and take over
+    ACQUIRED = "acquired"
+    ALREADY_YOURS = "already_yours"
+    TOOK_OVER = "took_over"
+    TOOK_OVER_UNREADABLE = "took_over_unreadable"
+    HELD_BY_OTHER = "held_by_other"
+    LOCKED_AT_SAME_MOMENT = "locked_at_same_moment"
+    TAKEN_FIRST = "taken_first"
+    TAKEN_FIRST_BY_YOU_ELSEWHERE = "taken_first_by_you_elsewhere"
+    KEPT_CHANGING = "kept_changing"
+    COULD_NOT_LOCK = "could_not_lock"
+    COULD_NOT_READ = "could_not_read"
+    COULD_NOT_TAKE_OVER = "could_not_take_over"
+    # heartbeat
+    RENEWED = "renewed"
+    MISSED = "missed"
+    MISSED_EXPIRED = "missed_expired"
+    # the lock is no longer ours (a heartbeat, a verify or a take-back learnt it)
+    TAKEN_FROM_YOU = "taken_from_you"
+    TAKEN_FROM_YOU_ELSEWHERE = "taken_from_you_elsewhere"
+    REPLACED_BY_UNREADABLE = "replaced_by_unreadable"
+    RELEASED_BY_OTHER = "released_by_other"
+    LOST_WHILE_OFFLINE = "lost_while_offline"
+    # release
+    RELEASED = "released"
+    RELEASED_FROM = "released_from"
+    NOT_LOCKED = "not_locked"
+    RELEASED_MEANWHILE = "released_meanwhile"
+    CLAIMED_AGAIN = "claimed_again"
+    NOT_YOURS = "not_yours"
+    CHANGED_WHILE_RELEASING = "changed_while_releasing"
+    COULD_NOT_RELEASE = "could_not_release"
+    # verify
+    STILL_YOURS = "still_yours"
+    COULD_NOT_CHECK = "could_not_check"
 
 
 def view_to_json(view: LockView) -> dict[str, Any]:

@@ -3,8 +3,9 @@ of life, worded the same way in the list's badge and tooltip, the lock dialog, t
 banner, an operation's refusal and the CLI.
 
 Each function returns a :class:`~modu_desktop.core.text.Text` (call it for the current
-language, ``.en`` for a log line). Times are one format everywhere: the local clock and how long
-ago, ``"08:29 (just now)"`` / ``"08:29 (방금)"``; a day or more back, with the date.
+language, ``.en`` for a log line); the lock manager's results are worded in ``news.py``.
+Times are one format everywhere: the local clock and how long ago, ``"08:29 (just now)"`` /
+``"08:29 (방금)"``; a day or more back, with the date.
 
 In Korean the holder is "{who} 님": polite, and the particle after 님 is always 이/을.
 
@@ -237,10 +238,11 @@ def read_only_banner(h: Holding) -> Text:
     )
 
 
-def line(h: Holding, doc: str, reason: str | None = None) -> Text:
-    """One sentence for the CLI, an operation's refusal and the lock manager's messages
-    (``doc`` = the document's title where people read it, the docId in the lock manager's own
-    English lines; ``reason`` = why an unreadable lock is unreadable)."""
+def line(h: Holding, doc: str) -> Text:
+    """One sentence for the CLI, an operation's refusal and the lock manager's results
+    (``doc`` = the document's title where people read it, the docId in the lock manager's
+    own results). Why an unreadable lock is unreadable is technical: the CLI's lock table and
+    its JSON show it (``LockRecord.malformed``), no sentence does."""
     since, beat = when(h.started_at, h.now), when(h.last_heartbeat, h.now)
     if h.state is State.MINE_HERE:
         return Text(
@@ -249,16 +251,9 @@ def line(h: Holding, doc: str, reason: str | None = None) -> Text:
     if h.state is State.UNREADABLE:
         if h.who:
             return Text(
-                "“{doc}” has an unreadable lock held by unknown (it names @{who}): {reason}.",
-                doc=doc,
-                who=h.who,
-                reason=reason or "?",
+                "“{doc}” has a lock file that cannot be read; it names @{who}.", doc=doc, who=h.who
             )
-        return Text(
-            "“{doc}” has an unreadable lock held by unknown: {reason}.",
-            doc=doc,
-            reason=reason or "?",
-        )
+        return Text("“{doc}” has a lock file that cannot be read.", doc=doc)
     if h.state is State.MINE_ELSEWHERE:
         return Text(
             "You ({who}) are already editing “{doc}” {where} since {since}; last sign of life "
@@ -286,8 +281,8 @@ def line(h: Holding, doc: str, reason: str | None = None) -> Text:
     )
 
 
-def describe(view: LockView) -> str:
-    """One plain English sentence for the lock manager's messages and the CLI."""
+def describe(view: LockView) -> Text:
+    """Who holds the lock of ``view``'s document (named by its docId), or that nobody does."""
     if view.status is LockStatus.FREE or view.record is None:
-        return f"{view.doc_id} is not locked."
-    return line(Holding.of(view), view.doc_id, view.malformed_reason).en
+        return Text("“{doc}” is not locked.", doc=view.doc_id)
+    return line(Holding.of(view), view.doc_id)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from modu_desktop.core.github import errors
+from modu_desktop.core.text import Text, _err_text
 
 _STAMP = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z ")
 _COLOUR = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -73,7 +74,7 @@ class DeployFailure:
     job_name: str | None
     step_name: str | None
     lines: tuple[str, ...]
-    logs_unavailable: str | None = None
+    logs_unavailable: Text | None = None  # why the log could not be read
     files: tuple[BrokenFile, ...] = ()
 
 
@@ -164,16 +165,16 @@ async def deploy_failure(client: Any, run: Any) -> DeployFailure:
     try:
         jobs = await client.run_jobs(run_id)
     except (errors.PermissionDenied, errors.NotFound) as exc:
-        return DeployFailure(run_id, url, None, None, (), str(exc))
+        return DeployFailure(run_id, url, None, None, (), _err_text(exc))
     job = next((j for j in jobs if j.get("conclusion") == "failure"), jobs[0] if jobs else None)
     if job is None:
-        return DeployFailure(run_id, url, None, None, (), "the run has no jobs")
+        return DeployFailure(run_id, url, None, None, (), Text("the build has no steps to read"))
     step = next((s for s in job.get("steps") or [] if s.get("conclusion") == "failure"), None)
     step_name = step.get("name") if step else None
     try:
         log = await client.job_logs(int(job["id"]))
     except (errors.PermissionDenied, errors.NotFound) as exc:
-        return DeployFailure(run_id, url, job.get("name"), step_name, (), str(exc))
+        return DeployFailure(run_id, url, job.get("name"), step_name, (), _err_text(exc))
     return DeployFailure(
         run_id,
         url,

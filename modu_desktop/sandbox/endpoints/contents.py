@@ -17,7 +17,13 @@ from modu_desktop.sandbox.practice.deploy_workflow import (
     paths_ignore_from_workflow,
     should_run,
 )
-from modu_desktop.sandbox.repo.gitstore import Entry, PathConflict, Signature, WriteOutcome
+from modu_desktop.sandbox.repo.gitstore import (
+    CommitInfo,
+    Entry,
+    PathConflict,
+    Signature,
+    WriteOutcome,
+)
 from modu_desktop.sandbox.rest import payloads as P
 from modu_desktop.sandbox.rest.messages import ApiError, ApiRequest, ApiResponse, not_found
 
@@ -129,7 +135,7 @@ DELETE_REQUIRED = ("message", "sha")
 STRING_FIELDS = ("message", "content", "sha", "branch")
 
 
-def _ruby_inspect(value: Any) -> str:
+def ruby_inspect(value: Any) -> str:
     """How GitHub's validator quotes a wrong value: nil, 5, "x", true."""
     return "nil" if value is None else json.dumps(value, ensure_ascii=False)
 
@@ -153,18 +159,18 @@ def validate_body(body: dict[str, Any], required: tuple[str, ...]) -> None:
             raise ApiError(
                 422,
                 f"Invalid request.\n\nFor 'properties/{name}', "
-                f"{_ruby_inspect(body[name])} is not a string.",
+                f"{ruby_inspect(body[name])} is not a string.",
             )
     for person in ("author", "committer"):
         if person in body:
-            _validate_person(person, body[person])
+            validate_person(person, body[person])
 
 
-def _validate_person(field: str, value: Any) -> None:
+def validate_person(field: str, value: Any) -> None:
     if not isinstance(value, dict):
         raise ApiError(
             422,
-            f"Invalid request.\n\nFor 'properties/{field}', {_ruby_inspect(value)} "
+            f"Invalid request.\n\nFor 'properties/{field}', {ruby_inspect(value)} "
             "is not an object.",
         )
     missing = [n for n in ("name", "email") if not isinstance(value.get(n), str)]
@@ -172,7 +178,7 @@ def _validate_person(field: str, value: Any) -> None:
         raise ApiError(422, _missing_message(missing))
 
 
-def _person(value: dict[str, Any] | None, fallback: Signature) -> Signature:
+def person_signature(value: dict[str, Any] | None, fallback: Signature) -> Signature:
     if not value:
         return fallback
     when = fallback.timestamp
@@ -187,8 +193,8 @@ def _person(value: dict[str, Any] | None, fallback: Signature) -> Signature:
 def _signatures(api: GitHubApi, req: ApiRequest, body: dict[str, Any]) -> tuple[Signature, ...]:
     assert req.user is not None
     me = Signature(req.user.commit_name, req.user.commit_email, int(api.clock()), 0)
-    committer = _person(body.get("committer"), me)
-    author = _person(body.get("author"), committer)
+    committer = person_signature(body.get("committer"), me)
+    author = person_signature(body.get("author"), committer)
     return author, committer
 
 
@@ -231,22 +237,37 @@ def _check_sha(path: str, given: str | None, current: Entry) -> None:
         raise ApiError(409, f"{path} does not match {given}")
 
 
-def _after_write(
-    api: GitHubApi, req: ApiRequest, branch: str, path: str, outcome: WriteOutcome
+def after_push(
+    api: GitHubApi,
+    req: ApiRequest,
+    branch: str,
+    commit: CommitInfo,
+    previous_head: str | None,
+    paths: list[str],
 ) -> None:
-    api.mark_stale(branch, path, outcome.previous_head)
+    """What follows a branch moving from ``previous_head`` to ``commit``: the Contents cache's
+    stale copies of ``paths``, and a deploy run for a push to the default branch that changed
+    files outside the workflow's ``paths-ignore``."""
+    for path in paths:
+        api.mark_stale(branch, path, previous_head)
     if branch != api.branch:
         return
-    workflow = api.store.read_file(outcome.commit.sha, WORKFLOW_PATH)
+    workflow = api.store.read_file(commit.sha, WORKFLOW_PATH)
     if workflow is None:
         return
     ignore = paths_ignore_from_workflow(workflow.decode("utf-8", "replace"))
-    changed = api.store.changed_paths(outcome.commit.sha)
-    if should_run(outcome.commit.message, changed, ignore):
+    changed = api.store.changed_paths(commit.sha, since=previous_head)
+    if should_run(commit.message, changed, ignore):
         login = req.user.login if req.user else None
         # The build step: the site's build fails when any document breaks it (build_check).
-        check = start_build_check(api.store, outcome.commit.sha)
-        api.workflow.record_push(outcome.commit, branch, login, api.clock(), check)
+        check = start_build_check(api.store, commit.sha)
+        api.workflow.record_push(commit, branch, login, api.clock(), check)
+
+
+def _after_write(
+    api: GitHubApi, req: ApiRequest, branch: str, path: str, outcome: WriteOutcome
+) -> None:
+    after_push(api, req, branch, outcome.commit, outcome.previous_head, [path])
 
 
 def put_contents(api: GitHubApi, req: ApiRequest) -> ApiResponse:

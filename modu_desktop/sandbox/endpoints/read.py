@@ -115,7 +115,7 @@ def get_repo(api: GitHubApi, req: ApiRequest) -> ApiResponse:
 # ----- git database ----------------------------------------------------------------------------
 
 
-def _ref_json(api: GitHubApi, ref: str, sha: str) -> dict[str, Any]:
+def ref_json(api: GitHubApi, ref: str, sha: str) -> dict[str, Any]:
     return {
         "ref": f"refs/{ref}",
         "node_id": P.node_id("Ref", ref),
@@ -134,7 +134,7 @@ def get_ref(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     )
     if not name or sha is None:
         raise not_found()
-    return ApiResponse(200, _ref_json(api, ref, sha), cacheable=True)
+    return ApiResponse(200, ref_json(api, ref, sha), cacheable=True)
 
 
 def get_ref_legacy(api: GitHubApi, req: ApiRequest) -> ApiResponse:

@@ -9,8 +9,9 @@ from typing import Generic, TypeVar
 
 H = TypeVar("H")
 
-# Parameters that may contain slashes (a file path, a ref like "heads/main").
-GREEDY_PARAMS = {"path", "ref"}
+# Parameters that may contain slashes (a file path, a ref like "heads/main", a tree named by
+# git's "<rev>:<folder>" like "main:docs/bootcamp").
+GREEDY_PARAMS = {"path", "ref", "tree_sha"}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ nothing behind the reader's back.
 from __future__ import annotations
 
 from modu_desktop.sandbox.api import Handler
-from modu_desktop.sandbox.endpoints import archive, build_check, contents, read, releases
+from modu_desktop.sandbox.endpoints import archive, build_check, contents, gitdata, read, releases
 from modu_desktop.sandbox.http.router import Router
 
 TABLE: tuple[tuple[str, str, Handler], ...] = (
@@ -21,6 +21,10 @@ TABLE: tuple[tuple[str, str, Handler], ...] = (
     ("GET", "/repos/{owner}/{repo}/git/commits/{commit_sha}", read.get_git_commit),
     ("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}", read.get_tree),
     ("GET", "/repos/{owner}/{repo}/git/blobs/{file_sha}", read.get_blob),
+    ("POST", "/repos/{owner}/{repo}/git/blobs", gitdata.create_blob),
+    ("POST", "/repos/{owner}/{repo}/git/trees", gitdata.create_tree),
+    ("POST", "/repos/{owner}/{repo}/git/commits", gitdata.create_commit),
+    ("PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", gitdata.update_ref),
     ("GET", "/repos/{owner}/{repo}/commits", read.list_commits),
     ("GET", "/repos/{owner}/{repo}/actions/runs", read.list_runs),
     ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", read.get_run),

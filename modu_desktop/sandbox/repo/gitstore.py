@@ -35,6 +35,20 @@ class PathConflict(Exception):
     """The path runs through a file, or names a directory where a file is expected."""
 
 
+class NothingToDelete(Exception):
+    """A tree change removes a path the tree does not have."""
+
+
+@dataclass(frozen=True)
+class TreeChange:
+    """One entry of a tree to create: ``path`` set to the object ``sha`` with ``mode``, or
+    removed (``sha`` None)."""
+
+    path: str
+    mode: int
+    sha: str | None
+
+
 @dataclass(frozen=True)
 class Entry:
     """One tree entry, as the Git trees API lists it."""
@@ -191,7 +205,13 @@ class GitStore:
         return _commit_info(obj) if isinstance(obj, Commit) else None
 
     def tree_sha_for(self, sha_or_ref: str) -> str | None:
-        """Trees API accepts a tree SHA, a commit SHA, or a branch/tag name."""
+        """Trees API accepts a tree SHA, a commit SHA, a branch/tag name, or git's
+        ``<rev>:<folder>`` (the folder's tree at a branch, tag or commit)."""
+        rev, colon, folder = sha_or_ref.partition(":")
+        if colon:
+            commit = self.resolve_commit(rev)
+            entry = self.lookup(commit, folder.strip("/")) if commit else None
+            return entry.sha if entry is not None and entry.kind == "tree" else None
         commit = self.branch_head(sha_or_ref) or self.tag_target(sha_or_ref)
         if commit:
             return self.commit(commit).tree  # type: ignore[union-attr]
@@ -262,12 +282,14 @@ class GitStore:
         walker = self.repo.get_walker(include=[_oid(head)], paths=paths, max_entries=limit)
         return [_commit_info(entry.commit) for entry in walker]
 
-    def changed_paths(self, commit_sha: str) -> list[str]:
-        """Paths that differ between a commit and its first parent (all paths for a root)."""
+    def changed_paths(self, commit_sha: str, since: str | None = None) -> list[str]:
+        """Paths that differ between a commit and its first parent (all paths for a root), or
+        the commit ``since`` (a push of several commits)."""
         info = self.commit(commit_sha)
         if info is None:
             return []
-        old = self.commit(info.parents[0]).tree if info.parents else None  # type: ignore[union-attr]
+        base = since or (info.parents[0] if info.parents else None)
+        old = self.commit(base).tree if base else None  # type: ignore[union-attr]
         changes = self.repo.object_store.tree_changes(_oid(old) if old else None, _oid(info.tree))
         paths: set[str] = set()
         for (old_path, new_path), _modes, _shas in changes:
@@ -369,6 +391,72 @@ class GitStore:
             raise RuntimeError("branch moved during a serialised write")
         return commit
 
+    # ----- the Git Data API: objects first, the branch last -------------------------------
+
+    def kind_of(self, sha: str) -> str | None:
+        """ "blob", "tree", "commit" or "tag" for an object in the repository, else None."""
+        obj = self._object(_oid(sha.lower())) if _is_hex_sha(sha) else None
+        return obj.type_name.decode() if obj is not None else None
+
+    def create_blob(self, data: bytes) -> str:
+        """Store a blob (no commit, no branch moved). Caller holds `lock`."""
+        blob = Blob.from_string(data)
+        self.repo.object_store.add_object(blob)
+        return blob.id.decode()
+
+    def create_tree(self, base_tree: str | None, changes: list[TreeChange]) -> str:
+        """A new tree: ``base_tree`` (None: empty) with each change applied in order — a path set
+        to an object with its mode, or removed (``sha`` None). The folders on the way are edited
+        in memory and stored once, bottom up. Raises `PathConflict` for a path through a file,
+        `NothingToDelete` for removing a path the tree does not have. Caller holds `lock`."""
+        root = _Folder(self, base_tree)
+        for change in changes:
+            *folders, name = change.path.split("/")
+            node: _Folder | None = root
+            for part in folders:
+                assert node is not None
+                node = node.folder(part, create=change.sha is not None)
+            if change.sha is None:
+                if node is None or not node.remove(name):
+                    raise NothingToDelete(change.path)
+            else:
+                assert node is not None
+                node.put(name, change.mode, change.sha)
+        return root.store() or self._store_tree(Tree())
+
+    def create_commit(
+        self,
+        tree_sha: str,
+        parents: list[str],
+        message: str,
+        author: Signature,
+        committer: Signature,
+    ) -> CommitInfo:
+        """A commit object on no branch. Caller holds `lock`."""
+        return self._make_commit(tree_sha, parents, message, author, committer)
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        """Is ``ancestor`` reachable from ``descendant`` (itself included)?"""
+        seen: set[str] = set()
+        todo = [descendant]
+        while todo:
+            sha = todo.pop()
+            if sha == ancestor:
+                return True
+            if sha in seen:
+                continue
+            seen.add(sha)
+            info = self.commit(sha)
+            if info is not None:
+                todo.extend(info.parents)
+        return False
+
+    def move_branch(self, branch: str, old: str, new: str) -> bool:
+        """Point ``branch`` at ``new`` if it still points at ``old`` (compare-and-swap)."""
+        return bool(
+            self.repo.refs.set_if_equals(_ref("refs/heads/" + branch), _oid(old), _oid(new))
+        )
+
     def is_single_branch(self, branch: str) -> bool:
         names = [n for n in self.repo.refs.allkeys() if n.startswith(b"refs/heads/")]
         return names == [_ref("refs/heads/" + branch)]
@@ -460,6 +548,57 @@ class GitStore:
         commit.message = message.encode("utf-8")
         self.repo.object_store.add_object(commit)
         return _commit_info(commit)
+
+
+class _Folder:
+    """A tree being edited: its entries by name, the folders below opened as they are needed."""
+
+    def __init__(self, store: GitStore, sha: str | None) -> None:
+        self._store = store
+        self.items: dict[bytes, tuple[int, bytes]] = {}
+        self.opened: dict[bytes, _Folder] = {}
+        if sha is not None:
+            tree = store.repo.object_store[_oid(sha)]
+            assert isinstance(tree, Tree)
+            self.items = {i.path: (i.mode, i.sha) for i in tree.iteritems()}
+
+    def folder(self, name: str, *, create: bool) -> _Folder | None:
+        key = name.encode()
+        if key in self.opened:
+            return self.opened[key]
+        found = self.items.get(key)
+        if found is not None and not stat.S_ISDIR(found[0]):
+            raise PathConflict(name)
+        if found is None and not create:
+            return None
+        sub = _Folder(self._store, found[1].decode() if found else None)
+        self.opened[key] = sub
+        return sub
+
+    def put(self, name: str, mode: int, sha: str) -> None:
+        key = name.encode()
+        self.opened.pop(key, None)
+        self.items[key] = (mode, _oid(sha))
+
+    def remove(self, name: str) -> bool:
+        key = name.encode()
+        sub = self.opened.pop(key, None)
+        return self.items.pop(key, None) is not None or sub is not None
+
+    def store(self) -> str | None:
+        """Store this tree (and the folders opened below it); None when it ends empty."""
+        for key, sub in self.opened.items():
+            stored = sub.store()
+            if stored is None:
+                self.items.pop(key, None)
+            else:
+                self.items[key] = (TREE_MODE, _oid(stored))
+        if not self.items:
+            return None
+        tree = Tree()
+        for key, (mode, oid) in self.items.items():
+            tree.add(key, mode, ObjectID(oid))
+        return self._store._store_tree(tree)
 
 
 def _is_hex_sha(value: str) -> bool:

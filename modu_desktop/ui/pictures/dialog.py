@@ -63,18 +63,7 @@ class ImagePickerDialog(OpDialog):
         )
         hint.setWordWrap(True)
         lay.addWidget(hint)
-        self.existing_button = QPushButton(tr("Choose from the pictures on the site…"))
-        self.existing_button.setObjectName("pickFromSiteButton")
-        self.existing_button.setAutoDefault(False)
-        self.existing_button.setToolTip(
-            tr("Use a picture that is already on the site instead of uploading one")
-        )
-        self.existing_button.clicked.connect(self.pick_existing)
-        self.existing_button.setVisible(choose_existing is not None)
-        existing_row = QHBoxLayout()
-        existing_row.addWidget(self.existing_button)
-        existing_row.addStretch(1)
-        lay.addLayout(existing_row)
+        lay.addLayout(self._existing_row())
         form = QFormLayout()
         row = QHBoxLayout()
         self.path_edit = QLineEdit(path)
@@ -96,6 +85,25 @@ class ImagePickerDialog(OpDialog):
         form.addRow(self.t("&Description:"), self.alt_edit)
         lay.addLayout(form)
         self.add_status_widgets(lay)
+        lay.addLayout(self._offer_row())
+        self.offer: ShrinkOffer | None = None  # the smaller copy offered for this file
+        self.reused: ImageUpload | None = None  # the same picture, already on the site
+        self.upload_button, self.cancel_button = self.add_op_buttons(
+            lay, "&Upload and insert", "opsUploadButton"
+        )
+        self.inputs = [
+            self.existing_button,
+            self.path_edit,
+            browse,
+            self.alt_edit,
+            self.upload_button,
+            self.cancel_button,
+        ]
+        self.path_edit.textChanged.connect(self._path_changed)
+
+    def _offer_row(self) -> QHBoxLayout:
+        """What an upload may offer instead: a smaller copy, the original, the same picture
+        already on the site (hidden until offered)."""
         self.shrink_button = QPushButton(tr("Make it smaller and upload"))
         self.shrink_button.setObjectName("autoShrinkButton")
         self.shrink_button.setAccessibleName(
@@ -116,21 +124,22 @@ class ImagePickerDialog(OpDialog):
         self.reuse_button.clicked.connect(self.take_reused)
         row.addWidget(self.reuse_button)
         row.addStretch(1)
-        lay.addLayout(row)
-        self.offer: ShrinkOffer | None = None  # the smaller copy offered for this file
-        self.reused: ImageUpload | None = None  # the same picture, already on the site
-        self.upload_button, self.cancel_button = self.add_op_buttons(
-            lay, "&Upload and insert", "opsUploadButton"
+        return row
+
+    def _existing_row(self) -> QHBoxLayout:
+        """사이트에 있는 그림에서 고르기, when the window gives a way to choose."""
+        self.existing_button = QPushButton(tr("Choose from the pictures on the site…"))
+        self.existing_button.setObjectName("pickFromSiteButton")
+        self.existing_button.setAutoDefault(False)
+        self.existing_button.setToolTip(
+            tr("Use a picture that is already on the site instead of uploading one")
         )
-        self.inputs = [
-            self.existing_button,
-            self.path_edit,
-            browse,
-            self.alt_edit,
-            self.upload_button,
-            self.cancel_button,
-        ]
-        self.path_edit.textChanged.connect(self._path_changed)
+        self.existing_button.clicked.connect(self.pick_existing)
+        self.existing_button.setVisible(self.choose_existing is not None)
+        row = QHBoxLayout()
+        row.addWidget(self.existing_button)
+        row.addStretch(1)
+        return row
 
     def pick_existing(self) -> asyncio.Task[Any]:
         """The picture library for picking; the chosen picture is inserted, written the way the

@@ -57,7 +57,7 @@ from modu_desktop.ui.pictures.library_model import ROW_ROLE, PictureListModel, R
 from modu_desktop.ui.pictures.thumbnails import THUMB_PX
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.pictures.library_host import LibrarySource
+    from modu_desktop.ui.pictures.library_source import LibrarySource
 
 DETAIL_WIDTH = 320
 # A page's name that opens it: read as a link, not as a button among buttons.

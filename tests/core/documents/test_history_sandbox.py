@@ -19,6 +19,7 @@ from modu_desktop.core.documents.store import DocumentStore, SaveConflict, SaveR
 from modu_desktop.core.github.blobcache import BlobCache
 from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.locks.manager import LockManager
+from modu_desktop.core.text import Text
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PATH = "docs/03-strategy.md"
@@ -122,8 +123,8 @@ def test_restore_is_one_lock_checked_save_with_the_restore_message(
             assert old_text is not None
             current = await store.load("03-strategy")
 
-            async def not_mine() -> str | None:
-                return "someone else holds the lock"
+            async def not_mine() -> Text | None:
+                return Text("someone else holds the lock")
 
             before = len(sandbox.commits())
             refused = await restore_version(
@@ -136,9 +137,9 @@ def test_restore_is_one_lock_checked_save_with_the_restore_message(
             held = (await mgr.acquire("03-strategy")).held
             assert held is not None
 
-            async def mine() -> str | None:
+            async def mine() -> Text | None:
                 v = await mgr.verify(held)
-                return None if v.ok else v.reason
+                return None if v.ok else v.text
 
             res = await restore_version(
                 store, current, oldest, old_text, current.sha, "editor1", lock_ok=mine

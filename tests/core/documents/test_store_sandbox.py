@@ -208,7 +208,7 @@ def test_save_survives_lost_response(sandbox: Any, tmp_path: Path) -> None:
     run(go())
 
 
-def test_swap_positions_and_new_document_text(sandbox: Any, tmp_path: Path) -> None:
+def test_new_document_text_in_the_brochures_key_order() -> None:
     from modu_desktop.core.documents.store import new_document_text
 
     text = new_document_text("news", "새 소식", position=7, nav_label="소식", body="본문\n")
@@ -216,20 +216,6 @@ def test_swap_positions_and_new_document_text(sandbox: Any, tmp_path: Path) -> N
         "---\nid: news\ntitle: 새 소식\nsidebar_position: 7\nnav_label: 소식\n"
         "theme: public-blue\n---\n\n본문\n"
     )
-
-    async def go() -> None:
-        async with client_for(sandbox) as gh:
-            store = DocumentStore(gh, tmp_path / "c")
-            results = await store.swap_positions("02-programs", "03-strategy", "editor1")
-            assert all(isinstance(r, SaveResult) for r in results) and len(results) == 2
-            assert [c["message"] for c in sandbox.commits()[:2]] == [
-                "chore(docs): swap order position of 03-strategy.md to 2 by @editor1",
-                "chore(docs): swap order position of 02-programs.md to 3 by @editor1",
-            ]
-            snap = await store.refresh()
-            assert snap.doc_ids[:3] == ["01-welcome", "03-strategy", "02-programs"]
-
-    run(go())
 
 
 def test_token_never_written_to_cache_files(sandbox: Any, tmp_path: Path) -> None:

@@ -87,7 +87,7 @@ def test_prune_keeps_only_wanted(tmp_path: Path) -> None:
     stray.write_bytes(b"x")
     fresh.write_bytes(b"y")
     os.utime(stray, (time.time() - 3600, time.time() - 3600))
-    assert cache.prune({a}) == 2
+    assert cache.prune({a}).removed == 2
     assert fresh.exists() and not stray.exists()
     assert cache.get(a) == b"a" and cache.get(b) is None
-    assert BlobCache(tmp_path / "missing").prune(set()) == 0
+    assert BlobCache(tmp_path / "missing").prune(set()).removed == 0

@@ -17,7 +17,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.core import edit_session
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.docops.importer import import_candidates, parse_candidate
 from modu_desktop.core.docops.newdoc import NewDocRequest
@@ -26,6 +25,7 @@ from modu_desktop.core.docops.result import OpCode
 from modu_desktop.core.documents.history import DocHistory, restore_version
 from modu_desktop.core.documents.store import DocumentStore, SaveResult
 from modu_desktop.core.edit_session import EditSession, HeartbeatMissed, LockLost, Saved
+from modu_desktop.core.edit_session import session as edit_session
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.github.errors import BranchMoved
 from modu_desktop.core.github.writes import RaceRetry
@@ -41,6 +41,7 @@ from modu_desktop.core.locks.wire import lock_path
 from modu_desktop.core.pictures.uploads import upload_image
 from modu_desktop.core.saving.queue import Backoff
 from modu_desktop.core.saving.service import QueuedSave
+from modu_desktop.core.text import Text
 from modu_desktop.core.workspace import Workspace
 from tests.helpers.edit_session import FakeView
 
@@ -107,7 +108,7 @@ def test_acquire_that_loses_the_race_gets_the_lock(sandbox: Any) -> None:
         async with manager(sandbox) as mgr:
             sandbox.lose_next_write(LOCK, times=2)
             res = await mgr.acquire(DOC)
-            assert res.outcome is AcquireOutcome.ACQUIRED, res.message
+            assert res.outcome is AcquireOutcome.ACQUIRED, res.text.en
             assert server_lock(sandbox)["sessionId"] == "s1"  # type: ignore[index]
 
     asyncio.run(go())
@@ -124,7 +125,7 @@ def test_heartbeat_that_loses_the_race_keeps_the_lock(sandbox: Any) -> None:
             assert held is not None
             sandbox.lose_next_write(LOCK)
             beat = await mgr.heartbeat(held)
-            assert beat.outcome is HeartbeatOutcome.OK, beat.message
+            assert beat.outcome is HeartbeatOutcome.OK, beat.text.en
             assert (await mgr.inspect(DOC)).status is LockStatus.MINE_THIS_SESSION
             assert (await mgr.inspect(DOC)).sha == held.sha  # the renewed lock is the one we hold
             assert not [c for c in sandbox.commits(LOCK) if "release" in c["message"]]
@@ -144,7 +145,7 @@ def test_take_over_that_loses_the_race_takes_over(sandbox: Any) -> None:
             assert view.status is LockStatus.HELD
             sandbox.lose_next_write(LOCK, times=STEAL_ATTEMPTS)
             res = await mgr.steal(view)
-            assert res.outcome is AcquireOutcome.TOOK_OVER, res.message
+            assert res.outcome is AcquireOutcome.TOOK_OVER, res.text.en
             assert server_lock(sandbox)["editingBy"] == "editor1"  # type: ignore[index]
 
     asyncio.run(go())
@@ -157,7 +158,7 @@ def test_release_that_loses_the_race_leaves_no_lock(sandbox: Any) -> None:
             assert held is not None
             sandbox.lose_next_write(LOCK)
             res = await mgr.release(held)
-            assert res.outcome is ReleaseOutcome.RELEASED, res.message
+            assert res.outcome is ReleaseOutcome.RELEASED, res.text.en
 
     asyncio.run(go())
     assert server_lock(sandbox) is None
@@ -178,13 +179,13 @@ def test_a_late_release_of_a_closed_claim_leaves_the_reopened_documents_lock(
             sandbox.lose_next_write(LOCK, times=QUICK_RACE.attempts)
             assert (await mgr.release(first)).outcome is ReleaseOutcome.FAILED
             again = await mgr.acquire(DOC)
-            assert again.outcome is AcquireOutcome.REUSED, again.message
+            assert again.outcome is AcquireOutcome.REUSED, again.text.en
             second = again.held
             assert second is not None
             late = await mgr.release(first)
             assert late.outcome is not ReleaseOutcome.FAILED
             view = await mgr.inspect(DOC)
-            assert view.status is LockStatus.MINE_THIS_SESSION, late.message
+            assert view.status is LockStatus.MINE_THIS_SESSION, late.text.en
             assert view.sha == second.sha
             assert (await mgr.heartbeat(second)).outcome is HeartbeatOutcome.OK
             assert (await mgr.release(second)).outcome is ReleaseOutcome.RELEASED
@@ -307,7 +308,7 @@ def test_restore_that_loses_the_race_is_restored(sandbox: Any, tmp_path: Path) -
         text = await history.text_at(older.sha, PATH)
         assert text is not None
 
-        async def lock_ok() -> str | None:
+        async def lock_ok() -> Text | None:
             return None
 
         sandbox.lose_next_write(PATH)

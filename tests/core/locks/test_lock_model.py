@@ -476,9 +476,9 @@ class Model:
             if res.outcome is HeartbeatOutcome.MISSED and not faulted:
                 self.fail(f"{dsk.name} was robbed of {doc}; heartbeat MISSED without a fault")
         elif res.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
-            self.fail(f"{dsk.name} told it lost {doc} although it still holds it: {res.message}")
+            self.fail(f"{dsk.name} told it lost {doc} although it still holds it: {res.text.en}")
         elif res.outcome is HeartbeatOutcome.MISSED and not faulted:
-            self.fail(f"{dsk.name} heartbeat MISSED without a fault: {res.message}")
+            self.fail(f"{dsk.name} heartbeat MISSED without a fault: {res.text.en}")
         if res.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
             self.stats.stolen_learned += 1
             dsk.held.pop(doc)
@@ -502,7 +502,7 @@ class Model:
         else:
             self.stats.refused_saves += 1
             if not v.retryable and not robbed:
-                self.fail(f"{dsk.name} refused a save while holding {doc}: {v.reason}")
+                self.fail(f"{dsk.name} refused a save while holding {doc}: {v.text.en}")
             return
         base = dsk.loaded[doc]
         text = f"# {doc}\n\n{dsk.session} step {self.step}\n".encode()

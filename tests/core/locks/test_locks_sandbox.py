@@ -17,9 +17,11 @@ from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
     HeartbeatOutcome,
+    LockCode,
     LockStatus,
     ReleaseOutcome,
 )
+from modu_desktop.core.locks.news import holder_name
 from modu_desktop.core.locks.wire import InvalidDocId, lock_path, parse_lock, render_lock
 from tests.helpers.lock_sandbox import (
     DOC,
@@ -66,13 +68,14 @@ def test_acquire_heartbeat_release_wire_format_and_request_counts(sandbox: Any) 
             "system: acquire lock for 01-welcome by @editor1 [skip ci]"
         )
 
-        # A heartbeat is exactly one request: one conditional PUT, no read first.
+        # A heartbeat looks, then writes: one conditional tree read, one conditional PUT.
         sb.reset_stats()
         beat = await m.heartbeat(held)
         stats = sb.stats()
         assert beat.outcome is HeartbeatOutcome.OK
-        assert stats["total"] == 1, stats
-        assert stats["by_method"] == {"PUT": 1}
+        assert stats["total"] == 2, stats
+        assert stats["by_method"] == {"GET": 1, "PUT": 1}
+        assert stats["by_route"]["GET /repos/{owner}/{repo}/git/trees/{tree_sha}"] == 1
         assert sb.commits(PATH)[0]["message"] == "system: heartbeat for 01-welcome [skip ci]"
         hb_fields = json.loads(sb.read_file(PATH))
         assert list(hb_fields)[:4] == ["docId", "editingBy", "lastHeartbeat", "startedAt"]
@@ -151,7 +154,7 @@ def test_held_steal_lost_and_verify_refuses(sandbox: Any) -> None:
         assert view is not None and view.status is LockStatus.HELD
         assert view.holder == "editor1" and view.started_at is not None
         assert view.age_s is not None and view.age_s < 10
-        assert "@editor1 is editing “01-welcome”" in lock_words.describe(view)
+        assert "@editor1 is editing “01-welcome”" in lock_words.describe(view).en
 
         took = await b.steal(view)
         assert took.outcome is AcquireOutcome.TOOK_OVER and took.held is not None
@@ -159,15 +162,71 @@ def test_held_steal_lost_and_verify_refuses(sandbox: Any) -> None:
             "system: acquire lock for 01-welcome by @editor2 [skip ci]"
         )
         refused = await a.verify(held_a)
-        assert not refused.ok and "@editor2" in refused.reason
+        assert not refused.ok and refused.code is LockCode.TAKEN_FROM_YOU
+        assert refused.text.en.startswith("Not saved: @editor2 took over your lock on “01-welcome”")
 
         lost = await a.heartbeat(held_a)
         assert lost.outcome is HeartbeatOutcome.LOST and not lost.still_held
-        assert "@editor2" in lost.message and lost.view is not None
+        assert lost.code is LockCode.TAKEN_FROM_YOU and lost.view is not None
+        assert lost.text.en.startswith("@editor2 took over your lock on “01-welcome” at ")
+        assert lost.text.ko.startswith(
+            f"{lock_words.when(lost.view.started_at, lost.view.server_now).ko}에 editor2 님이 "
+        )
 
         rel = await a.release(held_a)
         assert rel.outcome is ReleaseOutcome.NOT_OURS
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor2"  # left alone
+
+    run_managers(sb, body, "editor1", "editor2")
+
+
+def test_a_take_over_is_noticed_with_two_reads_and_no_write(sandbox: Any) -> None:
+    """The one who lost the lock learns it at its next heartbeat from the branch's tree (the
+    lock is not the blob it wrote) and the new lock's blob (who, since when): two requests,
+    and no write meant to fail. A listing that cached the new lock spares the blob read."""
+    sb = sandbox
+
+    async def body(a: LockManager, b: LockManager) -> None:
+        held = (await a.acquire(DOC)).held
+        view = (await b.acquire(DOC)).view
+        assert held is not None and view is not None
+        took = await b.steal(view)
+        assert took.held is not None
+        commits = len(sb.commits(PATH))
+        sb.reset_stats()
+        lost = await a.heartbeat(held)
+        stats = sb.stats()
+        assert lost.outcome is HeartbeatOutcome.LOST and lost.code is LockCode.TAKEN_FROM_YOU
+        assert lost.fields["who"] == holder_name("editor2")
+        assert stats["total"] == 2 and stats["by_method"] == {"GET": 2}, stats
+        assert stats["by_route"]["GET /repos/{owner}/{repo}/git/blobs/{file_sha}"] == 1
+        assert len(sb.commits(PATH)) == commits  # nothing was written
+
+        # Taken back by b's second window: a listing read the new lock, a's look is enough.
+        held2 = (await a.acquire("02-programs")).held
+        view2 = (await b.acquire("02-programs")).view
+        assert held2 is not None and view2 is not None
+        assert (await b.steal(view2)).held is not None
+        await a.list_locks()
+        sb.reset_stats()
+        lost2 = await a.heartbeat(held2)
+        assert lost2.code is LockCode.TAKEN_FROM_YOU and sb.stats()["total"] == 1
+
+    run_managers(sb, body, "editor1", "editor2")
+
+
+def test_a_released_lock_is_noticed_with_one_read(sandbox: Any) -> None:
+    sb = sandbox
+
+    async def body(a: LockManager, admin: LockManager) -> None:
+        held = (await a.acquire(DOC)).held
+        assert held is not None
+        assert (await admin.release_view(await admin.inspect(DOC))).code is LockCode.RELEASED_FROM
+        sb.reset_stats()
+        gone = await a.heartbeat(held)
+        assert gone.outcome is HeartbeatOutcome.RELEASED
+        assert gone.code is LockCode.RELEASED_BY_OTHER and sb.stats()["total"] == 1
+        assert sb.read_file(PATH) is None  # not re-created
 
     run_managers(sb, body, "editor1", "editor2")
 
@@ -181,12 +240,18 @@ def test_same_login_other_session_must_ask(sandbox: Any) -> None:
         res = await a2.acquire(DOC)
         assert res.outcome is AcquireOutcome.BLOCKED  # never taken silently
         assert res.view is not None and res.view.status is LockStatus.MINE_OTHER_SESSION
-        assert "on another computer" in lock_words.describe(res.view)  # a random id, never its name
+        assert (
+            "on another computer" in lock_words.describe(res.view).en
+        )  # a random id, never its name
         assert parse_lock(sb.read_file(PATH), DOC).session_id == "editor1-s1"
         took = await a2.steal(res.view)
         assert took.outcome is AcquireOutcome.TOOK_OVER
         lost = await a.heartbeat(held)
-        assert lost.outcome is HeartbeatOutcome.LOST and "you (@editor1)" in lost.message
+        assert lost.outcome is HeartbeatOutcome.LOST
+        assert lost.code is LockCode.TAKEN_FROM_YOU_ELSEWHERE
+        assert lost.text.en.startswith(
+            "You (editor1) took over the lock on “01-welcome” on another"
+        )
 
     run_managers(sb, body, "editor1", "editor1#2")
 
@@ -202,7 +267,7 @@ def test_stale_lock_is_taken_over_by_server_time(sandbox: Any) -> None:
         before = time.time()
         took = await b.acquire(DOC)
         after = time.time()
-        assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
+        assert took.outcome is AcquireOutcome.TOOK_OVER, took.text.en
         assert took.view is not None and took.view.status is LockStatus.STALE
         # b stamps in server time, not in its local time
         started = parse_lock(sb.read_file(PATH), DOC).started_at
@@ -292,7 +357,8 @@ def test_losing_a_takeover_race_is_reported(sandbox: Any) -> None:
         commits = len(sb.commits(PATH))
         lost = await b.steal(view)
         assert lost.outcome is AcquireOutcome.LOST_RACE
-        assert "Someone else took the lock on 01-welcome first (@webstaff)" in lost.message
+        assert lost.code is LockCode.TAKEN_FIRST
+        assert lost.text.en == "@webstaff took the lock on “01-welcome” first."
         assert len(sb.commits(PATH)) == commits  # no blind retry
         await web.api.aclose()
 
@@ -317,7 +383,8 @@ def test_viewer_cannot_lock(sandbox: Any) -> None:
     async def body(v: LockManager) -> None:
         res = await v.acquire(DOC)
         assert res.outcome is AcquireOutcome.FAILED and res.held is None
-        assert res.message
+        assert res.code is LockCode.COULD_NOT_LOCK and res.error is not None
+        assert res.text.en.startswith("Could not lock “01-welcome”: ")
 
     run_managers(sandbox, body, "viewer")
 
@@ -337,7 +404,8 @@ def test_heartbeat_misses_are_counted_then_recover(sandbox: Any) -> None:
         sb.faults.update(failure_rate=0.0)
         assert r1.outcome is r2.outcome is HeartbeatOutcome.MISSED and r2.still_held
         assert r2.misses == 2
-        assert "expires in 15 minutes unless the connection comes back" in r2.message
+        assert r2.code is LockCode.MISSED and r2.fields["minutes"] == 15
+        assert "expires within 15 min unless the connection comes back" in r2.text.en
         ok = await m.heartbeat(held)
         assert ok.outcome is HeartbeatOutcome.OK and held.misses == 0
 
@@ -351,13 +419,21 @@ def test_lost_heartbeat_response_is_adopted_not_reported_as_lost(sandbox: Any) -
         held = (await m.acquire(DOC)).held
         assert held is not None
         before = sb.read_file(PATH)
-        sb.faults.update(failure_rate=1.0, failure_kinds=("lost_response",))
+        look = m.reader.lock_sha
+
+        async def look_then_lose_answers(doc_id: str) -> str | None:
+            sha = await look(doc_id)  # the heartbeat's look gets its answer; the write does not
+            sb.faults.update(failure_rate=1.0, failure_kinds=("lost_response",))
+            return sha
+
+        m.reader.lock_sha = look_then_lose_answers  # type: ignore[method-assign]
         r1 = await m.heartbeat(held)
+        m.reader.lock_sha = look  # type: ignore[method-assign]
         sb.faults.update(failure_rate=0.0)
         assert r1.outcome in (HeartbeatOutcome.MISSED, HeartbeatOutcome.OK)
         assert sb.read_file(PATH) != before  # the write happened
         r2 = await m.heartbeat(held)
-        assert r2.outcome is HeartbeatOutcome.OK, r2.message
+        assert r2.outcome is HeartbeatOutcome.OK, r2.text.en
         assert (await m.verify(held)).ok
         assert (await m.release(held)).outcome is ReleaseOutcome.RELEASED
 
@@ -374,7 +450,8 @@ def test_release_of_a_lock_already_gone(sandbox: Any) -> None:
         assert view.sha is not None
         await admin.client.delete_file(PATH, view.sha, "admin")
         v = await m.verify(held)
-        assert not v.ok and "released" in v.reason
+        assert not v.ok and v.code is LockCode.RELEASED_BY_OTHER
+        assert v.text.en == "Not saved: Someone else released your lock on “01-welcome”."
         assert (await m.release(held)).outcome is ReleaseOutcome.ALREADY_GONE
 
     run_managers(sb, body, "editor1", "editor2")
@@ -460,7 +537,8 @@ def test_web_admin_same_login_silently_reacquires_and_we_notice(sandbox: Any) ->
         assert (await web.open(DOC)).outcome == "reacquired"  # its weakness
         lost = await m.heartbeat(held)
         assert lost.outcome is HeartbeatOutcome.LOST
-        assert "you (@editor1) in another window (the web admin" in lost.message
+        assert lost.code is LockCode.TAKEN_FROM_YOU_ELSEWHERE
+        assert "in another window (the web admin" in lost.text.en
         assert not (await m.verify(held)).ok
         await web.api.aclose()
 
@@ -522,7 +600,7 @@ def test_web_admin_crash_leftover_is_taken_over_once_stale(sandbox: Any) -> None
         assert (await m.acquire(DOC)).outcome is AcquireOutcome.BLOCKED
         sb.faults.clock_offset_seconds = 905
         res = await m.acquire(DOC)
-        assert res.outcome is AcquireOutcome.TOOK_OVER, res.message
+        assert res.outcome is AcquireOutcome.TOOK_OVER, res.text.en
         await web.api.aclose()
 
     run_managers(sb, body, "editor1")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,12 @@ from modu_desktop.core.locks.manager import LockManager
 from modu_desktop.core.locks.model import (
     AcquireOutcome,
     HeartbeatOutcome,
+    LockCode,
     LockStatus,
     ReleaseOutcome,
     classify,
 )
+from modu_desktop.core.locks.news import holder_name
 from modu_desktop.core.locks.wire import (
     UNKNOWN_HOLDER,
     InvalidDocId,
@@ -191,7 +194,7 @@ def test_millisecond_lock_keeps_a_usable_time_and_the_claimed_holder() -> None:
         "d", "sha", rec, login="me", session_id="s", server_now=1779179716 + 60, stale_s=900
     )
     assert view.status is LockStatus.MALFORMED
-    assert "unknown" in lock_words.describe(view) and "@bob" in lock_words.describe(view)
+    assert lock_words.describe(view).en == "“d” has a lock file that cannot be read; it names @bob."
 
 
 def test_unknown_keys_are_ignored_and_kept() -> None:
@@ -259,7 +262,8 @@ def test_acquire_heartbeat_release_flow() -> None:
         before = env.repo.total_requests
         hb = await a.heartbeat(held)
         assert hb.outcome is HeartbeatOutcome.OK
-        assert env.repo.total_requests - before == 1  # exactly one PUT
+        assert env.repo.total_requests - before == 2  # one look (a tree), one PUT
+        assert env.repo.requests["GET tree"] == 1
         body = json.loads(env.repo.read(".locks/01-intro.lock.json") or b"")
         assert body["lastHeartbeat"] == T0 + 300 and body["startedAt"] == T0
         assert (await a.verify(held)).ok
@@ -287,9 +291,15 @@ def test_steal_and_the_robbed_learns_at_next_heartbeat() -> None:
         stolen = await b.steal(blocked.view)
         assert stolen.outcome is AcquireOutcome.TOOK_OVER
         v = await a.verify(held_a)
-        assert not v.ok and "editor2" in v.reason
+        assert (
+            not v.ok
+            and v.code is LockCode.TAKEN_FROM_YOU
+            and v.fields["who"] == holder_name("editor2")
+        )
         hb = await a.heartbeat(held_a)
-        assert hb.outcome is HeartbeatOutcome.LOST and "@editor2" in hb.message
+        assert hb.outcome is HeartbeatOutcome.LOST and hb.code is LockCode.TAKEN_FROM_YOU
+        assert hb.text.en.startswith("@editor2 took over your lock on “d” at ")
+        assert hb.text.en.endswith(". The document is read-only now.")
         rel = await a.release(held_a)
         assert rel.outcome is ReleaseOutcome.NOT_OURS
         assert env.repo.read(".locks/d.lock.json") is not None  # left alone
@@ -309,7 +319,8 @@ def test_losing_a_steal_race_is_reported_not_retried() -> None:
         assert (await b.steal(view_b)).outcome is AcquireOutcome.TOOK_OVER
         writes = len(env.repo.commits)
         lost = await c.steal(view_c)
-        assert lost.outcome is AcquireOutcome.LOST_RACE and "editor2" in lost.message
+        assert lost.outcome is AcquireOutcome.LOST_RACE and lost.code is LockCode.TAKEN_FIRST
+        assert lost.fields["who"] == holder_name("editor2")
         assert len(env.repo.commits) == writes
 
     asyncio.run(run())
@@ -354,7 +365,9 @@ def test_heartbeat_network_failures_are_counted() -> None:
         env.t += 300
         r2 = await a.heartbeat(held)
         assert r1.outcome is r2.outcome is HeartbeatOutcome.MISSED
-        assert r2.misses == 2 and "expires in 5 minutes" in r2.message
+        assert r2.misses == 2 and r2.code is LockCode.MISSED and r2.fields["minutes"] == 5
+        assert "(2 missed): it expires within 5 min" in r2.text.en
+        assert "(2번 실패)" in r2.text.ko and "5분 안에" in r2.text.ko
         assert isinstance(r2.error, NetworkError)
         client.fault_rate = 0.0
         env.t += 60
@@ -449,11 +462,18 @@ def test_invalid_doc_id_explains_itself_in_korean_and_english() -> None:
 
 class _ReadBackClient(FakeClient):
     """Every write's answer is lost and the client reads it back, as GitHubClient does: the
-    result says `recovered` and cannot tell a 201 re-creation from a 200 update."""
+    result says `recovered` and cannot tell a 201 re-creation from a 200 update.
+    ``before_write`` runs once before the next write (someone else's move between our look
+    and our write)."""
+
+    before_write: Callable[[], object] | None = None
 
     async def put_file(
         self, path: str, content: bytes, message: str, sha: str | None = None
     ) -> WriteResult:
+        meanwhile, self.before_write = self.before_write, None
+        if meanwhile is not None:
+            meanwhile()
         done = await super().put_file(path, content, message, sha=sha)
         return WriteResult(content_sha=done.content_sha, commit_sha=done.commit_sha, recovered=True)
 
@@ -472,9 +492,14 @@ def test_released_lock_is_noticed_when_the_heartbeat_answer_was_lost() -> None:
     async def run() -> None:
         held = (await a.acquire("d")).held
         assert held is not None
-        env.repo.commit(".locks/d.lock.json", None, "release by the thief", "editor2")
+        client = a.client
+        assert isinstance(client, _ReadBackClient)
+        # Released after the heartbeat looked: its write re-creates the lock.
+        client.before_write = lambda: env.repo.commit(
+            ".locks/d.lock.json", None, "release by the thief", "editor2"
+        )
         hb = await a.heartbeat(held)
-        assert hb.outcome is HeartbeatOutcome.RELEASED, hb.message
+        assert hb.outcome is HeartbeatOutcome.RELEASED, hb.text.en
         assert env.repo.read(".locks/d.lock.json") is None  # our re-creation was removed
 
     asyncio.run(run())
@@ -489,7 +514,7 @@ def test_renewal_with_a_lost_answer_is_still_a_renewal() -> None:
         assert held is not None
         env.t += 300
         hb = await a.heartbeat(held)
-        assert hb.outcome is HeartbeatOutcome.OK, hb.message
+        assert hb.outcome is HeartbeatOutcome.OK, hb.text.en
         assert held.sha == env.repo.files[".locks/d.lock.json"]
 
     asyncio.run(run())

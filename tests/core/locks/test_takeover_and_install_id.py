@@ -10,7 +10,7 @@ from typing import Any
 
 from modu_desktop.core.account.session import INSTALL_ID_FILE, install_id
 from modu_desktop.core.locks import words as lock_words
-from modu_desktop.core.locks.model import AcquireOutcome, LockStatus
+from modu_desktop.core.locks.model import AcquireOutcome, LockCode, LockStatus
 from modu_desktop.core.locks.wire import parse_lock
 from tests.helpers.lock_fakes import FakeClient, LockEnv
 from tests.helpers.lock_sandbox import DOC, PATH, run_managers, web_peer
@@ -30,8 +30,9 @@ def test_take_over_succeeds_when_the_holder_only_heartbeated_meanwhile() -> None
             assert (await alice.heartbeat(held)).still_held
         assert held.sha != view.sha
         took = await bob.steal(view)
-        assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
-        assert "editor1" in took.message
+        assert took.outcome is AcquireOutcome.TOOK_OVER, took.text.en
+        assert took.code is LockCode.TOOK_OVER
+        assert took.text.en == "You took over the lock on “d” from @editor1."
         rec = parse_lock(env.repo.read(".locks/d.lock.json") or b"", "d")
         assert rec.editing_by == "editor2" and rec.session_id == "s2"
         assert not (await alice.heartbeat(held)).still_held  # Alice learns at her next beat
@@ -50,7 +51,7 @@ def test_take_over_of_a_released_lock_just_takes_it() -> None:
         assert view is not None
         await alice.release(held)
         took = await bob.steal(view)
-        assert took.held is not None, took.message
+        assert took.held is not None, took.text.en
         assert parse_lock(env.repo.read(".locks/d.lock.json") or b"", "d").editing_by == "editor2"
 
     asyncio.run(body())
@@ -73,7 +74,10 @@ def test_take_over_is_refused_naming_a_third_person_who_took_it_meanwhile() -> N
         writes = len(env.repo.commits)
         lost = await bob.steal(view)
         assert lost.outcome is AcquireOutcome.LOST_RACE
-        assert "@carol" in lost.message and "editor1" not in lost.message
+        assert (
+            lost.code is LockCode.TAKEN_FIRST
+            and lost.text.en == "@carol took the lock on “d” first."
+        )
         assert lost.view is not None and lost.view.holder == "carol"
         assert len(env.repo.commits) == writes  # nothing written over Carol's lock
 
@@ -91,7 +95,7 @@ def test_take_over_after_the_web_admin_heartbeated(sandbox: Any) -> None:
         assert view is not None and view.holder == "webstaff"
         await web.heartbeat()
         took = await bob.steal(view)
-        assert took.outcome is AcquireOutcome.TOOK_OVER, took.message
+        assert took.outcome is AcquireOutcome.TOOK_OVER, took.text.en
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "editor2"
         await web.api.aclose()
 
@@ -112,7 +116,7 @@ def test_a_new_claim_by_the_same_person_is_news(sandbox: Any) -> None:
         assert (await web.open(DOC)).outcome == "acquired"
         lost = await bob.steal(view)
         assert lost.outcome is AcquireOutcome.LOST_RACE
-        assert "@webstaff" in lost.message
+        assert lost.code is LockCode.TAKEN_FIRST and "@webstaff" in lost.text.en
         assert parse_lock(sb.read_file(PATH), DOC).editing_by == "webstaff"
         await web.api.aclose()
 
@@ -191,9 +195,8 @@ def test_same_login_elsewhere_is_told_apart_by_install_id() -> None:
         assert v2 is not None and v3 is not None
         assert v2.status is v3.status is LockStatus.MINE_OTHER_SESSION
         assert v2.same_install and not v3.same_install
-        assert "this computer" in lock_words.describe(
-            v2
-        ) and "another computer" in lock_words.describe(v3)
+        assert "this computer" in lock_words.describe(v2).en
+        assert "another computer" in lock_words.describe(v3).en
 
     asyncio.run(body())
 
@@ -210,7 +213,8 @@ def test_a_stale_lock_that_comes_back_to_life_is_not_taken_without_asking() -> N
         assert view.status is LockStatus.STALE
         assert (await alice.heartbeat(held)).still_held  # Alice's laptop wakes up
         res = await bob.steal(view)
-        assert res.outcome is AcquireOutcome.LOST_RACE and "@editor1" in res.message
+        assert res.outcome is AcquireOutcome.LOST_RACE and res.code is LockCode.TAKEN_FIRST
+        assert res.text.en == "@editor1 took the lock on “d” first."
         assert parse_lock(env.repo.read(".locks/d.lock.json") or b"", "d").editing_by == "editor1"
 
     asyncio.run(body())

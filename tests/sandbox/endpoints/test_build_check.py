@@ -16,6 +16,7 @@ from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.publish import check as publish_check
 from modu_desktop.core.publish.check import tree_paths
 from modu_desktop.core.publish.failure import broken_files, deploy_failure, failing_lines
+from modu_desktop.core.text import Text
 from modu_desktop.sandbox.endpoints.build_check import build_check
 from tests.helpers.sandbox import REPO_PATH, b64, client_for
 
@@ -36,7 +37,7 @@ async def _completed_run(gh: GitHubClient, commit: str) -> Any:
     raise AssertionError("the run did not complete")
 
 
-async def _nothing_is_locked(_: Any = None) -> str | None:
+async def _nothing_is_locked(_: Any = None) -> Text | None:
     return None
 
 

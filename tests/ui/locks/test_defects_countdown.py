@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from modu_desktop.core.locks.model import HeartbeatOutcome, HeartbeatResult
+from modu_desktop.core.locks.model import HeartbeatOutcome
+from modu_desktop.core.locks.results import HeartbeatResult
 
 DOC = "02-programs"
 

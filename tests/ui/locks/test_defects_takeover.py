@@ -45,8 +45,8 @@ def test_take_over_refused_naming_the_third_person_who_took_it(
     bob = make_window()
     task = ui.start(bob.open_document(DOC))
     dlg = ui.dialog("lockDialog")
-    carol = peer("viewer-not", "tok-editor2", session_id="carol-session")
-    carol.locks.login = "carol"  # a third person (same token is fine for the sandbox)
+    # a third person (the same token is fine for the sandbox)
+    carol = peer("carol", "tok-editor2", session_id="carol-session")
     view = ui.run(carol.locks.inspect(DOC))
     assert ui.run(carol.locks.steal(view)).held is not None
     before = writes(sandbox)
@@ -110,8 +110,7 @@ def test_take_over_asks_again_saying_someone_else_holds_it_now(
     assert held is not None
     bob = make_window()
     assert ui.run(alice.locks.release(held)).outcome.value == "released"
-    carol = peer("viewer-not", "tok-editor2", session_id="carol-session")
-    carol.locks.login = "carol"
+    carol = peer("carol", "tok-editor2", session_id="carol-session")
     assert ui.run(carol.locks.acquire(DOC)).held is not None
     gate.hold()
     task = ui.start(bob.open_document(DOC))

@@ -26,6 +26,7 @@ from modu_desktop.core.publish.blame import BrokenPage, broken_pages
 from modu_desktop.core.publish.check import check_text
 from modu_desktop.core.publish.failure import DeployFailure, deploy_failure
 from modu_desktop.core.publish.status import SiteStop
+from modu_desktop.core.text import Text
 from modu_desktop.ui.kit.operation import Operations
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
@@ -267,7 +268,7 @@ def test_a_failed_sandbox_deploy_is_shown_and_restored_in_one_action(
         assert found is not None
         version, text = found
 
-        async def lock_ok() -> str | None:
+        async def lock_ok() -> Text | None:
             return None
 
         res = await restore_version(
@@ -335,7 +336,7 @@ def test_history_panel_lists_diffs_and_restores_a_version(
     ((version, text),) = got
     assert text == doc.text
 
-    async def lock_ok() -> str | None:
+    async def lock_ok() -> Text | None:
         return None
 
     res = ui.run(
