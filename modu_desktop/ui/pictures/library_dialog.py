@@ -492,8 +492,7 @@ class PictureLibraryDialog(QDialog):
         self.model.set_library(library)
         self.loaded = True
         self._count_text()
-        for picture in library.pictures:  # the rest after what is on screen
-            self.loader.request(picture.sha)
+        self.loader.request_all(p.sha for p in library.pictures)  # after what is on screen
         self._select(keep)
 
     def _count_text(self) -> None:

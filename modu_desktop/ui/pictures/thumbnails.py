@@ -35,7 +35,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +60,7 @@ log = logging.getLogger(__name__)
 THUMB_PX = 112  # the longest side of a thumbnail, in pixels
 PIXELS_KEY = "modu-pixels"  # the PNG text chunk holding the picture's own size, "1920x1080"
 WORKERS = 2  # threads making thumbnails (decoding is the slow part; the machine may have two)
-FETCHES = 4  # pictures read from GitHub at once
+FETCHES = 8  # pictures read from GitHub at once (the store reads 8 blobs at once too)
 DRAIN_MS = 25  # how often finished thumbnails are taken in on the UI thread
 DRAIN_BUDGET_S = 0.006  # and for how long at most each time
 
@@ -214,6 +214,19 @@ class ThumbnailLoader(QObject):
                 self._urgent.append(sha)  # the copy in the later queue is skipped then
             else:
                 return
+        self._start_workers()
+
+    def request_all(self, shas: Iterable[str]) -> None:
+        """``request`` for many pictures, not urgent, queued at once before any worker starts
+        (asked one by one, 500 pictures found the workers already competing for the
+        interpreter)."""
+        if self._stopped:
+            return
+        with self._lock:
+            for sha in shas:
+                if sha not in self._state:
+                    self._state[sha] = "queued"
+                    self._later.append(sha)
         self._start_workers()
 
     def pending(self) -> int:
