@@ -300,7 +300,7 @@ class PictureDetail(QWidget):
         if isinstance(row, MissingPicture):
             head = tr("Pages that show it ({n}):", n=len(row.pages))
         elif refs:
-            head = tr("Used on {n} pages:", n=len(row.pages))
+            head = tr("Used on {n} page(s):", n=len(row.pages))
         else:
             head = tr("No page uses this picture.")
         self.uses_head.setText(head)
@@ -497,7 +497,7 @@ class PictureLibraryDialog(QDialog):
 
     def _count_text(self) -> None:
         lib = self.model.library
-        parts = [tr("{n} pictures", n=len(lib.pictures))]
+        parts = [tr("{n} picture(s)", n=len(lib.pictures))]
         if lib.unused:
             parts.append(tr("{n} used by no page", n=len(lib.unused)))
         if lib.missing and not self.picking:

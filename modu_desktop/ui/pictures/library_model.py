@@ -192,14 +192,14 @@ class PictureListModel(QAbstractListModel):
         """What a picture is (pixel size, file size) and where it is used (how many pages, or
         none); for a missing picture, that it is missing and how many pages name it."""
         if isinstance(r, MissingPicture):
-            return tr("missing"), tr("{n} pages", n=len(r.pages))
+            return tr("missing"), tr("{n} page(s)", n=len(r.pages))
         sizes = []
         px = self.pixels(r)
         if px is not None:
             sizes.append(f"{px.width}×{px.height}")
         if r.size is not None:
             sizes.append(size_text(r.size))
-        used = tr("{n} pages", n=len(r.pages)) if r.used else tr("not used")
+        used = tr("{n} page(s)", n=len(r.pages)) if r.used else tr("not used")
         return " · ".join(sizes), used
 
     def facts(self, r: Row) -> str:

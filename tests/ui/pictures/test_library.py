@@ -111,7 +111,7 @@ def test_every_picture_with_its_thumbnail_sizes_and_pages(
     assert names == sorted(
         [CAMPUS, SPARE, BROKEN, DIAGRAM, "static/img/modu-logo.png", "static/img/sample-photo.png"]
     )
-    assert "6 pictures" in dlg.count.text() and "1 missing" in dlg.count.text()
+    assert "6 picture(s)" in dlg.count.text() and "1 missing" in dlg.count.text()
     # the thumbnails fill in; the one no reader takes gets a placeholder, and nothing breaks
     qtbot.waitUntil(lambda: dlg.loader.pending() == 0, timeout=15000)
     campus, broken = dlg.model.library.find(CAMPUS), dlg.model.library.find(BROKEN)
@@ -119,7 +119,7 @@ def test_every_picture_with_its_thumbnail_sizes_and_pages(
     assert dlg.model.thumbnail(campus.sha) is not None
     assert dlg.model.is_broken(broken.sha)
     assert dlg.model.facts(campus).startswith("640×480 · ")
-    assert dlg.model.facts(campus).endswith("2 pages")
+    assert dlg.model.facts(campus).endswith("2 page(s)")
     choose(dlg, CAMPUS)
     detail = dlg.detail
     assert detail.name.text() == "campus.png"
