@@ -278,14 +278,16 @@ class PictureDetail(QWidget):
                 )
             )
         else:
-            self.facts.setText(self._facts(row, model))
+            self.facts.setText(self.facts_text(row, model))
         self._show_uses(row, source)
         if picture is not None and self.picking:
             self.insert_alt.setText(_first_alt(picture))
 
-    def _facts(self, picture: LibraryPicture, model: PictureListModel) -> str:
+    def facts_text(self, picture: LibraryPicture, model: PictureListModel) -> str:
+        """Sizes, use count, and the same bytes under other names."""
         lines = [model.facts(picture)]
-        twins = [p.name for p in model.library.pictures if p.sha == picture.sha and p != picture]
+        same = model.library.pictures
+        twins = [p.name for p in same if p.sha == picture.sha and p.path != picture.path]
         if twins:
             names = ", ".join(twins)
             lines.append(tr("The same picture is also on the site as {names}.", names=names))
@@ -547,7 +549,7 @@ class PictureLibraryDialog(QDialog):
         row = self.detail.row
         if isinstance(row, LibraryPicture) and row.sha == sha:
             self.detail.set_thumbnail(self.model)
-            self.detail.facts.setText(self.detail._facts(row, self.model))
+            self.detail.facts.setText(self.detail.facts_text(row, self.model))
 
     def _thumbnail_failed(self, sha: str) -> None:
         self.model.set_failed(sha)
