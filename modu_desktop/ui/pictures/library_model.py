@@ -157,6 +157,10 @@ class PictureListModel(QAbstractListModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt API
         return 0 if parent.isValid() else len(self._rows)
 
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt API
+        # One column; defined so it may be asked without a parent, as of a table's model.
+        return 0 if parent.isValid() else 1
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r = self.at(index.row()) if index.isValid() else None
         if r is None:
