@@ -40,10 +40,6 @@ class FileChange:
         paths = (self.path, self.new_path) if self.new_path else (self.path,)
         return tuple(d for p in paths if p and (d := doc_id_for_path(p)) is not None)
 
-    @property
-    def final_path(self) -> str:
-        return self.new_path or self.path
-
 
 class ChangeSet:
     """Writes, deletes and renames for one commit. Paths are full paths from the repository's

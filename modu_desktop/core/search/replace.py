@@ -32,10 +32,10 @@ from modu_desktop.core.search.model import (
     FieldKind,
     Hit,
     HitKey,
-    PageLeftOut,
-    PageLeftOutReason,
     NotReplaceable,
     PageField,
+    PageLeftOut,
+    PageLeftOutReason,
     PagePlan,
     Place,
     PlannedHit,
@@ -92,7 +92,9 @@ def plan_replace(
             continue
         if page.doc_id in unsaved:
             left_out.append(
-                PageLeftOut(page.doc_id, page.path, page.title, PageLeftOutReason.UNSAVED_HERE, len(hits))
+                PageLeftOut(
+                    page.doc_id, page.path, page.title, PageLeftOutReason.UNSAVED_HERE, len(hits)
+                )
             )
             continue
         ticks = [wanted is None or hit_key(h) in wanted for h in hits]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from modu_desktop.core.brochure import catalog
 from modu_desktop.core.locks import words as lock_words
-from modu_desktop.core.search.model import PageLeftOut, PageLeftOutReason, NotReplaceable, Place
+from modu_desktop.core.search.model import NotReplaceable, PageLeftOut, PageLeftOutReason, Place
 from modu_desktop.core.text import Text
 
 __all__ = ["place", "refusal", "left_out"]

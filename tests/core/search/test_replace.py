@@ -14,7 +14,7 @@ from modu_desktop.core.locks.wire import LockRecord
 from modu_desktop.core.pageedit.readable import readable_lines
 from modu_desktop.core.preview.markdown import parse
 from modu_desktop.core.search.index import PageText
-from modu_desktop.core.search.model import PageLeftOutReason, NotReplaceable, SearchOptions, hit_key
+from modu_desktop.core.search.model import NotReplaceable, PageLeftOutReason, SearchOptions, hit_key
 from modu_desktop.core.search.replace import plan_replace
 from tests.helpers.paths import SITE_FIXTURE
 from tests.helpers.search_pages import ADMISSION, PLAIN

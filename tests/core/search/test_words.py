@@ -8,7 +8,7 @@ import pytest
 from modu_desktop.core.locks.model import classify
 from modu_desktop.core.locks.wire import LockRecord
 from modu_desktop.core.search import words
-from modu_desktop.core.search.model import PageLeftOut, PageLeftOutReason, NotReplaceable, Place
+from modu_desktop.core.search.model import NotReplaceable, PageLeftOut, PageLeftOutReason, Place
 from tests.helpers.lang import speaking
 
 PLACES = [
@@ -58,7 +58,9 @@ def test_a_page_left_out_names_who_holds_it_or_why() -> None:
     view = classify(
         "b", "sha", record, login="me", session_id="mine", server_now=1_800_000_000, stale_s=900
     )
-    locked = PageLeftOut("b", "docs/b.md", "입학 안내", PageLeftOutReason.LOCKED, 2, "editor2", lock=view)
+    locked = PageLeftOut(
+        "b", "docs/b.md", "입학 안내", PageLeftOutReason.LOCKED, 2, "editor2", lock=view
+    )
     with speaking("ko"):
         said = words.left_out(locked)()
     assert "editor2 님" in said and "입학 안내" in said

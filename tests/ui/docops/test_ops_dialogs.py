@@ -64,10 +64,6 @@ def env(ui: Any, sandbox: Any, tmp_path: Path) -> Iterator[Env]:
             ui.run(c.aclose(), timeout=5000)
 
 
-def wait_closed(qtbot: Any, dlg: Any) -> None:
-    qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=15000)
-
-
 def wait_status(qtbot: Any, dlg: Any) -> str:
     qtbot.waitUntil(
         lambda: bool(not dlg.busy and dlg.status.isVisible() and dlg.status.text()), timeout=15000
