@@ -160,3 +160,14 @@ def test_at_800_px_the_cards_fit_beside_the_preview(
     for card in page.cards:
         right = card.mapTo(page.viewport(), card.rect().topRight()).x()
         assert right <= page.viewport().width()
+
+
+def test_a_narrow_list_shows_titles_not_file_names(make_window: Any, qtbot: Any) -> None:
+    win = make_window()
+    panel = win.doc_list
+    win.splitter.setSizes([250, 1030])
+    qtbot.waitUntil(lambda: panel.width() < 300, timeout=10000)
+    assert panel.tree.isColumnHidden(panel.COL_FILE)
+    assert panel.tree.columnWidth(panel.COL_TITLE) > 100
+    win.splitter.setSizes([600, 680])
+    qtbot.waitUntil(lambda: not panel.tree.isColumnHidden(panel.COL_FILE), timeout=10000)
