@@ -25,9 +25,9 @@ ALLOWED = {
         "the poll step of a waitUntil: the reader's place must read the same four times over "
         "a span of time while the page's fonts and lazy segments arrive"
     ),
-    ("tests/e2e/test_nothing_lost.py", "_raw_view"): (
-        "a real process typed into through X: which widget has the keyboard after 원문 편집 "
-        "cannot be seen from outside the app until it has a read-only probe to ask"
+    ("tests/e2e/test_nothing_lost.py", "_let_the_editor_take_the_keyboard"): (
+        "a real process typed into through X: which widget has the keyboard cannot be seen "
+        "from outside the app until it has a read-only probe to ask"
     ),
     ("tests/core/documents/test_store.py", "handle_async_request"): (
         "a fake transport's answer time, so that requests overlap: not a wait for anything"

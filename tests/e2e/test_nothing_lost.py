@@ -226,16 +226,24 @@ def _drafts(data: Path) -> list[Any]:
     return DraftStore(data / "data" / "drafts").list()
 
 
+def _let_the_editor_take_the_keyboard() -> None:
+    """Which widget has the keyboard cannot be seen from outside the app (X knows only the
+    window), so the editor is given a moment to take it after the page shows or the view
+    switches; the real-window layer's probe into the app can replace this with a question."""
+    time.sleep(0.5)
+
+
 def _raw_view(display: str) -> None:
     """원문 편집 (Ctrl+Shift+E): these tests type Markdown at the end of the text."""
     _xdo(display, "key", "--clearmodifiers", "ctrl+shift+e")
-    time.sleep(0.3)  # the raw editor takes the keyboard after the switch: not seen from outside
+    _let_the_editor_take_the_keyboard()
 
 
 def _open_and_type(display: str, sandbox: Any, app: App, text_lines: list[str]) -> str:
     """Wait for the document to be open with its lock, type at its end; returns the window."""
     _wait(lambda: _lock(sandbox, DOC), 25, "the lock", 0.2)
-    wid = _document_window(display)  # the editor takes focus once the text is shown
+    wid = _document_window(display)
+    _let_the_editor_take_the_keyboard()  # once the text is shown
     _focus(display, wid)
     _raw_view(display)
     _xdo(display, "key", "--clearmodifiers", "ctrl+End")
@@ -421,6 +429,7 @@ def test_practice_mode_recovers_after_kill(display: str, tmp_path: Path, apps: l
         "the practice lock",
     )
     wid = _document_window(display)
+    _let_the_editor_take_the_keyboard()
     _focus(display, wid)
     _raw_view(display)
     _xdo(display, "key", "--clearmodifiers", "ctrl+End")
