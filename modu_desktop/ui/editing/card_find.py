@@ -201,12 +201,6 @@ class CardSearch:
 # ---------------------------------------------------------------------- one field
 
 
-def _length(field: Field) -> int:
-    if isinstance(field, QLineEdit):
-        return len(field.text())
-    return int(field.document().characterCount()) - 1
-
-
 def _same(a: str, b: str, case: bool) -> bool:
     return a == b if case else a.casefold() == b.casefold()
 

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
+from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from modu_desktop import i18n
+from tests.helpers.qt import settle
 
 W, H = 800, 600
 
@@ -174,8 +175,7 @@ DIALOGS: dict[str, Callable[[Any, Any], QWidget]] = {
 def test_dialog_fits_an_800_by_600_window(name: str, window: Any, ui: Any, qtbot: Any) -> None:
     dlg = DIALOGS[name](window, ui)
     dlg.show()
-    QApplication.processEvents()
-    qtbot.wait(50)
+    settle()
     hint = dlg.minimumSizeHint()
     assert hint.width() <= W and hint.height() <= H, (name, hint)
     assert dlg.width() <= W and dlg.height() <= H, (name, dlg.size())
