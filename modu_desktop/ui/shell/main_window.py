@@ -80,6 +80,7 @@ from modu_desktop.ui.shell.window_parts import (
     preview_images,
     show_state,
 )
+from modu_desktop.ui.shell.window_search import WindowSearch
 from modu_desktop.ui.shell.zoom import TextZoom
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
         self.help_menu.token.check()
         self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
+        self.search = WindowSearch(self)  # the list's search of every page (Ctrl+Shift+F)
         self.update_title()
         self._update_actions()
 
