@@ -129,7 +129,7 @@ def _in_table(page: PageEditor, card: BlockCard, row: int, column: int) -> bool:
         return False
     table.setCurrentCell(row, column)
     table.setFocus()
-    page.reveal(table)
+    _reveal_field(page, table)
     return True
 
 
@@ -209,7 +209,7 @@ def _select(
         field.setFocus()
         field.setSelection(start, end - start)
         if page is not None:
-            page.reveal(field)
+            _reveal_field(page, field)
         return True
     a, b = u16(text[:start]), u16(text[:end])
     cursor = QTextCursor(field.document())
@@ -240,6 +240,17 @@ def _unmark_when_edited(field: QTextEdit | QPlainTextEdit) -> None:
         field.setExtraSelections([])
 
     field.textChanged.connect(unmark)
+
+
+def _reveal_field(page: PageEditor, field: QWidget) -> None:
+    """Scroll the page so ``field`` is well inside the view (a third of it above and below
+    where there is room), once the column has laid its card out."""
+
+    def now() -> None:
+        if isValid(field) and field.isVisible() and page.column_widget.isAncestorOf(field):
+            page.ensureWidgetVisible(field, 40, max(60, page.viewport().height() // 3))
+
+    QTimer.singleShot(0, page, now)
 
 
 def _reveal_place(page: PageEditor, field: QTextEdit | QPlainTextEdit, cursor: QTextCursor) -> None:

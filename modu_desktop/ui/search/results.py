@@ -10,6 +10,7 @@ that very place even when the words are there twice.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
@@ -36,6 +37,7 @@ BEFORE_CHARS = 40  # at most this much of the sentence before the words …
 AFTER_CHARS = 90  # … and after them (the row cuts what does not fit)
 MARK = QColor("#ffe27a")  # the words, as the find bar marks them in a card
 _Index = QModelIndex | QPersistentModelIndex
+_CELL_MARKS = re.compile(r"\*\*|\[[!~]|\]")  # a data table cell's bold, highlight and muted marks
 
 
 @dataclass(frozen=True)
@@ -64,13 +66,17 @@ def located(hits: tuple[Hit, ...]) -> list[Found]:
 
 
 def snippet(hit: Hit) -> tuple[str, str, str]:
-    """(before, words, after): the field's text around the hit on one line."""
+    """(before, words, after): the field's text around the hit on one line. A data table's
+    cell is searched as written; its marks (``**굵게**``, ``[!강조]``, ``[~흐리게]``) are
+    left out of the words around the hit, as the page shows them."""
     text = hit.text.replace("\r", "").replace("\n", " ")
     a, b = hit.start, hit.end
     left = max(0, a - BEFORE_CHARS)
     right = min(len(text), b + AFTER_CHARS)
     before = ("…" if left > 0 else "") + text[left:a]
     after = text[b:right] + ("…" if right < len(text) else "")
+    if hit.place.column:
+        before, after = _CELL_MARKS.sub("", before), _CELL_MARKS.sub("", after)
     return before, text[a:b], after
 
 
@@ -129,15 +135,15 @@ class HitDelegate(QStyledItemDelegate):
         bold_metrics = QFontMetrics(bold)
         width = rect.width()
         found_w = min(bold_metrics.horizontalAdvance(found), width)
-        room_before = min(metrics.horizontalAdvance(before), max(0, (width - found_w) // 3))
-        before = metrics.elidedText(before, Qt.TextElideMode.ElideLeft, room_before)
+        room_before = max(0, (width - found_w) // 3)
+        before = _fit(metrics, before, room_before, Qt.TextElideMode.ElideLeft)
         before_w = metrics.horizontalAdvance(before)
         flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         x = rect.left()
         painter.setPen(ink)
         painter.drawText(QRect(x, rect.top(), before_w, rect.height()), flags, before)
         x += before_w
-        shown = bold_metrics.elidedText(found, Qt.TextElideMode.ElideRight, found_w)
+        shown = _fit(bold_metrics, found, found_w, Qt.TextElideMode.ElideRight)
         mark = QRect(x, rect.top(), found_w, rect.height())
         painter.fillRect(mark.adjusted(-1, 1, 1, -1), MARK)
         painter.setFont(bold)
@@ -150,8 +156,16 @@ class HitDelegate(QStyledItemDelegate):
         painter.drawText(
             QRect(x, rect.top(), rest, rect.height()),
             flags,
-            metrics.elidedText(after, Qt.TextElideMode.ElideRight, rest),
+            _fit(metrics, after, rest, Qt.TextElideMode.ElideRight),
         )
+
+
+def _fit(metrics: QFontMetrics, text: str, width: int, mode: Qt.TextElideMode) -> str:
+    """``text`` as it is when it fits in ``width``, else cut with "…" (Qt's own cutting
+    sometimes cuts a text that fits exactly)."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    return metrics.elidedText(text, mode, width)
 
 
 class ResultsTree(QTreeWidget):
