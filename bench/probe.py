@@ -170,7 +170,7 @@ def _make_window(api_url: str, token: str, data_dir: str) -> MainWindow:
     from modu_desktop.core.account.paths import app_paths
     from modu_desktop.core.account.settings import Settings
     from modu_desktop.core.github.client import GitHubClient, RepoRef
-    from modu_desktop.ui.shell.context import AppContext, AppOptions
+    from modu_desktop.ui.kit.context import AppContext, AppOptions
     from modu_desktop.ui.shell.main_window import MainWindow
 
     settings = Settings(api_url=api_url)
@@ -359,7 +359,7 @@ def memory(api_url: str, token: str, data_dir: str, doc_id: str) -> int:
     phases["qt_app_kb"] = _hwm_kb()[0]
 
     async def run() -> dict[str, object]:
-        from modu_desktop.ui.shell.app import drop_source_cache
+        from modu_desktop.ui.shell.app_run import drop_source_cache
 
         win = _make_window(api_url, token, data_dir)
         drop_source_cache()  # as the app does once its window is up

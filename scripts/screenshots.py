@@ -134,7 +134,7 @@ class Studio:
         from modu_desktop.core.account.auth import check_token
         from modu_desktop.core.account.paths import app_paths
         from modu_desktop.core.account.settings import Settings
-        from modu_desktop.ui.shell.context import AppContext, AppOptions
+        from modu_desktop.ui.kit.context import AppContext, AppOptions
         from modu_desktop.ui.shell.main_window import MainWindow
 
         client = self.client(token)
@@ -157,7 +157,7 @@ class Studio:
     async def close_all(self) -> None:
         for w in self.windows:
             await w.shutdown(interactive=False)
-            w._closed_ok = True
+            w.quitting.closed = True
             w.close()
             w.deleteLater()
         self.windows.clear()
@@ -196,7 +196,7 @@ def scene(name: str, about: str) -> Callable[[SceneFn], SceneFn]:
 def _signin_widget(shot: Shot, **kw: Any) -> Any:
     from modu_desktop.core.account.auth import TokenStore
     from modu_desktop.core.account.settings import Settings
-    from modu_desktop.ui.shell.context import make_client
+    from modu_desktop.ui.kit.context import make_client
     from modu_desktop.ui.signin.signin import SignInWidget
 
     s = SignInWidget(Settings(), TokenStore("api.github.com", use_env=False), make_client, **kw)

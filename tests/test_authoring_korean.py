@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[1] / "modu_desktop"
 FILES = (
     "ui/signin/signin.py",
     "ui/editing/editor.py",
+    "ui/editing/editor_layout.py",
+    "ui/editing/editor_toolbar.py",
     "ui/editing/page_settings.py",
     "ui/editing/block_form.py",
     "ui/editing/block_picker.py",
@@ -24,6 +26,7 @@ FILES = (
     "ui/shell/window_parts.py",
     "ui/shell/window_menus.py",
     "ui/shell/app.py",
+    "ui/shell/app_run.py",
 )
 
 

@@ -1,7 +1,8 @@
 """The layering is a checked contract: ``lint-imports`` (import-linter) with the contracts in
 pyproject.toml — the core never imports the UI, the CLI, the sandbox or Qt; the sandbox never
-imports the UI, the CLI or the client's code; nothing in the product imports the benchmark; no
-import circles between the rooms of the core, the sandbox and the CLI."""
+imports the UI, the CLI or the client's code; nothing in the product imports the benchmark; the
+UI's rooms are in layers (the window over its parts over the editor over what it shows over the
+kit); no import circles between the rooms of the core, the sandbox, the CLI and the UI."""
 
 from __future__ import annotations
 

@@ -77,46 +77,7 @@ def register(subparsers: Mapping[str, Any]) -> None:
     if docs is not None:
         have = set(getattr(docs, "choices", {}) or {})
         if "new" not in have:
-            p = _add(
-                docs, "new", "create a document (locks it first, like the web admin)", _docs_new
-            )
-            p.add_argument(
-                "--id",
-                dest="doc_id",
-                required=True,
-                type=_new_id_arg,
-                help="front matter id and file slug, e.g. bootcamp",
-            )
-            p.add_argument("--title", required=True, help="page title")
-            p.add_argument(
-                "--position",
-                type=_position_arg,
-                default=None,
-                help="sidebar_position; also the file prefix docs/NN-ID.md",
-            )
-            p.add_argument("--theme", choices=THEME_KEYS, default=DEFAULT_THEME)
-            p.add_argument("--layout", choices=LAYOUT_KEYS, default=DEFAULT_LAYOUT)
-            p.add_argument("--nav-label", default=None, help="short label for the navigation")
-            p.add_argument(
-                "--template",
-                action="store_true",
-                help="start from a body with the common brochure blocks",
-            )
-            shown = p.add_mutually_exclusive_group()
-            shown.add_argument(
-                "--draft",
-                dest="draft",
-                action="store_true",
-                default=True,
-                help="not published until 'docs publish' (draft: true; the default)",
-            )
-            shown.add_argument(
-                "--publish",
-                dest="draft",
-                action="store_false",
-                help="published with the next build of the site",
-            )
-            p.add_argument("--json", action="store_true", help="machine-readable output")
+            _add_new(docs)
         if "publish" not in have:
             p = _add(
                 docs,
@@ -149,6 +110,48 @@ def register(subparsers: Mapping[str, Any]) -> None:
                 action="store_true",
                 help="only show what would be created and the conflicts",
             )
+
+
+def _add_new(docs: Any) -> None:
+    """``docs new``: its id, title, place, look and whether it is published."""
+    p = _add(docs, "new", "create a document (locks it first, like the web admin)", _docs_new)
+    p.add_argument(
+        "--id",
+        dest="doc_id",
+        required=True,
+        type=_new_id_arg,
+        help="front matter id and file slug, e.g. bootcamp",
+    )
+    p.add_argument("--title", required=True, help="page title")
+    p.add_argument(
+        "--position",
+        type=_position_arg,
+        default=None,
+        help="sidebar_position; also the file prefix docs/NN-ID.md",
+    )
+    p.add_argument("--theme", choices=THEME_KEYS, default=DEFAULT_THEME)
+    p.add_argument("--layout", choices=LAYOUT_KEYS, default=DEFAULT_LAYOUT)
+    p.add_argument("--nav-label", default=None, help="short label for the navigation")
+    p.add_argument(
+        "--template",
+        action="store_true",
+        help="start from a body with the common brochure blocks",
+    )
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--draft",
+        dest="draft",
+        action="store_true",
+        default=True,
+        help="not published until 'docs publish' (draft: true; the default)",
+    )
+    shown.add_argument(
+        "--publish",
+        dest="draft",
+        action="store_false",
+        help="published with the next build of the site",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 # --------------------------------------------------------------------------------------------

@@ -38,7 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LOGIN:TOKEN[:ro|rw[:ORGS]]",
         help="repeatable; ORGS comma-separated; default practice:practice-token",
     )
-    faults = p.add_argument_group("fault injection")
+    _fault_arguments(p.add_argument_group("fault injection"))
+    deploy = p.add_argument_group("fake deploy workflow")
+    deploy.add_argument("--deploy-queue-seconds", type=float, default=2.0)
+    deploy.add_argument("--deploy-run-seconds", type=float, default=5.0)
+    return p
+
+
+def _fault_arguments(faults: argparse._ArgumentGroup) -> None:
+    """What can go wrong: latency, failures, rate limits, the branch race, stale reads."""
     faults.add_argument("--latency-ms", type=int, default=0)
     faults.add_argument("--failure-rate", type=float, default=0.0)
     faults.add_argument(
@@ -92,10 +100,6 @@ def build_parser() -> argparse.ArgumentParser:
     faults.add_argument("--clock-offset", type=float, default=0.0, metavar="SECONDS")
     faults.add_argument("--tree-entry-limit", type=int, default=100_000)
     faults.add_argument("--rng-seed", type=int, default=None)
-    deploy = p.add_argument_group("fake deploy workflow")
-    deploy.add_argument("--deploy-queue-seconds", type=float, default=2.0)
-    deploy.add_argument("--deploy-run-seconds", type=float, default=5.0)
-    return p
 
 
 def faults_from(args: argparse.Namespace) -> Faults:

@@ -64,10 +64,10 @@ NOT_FOR_PEOPLE = {
     "saving.queue_item.Retryable.reason": "why a send will be tried again, for the log",
     "saving.queue_item.Uncertain.reason": "why a send's outcome is unknown, for the log",
     "saving.queue_item.Fatal.reason": "why a send failed for good, for the log",
-    "documents.store.SaveConflict.reason": "GitHub's own answer to the write, for the log",
+    "documents.model.SaveConflict.reason": "GitHub's own answer to the write, for the log",
     "brochure.block_model.Problem.reason": "a code the page editor words (“unclosed” …)",
-    "edit_session.NotSaved.reason": "a code the window words (“lock_lost” …)",
-    "edit_session.OpenFailed.reason": "a code the window words (“contended” …)",
+    "edit_session.events.NotSaved.reason": "a code the window words (“lock_lost” …)",
+    "edit_session.events.OpenFailed.reason": "a code the window words (“contended” …)",
     "publish.check.jsexpr.ExprVerdict.detail": "the expression parser's detail, for the log",
     "publish.status.DocStatus.detail": "a code (“no-run”, “skipped” …) the window words",
     "publish.status._Doc.detail": "a code (“no-run”, “skipped” …) the window words",
@@ -81,7 +81,7 @@ NOT_FOR_PEOPLE = {
 
 # ``.en`` outside a log call: the English copy a result keeps for logs and tests.
 ENGLISH_COPIES = {
-    ("docops/images.py", "message"),
+    ("pictures/uploads.py", "message"),
     ("docops/result.py", "message"),
     ("account/org.py", "message"),
     ("text.py", "__str__"),

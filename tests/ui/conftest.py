@@ -96,7 +96,7 @@ def make_window(
     from modu_desktop.core.account.auth import check_token
     from modu_desktop.core.account.paths import app_paths
     from modu_desktop.core.account.settings import Settings
-    from modu_desktop.ui.shell.context import AppContext, AppOptions
+    from modu_desktop.ui.kit.context import AppContext, AppOptions
     from modu_desktop.ui.shell.main_window import MainWindow
 
     windows: list[Any] = []
@@ -130,7 +130,7 @@ def make_window(
     for win in windows:
         with contextlib.suppress(Exception):
             ui.run(win.shutdown(interactive=False), timeout=10000)
-        win._closed_ok = True
+        win.quitting.closed = True
         win.close()
         win.deleteLater()
         with contextlib.suppress(Exception):

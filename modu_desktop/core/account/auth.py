@@ -187,13 +187,6 @@ async def check_token(client: Any, *, required_org: str | None = None) -> SignIn
     """
     import asyncio
 
-    from modu_desktop.core.github import client as gh
-
-    def msg(exc: BaseException, fallback: Text) -> str:
-        if isinstance(exc, gh.GitHubError):
-            return exc.user_message()
-        return fallback()
-
     # Both questions go out together (one round trip at start-up); the answers are read in
     # order, so a bad token is still reported as such and not as a missing repository.
     repo_task = asyncio.ensure_future(client.get_repo())
@@ -202,46 +195,12 @@ async def check_token(client: Any, *, required_org: str | None = None) -> SignIn
         user = await client.get_user()
     except Exception as exc:
         repo_task.cancel()
-        if isinstance(exc, gh.BadCredentials):
-            return SignInResult(
-                False,
-                error_kind="bad_token",
-                message=tr(
-                    "This token is not valid or has expired; create a new one and paste it."
-                ),
-            )
-        if isinstance(exc, gh.GitHubError):
-            return SignInResult(
-                False,
-                error_kind="other",
-                message=msg(exc, Text("GitHub returned an error.")),
-            )
-        return SignInResult(
-            False,
-            error_kind="network",
-            message=msg(exc, Text("Cannot reach GitHub; check the internet connection.")),
-        )
+        return _user_refused(exc)
     login = str(_field(user, "login", "") or "")
     try:
         repo = await repo_task
     except Exception as exc:
-        not_found = isinstance(exc, gh.NotFound | gh.PermissionDenied)
-        if not_found:
-            return SignInResult(
-                False,
-                login=login,
-                error_kind="no_repo",
-                message=tr(
-                    "This token cannot see the brochure repository; "
-                    "give it access to the repository."
-                ),
-            )
-        return SignInResult(
-            False,
-            login=login,
-            error_kind="network",
-            message=msg(exc, Text("Cannot reach GitHub.")),
-        )
+        return _repo_refused(exc, login)
     perms = _field(repo, "permissions", None) or {}
     can_push = bool(
         _field(perms, "push", False)
@@ -252,22 +211,81 @@ async def check_token(client: Any, *, required_org: str | None = None) -> SignIn
     raw = _field(repo, "raw", None) or (repo if isinstance(repo, dict) else {})
     owner = raw.get("owner") if isinstance(raw, dict) else None
     owner_is_org = isinstance(owner, dict) and owner.get("type") == "Organization"
-    if required_org:
-        from modu_desktop.core.account.org import MembershipStatus, check_org_membership
-
-        org = await check_org_membership(client, required_org, login)
-        if not org.ok:
-            kind = {
-                MembershipStatus.NOT_MEMBER: "not_member",
-                MembershipStatus.NO_SCOPE: "no_scope",
-            }.get(org.status)
-            if kind is None:  # could not check: refuse, the membership is not confirmed
-                network = isinstance(org.error, gh.NetworkError)
-                kind = "network" if network else "other"
-            return SignInResult(False, login=login, error_kind=kind, message=org.user_message())
+    if required_org and (refused := await _org_refused(client, required_org, login)):
+        return refused
     return SignInResult(
         True, login=login, can_push=can_push, repo_full_name=full_name, owner_is_org=owner_is_org
     )
+
+
+def _error_message(exc: BaseException, fallback: Text) -> str:
+    from modu_desktop.core.github import errors
+
+    if isinstance(exc, errors.GitHubError):
+        return exc.user_message()
+    return fallback()
+
+
+def _user_refused(exc: BaseException) -> SignInResult:
+    """``GET /user`` failed: a bad token, GitHub's error, or no connection."""
+    from modu_desktop.core.github import errors
+
+    if isinstance(exc, errors.BadCredentials):
+        return SignInResult(
+            False,
+            error_kind="bad_token",
+            message=tr("This token is not valid or has expired; create a new one and paste it."),
+        )
+    if isinstance(exc, errors.GitHubError):
+        return SignInResult(
+            False,
+            error_kind="other",
+            message=_error_message(exc, Text("GitHub returned an error.")),
+        )
+    return SignInResult(
+        False,
+        error_kind="network",
+        message=_error_message(exc, Text("Cannot reach GitHub; check the internet connection.")),
+    )
+
+
+def _repo_refused(exc: BaseException, login: str) -> SignInResult:
+    """The repository could not be read: the token cannot see it, or no connection."""
+    from modu_desktop.core.github import errors
+
+    if isinstance(exc, errors.NotFound | errors.PermissionDenied):
+        return SignInResult(
+            False,
+            login=login,
+            error_kind="no_repo",
+            message=tr(
+                "This token cannot see the brochure repository; give it access to the repository."
+            ),
+        )
+    return SignInResult(
+        False,
+        login=login,
+        error_kind="network",
+        message=_error_message(exc, Text("Cannot reach GitHub.")),
+    )
+
+
+async def _org_refused(client: Any, org_name: str, login: str) -> SignInResult | None:
+    """None when ``login`` is a confirmed member of ``org_name``; else the refusal (a check
+    that could not be made refuses too: the membership is not confirmed)."""
+    from modu_desktop.core.account.org import MembershipStatus, check_org_membership
+    from modu_desktop.core.github import errors
+
+    org = await check_org_membership(client, org_name, login)
+    if org.ok:
+        return None
+    kind = {
+        MembershipStatus.NOT_MEMBER: "not_member",
+        MembershipStatus.NO_SCOPE: "no_scope",
+    }.get(org.status)
+    if kind is None:
+        kind = "network" if isinstance(org.error, errors.NetworkError) else "other"
+    return SignInResult(False, login=login, error_kind=kind, message=org.user_message())
 
 
 # --------------------------------------------------------------------------------------------

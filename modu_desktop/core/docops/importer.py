@@ -95,23 +95,9 @@ def _decode(data: bytes) -> tuple[str | None, Text | None]:
 def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     """Pre-fill the new-document form from one file's bytes. Never raises."""
     name = posixpath.basename(source.replace("\\", "/"))
-    if not name.lower().endswith((".md", ".markdown")):
-        return ImportCandidate(
-            source,
-            None,
-            conflict=Text("{name} is not a Markdown (.md) file.", name=name),
-        )
-    if len(data) > MAX_IMPORT_BYTES:
-        return ImportCandidate(
-            source,
-            None,
-            conflict=Text(
-                "{name} is {v} KB; a document can be at most {v2} MB.",
-                name=name,
-                v=len(data) // 1024,
-                v2=MAX_IMPORT_BYTES // (1024 * 1024),
-            ),
-        )
+    refused = _refusal(name, data)
+    if refused is not None:
+        return ImportCandidate(source, None, conflict=refused)
     text, note = _decode(data)
     if text is None or "\x00" in text:
         return ImportCandidate(
@@ -125,17 +111,49 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
     m = _PREFIX.match(stem)
     name_pos = int(m.group(1)) if m else None
     name_id = m.group(2) if m else stem
+    doc_id = _doc_id(fm, name_id, notes)
+    position = _position(fm, name_pos, notes)
+    title = (fm.get("title") or "").strip()
+    if not title:
+        h = _HEADING.search(fm.body if fm.has_block else text)
+        title = h.group(1).strip() if h else doc_id
+        notes.append(Text("No title in the front matter; using “{title}”.", title=title))
+    title = " ".join(title.split())
+    theme, layout = _look(fm, notes)
+    nav = " ".join((fm.get("nav_label") or "").split()) or None
+    # an import keeps what its file says about publishing (draft: true stays, nothing is added)
+    req = NewDocRequest(doc_id, title, position, nav, theme, layout, base_text=text, draft=False)
+    return ImportCandidate(source, req, tuple(notes))
 
-    doc_id = (fm.get("id") or "").strip()
-    if not doc_id:
-        doc_id = name_id
+
+def _refusal(name: str, data: bytes) -> Text | None:
+    """Why the file cannot be a document at all (not Markdown, too big), or None."""
+    if not name.lower().endswith((".md", ".markdown")):
+        return Text("{name} is not a Markdown (.md) file.", name=name)
+    if len(data) > MAX_IMPORT_BYTES:
+        return Text(
+            "{name} is {v} KB; a document can be at most {v2} MB.",
+            name=name,
+            v=len(data) // 1024,
+            v2=MAX_IMPORT_BYTES // (1024 * 1024),
+        )
+    return None
+
+
+def _doc_id(fm: frontmatter.FrontMatter, name_id: str, notes: list[Text]) -> str:
+    """The front matter's id, else the file's; changed (and said so) when it is not allowed."""
+    doc_id = (fm.get("id") or "").strip() or name_id
     if validate_new_id(doc_id) is not None:
         fixed = suggest_id(doc_id) or suggest_id(name_id) or "imported"
         notes.append(
             Text("The id '{doc_id}' was changed to '{fixed}'.", doc_id=doc_id, fixed=fixed)
         )
         doc_id = fixed
+    return doc_id
 
+
+def _position(fm: frontmatter.FrontMatter, name_pos: int | None, notes: list[Text]) -> int | None:
+    """The menu place: ``sidebar_position`` (rounded into range), else the file's number."""
     position: int | None = None
     raw_pos = fm.get_number("sidebar_position")
     if raw_pos is not None:
@@ -154,14 +172,11 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
         notes.append(Text("sidebar_position is not a number; it was left out."))
     elif name_pos is not None and name_pos <= MAX_POSITION:
         position = name_pos
+    return position
 
-    title = (fm.get("title") or "").strip()
-    if not title:
-        h = _HEADING.search(fm.body if fm.has_block else text)
-        title = h.group(1).strip() if h else doc_id
-        notes.append(Text("No title in the front matter; using “{title}”.", title=title))
-    title = " ".join(title.split())
 
+def _look(fm: frontmatter.FrontMatter, notes: list[Text]) -> tuple[str, str]:
+    """The theme and layout the file names, or the defaults (said so when unknown)."""
     theme = (fm.get("theme") or "").strip()
     if theme not in THEME_KEYS:
         if theme:
@@ -184,10 +199,7 @@ def parse_candidate(source: str, data: bytes) -> ImportCandidate:
                 )
             )
         layout = DEFAULT_LAYOUT
-    nav = " ".join((fm.get("nav_label") or "").split()) or None
-    # an import keeps what its file says about publishing (draft: true stays, nothing is added)
-    req = NewDocRequest(doc_id, title, position, nav, theme, layout, base_text=text, draft=False)
-    return ImportCandidate(source, req, tuple(notes))
+    return theme, layout
 
 
 def read_candidates(paths: Iterable[str | Path]) -> list[ImportCandidate]:

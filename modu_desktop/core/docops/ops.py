@@ -34,7 +34,6 @@ import logging
 import posixpath
 from typing import Any
 
-from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.brochure.unpublished import published
 from modu_desktop.core.docops.newdoc import (
     MAX_POSITION,
@@ -45,29 +44,25 @@ from modu_desktop.core.docops.newdoc import (
     validate_new_doc,
     validate_new_id,
 )
+from modu_desktop.core.docops.reorder import swap_in_menu
 from modu_desktop.core.docops.result import (
     OpCode,
     OpResult,
+    failed,
 )
 from modu_desktop.core.documents.store import (
     DocSummary,
     DocumentStore,
-    LoadedDoc,
     RepoSnapshot,
     SaveConflict,
-    SaveResult,
     create_message,
     delete_message,
-    encode_text,
     sort_docs,
-    swap_message,
 )
-from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.errors import (
     GitHubConflict,
     GitHubError,
     NotFound,
-    PermissionDenied,
     WriteUncertain,
 )
 from modu_desktop.core.locks import words
@@ -82,7 +77,6 @@ from modu_desktop.core.locks.model import (
 from modu_desktop.core.locks.results import AcquireResult, LockFailure
 from modu_desktop.core.text import (
     Text,
-    _err_text,
 )
 
 __all__ = [
@@ -322,70 +316,15 @@ class DocOps:
                 doc_id=doc_id,
                 path=doc.path,
             )
-        ours = held
-        if ours is not None:
-            # The editor's lock may have been taken over meanwhile: then someone else edits it.
-            check = await self.locks.verify(ours)
-            if not check.ok and check.view is not None and blocking_lock(check.view):
-                return _locked(check.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
-            if not check.ok:
-                ours = None  # released or unreadable now: take the lock afresh below
-        if ours is None:
-            acq = await self.locks.acquire(doc_id)
-            if (
-                acq.held is None
-                and acq.view is not None
-                and not blocking_lock(acq.view)
-                and acq.outcome is AcquireOutcome.BLOCKED
-            ):
-                acq = await self.locks.steal(acq.view)  # an unreadable lock without a time
-            if acq.held is None:
-                if acq.view is not None and acq.outcome in (
-                    AcquireOutcome.BLOCKED,
-                    AcquireOutcome.LOST_RACE,
-                ):
-                    return _locked(acq.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
-                return self._lock_failed(acq, None, doc.title)
-            ours = acq.held
+        ours = await self._lock_to_delete(doc, held)
+        if isinstance(ours, OpResult):
+            return ours
         try:
             commit = await self.store.delete(
                 doc.path, doc.sha, self.login, message=delete_message(doc.path, self.login)
             )
-        except GitHubConflict as exc:
-            await self._release_quietly(ours)
-            return OpResult(
-                OpCode.CONFLICT,
-                Text(
-                    "Not deleted: “{title}” changed meanwhile; refresh and check it first.",
-                    title=doc.title,
-                ),
-                doc_id=doc_id,
-                path=doc.path,
-                error=exc,
-            )
-        except NotFound as exc:
-            await self._release_quietly(ours)
-            return OpResult(
-                OpCode.NOT_FOUND,
-                Text("“{title}” was already deleted.", title=doc.title),
-                doc_id=doc_id,
-                path=doc.path,
-                error=exc,
-            )
-        except WriteUncertain as exc:
-            return OpResult(
-                OpCode.UNCERTAIN,
-                Text(
-                    "Could not confirm whether “{title}” was deleted; refresh the list to check.",
-                    title=doc.title,
-                ),
-                doc_id=doc_id,
-                path=doc.path,
-                error=exc,
-            )
         except GitHubError as exc:
-            await self._release_quietly(ours)
-            return self._failed(exc, None, Text("delete “{title}”", title=doc.title))
+            return await self._not_deleted(doc, ours, exc)
         released = await self._release_quietly(ours)
         extra: Text | str = (
             "" if released else Text(" (its lock file could not be removed; it expires by itself)")
@@ -397,6 +336,74 @@ class DocOps:
             path=doc.path,
             commits=(commit,),
         )
+
+    async def _lock_to_delete(self, doc: DocSummary, held: HeldLock | None) -> HeldLock | OpResult:
+        """Our lock on ``doc`` for the delete: the editor's (``held``) if it is still ours,
+        else one taken now; the refusal when someone else edits it."""
+        doc_id = doc.doc_id
+        if held is not None:
+            # The editor's lock may have been taken over meanwhile: then someone else edits it.
+            check = await self.locks.verify(held)
+            if check.ok:
+                return held
+            if check.view is not None and blocking_lock(check.view):
+                return _locked(check.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+            # released or unreadable now: take the lock afresh
+        acq = await self.locks.acquire(doc_id)
+        if (
+            acq.held is None
+            and acq.view is not None
+            and not blocking_lock(acq.view)
+            and acq.outcome is AcquireOutcome.BLOCKED
+        ):
+            acq = await self.locks.steal(acq.view)  # an unreadable lock without a time
+        if acq.held is not None:
+            return acq.held
+        if acq.view is not None and acq.outcome in (
+            AcquireOutcome.BLOCKED,
+            AcquireOutcome.LOST_RACE,
+        ):
+            return _locked(acq.view, doc.title, _NOT_DELETED, doc_id=doc_id, path=doc.path)
+        return self._lock_failed(acq, None, doc.title)
+
+    async def _not_deleted(self, doc: DocSummary, ours: HeldLock, exc: GitHubError) -> OpResult:
+        """The delete failed: why, in words; our lock released, except when GitHub could not
+        say whether the delete happened."""
+        doc_id = doc.doc_id
+        if isinstance(exc, GitHubConflict):
+            await self._release_quietly(ours)
+            return OpResult(
+                OpCode.CONFLICT,
+                Text(
+                    "Not deleted: “{title}” changed meanwhile; refresh and check it first.",
+                    title=doc.title,
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
+        if isinstance(exc, NotFound):
+            await self._release_quietly(ours)
+            return OpResult(
+                OpCode.NOT_FOUND,
+                Text("“{title}” was already deleted.", title=doc.title),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
+        if isinstance(exc, WriteUncertain):
+            return OpResult(
+                OpCode.UNCERTAIN,
+                Text(
+                    "Could not confirm whether “{title}” was deleted; refresh the list to check.",
+                    title=doc.title,
+                ),
+                doc_id=doc_id,
+                path=doc.path,
+                error=exc,
+            )
+        await self._release_quietly(ours)
+        return self._failed(exc, None, Text("delete “{title}”", title=doc.title))
 
     # ---------------------------------------------------------------- publish
 
@@ -527,208 +534,7 @@ class DocOps:
             db = await self.store.load(b_id)
         except GitHubError as exc:
             return self._failed(exc, None, Text("read the two documents"))
-        fa, fb = frontmatter.parse(da.text), frontmatter.parse(db.text)
-        pa, pb = fa.get_number("sidebar_position"), fb.get_number("sidebar_position")
-        if pa is None or pb is None:
-            missing = da if pa is None else db
-            return OpResult(
-                OpCode.NOTHING_TO_DO,
-                Text("“{title}” has no place in the menu.", title=missing.title),
-                doc_id=missing.doc_id,
-                path=missing.path,
-            )
-        if pa == pb:
-            return OpResult(
-                OpCode.NOTHING_TO_DO,
-                Text(
-                    "“{a}” and “{b}” both have position {pa}; swapping would change "
-                    "nothing. Give them different positions first.",
-                    a=da.title,
-                    b=db.title,
-                    pa=pa,
-                ),
-                doc_id=da.doc_id,
-                path=da.path,
-            )
-        fa.set("sidebar_position", pb)
-        first = await self._write(da, fa.render(), swap_message(da.path, pb, self.login))
-        if not isinstance(first, SaveResult):
-            return self._swap_first_failed(da, first)
-        fb.set("sidebar_position", pa)
-        second = await self._write(db, fb.render(), swap_message(db.path, pa, self.login))
-        if isinstance(second, SaveResult):
-            commits = tuple(c for c in (first.commit_sha, second.commit_sha) if c)
-            return OpResult(
-                OpCode.MOVED,
-                Text("Swapped “{a}” and “{b}” in the menu.", a=da.title, b=db.title),
-                doc_id=da.doc_id,
-                path=da.path,
-                commits=commits,
-                details={
-                    "positions": {da.doc_id: pb, db.doc_id: pa},
-                    "shas": {da.path: first.sha, db.path: second.sha},
-                },
-            )
-        return await self._roll_back(da, first, pa, db, pb, second)
-
-    async def _write(
-        self, doc: LoadedDoc, text: str, message: str
-    ) -> SaveResult | SaveConflict | GitHubError:
-        try:
-            return await self.store.save(doc, text, doc.sha, self.login, message=message)
-        except GitHubError as exc:
-            return exc
-
-    def _swap_first_failed(self, da: LoadedDoc, err: SaveConflict | GitHubError) -> OpResult:
-        if isinstance(err, SaveConflict):
-            return OpResult(
-                OpCode.CONFLICT,
-                Text(
-                    "Order not changed: “{title}” changed meanwhile. Refresh and try again.",
-                    title=da.title,
-                ),
-                doc_id=da.doc_id,
-                path=da.path,
-            )
-        if isinstance(err, WriteUncertain):
-            return OpResult(
-                OpCode.UNCERTAIN,
-                Text(
-                    "Could not confirm whether “{title}” was changed; refresh to check the order.",
-                    title=da.title,
-                ),
-                doc_id=da.doc_id,
-                path=da.path,
-                error=err,
-            )
-        return self._failed(err, None, Text("change the order"))
-
-    async def _roll_back(
-        self,
-        da: LoadedDoc,
-        first: SaveResult,
-        pa: int | float,
-        db: LoadedDoc,
-        pb: int | float,
-        second: SaveConflict | GitHubError,
-    ) -> OpResult:
-        why = (
-            Text("“{title}” changed meanwhile", title=db.title)
-            if isinstance(second, SaveConflict)
-            else _err_text(second)
-        )
-        if isinstance(second, WriteUncertain):
-            # Did the second write land after all? Then the swap is complete. If we cannot
-            # tell, undoing the first write could leave both documents at the same position,
-            # so nothing more is written and the state is described instead.
-            try:
-                entry = await self.store.current_entry(db.path)
-            except GitHubError as exc:
-                return self._unknown_second(da, first, pa, db, pb, exc)
-            fb = frontmatter.parse(db.text)
-            fb.set("sidebar_position", pa)
-            wanted = git_blob_sha(encode_text(fb.render()))
-            if entry is not None and entry.sha == wanted:
-                return OpResult(
-                    OpCode.MOVED,
-                    Text("Swapped “{a}” and “{b}” in the menu.", a=da.title, b=db.title),
-                    doc_id=da.doc_id,
-                    path=da.path,
-                    commits=tuple(c for c in [first.commit_sha] if c),
-                    details={
-                        "positions": {da.doc_id: pb, db.doc_id: pa},
-                        "shas": {da.path: first.sha, db.path: wanted},
-                    },
-                )
-        undo: SaveResult | SaveConflict | GitHubError
-        try:
-            undo = await self.store.save(
-                da.path,
-                da.text,
-                first.sha,
-                self.login,
-                message=swap_message(da.path, pa, self.login),
-            )
-        except GitHubError as exc:
-            undo = exc
-        return self._after_undo(da, first, pa, db, pb, second, why, undo)
-
-    def _unknown_second(
-        self,
-        da: LoadedDoc,
-        first: SaveResult,
-        pa: int | float,
-        db: LoadedDoc,
-        pb: int | float,
-        exc: GitHubError,
-    ) -> OpResult:
-        return OpResult(
-            OpCode.UNCERTAIN,
-            Text(
-                "The order may be only half changed: “{a}” now has position {pb}, but "
-                "GitHub did not answer whether “{b}” was changed to {pa}. Refresh the list: "
-                "if both show {pb}, move “{a}” back or set its position to {pa}.",
-                a=da.title,
-                pb=pb,
-                b=db.title,
-                pa=pa,
-            ),
-            doc_id=da.doc_id,
-            path=da.path,
-            commits=tuple(c for c in [first.commit_sha] if c),
-            error=exc,
-            details={"positions": {da.doc_id: pb}, "shas": {da.path: first.sha}},
-        )
-
-    def _after_undo(
-        self,
-        da: LoadedDoc,
-        first: SaveResult,
-        pa: int | float,
-        db: LoadedDoc,
-        pb: int | float,
-        second: SaveConflict | GitHubError,
-        why: Text,
-        undo: SaveResult | SaveConflict | GitHubError,
-    ) -> OpResult:
-        commits = tuple(c for c in [first.commit_sha] if c)
-        if isinstance(undo, SaveResult):
-            commits += tuple(c for c in [undo.commit_sha] if c)
-            return OpResult(
-                OpCode.ROLLED_BACK,
-                Text(
-                    "Order not changed: {why}. The first change was undone, so both pages "
-                    "keep their places (“{a}” {pa}, “{b}” {pb}).",
-                    why=why,
-                    a=da.title,
-                    pa=pa,
-                    b=db.title,
-                    pb=pb,
-                ),
-                doc_id=da.doc_id,
-                path=da.path,
-                commits=commits,
-                error=second if isinstance(second, GitHubError) else None,
-                details={"positions": {da.doc_id: pa, db.doc_id: pb}},
-            )
-        return OpResult(
-            OpCode.PARTIAL,
-            Text(
-                "The order is only half changed: “{a}” now has position {pb}, but “{b}” "
-                "could not be changed ({why}) and still has {pb}, and undoing the first "
-                "change failed too. Set the position of “{a}” back to {pa} by hand.",
-                a=da.title,
-                pb=pb,
-                b=db.title,
-                why=why,
-                pa=pa,
-            ),
-            doc_id=da.doc_id,
-            path=da.path,
-            commits=commits,
-            error=undo if isinstance(undo, BaseException) else None,
-            details={"positions": {da.doc_id: pb, db.doc_id: pb}},
-        )
+        return await swap_in_menu(self.store, self.login, da, db)
 
     # ---------------------------------------------------------------- helpers
 
@@ -750,15 +556,4 @@ class DocOps:
         return self.store.title_of(doc_id)
 
     def _failed(self, exc: BaseException, req: NewDocRequest | None, what: Text) -> OpResult:
-        t = _err_text(exc)
-        if isinstance(exc, (NotFound, PermissionDenied)) and not what.source.startswith(
-            ("list", "read")
-        ):
-            # GitHub answers a write without push access with 404 (or 403).
-            t = Text("{t} This account may not have write access to the repository.", t=t)
-        return OpResult(
-            OpCode.FAILED,
-            Text("Could not {what}: {t}", what=what, t=t),
-            request=req,
-            error=exc,
-        )
+        return failed(exc, req, what)

@@ -10,9 +10,11 @@ from typing import Any
 from modu_desktop.core.docops.newdoc import (
     NewDocRequest,
 )
+from modu_desktop.core.github.errors import NotFound, PermissionDenied
 from modu_desktop.core.locks.model import HeldLock, LockView
 from modu_desktop.core.text import (
     Text,
+    _err_text,
 )
 
 
@@ -62,3 +64,20 @@ class OpResult:
     def user_message(self) -> str:
         """The sentence in the current language."""
         return self.text()
+
+
+def failed(exc: BaseException, req: NewDocRequest | None, what: Text) -> OpResult:
+    """An operation that could not ``what`` ("list the documents", "delete “{title}”") because
+    of ``exc``; ``req``: the user's input, kept for another attempt."""
+    t = _err_text(exc)
+    if isinstance(exc, (NotFound, PermissionDenied)) and not what.source.startswith(
+        ("list", "read")
+    ):
+        # GitHub answers a write without push access with 404 (or 403).
+        t = Text("{t} This account may not have write access to the repository.", t=t)
+    return OpResult(
+        OpCode.FAILED,
+        Text("Could not {what}: {t}", what=what, t=t),
+        request=req,
+        error=exc,
+    )

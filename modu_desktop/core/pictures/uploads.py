@@ -375,18 +375,30 @@ async def upload_image(
     files = list(existing)
     same = same_picture(data, files)
     if same is not None:
-        name = posixpath.basename(same.path)
-        return ImageUpload(
-            True,
-            Text("The same picture is already on the site as {name}; it is used again.", name=name),
-            check,
-            same.path,
-            name,
-            picture_markdown(same.path, alt_text, doc_path),
-            address_for(same.path, doc_path),
-            reused=True,
-        )
+        return _reused(same, check, alt_text, doc_path)
     name = unique_name(safe_name(file_name, check.ext), names_in(UPLOAD_DIR, files))
+    return await _send_new(client, data, name, check, alt_text, branch)
+
+
+def _reused(same: RepoFile, check: ImageCheck, alt_text: str, doc_path: str) -> ImageUpload:
+    """The picture with the same bytes already on the site, offered instead of an upload."""
+    name = posixpath.basename(same.path)
+    return ImageUpload(
+        True,
+        Text("The same picture is already on the site as {name}; it is used again.", name=name),
+        check,
+        same.path,
+        name,
+        picture_markdown(same.path, alt_text, doc_path),
+        address_for(same.path, doc_path),
+        reused=True,
+    )
+
+
+async def _send_new(
+    client: Any, data: bytes, name: str, check: ImageCheck, alt_text: str, branch: str | None
+) -> ImageUpload:
+    """Create the file under a free name; a name taken since the listing moves to the next."""
     last: BaseException | None = None
     for _attempt in range(5):
         path = f"{UPLOAD_DIR}/{name}"
@@ -420,8 +432,6 @@ async def upload_image(
                 check,
                 error=exc,
             )
-        md = image_markdown(name, alt_text)
-        site = upload_address(path)
         warn: Text | str = Text(" {warning}", warning=check.warning) if check.warning else ""
         return ImageUpload(
             True,
@@ -429,8 +439,8 @@ async def upload_image(
             check,
             path,
             name,
-            md,
-            site,
+            image_markdown(name, alt_text),
+            upload_address(path),
             getattr(res, "commit_sha", None),
         )
     return ImageUpload(

@@ -331,6 +331,13 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
     placeholders: dict[str, str] = {}
     if "<" not in text:
         return text, placeholders
+    lines = _one_line_components(text, nonce, placeholders)
+    return _component_blocks(lines, nonce, placeholders), placeholders
+
+
+def _one_line_components(text: str, nonce: str, placeholders: dict[str, str]) -> list[str]:
+    """A component opened and closed on one line becomes one placeholder line; other tags in
+    a line become inline placeholders. Fenced code is left alone."""
     lines: list[str] = []
     in_fence: str | None = None
     for line in text.split("\n"):
@@ -359,6 +366,12 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
             lines.append(_inline_line(line, nonce, placeholders))
         else:
             lines.append(line)
+    return lines
+
+
+def _component_blocks(lines: list[str], nonce: str, placeholders: dict[str, str]) -> str:
+    """A component whose opening and closing tags stand on lines of their own: both lines
+    become placeholders, and its indented content is not read as code."""
     tokens: list[tuple[int, str, dict[str, str], bool]] = []
     fence: str | None = None
     for idx, line in enumerate(lines):
@@ -378,7 +391,7 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
         if mc:
             tokens.append((idx, mc.group(1).lower(), {}, False))
     if not tokens:
-        return "\n".join(lines), placeholders
+        return "\n".join(lines)
     pairs: dict[int, int] = {}
     stack: list[tuple[int, str]] = []
     for pos, (_line, name, _attrs, is_open) in enumerate(tokens):
@@ -406,7 +419,7 @@ def _preprocess_mdx(text: str, nonce: str) -> tuple[str, dict[str, str]]:
             out.append(line[2:])  # indented component content is not a code block
         else:
             out.append(line)
-    return "\n".join(out), placeholders
+    return "\n".join(out)
 
 
 # -- images ----------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ __all__ = [
     "FieldKind",
     "Hit",
     "HitKey",
-    "LeftOut",
-    "LeftOutReason",
+    "PageLeftOut",
+    "PageLeftOutReason",
     "NotReplaceable",
     "PageField",
     "PageHits",
@@ -192,7 +192,7 @@ def hit_key(hit: Hit) -> HitKey:
     return (hit.doc_id, hit.field, hit.start)
 
 
-class LeftOutReason(enum.Enum):
+class PageLeftOutReason(enum.Enum):
     LOCKED = "locked"  # someone else is editing it (or another window of mine, or unreadable)
     UNSAVED_HERE = "unsaved_here"  # open in this app with text not saved yet
     NOTHING_REPLACEABLE = "nothing_replaceable"  # every chosen hit is refused where it is
@@ -231,7 +231,7 @@ class PagePlan:
 
 
 @dataclass(frozen=True, slots=True)
-class LeftOut:
+class PageLeftOut:
     """A page with hits that the plan does not change, and why. For a lock: ``holder`` (a
     login), ``since`` (when the lock was taken) and ``last_seen`` (its last heartbeat), server
     Unix seconds, and the ``lock`` itself (the lock's words say it from there)."""
@@ -239,7 +239,7 @@ class LeftOut:
     doc_id: str
     path: str
     title: str
-    reason: LeftOutReason
+    reason: PageLeftOutReason
     hits: int
     holder: str | None = None
     since: float | None = None
@@ -253,7 +253,7 @@ class ReplacePlan:
     replacement: str
     options: SearchOptions
     pages: tuple[PagePlan, ...] = ()
-    left_out: tuple[LeftOut, ...] = ()
+    left_out: tuple[PageLeftOut, ...] = ()
     unmatched: tuple[HitKey, ...] = ()  # chosen hits no longer found (the page changed)
 
     @property

@@ -32,10 +32,10 @@ from modu_desktop.core.search.model import (
     FieldKind,
     Hit,
     HitKey,
-    LeftOut,
-    LeftOutReason,
     NotReplaceable,
     PageField,
+    PageLeftOut,
+    PageLeftOutReason,
     PagePlan,
     Place,
     PlannedHit,
@@ -66,7 +66,7 @@ def plan_replace(
     wanted = None if chosen is None else set(chosen)
     found: set[HitKey] = set()
     planned: list[PagePlan] = []
-    left_out: list[LeftOut] = []
+    left_out: list[PageLeftOut] = []
     for page in pages:
         fields = read_page(page.text)
         hits = hits_in(page.doc_id, fields, query, options)
@@ -77,11 +77,11 @@ def plan_replace(
         if lock is not None and is_blocking(lock):
             rec = lock.record
             left_out.append(
-                LeftOut(
+                PageLeftOut(
                     page.doc_id,
                     page.path,
                     page.title,
-                    LeftOutReason.LOCKED,
+                    PageLeftOutReason.LOCKED,
                     len(hits),
                     holder_of(lock),
                     None if rec is None else rec.started_at,
@@ -92,18 +92,20 @@ def plan_replace(
             continue
         if page.doc_id in unsaved:
             left_out.append(
-                LeftOut(page.doc_id, page.path, page.title, LeftOutReason.UNSAVED_HERE, len(hits))
+                PageLeftOut(
+                    page.doc_id, page.path, page.title, PageLeftOutReason.UNSAVED_HERE, len(hits)
+                )
             )
             continue
         ticks = [wanted is None or hit_key(h) in wanted for h in hits]
         plan = _plan_page(page, fields, hits, ticks, replacement)
         if any(ticks) and not plan.changed and all(h.refused for h in plan.hits if h.chosen):
             left_out.append(
-                LeftOut(
+                PageLeftOut(
                     page.doc_id,
                     page.path,
                     page.title,
-                    LeftOutReason.NOTHING_REPLACEABLE,
+                    PageLeftOutReason.NOTHING_REPLACEABLE,
                     len(hits),
                 )
             )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from modu_desktop.core.brochure import catalog
 from modu_desktop.core.locks import words as lock_words
-from modu_desktop.core.search.model import LeftOut, LeftOutReason, NotReplaceable, Place
+from modu_desktop.core.search.model import NotReplaceable, PageLeftOut, PageLeftOutReason, Place
 from modu_desktop.core.text import Text
 
 __all__ = ["place", "refusal", "left_out"]
@@ -105,12 +105,12 @@ def refusal(reason: NotReplaceable) -> Text:
     }[reason]
 
 
-def left_out(page: LeftOut) -> Text:
+def left_out(page: PageLeftOut) -> Text:
     """Why a page is left out of a replacement: who holds it and since when, told as every
     lock is told (:func:`modu_desktop.core.locks.words.line`)."""
-    if page.reason is LeftOutReason.LOCKED and page.lock is not None:
+    if page.reason is PageLeftOutReason.LOCKED and page.lock is not None:
         return lock_words.line(lock_words.Holding.of(page.lock), page.title)
-    if page.reason is LeftOutReason.UNSAVED_HERE:
+    if page.reason is PageLeftOutReason.UNSAVED_HERE:
         return Text(
             "“{doc}” is open here with changes not saved yet: save or close it first.",
             doc=page.title,

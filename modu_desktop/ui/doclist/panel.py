@@ -419,35 +419,7 @@ class DocListPanel(QWidget):
 
         self.model = DocListModel(self)
         self.model.set_headers([tr("#"), tr("Title"), tr("File"), tr("Editing")])
-        self.tree = QTableView()  # the name the window and its shortcuts use
-        self.tree.setObjectName("docList")
-        self.tree.setAccessibleName(tr("Documents"))
-        self.tree.setModel(self.model)
-        self.tree.setShowGrid(False)
-        self.tree.setWordWrap(False)
-        self.tree.setAlternatingRowColors(True)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.tree.setTabKeyNavigation(False)
-        self.tree.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        vh = self.tree.verticalHeader()
-        vh.hide()
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(self.tree.fontMetrics().lineSpacing() + 8)
-        header = self.tree.horizontalHeader()
-        header.setHighlightSections(False)
-        header.setAccessibleName(tr("Document list columns"))
-        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        # A column sized to its contents looks at no more than this many rows (0 would mean
-        # "the visible ones", which is every row while the window is not shown yet).
-        header.setResizeContentsPrecision(64)
-        # Sized to their contents once per listing (`set_rows`), not on every paint: a
-        # ResizeToContents column asks every visible cell for its size at each filter keystroke.
-        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(self.COL_TITLE, QHeaderView.ResizeMode.Stretch)
-        header.setStretchLastSection(False)
+        self.tree = self._table()  # the name the window and its shortcuts use
         lay.addWidget(self.tree, 1)
 
         self.status = QLabel("")
@@ -470,6 +442,42 @@ class DocListPanel(QWidget):
         self._held_badge: LockBadge | None = None
         self._lost: dict[str, LockBadge | None] = {}  # what we learnt before the next listing
         self._lost_seen: set[tuple[str, LockBadge | None]] = set()
+        self._connect()
+
+    def _table(self) -> QTableView:
+        """The documents, one row each: position, title, file, who edits it."""
+        table = QTableView()
+        table.setObjectName("docList")
+        table.setAccessibleName(tr("Documents"))
+        table.setModel(self.model)
+        table.setShowGrid(False)
+        table.setWordWrap(False)
+        table.setAlternatingRowColors(True)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setTabKeyNavigation(False)
+        table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vh = table.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(table.fontMetrics().lineSpacing() + 8)
+        header = table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setAccessibleName(tr("Document list columns"))
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        # A column sized to its contents looks at no more than this many rows (0 would mean
+        # "the visible ones", which is every row while the window is not shown yet).
+        header.setResizeContentsPrecision(64)
+        # Sized to their contents once per listing (`set_rows`), not on every paint: a
+        # ResizeToContents column asks every visible cell for its size at each filter keystroke.
+        for col in (self.COL_POS, self.COL_FILE, self.COL_LOCK):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(self.COL_TITLE, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        return table
+
+    def _connect(self) -> None:
         self.filter_edit.textChanged.connect(self._apply_filter)
         self.filter_edit.returnPressed.connect(self._focus_first_visible)
         self.refresh_button.clicked.connect(self.refreshRequested)

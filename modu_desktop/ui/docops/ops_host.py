@@ -10,30 +10,69 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
+from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.docops.ops import DocOps, OpResult
 from modu_desktop.core.pictures.uploads import ImageUpload
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
+from modu_desktop.ui.editing.doc_dialogs import ask_new_document
+from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.pictures.dialog import pick_and_upload
 from modu_desktop.ui.pictures.editor_drop import EditorImageHelper
 from modu_desktop.ui.pictures.uploader import ImageUploader
-from modu_desktop.ui.shell.window_menus import document_menu
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.core.locks.model import HeldLock
+    from modu_desktop.core.pictures.mirror import RepoImageMirror
+    from modu_desktop.ui.doclist.panel import DocListPanel
+    from modu_desktop.ui.editing.editor import EditorPane
+    from modu_desktop.ui.kit.context import AppContext
+    from modu_desktop.ui.kit.operation import Operations
 
 log = logging.getLogger(__name__)
 
 
+class OpsWindow(Protocol):
+    """What the document operations use of the window."""
+
+    ctx: AppContext
+    ops: Operations
+    changes: ChangeBus
+    editor_pane: EditorPane
+    doc_list: DocListPanel
+    images: RepoImageMirror
+    document_menu: QMenu
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
+
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
+
+    def resolve_notice(self, *topics: str) -> None: ...
+
+    def lock_status(self) -> tuple[str, str]: ...
+
+    def set_lock_status(self, text: str, kind: str = "info") -> None: ...
+
+    async def refresh_list(self) -> bool: ...
+
+    async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool: ...
+
+    async def forget_open_document(self) -> None: ...
+
+
 class OpsHost(QObject):
-    def __init__(self, win: WindowApi, parent: QWidget) -> None:
+    def __init__(self, win: OpsWindow, parent: QWidget) -> None:
         super().__init__(parent)
         self.win = win
         self.parent_widget = parent  # dialogs open over it
@@ -44,10 +83,12 @@ class OpsHost(QObject):
         self.uploader: ImageUploader | None = None
         self.image_helper: EditorImageHelper | None = None
         self.actions: dict[str, QAction] = {}
+        self.created_titles: dict[str, str] = {}  # pages made here the list may not show yet
         self._picker_open = False  # the picker dialog shows its own upload result
         self._status_before_upload: tuple[str, str] | None = None
         if not self.available:
             return
+        win.changes.subscribe(self._changed)
         self.ops = DocOps(win.ctx.store, win.ctx.locks, win.ctx.login)
         self.reorder = ops_reorder.ReorderController(self.ops, self)
         self.reorder.finished.connect(self._moved)
@@ -71,7 +112,7 @@ class OpsHost(QObject):
         win = self.win
         if not (self.available or self.images_available):
             return
-        menu = document_menu(win)
+        menu = win.document_menu
 
         def add(key: str, text: str, shortcut: str | None, slot: Callable[[], object]) -> None:
             a = QAction(text, menu)
@@ -125,6 +166,10 @@ class OpsHost(QObject):
                 lambda: win.ops.run(self.insert_picture()),
             )
 
+    def _changed(self, changes: Changes) -> None:
+        if changes.open_doc:
+            self.update_actions()
+
     def update_actions(self) -> None:
         d = self.win.doc
         pic = self.actions.get("insertPictureAction")
@@ -156,6 +201,33 @@ class OpsHost(QObject):
         if res.held is not None:
             await self.win.open_with_lock(res.doc_id, res.held)
         return str(res.doc_id)
+
+    async def create_from_text(self, from_doc: str, text: str) -> str | None:
+        """Save ``text`` as a new page, not published, with the title, menu place and address
+        the user chose (a different title and the next free place are proposed), the core's id
+        rules, clash check and lock. Returns the new page's docId."""
+        win = self.win
+        snap = win.ctx.store.snapshot
+        docs = snap.docs if snap is not None else []
+        asked = await ask_new_document(self.parent_widget, docs, from_doc, text)
+        if asked is None or self.ops is None:
+            return None
+        chosen, text = asked
+        req = NewDocRequest(chosen.doc_id, chosen.title, chosen.position, verbatim=text)
+        res = await self.ops.create(req, keep_lock=False)
+        if not res.ok or res.doc_id is None:
+            win.show_notice(
+                tr(
+                    "Could not create “{new}”: {msg} Your text is still here.",
+                    new=chosen.title,
+                    msg=res.user_message(),
+                ),
+                "error",
+            )
+            return None
+        self.created_titles[res.doc_id] = chosen.title  # until the list shows it
+        win.changes.publish(Changes(doc_list=True))
+        return res.doc_id
 
     async def import_files(self, paths: list[str] | None = None) -> int:
         assert self.ops is not None
@@ -205,14 +277,13 @@ class OpsHost(QObject):
             doc = win.doc
             shas = (res.details or {}).get("shas") or {}
             positions = (res.details or {}).get("positions") or {}
+            landed = None
             if doc is not None and doc.path in shas and doc.doc_id in positions:
                 # Only sidebar_position changed on the server: carry it into our text and
                 # build on the new version, so the next save neither conflicts nor undoes it.
                 win.editor_pane.apply_field("sidebar_position", positions[doc.doc_id])
-                doc.rebase(shas[doc.path])
-                if win.drafts is not None:
-                    win.drafts.rebase(doc.base_sha)
-            win.ops.run(win.refresh_list())
+                landed = Landed(doc.doc_id, doc.path, shas[doc.path])
+            win.changes.publish(Changes(doc_list=True, landed=landed))
 
     async def insert_picture(self) -> str | None:
         win = self.win

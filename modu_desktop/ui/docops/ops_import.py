@@ -84,6 +84,28 @@ class NewDocForm(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
         outer.addLayout(form)
+        self._fields()
+        self._form_rows(form, show_template)
+        self.advanced_button = QToolButton()
+        self.advanced_button.setObjectName("opsAdvancedButton")
+        self.advanced_button.setText(tr("Advanced ▸"))
+        self.advanced_button.setCheckable(True)
+        self.advanced_button.setAutoRaise(True)
+        outer.addWidget(self.advanced_button)
+        outer.addWidget(self._advanced_box())
+        self.advanced_button.toggled.connect(self._toggle_advanced)
+        outer.addWidget(self.error)
+        self.base_text: str | None = None
+        self._id_follows_title = True
+        self.id_edit.textEdited.connect(self._id_edited)
+        self.title_edit.textChanged.connect(self._title_changed)
+        for sig in (self.id_edit.textChanged, self.title_edit.textChanged):
+            sig.connect(self._update_file)
+        self.has_position.toggled.connect(self._update_file)
+        self.position.valueChanged.connect(self._update_file)
+        self.set_request(NewDocRequest("", ""))
+
+    def _fields(self) -> None:
         self.id_edit = QLineEdit()
         self.id_edit.setObjectName("opsIdEdit")
         self.id_edit.setPlaceholderText("bootcamp-2026")
@@ -125,6 +147,8 @@ class NewDocForm(QWidget):
         self.error.setProperty("kind", "error")
         self.error.setWordWrap(True)
         self.error.hide()
+
+    def _form_rows(self, form: QFormLayout, show_template: bool) -> None:
         # Title first; the id follows it (Hangul allowed) until someone edits the id.
         rows: list[tuple[str, QWidget]] = [
             (self.t("&Title:"), self.title_edit),
@@ -143,12 +167,9 @@ class NewDocForm(QWidget):
         if show_template:
             form.addRow(self.template)
         form.addRow(self.t("File:"), self.file_label)
-        self.advanced_button = QToolButton()
-        self.advanced_button.setObjectName("opsAdvancedButton")
-        self.advanced_button.setText(tr("Advanced ▸"))
-        self.advanced_button.setCheckable(True)
-        self.advanced_button.setAutoRaise(True)
-        outer.addWidget(self.advanced_button)
+
+    def _advanced_box(self) -> QGroupBox:
+        """The id (the page address and file name), folded away: it follows the title."""
         self.advanced = QGroupBox()
         self.advanced.setObjectName("opsAdvancedBox")
         adv = QFormLayout(self.advanced)
@@ -165,18 +186,7 @@ class NewDocForm(QWidget):
         id_hint.setObjectName("opsIdHint")
         adv.addRow(id_hint)
         self.advanced.hide()
-        outer.addWidget(self.advanced)
-        self.advanced_button.toggled.connect(self._toggle_advanced)
-        outer.addWidget(self.error)
-        self.base_text: str | None = None
-        self._id_follows_title = True
-        self.id_edit.textEdited.connect(self._id_edited)
-        self.title_edit.textChanged.connect(self._title_changed)
-        for sig in (self.id_edit.textChanged, self.title_edit.textChanged):
-            sig.connect(self._update_file)
-        self.has_position.toggled.connect(self._update_file)
-        self.position.valueChanged.connect(self._update_file)
-        self.set_request(NewDocRequest("", ""))
+        return self.advanced
 
     def _toggle_advanced(self, on: bool) -> None:
         self.advanced.setVisible(on)

@@ -226,6 +226,26 @@ def _scroll_to(view: QPlainTextEdit, line: int) -> None:
     view.ensureCursorVisible()
 
 
+def headline(title: str, theirs_by: str | None, compare_only: bool) -> str:
+    if compare_only:
+        return tr(
+            "Your text (left) and the current version on the site (right) of “{doc}”.",
+            doc=title,
+        )
+    if theirs_by:
+        return tr(
+            "While you were editing “{doc}”, {who} saved a newer version. Nothing has been "
+            "overwritten yet. Choose what to keep.",
+            doc=title,
+            who=theirs_by,
+        )
+    return tr(
+        "While you were editing “{doc}”, someone saved a newer version. Nothing has been "
+        "overwritten yet. Choose what to keep.",
+        doc=title,
+    )
+
+
 class ConflictDialog(QDialog):
     """``title``: the page's title (the headline names it); ``compare_only`` hides keep/take
     (used by "compare with the current version")."""
@@ -248,30 +268,21 @@ class ConflictDialog(QDialog):
         )
         self.setAccessibleName(self.windowTitle())
         lay = QVBoxLayout(self)
-        if compare_only:
-            msg = tr(
-                "Your text (left) and the current version on the site (right) of “{doc}”.",
-                doc=title,
-            )
-        elif theirs_by:
-            msg = tr(
-                "While you were editing “{doc}”, {who} saved a newer version. Nothing has been "
-                "overwritten yet. Choose what to keep.",
-                doc=title,
-                who=theirs_by,
-            )
-        else:
-            msg = tr(
-                "While you were editing “{doc}”, someone saved a newer version. Nothing has been "
-                "overwritten yet. Choose what to keep.",
-                doc=title,
-            )
-        head = QLabel(msg)
+        head = QLabel(headline(title, theirs_by, compare_only))
         head.setWordWrap(True)
         head.setObjectName("conflictHeadline")
         lay.addWidget(head)
-
         self.mine, self.theirs = mine, theirs
+        lay.addWidget(self._versions(mine, theirs, theirs_by), 1)
+        lay.addLayout(self._summary_row(mine, theirs))
+        lay.addLayout(self._buttons(compare_only))
+        self._safe.setFocus()
+        link_scrolling(self.mine_view, self.theirs_view)
+        fit_to_screen(self, 1000, 620)  # never wider than its window (취소 stays in view)
+
+    def _versions(self, mine: str, theirs: str, theirs_by: str | None) -> QStackedWidget:
+        """The two versions as read (paragraphs, blocks, settings), or as their original text
+        with the changed lines coloured."""
         theirs_title = (
             tr("Saved by {who}", who=theirs_by) if theirs_by else tr("Current version on the site")
         )
@@ -292,14 +303,15 @@ class ConflictDialog(QDialog):
         self.views = QStackedWidget()
         self.views.addWidget(self.reading_view)
         self.views.addWidget(raw_page)
-        lay.addWidget(self.views, 1)
         ca, cb = _changed_lines(mine.splitlines(), theirs.splitlines())
         _highlight(self.mine_view, ca, "#fff3c4")
         _highlight(self.theirs_view, cb, "#dceeff")
         self._first_change = (min(ca) if ca else 0, min(cb) if cb else 0)
         _scroll_to(self.mine_view, self._first_change[0])
         _scroll_to(self.theirs_view, self._first_change[1])
+        return self.views
 
+    def _summary_row(self, mine: str, theirs: str) -> QHBoxLayout:
         info = QHBoxLayout()
         if mine == theirs:
             summary = tr("The two versions are identical.")
@@ -317,8 +329,9 @@ class ConflictDialog(QDialog):
         self.raw_toggle.setObjectName("rawToggle")
         self.raw_toggle.toggled.connect(self._show_raw)
         info.addWidget(self.raw_toggle)
-        lay.addLayout(info)
+        return info
 
+    def _buttons(self, compare_only: bool) -> QHBoxLayout:
         row = QHBoxLayout()
         self.keep_mine_button = QPushButton(tr("&Keep mine (overwrite theirs)"))
         self.keep_mine_button.setObjectName("keepMineButton")
@@ -353,15 +366,12 @@ class ConflictDialog(QDialog):
         row.addWidget(self.keep_mine_button)
         row.addStretch(1)
         row.addWidget(self.cancel_button)
-        lay.addLayout(row)
-        safe.setFocus()
         self._safe = safe
-        link_scrolling(self.mine_view, self.theirs_view)
         self.keep_mine_button.clicked.connect(lambda: self._done(ConflictChoice.KEEP_MINE))
         self.take_theirs_button.clicked.connect(lambda: self._done(ConflictChoice.TAKE_THEIRS))
         self.save_new_button.clicked.connect(lambda: self._done(ConflictChoice.SAVE_AS_NEW))
         self.cancel_button.clicked.connect(lambda: self._done(ConflictChoice.CANCEL))
-        fit_to_screen(self, 1000, 620)  # never wider than its window (취소 stays in view)
+        return row
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)

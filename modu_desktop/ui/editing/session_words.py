@@ -5,8 +5,9 @@ module decides the sentences."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
@@ -33,7 +34,9 @@ from modu_desktop.ui.kit.operation import error_text
 from modu_desktop.ui.locks.lock_dialog import format_when, holding_of, took_first_text
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.ui.kit.banners import Banner
+    from modu_desktop.ui.kit.context import AppContext
 
 
 def queued_text() -> str:
@@ -108,6 +111,33 @@ def took_over_text(holder: LockHolder, now: float, title: str) -> str:
     )
 
 
+def resume_failed_text(title: str, error: BaseException | None) -> str:
+    """Taking the lock back after an idle release failed (``error`` None: others kept
+    changing the lock)."""
+    if error is None:
+        return tr(
+            "Could not take the editing lock on “{doc}” back: others keep changing it. "
+            "Your text stays here; type or save to try again.",
+            doc=title,
+        )
+    return tr(
+        "Could not take the editing lock on “{doc}” back ({msg}). Your text stays "
+        "here; type or save to try again.",
+        doc=title,
+        msg=error_text(error),
+    )
+
+
+def open_failed_text(title: str, event: OpenFailed) -> str:
+    if event.reason == "contended":
+        return tr(
+            "Could not start editing “{doc}”: others keep changing its lock. Try again.",
+            doc=title,
+        )
+    msg = error_text(event.error) if event.error else "?"
+    return tr("Could not open “{doc}”: {msg}", doc=title, msg=msg)
+
+
 def lock_lost_text(event: LockLost, login: str, now: float) -> str:
     if event.released or event.by is None:
         return tr(
@@ -132,10 +162,37 @@ def lock_lost_text(event: LockLost, login: str, now: float) -> str:
     )
 
 
+class WordsWindow(Protocol):
+    """Where the session's words are shown: the status bar, the banners, the notice."""
+
+    ctx: AppContext
+    readonly_banner: Banner
+    lock_banner: Banner
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def label(self, doc_id: str) -> str: ...
+
+    def set_lock_status(self, text: str, kind: str = "info") -> None: ...
+
+    def set_connection(
+        self, ok: bool, message: str | None = None, *, offline: bool = False
+    ) -> None: ...
+
+    def show_notice(
+        self, text: str | Callable[[], str], kind: str = "info", topic: str | None = None
+    ) -> None: ...
+
+    def resolve_notice(self, *topics: str) -> None: ...
+
+    def show_lock_lost(self, text: str | Callable[[], str]) -> None: ...
+
+
 class SessionWords:
     """Shows one window's session events (the window's ``report`` forwards here)."""
 
-    def __init__(self, win: WindowApi) -> None:
+    def __init__(self, win: WordsWindow) -> None:
         self.win = win
 
     def opened(self, doc_id: str, opened: Opened) -> None:
@@ -170,27 +227,7 @@ class SessionWords:
                 "ok",
             )
         elif isinstance(event, HeartbeatMissed):
-            if isinstance(event.error, errors.BranchMoved):
-                # GitHub answered; it was only busy with others' commits: the lock is still
-                # ours and the next try comes soon. Not an outage, so not said as one.
-                win.set_lock_status(
-                    tr(
-                        "You are editing “{doc}” · GitHub was busy; the lock will be renewed "
-                        "in a moment",
-                        doc=win.label(event.doc_id),
-                    ),
-                    "ok",
-                )
-                return
-            if event.expires_in_s is None:
-                message = error_text(event.error) if event.error else None
-                win.set_connection(False, message, offline=offline(event.error))
-                return
-            msg = missed_heartbeat_text(event.misses, event.expires_in_s)
-            # a missed beat is GitHub not answering: say it as the outage is said
-            message = error_text(event.error) if event.error else msg
-            win.set_connection(False, message, offline=True)
-            win.set_lock_status(msg, "warning")
+            self._heartbeat_missed(event)
         elif isinstance(event, LockLost):
             win.show_lock_lost(lambda: lock_lost_text(event, win.ctx.login, win.ctx.server_now()))
             win.set_lock_status(tr("Lock lost — read-only"), "error")
@@ -227,34 +264,37 @@ class SessionWords:
                     "warning",
                 )
         elif isinstance(event, ResumeFailed):
-            if event.error is None:
-                text = tr(
-                    "Could not take the editing lock on “{doc}” back: others keep changing it. "
-                    "Your text stays here; type or save to try again.",
-                    doc=win.label(event.doc_id),
-                )
-            else:
-                text = tr(
-                    "Could not take the editing lock on “{doc}” back ({msg}). Your text stays "
-                    "here; type or save to try again.",
-                    doc=win.label(event.doc_id),
-                    msg=error_text(event.error),
-                )
-            win.set_lock_status(text, "warning")
+            win.set_lock_status(resume_failed_text(win.label(event.doc_id), event.error), "warning")
         elif isinstance(event, RaceLost):
             # a different holder took it meanwhile (core.locks re-read it): say who, truthfully
             win.show_notice(took_first_text(win.label(event.doc_id), event.view), "warning")
         elif isinstance(event, OpenFailed):
             win.set_lock_status("")
-            if event.reason == "contended":
-                text = tr(
-                    "Could not start editing “{doc}”: others keep changing its lock. Try again.",
+            win.show_notice(open_failed_text(win.label(event.doc_id), event), "error")
+
+    def _heartbeat_missed(self, event: HeartbeatMissed) -> None:
+        win = self.win
+        if isinstance(event.error, errors.BranchMoved):
+            # GitHub answered; it was only busy with others' commits: the lock is still ours
+            # and the next try comes soon. Not an outage, so not said as one.
+            win.set_lock_status(
+                tr(
+                    "You are editing “{doc}” · GitHub was busy; the lock will be renewed "
+                    "in a moment",
                     doc=win.label(event.doc_id),
-                )
-            else:
-                msg = error_text(event.error) if event.error else "?"
-                text = tr("Could not open “{doc}”: {msg}", doc=win.label(event.doc_id), msg=msg)
-            win.show_notice(text, "error")
+                ),
+                "ok",
+            )
+            return
+        if event.expires_in_s is None:
+            message = error_text(event.error) if event.error else None
+            win.set_connection(False, message, offline=offline(event.error))
+            return
+        msg = missed_heartbeat_text(event.misses, event.expires_in_s)
+        # a missed beat is GitHub not answering: say it as the outage is said
+        message = error_text(event.error) if event.error else msg
+        win.set_connection(False, message, offline=True)
+        win.set_lock_status(msg, "warning")
 
     def _editing_status(self, doc_id: str) -> None:
         """The status bar keeps the lock state while the notice says what went wrong."""

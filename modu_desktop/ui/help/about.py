@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
@@ -11,12 +11,15 @@ from PySide6.QtWidgets import QMessageBox
 from modu_desktop import APP_NAME, __version__
 from modu_desktop.i18n import tr
 
+if TYPE_CHECKING:
+    from modu_desktop.ui.help.window import HelpWindow
 
-def about_box(win: Any) -> QMessageBox:
+
+def about_box(win: HelpWindow) -> QMessageBox:
     from PySide6 import __version__ as pyside_version
 
     ctx = win.ctx
-    box = QMessageBox(win)
+    box = QMessageBox(win.window())
     box.setObjectName("aboutDialog")
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.setWindowTitle(tr("About Modu Desktop"))

@@ -14,6 +14,11 @@ from modu_desktop.ui.kit.shortcuts import keys_text, page_keys_text
 
 def guide_sections() -> list[tuple[str, str]]:
     """(heading, paragraph) pairs in the interface language."""
+    return _writing_sections() + _working_sections()
+
+
+def _writing_sections() -> list[tuple[str, str]]:
+    """Opening a page and writing it: cards, text boxes, blocks, the original text."""
     return [
         (
             tr("Open a document"),
@@ -66,6 +71,12 @@ def guide_sections() -> list[tuple[str, str]]:
                 raw=keys_text("rawView"),
             ),
         ),
+    ]
+
+
+def _working_sections() -> list[tuple[str, str]]:
+    """Saving and publishing, working beside others, and what to do when things go wrong."""
+    return [
         (
             tr("Save and publish"),
             tr(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QAction
 
@@ -16,13 +16,16 @@ from modu_desktop.ui.help.token_warning import TokenExpiryWatch
 from modu_desktop.ui.help.updates import UpdateChecker
 from modu_desktop.ui.kit.shortcuts import bind
 
+if TYPE_CHECKING:
+    from modu_desktop.ui.help.window import HelpWindow
+
 log = logging.getLogger(__name__)
 
 
 class HelpMenu:
     """Built last, so it is the last menu of the bar (where every platform puts Help)."""
 
-    def __init__(self, win: Any) -> None:
+    def __init__(self, win: HelpWindow) -> None:
         self.win = win
         self.updates = UpdateChecker(win)
         self.token = TokenExpiryWatch(win)
@@ -60,10 +63,10 @@ class HelpMenu:
         return dialog
 
     def show_guide(self) -> Any:
-        return self._show(GuideDialog(self.win))
+        return self._show(GuideDialog(self.win.window()))
 
     def show_keys(self) -> Any:
-        return self._show(ShortcutsDialog(self.win))
+        return self._show(ShortcutsDialog(self.win.window()))
 
     def show_about(self) -> Any:
         return self._show(about_box(self.win))
@@ -90,5 +93,5 @@ class HelpMenu:
         self.last_report = path
         log.info("problem report written: %s", path.name)
         report.open_folder(path.parent)
-        self._show(report.report_done_box(self.win, path))
+        self._show(report.report_done_box(self.win.window(), path))
         return path

@@ -10,7 +10,7 @@ import asyncio
 import platform
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -21,13 +21,16 @@ from modu_desktop.core.github.types import known_secrets
 from modu_desktop.core.support.report import run_self_test, write_report
 from modu_desktop.i18n import tr
 
+if TYPE_CHECKING:
+    from modu_desktop.ui.help.window import HelpWindow
+
 
 def open_folder(folder: Path) -> bool:
     """Show ``folder`` in the computer's file manager (Explorer, Finder)."""
     return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))))
 
 
-def about_facts(win: Any) -> dict[str, str]:
+def about_facts(win: HelpWindow) -> dict[str, str]:
     """What a helper needs to know about this installation (no secret in it)."""
     from PySide6 import __version__ as pyside_version
 
@@ -52,7 +55,7 @@ def about_facts(win: Any) -> dict[str, str]:
     }
 
 
-async def make_report(win: Any) -> Path:
+async def make_report(win: HelpWindow) -> Path:
     """Run the self-test, write the zip into the reports folder, return its path."""
     loop = asyncio.get_running_loop()
     lang = i18n.language()

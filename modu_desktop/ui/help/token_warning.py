@@ -7,12 +7,15 @@ warning is shown when the window opens and looked at again every hour, once a da
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, QLocale, QTimer
 
 from modu_desktop.core.account.token_expiry import ExpiryWarning, expiry_warning
 from modu_desktop.i18n import tr
+
+if TYPE_CHECKING:
+    from modu_desktop.ui.help.window import HelpWindow
 
 CHECK_EVERY_MS = 3600 * 1000
 
@@ -41,10 +44,10 @@ def warning_text(warning: ExpiryWarning) -> str:
 
 
 class TokenExpiryWatch:
-    def __init__(self, win: Any) -> None:
+    def __init__(self, win: HelpWindow) -> None:
         self.win = win
         self.shown_day: str | None = None
-        self.timer = QTimer(win)
+        self.timer = QTimer(win.window())
         self.timer.setInterval(CHECK_EVERY_MS)
         self.timer.timeout.connect(self.check)
         self.timer.start()

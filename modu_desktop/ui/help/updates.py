@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -26,6 +26,9 @@ from modu_desktop.core.support.updates import (
 )
 from modu_desktop.i18n import tr
 
+if TYPE_CHECKING:
+    from modu_desktop.ui.help.window import HelpWindow
+
 NO_CHECK_ENV = "MODU_NO_UPDATE_CHECK"
 BACKGROUND_DELAY_MS = 20_000
 
@@ -39,7 +42,7 @@ def release_source(settings: Any) -> tuple[str, str]:
 
 
 class UpdateChecker:
-    def __init__(self, win: Any) -> None:
+    def __init__(self, win: HelpWindow) -> None:
         self.win = win
         self.last: UpdateCheck | None = None
         self._timer: QTimer | None = None
@@ -48,7 +51,7 @@ class UpdateChecker:
         """Check once, later, without a word unless there is a newer version."""
         if not self.win.ctx.settings.check_updates or os.environ.get(NO_CHECK_ENV):
             return False
-        self._timer = QTimer(self.win)
+        self._timer = QTimer(self.win.window())
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(
             lambda: self.win.ops.run(self.check(interactive=False), name="update-check")
@@ -78,7 +81,7 @@ class UpdateChecker:
         return result
 
     def show_result(self, result: UpdateCheck) -> QMessageBox:
-        box = QMessageBox(self.win)
+        box = QMessageBox(self.win.window())
         box.setObjectName("updateDialog")
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.setWindowTitle(tr("Check for a new version"))

@@ -1,4 +1,5 @@
-"""Coloured message bars shown above the editor or the whole window."""
+"""Coloured message bars shown above the editor or the whole window, and status-bar labels
+coloured the same way."""
 
 from __future__ import annotations
 
@@ -115,3 +116,11 @@ class Banner(QFrame):
         self._lay.addWidget(b)
         self.buttons[key] = b
         return b
+
+
+def show_state(label: QLabel, text: str, kind: str) -> None:
+    """A status-bar label's text and its ``kind`` (ok/info/warning/error, styled by QSS)."""
+    label.setText(text)
+    label.setProperty("kind", kind)
+    label.style().unpolish(label)
+    label.style().polish(label)

@@ -11,23 +11,52 @@ import contextlib
 import logging
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
 
 from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.shortcuts import bind
-from modu_desktop.ui.shell.window_menus import document_menu
+from modu_desktop.ui.preview.pane import PreviewPane
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.ui.kit.context import AppContext
+    from modu_desktop.ui.kit.operation import Operations
 
 log = logging.getLogger(__name__)
 
 
-def attach_preview(win: WindowApi) -> None:
+class PreviewHolder(Protocol):
+    """The editor, which holds the preview (or a placeholder when it is not installed)."""
+
+    @property
+    def preview(self) -> QWidget: ...
+
+
+class PreviewWindow(Protocol):
+    """What the preview's hooks use of the window."""
+
+    ctx: AppContext
+    ops: Operations
+    document_menu: QMenu
+
+    @property
+    def editor_pane(self) -> PreviewHolder: ...
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def window(self) -> QWidget: ...
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt API
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
+
+
+def attach_preview(win: PreviewWindow) -> None:
     preview = win.editor_pane.preview
     set_source = getattr(preview, "set_site_source", None)
     if callable(set_source):
@@ -44,14 +73,14 @@ def attach_preview(win: WindowApi) -> None:
         zoom_changed.connect(lambda zoom: remember_preview_zoom(win, zoom))
 
 
-def remember_preview_zoom(win: WindowApi, zoom: float) -> None:
+def remember_preview_zoom(win: PreviewWindow, zoom: float) -> None:
     win.ctx.settings.preview_zoom = zoom
     with contextlib.suppress(OSError):
         save_settings(win.ctx.settings, win.ctx.paths.settings_file)
 
 
-def install_pdf_action(win: WindowApi) -> QAction:
-    menu = document_menu(win)
+def install_pdf_action(win: PreviewWindow) -> QAction:
+    menu = win.document_menu
     action = QAction(tr("Save as PDF…"), menu)
     action.setObjectName("savePdfAction")
     bind(action, "print")
@@ -62,16 +91,18 @@ def install_pdf_action(win: WindowApi) -> QAction:
     return action
 
 
-def save_pdf(win: Any, path: str | Path | None = None, paper: str | None = None) -> None:
+def save_pdf(win: PreviewWindow, path: str | Path | None = None, paper: str | None = None) -> None:
     """Ask where (unless ``path``), then export the open document with the site's print rules."""
-    doc = getattr(win, "doc", None)
-    if doc is None:
+    doc, pane = win.doc, win.editor_pane.preview
+    if doc is None or not isinstance(pane, PreviewPane):
         return
     if path is None:
         # named after the page, as people call it (characters no file system takes go)
         name = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", doc.title or "").strip() or doc.doc_id
         default = str(Path.home() / f"{name}.pdf")
-        chosen, _ = QFileDialog.getSaveFileName(win, tr("Save as PDF…"), default, "PDF (*.pdf)")
+        chosen, _ = QFileDialog.getSaveFileName(
+            win.window(), tr("Save as PDF…"), default, "PDF (*.pdf)"
+        )
         if not chosen:
             return
         path = chosen
@@ -81,4 +112,4 @@ def save_pdf(win: Any, path: str | Path | None = None, paper: str | None = None)
         key = "Saved the PDF “{file}”." if ok else "Could not save the PDF “{file}”."
         win.statusBar().showMessage(tr(key, file=target.name), 8000)
 
-    win.editor_pane.preview.export_pdf(target, paper=paper, done=done)
+    pane.export_pdf(target, paper=paper, done=done)

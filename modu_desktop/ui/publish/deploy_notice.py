@@ -70,6 +70,17 @@ class FailedDeployNotice(QFrame):
         self.page: BrokenPage | None = None  # the page this person can act on
         v = QVBoxLayout(self)
         v.setContentsMargins(12, 10, 12, 10)
+        self._texts(v)
+        v.addWidget(self._restore_confirm())
+        self.status = QLabel("")
+        self.status.setObjectName("failedDeployStatus")
+        self.status.setWordWrap(True)
+        self.status.hide()
+        v.addWidget(self.status)
+        v.addLayout(self._buttons())
+
+    def _texts(self, v: QVBoxLayout) -> None:
+        """What happened, the check's findings on the page, and the failing step's lines."""
         self.title = QLabel("")
         self.title.setObjectName("failedDeployTitle")
         self.title.setWordWrap(True)
@@ -100,6 +111,9 @@ class FailedDeployNotice(QFrame):
         self.log.setMaximumHeight(160)
         self.log.hide()
         v.addWidget(self.log)
+
+    def _restore_confirm(self) -> QFrame:
+        """The second click a restore needs."""
         self.confirm = QFrame()
         self.confirm.setObjectName("restoreConfirm")
         cl = QHBoxLayout(self.confirm)
@@ -112,12 +126,9 @@ class FailedDeployNotice(QFrame):
         self.confirm_button.clicked.connect(self._confirmed)
         cl.addWidget(self.confirm_button)
         self.confirm.hide()
-        v.addWidget(self.confirm)
-        self.status = QLabel("")
-        self.status.setObjectName("failedDeployStatus")
-        self.status.setWordWrap(True)
-        self.status.hide()
-        v.addWidget(self.status)
+        return self.confirm
+
+    def _buttons(self) -> QHBoxLayout:
         row = QHBoxLayout()
         self.fix_button = QPushButton(tr("Fix it"))
         self.fix_button.setObjectName("fixPageButton")
@@ -146,7 +157,7 @@ class FailedDeployNotice(QFrame):
         row.addWidget(self.log_button)
         row.addWidget(self.run_button)
         row.addWidget(self.close_button)
-        v.addLayout(row)
+        return row
 
     # -- showing -----------------------------------------------------------------------------
 

@@ -177,6 +177,14 @@ class HistoryPanel(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.currentRowChanged.connect(self._row_changed)
         self.split.addWidget(self.list)
+        self.split.addWidget(self._chosen_version())
+        self.split.setStretchFactor(0, 1)
+        self.split.setStretchFactor(1, 4)
+        self.split.setSizes([220, 880])
+        v.addWidget(self.split, 1)
+
+    def _chosen_version(self) -> QWidget:
+        """The chosen version beside the text now, and restoring it (after a second click)."""
         right = QWidget()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
@@ -220,11 +228,7 @@ class HistoryPanel(QWidget):
         self.restore_button.clicked.connect(self._ask)
         row.addWidget(self.restore_button)
         rv.addLayout(row)
-        self.split.addWidget(right)
-        self.split.setStretchFactor(0, 1)
-        self.split.setStretchFactor(1, 4)
-        self.split.setSizes([220, 880])
-        v.addWidget(self.split, 1)
+        return right
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         narrow = event.size().width() < NARROW

@@ -54,7 +54,7 @@ from modu_desktop.core.publish.check import (
 )
 from modu_desktop.core.publish.check.messages import fix_explanation, summary
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.cards.autosize import raw_text
+from modu_desktop.ui.kit.editor_text import raw_text
 from modu_desktop.ui.kit.fit import fit_to_screen
 
 _STYLE = """

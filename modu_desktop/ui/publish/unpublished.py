@@ -6,27 +6,54 @@ A new page and a "새 문서로 저장" copy are saved with ``draft: true`` (``c
 게시하기, which takes the ``draft`` line out and saves — one save, through the same check and
 lock as any other; the page shows on the site after the next build.
 
-    bar = UnpublishedBar.attach(window)   # placed under the page's title
+    bar = UnpublishedBar.attach(window, header)   # placed under the page's title
 """
 
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from modu_desktop.core.brochure.unpublished import is_unpublished, published
+from modu_desktop.core.publish.status import PublishBoard
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.banners import Banner
 from modu_desktop.ui.publish.publish_check_panel import replace_editor_text
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import ShellApi, WindowApi
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.ui.kit.operation import Operations
+
+
+class RawEditorHolder(Protocol):
+    @property
+    def editor(self) -> QPlainTextEdit: ...
+
+
+class UnpublishedWindow(Protocol):
+    """What the bar uses of the window: the open page, its text, saving it."""
+
+    ops: Operations
+    board: PublishBoard
+
+    @property
+    def editor_pane(self) -> RawEditorHolder: ...
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def label(self, doc_id: str) -> str: ...
+
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
+
+    async def save(self) -> bool: ...
 
 
 class UnpublishedBar(QObject):
-    def __init__(self, win: WindowApi, banner: Banner) -> None:
+    def __init__(self, win: UnpublishedWindow, banner: Banner) -> None:
         super().__init__(banner)
         self.win = win
         self.banner = banner
@@ -47,10 +74,9 @@ class UnpublishedBar(QObject):
         banner.hide()
 
     @classmethod
-    def attach(cls, win: ShellApi) -> UnpublishedBar:
-        """The bar, placed right under the page's title (``win.doc_header``)."""
+    def attach(cls, win: UnpublishedWindow, header: QLabel) -> UnpublishedBar:
+        """The bar, placed right under the page's title (``header``)."""
         banner = Banner("unpublishedBanner", "warning")
-        header = win.doc_header
         parent = header.parentWidget()
         layout = parent.layout() if parent is not None else None
         if layout is not None:
@@ -66,9 +92,8 @@ class UnpublishedBar(QObject):
             self.saved_unpublished = False
         elif not editor.document().isModified():
             self.saved_unpublished = is_unpublished(_front(editor.toPlainText()))
-            board = getattr(self.win, "board", None)
-            if board is not None:  # the publishing line must not call it published either
-                board.set_unpublished(s.doc_id, self.saved_unpublished)
+            # the publishing line must not call it published either
+            self.win.board.set_unpublished(s.doc_id, self.saved_unpublished)
         self.banner.setVisible(self.saved_unpublished)
         if not self.saved_unpublished:
             return

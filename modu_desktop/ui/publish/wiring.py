@@ -16,11 +16,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, SignalInstance
 from PySide6.QtGui import QAction, QDesktopServices
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QPlainTextEdit, QWidget
 
 from modu_desktop.core.documents.history import (
     DocHistory,
@@ -35,11 +35,14 @@ from modu_desktop.core.locks.news import with_title
 from modu_desktop.core.publish.blame import BrokenPage, broken_pages
 from modu_desktop.core.publish.check import Finding, check_text, tree_paths
 from modu_desktop.core.publish.failure import deploy_failure
+from modu_desktop.core.publish.status import DocStatus, PublishBoard, SiteStop
 from modu_desktop.core.publish.status import PublishPhase as State
-from modu_desktop.core.publish.status import SiteStop
 from modu_desktop.core.text import Text
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.banners import show_state
+from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.kit.operation import error_text
+from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
 from modu_desktop.ui.publish.history_panel import HistoryPanel, when
 from modu_desktop.ui.publish.publish_check_panel import (
     check_before_save,
@@ -47,17 +50,75 @@ from modu_desktop.ui.publish.publish_check_panel import (
     replace_editor_text,
 )
 from modu_desktop.ui.publish.status_words import status_bar_words
-from modu_desktop.ui.shell.window_parts import show_state
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
-    from modu_desktop.ui.shell.window_api import PublishApi
+    from modu_desktop.ui.kit.context import AppContext
+    from modu_desktop.ui.kit.operation import Operations
 
 log = logging.getLogger(__name__)
 
 
+class PublishEditor(Protocol):
+    """What publishing uses of the editor: its text, where its cursor goes, its lines."""
+
+    textEdited: SignalInstance
+
+    @property
+    def editor(self) -> QPlainTextEdit: ...
+
+    @property
+    def raw_view(self) -> bool: ...
+
+    def text(self) -> str: ...
+
+    def is_modified(self) -> bool: ...
+
+    def set_modified(self, modified: bool) -> None: ...
+
+    def show_line(self, line: int, column: int = 1) -> None: ...
+
+    def show_status(self, status: DocStatus | None, now: float | None = None) -> None: ...
+
+
+class PublishMarks(Protocol):
+    """The document list, which marks the pages that stop the site's build."""
+
+    def set_publish_marks(self, marks: dict[str, str]) -> None: ...
+
+
+class PublishWindow(Protocol):
+    """What publishing uses of the window."""
+
+    ctx: AppContext
+    ops: Operations
+    changes: ChangeBus
+    board: PublishBoard
+    deploy_notice: FailedDeployNotice
+    status_deploy: QLabel
+
+    @property
+    def editor_pane(self) -> PublishEditor: ...
+
+    @property
+    def doc_list(self) -> PublishMarks: ...
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def label(self, doc_id: str) -> str: ...
+
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
+
+    async def open_document(self, doc_id: str) -> bool: ...
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
+
+    def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget) -> None: ...  # noqa: N802
+
+
 class Publishing(QObject):
-    def __init__(self, win: PublishApi, parent: QWidget) -> None:
+    def __init__(self, win: PublishWindow, parent: QWidget) -> None:
         super().__init__(parent)
         self.win = win
         self.board = win.board
@@ -80,12 +141,17 @@ class Publishing(QObject):
         self.history_action.triggered.connect(lambda _c=False: win.ops.run(self.open_history()))
         win.addAction(self.history_action)
         self.board.subscribe(self.render)
+        win.changes.subscribe(self._changed)
 
     @property
     def history(self) -> DocHistory:
         if self._history is None:
             self._history = DocHistory(self.win.ctx.client, self.win.ctx.store)
         return self._history
+
+    def _changed(self, changes: Changes) -> None:
+        if changes.open_doc:
+            self.update_actions()
 
     def update_actions(self) -> None:
         self.history_action.setEnabled(self.win.doc is not None)
@@ -350,18 +416,13 @@ class Publishing(QObject):
             await self.history_panel.load(self.history, s.path, text, title=s.title)
         return True
 
-    def _restored_text(self, s: EditSession, res: SaveResult, text: str | None) -> None:
-        """A restore landed: the editor shows it (one undo step), the session builds on it,
-        and its deploy is watched like a save's."""
-        if text is not None:
-            replace_editor_text(self.win.editor_pane.editor, text)
-        s.rebase(res.sha)
-        if self.win.drafts is not None and text is not None:
-            self.win.drafts.committed(text, res.sha)
+    def _restored_text(self, s: EditSession, res: SaveResult, text: str) -> None:
+        """A restore landed: the editor shows it (one undo step); the window builds on it
+        and follows its deploy like a save's."""
+        replace_editor_text(self.win.editor_pane.editor, text)
         self.win.editor_pane.set_modified(False)
-        if res.commit_sha:
-            self.win.deploy.watch(s.doc_id, res.commit_sha)
-        self.win.ops.run(self.win.refresh_list())
+        landed = Landed(s.doc_id, s.path, res.sha, text, res.commit_sha)
+        self.win.changes.publish(Changes(doc_list=True, landed=landed))
         self._restore_allowed()
 
 

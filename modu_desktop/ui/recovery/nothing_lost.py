@@ -9,8 +9,8 @@ listener (:meth:`NothingLost.serve`). Nothing is swapped or patched: saves queue
   rate limit), exactly once; it starts once the window has recovered the last session
   (:meth:`start_queue`, or a fallback timer). The status bar shows "waiting to save (N)" with
   "Retry now"; a failed item (conflict, or too many failures) opens the conflict screen with
-  its text intact. When a queued save lands, the open editor is told (new base sha, draft
-  removed).
+  its text intact. When a queued save lands, the window hears of it as a change
+  (``kit.changes.Landed``): the open editor builds on it, its draft goes, its build is followed.
 * **Single instance** - requests from later instances (``--open DOC``) bring this window to the
   front and open the document here (no second lock session). Before any window,
   :func:`instance_gate` decides whether this process is the instance at all.
@@ -24,24 +24,27 @@ from __future__ import annotations
 import contextlib
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, QTimer, SignalInstance
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from modu_desktop.core.atomic import write_atomic
 from modu_desktop.core.documents.store import SaveResult
 from modu_desktop.core.saving.conflicts import ConflictDecision, OtherRepository
-from modu_desktop.core.saving.drafts import DraftKey
 from modu_desktop.core.saving.queue import SpoolItem
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.session_words import saved_as_new_text
+from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.locks.notify_free import FreeNotifier
 from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
-from modu_desktop.ui.shell.single_instance import SingleInstance, bring_to_front
+from modu_desktop.ui.recovery.single_instance import SingleInstance, bring_to_front
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.ui.kit.banners import Banner
+    from modu_desktop.ui.kit.context import AppContext
+    from modu_desktop.ui.kit.operation import Operations
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +84,34 @@ def _why_not_saved(failure: str | None) -> str:
     return tr("GitHub refused it")
 
 
+class NothingLostWindow(Protocol):
+    """What the save queue's runner, notify-when-free and single instance use of the window."""
+
+    ctx: AppContext
+    ops: Operations
+    changes: ChangeBus
+    readonly_banner: Banner
+    lock_banner: Banner
+    connectionRestored: SignalInstance
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt API
+
+    def label(self, doc_id: str) -> str: ...
+
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
+
+    async def open_document(self, doc_id: str) -> bool: ...
+
+    async def create_new_document(self, from_doc: str, text: str) -> str | None: ...
+
+
 class NothingLost(QObject):
     """Owns the queue runner, its status widget, the notifier and the single-instance hookup."""
 
-    def __init__(self, win: WindowApi, parent: QWidget) -> None:
+    def __init__(self, win: NothingLostWindow, parent: QWidget) -> None:
         super().__init__(parent)
         self.win = win
         self.parent_widget = parent
@@ -132,26 +159,14 @@ class NothingLost(QObject):
     def _committed(self, item: SpoolItem) -> None:
         if item.result_sha is None:
             return
-        self._landed(item.doc_id, item.path, item.text, item.result_sha)
-        self.win.queued_save_landed(item.doc_id, item.path, item.commit_sha, item.text)
+        landed = Landed(item.doc_id, item.path, item.result_sha, item.text, item.commit_sha)
+        self.win.changes.publish(Changes(landed=landed))
         self.win.show_notice(
             tr(
                 "Saved “{doc}”: it was waiting for the connection.", doc=self.win.label(item.doc_id)
             ),
             "info",
         )
-
-    def _landed(self, doc_id: str, path: str, text: str, sha: str) -> None:
-        """A save that waited is on the server at ``sha``: the open editor builds on it, or the
-        document's draft of exactly that text goes."""
-        if not _landed_in_editor(self.win, path, text, sha):
-            drafts = self.win.ctx.workspace.drafts
-            t = self.win.ctx.workspace.target
-            if drafts is not None:
-                with contextlib.suppress(OSError):
-                    drafts.discard(
-                        DraftKey(t.api_host, t.repo, t.branch, doc_id), only_if_text=text
-                    )
 
     def _connection_restored(self) -> None:
         if not self._closed and self.queue is not None and self.queue.pending_count():
@@ -197,7 +212,8 @@ class NothingLost(QObject):
             if done.decision is ConflictDecision.SAVED_AS_NEW and made:
                 self.win.show_notice(saved_as_new_text(self.win.label(made[0])), "info")
             elif done.decision is ConflictDecision.KEEP_MINE and isinstance(done.saved, SaveResult):
-                self._landed(item.doc_id, item.path, item.text, done.saved.sha)
+                landed = Landed(item.doc_id, item.path, done.saved.sha, item.text)
+                self.win.changes.publish(Changes(landed=landed))
                 self.win.show_notice(tr("Saved “{doc}”.", doc=self.win.label(item.doc_id)), "info")
 
     # -- notify when free --------------------------------------------------------------------
@@ -263,21 +279,6 @@ class NothingLost(QObject):
             await self.queue.stop()
         await self.notifier.stop()
         # The instance lock stays held until the process exits (sign-out opens a new window).
-
-
-def _landed_in_editor(win: WindowApi, path: str, text: str, sha: str) -> bool:
-    """A waiting save of the open document landed at ``sha``: the editor builds on it (new base
-    sha, draft removed). False if it is not the open document's."""
-    s = win.doc
-    if s is None or s.path != path:
-        return False
-    s.rebase(sha)
-    if win.drafts is not None:
-        win.drafts.committed(text, sha)
-    if win.editor_pane.text() == text:
-        win.editor_pane.set_modified(False)
-    win.update_title()
-    return True
 
 
 __all__ = [

@@ -4,7 +4,7 @@ drafts back against the current server version (the start-up recovery, in one pl
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtWidgets import QWidget
 
@@ -19,12 +19,38 @@ from modu_desktop.ui.recovery.recovery_dialog import (
 )
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.core.locks.model import HeldLock
+    from modu_desktop.ui.editing.drafts_controller import DraftsController
+    from modu_desktop.ui.editing.editor import EditorPane
+    from modu_desktop.ui.kit.context import AppContext
 
 log = logging.getLogger(__name__)
 
 
-async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
+class RecoveryWindow(Protocol):
+    """What the start-up recovery uses of the window: opening documents and putting a draft's
+    text back in the editor."""
+
+    ctx: AppContext
+    editor_pane: EditorPane
+    drafts: DraftsController | None
+
+    @property
+    def doc(self) -> EditSession | None: ...
+
+    def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
+
+    def update_title(self) -> None: ...
+
+    async def open_document(self, doc_id: str) -> bool: ...
+
+    async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool: ...
+
+    async def create_new_document(self, from_doc: str, text: str) -> str | None: ...
+
+
+async def recover_at_start(win: RecoveryWindow, parent: QWidget) -> None:
     ctx = win.ctx
     ws = ctx.workspace
     if ctx.viewer or ws.drafts is None or ws.held_locks is None:
@@ -87,7 +113,7 @@ async def recover_at_start(win: WindowApi, parent: QWidget) -> None:
         log.warning("draft recovery failed", exc_info=True)
 
 
-def put_back(win: WindowApi, text: str, base_sha: str | None) -> None:
+def put_back(win: RecoveryWindow, text: str, base_sha: str | None) -> None:
     """Put a draft's text in the open editor (byte-identical), on the draft's base sha."""
     s = win.doc
     if s is None:

@@ -82,6 +82,12 @@ class SearchPanel(QWidget):
         self.results = ResultsTree()
         lay.addWidget(self.results, 1)
 
+        lay.addWidget(self._replace_row())
+
+        self._connect()
+
+    def _replace_row(self) -> QWidget:
+        """바꿀 낱말 and 모두 바꾸기…"""
         replace_row = QHBoxLayout()
         self.replace_label = QLabel(tr("New &words:"))
         self.replace_edit = QLineEdit()
@@ -101,8 +107,9 @@ class SearchPanel(QWidget):
         self.replace_row = QWidget()
         self.replace_row.setLayout(replace_row)
         replace_row.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.replace_row)
+        return self.replace_row
 
+    def _connect(self) -> None:
         self._typing = QTimer(self)
         self._typing.setSingleShot(True)
         self._typing.setInterval(TYPING_PAUSE_MS)

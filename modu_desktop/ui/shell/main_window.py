@@ -12,19 +12,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QDialog,
     QMainWindow,
     QWidget,
 )
 
-from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.edit_session import (
     Conflict,
     ConflictDecision,
@@ -40,14 +37,11 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.core.locks.model import HeldLock
-from modu_desktop.core.publish.site import document_page_url
-from modu_desktop.core.publish.status import EditPhase, PublishBoard
+from modu_desktop.core.publish.status import PublishBoard
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.badges import sync_own_lock
-from modu_desktop.ui.doclist.panel import rows_from_snapshot
 from modu_desktop.ui.docops.ops_host import OpsHost
 from modu_desktop.ui.editing.doc_dialogs import (
-    ask_new_document,
     ask_unsaved,
     compare,
     decide_conflict,
@@ -55,11 +49,13 @@ from modu_desktop.ui.editing.doc_dialogs import (
 from modu_desktop.ui.editing.drafts_controller import DraftsController, drafts_for
 from modu_desktop.ui.editing.session_words import (
     SessionWords,
-    offline,
     saved_as_new_text,
     took_over_text,
 )
 from modu_desktop.ui.help.menu import HelpMenu
+from modu_desktop.ui.kit.banners import show_state
+from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
+from modu_desktop.ui.kit.context import AppContext
 from modu_desktop.ui.kit.operation import Operations, error_text
 from modu_desktop.ui.kit.preedit import commit_preedit
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
@@ -69,16 +65,17 @@ from modu_desktop.ui.publish.unpublished import UnpublishedBar
 from modu_desktop.ui.publish.wiring import Publishing
 from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
-from modu_desktop.ui.shell.context import AppContext
+from modu_desktop.ui.shell.following import Following
+from modu_desktop.ui.shell.list_refresh import ListRefresh
 from modu_desktop.ui.shell.narrow import NarrowLayout
-from modu_desktop.ui.shell.window_menus import build_menus, document_menu, remember_language
+from modu_desktop.ui.shell.quitting import Quitting
+from modu_desktop.ui.shell.window_menus import build_menus, remember_language
 from modu_desktop.ui.shell.window_parts import (
     WindowWidgets,
     build_central,
     build_status_bar,
     explain_cannot_save,
     preview_images,
-    show_state,
 )
 from modu_desktop.ui.shell.window_search import WindowSearch
 from modu_desktop.ui.shell.zoom import TextZoom
@@ -98,44 +95,45 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.session: EditSession | None = None
         self.drafts: DraftsController | None = None
         self.ops = Operations(lambda text: self.show_notice(text, "error"))
+        self.following = Following(self)
+        self.changes = ChangeBus()  # what an operation changed, for every part that shows it
+        self.changes.subscribe(self.following.changed)
         self.words = SessionWords(self)
-        self.refreshing = False
-        self._last_refresh = 0.0
-        self._closing = False
+        self.quitting = Quitting(self, self)
         self._checking = False  # the check before a save is running
-        self._closed_ok = False
         self.busy_open = False
-        self._open_task: asyncio.Task[bool] | None = None
-        self.created_titles: dict[str, str] = {}  # pages made here that the list may not show yet
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
+        self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
         build_central(self)
-        self.unpublished = UnpublishedBar.attach(self)  # 게시 안 됨 + 게시하기 under the title
+        self.list_refresh = ListRefresh(
+            self, stopped=lambda: self.quitting.closing, closed=lambda: self.quitting.closed
+        )
+        # 게시 안 됨 + 게시하기 under the title
+        self.unpublished = UnpublishedBar.attach(self, self.doc_header)
         build_status_bar(self)
         self.set_connection(True)
         self.text_zoom = TextZoom(ctx.settings, ctx.paths.settings_file, self)
         build_menus(self)
-        self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
-        self._queued_text: str | None = None  # the open document's save waiting on this computer
         self.publishing = Publishing(self, self)
         self.deploy = DeployStatus(
             self.board,
             ctx.client,
             self.ops,
             poll_s=ctx.options.deploy_poll_s,
-            stopped=lambda: self._closing,
+            stopped=lambda: self.quitting.closing,
             explain=self.publishing.explain,
             server_now=ctx.server_now,
         )
-        self.editor_pane.phaseChanged.connect(self._sync_phase)
+        self.editor_pane.phaseChanged.connect(self.following.sync_phase)
         self._clock = QTimer(self)  # relative times ("방금", "3분 전") move on
         self._clock.setInterval(CLOCK_MS)
         self._clock.timeout.connect(self.refresh_times)
         self._clock.start()
-        self.images = preview_images(self, self, lambda: self._closing)
+        self.images = preview_images(self, self, lambda: self.quitting.closing)
         self.ops_host = OpsHost(self, self)
         self.ops_host.build_menu()
-        document_menu(self).addAction(self.publishing.history_action)
+        self.document_menu.addAction(self.publishing.history_action)
         attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
         self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
@@ -143,20 +141,16 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
         self.search = WindowSearch(self)  # the list's search of every page (Ctrl+Shift+F)
         self.update_title()
-        self._update_actions()
-
-        self._idle_timer = QTimer(self)
-        self._idle_timer.setInterval(int(ctx.options.refresh_s * 1000))
-        self._idle_timer.timeout.connect(self._idle_refresh)
-        self._idle_timer.start()
-        app = QGuiApplication.instance()
-        if isinstance(app, QGuiApplication) and ctx.options.refresh_on_activate:
-            app.applicationStateChanged.connect(self._app_state_changed)
+        self.changes.publish(Changes(open_doc=True))
 
     @property
     def doc(self) -> EditSession | None:
         """The open document's session (None when nothing is open)."""
         return self.session
+
+    @property
+    def refreshing(self) -> bool:
+        return self.list_refresh.refreshing
 
     # ------------------------------------------------------------------ small state helpers
     def set_language(self, code: str | None) -> None:
@@ -214,7 +208,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         row = self.doc_list.row(doc_id)
         if row is not None and row.title:
             return row.title
-        return self.created_titles.get(doc_id) or self.ctx.store.title_of(doc_id)
+        return self.ops_host.created_titles.get(doc_id) or self.ctx.store.title_of(doc_id)
 
     def update_title(self) -> None:
         app = tr("Modu Desktop (practice)") if self.ctx.practice else tr("Modu Desktop")
@@ -231,35 +225,6 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.setWindowTitle(f"{s.title or s.doc_id}[*]{suffix} — {app}")
         self.setWindowModified(self.editor_pane.is_modified())
 
-    def _sync_phase(self) -> None:
-        """The open document's editor side, into the board (the widgets then render it)."""
-        s = self.session
-        if s is None:
-            return
-        phase = self.editor_pane.phase()
-        if not s.editable:
-            phase = EditPhase.READ_ONLY
-        elif (
-            phase is EditPhase.UNSAVED
-            and self._queued_text is not None
-            and self.editor_pane.text() == self._queued_text
-        ):
-            phase = EditPhase.QUEUED
-        self.board.set_phase(s.doc_id, phase)
-        self.publishing.render()  # the editor's own label may have been drawn meanwhile
-
-    def queued_save_landed(self, doc_id: str, path: str, commit_sha: str | None, text: str) -> None:
-        """A save that waited on this computer reached GitHub: its deploy is followed like
-        any save's."""
-        s = self.session
-        if s is not None and s.doc_id == doc_id and self._queued_text == text:
-            self._queued_text = None
-        if commit_sha:
-            st = self.ctx.settings
-            url = document_page_url(st.api_url, st.owner, st.name, path, text)
-            self.deploy.watch(doc_id, commit_sha, url)
-        self._sync_phase()
-
     def refresh_times(self) -> None:
         """Every text that says how long ago something happened is told again with the time
         now (banners, the lock question, the list's badges, publishing)."""
@@ -271,63 +236,19 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.doc_list.set_now(now)
         self.publishing.render()
 
-    def _update_actions(self) -> None:
+    def update_actions(self) -> None:
         s = self.session
         self.act_save.setEnabled(bool(s and s.editable))
         self.act_explain_save.setEnabled(bool(s and not s.editable))
         sync_own_lock(self.doc_list, s)
-        self.publishing.update_actions()
         self.act_close.setEnabled(s is not None)
         self.act_save_new.setEnabled(bool(s and not self.ctx.viewer))
         self.act_replace.setEnabled(bool(s and s.editable))
-        self.ops_host.update_actions()
 
     # ------------------------------------------------------------------ list
-    def _app_state_changed(self, state: Qt.ApplicationState) -> None:
-        if (
-            state == Qt.ApplicationState.ApplicationActive
-            and time.monotonic() - self._last_refresh > 5
-        ):
-            self.ops.run(self.refresh_list())
-
-    def _idle_refresh(self) -> None:
-        if not self.refreshing and not self._closing:
-            self.ops.run(self.refresh_list())
-
     async def refresh_list(self) -> bool:
         """Re-read the document list (one request when nothing changed)."""
-        if self.refreshing or self._closing:
-            return False
-        self.refreshing = True
-        if not self.doc_list.rows:
-            self.doc_list.set_loading(True)
-        else:
-            self.doc_list.refresh_button.setEnabled(False)
-        try:
-            snap = await self.ctx.store.refresh()
-            locks = snap.locks
-            shas = {doc_id: entry.sha for doc_id, entry in locks.items()}
-            views = await self.ctx.locks.list_locks(shas) if shas else []
-        except Exception as exc:
-            log.info("refresh failed: %s", exc)
-            cut_off = offline(exc)  # an outage reads the same in the list as in the status bar
-            self.doc_list.set_loading(False)
-            msg = error_text(exc)
-            self.doc_list.set_error(tr("not connected to GitHub") if cut_off else msg)
-            self.set_connection(False, msg, offline=cut_off)
-            return False
-        finally:
-            self.refreshing = False
-            self._last_refresh = time.monotonic()
-            if not self._closed_ok:
-                self.doc_list.refresh_button.setEnabled(True)
-        self.doc_list.set_loading(False)
-        self.doc_list.set_rows(rows_from_snapshot(snap, views), self.ctx.server_now())
-        self.set_connection(True)
-        if self.session is not None:  # our lock changed on the server? check now
-            entry = locks.get(self.session.doc_id)
-            self.session.lock_seen(entry.sha if entry is not None else None)
-        return True
+        return await self.list_refresh.refresh()
 
     def open_selected(self) -> None:
         d = self.doc_list.selected_doc_id()
@@ -367,33 +288,28 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     def report(self, event: SessionEvent) -> None:
         s = self.session
-        if isinstance(event, Saved | TheirsTaken) and s is not None and s.doc_id == event.doc_id:
-            if isinstance(event, TheirsTaken):
-                self.editor_pane.replace_all_text(event.text, modified=False)
+        ours = s is not None and getattr(event, "doc_id", None) == s.doc_id
+        if isinstance(event, TheirsTaken) and ours:
+            self.editor_pane.replace_all_text(event.text, modified=False)
             if self.drafts is not None:
                 self.drafts.committed(event.text, event.sha)
-            if self.editor_pane.text() == event.text:
-                self.editor_pane.set_modified(False)
         self.words.show(event)
-        if s is not None and getattr(event, "doc_id", None) == s.doc_id:
-            if isinstance(event, Queued):
-                self._queued_text = event.text
-            elif isinstance(event, Saved | TheirsTaken):
-                self._queued_text = None
-        if isinstance(event, Saved):
-            if event.commit_sha and s is not None:
-                st = self.ctx.settings
-                url = document_page_url(st.api_url, st.owner, st.name, s.path, event.text)
-                self.deploy.watch(event.doc_id, event.commit_sha, url)
-            self.ops.run(self.refresh_list())
+        if ours and isinstance(event, Queued):
+            self.following.queued_text = event.text
+        elif ours and isinstance(event, Saved | TheirsTaken):
+            self.following.queued_text = None
+        landed = None
+        if isinstance(event, Saved) and ours and s is not None:
+            landed = Landed(event.doc_id, s.path, event.sha, event.text, event.commit_sha)
+        saved = isinstance(event, Saved)
+        self.changes.publish(Changes(doc_list=saved, open_doc=True, landed=landed))
         self.update_title()
-        self._update_actions()
-        self._sync_phase()
+        self.following.sync_phase()
 
     # ------------------------------------------------------------------ open
     async def open_document(self, doc_id: str) -> bool:
         """Open a document: lock it (asking when someone else has it), load it, show it."""
-        if self.busy_open or self._closing:
+        if self.busy_open or self.quitting.closing:
             return False
         commit_preedit()  # the open document's last syllable, before it is compared or kept
         # Any name of the document (docId, path, or the front-matter id = the site address);
@@ -412,7 +328,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.editor_pane.focus_editor()
             return True
         self.busy_open = True
-        self._open_task = asyncio.current_task()  # type: ignore[assignment]
+        self.quitting.open_task = asyncio.current_task()  # type: ignore[assignment]
         try:
             if self.session is not None and not await self.close_document():
                 return False
@@ -437,7 +353,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             return True
         finally:
             self.busy_open = False
-            self._open_task = None
+            self.quitting.open_task = None
 
     async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool:
         """Open a document whose lock we already hold (just created, or resumed)."""
@@ -477,9 +393,9 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.editor_pane.focus_editor()
         self.narrow.document_opened()
         self.update_title()
-        self._update_actions()
+        self.changes.publish(Changes(open_doc=True))
         self.set_connection(True)
-        self._sync_phase()
+        self.following.sync_phase()
         if opened.took_over is not None:
             holder = opened.took_over
             title = session.title or self.label(session.doc_id)
@@ -503,7 +419,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         if self.session is not None:
             self.board.set_phase(self.session.doc_id, None)
         self.resolve_notice("document")
-        self._queued_text = None
+        self.following.queued_text = None
         self.session = None
         self.lock_banner.hide()
         self.readonly_banner.hide()
@@ -514,7 +430,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.editor_pane.set_list_shown(True, remember=False)
         self.set_lock_status("")
         self.update_title()
-        self._update_actions()
+        self.changes.publish(Changes(open_doc=True))
 
     def show_lock_lost(self, text: str | Callable[[], str]) -> None:
         """The lock is gone: read-only now, banner with who/when, text untouched."""
@@ -605,30 +521,8 @@ class MainWindow(WindowWidgets, QMainWindow):
         return new_id
 
     async def create_new_document(self, from_doc: str, text: str) -> str | None:
-        """Save ``text`` as a new page, not published, with the title, menu place and address
-        the user chose (a different title and the next free place are proposed), the core's id
-        rules, clash check and lock. Returns the new page's docId."""
-        snap = self.ctx.store.snapshot
-        docs = snap.docs if snap is not None else []
-        asked = await ask_new_document(self, docs, from_doc, text)
-        if asked is None or self.ops_host.ops is None:
-            return None
-        chosen, text = asked
-        req = NewDocRequest(chosen.doc_id, chosen.title, chosen.position, verbatim=text)
-        res = await self.ops_host.ops.create(req, keep_lock=False)
-        if not res.ok or res.doc_id is None:
-            self.show_notice(
-                tr(
-                    "Could not create “{new}”: {msg} Your text is still here.",
-                    new=chosen.title,
-                    msg=res.user_message(),
-                ),
-                "error",
-            )
-            return None
-        self.created_titles[res.doc_id] = chosen.title  # until the list shows it
-        self.ops.run(self.refresh_list())
-        return res.doc_id
+        """Save ``text`` as a new page, not published (``OpsHost.create_from_text``)."""
+        return await self.ops_host.create_from_text(from_doc, text)
 
     # ------------------------------------------------------------------ close / quit
     async def _ask_unsaved(self, s: EditSession) -> bool:
@@ -662,52 +556,17 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def shutdown(self, *, interactive: bool) -> bool:
         """Close the document (asking if interactive) and release every lock (bounded)."""
-        if self._closed_ok:
-            return True
-        await self._settle_open()
-        if self.session is not None and not await self.close_document(interactive=interactive):
-            return False
-        self._closing = True
-        self._idle_timer.stop()
-        self.ops_host.detach()
-        await self.nothing_lost.aclose()
-        await self.ops.cancel_all()
-        self._closed_ok = True
-        return True
-
-    async def _settle_open(self) -> None:
-        """An open in progress must finish (or be cancelled by its own dialogs) before we quit:
-        cancelling it mid-request could leave a lock acquired on GitHub that nobody releases."""
-        task = self._open_task
-        if task is None or task.done() or task is asyncio.current_task():
-            return
-        for dlg in self.findChildren(QDialog):
-            if dlg.isVisible():
-                dlg.reject()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(task), self.ctx.options.release_timeout_s)
+        return await self.quitting.shutdown(interactive=interactive)
 
     def request_quit(self, interactive: bool = True) -> None:
         """Quit menu, window close, SIGTERM/SIGINT, OS logout: same path."""
-        commit_preedit()
-        self.ops.run(self._quit(interactive), name="quit")
-
-    async def _quit(self, interactive: bool) -> None:
-        if self._closing and not self._closed_ok:
-            return
-        if await self.shutdown(interactive=interactive):
-            self.hide()
-            self.finished.emit()
+        self.quitting.request_quit(interactive)
 
     async def sign_out(self) -> None:
-        if await self.shutdown(interactive=True):
-            if self.ctx.token_store is not None:
-                self.ctx.token_store.clear()
-            self.hide()
-            self.signOutRequested.emit()
+        await self.quitting.sign_out()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
-        if self._closed_ok:
+        if self.quitting.closed:
             event.accept()
             return
         event.ignore()

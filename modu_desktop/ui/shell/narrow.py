@@ -99,7 +99,7 @@ class NarrowLayout(QObject):
                 self.tuck()
         elif not self.narrow and self.tucked:
             self.tucked = False
-            pane.set_list_shown(pane._list_wanted, remember=False)
+            pane.set_list_shown(pane.layout_memory.list_wanted, remember=False)
 
     def tuck(self) -> None:
         """Hide the list for now (a document is open in a narrow window)."""

@@ -1,17 +1,18 @@
-"""What the main window offers the parts that live beside it (menus, document operations, the
-save queue, start-up recovery, the session's words). They are typed against this interface, not
-against ``MainWindow``, so no part imports the window back."""
+"""What the shell's own builders (``window_parts``: the widgets, ``window_menus``: the actions and
+menus) use of the main window. They wire every widget and action, so they see most of it; the
+parts beside the window (publishing, document operations, the save queue, the preview, the
+session's words) each receive the narrow interface they use, defined in their own room, and
+hear of what changed through ``kit.changes``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QDockWidget,
     QLabel,
+    QMenu,
     QMenuBar,
     QSplitter,
     QStackedWidget,
@@ -21,31 +22,40 @@ from PySide6.QtWidgets import (
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
-    from modu_desktop.core.locks.model import HeldLock
-    from modu_desktop.core.pictures.mirror import RepoImageMirror
-    from modu_desktop.core.publish.status import PublishBoard
     from modu_desktop.ui.doclist.panel import DocListPanel
-    from modu_desktop.ui.editing.drafts_controller import DraftsController
     from modu_desktop.ui.editing.editor import EditorPane
     from modu_desktop.ui.kit.banners import Banner
     from modu_desktop.ui.kit.busy import BusyOverlay
+    from modu_desktop.ui.kit.context import AppContext
     from modu_desktop.ui.kit.operation import Operations
     from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
-    from modu_desktop.ui.publish.deploy_status import DeployStatus
-    from modu_desktop.ui.shell.context import AppContext
     from modu_desktop.ui.shell.zoom import TextZoom
 
 
-class WindowApi(Protocol):
+class ShellApi(Protocol):
     ctx: AppContext
     ops: Operations
-    editor_pane: EditorPane
-    doc_list: DocListPanel
-    readonly_banner: Banner
+    text_zoom: TextZoom
+    busy_open: bool
+    # -- widgets (window_parts) --------------------------------------------------------------
+    practice_banner: Banner
+    viewer_banner: Banner
+    notice: Banner
     lock_banner: Banner
-    connectionRestored: SignalInstance
-    images: RepoImageMirror
-    drafts: DraftsController | None
+    readonly_banner: Banner
+    splitter: QSplitter
+    doc_list: DocListPanel
+    right: QStackedWidget
+    doc_header: QLabel
+    editor_pane: EditorPane
+    deploy_notice: FailedDeployNotice
+    status_lock: QLabel
+    status_deploy: QLabel
+    status_conn: QLabel
+    list_busy: BusyOverlay
+    open_busy: BusyOverlay
+    # -- actions and menus (window_menus) ----------------------------------------------------
+    document_menu: QMenu
     lang_actions: dict[str | None, QAction]
     act_open: QAction
     act_save: QAction
@@ -62,10 +72,12 @@ class WindowApi(Protocol):
     act_zoom_in: QAction
     act_zoom_out: QAction
     act_zoom_reset: QAction
-    text_zoom: TextZoom
 
     @property
     def doc(self) -> EditSession | None: ...
+
+    @property
+    def refreshing(self) -> bool: ...
 
     # -- Qt (QMainWindow) ------------------------------------------------------------------
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt API
@@ -74,47 +86,32 @@ class WindowApi(Protocol):
 
     def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
 
-    # -- showing things --------------------------------------------------------------------
+    def setCentralWidget(self, widget: QWidget) -> None: ...  # noqa: N802 - Qt API
+
+    # -- what the widgets and actions call ---------------------------------------------------
     def show_notice(
         self, text: str | Callable[[], str], kind: str = "info", topic: str | None = None
     ) -> None: ...
 
-    def resolve_notice(self, *topics: str) -> None: ...
-
-    def set_lock_status(self, text: str, kind: str = "info") -> None: ...
-
-    def lock_status(self) -> tuple[str, str]: ...
-
-    def set_connection(
-        self, ok: bool, message: str | None = None, *, offline: bool = False
-    ) -> None: ...
-
-    def show_lock_lost(self, text: str | Callable[[], str]) -> None: ...
-
-    def label(self, doc_id: str) -> str: ...
-
-    def queued_save_landed(
-        self, doc_id: str, path: str, commit_sha: str | None, text: str
-    ) -> None: ...
-
     def update_title(self) -> None: ...
 
-    # -- documents ------------------------------------------------------------------------
-    async def open_document(self, doc_id: str) -> bool: ...
-
-    async def open_with_lock(self, doc_id: str, held: HeldLock) -> bool: ...
-
-    async def forget_open_document(self) -> None: ...
-
-    async def refresh_list(self) -> bool: ...
-
-    async def create_new_document(self, from_doc: str, text: str) -> str | None: ...
+    def note_edit(self) -> None: ...
 
     def open_selected(self) -> None: ...
+
+    async def open_document(self, doc_id: str) -> bool: ...
+
+    async def refresh_list(self) -> bool: ...
 
     async def save(self) -> bool: ...
 
     async def save_as_new_document(self) -> str | None: ...
+
+    async def compare_with_current(self) -> None: ...
+
+    def copy_text(self) -> None: ...
+
+    def explain_cannot_save(self) -> None: ...
 
     async def close_document(self, *, interactive: bool = True) -> bool: ...
 
@@ -124,46 +121,6 @@ class WindowApi(Protocol):
 
     def set_language(self, code: str | None) -> None: ...
 
-    def explain_cannot_save(self) -> None: ...
-
     def focus_list(self) -> None: ...
 
     def focus_filter(self) -> None: ...
-
-    def note_edit(self) -> None: ...
-
-
-class PublishApi(WindowApi, Protocol):
-    """What the publishing hooks (``ui/publish/wiring.py``) use."""
-
-    deploy_notice: FailedDeployNotice
-    deploy: DeployStatus
-    board: PublishBoard
-    status_deploy: QLabel
-
-    def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget) -> None: ...  # noqa: N802
-
-
-class ShellApi(WindowApi, Protocol):
-    """What ``window_parts`` builds on the window (its widgets) and connects to."""
-
-    practice_banner: Banner
-    viewer_banner: Banner
-    notice: Banner
-    splitter: QSplitter
-    right: QStackedWidget
-    doc_header: QLabel
-    status_lock: QLabel
-    status_deploy: QLabel
-    status_conn: QLabel
-    deploy_notice: FailedDeployNotice
-    refreshing: bool
-    busy_open: bool
-    list_busy: BusyOverlay
-    open_busy: BusyOverlay
-
-    def setCentralWidget(self, widget: QWidget) -> None: ...  # noqa: N802 - Qt API
-
-    def copy_text(self) -> None: ...
-
-    async def compare_with_current(self) -> None: ...

@@ -1,5 +1,6 @@
-"""The main window's menus (File, Edit, View, Language, Go; Document and Help come from their
-rooms). Shortcuts come from ``ui/kit/shortcuts.py``, one table fitting each platform."""
+"""The main window's menus (File, Edit, View, Language, Go, and the Document menu that the
+document operations, the preview and the history fill; Help comes from its room). Shortcuts
+come from ``ui/kit/shortcuts.py``, one table fitting each platform."""
 
 from __future__ import annotations
 
@@ -7,17 +8,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
 
 from modu_desktop.core.account.settings import save_settings
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.shortcuts import bind
 
 if TYPE_CHECKING:
-    from modu_desktop.ui.shell.window_api import WindowApi
+    from modu_desktop.ui.shell.window_api import ShellApi
 
 
-def action(win: WindowApi, text: str, shortcut: str | None, slot: Callable[[], object]) -> QAction:
+def action(win: ShellApi, text: str, shortcut: str | None, slot: Callable[[], object]) -> QAction:
     """A window action; ``shortcut`` names its keys in ``shortcuts.TABLE`` (None: none)."""
     a = QAction(text, win.menuBar())
     if shortcut is not None:
@@ -28,11 +28,20 @@ def action(win: WindowApi, text: str, shortcut: str | None, slot: Callable[[], o
     return a
 
 
-def build_menus(win: WindowApi) -> None:
-    """Create the window's actions (``win.act_*``) and menus."""
-    mb = win.menuBar()
+def build_menus(win: ShellApi) -> None:
+    """Create the window's actions (``win.act_*``) and menus (``win.document_menu`` empty, for
+    the parts that fill it)."""
+    _file_menu(win)
+    _edit_menu(win)
+    _view_menus(win)
+    _go_menu(win)
+    win.document_menu = win.menuBar().addMenu(tr("&Document"))
+    win.document_menu.setObjectName("documentMenu")
+
+
+def _file_menu(win: ShellApi) -> None:
     run = win.ops.run
-    m_file = mb.addMenu(tr("&File"))
+    m_file = win.menuBar().addMenu(tr("&File"))
     win.act_open = action(win, tr("&Open selected document"), "open", win.open_selected)
     win.act_save = action(win, tr("&Save"), "save", lambda: run(win.save(), name="save"))
     # Ctrl+S on a read-only document says why it cannot save (act_save is disabled then, and
@@ -54,8 +63,10 @@ def build_menus(win: WindowApi) -> None:
         m_file.addAction(win.act_signout)
     m_file.addAction(win.act_quit)
 
+
+def _edit_menu(win: ShellApi) -> None:
     ed = win.editor_pane.editor
-    m_edit = mb.addMenu(tr("&Edit"))
+    m_edit = win.menuBar().addMenu(tr("&Edit"))
     win.act_undo = action(win, tr("&Undo"), "undo", ed.undo)
     win.act_redo = action(win, tr("&Redo"), "redo", ed.redo)
     ed.undoAvailable.connect(lambda ok: win.act_undo.setEnabled(ok and not ed.isReadOnly()))
@@ -78,6 +89,10 @@ def build_menus(win: WindowApi) -> None:
         lambda: win.editor_pane.save_button.setEnabled(win.act_save.isEnabled())
     )
 
+
+def _view_menus(win: ShellApi) -> None:
+    """View (text size) and Language."""
+    mb = win.menuBar()
     m_view = mb.addMenu(tr("&View"))
     m_view.setObjectName("viewMenu")
     zoom = win.text_zoom
@@ -98,7 +113,9 @@ def build_menus(win: WindowApi) -> None:
         m_lang.addAction(a)
         win.lang_actions[code] = a
 
-    m_go = mb.addMenu(tr("&Go"))
+
+def _go_menu(win: ShellApi) -> None:
+    m_go = win.menuBar().addMenu(tr("&Go"))
     m_go.addAction(action(win, tr("Document &list"), "goList", win.focus_list))
     m_go.addAction(action(win, tr("&Filter"), "goFilter", win.focus_filter))
     m_go.addAction(action(win, tr("&Editor"), "goEditor", win.editor_pane.focus_editor))
@@ -109,7 +126,7 @@ def build_menus(win: WindowApi) -> None:
     )
 
 
-def remember_language(win: WindowApi, code: str | None) -> None:
+def remember_language(win: ShellApi, code: str | None) -> None:
     """Keep the chosen interface language in the settings (it applies at the next start)."""
     win.ctx.settings.language = code
     for c, a in win.lang_actions.items():
@@ -120,13 +137,3 @@ def remember_language(win: WindowApi, code: str | None) -> None:
         win.show_notice(str(exc), "error")
         return
     win.show_notice(tr("The language changes the next time Modu Desktop starts."), "info")
-
-
-def document_menu(win: WindowApi) -> QMenu:
-    """The Document menu (made by the first part that needs it: ops, preview, history)."""
-    menu = win.menuBar().findChild(QMenu, "documentMenu")
-    if isinstance(menu, QMenu):
-        return menu
-    menu = win.menuBar().addMenu(tr("&Document"))
-    menu.setObjectName("documentMenu")
-    return menu

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QImage
-from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMenu, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from modu_desktop.core.pictures.mirror import RepoImageMirror
 from modu_desktop.i18n import tr
@@ -58,6 +58,7 @@ class WindowWidgets:
     act_zoom_in: QAction
     act_zoom_out: QAction
     act_zoom_reset: QAction
+    document_menu: QMenu
 
 
 def build_central(win: ShellApi) -> None:
@@ -68,7 +69,40 @@ def build_central(win: ShellApi) -> None:
     outer = QVBoxLayout(central)
     outer.setContentsMargins(0, 0, 0, 0)
     outer.setSpacing(0)
+    _window_banners(win, outer)
+    win.splitter = QSplitter(Qt.Orientation.Horizontal)
+    win.doc_list = DocListPanel()
+    win.doc_list.openRequested.connect(lambda d: run(win.open_document(d)))
+    win.doc_list.refreshRequested.connect(lambda: run(win.refresh_list()))
+    win.splitter.addWidget(win.doc_list)
+    win.right = QStackedWidget()
+    placeholder = QLabel(
+        tr("Choose a document on the left and press Enter (or double-click) to open it.")
+    )
+    placeholder.setObjectName("placeholder")
+    placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    placeholder.setWordWrap(True)
+    win.right.addWidget(placeholder)
+    win.right.addWidget(_document_area(win))
+    win.splitter.addWidget(win.right)
+    win.splitter.setStretchFactor(0, 0)
+    win.splitter.setStretchFactor(1, 1)
+    win.splitter.setSizes([470, 810])
+    # list toggle, view switch and sizes remembered; the editor's own Save button;
+    # progress where the user looks
+    win.editor_pane.attach_window(win.splitter, win.doc_list, ctx.paths.config_dir / "layout.json")
+    win.editor_pane.saveRequested.connect(lambda: run(win.save(), name="save"))
+    win.list_busy = BusyOverlay(
+        win.doc_list, lambda: win.refreshing, tr("Loading the document list…")
+    )
+    win.open_busy = BusyOverlay(win.right, lambda: win.busy_open, tr("Opening…"))
+    outer.addWidget(win.splitter, 1)
+    win.setCentralWidget(central)
 
+
+def _window_banners(win: ShellApi, outer: QVBoxLayout) -> None:
+    """Practice mode, viewer mode and the one notice, above everything."""
+    ctx = win.ctx
     win.practice_banner = Banner("practiceBanner", "practice")
     win.practice_banner.set_text(tr("Practice mode — nothing you do here reaches the real site"))
     win.practice_banner.setVisible(ctx.practice)
@@ -94,21 +128,11 @@ def build_central(win: ShellApi) -> None:
     win.notice.hide()
     outer.addWidget(win.notice)
 
-    win.splitter = QSplitter(Qt.Orientation.Horizontal)
-    win.doc_list = DocListPanel()
-    win.doc_list.openRequested.connect(lambda d: run(win.open_document(d)))
-    win.doc_list.refreshRequested.connect(lambda: run(win.refresh_list()))
-    win.splitter.addWidget(win.doc_list)
 
-    win.right = QStackedWidget()
-    placeholder = QLabel(
-        tr("Choose a document on the left and press Enter (or double-click) to open it.")
-    )
-    placeholder.setObjectName("placeholder")
-    placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    placeholder.setWordWrap(True)
-    win.right.addWidget(placeholder)
-
+def _document_area(win: ShellApi) -> QWidget:
+    """The open document's title, its banners (lock lost, read-only, the failed build) and
+    the editor."""
+    run = win.ops.run
     area = QWidget()
     area_lay = QVBoxLayout(area)
     area_lay.setContentsMargins(4, 4, 4, 4)
@@ -139,21 +163,7 @@ def build_central(win: ShellApi) -> None:
     win.editor_pane.textEdited.connect(win.note_edit)
     win.editor_pane.editor.document().modificationChanged.connect(lambda _m: win.update_title())
     area_lay.addWidget(win.editor_pane, 1)
-    win.right.addWidget(area)
-    win.splitter.addWidget(win.right)
-    win.splitter.setStretchFactor(0, 0)
-    win.splitter.setStretchFactor(1, 1)
-    win.splitter.setSizes([470, 810])
-    # list toggle, view switch and sizes remembered; the editor's own Save button;
-    # progress where the user looks
-    win.editor_pane.attach_window(win.splitter, win.doc_list, ctx.paths.config_dir / "layout.json")
-    win.editor_pane.saveRequested.connect(lambda: run(win.save(), name="save"))
-    win.list_busy = BusyOverlay(
-        win.doc_list, lambda: win.refreshing, tr("Loading the document list…")
-    )
-    win.open_busy = BusyOverlay(win.right, lambda: win.busy_open, tr("Opening…"))
-    outer.addWidget(win.splitter, 1)
-    win.setCentralWidget(central)
+    return area
 
 
 def explain_cannot_save(win: ShellApi) -> None:
@@ -188,14 +198,6 @@ def build_status_bar(win: ShellApi) -> None:
     sb.addPermanentWidget(win.status_deploy)
     sb.addPermanentWidget(win.status_conn)
     sb.addPermanentWidget(who)
-
-
-def show_state(label: QLabel, text: str, kind: str) -> None:
-    """A status-bar label's text and its ``kind`` (ok/info/warning/error, styled by QSS)."""
-    label.setText(text)
-    label.setProperty("kind", kind)
-    label.style().unpolish(label)
-    label.style().polish(label)
 
 
 def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -> RepoImageMirror:

@@ -19,12 +19,12 @@ from modu_desktop.ui.doclist.modes import ListModes
 from modu_desktop.ui.doclist.panel import DocListPanel
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.editing.show_hit import show_hit
+from modu_desktop.ui.kit.context import AppContext
 from modu_desktop.ui.kit.operation import Operations
 from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.search.mode import SearchMode
 from modu_desktop.ui.search.panel import SearchPanel
 from modu_desktop.ui.search.results import Found
-from modu_desktop.ui.shell.context import AppContext
 from modu_desktop.ui.shell.narrow import NarrowLayout
 
 

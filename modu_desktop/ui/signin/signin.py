@@ -94,21 +94,73 @@ class SignInWidget(QWidget):
         practice_row = QHBoxLayout()  # filled below: the practice button, near the top
         lay.addLayout(practice_row)
 
-        # --- 1st choice when IT configured an OAuth app: sign in with the browser ---
+        self._browser_buttons(lay)
+        lay.addWidget(self._token_box())
+        lay.addWidget(self._pending_box())
+        self._device_code_labels()
+        lay.addWidget(self.device_code)
+        lay.addWidget(self.device_hint)
+        # filled here: the keyboard reaches the sign-in steps before it
+        self._fill_practice_row(practice_row)
+
+        self.message = QLabel(initial_error or "")
+        self.message.setObjectName("signInMessage")
+        self.message.setWordWrap(True)
+        self.message.setProperty("kind", "error")
+        self.message.setAccessibleName(tr("Sign-in message"))
+        lay.addWidget(self.message)
+        lay.addWidget(self._server_box(settings))
+        lay.addStretch(1)
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        self.quit_button = QPushButton(tr("&Quit"))
+        self.quit_button.setObjectName("signInQuitButton")
+        self.quit_button.setAccessibleName(tr("Quit"))
+        bottom.addWidget(self.quit_button)
+        lay.addLayout(bottom)
+        self._connect()
+        if initial_token:
+            self.token_edit.setText(initial_token)  # masked; "Sign in" retries with it
+        self._update_intro()
+        self._update_keyring_notice()
+        self.token_edit.setFocus()
+        self.opened_urls: list[str] = []  # for tests and diagnostics
+
+    # --- the screen's parts ---
+    def _browser_buttons(self, lay: QVBoxLayout) -> None:
+        """The first choice when IT configured an OAuth app: sign in with the browser."""
         self.device_button = QPushButton(tr("Sign in with the browser (recommended)"))
         self.device_button.setObjectName("deviceFlowButton")
         self.device_button.setAccessibleName(tr("Sign in with the browser"))
         self.device_button.setProperty("primary", True)
         self.device_button.setVisible(bool(self.client_id))
         lay.addWidget(self.device_button)
-
         self.token_toggle = QPushButton(tr("Sign in with a token instead ▸"))
         self.token_toggle.setObjectName("tokenToggleButton")
         self.token_toggle.setFlat(True)
         self.token_toggle.setVisible(bool(self.client_id))
         lay.addWidget(self.token_toggle)
 
-        # --- the token path, step by step ---
+    def _fill_practice_row(self, row: QHBoxLayout) -> None:
+        """Try it in practice mode: for someone new, without signing in."""
+        self.practice_button = QPushButton(tr("Try it in practice mode"))
+        self.practice_button.setObjectName("practiceButton")
+        self.practice_button.setAccessibleName(
+            tr("Try it in practice mode: a practice copy on this computer, no sign-in")
+        )
+        self.practice_button.setToolTip(
+            tr("Opens a practice brochure on this computer. Nothing reaches the real site.")
+        )
+        row.addWidget(self.practice_button)
+        practice_hint = QLabel(
+            tr("New here? Look around a practice brochure first, without signing in.")
+        )
+        practice_hint.setObjectName("practiceHint")
+        practice_hint.setWordWrap(True)
+        row.addWidget(practice_hint, 1)
+
+    def _token_box(self) -> QGroupBox:
+        """The token path, step by step: create it on GitHub, paste it, sign in."""
         self.token_box = QGroupBox(tr("Sign in with a token"))
         self.token_box.setObjectName("tokenBox")
         tlay = QVBoxLayout(self.token_box)
@@ -155,11 +207,11 @@ class SignInWidget(QWidget):
         row.addWidget(self.sign_in_button)
         row.addStretch(1)
         tlay.addLayout(row)
-        lay.addWidget(self.token_box)
         self.token_box.setVisible(not self.client_id)
-        self.token_toggle.clicked.connect(self._show_token_path)
+        return self.token_box
 
-        # --- a token that reads but cannot save yet: the organization has not approved it ---
+    def _pending_box(self) -> QGroupBox:
+        """A token that reads but cannot save yet: the organization has not approved it."""
         self.pending_box = QGroupBox(tr("Waiting for approval"))
         self.pending_box.setObjectName("approvalPendingBox")
         play = QVBoxLayout(self.pending_box)
@@ -177,10 +229,10 @@ class SignInWidget(QWidget):
         prow.addStretch(1)
         play.addLayout(prow)
         self.pending_box.hide()
-        lay.addWidget(self.pending_box)
-        self.continue_read_only.clicked.connect(self._continue_read_only)
-        self.check_again.clicked.connect(self.start_check)
+        return self.pending_box
 
+    def _device_code_labels(self) -> None:
+        """The code to type on GitHub's page, big, when signing in with the browser."""
         self.device_code = QLabel("")
         self.device_code.setObjectName("deviceCodeLabel")
         self.device_code.setAccessibleName(tr("Code to type on GitHub"))
@@ -190,42 +242,13 @@ class SignInWidget(QWidget):
         font.setBold(True)
         self.device_code.setFont(font)
         self.device_code.hide()
-        lay.addWidget(self.device_code)
         self.device_hint = QLabel("")
         self.device_hint.setObjectName("deviceCodeHint")
         self.device_hint.setWordWrap(True)
         self.device_hint.hide()
-        lay.addWidget(self.device_hint)
 
-        bottom = QHBoxLayout()
-        self.practice_button = QPushButton(tr("Try it in practice mode"))
-        self.practice_button.setObjectName("practiceButton")
-        self.practice_button.setAccessibleName(
-            tr("Try it in practice mode: a practice copy on this computer, no sign-in")
-        )
-        self.practice_button.setToolTip(
-            tr("Opens a practice brochure on this computer. Nothing reaches the real site.")
-        )
-        self.quit_button = QPushButton(tr("&Quit"))
-        self.quit_button.setObjectName("signInQuitButton")
-        self.quit_button.setAccessibleName(tr("Quit"))
-        practice_row.addWidget(self.practice_button)
-        practice_hint = QLabel(
-            tr("New here? Look around a practice brochure first, without signing in.")
-        )
-        practice_hint.setObjectName("practiceHint")
-        practice_hint.setWordWrap(True)
-        practice_row.addWidget(practice_hint, 1)
-        bottom.addStretch(1)
-        bottom.addWidget(self.quit_button)
-
-        self.message = QLabel(initial_error or "")
-        self.message.setObjectName("signInMessage")
-        self.message.setWordWrap(True)
-        self.message.setProperty("kind", "error")
-        self.message.setAccessibleName(tr("Sign-in message"))
-        lay.addWidget(self.message)
-
+    def _server_box(self, settings: Settings) -> QGroupBox:
+        """Another server or repository (GitHub Enterprise), folded away."""
         self.server_box = QGroupBox(tr("Server and repository"))
         self.server_box.setObjectName("serverBox")
         self.server_box.setCheckable(True)
@@ -257,12 +280,14 @@ class SignInWidget(QWidget):
         hint.setWordWrap(True)
         sform.addRow(hint)
         self._toggle_server_fields(False)
-        self.server_box.toggled.connect(self._toggle_server_fields)
-        lay.addWidget(self.server_box)
-        lay.addStretch(1)
-        lay.addLayout(bottom)
-        self.practice_button.clicked.connect(self.practiceRequested)
+        return self.server_box
 
+    def _connect(self) -> None:
+        self.token_toggle.clicked.connect(self._show_token_path)
+        self.continue_read_only.clicked.connect(self._continue_read_only)
+        self.check_again.clicked.connect(self.start_check)
+        self.server_box.toggled.connect(self._toggle_server_fields)
+        self.practice_button.clicked.connect(self.practiceRequested)
         self.fine_button.clicked.connect(lambda: self._open_url(self.token_page_url()))
         self.classic_button.clicked.connect(
             lambda: self._open_url(classic_token_url(self._web_url()))
@@ -273,12 +298,6 @@ class SignInWidget(QWidget):
         self.quit_button.clicked.connect(self.quitRequested)
         self.api_edit.textChanged.connect(lambda _t: self._update_intro())
         self.repo_edit.textChanged.connect(lambda _t: self._update_intro())
-        if initial_token:
-            self.token_edit.setText(initial_token)  # masked; "Sign in" retries with it
-        self._update_intro()
-        self._update_keyring_notice()
-        self.token_edit.setFocus()
-        self.opened_urls: list[str] = []  # for tests and diagnostics
 
     # --- texts ---
     def _web_url(self) -> str:

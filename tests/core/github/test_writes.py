@@ -17,7 +17,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from modu_desktop.core import edit_session
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.docops.importer import import_candidates, parse_candidate
 from modu_desktop.core.docops.newdoc import NewDocRequest
@@ -26,6 +25,7 @@ from modu_desktop.core.docops.result import OpCode
 from modu_desktop.core.documents.history import DocHistory, restore_version
 from modu_desktop.core.documents.store import DocumentStore, SaveResult
 from modu_desktop.core.edit_session import EditSession, HeartbeatMissed, LockLost, Saved
+from modu_desktop.core.edit_session import session as edit_session
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.github.errors import BranchMoved
 from modu_desktop.core.github.writes import RaceRetry

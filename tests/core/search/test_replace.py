@@ -14,7 +14,7 @@ from modu_desktop.core.locks.wire import LockRecord
 from modu_desktop.core.pageedit.readable import readable_lines
 from modu_desktop.core.preview.markdown import parse
 from modu_desktop.core.search.index import PageText
-from modu_desktop.core.search.model import LeftOutReason, NotReplaceable, SearchOptions, hit_key
+from modu_desktop.core.search.model import NotReplaceable, PageLeftOutReason, SearchOptions, hit_key
 from modu_desktop.core.search.replace import plan_replace
 from tests.helpers.paths import SITE_FIXTURE
 from tests.helpers.search_pages import ADMISSION, PLAIN
@@ -66,7 +66,7 @@ def test_words_that_cross_a_mark_are_replaced_inside_it_or_refused() -> None:
     # "5학년도" would have to change, half bold and half not: which half is bold after?
     assert hit.refused is NotReplaceable.CROSSES_MARKS and not hit.replaced
     assert not plan.pages[0].changed
-    assert plan.left_out[0].reason is LeftOutReason.NOTHING_REPLACEABLE
+    assert plan.left_out[0].reason is PageLeftOutReason.NOTHING_REPLACEABLE
     # a link's words change inside the link, its address stays
     plan = plan_replace([_page()], "홈페이지에서", "누리집에서")
     assert _changed_bytes(ADMISSION, plan.pages[0].new_text) == [("홈페이지", "누리집")]
@@ -143,13 +143,13 @@ def test_pages_held_by_someone_else_or_unsaved_here_are_left_out_with_who_and_si
     plan = plan_replace(pages, "학생", "학우", locks={"b": held}, unsaved={"c"})  # type: ignore[dict-item]
     assert [p.doc_id for p in plan.pages] == ["a"]
     by_id = {left.doc_id: left for left in plan.left_out}
-    assert by_id["b"].reason is LeftOutReason.LOCKED
+    assert by_id["b"].reason is PageLeftOutReason.LOCKED
     assert (by_id["b"].holder, by_id["b"].since, by_id["b"].last_seen) == (
         "editor2",
         NOW - 3600,
         NOW - 60,
     )
-    assert by_id["c"].reason is LeftOutReason.UNSAVED_HERE
+    assert by_id["c"].reason is PageLeftOutReason.UNSAVED_HERE
     assert by_id["b"].hits == by_id["c"].hits == 1
     # a lock nobody has kept alive does not stop the replacement (opening it would take it)
     plan = plan_replace(pages, "학생", "학우", locks={"b": stale})  # type: ignore[dict-item]

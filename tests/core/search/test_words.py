@@ -8,7 +8,7 @@ import pytest
 from modu_desktop.core.locks.model import classify
 from modu_desktop.core.locks.wire import LockRecord
 from modu_desktop.core.search import words
-from modu_desktop.core.search.model import LeftOut, LeftOutReason, NotReplaceable, Place
+from modu_desktop.core.search.model import NotReplaceable, PageLeftOut, PageLeftOutReason, Place
 from tests.helpers.lang import speaking
 
 PLACES = [
@@ -58,11 +58,13 @@ def test_a_page_left_out_names_who_holds_it_or_why() -> None:
     view = classify(
         "b", "sha", record, login="me", session_id="mine", server_now=1_800_000_000, stale_s=900
     )
-    locked = LeftOut("b", "docs/b.md", "입학 안내", LeftOutReason.LOCKED, 2, "editor2", lock=view)
+    locked = PageLeftOut(
+        "b", "docs/b.md", "입학 안내", PageLeftOutReason.LOCKED, 2, "editor2", lock=view
+    )
     with speaking("ko"):
         said = words.left_out(locked)()
     assert "editor2 님" in said and "입학 안내" in said
-    unsaved = LeftOut("c", "docs/c.md", "학사 일정", LeftOutReason.UNSAVED_HERE, 1)
+    unsaved = PageLeftOut("c", "docs/c.md", "학사 일정", PageLeftOutReason.UNSAVED_HERE, 1)
     assert words.left_out(unsaved).ko.startswith("“학사 일정” 문서를")
-    nothing = LeftOut("d", "docs/d.md", "소개", LeftOutReason.NOTHING_REPLACEABLE, 1)
+    nothing = PageLeftOut("d", "docs/d.md", "소개", PageLeftOutReason.NOTHING_REPLACEABLE, 1)
     assert words.left_out(nothing).ko == "“소개”에서는 바꿀 수 있는 곳이 없습니다."

@@ -25,7 +25,7 @@ def _no_refresh(win: Any) -> list[int]:
         return True
 
     win.refresh_list = refresh
-    win._idle_timer.stop()
+    win.list_refresh.stop()
     return calls
 
 

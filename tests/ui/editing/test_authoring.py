@@ -52,7 +52,7 @@ def _goto_line(p: EditorPane, line: int, col: int = 0) -> None:
     cur = p.editor.textCursor()
     cur.setPosition(p.editor.document().findBlockByNumber(line).position() + col)
     p.editor.setTextCursor(cur)
-    p._sync_block_form()
+    p.blocks.sync()
 
 
 def _current_span(p: EditorPane) -> syntax.BlockPart:
@@ -299,7 +299,7 @@ def test_front_matter_is_hidden_and_kept_byte_for_byte(pane: EditorPane, qtbot: 
     ] * fm_lines + [True]
     assert pane.editor.textCursor().blockNumber() >= fm_lines  # the cursor cannot sit in it
     _goto_line(pane, 0)
-    pane._keep_cursor_visible()
+    pane.front_matter.keep_cursor_visible()
     assert pane.editor.textCursor().blockNumber() >= fm_lines
     qtbot.keyClicks(pane.editor, "Typed below the header. ")
     fm = "\n".join(TEMPLATE.split("\n")[:fm_lines])
@@ -582,7 +582,7 @@ def test_preview_follows_the_block_being_edited(pane: EditorPane, qtbot: Any) ->
     positions = []
     for span in (spans[3], spans[8], spans[-1]):  # stats, stepper, datatable
         _goto_line(pane, span.first_line + 1)
-        assert pane.preview_followed == span.first_line
+        assert pane.blocks.preview_followed == span.first_line
         top_of_block = (
             f"(function(){{var s=document.getElementById('modu-content').childNodes,n=0;"
             f"for(var i=0;i<s.length;i++){{if(s[i].nodeType===8)n++;"

@@ -376,7 +376,7 @@ def test_window_queued_conflict_keep_mine_lands_in_the_open_editor(
 def test_window_single_instance_request_opens_here(
     make_window: Any, ui: Any, qtbot: Any, tmp_path: Path, sandbox: Any
 ) -> None:
-    from modu_desktop.ui.shell.single_instance import SingleInstance
+    from modu_desktop.ui.recovery.single_instance import SingleInstance
 
     win = make_window()
     inst = SingleInstance(tmp_path / "inst")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from PySide6.QtNetwork import QLocalSocket
 
-from modu_desktop.ui.shell import single_instance
-from modu_desktop.ui.shell.single_instance import SingleInstance, bring_to_front, forward_request
+from modu_desktop.ui.recovery import single_instance
+from modu_desktop.ui.recovery.single_instance import SingleInstance, bring_to_front, forward_request
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -21,7 +21,7 @@ SECOND = """
 import sys
 from PySide6.QtCore import QCoreApplication
 app = QCoreApplication([])
-from modu_desktop.ui.shell.single_instance import SingleInstance
+from modu_desktop.ui.recovery.single_instance import SingleInstance
 s = SingleInstance(sys.argv[1])
 if s.acquire():
     sys.exit(4)
@@ -103,7 +103,7 @@ def test_garbage_is_ignored_and_activate(first: SingleInstance, qtbot: Any, tmp_
     assert "ignored action 'format-disk'" in log.read_text("utf-8")
 
 
-@pytest.mark.expect_log("modu_desktop.ui.shell.single_instance")
+@pytest.mark.expect_log("modu_desktop.ui.recovery.single_instance")
 def test_forward_without_server_gives_up_at_its_deadline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,10 +17,10 @@ def test_open_by_front_matter_id(make_window: Any, sandbox: Any, ui: Any) -> Non
 
 
 def test_startup_open_by_front_matter_id(make_window: Any, sandbox: Any, ui: Any) -> None:
-    from modu_desktop.ui.shell.app import _startup
+    from modu_desktop.ui.shell.app_run import startup
 
     win = make_window()
-    ui.run(_startup(win, "strategy", None))
+    ui.run(startup(win, "strategy", None))
     assert win.doc is not None and win.doc.doc_id == "03-strategy"
 
 

@@ -103,7 +103,7 @@ def test_first_paint_imports_no_http_stack() -> None:
     The lock words live in the locks package, whose ``__init__`` imports nothing."""
     code = (
         "import sys; import modu_desktop.ui.shell.app, modu_desktop.ui.shell.start_window, "
-        "modu_desktop.ui.shell.single_instance, modu_desktop.core.account.settings, "
+        "modu_desktop.ui.recovery.single_instance, modu_desktop.core.account.settings, "
         "modu_desktop.ui.shell.qt_setup, "
         "modu_desktop.ui.shell.i18n, "
         "modu_desktop.core.documents.snapshots, modu_desktop.core.github.blobcache; "

@@ -23,7 +23,7 @@ from modu_desktop.core.account.auth import (
 )
 from modu_desktop.core.account.settings import Settings
 from modu_desktop.sandbox import Sandbox, SandboxUser
-from modu_desktop.ui.shell.context import make_client
+from modu_desktop.ui.kit.context import make_client
 from modu_desktop.ui.signin.signin import SignInWidget
 
 
@@ -60,11 +60,11 @@ def test_practice_from_the_sign_in_screen_starts_a_signed_in_sandbox(
 ) -> None:
     """The app's sign-in step answers "practice"; the practice sandbox then signs in."""
     from modu_desktop.core.account.paths import app_paths
-    from modu_desktop.ui.shell import app as app_mod
+    from modu_desktop.ui.shell import app_run
 
-    runner = app_mod._Runner()
+    runner = app_run.Runner()
     settings = Settings()
-    task = ui.start(app_mod._sign_in(settings, TokenStore("api.github.com"), None, runner))
+    task = ui.start(app_run.sign_in(settings, TokenStore("api.github.com"), None, runner))
     from PySide6.QtWidgets import QApplication, QPushButton
 
     def shown() -> Any:
@@ -77,7 +77,7 @@ def test_practice_from_the_sign_in_screen_starts_a_signed_in_sandbox(
     shown().findChild(QPushButton, "practiceButton").click()
     assert ui.wait_task(task) == "practice"
     paths = app_paths(tmp_path / "data").ensure()
-    sandbox, token = ui.run(app_mod._start_practice(paths, settings))
+    sandbox, token = ui.run(app_run.start_practice(paths, settings))
     try:
         assert settings.api_url == sandbox.api_url
         client = make_client(settings.api_url, token, settings)

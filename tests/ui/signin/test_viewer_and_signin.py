@@ -8,7 +8,7 @@ import pytest
 
 from modu_desktop.core.account.auth import KEYRING_SERVICE, TokenSource, TokenStore
 from modu_desktop.core.account.settings import Settings
-from modu_desktop.ui.shell.context import make_client
+from modu_desktop.ui.kit.context import make_client
 from modu_desktop.ui.signin.signin import SignInWidget, classic_token_url, fine_grained_token_url
 from tests.helpers.sandbox import writes
 

@@ -152,89 +152,12 @@ def _value(
         return "null-or-nested", idx, False
     first = v[0]
     if first in "\"'":
-        # A quoted scalar may continue on the next lines.
-        buf_end = _closing_quote(text, vstart, first, lines, idx)
-        if buf_end is None:
-            scanner.add(
-                "fm-yaml", Severity.BREAKS_BUILD, vstart, vstart + len(v), problem="quote", key=key
-            )
-            return "str", len(lines), False
-        close_at, idx = buf_end
-        line_end = text.find("\n", close_at)
-        rest = text[close_at + 1 : line_end if line_end >= 0 else len(text)].strip()
-        if rest and not rest.startswith("#"):
-            fix = None
-            scanner.add(
-                "fm-yaml",
-                Severity.BREAKS_BUILD,
-                vstart,
-                close_at + 1 + len(rest),
-                fix,
-                problem="after-quote",
-                key=key,
-            )
-        return "str", idx, False
+        return _quoted(scanner, key, v, vstart, lines, idx)
     if first in "[{":
-        depth = 0
-        pos = vstart
-        end_limit = lines[-1][1] if lines else len(text)
-        quote = ""
-        while pos < end_limit:
-            ch = text[pos]
-            if quote:
-                if ch == quote:
-                    quote = ""
-            elif ch in "\"'":
-                quote = ch
-            elif ch in "[{":
-                depth += 1
-            elif ch in "]}":
-                depth -= 1
-                if depth == 0:
-                    break
-            pos += 1
-        if depth != 0:
-            scanner.add(
-                "fm-yaml",
-                Severity.BREAKS_BUILD,
-                vstart,
-                vstart + len(v),
-                problem="bracket",
-                key=key,
-            )
-            return "str", len(lines), False
-        while idx < len(lines) and lines[idx][0] <= pos:
-            idx += 1
-        return ("array" if first == "[" else "map"), idx, False
+        return _flow(scanner, key, v, vstart, lines, idx)
     if first in "|>":
         return "str", idx, False
-    if first in "`@%" or first == "*" or (first == "&" and (len(v) == 1 or v[1] in " \t")):
-        fix = _quote_fix(text, vstart, v)
-        scanner.add(
-            "fm-yaml",
-            Severity.BREAKS_BUILD,
-            vstart,
-            vstart + len(v),
-            fix,
-            problem="indicator",
-            key=key,
-            char=first,
-        )
-        return "str", idx, False
-    if first == "!" and not v.startswith("!!"):
-        fix = _quote_fix(text, vstart, v)
-        scanner.add(
-            "fm-yaml",
-            Severity.BREAKS_BUILD,
-            vstart,
-            vstart + len(v),
-            fix,
-            problem="indicator",
-            key=key,
-            char=first,
-        )
-        return "str", idx, False
-    if first in "-?:" and (len(v) == 1 or v[1] in " \t"):
+    if _starts_with_indicator(v):
         fix = _quote_fix(text, vstart, v)
         scanner.add(
             "fm-yaml",
@@ -262,6 +185,83 @@ def _value(
         )
         return "str", idx, True
     return _kind(plain), idx, True
+
+
+def _starts_with_indicator(v: str) -> bool:
+    """A plain value may not start with one of YAML's indicator characters (quoting it keeps
+    the same text)."""
+    first = v[0]
+    alone = len(v) == 1 or v[1] in " \t"
+    if first in "`@%" or first == "*" or (first == "&" and alone):
+        return True
+    if first == "!" and not v.startswith("!!"):
+        return True
+    return first in "-?:" and alone
+
+
+def _quoted(
+    scanner: Scanner, key: str, v: str, vstart: int, lines: list[tuple[int, int]], idx: int
+) -> tuple[str, int, bool]:
+    """A quoted scalar, which may continue on the next lines; nothing may follow it."""
+    text = scanner.text
+    buf_end = _closing_quote(text, vstart, v[0], lines, idx)
+    if buf_end is None:
+        scanner.add(
+            "fm-yaml", Severity.BREAKS_BUILD, vstart, vstart + len(v), problem="quote", key=key
+        )
+        return "str", len(lines), False
+    close_at, idx = buf_end
+    line_end = text.find("\n", close_at)
+    rest = text[close_at + 1 : line_end if line_end >= 0 else len(text)].strip()
+    if rest and not rest.startswith("#"):
+        scanner.add(
+            "fm-yaml",
+            Severity.BREAKS_BUILD,
+            vstart,
+            close_at + 1 + len(rest),
+            None,
+            problem="after-quote",
+            key=key,
+        )
+    return "str", idx, False
+
+
+def _flow(
+    scanner: Scanner, key: str, v: str, vstart: int, lines: list[tuple[int, int]], idx: int
+) -> tuple[str, int, bool]:
+    """A ``[…]`` list or ``{…}`` map, which must be closed (it may run over several lines)."""
+    text = scanner.text
+    depth = 0
+    pos = vstart
+    end_limit = lines[-1][1] if lines else len(text)
+    quote = ""
+    while pos < end_limit:
+        ch = text[pos]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+            if depth == 0:
+                break
+        pos += 1
+    if depth != 0:
+        scanner.add(
+            "fm-yaml",
+            Severity.BREAKS_BUILD,
+            vstart,
+            vstart + len(v),
+            problem="bracket",
+            key=key,
+        )
+        return "str", len(lines), False
+    while idx < len(lines) and lines[idx][0] <= pos:
+        idx += 1
+    return ("array" if v[0] == "[" else "map"), idx, False
 
 
 def _quote_fix(text: str, vstart: int, value: str) -> TextEdit | None:

@@ -225,15 +225,7 @@ def _tokenize(src: str) -> list[_Tok]:
             i = j + 2
             continue
         if ch in "\"'":
-            j = i + 1
-            while j < n and src[j] != ch:
-                if src[j] == "\\":
-                    j += 1
-                elif src[j] == "\n":
-                    raise _SyntaxError("unterminated string")
-                j += 1
-            if j >= n:
-                raise _SyntaxError("unterminated string")
+            j = _string_end(src, i)
             toks.append(_Tok("str", src[i + 1 : j]))
             i = j + 1
             continue
@@ -261,27 +253,7 @@ def _tokenize(src: str) -> list[_Tok]:
             i = j
             continue
         if ch == "/" and _regex_allowed(toks):
-            j = i + 1
-            in_class = False
-            while j < n:
-                c = src[j]
-                if c == "\\":
-                    j += 2
-                    continue
-                if c == "\n":
-                    raise _SyntaxError("unterminated regex")
-                if c == "[":
-                    in_class = True
-                elif c == "]":
-                    in_class = False
-                elif c == "/" and not in_class:
-                    break
-                j += 1
-            if j >= n:
-                raise _SyntaxError("unterminated regex")
-            j += 1
-            while j < n and src[j].isalpha():
-                j += 1
+            j = _regex_end(src, i)
             toks.append(_Tok("regex", src[i:j]))
             i = j
             continue
@@ -294,6 +266,46 @@ def _tokenize(src: str) -> list[_Tok]:
             raise _SyntaxError(f"unexpected character {ch!r}")
     toks.append(_Tok("eof", ""))
     return toks
+
+
+def _string_end(src: str, i: int) -> int:
+    """The index of the quote that closes the string opened at ``i``."""
+    quote, j, n = src[i], i + 1, len(src)
+    while j < n and src[j] != quote:
+        if src[j] == "\\":
+            j += 1
+        elif src[j] == "\n":
+            raise _SyntaxError("unterminated string")
+        j += 1
+    if j >= n:
+        raise _SyntaxError("unterminated string")
+    return j
+
+
+def _regex_end(src: str, i: int) -> int:
+    """The index just after the regular expression literal at ``i`` and its flags."""
+    j, n = i + 1, len(src)
+    in_class = False
+    while j < n:
+        c = src[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "\n":
+            raise _SyntaxError("unterminated regex")
+        if c == "[":
+            in_class = True
+        elif c == "]":
+            in_class = False
+        elif c == "/" and not in_class:
+            break
+        j += 1
+    if j >= n:
+        raise _SyntaxError("unterminated regex")
+    j += 1
+    while j < n and src[j].isalpha():
+        j += 1
+    return j
 
 
 def _regex_allowed(toks: list[_Tok]) -> bool:

@@ -66,6 +66,19 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return _t(lang, source, **fields)
 
     x = dict(f.fields)
+    for family in (_markup_sentence, _block_sentence, _text_sentence):
+        said = family(f, x, tr)
+        if said is not None:
+            return said
+    return tr("This part of the page may not be published as written.")
+
+
+class _Words(Protocol):
+    def __call__(self, source: str, /, **fields: str) -> str: ...
+
+
+def _markup_sentence(f: Finding, x: dict[str, str], tr: _Words) -> str | None:
+    """What the site's MDX compiler refuses: marks between “<” and “>”, braces, notes."""
     c = f.code
     if c == "mdx-void-tag":
         return tr("“<{tag}>” must be written “<{tag} />” or the site cannot be built.", **x)
@@ -114,12 +127,22 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr("The site cannot show “{expr}” with its braces, so it cannot be built.", **x)
     if c == "mdx-object-content":
         return tr("The site cannot show “{expr}” with its braces, so it cannot be built.", **x)
-    if c == "block-expression-dropped":
-        return tr("“{expr}”, in braces, is left out of this block on the site.", **x)
     if c == "mdx-esm":
         return tr(
             "A paragraph that starts with the word “{word}” stops the site from being built.", **x
         )
+    if c == "mdx-autolink":
+        return tr(
+            "An address between “<” and “>” (“<{url}>”) stops the site from being built.", **x
+        )
+    return None
+
+
+def _block_sentence(f: Finding, x: dict[str, str], tr: _Words) -> str | None:
+    """Brochure blocks and pictures."""
+    c = f.code
+    if c == "block-expression-dropped":
+        return tr("“{expr}”, in braces, is left out of this block on the site.", **x)
     if c == "image-base-url":
         return tr(
             "The picture address “{url}” starts with the site's own address “{base}”, so the "
@@ -152,10 +175,6 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         )
     if c == "block-opener-text":
         return tr("Text after “:::{name}” makes the site show this block as plain text.", **x)
-    if c == "mdx-autolink":
-        return tr(
-            "An address between “<” and “>” (“<{url}>”) stops the site from being built.", **x
-        )
     if c == "block-stray-close":
         return tr("This “:::” closes no block and will show on the page.", **x)
     if c == "block-ignored-line":
@@ -166,6 +185,17 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr("The site ignores the line “{line}” in this block.", **x)
     if c == "block-missing-field":
         return tr("The block “{block}” needs “{field}:”.", **x)
+    if c == "block-directive-dropped":
+        return tr(
+            "In this block the site leaves out “{word}” (1:1 shows as 1); keep the “:” as text.",
+            **x,
+        )
+    return None
+
+
+def _text_sentence(f: Finding, x: dict[str, str], tr: _Words) -> str | None:
+    """Markdown the site reads otherwise than it looks, and the settings at the top."""
+    c = f.code
     if c == "md-emphasis-literal":
         if len(x.get("marker", "")) == 2:
             return tr(
@@ -195,11 +225,6 @@ def sentence(f: Finding, lang: str | None = None) -> str:
             "its lines run together.",
             **x,
         )
-    if c == "block-directive-dropped":
-        return tr(
-            "In this block the site leaves out “{word}” (1:1 shows as 1); keep the “:” as text.",
-            **x,
-        )
     if c == "fm-unclosed":
         return tr(
             "The settings at the top are not closed with “---”, so the site cannot be built.", **x
@@ -214,7 +239,7 @@ def sentence(f: Finding, lang: str | None = None) -> str:
         return tr("“{key}” at the top must be {expected}.", key=x.get("key", ""), expected=expected)
     if c == "fm-missing-field":
         return tr("The settings at the top need “{field}:”.", **x)
-    return tr("This part of the page may not be published as written.")
+    return None
 
 
 def fix_label(f: Finding) -> str:

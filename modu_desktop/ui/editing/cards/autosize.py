@@ -1,17 +1,9 @@
-"""Text editors as tall as their text, so a card shows all of it and the page scrolls as one;
-and the one way to read an editor's text without Qt's plain-text conversions (which turn
-non-breaking spaces into spaces)."""
+"""Text editors as tall as their text, so a card shows all of it and the page scrolls as one."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QSizePolicy, QTextEdit
-
-
-def raw_text(doc: QTextDocument) -> str:
-    """The document's characters as they are; paragraphs separated by ``\\n``."""
-    return doc.toRawText().replace("\u2029", "\n")
 
 
 class AutoHeight(QObject):

@@ -136,25 +136,7 @@ class Card(QFrame):
         outer.setSpacing(4)
         head = QHBoxLayout()
         head.setSpacing(6)
-        self.picture = QLabel()
-        self.picture.setObjectName("cardPicture")
-        self.picture.hide()
-        head.addWidget(self.picture)
-        titles = QVBoxLayout()
-        titles.setSpacing(0)
-        self.title = QLabel(title)
-        self.title.setObjectName("cardTitle")
-        font = self.title.font()
-        font.setBold(True)
-        self.title.setFont(font)
-        self.title.setWordWrap(True)  # a long name takes two lines in a narrow pane
-        titles.addWidget(self.title)
-        self.subtitle = QLabel("")
-        self.subtitle.setObjectName("cardSubtitle")
-        self.subtitle.setWordWrap(True)
-        self.subtitle.hide()
-        titles.addWidget(self.subtitle)
-        head.addLayout(titles, 1)
+        self._titles(head, title)
         self.buttons: dict[str, QToolButton] = {}
         for key, text, name, tip in (
             (
@@ -210,6 +192,28 @@ class Card(QFrame):
             a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             a.triggered.connect(lambda _c=False, k=action: self._request(k))
             self.addAction(a)
+
+    def _titles(self, head: QHBoxLayout, title: str) -> None:
+        """The card's picture (a block's look), its name and a line under it."""
+        self.picture = QLabel()
+        self.picture.setObjectName("cardPicture")
+        self.picture.hide()
+        head.addWidget(self.picture)
+        titles = QVBoxLayout()
+        titles.setSpacing(0)
+        self.title = QLabel(title)
+        self.title.setObjectName("cardTitle")
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.setWordWrap(True)  # a long name takes two lines in a narrow pane
+        titles.addWidget(self.title)
+        self.subtitle = QLabel("")
+        self.subtitle.setObjectName("cardSubtitle")
+        self.subtitle.setWordWrap(True)
+        self.subtitle.hide()
+        titles.addWidget(self.subtitle)
+        head.addLayout(titles, 1)
 
     def _request(self, action: str) -> None:
         if not self.read_only:

@@ -37,11 +37,11 @@ from modu_desktop.core.pageedit.model import InlinePicture
 from modu_desktop.core.pageedit.reading import from_markdown
 from modu_desktop.core.pageedit.segments import CARD_KINDS, CardSpan, split_cards
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.cards.autosize import raw_text
 from modu_desktop.ui.editing.cards.base import Card, UndoRouter
 from modu_desktop.ui.editing.cards.block_card import BlockCard
 from modu_desktop.ui.editing.cards.raw_card import RawCard
 from modu_desktop.ui.editing.cards.text_card import ImageSource, PictureDialog, TextCard
+from modu_desktop.ui.kit.editor_text import raw_text
 
 TYPING_JOIN_SECONDS = 2.0
 FIRST_CARDS = 6  # made at once when a page opens; the others a slice at a time after it

@@ -10,8 +10,9 @@ from PySide6.QtWidgets import QLabel, QTextEdit, QWidget
 
 from modu_desktop.core.pageedit.segments import CardSpan
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.cards.autosize import AutoHeight, raw_text
+from modu_desktop.ui.editing.cards.autosize import AutoHeight
 from modu_desktop.ui.editing.cards.base import Card
+from modu_desktop.ui.kit.editor_text import raw_text
 
 
 class RawCard(Card):

@@ -1,8 +1,9 @@
 """Everything a signed-in window needs: the core workspace, who we are, the options.
 
 Qt-free glue between the app and the core (it lives in ``ui/`` because it decides what the UI
-uses). The core objects themselves are built in one place, :class:`~modu_desktop.core.workspace.
-Workspace`; widgets receive an ``AppContext`` and call the core through it.
+uses, and in the kit because every part of the window receives it). The core objects
+themselves are built in one place, :class:`~modu_desktop.core.workspace.Workspace`; widgets
+receive an ``AppContext`` and call the core through it.
 """
 
 from __future__ import annotations
