@@ -16,16 +16,19 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from modu_desktop.core.search.model import SearchOptions
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.flow_layout import FlowLayout
 from modu_desktop.ui.kit.preedit import install_preedit_tracker
 from modu_desktop.ui.search.results import ResultsTree
 
 TYPING_PAUSE_MS = 150  # a search starts once typing pauses this long (Enter: at once)
+MIN_WIDTH = 160
 
 
 class SearchPanel(QWidget):
@@ -53,7 +56,7 @@ class SearchPanel(QWidget):
         top.addWidget(self.query_edit, 1)
         lay.addLayout(top)
 
-        choices = QHBoxLayout()
+        choices = FlowLayout(spacing=12)  # the two choices wrap in a narrow list
         self.case_box = QCheckBox(tr("Match ca&se"))
         self.case_box.setObjectName("searchCaseBox")
         self.case_box.setToolTip(tr("Capital and small letters must match (Korean has none)"))
@@ -64,7 +67,6 @@ class SearchPanel(QWidget):
         )
         choices.addWidget(self.case_box)
         choices.addWidget(self.word_box)
-        choices.addStretch(1)
         lay.addLayout(choices)
 
         self.status = QLabel("")
@@ -83,6 +85,9 @@ class SearchPanel(QWidget):
         lay.addWidget(self.results, 1)
 
         lay.addWidget(self._replace_row())
+        # as narrow as the list it stands in for (the window fits 800 px); wider, it all shows
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(MIN_WIDTH)
 
         self._connect()
 
