@@ -47,6 +47,7 @@ class ListModes(QObject):
             outer.insertWidget(0, self.tabs)
         panel.pages.addWidget(search)
         self.tabs.currentChanged.connect(self._switch)
+        panel.pages.currentChanged.connect(self._shown)  # Go → 문서 목록 brings the list back
 
         # under an empty filter: the same words looked for in the pages
         self.look_inside = QPushButton("")
@@ -76,6 +77,9 @@ class ListModes(QObject):
         self.panel.pages.setCurrentIndex(SEARCH if index == SEARCH else LIST)
         if index == SEARCH:
             self.searchShown.emit()
+
+    def _shown(self, index: int) -> None:
+        self.tabs.setCurrentIndex(SEARCH if index == SEARCH else LIST)
 
     def _filtered(self, text: str) -> None:
         words = text.strip()

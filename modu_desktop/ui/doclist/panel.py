@@ -498,6 +498,10 @@ class DocListPanel(QWidget):
         # (number, file, who edits it), rather than four columns cutting every title to "…".
         self.set_compact(self.width() < NARROW_LIST_PX)
 
+    def show_list_page(self) -> None:
+        """The list itself in front (not the search of every page beside it)."""
+        self.pages.setCurrentWidget(self.list_page)
+
     def set_compact(self, compact: bool) -> None:
         selected = self.selected_doc_id()
         self.model.set_compact(compact)

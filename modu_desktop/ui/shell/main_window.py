@@ -195,11 +195,13 @@ class MainWindow(WindowWidgets, QMainWindow):
         """Go → Document list: shown first if it was tucked away."""
         if not self.doc_list.isVisible():
             self.editor_pane.set_list_shown(True)
+        self.doc_list.show_list_page()
         self.doc_list.tree.setFocus()
 
     def focus_filter(self) -> None:
         if not self.doc_list.isVisible():
             self.editor_pane.set_list_shown(True)
+        self.doc_list.show_list_page()
         self.doc_list.filter_edit.setFocus()
         self.doc_list.filter_edit.selectAll()
 

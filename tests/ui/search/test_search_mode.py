@@ -316,3 +316,32 @@ def _in_view(page: Any, field: Any, cursor: Any = None) -> bool:
     else:
         at = field.mapTo(viewport, field.rect().center())
     return bool(viewport.rect().contains(at))
+
+
+def test_the_keyboard_goes_from_the_box_to_the_places_and_back_to_the_list(
+    win: Any, qtbot: Any
+) -> None:
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    panel = win.search.panel
+    found = _search(win, qtbot, "기초 과정")
+    panel.focus_query()
+    qtbot.keyClick(panel.query_edit, Qt.Key.Key_Down)  # ↓: the first place found
+    assert QApplication.focusWidget() is panel.results
+    first = panel.results.currentItem().data(0, FOUND_ROLE)
+    assert first.hit == found.pages[0].hits[0]
+    qtbot.keyClick(panel.results, Qt.Key.Key_Return)  # Enter opens it
+    qtbot.waitUntil(lambda: win.doc is not None and win.doc.doc_id == first.hit.doc_id)
+    qtbot.waitUntil(lambda: "기초 과정" in _selected_text(QApplication.focusWidget()))
+    win.focus_filter()  # Go → 찾기 (the list's filter): the list comes back to the front
+    assert not win.search.modes.searching
+    assert win.doc_list.pages.currentWidget() is win.doc_list.list_page
+    assert QApplication.focusWidget() is win.doc_list.filter_edit
+
+
+def _selected_text(widget: Any) -> str:
+    if isinstance(widget, QLineEdit):
+        return str(widget.selectedText())
+    if isinstance(widget, QTextEdit):
+        return str(widget.textCursor().selectedText())
+    return ""
