@@ -327,7 +327,7 @@ def test_the_keyboard_goes_from_the_box_to_the_places_and_back_to_the_list(
     found = _search(win, qtbot, "기초 과정")
     panel.focus_query()
     qtbot.keyClick(panel.query_edit, Qt.Key.Key_Down)  # ↓: the first place found
-    assert QApplication.focusWidget() is panel.results
+    assert panel.results.hasFocus()
     first = panel.results.currentItem().data(0, FOUND_ROLE)
     assert first.hit == found.pages[0].hits[0]
     qtbot.keyClick(panel.results, Qt.Key.Key_Return)  # Enter opens it
