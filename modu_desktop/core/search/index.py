@@ -44,9 +44,10 @@ Progress = Callable[[int, int], None]
 """Told ``(pages done, pages listed)`` at each pause of an async refresh."""
 
 _SEPARATOR = "\0"  # between two fields of a page: never in a prepared search text
-# The work between two looks at the event loop (~30 ms): reading a page costs about as much as
-# loading sixteen that an earlier run kept, so four read pages or 64 loaded ones.
-_READ_COST, _LOADED_COST, _SLICE_COST = 16, 1, 64
+# The work between two looks at the event loop (~20 ms, at most ~70 on the slowest pages of the
+# benchmark's brochure): reading a page costs about as much as loading twenty that an earlier run
+# kept, so two read pages or 64 loaded ones.
+_READ_COST, _LOADED_COST, _SLICE_COST = 32, 1, 64
 _FULL_READINGS_KEPT = 16
 
 

@@ -102,7 +102,7 @@ def test_the_async_refresh_makes_the_same_index() -> None:
 def test_the_async_refresh_pauses_after_each_slice_of_work_and_says_how_far_it_got(
     tmp_path: Path,
 ) -> None:
-    """Four pages read, or 64 loaded as an earlier run kept them, between two looks at the
+    """Two pages read, or 64 loaded as an earlier run kept them, between two looks at the
     event loop: a thousand kept pages never hold the window for their whole loading."""
     from modu_desktop.core.search.kept import KeptPages
 
@@ -115,7 +115,7 @@ def test_the_async_refresh_pauses_after_each_slice_of_work_and_says_how_far_it_g
         await index.refresh(docs[:70], lambda done, total: told.append((done, total)))
 
     asyncio.run(first())
-    assert told == [(n, 70) for n in range(4, 71, 4)]  # seventy pages read: a pause every four
+    assert told == [(n, 70) for n in range(2, 71, 2)]  # seventy pages read: a pause every two
     told.clear()
 
     async def later() -> None:
@@ -125,8 +125,8 @@ def test_the_async_refresh_pauses_after_each_slice_of_work_and_says_how_far_it_g
         assert index.search("학생 129").total == 1
 
     asyncio.run(later())
-    # 64 pages loaded, a pause; six more and four read, a pause; then every four read
-    assert told[:3] == [(64, 130), (74, 130), (78, 130)]
+    # 64 pages loaded, a pause; six more and two read, a pause; then every two read
+    assert told[:3] == [(64, 130), (72, 130), (74, 130)]
     assert told[-1] == (130, 130)
 
 
