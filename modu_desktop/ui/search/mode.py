@@ -3,7 +3,8 @@
 :class:`SearchMode` keeps a :class:`~modu_desktop.core.search.index.SearchIndex` in step with the
 list: after each list refresh (:meth:`follow`) the index reads the pages whose text changed,
 a slice at a time between turns of the event loop, what it read kept on disk for the next
-start; the panel shows how far it got. A search asks nothing of GitHub: it is a string search
+start (one folder per repository, pruned to the listed pages once a run); the panel shows how far
+it got. A search asks nothing of GitHub: it is a string search
 over what the index holds, run when typing pauses. Choosing a place found hands it to the
 window (``open_found``), which opens the page in its cards at that field; 모두 바꾸기… hands
 the search to :func:`~modu_desktop.ui.search.replacing.open_replace_review`.
@@ -14,6 +15,7 @@ the pages are still being read — never "nothing found" before they were search
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -78,6 +80,7 @@ class SearchMode(QObject):
         super().__init__(panel)
         self.panel = panel
         self.index = SearchIndex(read_blob, kept)
+        self._kept = kept
         self._run = run
         self._open_found = open_found
         self.ready = False  # the index has followed one listing at least
@@ -126,6 +129,9 @@ class SearchMode(QObject):
         )
         first = not self.ready
         self.ready = True
+        if first and self._kept is not None:  # once a run: what no listed page needs goes
+            removed = await asyncio.to_thread(self._kept.prune, {p.sha for p in pages})
+            log.info("search index: %d pages no longer listed taken off the disk", removed)
         waiting, self._waiting = self._waiting, None
         if first or tuple(self.index.docs) != before:
             self.search()

@@ -6,11 +6,13 @@ beside the list (``ui/doclist/modes.py``), kept in step with each list refresh, 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMenuBar
 
+from modu_desktop.core.documents.snapshots import list_file
 from modu_desktop.core.edit_session import EditSession
 from modu_desktop.core.search.kept import KeptPages
 from modu_desktop.core.search.model import SearchOptions
@@ -48,6 +50,16 @@ class SearchWindow(Protocol):
     def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt API
 
 
+def kept_folder(ctx: AppContext) -> Path:
+    """Where the search keeps what it read of this repository's pages between runs (one folder
+    per repository and branch, keyed as the last list is)."""
+    st = ctx.settings
+    listing = list_file(
+        ctx.paths.cache_dir, st.api_url, st.repo_full_name, st.branch, practice=ctx.practice
+    )
+    return ctx.paths.cache_dir / "search" / listing.path.stem.removeprefix("list-")
+
+
 class WindowSearch:
     """See the module docstring: ``modes`` (the list's two tabs), ``panel`` and ``mode``."""
 
@@ -61,7 +73,7 @@ class WindowSearch:
             ctx.store.cache.get,
             lambda coro: win.ops.run(coro, name="search"),
             self.open_found,
-            kept=KeptPages(ctx.paths.cache_dir / "search"),
+            kept=KeptPages(kept_folder(ctx)),
             can_replace=not ctx.viewer,
         )
         win.doc_list.listed.connect(self.follow_list)

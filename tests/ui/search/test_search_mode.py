@@ -345,3 +345,26 @@ def _selected_text(widget: Any) -> str:
     if isinstance(widget, QTextEdit):
         return str(widget.textCursor().selectedText())
     return ""
+
+
+def test_what_the_search_read_is_kept_per_repository_and_pruned_to_the_listed_pages(
+    make_window: Any, qtbot: Any
+) -> None:
+    from modu_desktop.core.search.kept import KeptPages
+    from modu_desktop.ui.shell.window_search import kept_folder
+
+    first = make_window(data="kept")
+    mode = first.search.mode
+    qtbot.waitUntil(lambda: mode.ready and not mode.reading, timeout=10000)
+    folder = kept_folder(first.ctx)
+    kept = KeptPages(folder)
+    listed = [d.sha for d in first.ctx.store.snapshot.docs]
+    assert all(kept.get(sha) is not None for sha in listed)
+    assert folder.parent.name == "search" and folder.name  # one folder per repository
+    stray = "0" * 40  # a page no listing has any more
+    kept.put(stray, kept.get(listed[0]) or [])
+    first.search.mode.ready = False  # as at the next start
+    first.search.mode.follow(first.ctx.store.snapshot.docs)
+    qtbot.waitUntil(lambda: mode.ready and not mode.reading, timeout=10000)
+    assert kept.get(stray) is None
+    assert all(kept.get(sha) is not None for sha in listed)
