@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 # Must happen before any QApplication exists; without it a display-less machine aborts the process.
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
+# The screen is a 1600×1000 desktop (Qt's offscreen default, 800×800, is smaller than the window
+# the app opens where there is room); tests of small screens make their windows small themselves.
+_SCREEN = Path(__file__).resolve().parent / "fixtures" / "offscreen-screen.json"
+os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={_SCREEN}"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 # No test reaches beyond 127.0.0.1: the app's own new-version check stays off (the app
 # processes started by the end-to-end tests inherit this).

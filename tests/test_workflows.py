@@ -71,9 +71,11 @@ def test_system_packages_are_one_list_that_readme_ci_and_workflow_install() -> N
         if line.strip() and not line.lstrip().startswith("#")
     ]
     assert len(listed) == len(set(listed))
-    # what the tests call on Linux: pdftotext (the PDF text test), Xvfb and xdotool (real
-    # windows), a Korean font, the library Qt's xcb platform plugin refuses to start without
-    assert {"poppler-utils", "xvfb", "xdotool", "fonts-nanum", "libxcb-cursor0"} <= set(listed)
+    # what the tests call on Linux: pdftotext (the PDF text test), Xvfb, xdotool and openbox
+    # (real windows), a Korean font, the library Qt's xcb platform plugin refuses to start without
+    assert {"poppler-utils", "xvfb", "xdotool", "openbox", "fonts-nanum", "libxcb-cursor0"} <= set(
+        listed
+    )
     readme = (ROOT / "README.md").read_text("utf-8")
     ci_run = (ROOT / ".ci" / "run").read_text("utf-8")
     workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text("utf-8")

@@ -269,6 +269,7 @@ class DraftJournal:
         self._clock = clock
         self._wall_clock = wall_clock
         self._text: str | None = None  # latest text not yet written
+        self._writing: Draft | None = None  # taken to be written (another thread may write it)
         self._first_dirty: float | None = None
         self._last_edit: float | None = None
         self._retry_at: float | None = None
@@ -278,13 +279,15 @@ class DraftJournal:
 
     @property
     def dirty(self) -> bool:
-        return self._text is not None
+        """Some text is not on disk yet (pending, or being written)."""
+        return self._text is not None or self._writing is not None
 
     def note_edit(self, text: str) -> None:
         """Record the editor's current text (cheap; no I/O)."""
         now = self._clock()
         if self._text is None:
-            if text == self.last_written:
+            latest = self._writing.text if self._writing is not None else self.last_written
+            if text == latest:
                 return
             self._first_dirty = now
         self._text = text
@@ -305,6 +308,47 @@ class DraftJournal:
         if wait is None or wait > 0:
             return False
         return self._write()
+
+    def take(self, *, due_only: bool = True) -> Draft | None:
+        """The draft to write now (None: nothing is due, or a write is still going on), for a
+        writer elsewhere (a worker thread); report its end with :meth:`written`. Edits noted
+        meanwhile wait for the next one."""
+        if self._writing is not None or self._text is None:
+            return None
+        wait = self.due_in()
+        if due_only and (wait is None or wait > 0):
+            return None
+        draft = Draft(
+            self.key,
+            self._text,
+            self.base_sha,
+            self.doc_path,
+            self._wall_clock(),
+            self.session_id,
+            self.title,
+        )
+        self._writing = draft
+        self._text = None
+        self._first_dirty = self._last_edit = None
+        return draft
+
+    def written(self, draft: Draft, error: OSError | None = None) -> None:
+        """The write of ``draft`` (from :meth:`take`) ended, with ``error`` if it failed."""
+        if draft is not self._writing:
+            return
+        self._writing = None
+        if error is None:
+            self.last_error = None
+            self._retry_at = None
+            self.last_written = draft.text
+            self.writes += 1
+            return
+        self.last_error = error
+        self._retry_at = self._clock() + self.idle_s
+        log.warning("could not write draft for %s: %s", self.key.doc_id, error)
+        if self._text is None:  # nothing newer: this text is still to be written
+            self._text = draft.text
+            self._first_dirty = self._last_edit = self._clock()
 
     def flush(self) -> bool:
         """Write pending text now (window closing, app quitting); True if written."""
@@ -339,30 +383,13 @@ class DraftJournal:
         return removed
 
     def _write(self) -> bool:
-        text = self._text
-        if text is None:
+        draft = self.take(due_only=False)
+        if draft is None:
             return False
-        draft = Draft(
-            self.key,
-            text,
-            self.base_sha,
-            self.doc_path,
-            self._wall_clock(),
-            self.session_id,
-            self.title,
-        )
         try:
             self.store.save(draft)
         except OSError as exc:
-            self.last_error = exc
-            self._retry_at = self._clock() + self.idle_s
-            log.warning("could not write draft for %s: %s", self.key.doc_id, exc)
+            self.written(draft, exc)
             return False
-        self.last_error = None
-        self._retry_at = None
-        self.last_written = text
-        if self._text is text:
-            self._text = None
-            self._first_dirty = self._last_edit = None
-        self.writes += 1
+        self.written(draft)
         return True

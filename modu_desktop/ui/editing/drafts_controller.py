@@ -1,17 +1,18 @@
-"""Drive a :class:`~modu_desktop.core.saving.drafts.DraftJournal` from a ``QTimer`` for one open
-editor.
+"""Drive a :class:`~modu_desktop.core.saving.drafts.DraftJournal` for one open editor: what is
+typed is on disk within half a second of the last keystroke, so a crash or a kill loses nothing.
 
-The journal decides *when* a draft is due (at most ~2 s after the first unsaved keystroke); this
-controller only feeds it the editor's text and ticks it. The timer runs only while something is
-pending, so an idle window costs nothing. I/O errors never escape: they are reported through
-:attr:`DraftsController.draftError` and retried by the journal.
+The journal decides *when* a draft is due (:data:`IDLE_S` after the last keystroke, and at
+least every :data:`MAX_LATENCY_S` while typing goes on); this controller feeds it the editor's
+text and wakes up when the next write is due (a timer restarted by each keystroke, so an idle
+window costs nothing). The write itself — a sealed file, fsync, an atomic rename — runs on one
+worker thread shared by every window, never on the thread that takes the keystrokes; what is
+typed meanwhile waits for the next write. A save, a close or a discard first waits for a write
+in progress, so the files on disk follow the edits in order. I/O errors never escape: they are
+reported through :attr:`DraftsController.draftError` and retried by the journal.
 
 Typical use (the window, when a document opens for editing)::
 
-    journal = DraftJournal(DraftStore(paths.drafts_dir), DraftKey(api, repo, branch, doc_id),
-                           base_sha=loaded.sha, doc_path=loaded.path,
-                           session_id=ctx.session_id, title=title)
-    ctl = DraftsController(journal, parent=window)
+    ctl = drafts_for(workspace, session, parent=window)
     ctl.attach(editor_pane.editor)          # or call ctl.note_edit(text) yourself
     ...
     ctl.committed(text, new_sha)            # after a save landed: the draft file goes away
@@ -23,19 +24,43 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop.core.edit_session import EditSession
-from modu_desktop.core.saving.drafts import DraftJournal, DraftKey, DraftStore
+from modu_desktop.core.saving.drafts import Draft, DraftJournal, DraftKey, DraftStore
 from modu_desktop.core.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-TICK_MS = 250
+TICK_MS = 250  # the longest look-away while something is pending
+WATCH_MS = 10  # how often a write in progress is looked at
+IDLE_S = 0.2  # written this long after the last keystroke…
+MAX_LATENCY_S = 1.0  # …and at least this often while typing goes on
+
+_writer_lock = threading.Lock()
+_writers: list[ThreadPoolExecutor] = []
+
+
+def _writer() -> ThreadPoolExecutor:
+    """The one thread that writes drafts, in the order they were taken."""
+    with _writer_lock:
+        if not _writers:
+            _writers.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="drafts"))
+        return _writers[0]
+
+
+def _save(store: DraftStore, draft: Draft) -> OSError | None:
+    try:
+        store.save(draft)
+    except OSError as exc:
+        return exc
+    return None
 
 
 class DraftsController(QObject):
@@ -56,9 +81,17 @@ class DraftsController(QObject):
         self._suspended = 0
         self._stopped = False
         self._last_error: str | None = None
+        self._tick_ms = max(20, tick_ms)
         self._timer = QTimer(self)
-        self._timer.setInterval(max(20, tick_ms))
-        self._timer.timeout.connect(self.tick)
+        self._timer.setSingleShot(True)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # a coarse one may be 5 % late
+        self._timer.timeout.connect(self._due)
+        self._pending: tuple[Future[OSError | None], Draft] | None = None
+        # The write's end is looked for from this thread: a signal emitted from the worker
+        # thread raced PySide's own bookkeeping of signals on the Qt thread.
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._look_at_write)
 
     # -- wiring --------------------------------------------------------------------------------
 
@@ -109,15 +142,60 @@ class DraftsController(QObject):
         return self.journal.dirty
 
     def note_edit(self, text: str) -> None:
-        """The editor now shows ``text`` (cheap: no I/O; the timer writes it soon)."""
+        """The editor now shows ``text`` (cheap: no I/O; the write follows soon)."""
         if self._stopped:
             return
         self.journal.note_edit(text)
-        if self.journal.dirty and not self._timer.isActive():
-            self._timer.start()
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Wake up when the next write is due (each keystroke moves it: a debounce)."""
+        if self._stopped or self._pending is not None:
+            return  # the end of the write in progress schedules the next one
+        wait = self.journal.due_in()
+        if wait is None:
+            self._timer.stop()
+            return
+        self._timer.start(min(self._tick_ms, int(wait * 1000) + 1))
+
+    def _due(self) -> None:
+        draft = self.journal.take()
+        if draft is None:
+            self._schedule()
+            return
+        future = _writer().submit(_save, self.store, draft)
+        self._pending = (future, draft)
+        self._watch.start()
+
+    def _look_at_write(self) -> None:
+        if self._pending is not None and self._pending[0].done():
+            self._write_ended()
+
+    def _write_ended(self) -> None:
+        pending, self._pending = self._pending, None
+        self._watch.stop()
+        if pending is None:
+            return
+        future, draft = pending
+        try:
+            error = future.result()
+        except Exception as exc:  # anything but an OSError: reported, and tried again
+            log.warning("draft write failed", exc_info=True)
+            error = OSError(str(exc))
+        self.journal.written(draft, error)
+        self._after_write(error is None)
+        self._schedule()
+
+    def _settle(self) -> None:
+        """Wait for the write in progress (a save, a close or a discard comes after it)."""
+        if self._pending is not None:
+            with contextlib.suppress(Exception):
+                self._pending[0].result(timeout=30)
+            self._write_ended()
 
     def tick(self) -> bool:
-        """Write the draft if due (called by the timer); True if written."""
+        """Write the draft now if it is due, on this thread; True if written."""
+        self._settle()
         try:
             wrote = self.journal.tick()
         except Exception as exc:  # the journal keeps OSErrors; anything else must not kill Qt
@@ -125,12 +203,12 @@ class DraftsController(QObject):
             self._report_error(str(exc))
             return False
         self._after_write(wrote)
-        if not self.journal.dirty:
-            self._timer.stop()
+        self._schedule()
         return wrote
 
     def flush(self) -> bool:
         """Write pending text now (closing/quitting); True if written."""
+        self._settle()
         try:
             wrote = self.journal.flush()
         except Exception as exc:
@@ -141,12 +219,13 @@ class DraftsController(QObject):
         return wrote
 
     def rebase(self, base_sha: str | None, doc_path: str | None = None) -> None:
+        self._settle()
         self.journal.rebase(base_sha, doc_path)
-        if self.journal.dirty and not self._stopped:
-            self._timer.start()
+        self._schedule()
 
     def committed(self, text: str, new_sha: str) -> bool:
         """``text`` is on the server at ``new_sha``: remove the draft unless newer edits exist."""
+        self._settle()
         try:
             removed = self.journal.committed(text, new_sha)
         except OSError as exc:
@@ -154,8 +233,7 @@ class DraftsController(QObject):
             return False
         if removed:
             self.draftRemoved.emit()
-        if self.journal.dirty and not self._stopped:
-            self._timer.start()
+        self._schedule()
         return removed
 
     def discard(self) -> bool:
@@ -168,9 +246,11 @@ class DraftsController(QObject):
             return False
 
     def stop(self) -> None:
-        """Stop the timer and stop listening (pending text is NOT written: call flush first)."""
+        """Stop the timer and stop listening (pending text is NOT written: call flush first);
+        a write already in progress ends first."""
         self._stopped = True
         self._timer.stop()
+        self._settle()
         self.detach()
 
     # -- helpers -------------------------------------------------------------------------------
@@ -190,8 +270,9 @@ class DraftsController(QObject):
 
 
 def drafts_for(ws: Workspace, s: EditSession, parent: QObject) -> DraftsController | None:
-    """Journal one open document's edits to the user data dir within ~2 s; a draft is removed
-    only once its text is committed or the user discards it (None without a data dir)."""
+    """Journal one open document's edits to the user data dir within half a second of the last
+    keystroke; a draft is removed only once its text is committed or the user discards it
+    (None without a data dir)."""
     if ws.drafts is None:
         return None
     key = DraftKey(ws.target.api_host, ws.target.repo, ws.target.branch, s.doc_id)
@@ -202,5 +283,7 @@ def drafts_for(ws: Workspace, s: EditSession, parent: QObject) -> DraftsControll
         doc_path=s.path,
         session_id=ws.session_id,
         title=s.title,
+        idle_s=IDLE_S,
+        max_latency_s=MAX_LATENCY_S,
     )
     return DraftsController(journal, parent=parent)

@@ -52,6 +52,7 @@ from modu_desktop.core.publish.status import DocStatus, EditPhase
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing import fmsync
 from modu_desktop.ui.editing.block_form import BlockForm
+from modu_desktop.ui.editing.card_find import CardSearch
 from modu_desktop.ui.editing.cards.page_editor import PageEditor
 from modu_desktop.ui.editing.editor_layout import EditorLayout
 from modu_desktop.ui.editing.editor_toolbar import build_toolbar
@@ -198,10 +199,8 @@ class EditorPane(QWidget):
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.editor.setFont(font)
         self.highlighter = _attach_highlighter(self.editor)
-        self.find_bar = FindBar(self.editor, left)
-        self.find_bar.before_open = lambda: self.set_raw_view(True)  # it searches the text
+        self.find_bar = FindBar(self.editor)
         left_lay.addWidget(self.editor)
-        left_lay.addWidget(self.find_bar)
         self.block_form = BlockForm()
         self.block_form.hide()
         self.left_splitter.addWidget(left)
@@ -214,10 +213,19 @@ class EditorPane(QWidget):
         self.left_stack.setObjectName("editorViews")
         self.left_stack.addWidget(self.page_editor)
         self.left_stack.addWidget(self.left_splitter)
-        self.left_pane = self.left_stack
+        # find and replace under either view: in the cards it searches the cards as they read
+        self.find_bar.cards = CardSearch(self.page_editor)
+        self.find_bar.in_cards = lambda: not self.raw_view
+        self.left_pane = QWidget()
+        self.left_pane.setObjectName("editorColumn")
+        column = QVBoxLayout(self.left_pane)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.left_stack, 1)
+        column.addWidget(self.find_bar)
         self.preview = _make_preview(self)
         self.preview.setAccessibleName(tr("Preview"))
-        self.splitter.addWidget(self.left_stack)
+        self.splitter.addWidget(self.left_pane)
         self.splitter.addWidget(self.preview)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
@@ -247,6 +255,20 @@ class EditorPane(QWidget):
             app.focusChanged.connect(self._card_focus_changed)
 
     # --- content ---
+    def open_page(self, text: str, *, read_only: bool) -> None:
+        """Another page: it opens as cards (원문 편집 is chosen for one page, not for all)."""
+        if self.raw_view:
+            self.raw_view = False
+            self.left_stack.setCurrentIndex(0)
+            self.show_fm_button.setVisible(False)
+            self.raw_toggle.blockSignals(True)
+            self.raw_toggle.setChecked(False)
+            self.raw_toggle.blockSignals(False)
+        self.find_bar.hide()
+        if self.find_bar.cards is not None:
+            self.find_bar.cards.current = None
+        self.load_text(text, read_only=read_only)
+
     def load_text(self, text: str, *, read_only: bool) -> None:
         self._remember_loaded(text)
         self._loading = True
@@ -484,7 +506,6 @@ class EditorPane(QWidget):
             place = self.editor.textCursor().position()
             self.raw_view = False
             self.left_stack.setCurrentIndex(0)
-            self.find_bar.hide()
             self.page_editor.ensure_current()
             self.page_editor.show_place(place)
         self.show_fm_button.setVisible(raw)

@@ -102,7 +102,6 @@ class EditorLayout(QObject):
             "editor": self.pane.splitter.sizes(),
             "form": self.pane.left_splitter.sizes(),
             "list_shown": self.list_wanted,
-            "raw": self.pane.raw_view,
         }
         old: dict[str, Any] = {}
         if self.path is not None:
@@ -165,5 +164,3 @@ class EditorLayout(QObject):
             self.pane.set_view(str(state["view"]))
         if state.get("list_shown") is False:
             self.set_list_shown(False)
-        if state.get("raw") is True:
-            self.pane.set_raw_view(True)

@@ -1,4 +1,7 @@
-"""Find / replace bar under the editor (Ctrl+F, Ctrl+H, F3 / Shift+F3, Esc closes)."""
+"""Find / replace bar under the editor (Ctrl+F, Ctrl+H, F3 / Shift+F3, Esc closes).
+
+In the card view it searches the cards as they read (:mod:`.card_find`: the place scrolled into
+view, every place marked) and the page stays as cards; in 원문 편집 it searches the Markdown."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.card_find import CardSearch
 from modu_desktop.ui.kit.preedit import commit_preedit, install_preedit_tracker
 from modu_desktop.ui.kit.shortcuts import keys_text
 
@@ -29,6 +33,8 @@ class FindBar(QWidget):
         self.setObjectName("findBar")
         self._editor = editor
         self.before_open: Callable[[], None] | None = None  # e.g. show the editor it searches
+        self.cards: CardSearch | None = None  # the card view's search, when there is one
+        self.in_cards: Callable[[], bool] = lambda: False  # the card view is showing
         grid = QGridLayout(self)
         grid.setContentsMargins(4, 2, 4, 2)
         grid.setVerticalSpacing(2)
@@ -114,12 +120,20 @@ class FindBar(QWidget):
         ):
             w.setVisible(not read_only)
 
+    def _card_search(self) -> CardSearch | None:
+        return self.cards if self.cards is not None and self.in_cards() else None
+
     def open_find(self, replace: bool = False) -> None:
         if self.before_open is not None:
             self.before_open()
+        cards = self._card_search()
+        if cards is not None:
+            sel = cards.selected_text()
+            cards.current = cards.origin()  # the search starts where the keyboard is
+        else:
+            sel = self._editor.textCursor().selectedText()
         self.show()
-        sel = self._editor.textCursor().selectedText()
-        if sel and "\u2029" not in sel:
+        if sel and "\u2029" not in sel and "\u2028" not in sel:
             self.find_edit.setText(sel)
         target = self.replace_edit if replace and self.replace_edit.isVisible() else self.find_edit
         target.setFocus()
@@ -128,7 +142,15 @@ class FindBar(QWidget):
     def close_bar(self) -> None:
         self.hide()
         self.status.clear()
-        self._editor.setFocus()
+        cards = self._card_search()
+        if cards is not None:
+            cards.clear_marks()
+            if not cards.put_keyboard_there():  # at the words found, else where it was
+                cards.page.focus_first()
+        else:
+            if self.cards is not None:
+                self.cards.clear_marks()
+            self._editor.setFocus()
         self.closed.emit()
 
     def _flags(self, backward: bool = False) -> QTextDocument.FindFlag:
@@ -144,6 +166,18 @@ class FindBar(QWidget):
         needle = self.find_edit.text()
         if not needle:
             return False
+        cards = self._card_search()
+        if cards is not None:
+            case = self.case_box.isChecked()
+            place, wrapped = cards.find(needle, case=case, backward=backward)
+            cards.mark(needle, case=case)
+            if place is None:
+                self.status.setText(tr("Not found"))
+            elif wrapped:
+                self.status.setText(tr("Wrapped around"))
+            else:
+                self.status.clear()
+            return place is not None
         if self._editor.find(needle, self._flags(backward)):
             self.status.clear()
             return True
@@ -175,6 +209,16 @@ class FindBar(QWidget):
         commit_preedit()  # both boxes as typed, the last syllable included
         if self._editor.isReadOnly() or not self.find_edit.text():
             return
+        cards = self._card_search()
+        if cards is not None:
+            case = self.case_box.isChecked()
+            needle, replacement = self.find_edit.text(), self.replace_edit.text()
+            # 바꾸기 replaces one: the words found last, else the next ones (found first)
+            if cards.replace_current(needle, replacement, case=case) or (
+                self.find_next() and cards.replace_current(needle, replacement, case=case)
+            ):
+                self.find_next()
+            return
         cur = self._editor.textCursor()
         if cur.hasSelection() and self._matches(cur.selectedText()):
             cur.insertText(self.replace_edit.text())
@@ -184,6 +228,13 @@ class FindBar(QWidget):
         commit_preedit()
         if self._editor.isReadOnly() or not self.find_edit.text():
             return 0
+        cards = self._card_search()
+        if cards is not None:
+            case = self.case_box.isChecked()
+            count = cards.replace_all(self.find_edit.text(), self.replace_edit.text(), case=case)
+            cards.mark(self.find_edit.text(), case=case)
+            self.status.setText(tr("{n} replaced", n=count))
+            return count
         doc = self._editor.document()
         cursor = QTextCursor(doc)
         count = 0

@@ -80,8 +80,6 @@ class OpDialog(QDialog):
         self.buttons = QDialogButtonBox()
         action = QPushButton(self.t(action_text))
         action.setObjectName(action_name)
-        if default:
-            action.setDefault(True)
         cancel = QPushButton(self.t(cancel_text))
         cancel.setObjectName("opsCancelButton")
         for button, button_role in before:
@@ -91,6 +89,10 @@ class OpDialog(QDialog):
         action.clicked.connect(self._start_clicked)
         cancel.clicked.connect(self.reject)
         layout.addWidget(self.buttons)
+        if default:
+            # only once it is inside the dialog: set before, the dialog never learns of it and
+            # Enter in a field presses the first other button (찾아보기 in 그림 넣기)
+            action.setDefault(True)
         return action, cancel
 
     def _start_clicked(self) -> None:

@@ -19,6 +19,7 @@ reloads it (style) and restores the scroll position.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -372,7 +373,10 @@ class PreviewPane(QWidget):
         def done(_result: Any) -> None:
             self._in_flight -= 1
             self.last_update_ms = (time.perf_counter() - t0) * 1000
-            self.rendered.emit()
+            # WebEngine answers a patch still running when the window closes while the pane
+            # and its listeners are being taken down: nobody is left to tell then
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.rendered.emit()
 
         self._page.runJavaScript("".join(js_parts) + "0;", 0, done)
 

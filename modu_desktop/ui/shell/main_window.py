@@ -67,7 +67,7 @@ from modu_desktop.ui.recovery.nothing_lost import NothingLost
 from modu_desktop.ui.recovery.startup_recovery import recover_at_start
 from modu_desktop.ui.shell.following import Following
 from modu_desktop.ui.shell.list_refresh import ListRefresh
-from modu_desktop.ui.shell.narrow import NarrowLayout
+from modu_desktop.ui.shell.narrow import NarrowLayout, size_first_window
 from modu_desktop.ui.shell.quitting import Quitting
 from modu_desktop.ui.shell.window_menus import build_menus, remember_language
 from modu_desktop.ui.shell.window_parts import (
@@ -103,7 +103,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self._checking = False  # the check before a save is running
         self.busy_open = False
         self.setObjectName("mainWindow")
-        self.resize(1280, 800)
+        size_first_window(self)
         self.board = PublishBoard(ctx.login)  # each document's state: what every widget shows
         build_central(self)
         self.list_refresh = ListRefresh(
@@ -384,8 +384,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.session = session
         loaded, mode = opened.loaded, opened.mode
         self.lock_banner.hide()
-        self.editor_pane.load_text(loaded.text, read_only=mode is not Mode.EDIT)
-        self.editor_pane.find_bar.hide()
+        self.editor_pane.open_page(loaded.text, read_only=mode is not Mode.EDIT)
         self.right.setCurrentIndex(1)
         self.doc_list.select(session.doc_id)
         self.doc_header.setText(f"<b>{_esc(session.title)}</b>")  # the title, not the file

@@ -6,6 +6,10 @@ editor, about a third of the window wide, where it shows its compact two-line ro
 document from it tucks it away again. With no document open, the list is the whole point of
 the window and stays. A window made wide again gets its list back.
 
+The first window fits its screen: 1280×800 where there is room for it and the window manager's
+frame, else as large as the screen's free area (maximised), never partly off the screen
+(:func:`size_first_window`).
+
 The cards come first in a narrow window: beside the preview they get at least
 :data:`EDITOR_MIN_PX` (the preview, which scales the page down, takes the rest); where that
 leaves the preview less than :data:`PREVIEW_MIN_PX` (the list brought back at 800 px), the
@@ -17,13 +21,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QCursor, QGuiApplication
+from PySide6.QtWidgets import QWidget
 
 NARROW_WINDOW_PX = 1000
 LIST_SHARE = 0.4
 LIST_MAX_PX = 340
 EDITOR_MIN_PX = 480
 PREVIEW_MIN_PX = 240
+FIRST_SIZE = (1280, 800)
+FRAME_ROOM = (16, 48)  # a window manager's borders and title bar around the window
+
+
+def size_first_window(win: QWidget) -> None:
+    """The first window's size on the screen it opens on (the one under the mouse)."""
+    screen = QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
+    width, height = FIRST_SIZE
+    if screen is None:
+        win.resize(width, height)
+        return
+    free = screen.availableGeometry()
+    room_w, room_h = free.width() - FRAME_ROOM[0], free.height() - FRAME_ROOM[1]
+    win.resize(min(width, room_w), min(height, room_h))
+    if width > room_w or height > room_h:
+        win.setWindowState(win.windowState() | Qt.WindowState.WindowMaximized)
 
 
 class NarrowLayout(QObject):

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 from modu_desktop.core.account.startcheck import StartCheck
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.panel import DocListPanel, DocRow, LockBadge
+from modu_desktop.ui.shell.narrow import size_first_window
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class StartWindow(QMainWindow):
         self._relay.answered.connect(self._answered)
         self.setObjectName("startWindow")
         self.setWindowTitle(tr("Modu Desktop (practice)") if practice else tr("Modu Desktop"))
-        self.resize(1280, 800)  # the main window's size: it takes this place
+        size_first_window(self)  # the main window takes this place
         splitter = QSplitter(Qt.Orientation.Horizontal)
         self.doc_list = DocListPanel()
         self.doc_list.set_rows(rows, now, checking=True)

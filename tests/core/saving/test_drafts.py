@@ -292,3 +292,32 @@ def test_journal_committed_rebases_newer_flushed_text(tmp_path: Path) -> None:
     assert j.flush()
     loaded = store.load(key())
     assert loaded is not None and loaded.text == "v2" and loaded.base_sha == "sha1"
+
+
+@pytest.mark.expect_log("could not write draft")
+def test_journal_hands_a_draft_to_a_writer_and_keeps_later_edits(tmp_path: Path) -> None:
+    """``take`` gives the due draft to a writer elsewhere; edits noted before it reports back
+    wait for the next draft; a failed write puts its text back unless newer text came."""
+    clock, store = FakeClock(), DraftStore(tmp_path)
+    j = journal(store, clock)
+    j.note_edit("v1")
+    assert j.take() is None  # not due yet
+    clock.now += 5
+    first = j.take()
+    assert first is not None and first.text == "v1" and j.dirty
+    assert j.take() is None  # one write at a time
+    j.note_edit("v2")  # typed while v1 is being written
+    store.save(first)
+    j.written(first)
+    assert j.last_written == "v1" and j.writes == 1 and j.dirty
+    clock.now += 5
+    second = j.take()
+    assert second is not None and second.text == "v2"
+    j.written(second, OSError("disk full"))
+    assert j.last_error is not None and j.dirty
+    clock.now += 5
+    again = j.take()
+    assert again is not None and again.text == "v2"  # tried again
+    store.save(again)
+    j.written(again)
+    assert not j.dirty and store.load(key()) is not None

@@ -1,4 +1,5 @@
-"""DraftsController: a QTimer drives the journal; typing reaches disk within ~2 s, byte-exact."""
+"""DraftsController: a QTimer drives the journal, a worker thread writes; typing reaches disk
+soon after the last keystroke (half a second in the window), byte-exact."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from modu_desktop.core import atomic
@@ -124,4 +126,89 @@ def test_write_errors_are_reported_not_raised(tmp_path: Path, qtbot: Any) -> Non
     qtbot.waitUntil(lambda: not ctl.dirty, timeout=10000)
     draft = DraftStore(tmp_path / "drafts").load(KEY)
     assert draft is not None and draft.text == "cannot be written"
+    ctl.stop()
+
+
+def test_the_write_waits_only_a_fifth_of_a_second_after_the_last_key(
+    tmp_path: Path, qtbot: Any
+) -> None:
+    """The window's journal: due :data:`IDLE_S` after the last keystroke, and the timer is set
+    for that moment (each keystroke moves it), not for a later look."""
+    from modu_desktop.ui.editing.drafts_controller import IDLE_S, MAX_LATENCY_S
+
+    now = [0.0]
+    ctl, editor = _controller(
+        tmp_path, qtbot, idle_s=IDLE_S, max_latency_s=MAX_LATENCY_S, clock=lambda: now[0]
+    )
+    qtbot.keyClicks(editor, "a")
+    assert ctl.journal.due_in() == pytest.approx(IDLE_S)
+    assert 0 < ctl._timer.remainingTime() <= IDLE_S * 1000 + 1
+    now[0] += 0.1
+    qtbot.keyClicks(editor, "b")  # typing moves the write on
+    assert ctl.journal.due_in() == pytest.approx(IDLE_S)
+    assert IDLE_S <= 0.5 - 0.2  # room for the write itself within half a second
+    ctl.stop()
+
+
+def test_the_write_runs_off_the_typing_thread_and_typing_goes_on(
+    tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow disk holds the write, not the keyboard: keys typed meanwhile go into the next
+    draft, and a commit waits for the write in progress before it removes the file."""
+    import threading
+
+    ctl, editor = _controller(tmp_path, qtbot, idle_s=0.01, max_latency_s=0.02, tick_ms=20)
+    store = ctl.store
+    real_save = store.save
+    threads: list[str] = []
+    gate = threading.Event()
+
+    def slow_save(draft: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        gate.wait(10)  # the disk is slow
+        return real_save(draft)
+
+    monkeypatch.setattr(store, "save", slow_save)
+    editor.setPlainText("first")
+    qtbot.waitUntil(lambda: bool(threads), timeout=10000)
+    assert threads[0] != threading.main_thread().name
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, " more")  # the keyboard is not held by the write
+    assert editor.toPlainText() == "first more"
+    assert store.load(KEY) is None  # still being written
+    gate.set()
+    qtbot.waitUntil(
+        lambda: (d := store.load(KEY)) is not None and d.text == "first more", timeout=10000
+    )
+    assert len(threads) == 2  # one write for "first", the next for what followed
+    assert ctl.committed("first more", "b" * 40)
+    assert store.load(KEY) is None
+    ctl.stop()
+
+
+def test_a_commit_during_a_write_waits_for_it(
+    tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The text being written when its save lands: the file goes away, and no late write
+    brings it back."""
+    import threading
+
+    ctl, editor = _controller(tmp_path, qtbot, idle_s=0.01, max_latency_s=0.02, tick_ms=20)
+    store = ctl.store
+    real_save = store.save
+    started = threading.Event()
+    gate = threading.Event()
+
+    def slow_save(draft: Any) -> Any:
+        started.set()
+        gate.wait(10)
+        return real_save(draft)
+
+    monkeypatch.setattr(store, "save", slow_save)
+    editor.setPlainText("saved text")
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    threading.Timer(0.05, gate.set).start()  # the disk answers while the commit waits
+    assert ctl.committed("saved text", "b" * 40)
+    assert store.load(KEY) is None
+    assert not ctl.dirty
     ctl.stop()

@@ -62,11 +62,13 @@ def test_read_only_blocks_form_edits(qtbot: Any) -> None:
     assert pane.text() == TEXT
 
 
-def test_find_and_replace(qtbot: Any) -> None:
+def test_find_and_replace_in_the_original_text(qtbot: Any) -> None:
+    """In 원문 편집 the bar searches the Markdown (the cards: test_find_in_cards.py)."""
     pane = EditorPane()
     qtbot.addWidget(pane)
     pane.show()
     pane.load_text(TEXT, read_only=False)
+    pane.set_raw_view(True)
     fb = pane.find_bar
     fb.open_find(replace=True)
     assert fb.isVisible()

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from difflib import SequenceMatcher
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
@@ -75,6 +75,10 @@ class PageEditor(QScrollArea):
         self.setAccessibleName(tr("Page editor"))
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        # A click on something that takes no focus (a card's tool, its title, the gap between
+        # cards) gives the focus to the nearest ancestor that takes clicks: a scroll area does
+        # by default, and the text box the person was typing in lost the keyboard to it.
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.doc = document
         self.cards: list[Card] = []
         self.read_only = False

@@ -60,6 +60,7 @@ from modu_desktop.ui.editing.cards import richdoc
 from modu_desktop.ui.editing.cards.autosize import AutoHeight
 from modu_desktop.ui.editing.cards.base import Card, is_redo, is_undo
 from modu_desktop.ui.kit.flow_layout import FlowLayout
+from modu_desktop.ui.kit.preedit import commit_preedit
 from modu_desktop.ui.kit.shortcuts import page_keys_text
 
 ImageSource = Callable[[str], QImage | None]
@@ -208,6 +209,7 @@ class TextCard(Card):
             a.triggered.connect(lambda _c=False, lv=level: self.set_heading(lv))
         heading.setMenu(menu)
         heading.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu.aboutToShow.connect(self._take_keyboard)
         for key, text, name, keys, slot in (
             ("bold", tr("Bold"), tr("Bold"), "bold", lambda: self.toggle_mark(BOLD)),
             ("italic", tr("Italic"), tr("Italic"), "italic", lambda: self.toggle_mark(ITALIC)),
@@ -247,9 +249,17 @@ class TextCard(Card):
         b.setAccessibleName(name)
         b.setAutoRaise(True)
         b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the editor keeps the keyboard
+        b.pressed.connect(self._take_keyboard)
         self.toolbar.addWidget(b)
         self.tool_buttons[key] = b
         return b
+
+    def _take_keyboard(self) -> None:
+        """A tool pressed: the keyboard goes to this card's text box, its caret where it was
+        (the keyboard may have been in another card: the tool acts here, the next key too)."""
+        commit_preedit()  # the syllable being composed stays where it was typed
+        if not self.editor.hasFocus():
+            self.editor.setFocus(Qt.FocusReason.MouseFocusReason)
 
     def shortcut_for(self, event: QKeyEvent) -> Callable[[], None] | None:
         ctrl = Qt.KeyboardModifier.ControlModifier
@@ -630,8 +640,15 @@ class TextCard(Card):
         if not cur.hasSelection():
             if link is None:
                 return
-            size = richdoc.base_size(self.editor.document())
-            cur.insertText(url, richdoc.char_format(frozenset(), link, base_size=size))
+            doc = self.editor.document()
+            size = richdoc.base_size(doc)
+            level = richdoc.heading_level(cur.block())
+            marks = richdoc.marks_of(self.editor.currentCharFormat())
+            cur.insertText(url, richdoc.char_format(marks, link, heading=level, base_size=size))
+            # what is typed next follows the link instead of lengthening it
+            self.editor.setCurrentCharFormat(
+                richdoc.char_format(marks, None, heading=level, base_size=size)
+            )
             return
         self._each_fragment(cur, lambda marks, _old: (marks, link))
 
@@ -653,11 +670,21 @@ class TextCard(Card):
             cur.movePosition(QTextCursor.MoveOperation.EndOfBlock)
             cur.insertBlock(QTextBlockFormat())
         doc = self.editor.document()
+        at = cur.position()
         filler = richdoc.Filler(doc, cur, richdoc.base_size(doc))
         header = tuple((TextRun(tr("Column {n}", n=n + 1)),) for n in range(cols))
         body = tuple(tuple(() for _ in range(cols)) for _ in range(rows - 1))
         filler.table(Table(("",) * cols, header, body))
         cur.endEditBlock()
+        # the caret goes into the first heading cell, its placeholder selected: typing names it
+        inside = QTextCursor(doc)
+        inside.setPosition(at + 1)
+        table = inside.currentTable()
+        if table is not None:
+            cell = table.cellAt(0, 0)
+            first = cell.firstCursorPosition()
+            first.setPosition(cell.lastCursorPosition().position(), QTextCursor.MoveMode.KeepAnchor)
+            self.editor.setTextCursor(first)
 
     def _table_here(self) -> QTextTable | None:
         return self.editor.textCursor().currentTable()
