@@ -9,6 +9,10 @@ marks the same letters the results showed, whole word and case as chosen. A text
 the page's text is not the one searched (it was changed since), the words are looked for
 card by card, the ``in_page``-th of the page.
 
+The place is marked as 찾기 (Ctrl+F) marks in the cards (:class:`~modu_desktop.ui.editing.
+card_find.CardSearch`: every place of the words in the text boxes, this one stronger), and the
+find bar is given the words, so Find next (F3) goes on from here.
+
 The page settings' title and menu name are fields of the 페이지 설정 form; a description or
 a sidebar name has no field of its own there, so the words are shown in the page's header
 lines.
@@ -16,25 +20,22 @@ lines.
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
-
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QTableWidget, QTextEdit, QWidget
 from shiboken6 import isValid
 
 from modu_desktop.core.search.matching import find, prepare, prepare_query
 from modu_desktop.core.search.model import Hit, SearchOptions
 from modu_desktop.ui.editing.block_form import DataTable
+from modu_desktop.ui.editing.card_find import CardSearch, Place
 from modu_desktop.ui.editing.cards.base import Card
 from modu_desktop.ui.editing.cards.block_card import BlockCard, FieldPath
 from modu_desktop.ui.editing.cards.page_editor import PageEditor, u16
 from modu_desktop.ui.editing.editor import EditorPane
 
-MARK = QColor("#ffe27a")  # the words found, as the search's results mark them
 TextField = QLineEdit | QTextEdit | QPlainTextEdit
 _FORM_KEYS = {"title": "title_edit", "nav_label": "nav_edit"}
-_marked: WeakKeyDictionary[PageEditor, list[QTextEdit | QPlainTextEdit]] = WeakKeyDictionary()
 
 
 def occurrences(text: str, query: str, options: SearchOptions) -> list[tuple[int, int]]:
@@ -51,6 +52,37 @@ def occurrences(text: str, query: str, options: SearchOptions) -> list[tuple[int
     return out
 
 
+class _Showing:
+    """One hit being shown in ``pane``: the words, the choices, and the cards' marking."""
+
+    def __init__(self, pane: EditorPane, query: str, options: SearchOptions) -> None:
+        self.pane, self.page = pane, pane.page_editor
+        self.query, self.options = query, options
+        self.marks: CardSearch | None = pane.find_bar.cards
+
+    def select(self, field: TextField, nth: int, *, after: int = -1) -> bool:
+        """Select the ``nth`` place of the words in ``field`` (the last one when there are
+        fewer; only those after offset ``after``), mark it, give the field the keyboard and
+        bring it into view."""
+        text = _text_of(field)
+        places = [p for p in occurrences(text, self.query, self.options) if p[0] > after]
+        if not places:
+            return False
+        start, end = places[min(nth, len(places) - 1)]
+        if not isinstance(field, QLineEdit):
+            start, end = u16(text[:start]), u16(text[:end])
+        in_cards = self.page.column_widget.isAncestorOf(field)
+        if self.marks is not None and in_cards:
+            self.marks.current = Place(field, start, end)
+            self.marks.mark(self.query, case=self.options.case_sensitive)
+            self.marks.put_keyboard_there()
+        else:
+            _select_plain(field, start, end)
+        if in_cards:
+            _reveal(self.page, field, start)
+        return True
+
+
 def show_hit(
     pane: EditorPane,
     hit: Hit,
@@ -63,24 +95,22 @@ def show_hit(
 ) -> bool:
     """Show ``hit`` of the open page (see the module docstring); False when the words are not
     on the page any more (the page is still shown, at its start)."""
-    clear_marks(pane.page_editor)
+    showing = _Showing(pane, query, options)
+    if showing.marks is not None:
+        showing.marks.clear_marks()
+    bar = pane.find_bar  # Find next (F3) goes on from this place
+    bar.find_edit.setText(query)
+    bar.case_box.setChecked(options.case_sensitive)
     if hit.place.card == "settings":
-        return _in_settings(pane, hit, query, options, in_field)
+        return _in_settings(showing, hit, in_field)
     if pane.raw_view:
         pane.set_raw_view(False)
     page = pane.page_editor
     page.ensure_current()
     card = _card_at(page, hit.card_start)
-    if card is not None and _in_card(page, card, hit, query, options, in_card, in_field):
+    if card is not None and _in_card(showing, card, hit, in_card, in_field):
         return True
-    return _anywhere(page, query, options, in_page)
-
-
-def clear_marks(page: PageEditor) -> None:
-    """Take the marks of the last place shown away."""
-    for field in _marked.pop(page, []):
-        if isValid(field):
-            field.setExtraSelections([])
+    return _anywhere(showing, in_page)
 
 
 # ---------------------------------------------------------------------- finding the field
@@ -92,34 +122,21 @@ def _card_at(page: PageEditor, card_start: int) -> Card | None:
     return next((c for c in page.cards if c.qstart == at), None)
 
 
-def _in_card(
-    page: PageEditor,
-    card: Card,
-    hit: Hit,
-    query: str,
-    options: SearchOptions,
-    in_card: int,
-    in_field: int,
-) -> bool:
+def _in_card(showing: _Showing, card: Card, hit: Hit, in_card: int, in_field: int) -> bool:
     card.ensure_built()
     if isinstance(card, BlockCard):
         where = hit.place
         if where.column:
-            return _in_table(page, card, where.item - 1, where.column - 1)
+            return _in_table(showing.page, card, where.item - 1, where.column - 1)
         path: FieldPath = (
             ("meta", 0, where.key)
             if not where.item
             else (where.section or "items", where.item - 1, where.key)
         )
-        widget = card.fields.get(path)
-        field = _text_field(widget)
-        if not isinstance(field, TextField):
-            return False
-        return _select(page, field, query, options, in_field)
+        field = _text_field(card.fields.get(path))
+        return field is not None and showing.select(field, in_field)
     editor = getattr(card, "editor", None)
-    if not isinstance(editor, TextField):
-        return False
-    return _select(page, editor, query, options, in_card)
+    return isinstance(editor, TextField) and showing.select(editor, in_card)
 
 
 def _in_table(page: PageEditor, card: BlockCard, row: int, column: int) -> bool:
@@ -129,47 +146,49 @@ def _in_table(page: PageEditor, card: BlockCard, row: int, column: int) -> bool:
         return False
     table.setCurrentCell(row, column)
     table.setFocus()
-    _reveal_field(page, table)
+    _reveal(page, table, None)
     return True
 
 
-def _anywhere(page: PageEditor, query: str, options: SearchOptions, in_page: int) -> bool:
+def _anywhere(showing: _Showing, in_page: int) -> bool:
     """The ``in_page``-th place of the words, card by card (the last one there is, when the
     page now has fewer)."""
     last: tuple[TextField, int] | None = None
     seen = 0
-    for card in page.cards:
+    for card in showing.page.cards:
         card.ensure_built()
         for widget in card.focus_widgets():
             field = _text_field(widget)
-            if not isinstance(field, TextField):
+            if field is None:
                 continue
-            places = occurrences(_text_of(field), query, options)
+            places = occurrences(_text_of(field), showing.query, showing.options)
             if seen + len(places) > in_page:
-                return _select(page, field, query, options, in_page - seen)
+                return showing.select(field, in_page - seen)
             if places:
                 last = (field, len(places) - 1)
             seen += len(places)
     if last is not None:
-        return _select(page, last[0], query, options, last[1])
-    page.verticalScrollBar().setValue(0)
+        return showing.select(*last)
+    showing.page.verticalScrollBar().setValue(0)
     return False
 
 
-def _in_settings(
-    pane: EditorPane, hit: Hit, query: str, options: SearchOptions, in_field: int
-) -> bool:
+def _in_settings(showing: _Showing, hit: Hit, in_field: int) -> bool:
+    pane = showing.pane
     name = _FORM_KEYS.get(hit.place.key)
     if name is not None:
         if pane.raw_view:
             pane.set_raw_view(False)
-        field = getattr(pane.form, name)
         pane.form.show()
-        return _select(pane.page_editor, field, query, options, in_field)
+        return showing.select(getattr(pane.form, name), in_field)
     # no field of its own in the form: the header lines of the page, where it is written
     pane.set_raw_view(True)
     pane.show_fm_button.setChecked(True)  # the header lines shown
-    return _select(None, pane.editor, hit.words, options, 0, line_prefix=hit.place.key)
+    text = pane.editor.toPlainText()
+    line = text.find(f"\n{hit.place.key}:")
+    found = showing.select(pane.editor, in_field, after=line)
+    pane.editor.ensureCursorVisible()
+    return found
 
 
 # ---------------------------------------------------------------------- marking the words
@@ -186,87 +205,34 @@ def _text_of(field: TextField) -> str:
     return field.document().toPlainText()
 
 
-def _select(
-    page: PageEditor | None,
-    field: TextField,
-    query: str,
-    options: SearchOptions,
-    nth: int,
-    *,
-    line_prefix: str = "",
-) -> bool:
-    """Select the ``nth`` place of ``query`` in ``field`` (the last one when there are fewer),
-    mark it, give the field the keyboard and bring it into view."""
-    text = _text_of(field)
-    places = occurrences(text, query, options)
-    if line_prefix:  # a page setting in the header lines: the words on that key's line
-        line_at = text.find(f"\n{line_prefix}:")
-        places = [p for p in places if p[0] > line_at >= 0] or places
-    if not places:
-        return False
-    start, end = places[min(nth, len(places) - 1)]
-    if isinstance(field, QLineEdit):
-        field.setFocus()
-        field.setSelection(start, end - start)
-        if page is not None:
-            _reveal_field(page, field)
-        return True
-    a, b = u16(text[:start]), u16(text[:end])
-    cursor = QTextCursor(field.document())
-    cursor.setPosition(a)
-    cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
-    mark = QTextEdit.ExtraSelection()
-    fmt = QTextCharFormat()
-    fmt.setBackground(MARK)
-    mark.cursor = cursor  # type: ignore[misc]
-    mark.format = fmt  # type: ignore[misc]
-    field.setExtraSelections([mark])
-    field.setTextCursor(cursor)
+def _select_plain(field: TextField, start: int, end: int) -> None:
+    """The words selected and the keyboard there (a field outside the cards)."""
     field.setFocus()
-    _unmark_when_edited(field)
-    if page is not None:
-        _marked.setdefault(page, []).append(field)
-        _reveal_place(page, field, cursor)
-    else:
-        field.ensureCursorVisible()
-    return True
+    if isinstance(field, QLineEdit):
+        field.setSelection(start, end - start)
+        return
+    cursor = QTextCursor(field.document())
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    field.setTextCursor(cursor)
 
 
-def _unmark_when_edited(field: QTextEdit | QPlainTextEdit) -> None:
-    """The mark goes with the first change of the field's text (it marked the words found)."""
-
-    def unmark() -> None:
-        field.textChanged.disconnect(unmark)
-        field.setExtraSelections([])
-
-    field.textChanged.connect(unmark)
-
-
-def _reveal_field(page: PageEditor, field: QWidget) -> None:
-    """Scroll the page so ``field`` is well inside the view (a third of it above and below
-    where there is room), once the column has laid its card out."""
+def _reveal(page: PageEditor, field: QWidget, position: int | None) -> None:
+    """Scroll the page so the words (``position`` in a text field; else the field) are well
+    inside the view, a third of it above and below where there is room, once the column has
+    laid their card out (a card opened just now has no place yet)."""
 
     def now() -> None:
-        if isValid(field) and field.isVisible() and page.column_widget.isAncestorOf(field):
-            page.ensureWidgetVisible(field, 40, max(60, page.viewport().height() // 3))
-
-    QTimer.singleShot(0, page, now)
-
-
-def _reveal_place(page: PageEditor, field: QTextEdit | QPlainTextEdit, cursor: QTextCursor) -> None:
-    """Scroll the page so the words are in view, once the column has laid the card out."""
-
-    def now() -> None:
-        if not (isValid(field) and field.isVisible()):
+        if not (isValid(field) and field.isVisible() and page.column_widget.isAncestorOf(field)):
             return
+        margin = max(60, page.viewport().height() // 3)
+        if position is None or not isinstance(field, QTextEdit | QPlainTextEdit):
+            page.ensureWidgetVisible(field, 40, margin)
+            return
+        cursor = QTextCursor(field.document())
+        cursor.setPosition(position)
         rect = field.cursorRect(cursor)
         at = field.viewport().mapTo(page.column_widget, rect.center())
-        page.ensureVisible(at.x(), at.y(), 40, max(60, page.viewport().height() // 3))
+        page.ensureVisible(at.x(), at.y(), 40, margin)
 
-    page.reveal(field)
     QTimer.singleShot(0, page, now)
-
-
-def marked_fields(page: PageEditor) -> list[QWidget]:
-    """The fields whose words are marked now (for tests and the hands probe)."""
-    return [f for f in _marked.get(page, []) if isValid(f)]

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QTextEdit
 
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.card_find import ALL_MARK, CURRENT_MARK
 from modu_desktop.ui.editing.cards.block_card import BlockCard
 from modu_desktop.ui.editing.cards.text_card import TextCard
-from modu_desktop.ui.editing.show_hit import marked_fields
 from modu_desktop.ui.search.results import FOUND_ROLE, SNIPPET_ROLE, Found
 from tests.helpers.lang import speaking
 from tests.helpers.search_pages import ADMISSION, PLAIN
@@ -238,18 +238,30 @@ def test_a_place_in_a_text_box_is_marked_and_scrolled_into_view(win: Any, qtbot:
     )
     qtbot.waitUntil(lambda: win.doc is not None and win.doc.doc_id == "20-admission-2025")
     page = win.editor_pane.page_editor
-    qtbot.waitUntil(lambda: bool(marked_fields(page)))
-    (field,) = marked_fields(page)
+    qtbot.waitUntil(lambda: isinstance(QApplication.focusWidget(), QTextEdit))
+    field = QApplication.focusWidget()
     assert isinstance(field, QTextEdit)
-    card = field.parent()
-    assert isinstance(card, TextCard)
-    (mark,) = field.extraSelections()
-    assert mark.cursor.selectedText() == "2025"
+    assert isinstance(field.parent(), TextCard)
+    cursor = field.textCursor()
+    assert cursor.selectedText() == "2025"
     # the words of the quote, not the first 2025 of the text box
-    block = mark.cursor.block().text()
-    assert block.startswith("인용 2025"), block
+    assert cursor.block().text().startswith("인용 2025"), cursor.block().text()
     assert found.in_card > 0
-    qtbot.waitUntil(lambda: _in_view(page, field, mark.cursor))
+    # marked as 찾기 marks in the cards: every 2025 of the box, this one stronger
+    marks = {
+        (m.cursor.selectionStart(), m.format.background().color().name())
+        for m in field.extraSelections()
+    }
+    assert (cursor.selectionStart(), CURRENT_MARK.name()) in marks
+    assert any(colour == ALL_MARK.name() for _at, colour in marks)
+    qtbot.waitUntil(lambda: _in_view(page, field, cursor))
+    # Find next (F3) goes on from here, in the cards
+    bar = win.editor_pane.find_bar
+    assert bar.find_edit.text() == "2025"
+    assert bar.find_next()
+    here = bar.cards.current
+    assert here is not None
+    assert here.field is not field or here.start > cursor.selectionStart()
 
 
 def test_an_open_page_is_not_opened_again_and_the_place_in_the_settings_is_selected(
