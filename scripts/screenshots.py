@@ -131,6 +131,8 @@ class Studio:
         return LockManager(c, login, f"shots-{login}", c.clock, heartbeat_s=1)
 
     async def window(self, shot: Shot, login: str, token: str, **opts: Any) -> Any:
+        from PySide6.QtCore import Qt
+
         from modu_desktop.core.account.auth import check_token
         from modu_desktop.core.account.paths import app_paths
         from modu_desktop.core.account.settings import Settings
@@ -148,6 +150,9 @@ class Studio:
             can_push=res.can_push,
         ).build()
         win = MainWindow(ctx)
+        # the first window is maximised on a screen smaller than it (Qt's offscreen screen is
+        # 800×800): the shot's own size instead
+        win.setWindowState(Qt.WindowState.WindowNoState)
         win.resize(shot.width, shot.height)
         win.show()
         self.windows.append(win)
