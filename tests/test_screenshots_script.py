@@ -39,6 +39,8 @@ EVERY_SCENE = {
     "publish-check",
     "search",
     "search-opened",
+    "picture-library",
+    "picture-library-pick",
 }
 
 

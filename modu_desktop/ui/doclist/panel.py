@@ -432,7 +432,9 @@ class DocListPanel(QWidget):
         self.open_button.setObjectName("openButton")
         self.open_button.setAccessibleName(tr("Open the selected document"))
         self.open_button.setEnabled(False)
-        lay.addWidget(self.open_button)
+        self.tools = QHBoxLayout()  # Open, and what the window adds beside it (add_tool)
+        self.tools.addWidget(self.open_button, 1)
+        lay.addLayout(self.tools)
 
         self.pending_open: str | None = None  # asked for while the list was being checked
         self._counting = False  # the status line says how many documents are shown
@@ -491,6 +493,10 @@ class DocListPanel(QWidget):
         enter = QShortcut(QKeySequence(Qt.Key.Key_Return), self.tree)
         enter.setContext(Qt.ShortcutContext.WidgetShortcut)
         enter.activated.connect(lambda: self._request_open(self._current_doc_id()))
+
+    def add_tool(self, button: QWidget) -> None:
+        """A button of the window's beside Open (그림 모음)."""
+        self.tools.addWidget(button)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)

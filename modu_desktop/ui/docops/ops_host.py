@@ -1,8 +1,8 @@
-"""Hosts the document operations (new, import, delete, move up/down, insert picture) in the
-main window. The dialogs and controllers live beside it (``ui/docops/ops_*.py`` over
-``core/docops/ops.py``) and in ``ui/pictures`` (over ``core/pictures``); this module only wires
-them to the window's menus, the list and the open document. In viewer mode the actions stay
-hidden.
+"""Hosts the document operations (new, import, delete, move up/down, insert picture, the
+picture library) in the main window. The dialogs and controllers live beside it
+(``ui/docops/ops_*.py`` over ``core/docops/ops.py``) and in ``ui/pictures`` (over
+``core/pictures``); this module only wires them to the window's menus, the list and the open
+document. In viewer mode the actions that write stay hidden.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.pictures.dialog import pick_and_upload
 from modu_desktop.ui.pictures.editor_drop import EditorImageHelper
+from modu_desktop.ui.pictures.library_host import LibraryWindow, PictureLibraryEntry
 from modu_desktop.ui.pictures.uploader import ImageUploader
 
 if TYPE_CHECKING:
@@ -40,8 +41,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class OpsWindow(Protocol):
-    """What the document operations use of the window."""
+class OpsWindow(LibraryWindow, Protocol):
+    """What the document operations use of the window (and the picture library, which they
+    host)."""
 
     ctx: AppContext
     ops: Operations
@@ -86,6 +88,7 @@ class OpsHost(QObject):
         self.created_titles: dict[str, str] = {}  # pages made here the list may not show yet
         self._picker_open = False  # the picker dialog shows its own upload result
         self._status_before_upload: tuple[str, str] | None = None
+        self.library = PictureLibraryEntry(win, self)  # viewers look at it too, change nothing
         if not self.available:
             return
         win.changes.subscribe(self._changed)
@@ -110,9 +113,12 @@ class OpsHost(QObject):
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:
         win = self.win
+        menu = win.document_menu
+        self.library.add_to(menu)
+        win.doc_list.add_tool(self.library.button())
         if not (self.available or self.images_available):
             return
-        menu = win.document_menu
+        menu.addSeparator()
 
         def add(key: str, text: str, shortcut: str | None, slot: Callable[[], object]) -> None:
             a = QAction(text, menu)
@@ -291,7 +297,9 @@ class OpsHost(QObject):
             return None
         self._picker_open = True
         try:
-            md = await pick_and_upload(self.uploader, self.parent_widget)
+            md = await pick_and_upload(
+                self.uploader, self.parent_widget, choose_existing=self.library.choose
+            )
         finally:
             self._picker_open = False
         if md:

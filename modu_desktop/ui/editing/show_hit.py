@@ -28,7 +28,7 @@ from shiboken6 import isValid
 from modu_desktop.core.search.matching import find, prepare, prepare_query
 from modu_desktop.core.search.model import Hit, SearchOptions
 from modu_desktop.ui.editing.block_form import DataTable
-from modu_desktop.ui.editing.card_find import CardSearch, Place
+from modu_desktop.ui.editing.card_find import CardSearch, FoundSpan
 from modu_desktop.ui.editing.cards.base import Card
 from modu_desktop.ui.editing.cards.block_card import BlockCard, FieldPath
 from modu_desktop.ui.editing.cards.page_editor import PageEditor, u16
@@ -73,7 +73,7 @@ class _Showing:
             start, end = u16(text[:start]), u16(text[:end])
         in_cards = self.page.column_widget.isAncestorOf(field)
         if self.marks is not None and in_cards:
-            self.marks.current = Place(field, start, end)
+            self.marks.current = FoundSpan(field, start, end)
             self.marks.mark(self.query, case=self.options.case_sensitive)
             self.marks.put_keyboard_there()
         else:

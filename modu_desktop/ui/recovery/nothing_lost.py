@@ -24,19 +24,23 @@ from __future__ import annotations
 import contextlib
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from modu_desktop.core.atomic import write_atomic
+from modu_desktop.core.changes.outcome import ChangeState
+from modu_desktop.core.changes.send import outcome_of_item
 from modu_desktop.core.documents.store import SaveResult
 from modu_desktop.core.saving.conflicts import ConflictDecision, OtherRepository
-from modu_desktop.core.saving.queue import SpoolItem
+from modu_desktop.core.saving.queue import ChangeItem, SpoolItem
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.session_words import saved_as_new_text
 from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.locks.notify_free import FreeNotifier
+from modu_desktop.ui.publish.landed_pages import WindowPages
+from modu_desktop.ui.publish.undo_change import outcome_notice
 from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
 from modu_desktop.ui.recovery.single_instance import SingleInstance, bring_to_front
 
@@ -95,6 +99,9 @@ class NothingLostWindow(Protocol):
     connectionRestored: SignalInstance
 
     @property
+    def editor_pane(self) -> Any: ...
+
+    @property
     def doc(self) -> EditSession | None: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt API
@@ -133,6 +140,8 @@ class NothingLost(QObject):
             )
             queue.itemCommitted.connect(self._committed)
             queue.itemFailed.connect(self._failed)
+            queue.changeLanded.connect(self._change_landed)
+            queue.changeFailed.connect(self._change_failed)
             win.connectionRestored.connect(self._connection_restored)  # send what waits now
             QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self.start_queue)
         self.notify_button = win.readonly_banner.add_button(
@@ -166,6 +175,25 @@ class NothingLost(QObject):
                 "Saved “{doc}”: it was waiting for the connection.", doc=self.win.label(item.doc_id)
             ),
             "info",
+        )
+
+    def _change_landed(self, item: ChangeItem) -> None:
+        """A change of many pages that waited was sent: the open page builds on it, and the
+        notice says what became of each page."""
+        outcome = outcome_of_item(item)
+        if outcome.state is ChangeState.COMMITTED:
+            WindowPages(self.win).landed(outcome.committed, outcome.commit_sha)
+        self.win.show_notice(*outcome_notice(outcome, self.win.ctx.server_now()))
+
+    def _change_failed(self, item: ChangeItem) -> None:
+        self.win.show_notice(
+            tr(
+                "The change of {n} page(s) that waited could not be made ({why}); nothing was "
+                "changed. It can be made again from the search.",
+                n=item.pages,
+                why=_why_not_saved(item.failure),
+            ),
+            "error",
         )
 
     def _connection_restored(self) -> None:

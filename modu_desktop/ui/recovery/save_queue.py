@@ -65,13 +65,17 @@ class SaveQueue(QObject):
     """Runs a :class:`SaveSpool` in the background of the qasync loop.
 
     Signals: ``countsChanged(pending, failed)``, ``itemCommitted(SpoolItem)``,
-    ``itemFailed(SpoolItem)``, ``problemsFound(list)`` (damaged spool files set aside).
+    ``itemFailed(SpoolItem)``, ``problemsFound(list)`` (damaged spool files set aside),
+    ``changeLanded(ChangeItem)`` / ``changeFailed(ChangeItem)`` (a change of many pages that
+    waited was sent, or could not be).
     """
 
     countsChanged = Signal(int, int)
     itemCommitted = Signal(object)
     itemFailed = Signal(object)
     problemsFound = Signal(object)
+    changeLanded = Signal(object)
+    changeFailed = Signal(object)
 
     def __init__(
         self,
@@ -180,6 +184,10 @@ class SaveQueue(QObject):
             self.itemCommitted.emit(item)
         for item in report.failed:
             self.itemFailed.emit(item)
+        for change in report.changes_landed:
+            self.changeLanded.emit(change)
+        for change in report.changes_failed:
+            self.changeFailed.emit(change)
         self._emit_counts()
         return report
 

@@ -7,7 +7,8 @@ start (one folder per repository, pruned to the listed pages once a run); the pa
 it got. A search asks nothing of GitHub: it is a string search
 over what the index holds, run when typing pauses. Choosing a place found hands it to the
 window (``open_found``), which opens the page in its cards at that field; 모두 바꾸기… hands
-the search to :func:`~modu_desktop.ui.search.replacing.open_replace_review`.
+the search to the review of a replacement across pages (``review``, made by the window with
+:func:`~modu_desktop.ui.search.replacing.open_replace_review`).
 
 The counter always says what the list shows: "3개 문서에서 12곳", "찾은 곳이 없습니다", or that
 the pages are still being read — never "nothing found" before they were searched.
@@ -28,7 +29,7 @@ from modu_desktop.core.search.kept import KeptPages
 from modu_desktop.core.search.model import SearchOptions, SearchResults
 from modu_desktop.i18n import tr
 from modu_desktop.ui.search.panel import SearchPanel
-from modu_desktop.ui.search.replacing import ReplaceRequest, open_replace_review
+from modu_desktop.ui.search.replacing import ReplaceRequest
 from modu_desktop.ui.search.results import Found
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 LISTED_HITS = 500  # places listed at most (every one is counted)
 
 OpenFound = Callable[[Found, str, SearchOptions], Coroutine[Any, Any, object]]
+Review = Callable[[ReplaceRequest], Coroutine[Any, Any, object]]
 Run = Callable[[Coroutine[Any, Any, Any]], object]
 
 
@@ -65,7 +67,8 @@ class _TitledPage:
 class SearchMode(QObject):
     """See the module docstring. ``read_blob`` reads a blob from the local cache; ``run``
     runs a coroutine as one of the window's jobs; ``kept``: where the index's reading is kept
-    between runs (None: not kept)."""
+    between runs (None: not kept); ``review``: the review of a replacement across pages (None:
+    no replacing here, as in viewer mode)."""
 
     def __init__(
         self,
@@ -75,7 +78,7 @@ class SearchMode(QObject):
         open_found: OpenFound,
         *,
         kept: KeptPages | None = None,
-        can_replace: bool = True,
+        review: Review | None = None,
     ) -> None:
         super().__init__(panel)
         self.panel = panel
@@ -83,13 +86,14 @@ class SearchMode(QObject):
         self._kept = kept
         self._run = run
         self._open_found = open_found
+        self._review = review
         self.ready = False  # the index has followed one listing at least
         self.reading = False
         self._waiting: tuple[_TitledPage, ...] | None = None  # a listing that came while reading
         self._titles: dict[str, str] = {}
         self.results: SearchResults | None = None
         self._progress = (0, 0)
-        panel.set_replace_shown(can_replace)
+        panel.set_replace_shown(review is not None)
         panel.searchChanged.connect(self.search)
         panel.results.chosen.connect(self._chosen)
         panel.replaceRequested.connect(self._replace)
@@ -203,8 +207,8 @@ class SearchMode(QObject):
         self._run(self._open_found(found, results.query, results.options))
 
     def _replace(self) -> None:
-        results = self.results
-        if results is None or not results.shown:
+        results, review = self.results, self._review
+        if results is None or not results.shown or review is None:
             return
         request = ReplaceRequest(
             results.query,
@@ -213,4 +217,4 @@ class SearchMode(QObject):
             results,
             self.index,
         )
-        open_replace_review(self.panel, request)
+        self._run(review(request))

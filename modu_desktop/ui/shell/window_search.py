@@ -21,11 +21,14 @@ from modu_desktop.ui.doclist.modes import ListModes
 from modu_desktop.ui.doclist.panel import DocListPanel
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.editing.show_hit import show_hit
+from modu_desktop.ui.kit.changes import ChangeBus
 from modu_desktop.ui.kit.context import AppContext
 from modu_desktop.ui.kit.operation import Operations
 from modu_desktop.ui.kit.shortcuts import bind
+from modu_desktop.ui.publish.landed_pages import WindowPages
 from modu_desktop.ui.search.mode import SearchMode
 from modu_desktop.ui.search.panel import SearchPanel
+from modu_desktop.ui.search.replacing import ReplaceRequest, open_replace_review
 from modu_desktop.ui.search.results import Found
 from modu_desktop.ui.shell.narrow import NarrowLayout
 
@@ -39,6 +42,7 @@ class SearchWindow(Protocol):
     editor_pane: EditorPane
     narrow: NarrowLayout
     act_find: QAction
+    changes: ChangeBus
 
     @property
     def doc(self) -> EditSession | None: ...
@@ -74,7 +78,7 @@ class WindowSearch:
             lambda coro: win.ops.run(coro, name="search"),
             self.open_found,
             kept=KeptPages(kept_folder(ctx)),
-            can_replace=not ctx.viewer,
+            review=None if ctx.viewer else self.review,
         )
         win.doc_list.listed.connect(self.follow_list)
         self.modes.searchShown.connect(self.panel.focus_query)
@@ -120,6 +124,12 @@ class WindowSearch:
     def search_for(self, text: str) -> None:
         self.start()
         self.panel.set_query(text)
+
+    async def review(self, request: ReplaceRequest) -> None:
+        """모두 바꾸기…: the review, then one commit; what landed reaches the open page and the
+        list (which the search follows)."""
+        win = self.win
+        await open_replace_review(self.panel, request, win.ctx.workspace, WindowPages(win))
 
     async def open_found(self, found: Found, query: str, options: SearchOptions) -> bool:
         """Open the page of ``found`` (just go there when it is open) in its cards, at the

@@ -277,41 +277,38 @@ def test_an_open_page_is_not_opened_again_and_the_place_in_the_settings_is_selec
     assert QApplication.focusWidget() is title
 
 
-def test_the_replace_button_hands_the_search_to_the_review(
-    win: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from modu_desktop.ui.search import mode as mode_module
-
-    asked: list[Any] = []
-
-    def review(_parent: Any, request: Any) -> bool:
-        asked.append(request)
-        return True
-
-    monkeypatch.setattr(mode_module, "open_replace_review", review)
-    panel = win.search.panel
-    _search(win, qtbot, "2025학년도")
-    panel.replace_edit.setText("2026학년도")
-    assert panel.replace_button.isEnabled()
-    panel.replace_button.click()
-    (request,) = asked
-    assert (request.query, request.replacement) == ("2025학년도", "2026학년도")
-    assert request.results.total == win.search.mode.results.total
-    assert {p.doc_id for p in request.index.page_texts(["21-guide"])} == {"21-guide"}
-
-
-def test_until_the_review_is_connected_replacing_changes_nothing_and_says_so(
+def test_replace_all_opens_the_review_and_the_results_follow_the_one_commit(
     win: Any, ui: Any, qtbot: Any, sandbox: Any
 ) -> None:
-    commits = len(sandbox.commits())
+    from modu_desktop.core.changes.outcome import ChangeState
+
     panel = win.search.panel
-    _search(win, qtbot, "2025학년도")
+    before = _search(win, qtbot, "2025학년도")
+    assert not panel.replace_button.isEnabled() or before.total
     panel.replace_edit.setText("2026학년도")
+    assert panel.replace_button.isEnabled()
+    commits = len(sandbox.commits())
     panel.replace_button.click()
-    box = ui.dialog("replaceReviewMissing")
-    assert "Nothing was changed" in box.text()
-    box.accept()
-    assert len(sandbox.commits()) == commits
+    review = ui.dialog("replaceReviewDialog")
+    qtbot.waitUntil(lambda: review.action.isEnabled(), timeout=15000)
+    assert {p.page.title for p in review.pages} == {"2025학년도 입학 안내", "학생 안내"}
+    qtbot.mouseClick(review.action, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: review.outcome is not None, timeout=15000)
+    assert review.outcome.state is ChangeState.COMMITTED
+    assert len(sandbox.commits()) == commits + 1  # every page in one commit
+    review.cancel.click()  # 닫기
+    # the list is read again, the index follows it, the search is asked again
+    mode = win.search.mode
+    qtbot.waitUntil(lambda: mode.results.total < before.total, timeout=15000)
+    now = {p.doc_id for p in _search(win, qtbot, "2026학년도").pages}
+    assert {"20-admission-2025", "21-guide"} <= now
+
+
+def test_an_empty_search_cannot_be_replaced(win: Any, qtbot: Any) -> None:
+    panel = win.search.panel
+    _search(win, qtbot, "어디에도없는낱말")
+    panel.replace_edit.setText("새 낱말")
+    assert not panel.replace_button.isEnabled()
 
 
 def test_a_viewer_has_no_replace_row(make_window: Any, qtbot: Any) -> None:

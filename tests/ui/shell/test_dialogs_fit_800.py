@@ -116,6 +116,22 @@ def _picture(win: Any, ui: Any) -> QWidget:
     return ImagePickerDialog(win.ops_host.uploader, win)
 
 
+def _library(win: Any, ui: Any) -> QWidget:
+    from modu_desktop.ui.pictures.library_dialog import PictureLibraryDialog
+
+    dlg = PictureLibraryDialog(win.ops_host.library.source, win)
+    ui.qtbot.waitUntil(lambda: dlg.loaded and bool(dlg.detail.use_rows))  # a picture and its pages
+    return dlg
+
+
+def _library_picking(win: Any, ui: Any) -> QWidget:
+    from modu_desktop.ui.pictures.library_dialog import PictureLibraryDialog
+
+    dlg = PictureLibraryDialog(win.ops_host.library.source, win, picking=True)
+    ui.qtbot.waitUntil(lambda: dlg.loaded and bool(dlg.detail.use_rows))
+    return dlg
+
+
 def _guide(win: Any, ui: Any) -> QWidget:
     from modu_desktop.ui.help.guide import GuideDialog
 
@@ -146,6 +162,8 @@ DIALOGS: dict[str, Callable[[Any, Any], QWidget]] = {
     "new document": _new_document,
     "import": _import,
     "picture": _picture,
+    "picture library": _library,
+    "picture library, picking": _library_picking,
     "guide": _guide,
     "shortcuts": _keys,
     "about": _about,
