@@ -131,6 +131,8 @@ class Studio:
         return LockManager(c, login, f"shots-{login}", c.clock, heartbeat_s=1)
 
     async def window(self, shot: Shot, login: str, token: str, **opts: Any) -> Any:
+        from PySide6.QtCore import Qt
+
         from modu_desktop.core.account.auth import check_token
         from modu_desktop.core.account.paths import app_paths
         from modu_desktop.core.account.settings import Settings
@@ -148,6 +150,9 @@ class Studio:
             can_push=res.can_push,
         ).build()
         win = MainWindow(ctx)
+        # the first window is maximised on a screen smaller than it (Qt's offscreen screen is
+        # 800×800): the shot's own size instead
+        win.setWindowState(Qt.WindowState.WindowNoState)
         win.resize(shot.width, shot.height)
         win.show()
         self.windows.append(win)
@@ -838,6 +843,48 @@ async def list_narrow(st: Studio, shot: Shot) -> None:
     finally:
         if held is not None:
             await other.release(held)
+
+
+@scene(
+    "search",
+    "the list's search of every page (Ctrl+Shift+F): places grouped by page, the words marked",
+)
+async def search_pages(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    mode = win.search.mode
+    await wait_for(lambda: mode.ready and not mode.reading)
+    win.search.start()
+    win.search.panel.query_edit.setText("과정")  # the practice brochure is Korean
+    win.search.panel.search_now()
+    await wait_for(lambda: mode.results is not None)
+    await asyncio.sleep(0.3)
+    shot.save(win)
+
+
+@scene(
+    "search-opened",
+    "a place found, opened: the page in its cards at that field, the words marked",
+)
+async def search_opened(st: Studio, shot: Shot) -> None:
+    from modu_desktop.ui.search.results import FOUND_ROLE
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    mode = win.search.mode
+    await wait_for(lambda: mode.ready and not mode.reading)
+    win.search.start()
+    win.search.panel.query_edit.setText("심화 과정")
+    win.search.panel.search_now()
+    await wait_for(lambda: mode.results is not None)
+    items = win.search.panel.results.hit_items()
+    target = next(
+        (it for it in items if "datatable" not in repr(it.data(0, FOUND_ROLE).hit.place)),
+        items[0],
+    )
+    win.search.panel.results.setCurrentItem(target)
+    found = mode.results
+    await win.search.open_found(target.data(0, FOUND_ROLE), found.query, found.options)
+    await asyncio.sleep(0.6)
+    shot.save(win)
 
 
 # -- running -------------------------------------------------------------------------------------
