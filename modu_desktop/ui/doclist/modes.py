@@ -70,9 +70,6 @@ class ListModes(QObject):
         self.tabs.setCurrentIndex(SEARCH)
         self.panel.pages.setCurrentWidget(self.search)
 
-    def show_list(self) -> None:
-        self.tabs.setCurrentIndex(LIST)
-
     def _switch(self, index: int) -> None:
         self.panel.pages.setCurrentIndex(SEARCH if index == SEARCH else LIST)
         if index == SEARCH:
