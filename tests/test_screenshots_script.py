@@ -39,6 +39,8 @@ EVERY_SCENE = {
     "publish-check",
     "picture-library",
     "picture-library-pick",
+    "picture-rename",
+    "picture-rename-blocked",
 }
 
 
