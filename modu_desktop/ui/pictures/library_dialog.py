@@ -686,9 +686,9 @@ class PictureLibraryDialog(QDialog):
         async def rename() -> None:
             outcome = await rename_and_wait(self.source, self.model.library, picture, self)
             if outcome is not None and not self.closed:
-                new = outcome.summary.new if outcome.state is ChangeState.COMMITTED else None
-                self.show_status(headline(outcome)(), "ok")
-                await self.reload(new or picture.path)
+                landed = outcome.state is ChangeState.COMMITTED
+                self.show_status(headline(outcome)(), "ok" if landed else "info")
+                await self.reload(outcome.summary.new if landed else picture.path)
 
         return self._run(rename(), "picture-library.rename")
 
@@ -697,7 +697,8 @@ class PictureLibraryDialog(QDialog):
             pixels = self.model.pixels(picture)
             outcome = await shrink_and_wait(self.source, picture, pixels, self)
             if outcome is not None and not self.closed:
-                self.show_status(headline(outcome)(), "ok")
+                landed = outcome.state is ChangeState.COMMITTED
+                self.show_status(headline(outcome)(), "ok" if landed else "info")
                 await self.reload(picture.path)
 
         return self._run(shrink(), "picture-library.shrink")

@@ -22,6 +22,7 @@ open page follows a rename that landed (``LibraryPages.landed``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,8 @@ from modu_desktop.core.pictures.library import (
 )
 from modu_desktop.core.text import Text
 from modu_desktop.ui.pictures.thumbnails import ThumbnailCache, ThumbnailLoader
+
+log = logging.getLogger(__name__)
 
 THUMBNAIL_FOLDER = "thumbnails"  # under the app's cache folder
 PRUNE_EVERY_S = 3600.0  # the thumbnails on disk are pruned at most this often
@@ -157,7 +160,19 @@ class LibrarySource:
         self._pruned_at = now
         keep = {p.sha for p in library.pictures}
         cache = ThumbnailCache(self.thumbnail_dir)
-        asyncio.get_running_loop().run_in_executor(None, cache.prune, keep)
+
+        def prune() -> None:
+            try:
+                report = cache.prune(keep)
+            except OSError as exc:  # a cache: pruned again next time
+                log.info("thumbnails not pruned: %s", exc)
+                return
+            if report.removed:
+                log.info(
+                    "thumbnails pruned: %d file(s), %d bytes", report.removed, report.removed_bytes
+                )
+
+        asyncio.get_running_loop().run_in_executor(None, prune)
 
     def listing(self) -> str | None:
         """Which listing the library is built from now (its tree sha)."""
