@@ -150,8 +150,8 @@ class Studio:
             can_push=res.can_push,
         ).build()
         win = MainWindow(ctx)
-        # the first window is maximised on a screen smaller than it (Qt's offscreen screen is
-        # 800×800): the shot's own size instead
+        # the offscreen screen is 800×800: the first window opens maximised on it (it would not
+        # fit), and a maximised window keeps the screen's size whatever it is resized to
         win.setWindowState(Qt.WindowState.WindowNoState)
         win.resize(shot.width, shot.height)
         win.show()
@@ -587,6 +587,42 @@ async def picture_library_pick(st: Studio, shot: Shot) -> None:
     picker = await wait_for(lambda: visible("opsImageDialog"))
     picker.reject()
     await task
+
+
+async def _rename_dialog(st: Studio, shot: Shot, win: Any) -> Any:
+    """그림 모음 open on the practice photo, its rename dialog with a new name typed."""
+    win.ops_host.library.open()
+    lib = await _open_library(st, shot, win, "pictureLibrary")
+    lib.detail.rename_button.click()
+    dlg = await wait_for(lambda: visible("renamePictureDialog"))
+    await wait_for(lambda: dlg.loaded)
+    dlg.name.setText("입학 안내 사진 2026")
+    await asyncio.sleep(0.3)
+    return lib, dlg
+
+
+@scene("picture-rename", "그림 모음 → 이름 바꾸기 / 옮기기: the new name, the pages it rewrites")
+async def picture_rename(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    lib, dlg = await _rename_dialog(st, shot, win)
+    shot.save_over(win, dlg)
+    dlg.reject()
+    lib.reject()
+
+
+@scene("picture-rename-blocked", "이름 바꾸기 while someone edits a page showing the picture")
+async def picture_rename_blocked(st: Studio, shot: Shot) -> None:
+    other = st.peer("editor2", "tok-editor2")
+    held = (await other.acquire("04-admission")).held
+    try:
+        win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+        lib, dlg = await _rename_dialog(st, shot, win)
+        shot.save_over(win, dlg)
+        dlg.reject()
+        lib.reject()
+    finally:
+        if held is not None:
+            await other.release(held)
 
 
 @scene("recovery", "texts kept from a run that ended badly: the recovery dialog")

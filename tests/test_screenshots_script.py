@@ -41,6 +41,8 @@ EVERY_SCENE = {
     "search-opened",
     "picture-library",
     "picture-library-pick",
+    "picture-rename",
+    "picture-rename-blocked",
 }
 
 

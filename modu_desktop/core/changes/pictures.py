@@ -14,7 +14,9 @@ nothing changes and the reason is told. The new name follows the upload rule
 (``core/pictures/names.safe_stem``: Hangul kept, spaces and signs become ``-``, lower case, no
 ``..``) and keeps the picture's own extension; a bare name stays in the picture's folder. A
 new name already taken (case ignored, as Windows and macOS checkouts do) or a picture that is
-not there is refused before anything is sent.
+not there is refused before anything is sent. Before asking, a window shows where the picture
+would go (:func:`rename_target`) and the pages that stop it now (:func:`rename_blockers`:
+someone else edits one, or it is open here with text not saved yet).
 
 **Shrink.** The smaller picture is made where pixels are at hand (the window scales it with
 Qt, ``QImage``; no image library in the core) and committed over the version that was listed,
@@ -26,22 +28,29 @@ from __future__ import annotations
 import enum
 import posixpath
 import unicodedata
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from modu_desktop.core.changes.apply import Editor
+from modu_desktop.core.changes.apply import BLOCKING, Editor
 from modu_desktop.core.changes.model import ChangeSet
-from modu_desktop.core.changes.outcome import ChangeOutcome, ChangeSummary, PreparedChange
+from modu_desktop.core.changes.outcome import (
+    ChangeOutcome,
+    ChangeSummary,
+    PageNote,
+    PageReason,
+    PreparedChange,
+)
 from modu_desktop.core.changes.send import send_change
 from modu_desktop.core.documents.naming import DOCS_DIR, decode_text, encode_text
 from modu_desktop.core.github.client import GitHubClient
+from modu_desktop.core.locks.model import LockView
 from modu_desktop.core.pictures.found import rewrite_references
-from modu_desktop.core.pictures.library import PictureLibrary, library_from_store
+from modu_desktop.core.pictures.library import LibraryPicture, PictureLibrary, library_from_store
 from modu_desktop.core.pictures.names import safe_stem
 from modu_desktop.core.pictures.pixels import pixel_size
 from modu_desktop.core.pictures.rule import STATIC_DIR, is_picture_file
-from modu_desktop.core.saving.queue import SaveSpool
+from modu_desktop.core.saving.queue import ChangeItem, SaveSpool
 from modu_desktop.core.text import Text
 
 __all__ = [
@@ -50,7 +59,9 @@ __all__ = [
     "new_picture_path",
     "prepare_rename",
     "prepare_shrink",
+    "rename_blockers",
     "rename_picture",
+    "rename_target",
     "shrink_picture",
 ]
 
@@ -116,6 +127,75 @@ def new_picture_path(old_path: str, new: str) -> str | Refusal:
     return path
 
 
+def rename_target(
+    library: PictureLibrary, old: str, new: str, *, taken: Collection[str] = ()
+) -> str | RenameRefused:
+    """Where the picture ``old`` of ``library`` would go when called ``new`` (see
+    :func:`new_picture_path`), or why it may not: it is not there, the name is its own, the
+    place is not the site's, or the name is taken by any file in ``taken`` or any picture
+    (case ignored). What the rename dialog shows while the name is typed."""
+    old_path = _repo_path(old)
+    if library.find(old_path) is None:
+        return RenameRefused(Refusal.MISSING, old_path)
+    new_path = new_picture_path(old_path, new)
+    if isinstance(new_path, Refusal):
+        return RenameRefused(new_path, old_path)
+    if new_path == old_path:
+        return RenameRefused(Refusal.SAME, old_path, new_path)
+    used = {p.casefold() for p in (*taken, *(p.path for p in library.pictures)) if p != old_path}
+    if new_path.casefold() in used:
+        return RenameRefused(Refusal.EXISTS, old_path, new_path)
+    return new_path
+
+
+class ListedLocks(Protocol):
+    """What the rename asks the lock manager: a lock classified by its blob sha (from the
+    cache when it can be, else read once)."""
+
+    def cached_view(self, doc_id: str, sha: str | None) -> LockView | None: ...
+
+    async def view_of(self, doc_id: str, sha: str | None) -> LockView: ...
+
+
+async def rename_blockers(
+    picture: LibraryPicture,
+    locks: ListedLocks,
+    lock_files: Mapping[str, Any],
+    *,
+    unsaved: Collection[str] = (),
+) -> tuple[PageNote, ...]:
+    """The pages that stop the rename of ``picture`` now, each with why: someone else holds
+    its lock (who, since when, last sign of life — a stale lock does not stop it, as when a
+    page is opened), or it is open here with text not saved yet (``unsaved``: doc ids). The
+    rename is all or nothing, so any one of them means nothing can be done until it is free.
+    ``lock_files``: the listing's lock files (doc id → tree entry)."""
+    notes: list[PageNote] = []
+    for page in picture.pages:
+        entry = lock_files.get(page.doc_id)
+        view = None
+        if entry is not None:
+            sha = str(entry.sha)
+            view = locks.cached_view(page.doc_id, sha) or await locks.view_of(page.doc_id, sha)
+        if view is not None and view.status in BLOCKING:
+            rec = view.record  # an unreadable lock: the login it seems to name
+            who = rec.claimed_by if rec is not None and rec.malformed else view.holder
+            notes.append(
+                PageNote(
+                    page.path,
+                    page.title,
+                    PageReason.HELD,
+                    page.doc_id,
+                    who or None,
+                    view.started_at,
+                    view.last_heartbeat,
+                    view.status.value,
+                )
+            )
+        elif page.doc_id in unsaved:
+            notes.append(PageNote(page.path, page.title, PageReason.UNSAVED_HERE, page.doc_id))
+    return tuple(notes)
+
+
 def prepare_rename(
     library: PictureLibrary,
     old: str,
@@ -129,16 +209,10 @@ def prepare_rename(
     of the repository (the new name must be free)."""
     old_path = _repo_path(old)
     picture = library.find(old_path)
-    if picture is None:
-        return RenameRefused(Refusal.MISSING, old_path)
-    new_path = new_picture_path(old_path, new)
-    if isinstance(new_path, Refusal):
-        return RenameRefused(new_path, old_path)
-    if new_path == old_path:
-        return RenameRefused(Refusal.SAME, old_path, new_path)
-    used = {p.casefold() for p in (*taken, *(p.path for p in library.pictures)) if p != old_path}
-    if new_path.casefold() in used:
-        return RenameRefused(Refusal.EXISTS, old_path, new_path)
+    new_path = rename_target(library, old, new, taken=taken)
+    if isinstance(new_path, RenameRefused):
+        return new_path
+    assert picture is not None
     changes = ChangeSet().rename(old_path, new_path, picture.sha)
     titles = {old_path: picture.name}
     for page in picture.pages:
@@ -159,10 +233,11 @@ async def rename_picture(
     editor: Editor,
     *,
     spool: SaveSpool | None = None,
+    on_queued: Callable[[ChangeItem], None] | None = None,
 ) -> ChangeOutcome | RenameRefused:
     """Rename a picture of the store's last listing and rewrite the pages that name it, in one
     commit (see the module docstring). ``store``: a ``DocumentStore`` (its listing, its blob
-    cache and reader)."""
+    cache and reader); ``spool``, ``on_queued``: as :func:`send_change` takes them."""
     snap = store.snapshot if store.snapshot is not None else await store.refresh()
     library = library_from_store(store)
     picture = library.find(_repo_path(old))
@@ -175,7 +250,9 @@ async def rename_picture(
     prepared = prepare_rename(library, old, new, pages, taken=taken)
     if isinstance(prepared, RenameRefused):
         return prepared
-    return await send_change(client, prepared, editor, spool=spool, read_blob=store.read_blob)
+    return await send_change(
+        client, prepared, editor, spool=spool, read_blob=store.read_blob, on_queued=on_queued
+    )
 
 
 def prepare_shrink(
@@ -199,10 +276,11 @@ async def shrink_picture(
     editor: Editor,
     *,
     spool: SaveSpool | None = None,
+    on_queued: Callable[[ChangeItem], None] | None = None,
 ) -> ChangeOutcome | RenameRefused:
     """Commit the smaller copy of a picture at its own path (the original stays in the
     history); a picture changed since it was listed is left out, never overwritten."""
     prepared = prepare_shrink(path, base_sha, smaller, width)
     if isinstance(prepared, RenameRefused):
         return prepared
-    return await send_change(client, prepared, editor, spool=spool)
+    return await send_change(client, prepared, editor, spool=spool, on_queued=on_queued)

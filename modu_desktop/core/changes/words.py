@@ -21,7 +21,7 @@ from modu_desktop.core.locks import words as lock_words
 from modu_desktop.core.publish.check.model import Finding
 from modu_desktop.core.text import Text
 
-__all__ = ["finding", "headline", "left_out", "summary"]
+__all__ = ["blocker", "finding", "headline", "left_out", "summary"]
 
 
 def summary(s: ChangeSummary, pages: int) -> Text:
@@ -91,17 +91,30 @@ def finding(f: Finding) -> Text:
     return _Finding(f)
 
 
+def _holding(note: PageNote, now: float) -> Text:
+    """Who holds the page's lock and since when, said as every lock is said."""
+    state = {
+        "mine_other_session": lock_words.State.MINE_ELSEWHERE,
+        "malformed": lock_words.State.UNREADABLE,
+    }.get(note.lock_status or "", lock_words.State.OTHER)
+    holding = lock_words.Holding(note.holder, note.since, note.last_seen, now, state)
+    return lock_words.line(holding, note.title)
+
+
+def blocker(note: PageNote, now: float) -> Text:
+    """Why a page stops a change that is all or nothing (a picture's rename) before it is
+    sent, and what to wait for."""
+    if note.reason is PageReason.HELD:
+        return Text("{who} Try again once it is free.", who=_holding(note, now))
+    return left_out(note, now)
+
+
 def left_out(note: PageNote, now: float) -> Text:
     """Why one page was not changed, naming it by its title (``now``: server time, for the
     lock's times)."""
     doc = note.title
     if note.reason is PageReason.HELD:
-        state = {
-            "mine_other_session": lock_words.State.MINE_ELSEWHERE,
-            "malformed": lock_words.State.UNREADABLE,
-        }.get(note.lock_status or "", lock_words.State.OTHER)
-        holding = lock_words.Holding(note.holder, note.since, note.last_seen, now, state)
-        return Text("{who} It was not changed.", who=lock_words.line(holding, doc))
+        return Text("{who} It was not changed.", who=_holding(note, now))
     if note.reason is PageReason.CHANGED:
         return Text(
             "“{doc}” changed after it was reviewed, so it was not changed; the newer text "

@@ -28,6 +28,7 @@ from modu_desktop.ui.pictures.dialog import pick_and_upload
 from modu_desktop.ui.pictures.editor_drop import EditorImageHelper
 from modu_desktop.ui.pictures.library_host import LibraryWindow, PictureLibraryEntry
 from modu_desktop.ui.pictures.uploader import ImageUploader
+from modu_desktop.ui.publish.landed_pages import WindowPages
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
@@ -88,7 +89,8 @@ class OpsHost(QObject):
         self.created_titles: dict[str, str] = {}  # pages made here the list may not show yet
         self._picker_open = False  # the picker dialog shows its own upload result
         self._status_before_upload: tuple[str, str] | None = None
-        self.library = PictureLibraryEntry(win, self)  # viewers look at it too, change nothing
+        # viewers look at it too, change nothing; a rename that landed reaches the open page
+        self.library = PictureLibraryEntry(win, self, follow=WindowPages(win))
         if not self.available:
             return
         win.changes.subscribe(self._changed)

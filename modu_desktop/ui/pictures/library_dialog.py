@@ -6,7 +6,10 @@ pages' texts are cached — and the thumbnails fill in as the loader makes them 
 screen first). Beside it, the chosen picture: its size, the pages that use it (a click opens the
 page), each place with its description, editable and saved on its own; the pictures pages name
 that the site lacks are a filter of the same list. 그림 지우기 is refused while a page uses the
-picture (the pages are named) and asks first otherwise, 취소 being the default.
+picture (the pages are named) and asks first otherwise, 취소 being the default. 이름 바꾸기 /
+옮기기 (``rename_dialog``) rewrites every page naming the picture in one save; 줄이기
+(``shrink_dialog``) is offered for a picture larger than the site needs, saying why. The
+library is built again whenever the window's list was read and the repository changed.
 
 Picking (``choose_picture``, from 그림 넣기): the same list without the changing buttons; the
 chosen picture and the description to give it come back to the caller, which writes the
@@ -40,6 +43,8 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.brochure.catalog import field_label, spec_for
+from modu_desktop.core.changes.outcome import ChangeState
+from modu_desktop.core.changes.words import headline
 from modu_desktop.core.pageedit.places import card_place
 from modu_desktop.core.pictures.alt_text import AltChange, describable
 from modu_desktop.core.pictures.library import (
@@ -54,6 +59,8 @@ from modu_desktop.ui.kit.asyncutil import ask, run_dialog
 from modu_desktop.ui.kit.fit import MARGIN, fit_to_screen
 from modu_desktop.ui.kit.operation import operations_for
 from modu_desktop.ui.pictures.library_model import ROW_ROLE, PictureListModel, Row, Show
+from modu_desktop.ui.pictures.rename_dialog import rename_and_wait
+from modu_desktop.ui.pictures.shrink_dialog import shrink_and_wait, too_large, why_too_large
 from modu_desktop.ui.pictures.thumbnails import THUMB_PX
 
 if TYPE_CHECKING:
@@ -186,6 +193,8 @@ class PictureDetail(QWidget):
     openRequested = Signal(str)
     altSaveRequested = Signal(object, str)  # a UseRow, the new description
     deleteRequested = Signal(object)  # the LibraryPicture
+    renameRequested = Signal(object)  # the LibraryPicture
+    shrinkRequested = Signal(object)  # the LibraryPicture
 
     def __init__(self, *, picking: bool, can_write: bool, can_change_many: bool) -> None:
         super().__init__()
@@ -212,6 +221,12 @@ class PictureDetail(QWidget):
         self.facts.setWordWrap(True)
         self.facts.setTextFormat(Qt.TextFormat.PlainText)
         lay.addWidget(self.facts)
+        self.too_large = QLabel()
+        self.too_large.setObjectName("pictureTooLarge")
+        self.too_large.setWordWrap(True)
+        self.too_large.setTextFormat(Qt.TextFormat.PlainText)
+        self.too_large.hide()
+        lay.addWidget(self.too_large)
         self.uses_head = QLabel()
         self.uses_head.setObjectName("pictureUsesHead")
         self.uses_head.setWordWrap(True)
@@ -235,11 +250,16 @@ class PictureDetail(QWidget):
         self.delete_button.setObjectName("pictureDeleteButton")
         self.delete_button.setAutoDefault(False)
         self.delete_button.clicked.connect(self._delete_clicked)
-        # Renaming and shrinking rewrite many pages in one commit: offered once the core can.
-        self.rename_button = QPushButton(tr("Rename…"))
+        self.rename_button = QPushButton(tr("Rename or move…"))
         self.rename_button.setObjectName("pictureRenameButton")
+        self.rename_button.clicked.connect(
+            lambda _c=False: self._picture_signal(self.renameRequested)
+        )
         self.shrink_button = QPushButton(tr("Make smaller…"))
         self.shrink_button.setObjectName("pictureShrinkButton")
+        self.shrink_button.clicked.connect(
+            lambda _c=False: self._picture_signal(self.shrinkRequested)
+        )
         for b in (self.rename_button, self.shrink_button, self.delete_button):
             b.setAutoDefault(False)
             actions.addWidget(b)
@@ -259,7 +279,8 @@ class PictureDetail(QWidget):
         picture = row if isinstance(row, LibraryPicture) else None
         self.delete_button.setVisible(picture is not None and self.can_write)
         self.rename_button.setVisible(picture is not None and self.many_files)
-        self.shrink_button.setVisible(picture is not None and self.many_files)
+        self.shrink_button.setVisible(False)
+        self.too_large.hide()
         self.insert_alt.setEnabled(picture is not None)
         if row is None or model is None:
             self.thumb.clear()
@@ -278,7 +299,7 @@ class PictureDetail(QWidget):
                 )
             )
         else:
-            self.facts.setText(self.facts_text(row, model))
+            self.set_facts(row, model)
         self._show_uses(row, source)
         if picture is not None and self.picking:
             self.insert_alt.setText(_first_alt(picture))
@@ -292,6 +313,22 @@ class PictureDetail(QWidget):
             names = ", ".join(twins)
             lines.append(tr("The same picture is also on the site as {names}.", names=names))
         return "\n".join(lines)
+
+    def set_facts(self, picture: LibraryPicture, model: PictureListModel) -> None:
+        """The facts, and whether the picture is larger than the site needs (then why, and
+        줄이기 when the library may write)."""
+        self.facts.setText(self.facts_text(picture, model))
+        pixels = model.pixels(picture)
+        large = too_large(picture, pixels)
+        self.shrink_button.setVisible(large and self.many_files)
+        self.too_large.setVisible(large and not self.picking)
+        if large:
+            why = why_too_large(picture, pixels)
+            self.too_large.setText("\n".join([tr("Larger than the site needs:"), *why]))
+
+    def _picture_signal(self, signal: Any) -> None:
+        if isinstance(self.row, LibraryPicture):
+            signal.emit(self.row)
 
     def set_thumbnail(self, model: PictureListModel) -> None:
         if self.row is not None:
@@ -349,6 +386,7 @@ class PictureLibraryDialog(QDialog):
         self.picking = picking
         self.chosen: tuple[str, str] | None = None  # picking: (path, description)
         self.loaded = False
+        self.listing: str | None = None  # the tree the library was built from
         self.closed = False  # a write that ends after the library closed touches no widget
         self._loads: set[asyncio.Task[Any]] = set()
         self.setObjectName("pictureLibraryPicker" if picking else "pictureLibrary")
@@ -374,6 +412,8 @@ class PictureLibraryDialog(QDialog):
         self.detail.openRequested.connect(self._open_page)
         self.detail.altSaveRequested.connect(self._save_alt)
         self.detail.deleteRequested.connect(self._delete)
+        self.detail.renameRequested.connect(self._rename)
+        self.detail.shrinkRequested.connect(self._shrink)
         scroll = QScrollArea()
         scroll.setObjectName("pictureDetailScroll")
         scroll.setWidgetResizable(True)
@@ -479,14 +519,21 @@ class PictureLibraryDialog(QDialog):
         """Build the library again from the last listing; ``keep``: the picture to show."""
 
         async def load() -> None:
+            listing = self.source.listing()
             library = await self.source.load()
             if not self.closed:
+                self.listing = listing
                 self.set_library(library, keep)
 
         task = self._run(load(), "picture-library.load")
         self._loads.add(task)
         task.add_done_callback(self._loads.discard)
         return task
+
+    def listed(self, snapshot: Any) -> None:
+        """The window's list was read again: reload when the repository changed since."""
+        if self.loaded and not self.closed and getattr(snapshot, "tree_sha", None) != self.listing:
+            self.reload()
 
     def set_library(self, library: PictureLibrary, keep: str | None = None) -> None:
         current = self.current()
@@ -549,7 +596,7 @@ class PictureLibraryDialog(QDialog):
         row = self.detail.row
         if isinstance(row, LibraryPicture) and row.sha == sha:
             self.detail.set_thumbnail(self.model)
-            self.detail.facts.setText(self.detail.facts_text(row, self.model))
+            self.detail.set_facts(row, self.model)
 
     def _thumbnail_failed(self, sha: str) -> None:
         self.model.set_failed(sha)
@@ -634,6 +681,27 @@ class PictureLibraryDialog(QDialog):
             self.show_status(res.user_message(), "ok" if res.ok else "error")
             self.reload()
         return bool(res.ok)
+
+    def _rename(self, picture: LibraryPicture) -> asyncio.Task[Any]:
+        async def rename() -> None:
+            outcome = await rename_and_wait(self.source, self.model.library, picture, self)
+            if outcome is not None and not self.closed:
+                landed = outcome.state is ChangeState.COMMITTED
+                self.show_status(headline(outcome)(), "ok" if landed else "info")
+                await self.reload(outcome.summary.new if landed else picture.path)
+
+        return self._run(rename(), "picture-library.rename")
+
+    def _shrink(self, picture: LibraryPicture) -> asyncio.Task[Any]:
+        async def shrink() -> None:
+            pixels = self.model.pixels(picture)
+            outcome = await shrink_and_wait(self.source, picture, pixels, self)
+            if outcome is not None and not self.closed:
+                landed = outcome.state is ChangeState.COMMITTED
+                self.show_status(headline(outcome)(), "ok" if landed else "info")
+                await self.reload(picture.path)
+
+        return self._run(shrink(), "picture-library.shrink")
 
     def done(self, result: int) -> None:
         """Closed: reading stops (a save or a deletion under way ends on its own), and the

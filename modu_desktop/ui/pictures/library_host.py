@@ -3,19 +3,24 @@
 * :class:`LibraryWindowPages` — ``library_source.LibraryPages`` for the main window: a
   description on the open page is changed in its editor and saved the normal way (the check
   before a save, the lock checked, the conflict question); a page with unsaved typing is
-  changed in the editor and saved with it.
+  changed in the editor and saved with it. A rename that landed reaches the open page through
+  the window's ``follow`` (``ui/publish/landed_pages.WindowPages``, handed in by the window's
+  builder: this room does not reach up to publishing).
 * :class:`PictureLibraryEntry` — 그림 모음 in the Document menu and beside the document list,
-  one library window at a time; ``choose`` opens it for picking (from 그림 넣기).
+  one library window at a time, read again whenever the window's list was (``when_listed``);
+  ``choose`` opens it for picking (from 그림 넣기).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QPushButton, QWidget
 
+from modu_desktop.core.changes.outcome import PageDone
 from modu_desktop.core.pictures.alt_text import AltChange, AltCode, AltResult, change_alt
 from modu_desktop.core.text import Text
 from modu_desktop.i18n import tr
@@ -48,12 +53,29 @@ class OpenEditor(Protocol):
     def replace_all_text(self, text: str, *, modified: bool) -> None: ...
 
 
+class ListReads(Protocol):
+    """The window's list refresh, as far as the library follows it."""
+
+    def when_listed(self, fn: Callable[[Any], None]) -> None:
+        """Call ``fn(snapshot)`` each time the list was read again."""
+        ...
+
+
+class FollowPages(Protocol):
+    """How the window's open page follows a change of many pages that landed."""
+
+    def landed(self, pages: Sequence[PageDone], commit_sha: str | None) -> None: ...
+
+
 class LibraryWindow(Protocol):
     """What :class:`LibraryWindowPages` and :class:`PictureLibraryEntry` use of the main window."""
 
     ctx: AppContext
     ops: Operations
     editor_pane: OpenEditor
+
+    @property
+    def list_refresh(self) -> ListReads: ...
 
     @property
     def doc(self) -> OpenSession | None: ...
@@ -72,8 +94,17 @@ class LibraryWindow(Protocol):
 class LibraryWindowPages:
     """:class:`LibraryPages` for the main window (see the module docstring)."""
 
-    def __init__(self, win: LibraryWindow) -> None:
+    def __init__(self, win: LibraryWindow, follow: FollowPages | None = None) -> None:
         self.win = win
+        self.follow = follow
+
+    def unsaved(self) -> Collection[str]:
+        s = self.win.doc
+        return {s.doc_id} if s is not None and self.win.editor_pane.is_modified() else set()
+
+    def landed(self, pages: Sequence[PageDone], commit_sha: str | None) -> None:
+        if self.follow is not None:
+            self.follow.landed(pages, commit_sha)
 
     def open_page(self) -> OpenPage | None:
         s = self.win.doc
@@ -138,7 +169,13 @@ class LibraryWindowPages:
 class PictureLibraryEntry(QObject):
     """그림 모음: the menu action, the button beside the list, and the one library window."""
 
-    def __init__(self, win: LibraryWindow, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        win: LibraryWindow,
+        parent: QObject | None = None,
+        *,
+        follow: FollowPages | None = None,
+    ) -> None:
         super().__init__(parent)
         self.win = win
         ctx = win.ctx
@@ -148,11 +185,13 @@ class PictureLibraryEntry(QObject):
             ctx.locks,
             ctx.login,
             ctx.paths.cache_dir,
-            pages=LibraryWindowPages(win),
+            pages=LibraryWindowPages(win, follow),
             can_write=not ctx.viewer,
             run=lambda coro: win.ops.run(coro, name="picture-library"),
+            workspace=ctx.workspace,
         )
         self.dialog: QWidget | None = None
+        win.list_refresh.when_listed(self._listed)
         self.action = QAction(tr("Picture &library…"), self)
         self.action.setObjectName("pictureLibraryAction")
         self.action.setToolTip(
@@ -185,6 +224,13 @@ class PictureLibraryEntry(QObject):
         dlg.raise_()
         dlg.activateWindow()
         return dlg
+
+    def _listed(self, snapshot: Any) -> None:
+        """The window's list was read again: an open library shows what it lists now (only
+        when the repository changed since the library was built)."""
+        dlg = self.dialog
+        if isinstance(dlg, PictureLibraryDialog):
+            dlg.listed(snapshot)
 
     def _closed(self) -> None:
         dlg, self.dialog = self.dialog, None

@@ -5,6 +5,7 @@
   the picture's own pixel size in a text chunk, so a second look needs neither the picture nor a
   decode. Written like the blob cache: a temporary file renamed over, no fsync (a torn file does
   not load and is made again).
+  ``prune`` keeps the library's thumbnails and, within ``THUMBNAIL_BOUNDS``, the newest others.
 * :func:`make_thumbnail` — the picture's bytes → a thumbnail (Qt's image readers, turned upright
   by the photo's EXIF orientation, decoded straight to the small size where the format can);
   None for bytes no reader takes. Safe in a worker thread (``QImage`` is reentrant).
@@ -30,6 +31,7 @@ import ctypes
 import gc
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -53,6 +55,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QImage, QImageReader
 
+from modu_desktop.core.github.blobcache import CacheBounds, CacheUsage, PruneReport
 from modu_desktop.core.pictures.pixels import PixelSize, pixel_size
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,10 @@ WORKERS = 2  # threads making thumbnails (decoding is the slow part; the machine
 FETCHES = 8  # pictures read from GitHub at once (the store reads 8 blobs at once too)
 DRAIN_MS = 25  # how often finished thumbnails are taken in on the UI thread
 DRAIN_BUDGET_S = 0.006  # and for how long at most each time
+# Thumbnails of pictures the site no longer has (replaced, renamed, deleted) are kept a while,
+# as old blobs are: a month, within 32 MB (some 6,000 thumbnails; the site's own always stay).
+THUMBNAIL_BOUNDS = CacheBounds(max_bytes=32 * 1024 * 1024, max_age_s=30 * 86400.0)
+STRAY_TEMP_S = 600.0  # a temporary file this old was left by a writer that died
 
 
 class ThumbnailCache:
@@ -109,6 +116,66 @@ class ThumbnailCache:
             log.warning("thumbnail cache: cannot write %s: %s", target, exc)
             with contextlib.suppress(OSError, UnboundLocalError):
                 os.unlink(tmp)
+
+    def prune(
+        self,
+        keep: Iterable[str],
+        bounds: CacheBounds = THUMBNAIL_BOUNDS,
+        *,
+        now: float | None = None,
+    ) -> PruneReport:
+        """Delete the thumbnails not wanted, as the blob cache prunes itself: every one whose
+        sha is in ``keep`` (the pictures of the library now) stays; of the others (pictures
+        replaced, renamed or deleted since), those younger than ``bounds.max_age_s`` stay,
+        newest first, while all together fit in ``bounds.max_bytes``. Thumbnails of another
+        size (an older version of the app) and temporary files left by a writer that died go
+        too. Safe while the loader reads and writes (a thumbnail pruned meanwhile is made
+        again); meant for a worker thread."""
+        now = time.time() if now is None else now
+        wanted = {k.lower() for k in keep}
+        removed, removed_bytes = self._other_sizes()
+        found: list[tuple[str, Path, int, float]] = []
+        for f in self.dir.glob("??/*") if self.dir.is_dir() else ():
+            with contextlib.suppress(OSError):
+                st = f.stat()
+                if f.name.startswith(".tmp-"):
+                    if now - st.st_mtime > STRAY_TEMP_S:
+                        f.unlink()
+                        removed += 1
+                    continue
+                found.append((f.parent.name + f.stem, f, st.st_size, st.st_mtime))
+        kept = [c for c in found if c[0] in wanted]
+        budget = bounds.max_bytes - sum(c[2] for c in kept)
+        for c in sorted((c for c in found if c[0] not in wanted), key=lambda c: -c[3]):
+            if now - c[3] <= bounds.max_age_s and c[2] <= budget:
+                budget -= c[2]
+                kept.append(c)
+                continue
+            try:
+                c[1].unlink()
+            except OSError:
+                kept.append(c)
+                continue
+            removed += 1
+            removed_bytes += c[2]
+        size = sum(c[2] for c in kept)
+        return PruneReport(removed, removed_bytes, CacheUsage(len(kept), size, size))
+
+    def _other_sizes(self) -> tuple[int, int]:
+        """Thumbnails of sizes this version does not draw: (files, bytes) removed."""
+        files = size = 0
+        root = self.dir.parent
+        for other in root.iterdir() if root.is_dir() else ():
+            if other == self.dir or not other.is_dir() or not other.name.isdigit():
+                continue
+            for f in other.rglob("*"):
+                with contextlib.suppress(OSError):
+                    if f.is_file():
+                        n = f.stat().st_size
+                        f.unlink()
+                        files, size = files + 1, size + n
+            shutil.rmtree(other, ignore_errors=True)
+        return files, size
 
 
 def _pixels_from(text: str) -> PixelSize | None:

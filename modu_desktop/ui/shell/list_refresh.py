@@ -8,9 +8,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
 from modu_desktop.i18n import tr
@@ -43,6 +43,8 @@ class ListWindow(Protocol):
 
 
 class ListRefresh(QObject):
+    listed = Signal(object)  # the list was read again: its RepoSnapshot (the picture library)
+
     def __init__(
         self, win: ListWindow, *, stopped: Callable[[], bool], closed: Callable[[], bool]
     ) -> None:
@@ -73,6 +75,10 @@ class ListRefresh(QObject):
 
     def stop(self) -> None:
         self.timer.stop()
+
+    def when_listed(self, fn: Callable[[Any], None]) -> None:
+        """Call ``fn(snapshot)`` after each refresh that read the list."""
+        self.listed.connect(fn)
 
     async def refresh(self) -> bool:
         """Re-read the document list (one request when nothing changed)."""
@@ -105,6 +111,7 @@ class ListRefresh(QObject):
         doc_list.set_loading(False)
         doc_list.set_rows(rows_from_snapshot(snap, views), win.ctx.server_now())
         win.set_connection(True)
+        self.listed.emit(snap)
         session = win.doc
         if session is not None:  # our lock changed on the server? check now
             entry = locks.get(session.doc_id)

@@ -14,7 +14,7 @@ import pytest
 
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, NotFastForward, RepoRef
-from modu_desktop.core.github.errors import ValidationFailed
+from modu_desktop.core.github.errors import GitHubError, ValidationFailed
 from modu_desktop.core.github.types import NewTreeEntry
 
 BASE = "/repos/pnuai/PNU-Modu"
@@ -149,3 +149,62 @@ def test_a_refused_branch_update_is_not_a_fast_forward() -> None:
 
     asyncio.run(go())
     assert sent == [{"sha": COMMIT, "force": False}] * 2  # sent once each, never forced
+
+
+def _blob_server(blobs: dict[str, bytes], raw: bool, accepts: list[str]) -> Any:
+    def handler(req: httpx.Request) -> httpx.Response:
+        accepts.append(req.headers.get("accept", ""))
+        sha = req.url.path.rsplit("/", 1)[-1]
+        data = blobs[sha]
+        if raw:
+            return httpx.Response(
+                200, content=data, headers={"content-type": "application/vnd.github.raw"}
+            )
+        body = {"sha": sha, "encoding": "base64", "content": base64.encodebytes(data).decode()}
+        return httpx.Response(200, json=body)
+
+    return handler
+
+
+@pytest.mark.parametrize("raw", [True, False], ids=["raw bytes", "JSON anyway"])
+def test_a_blob_is_asked_for_as_its_bytes_and_checked(raw: bool) -> None:
+    small, large = "한글 문서\n".encode(), bytes(range(256)) * 1024  # 256 KB
+    blobs = {git_blob_sha(small): small, git_blob_sha(large): large, "f" * 40: b"not f"}
+    accepts: list[str] = []
+
+    async def go() -> None:
+        async with make(_blob_server(blobs, raw, accepts)) as gh:
+            assert await gh.get_blob(git_blob_sha(small)) == small
+            assert await gh.get_blob(git_blob_sha(large)) == large
+            with pytest.raises(GitHubError, match="does not match its sha"):
+                await gh.get_blob("f" * 40)
+
+    asyncio.run(go())
+    assert accepts == ["application/vnd.github.raw+json"] * 3
+
+
+def test_a_large_blob_is_decoded_and_checked_off_the_event_loop(monkeypatch: Any) -> None:
+    import threading
+
+    from modu_desktop.core.github import gitdata
+
+    small, large = b"lock file", bytes(range(256)) * 1024
+    blobs = {git_blob_sha(small): small, git_blob_sha(large): large}
+    checked_on: dict[int, int] = {}
+    real = gitdata.git_blob_sha
+
+    def counting(data: bytes) -> str:
+        checked_on[len(data)] = threading.get_ident()
+        return real(data)
+
+    monkeypatch.setattr(gitdata, "git_blob_sha", counting)
+
+    async def go() -> None:
+        async with make(_blob_server(blobs, False, [])) as gh:
+            await gh.get_blob(git_blob_sha(small))
+            await gh.get_blob(git_blob_sha(large))
+
+    asyncio.run(go())
+    loop_thread = threading.get_ident()
+    assert checked_on[len(small)] == loop_thread  # a small one is not worth a thread
+    assert checked_on[len(large)] != loop_thread

@@ -5,99 +5,40 @@ edits), deleting (refused while used, asked otherwise), and picking one from 그
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QBuffer, QIODevice, Qt
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLabel, QMenu, QMessageBox
 
 from modu_desktop import i18n
 from modu_desktop.core.pictures.library import LibraryPicture, MissingPicture
-from modu_desktop.sandbox.repo.seed import SAMPLE_DIR
 from modu_desktop.ui.pictures.library_dialog import PictureLibraryDialog, UseRow
 from modu_desktop.ui.pictures.library_model import Show
 from tests.helpers.lang import in_lang
-
-CAMPUS = "static/img/uploads/campus.png"
-SPARE = "static/img/uploads/spare.jpg"
-BROKEN = "static/img/uploads/broken.png"
-DIAGRAM = "docs/img/diagram.png"
-GONE = "static/img/gone.png"
-WELCOME = "docs/01-welcome.md"
-ADMISSION = "docs/04-admission.md"
-
-
-def picture(width: int, height: int, fmt: str = "PNG", color: str = "#3b7dd8") -> bytes:
-    image = QImage(width, height, QImage.Format.Format_RGB32)
-    image.fill(QColor(color))
-    buf = QBuffer()
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buf, fmt)  # type: ignore[call-overload]
-    return bytes(buf.data().data())
+from tests.helpers.picture_site import (
+    ADMISSION,
+    BROKEN,
+    CAMPUS,
+    DIAGRAM,
+    GONE,
+    SPARE,
+    WELCOME,
+    choose,
+    open_library,
+    picture,
+    picture_sandbox,
+    text_of,
+)
 
 
 @pytest.fixture
 def sandbox(tmp_path: Path, qapp: Any) -> Iterator[Any]:
-    """The practice site with pictures: one used on two pages, an unused photo, bytes no reader
-    takes, one beside the documents, and a page naming a picture the site lacks."""
-    from modu_desktop.sandbox import Sandbox, SandboxUser
-
-    seed = tmp_path / "seed"
-    shutil.copytree(SAMPLE_DIR, seed)
-    uploads = seed / "static/img/uploads"
-    uploads.mkdir(parents=True)
-    (uploads / "campus.png").write_bytes(picture(640, 480))
-    (uploads / "spare.jpg").write_bytes(picture(300, 200, "JPEG", "#d84b3b"))
-    (uploads / "broken.png").write_bytes(b"not a picture at all")
-    (seed / "docs/img").mkdir()
-    (seed / "docs/img/diagram.png").write_bytes(picture(200, 100, color="#2e9e5b"))
-    welcome = seed / WELCOME
-    welcome.write_text(
-        welcome.read_text("utf-8") + "\n![캠퍼스 전경](/img/uploads/campus.png)\n", "utf-8"
-    )
-    admission = seed / ADMISSION
-    admission.write_text(
-        admission.read_text("utf-8")
-        + '\n<img src="/img/uploads/campus.png" alt="본관">\n\n![사라진 그림](/img/gone.png)\n',
-        "utf-8",
-    )
-    sb = Sandbox(
-        tmp_path / "sandbox-repo",
-        users=[
-            SandboxUser("editor1", "tok-editor1", push=True),
-            SandboxUser("editor2", "tok-editor2", push=True),
-            SandboxUser("viewer", "tok-viewer", push=False),
-        ],
-        seed=seed,
-    )
-    sb.start()
-    try:
+    """The practice site with pictures (``tests/helpers/picture_site.py``)."""
+    with picture_sandbox(tmp_path) as sb:
         yield sb
-    finally:
-        sb.stop()
-
-
-def open_library(win: Any, ui: Any, qtbot: Any) -> PictureLibraryDialog:
-    win.findChild(QAbstractButton, "pictureLibraryButton").click()
-    dlg = ui.dialog("pictureLibrary")
-    qtbot.waitUntil(lambda: dlg.loaded, timeout=10000)
-    return dlg
-
-
-def choose(dlg: PictureLibraryDialog, path: str) -> None:
-    row = dlg.model.row_of(path)
-    assert row is not None, path
-    dlg.view.setCurrentIndex(dlg.model.index(row, 0))
-
-
-def text_of(sb: Any, path: str) -> str:
-    data = sb.read_file(path)
-    assert data is not None
-    return bytes(data).decode("utf-8")
 
 
 def test_every_picture_with_its_thumbnail_sizes_and_pages(
@@ -312,3 +253,28 @@ def test_a_viewer_looks_but_changes_nothing(make_window: Any, ui: Any, qtbot: An
     shown = [label.text() if label is not None else None for label in labels]
     assert shown == ["Description: 캠퍼스 전경", "Description: 본관"]
     dlg.reject()
+
+
+def test_opening_the_library_prunes_thumbnails_of_pictures_gone_long_ago(
+    make_window: Any, ui: Any, qtbot: Any
+) -> None:
+    import os
+
+    from modu_desktop.ui.pictures.thumbnails import ThumbnailCache, make_thumbnail
+
+    win = make_window()
+    cache = ThumbnailCache(win.ctx.paths.cache_dir / "thumbnails")
+    image = make_thumbnail(picture(60, 40))
+    assert image is not None
+    gone, recent = "d" * 40, "e" * 40  # pictures the site no longer has
+    for sha in (gone, recent):
+        cache.store(sha, image, None)
+    old = cache.path(gone).stat().st_mtime - 90 * 86400
+    os.utime(cache.path(gone), (old, old))
+    lib = open_library(win, ui, qtbot)
+    qtbot.waitUntil(lambda: not cache.path(gone).exists(), timeout=15000)
+    assert cache.path(recent).exists()  # a month's grace, within the bounds
+    qtbot.waitUntil(lambda: lib.loader.pending() == 0, timeout=15000)
+    campus = lib.model.library.find(CAMPUS)
+    assert campus is not None and cache.path(campus.sha).exists()
+    lib.reject()

@@ -143,12 +143,13 @@ def test_bytes_not_cached_are_read_a_few_at_a_time(env: Env, qtbot: Any) -> None
     for sha in shas:
         loader.request(sha)
     # every worker has found the bytes missing; two reads are out, the rest wait their turn
-    qtbot.waitUntil(lambda: len(loader._to_fetch) == 4)
-    assert len(env.fetches) == 2
+    # (a read is out once its task has started: waited for, not assumed)
+    qtbot.waitUntil(lambda: len(loader._to_fetch) == 4 and len(env.fetches) == 2)
     first = env.fetches[0]
     env.gates[first].set()
     qtbot.waitUntil(lambda: first in env.ready)
-    assert len(env.fetches) == 3  # one done, the next one goes
+    qtbot.waitUntil(lambda: len(env.fetches) == 3)  # one done, the next one goes
+    assert len(loader._to_fetch) == 3 and len(env.fetches) == 3
     for sha in shas:
         env.gates[sha].set()
     qtbot.waitUntil(lambda: len(env.ready) == 6)
@@ -188,3 +189,43 @@ def test_what_the_list_draws_comes_first(env: Env, qtbot: Any) -> None:
     qtbot.waitUntil(lambda: len(env.ready) == 8)
     assert made[1:3] == [datas[-1], datas[1]]
     assert sorted(made) == sorted(datas)  # each once
+
+
+def test_the_disk_cache_keeps_the_library_s_thumbnails_and_prunes_the_rest(
+    tmp_path: Path, qapp: Any
+) -> None:
+    """The library's own thumbnails always stay; of the others (pictures replaced, renamed or
+    deleted), the newest within the bounds; older than the age limit, another size's folder
+    and a dead writer's temporary file go."""
+    import os
+
+    from modu_desktop.core.github.blobcache import CacheBounds
+
+    cache = ThumbnailCache(tmp_path / "thumbnails")
+    image = make_thumbnail(picture(300, 200))
+    assert image is not None
+    now = 1_000_000_000.0
+    day = 86400.0
+    ages = {"a": 90, "b": 1, "c": 2, "d": 3, "e": 60}  # days since each was made
+    shas = {k: k * 40 for k in ages}
+    for key, sha in shas.items():
+        cache.store(sha, image, PixelSize(300, 200))
+        os.utime(cache.path(sha), (now - ages[key] * day, now - ages[key] * day))
+    one = cache.path(shas["a"]).stat().st_size
+    stray = cache.path(shas["b"]).parent / ".tmp-dead"
+    stray.write_bytes(b"half")
+    os.utime(stray, (now - day, now - day))
+    other_size = tmp_path / "thumbnails" / "96" / "ab"
+    other_size.mkdir(parents=True)
+    (other_size / ("c" * 38 + ".png")).write_bytes(b"old size")
+    # "a" (90 days old) and "e" are the library's: they stay whatever their age; of the rest
+    # the budget holds two beside them, newest first ("b", "c"), "d" goes
+    report = cache.prune({shas["a"], shas["e"]}, CacheBounds(4 * one + one // 2, 30 * day), now=now)
+    left = {k for k, sha in shas.items() if cache.path(sha).is_file()}
+    assert left == {"a", "e", "b", "c"}
+    assert not stray.exists() and not (tmp_path / "thumbnails" / "96").exists()
+    assert report.left.files == 4 and report.removed == 3  # "d", the stray, the old size
+    # past the age limit, one not kept by the library goes even within the budget
+    os.utime(cache.path(shas["c"]), (now - 31 * day, now - 31 * day))
+    cache.prune({shas["a"], shas["e"]}, CacheBounds(100 * one, 30 * day), now=now)
+    assert not cache.path(shas["c"]).exists() and cache.path(shas["b"]).exists()
