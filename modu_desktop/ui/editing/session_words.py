@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
@@ -105,7 +106,7 @@ def took_over_text(holder: LockHolder, now: float, title: str) -> str:
     return tr(
         "{who} had left “{doc}” without a sign of life since {beat}, so "
         "you have taken over editing.",
-        who=holder.holder or "?",
+        who=person(holder.holder),
         doc=title,
         beat=format_when(holder.last_heartbeat, now),
     )
@@ -157,7 +158,7 @@ def lock_lost_text(event: LockLost, login: str, now: float) -> str:
         "{who} took over editing at {when}, so this document is "
         "read-only now. Your text is still here: copy it, save it as a "
         "new document, or compare it.",
-        who=event.by,
+        who=person(event.by),
         when=format_when(event.at, now),
     )
 

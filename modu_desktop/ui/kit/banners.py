@@ -49,6 +49,7 @@ class Banner(QFrame):
             self._lay = FlowLayout()
             outer.addLayout(self._lay)
         self.buttons: dict[str, QPushButton] = {}
+        self._per_message: list[QPushButton] = []  # shown only with the message that offers them
         self.topic: str | None = None  # what the shown message is about (see resolve)
         self._source: Callable[[], str] | None = None  # a text that says "how long ago"
         self._bare: str | Callable[[], str] = ""  # the text without its prefix
@@ -99,6 +100,8 @@ class Banner(QFrame):
         self.set_text(text)
         self.set_kind(kind)
         self.topic = topic
+        for b in self._per_message:  # another message: another offer
+            b.hide()
         self.show()
 
     def resolve(self, *topics: str) -> bool:
@@ -109,12 +112,19 @@ class Banner(QFrame):
             return True
         return False
 
-    def add_button(self, key: str, label: str, accessible: str | None = None) -> QPushButton:
+    def add_button(
+        self, key: str, label: str, accessible: str | None = None, *, per_message: bool = False
+    ) -> QPushButton:
+        """A button on the banner; ``per_message``: hidden by every new message (the caller
+        shows it with the message that offers it)."""
         b = QPushButton(label)
         b.setObjectName(key)
         b.setAccessibleName(accessible or label.replace("&", ""))
         self._lay.addWidget(b)
         self.buttons[key] = b
+        if per_message:
+            b.hide()
+            self._per_message.append(b)
         return b
 
 

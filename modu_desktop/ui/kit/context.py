@@ -9,12 +9,15 @@ receive an ``AppContext`` and call the core through it.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from modu_desktop.core.account.auth import TokenStore
 from modu_desktop.core.account.paths import AppPaths
+from modu_desktop.core.account.people import People, use_people
 from modu_desktop.core.account.session import new_session_id
 from modu_desktop.core.account.settings import Settings
 from modu_desktop.core.documents.snapshots import Identity, list_file
@@ -56,6 +59,8 @@ class AppContext:
     session_id: str = field(default_factory=new_session_id)
     sandbox: Sandbox | None = None  # the in-process practice sandbox
     _workspace: Workspace | None = field(default=None, repr=False)
+    # Display names by login ("김민지 (kim)"), read from GitHub and kept on disk
+    people: People = field(default_factory=People, repr=False)
 
     @property
     def lang(self) -> str:
@@ -113,6 +118,9 @@ class AppContext:
             snapshots=lists,
             idle_release_s=self.options.idle_release_s,
         )
+        host = urlsplit(self.settings.api_url).netloc or "github"
+        self.people = People(self.paths.cache_dir / f"people-{_safe(host)}.json")
+        use_people(self.people)  # every screen names people from these
         with contextlib.suppress(Exception):
             last = lists.load()
             if last is not None:
@@ -126,3 +134,7 @@ class AppContext:
 
 def make_client(api_url: str, token: str, settings: Settings) -> GitHubClient:
     return GitHubClient(api_url, token, RepoRef(settings.owner, settings.name, settings.branch))
+
+
+def _safe(host: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.-]", "-", host)

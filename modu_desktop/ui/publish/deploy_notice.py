@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.locks import words
 from modu_desktop.core.publish.blame import BrokenPage
 from modu_desktop.core.publish.check import Finding
@@ -326,7 +327,7 @@ def _bystander_text(page: BrokenPage, more: int, login: str, now: float) -> str:
             "the site cannot be built with that page. Once it is fixed, your text is "
             "published with it. There is nothing you need to do.",
             doc=page.label,
-            who=page.saved_by,
+            who=person(page.saved_by),
             when=when,
         )
     else:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
     from modu_desktop.ui.doclist.panel import DocListPanel
     from modu_desktop.ui.kit.context import AppContext
+    from modu_desktop.ui.kit.names import WindowNames
     from modu_desktop.ui.kit.operation import Operations
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,8 @@ class ListWindow(Protocol):
     def set_connection(
         self, ok: bool, message: str | None = None, *, offline: bool = False
     ) -> None: ...
+
+    names: WindowNames
 
 
 class ListRefresh(QObject):
@@ -105,6 +108,8 @@ class ListRefresh(QObject):
         doc_list.set_loading(False)
         doc_list.set_rows(rows_from_snapshot(snap, views), win.ctx.server_now())
         win.set_connection(True)
+        # the badges (and who we are) name people as they go by: read once, then kept a week
+        await win.names.learn_now([win.ctx.login, *(v.holder for v in views)])
         session = win.doc
         if session is not None:  # our lock changed on the server? check now
             entry = locks.get(session.doc_id)

@@ -52,6 +52,7 @@ class ShellApi(Protocol):
     status_lock: QLabel
     status_deploy: QLabel
     status_conn: QLabel
+    status_account: QLabel
     list_busy: BusyOverlay
     open_busy: BusyOverlay
     # -- actions and menus (window_menus) ----------------------------------------------------
@@ -120,7 +121,3 @@ class ShellApi(Protocol):
     def request_quit(self, interactive: bool = True) -> None: ...
 
     def set_language(self, code: str | None) -> None: ...
-
-    def focus_list(self) -> None: ...
-
-    def focus_filter(self) -> None: ...

@@ -116,8 +116,8 @@ def _view_menus(win: ShellApi) -> None:
 
 def _go_menu(win: ShellApi) -> None:
     m_go = win.menuBar().addMenu(tr("&Go"))
-    m_go.addAction(action(win, tr("Document &list"), "goList", win.focus_list))
-    m_go.addAction(action(win, tr("&Filter"), "goFilter", win.focus_filter))
+    m_go.addAction(action(win, tr("Document &list"), "goList", lambda: _focus_list(win)))
+    m_go.addAction(action(win, tr("&Filter"), "goFilter", lambda: _focus_filter(win)))
     m_go.addAction(action(win, tr("&Editor"), "goEditor", win.editor_pane.focus_editor))
     m_go.addAction(
         action(
@@ -137,3 +137,17 @@ def remember_language(win: ShellApi, code: str | None) -> None:
         win.show_notice(str(exc), "error")
         return
     win.show_notice(tr("The language changes the next time Modu Desktop starts."), "info")
+
+
+def _focus_list(win: ShellApi) -> None:
+    """Go → Document list: shown first if it was tucked away."""
+    if not win.doc_list.isVisible():
+        win.editor_pane.set_list_shown(True)
+    win.doc_list.tree.setFocus()
+
+
+def _focus_filter(win: ShellApi) -> None:
+    if not win.doc_list.isVisible():
+        win.editor_pane.set_list_shown(True)
+    win.doc_list.filter_edit.setFocus()
+    win.doc_list.filter_edit.selectAll()

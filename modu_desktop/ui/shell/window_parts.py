@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QLabel, QMenu, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.pictures.mirror import RepoImageMirror
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.panel import DocListPanel
@@ -39,6 +40,7 @@ class WindowWidgets:
     status_lock: QLabel
     status_deploy: QLabel
     status_conn: QLabel
+    status_account: QLabel
     deploy_notice: FailedDeployNotice
     list_busy: BusyOverlay
     open_busy: BusyOverlay
@@ -113,10 +115,10 @@ def _window_banners(win: ShellApi, outer: QVBoxLayout) -> None:
         win.viewer_banner.set_text(tr("Viewer mode: you can read documents but not change them."))
     else:
         win.viewer_banner.set_text(
-            tr(
+            lambda: tr(
                 "Viewer mode: your account ({login}) can read this repository "
                 "but not change it, so documents open read-only.",
-                login=ctx.login,
+                login=person(ctx.login),
             )
         )
     win.viewer_banner.setVisible(ctx.viewer)
@@ -192,12 +194,18 @@ def build_status_bar(win: ShellApi) -> None:
     win.status_conn = QLabel("")
     win.status_conn.setObjectName("statusConnection")
     win.status_conn.setAccessibleName(tr("Connection"))
-    who = QLabel(tr("{login} · {repo}", login=win.ctx.login, repo=win.ctx.settings.repo_full_name))
+    who = QLabel(account_text(win))
     who.setObjectName("statusAccount")
+    win.status_account = who
     sb.addWidget(win.status_lock, 1)
     sb.addPermanentWidget(win.status_deploy)
     sb.addPermanentWidget(win.status_conn)
     sb.addPermanentWidget(who)
+
+
+def account_text(win: ShellApi) -> str:
+    """Who is signed in, to which repository: "김민지 (kim) · pnuai/PNU-Modu"."""
+    return tr("{login} · {repo}", login=person(win.ctx.login), repo=win.ctx.settings.repo_full_name)
 
 
 def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -> RepoImageMirror:
