@@ -258,8 +258,9 @@ class PublishBoard:
         if t is None:
             publishing = PublishPhase.NONE
         elif t.state is DeployState.FAILED:
-            failed_run = int(getattr(t.run, "id", 0) or 0)
-            if stop is None or stop.run_id < failed_run or stop.failure is None:
+            # A stop already explained tells why even when this save's own, later failure is
+            # still being read: the page that broke the site breaks it still, most likely.
+            if stop is None or stop.failure is None:
                 publishing = PublishPhase.CHECKING
             elif page is not None or not stop.pages:
                 publishing = PublishPhase.FAILED

@@ -1,5 +1,6 @@
 """The site could not be built: which page stopped it, who saved it and when. Said prominently,
-above the editor, in every window whose save it holds back.
+above the list and the editor, in every window whose save it holds back (and to the one who
+broke it, whatever is open).
 
 ``FailedDeployNotice.show_stop`` takes the window's stop (``core.publish.status.SiteStop``) and
 tells it one of three ways:

@@ -252,9 +252,10 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.act_replace.setEnabled(bool(s and s.editable))
 
     # ------------------------------------------------------------------ list
-    async def refresh_list(self) -> bool:
-        """Re-read the document list (one request when nothing changed)."""
-        return await self.list_refresh.refresh()
+    async def refresh_list(self, *, asked: bool = False) -> bool:
+        """Re-read the document list (one request when nothing changed); ``asked``: by the
+        person, so the site's builds are read again too."""
+        return await self.list_refresh.refresh(asked=asked)
 
     def open_selected(self) -> None:
         d = self.doc_list.selected_doc_id()

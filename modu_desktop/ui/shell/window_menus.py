@@ -53,7 +53,9 @@ def _file_menu(win: ShellApi) -> None:
         win, tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
     )
     win.act_close = action(win, tr("&Close document"), "close", lambda: run(win.close_document()))
-    win.act_refresh = action(win, tr("&Refresh list"), "refresh", lambda: run(win.refresh_list()))
+    win.act_refresh = action(
+        win, tr("&Refresh list"), "refresh", lambda: run(win.refresh_list(asked=True))
+    )
     win.act_signout = action(win, tr("Sign &out"), None, lambda: run(win.sign_out()))
     win.act_quit = action(win, tr("&Quit"), "quit", win.request_quit)
     for a in (win.act_open, win.act_save, win.act_save_new, win.act_close, win.act_refresh):

@@ -75,7 +75,7 @@ def build_central(win: ShellApi) -> None:
     win.splitter = QSplitter(Qt.Orientation.Horizontal)
     win.doc_list = DocListPanel()
     win.doc_list.openRequested.connect(lambda d: run(win.open_document(d)))
-    win.doc_list.refreshRequested.connect(lambda: run(win.refresh_list()))
+    win.doc_list.refreshRequested.connect(lambda: run(win.refresh_list(asked=True)))
     win.splitter.addWidget(win.doc_list)
     win.right = QStackedWidget()
     placeholder = QLabel(
@@ -103,7 +103,7 @@ def build_central(win: ShellApi) -> None:
 
 
 def _window_banners(win: ShellApi, outer: QVBoxLayout) -> None:
-    """Practice mode, viewer mode and the one notice, above everything."""
+    """Practice mode, viewer mode, the one notice and the failed build, above everything."""
     ctx = win.ctx
     win.practice_banner = Banner("practiceBanner", "practice")
     win.practice_banner.set_text(tr("Practice mode — nothing you do here reaches the real site"))
@@ -130,10 +130,14 @@ def _window_banners(win: ShellApi, outer: QVBoxLayout) -> None:
     win.notice.hide()
     outer.addWidget(win.notice)
 
+    # The site's build is everyone's, not the open document's: said whatever is open (or not)
+    win.deploy_notice = FailedDeployNotice()
+    win.deploy_notice.hide()
+    outer.addWidget(win.deploy_notice)
+
 
 def _document_area(win: ShellApi) -> QWidget:
-    """The open document's title, its banners (lock lost, read-only, the failed build) and
-    the editor."""
+    """The open document's title, its banners (lock lost, read-only) and the editor."""
     run = win.ops.run
     area = QWidget()
     area_lay = QVBoxLayout(area)
@@ -155,10 +159,6 @@ def _document_area(win: ShellApi) -> QWidget:
     win.readonly_banner = Banner("readOnlyBanner", "info")
     win.readonly_banner.hide()
     area_lay.addWidget(win.readonly_banner)
-
-    win.deploy_notice = FailedDeployNotice()  # placed once, above the editor
-    win.deploy_notice.hide()
-    area_lay.addWidget(win.deploy_notice)
 
     win.editor_pane = EditorPane()
     win.editor_pane.textEdited.connect(win.update_title)
