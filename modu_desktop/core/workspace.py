@@ -31,6 +31,9 @@ DRAFTS_DIR = "drafts"
 SPOOL_DIR = "spool"
 DONE_KEEP_S = 7 * 86400.0  # committed queue items are kept a week (SaveService.rebased)
 IDLE_RELEASE_S = 20 * 60.0  # an open document's lock is released after this long without typing
+# Between heartbeats an open document's lock is looked at this often (a conditional read, free
+# while nothing changed): a take-over reaches the one it was taken from within seconds.
+LOOK_S = 10.0
 
 
 def lock_manager(
@@ -70,6 +73,7 @@ class Workspace:
     held_locks: HeldLockRegistry | None = None
     # Seconds without typing after which an open document's lock is released (None: never).
     idle_release_s: float | None = IDLE_RELEASE_S
+    look_s: float = LOOK_S  # between heartbeats, how often the lock is looked at
 
     @classmethod
     def build(
@@ -89,6 +93,7 @@ class Workspace:
         install_id: str | None = None,
         snapshots: SnapshotFile | None = None,
         idle_release_s: float | None = IDLE_RELEASE_S,
+        look_s: float = LOOK_S,
     ) -> Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
         no queue even with a data directory. ``install_id`` None: this installation's id, kept
@@ -151,6 +156,7 @@ class Workspace:
             spool,
             registry,
             idle_release_s or None,
+            look_s,
         )
 
     def server_now(self) -> float:

@@ -45,10 +45,7 @@ log = logging.getLogger(__name__)
 
 OPEN_ATTEMPTS = 3  # an open or a take-back that keeps losing the race stops after this many
 MISSED_BEAT_FRACTION = 5  # after a missed heartbeat the next try comes after 1/5 of the interval
-RESUME_PAUSE_S = 10.0
-# Between heartbeats the lock is looked at this often (a conditional read, free while nothing
-# changed), so a take-over is told to the one it was taken from within seconds, not minutes.
-LOOK_S = 10.0  # after a failed resume, keystrokes wait this long before trying again
+RESUME_PAUSE_S = 10.0  # after a failed resume, keystrokes wait this long before trying again
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ class Timing:
     heartbeat_s: float
     release_timeout_s: float
     idle_release_s: float | None  # None: never released for idleness
-    look_s: float | None = LOOK_S  # between heartbeats, a look whether it is still ours
+    look_s: float | None = None  # between heartbeats, a look whether it is still ours
 
 
 class LockKeeping:

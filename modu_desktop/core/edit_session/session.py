@@ -66,6 +66,7 @@ class EditSession(LockKeeping):
             float(ws.locks.heartbeat_s),
             release_timeout_s,
             float(idle_release_s) if idle_release_s else None,
+            getattr(ws, "look_s", None),
         )
         super().__init__(ws, view, loaded.doc_id, held, timing)
         self.path = loaded.path

@@ -45,6 +45,7 @@ class AppOptions:
     release_timeout_s: float = 10.0
     idle_release_s: float | None = 20 * 60.0  # lock released after this long without typing
     refresh_on_activate: bool = True  # re-read the list when the app comes to the front
+    free_look_s: float = 10.0  # notify-when-free looks this often (a read, free while unchanged)
 
 
 @dataclass
