@@ -144,20 +144,8 @@ class Workspace:
                 with contextlib.suppress(OSError):
                     spool.prune_done(DONE_KEEP_S)
         saves = SaveService(store, target, spool, on_queued=on_queued)
-        return cls(
-            client,
-            login,
-            session_id,
-            target,
-            store,
-            locks,
-            saves,
-            drafts,
-            spool,
-            registry,
-            idle_release_s or None,
-            look_s,
-        )
+        made = (client, login, session_id, target, store, locks, saves, drafts, spool, registry)
+        return cls(*made, idle_release_s or None, look_s)
 
     def server_now(self) -> float:
         """Server time (GitHub's ``Date`` offset), for lock ages."""

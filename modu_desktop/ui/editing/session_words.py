@@ -235,7 +235,8 @@ class SessionWords:
         elif isinstance(event, Saved):
             win.set_connection(True)
             win.set_lock_status(tr("✔ Saved “{doc}”", doc=win.label(event.doc_id)), "ok")
-            win.resolve_notice("save", "connection")  # an earlier "not saved" is resolved
+            # an earlier "not saved" is resolved, and "your unsaved text is back" is saved now
+            win.resolve_notice("save", "connection", "recovered")
         elif isinstance(event, Queued) and isinstance(event.cause, errors.BranchMoved):
             # GitHub answered but was busy with others' commits: no outage to report.
             self._editing_status(event.doc_id)
@@ -247,6 +248,7 @@ class SessionWords:
             win.set_connection(False, msg, offline=True)
             win.show_notice(msg, "warning", topic="connection")
         elif isinstance(event, TheirsTaken):
+            win.resolve_notice("recovered")  # the text on screen is the saved one now
             if not event.saved_as_new:
                 win.set_lock_status(
                     tr("Showing the current version of “{doc}”", doc=win.label(event.doc_id)),

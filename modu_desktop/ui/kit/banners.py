@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLayout,
     QPushButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -134,3 +136,41 @@ def show_state(label: QLabel, text: str, kind: str) -> None:
     label.setProperty("kind", kind)
     label.style().unpolish(label)
     label.style().polish(label)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label for the status bar that never cuts a sentence off unseen: where the
+    window is too narrow (800 px) it ends in "…", and the whole sentence is its tooltip and is
+    shown on a click. ``text()`` is always the whole sentence."""
+
+    MIN_WIDTH = 60
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt API
+        super().setText(text)
+        self.setToolTip(text)
+
+    def shown_text(self) -> str:
+        """What is on screen: the sentence, or as much of it as fits, ending in "…"."""
+        width = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.MIN_WIDTH), hint.height())
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        self.style().drawItemText(
+            painter,
+            self.contentsRect(),
+            int(self.alignment()),
+            self.palette(),
+            self.isEnabled(),
+            self.shown_text(),
+            QPalette.ColorRole.WindowText,
+        )
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if self.shown_text() != self.text():
+            QToolTip.showText(event.globalPosition().toPoint(), self.text(), self)
+        super().mousePressEvent(event)

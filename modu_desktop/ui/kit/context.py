@@ -24,7 +24,7 @@ from modu_desktop.core.documents.snapshots import Identity, list_file
 from modu_desktop.core.documents.store import DocumentStore
 from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.locks.manager import LockManager
-from modu_desktop.core.workspace import Workspace
+from modu_desktop.core.workspace import LOOK_S, Workspace
 
 if TYPE_CHECKING:
     from modu_desktop.sandbox import Sandbox
@@ -46,6 +46,7 @@ class AppOptions:
     idle_release_s: float | None = 20 * 60.0  # lock released after this long without typing
     refresh_on_activate: bool = True  # re-read the list when the app comes to the front
     free_look_s: float = 10.0  # notify-when-free looks this often (a read, free while unchanged)
+    look_s: float = LOOK_S  # an open document's lock is looked at this often between heartbeats
 
 
 @dataclass
@@ -118,6 +119,7 @@ class AppContext:
             queue_saves=not self.viewer,
             snapshots=lists,
             idle_release_s=self.options.idle_release_s,
+            look_s=self.options.look_s,
         )
         host = urlsplit(self.settings.api_url).netloc or "github"
         self.people = People(self.paths.cache_dir / f"people-{_safe(host)}.json")

@@ -182,8 +182,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.resolve_notice("connection")  # what the outage said is no longer true
 
     def set_lock_status(self, text: str, kind: str = "info") -> None:
-        show_state(self.status_lock, text, kind)
-        self.status_lock.setToolTip(text)  # the status bar may cut a long sentence off
+        show_state(self.status_lock, text, kind)  # a long one ends in "…", whole on hover
 
     def lock_status(self) -> tuple[str, str]:
         return self.status_lock.text(), str(self.status_lock.property("kind") or "info")
@@ -429,7 +428,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         (a notice about that document goes with it)."""
         if self.session is not None:
             self.board.set_phase(self.session.doc_id, None)
-        self.resolve_notice("document")
+        self.resolve_notice("document", "recovered")
         self.following.queued_text = None
         self.session = None
         self.lock_banner.hide()

@@ -14,7 +14,7 @@ from modu_desktop.core.pictures.mirror import RepoImageMirror
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.panel import DocListPanel
 from modu_desktop.ui.editing.editor import EditorPane
-from modu_desktop.ui.kit.banners import Banner
+from modu_desktop.ui.kit.banners import Banner, ElidedLabel
 from modu_desktop.ui.kit.busy import BusyOverlay
 from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
@@ -185,10 +185,10 @@ def explain_cannot_save(win: ShellApi) -> None:
 
 def build_status_bar(win: ShellApi) -> None:
     sb = win.statusBar()
-    win.status_lock = QLabel("")
+    win.status_lock = ElidedLabel("")  # a long sentence ends in "…", whole on hover and click
     win.status_lock.setObjectName("statusLock")
     win.status_lock.setAccessibleName(tr("Lock state"))
-    win.status_deploy = QLabel("")
+    win.status_deploy = ElidedLabel("")
     win.status_deploy.setObjectName("statusDeploy")
     win.status_deploy.setAccessibleName(tr("Publishing state"))
     win.status_conn = QLabel("")
