@@ -374,8 +374,9 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
         raise TypeError(f"{type(view).__name__} shows no rows")
     model = view.model()
     rows = []
+    shown = [c for c in range(model.columnCount()) if not _column_hidden(view, c)] or [0]
     for row in range(model.rowCount()):
-        first = model.index(row, 0)
+        first = model.index(row, shown[0])  # a narrow list may hide its first column
         rect = view.visualRect(first)
         if rect.isEmpty():
             continue
@@ -389,6 +390,11 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
             }
         )
     return {"rows": rows}
+
+
+def _column_hidden(view: QAbstractItemView, column: int) -> bool:
+    hidden = getattr(view, "isColumnHidden", None)
+    return bool(hidden(column)) if callable(hidden) else False
 
 
 def _document(_r: dict[str, Any]) -> dict[str, Any]:
