@@ -42,16 +42,6 @@ def people_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox
         sb.stop()
 
 
-@pytest.fixture(scope="module")
-def lees_screen(hands_shots: Path) -> Iterator[XScreen]:
-    screen = XScreen(1600, 1000, hands_shots)
-    screen.start()
-    try:
-        yield screen
-    finally:
-        screen.stop()
-
-
 def _shown(app: HandsApp, name: str) -> str:
     found = app.probe.widgets(name=name)
     return str(found[0]["text"]) if found else ""
@@ -83,7 +73,7 @@ def _red_panel_for_kim(app: HandsApp, line: int) -> None:
 
 def test_the_breaker_is_told_why_and_the_bystander_whose_page_it_is(
     screen: XScreen,
-    lees_screen: XScreen,
+    other_screen: XScreen,
     x_screens: Callable[[int, int], XScreen],
     people_sandbox: Sandbox,
     tmp_path: Path,
@@ -111,7 +101,7 @@ def test_the_breaker_is_told_why_and_the_bystander_whose_page_it_is(
         screen.screenshot("breaker-red-panel-1600")
 
         lee_app = HandsApp(
-            lees_screen, sb.api_url, tmp_path / "lee", Account("lee", "tok-lee"), "--open", LEE_DOC
+            other_screen, sb.api_url, tmp_path / "lee", Account("lee", "tok-lee"), "--open", LEE_DOC
         )
         with running(lee_app) as lee:
             lee.wait(lambda: lee.probe.widgets(name="failedDeployNotice"), 60, "lee's panel")
@@ -120,7 +110,7 @@ def test_the_breaker_is_told_why_and_the_bystander_whose_page_it_is(
             )
             assert "김민지(kim) 님이" in _shown(lee, "failedDeployExplain")
             assert not lee.probe.widgets(name="fixPageButton")  # nothing to undo his work
-            lees_screen.screenshot("bystander-amber-panel-1600")
+            other_screen.screenshot("bystander-amber-panel-1600")
 
         kim.click(name="fixPageButton")  # 고치기: the caret on the broken line
         kim.wait(lambda: _caret_line(kim) == line, 10, "the caret on the broken line")

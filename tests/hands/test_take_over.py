@@ -39,23 +39,13 @@ def people_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox
         sb.stop()
 
 
-@pytest.fixture(scope="module")
-def lees_screen(hands_shots: Path) -> Iterator[XScreen]:
-    screen = XScreen(1600, 1000, hands_shots)
-    screen.start()
-    try:
-        yield screen
-    finally:
-        screen.stop()
-
-
 def _text(app: HandsApp, name: str) -> str:
     found = app.probe.widgets(name=name)
     return str(found[0]["text"]) if found else ""
 
 
 def test_taken_over_then_edit_now_brings_the_unsaved_text_back(
-    screen: XScreen, lees_screen: XScreen, people_sandbox: Sandbox, tmp_path: Path
+    screen: XScreen, other_screen: XScreen, people_sandbox: Sandbox, tmp_path: Path
 ) -> None:
     sb = people_sandbox
     kim_app = HandsApp(
@@ -71,12 +61,12 @@ def test_taken_over_then_edit_now_brings_the_unsaved_text_back(
         kim.wait(lambda: MINE in kim.probe.document()["text"], 10, "kim's sentence")
 
         lee_app = HandsApp(
-            lees_screen, sb.api_url, tmp_path / "lee", Account("lee", "tok-lee"), "--open", DOC
+            other_screen, sb.api_url, tmp_path / "lee", Account("lee", "tok-lee"), "--open", DOC
         )
         with running(lee_app) as lee:
             head = lee.wait(lambda: _text(lee, "lockDialogHeadline"), 60, "the lock question")
             assert "김민지(kim) 님이" in head, head
-            lees_screen.screenshot("lock-question-names-kim-1600")
+            other_screen.screenshot("lock-question-names-kim-1600")
             lee.click(name="stealButton")
             lee.click(name="confirmStealButton")
             lee.wait(lambda: lee.probe.document().get("read_only") is False, 30, "lee editing")
@@ -125,14 +115,14 @@ def test_taken_over_then_edit_now_brings_the_unsaved_text_back(
 
 def test_a_read_only_page_offers_to_take_editing_on_a_small_screen(
     x_screens: Callable[[int, int], XScreen],
-    lees_screen: XScreen,
+    other_screen: XScreen,
     people_sandbox: Sandbox,
     tmp_path: Path,
 ) -> None:
     sb = people_sandbox
     small = x_screens(800, 600)
     lee_app = HandsApp(
-        lees_screen, sb.api_url, tmp_path / "lee", Account("lee", "tok-lee"), "--open", DOC
+        other_screen, sb.api_url, tmp_path / "lee", Account("lee", "tok-lee"), "--open", DOC
     )
     with running(lee_app) as lee:
         lee.wait(lambda: lee.probe.document().get("read_only") is False, 60, "lee editing")
