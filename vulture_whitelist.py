@@ -25,6 +25,7 @@ _.insertFromMimeData
 _.interceptRequest
 _.javaScriptConsoleMessage
 _.paint
+_.paintEvent
 _.requestStarted
 
 # The standard library calls or reads these by name: html.parser.HTMLParser's handlers,

@@ -63,13 +63,24 @@ def language() -> str:
 def has_final_consonant(word: str) -> bool:
     """Whether ``word``, read in Korean, ends in a consonant (받침). Ignores closing
     quotes and punctuation; the rieul rule of 으로/로 is handled by ``particle``."""
-    text = word.rstrip().rstrip(_TRAILING_PUNCT).rstrip()
+    text = _spoken_end(word)
     if not text:
         return False
     last = text[-1]
     if "가" <= last <= "힣":
         return (ord(last) - 0xAC00) % 28 != 0
     return _latin_or_digit_final(text)
+
+
+def _spoken_end(word: str) -> str:
+    """``word`` up to where it is read before a particle: closing punctuation and a trailing
+    aside in parentheses are not read ("김민지(kim)가", like "김민지가")."""
+    text = word.rstrip()
+    if text.endswith(")") and "(" in text[:-1]:
+        head = text[: text.rindex("(")].rstrip()
+        if head:
+            text = head
+    return text.rstrip(_TRAILING_PUNCT).rstrip()
 
 
 def _latin_or_digit_final(text: str) -> bool:
@@ -85,7 +96,7 @@ def _latin_or_digit_final(text: str) -> bool:
 
 
 def _ends_in_rieul(word: str) -> bool:
-    text = word.rstrip().rstrip(_TRAILING_PUNCT).rstrip()
+    text = _spoken_end(word)
     if not text:
         return False
     last = text[-1]

@@ -35,6 +35,9 @@ DRAFTS_DIR = "drafts"
 SPOOL_DIR = "spool"
 DONE_KEEP_S = 7 * 86400.0  # committed queue items are kept a week (SaveService.rebased)
 IDLE_RELEASE_S = 20 * 60.0  # an open document's lock is released after this long without typing
+# Between heartbeats an open document's lock is looked at this often (a conditional read, free
+# while nothing changed): a take-over reaches the one it was taken from within seconds.
+LOOK_S = 10.0
 
 
 def lock_manager(
@@ -74,6 +77,7 @@ class Workspace:
     held_locks: HeldLockRegistry | None = None
     # Seconds without typing after which an open document's lock is released (None: never).
     idle_release_s: float | None = IDLE_RELEASE_S
+    look_s: float = LOOK_S  # between heartbeats, how often the lock is looked at
 
     @classmethod
     def build(
@@ -93,6 +97,7 @@ class Workspace:
         install_id: str | None = None,
         snapshots: SnapshotFile | None = None,
         idle_release_s: float | None = IDLE_RELEASE_S,
+        look_s: float = LOOK_S,
     ) -> Workspace:
         """``data_dir`` None: no drafts, queue or records. ``queue_saves`` False (viewer mode):
         no queue even with a data directory. ``install_id`` None: this installation's id, kept
@@ -142,19 +147,8 @@ class Workspace:
                 with contextlib.suppress(OSError):
                     spool.prune_done(DONE_KEEP_S)
         saves = SaveService(store, target, spool, on_queued=on_queued)
-        return cls(
-            client,
-            login,
-            session_id,
-            target,
-            store,
-            locks,
-            saves,
-            drafts,
-            spool,
-            registry,
-            idle_release_s or None,
-        )
+        made = (client, login, session_id, target, store, locks, saves, drafts, spool, registry)
+        return cls(*made, idle_release_s or None, look_s)
 
     @property
     def editor(self) -> Editor:

@@ -52,6 +52,22 @@ def screen(x_screens: Callable[[int, int], XScreen]) -> XScreen:
     return x_screens(1600, 1000)
 
 
+@pytest.fixture(scope="session")
+def other_screen(hands_shots: Path) -> Iterator[XScreen]:
+    """A second 1600×1000 screen with its own openbox: another person's computer, for the
+    tests where two people work at once (started once for the run)."""
+    missing = missing_tools()
+    if missing:
+        pytest.skip(f"the real-hands tests need {', '.join(missing)} (.ci/apt-packages.txt)")
+    screen = XScreen(1600, 1000, hands_shots)
+    screen.start()
+    print(f"\nhands: the other person's X screen on DISPLAY={screen.display}")
+    try:
+        yield screen
+    finally:
+        screen.stop()
+
+
 @pytest.fixture(scope="module")
 def hands_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A sandbox with the sample brochure, two editors and a viewer, for one module."""

@@ -158,6 +158,16 @@ def test_user_with_token(target: Target) -> None:
     assert isinstance(body["id"], int)
 
 
+def test_anyones_profile_has_the_name_people_go_by(target: Target) -> None:
+    me = target.api.get("/user").json()["login"]
+    r = target.api.get(f"/users/{me.upper()}")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["login"].casefold() == me.casefold()
+    assert body["user_view_type"] == "public" and "name" in body
+    assert target.api.get("/users/no-such-login-modu-desktop-0").status_code == 404
+
+
 def test_user_without_token_requires_authentication(target: Target) -> None:
     r = target.client(token=None).get("/user")
     assert r.status_code == 401

@@ -124,6 +124,9 @@ def _drive(
     anon.get("/user")
     bad.get("/user")
     c.get("/user", headers={"X-GitHub-Api-Version": "1999-01-01"})
+    c.get("/users/editor1")  # anyone's public profile
+    c.get("/users/EDITOR2")  # logins are case-insensitive
+    c.get("/users/nobody-here")  # 404
     c.get("/orgs/pnuai/members/editor1")  # 204
     c.get("/orgs/pnuai/members/editor2")  # 404: not a member
     outsider.get("/orgs/pnuai/members/editor1", follow_redirects=False)  # 302

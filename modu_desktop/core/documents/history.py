@@ -30,6 +30,7 @@ from datetime import datetime
 from itertools import zip_longest
 from typing import Any
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.documents.naming import ManyPages, read_many_pages
 from modu_desktop.core.documents.store import DocumentStore, SaveConflict, SaveResult, decode_text
 from modu_desktop.core.text import Text
@@ -58,9 +59,9 @@ class Version:
 
     @property
     def who(self) -> str:
-        """The person, as people call them: the name on the commit, else the login."""
-        name = (self.author_name or "").strip()
-        return name or self.author_login or "?"
+        """The person, as people call them: "김민지 (kim)" — the account's display name (else
+        the name on the commit) with the login beside it (``core/account/people.py``)."""
+        return person(self.author_login, name=self.author_name)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -34,6 +34,12 @@ minutes) the lock is released so others may edit; the editor and its draft stay
 (``LockParked``). The view calls :meth:`note_typing` on every keystroke; when it answers True
 the view runs :meth:`resume`, which takes the lock again if it is free (``LockResumed``) or asks
 the usual question — taking over, or read-only with the text kept (``LockLost``).
+
+Between heartbeats the lock is looked at every ``Workspace.look_s`` (a conditional read), so a
+take-over reaches the one it was taken from within seconds. Editing again after a loss, or in a
+document opened read-only (편집 권한 가져오기, 지금 편집하기): :meth:`EditSession.take_back`
+takes the lock (free, or after the question asked at opening) and keeps the unsaved text —
+beside the current version on the conflict screen when the page changed meanwhile.
 """
 
 from modu_desktop.core.edit_session.events import (

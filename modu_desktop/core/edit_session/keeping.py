@@ -48,11 +48,24 @@ MISSED_BEAT_FRACTION = 5  # after a missed heartbeat the next try comes after 1/
 RESUME_PAUSE_S = 10.0  # after a failed resume, keystrokes wait this long before trying again
 
 
+@dataclass(frozen=True)
+class Claim:
+    """How asking for the lock ended: ``held`` (ours now; ``took_over``: a stale lock we
+    replaced), ``declined`` (someone holds it and the user left it to them), or neither
+    (``error``: why; None: it kept changing, or the document closed meanwhile)."""
+
+    held: HeldLock | None = None
+    took_over: LockHolder | None = None
+    declined: LockView | None = None
+    error: BaseException | None = None
+
+
 @dataclass
 class Timing:
     heartbeat_s: float
     release_timeout_s: float
     idle_release_s: float | None  # None: never released for idleness
+    look_s: float | None = None  # between heartbeats, a look whether it is still ours
 
 
 class LockKeeping:
@@ -153,38 +166,49 @@ class LockKeeping:
             return await self._resume()
 
     async def _resume(self) -> SessionEvent:
+        claim = await self._claim()
+        if claim.held is not None:
+            return self._resumed(claim.held, claim.took_over)
+        if claim.declined is None or self.closed or self.lost:
+            return self._resume_failed(claim.error)
+        # Someone else edits it now and we leave it to them: read-only, our text stays.
+        view = claim.declined
+        self.parked = False
+        self._lose(view, released=False)
+        return LockLost(self.doc_id, holder_of(view), view.started_at, False)
+
+    async def _claim(self) -> Claim:
+        """The lock, free (or stale) at once, else after the question asked at opening (take
+        over → steal over the sha the user saw). A lock that keeps changing is given up on
+        after :data:`OPEN_ATTEMPTS`."""
         for _ in range(OPEN_ATTEMPTS):
             try:
                 res = await self.ws.locks.acquire(self.doc_id, take_stale=True)
             except Exception as exc:
-                return self._resume_failed(exc)
+                return Claim(error=exc)
             if res.held is not None:
                 took = res.outcome is AcquireOutcome.TOOK_OVER and res.view is not None
                 holder = LockHolder.of(res.view, self.title) if took and res.view else None
-                return self._resumed(res.held, holder)
+                return Claim(held=res.held, took_over=holder)
             if res.outcome is AcquireOutcome.FAILED:
-                return self._resume_failed(res.error or LockFailure(res.text))
+                return Claim(error=res.error or LockFailure(res.text))
             if res.outcome is AcquireOutcome.LOST_RACE or res.view is None:
                 continue
             choice = await self.view.ask_take_over(LockHolder.of(res.view, self.title))
-            if self.closed or self.lost:
-                return self._resume_failed(None)
-            if choice is TakeOver.TAKE_OVER:
-                try:
-                    stolen = await self.ws.locks.steal(res.view)
-                except Exception as exc:
-                    return self._resume_failed(exc)
-                if stolen.held is not None:
-                    return self._resumed(stolen.held, None)
-                if stolen.outcome is AcquireOutcome.FAILED:
-                    return self._resume_failed(stolen.error or LockFailure(stolen.text))
-                self.view.report(RaceLost(self.doc_id, stolen.view))
-                continue
-            # Someone else edits it now and we leave it to them: read-only, our text stays.
-            self.parked = False
-            self._lose(res.view, released=False)
-            return LockLost(self.doc_id, holder_of(res.view), res.view.started_at, False)
-        return self._resume_failed(None)
+            if self.closed:
+                return Claim()
+            if choice is not TakeOver.TAKE_OVER:
+                return Claim(declined=res.view)
+            try:
+                stolen = await self.ws.locks.steal(res.view)
+            except Exception as exc:
+                return Claim(error=exc)
+            if stolen.held is not None:
+                return Claim(held=stolen.held)
+            if stolen.outcome is AcquireOutcome.FAILED:
+                return Claim(error=stolen.error or LockFailure(stolen.text))
+            self.view.report(RaceLost(self.doc_id, stolen.view))
+        return Claim()
 
     def _resumed(self, held: HeldLock, took_over: LockHolder | None) -> SessionEvent:
         if self.closed:  # closed while the lock was being taken back: give it up again
@@ -194,8 +218,7 @@ class LockKeeping:
             return Released(self.doc_id, None)
         self.held = held
         self.parked = False
-        self._last_typed = _now()
-        self._start_heartbeat()
+        self._restart_keeping()
         return self._tell(LockResumed(self.doc_id, took_over))
 
     def _resume_failed(self, error: BaseException | None) -> SessionEvent:
@@ -203,6 +226,12 @@ class LockKeeping:
         return self._tell(ResumeFailed(self.doc_id, error))
 
     # -- heartbeat -----------------------------------------------------------------------------
+
+    def _restart_keeping(self) -> None:
+        """The lock is ours again: the idle time starts now and the heartbeat runs."""
+        self._last_typed = _now()
+        self._resume_not_before = 0.0
+        self._start_heartbeat()
 
     def _start_heartbeat(self) -> None:
         task = self._heartbeat
@@ -213,10 +242,12 @@ class LockKeeping:
 
     async def _heartbeat_loop(self) -> None:
         interval = self._timing.heartbeat_s
+        look_s = min(interval, self._timing.look_s or interval)
         next_beat = _now() + interval
+        next_look = _now() + look_s
         while self.held is not None and not self.lost and not self.closed:
             idle_at = self._idle_deadline()
-            deadline = next_beat if idle_at is None else min(next_beat, idle_at)
+            deadline = min(next_beat, next_look, idle_at if idle_at is not None else next_beat)
             woke = False
             with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, deadline - _now()))
@@ -232,7 +263,13 @@ class LockKeeping:
                 # The release failed: the lock is still ours; try again at the next beat.
                 self._last_typed = _now() - (self._timing.idle_release_s or 0.0) + interval
             if not woke and _now() < next_beat:
-                continue  # the idle deadline passed without parking: typed meanwhile
+                # no heartbeat due: the idle deadline passed without parking (typed meanwhile),
+                # or it is time to look whether someone took the lock in between
+                if _now() >= next_look:
+                    if await self._looked_lost(held):
+                        return
+                    next_look = _now() + look_s
+                continue
             held = self.held
             if held is None or self.lost or self.closed:
                 return
@@ -244,6 +281,7 @@ class LockKeeping:
                 continue
             if self.lost or self.closed:
                 return
+            next_look = _now() + look_s
             if res.outcome is HeartbeatOutcome.OK:
                 next_beat = _now() + interval
                 self.view.report(LockRenewed(self.doc_id, self.ws.server_now()))
@@ -257,6 +295,19 @@ class LockKeeping:
             else:
                 self._lose(res.view, released=res.outcome is HeartbeatOutcome.RELEASED)
                 return
+
+    async def _looked_lost(self, held: HeldLock) -> bool:
+        """One look between heartbeats (a conditional read, no write): True when the lock was
+        taken over or released meanwhile — said at once, not at the next heartbeat."""
+        try:
+            res = await self.ws.locks.look(held)
+        except Exception as exc:
+            log.info("looking at the lock of %s: %s", self.doc_id, exc)
+            return False
+        if res is None or self.lost or self.closed or self.held is not held:
+            return False
+        self._lose(res.view, released=res.outcome is HeartbeatOutcome.RELEASED)
+        return True
 
     def _lose(
         self, lock_view: LockView | None, *, released: bool, during_save: bool = False

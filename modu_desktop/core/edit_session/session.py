@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 from modu_desktop.core.documents.store import LoadedDoc, SaveConflict, SaveResult
 from modu_desktop.core.edit_session.events import (
     EditView,
+    LockResumed,
     Mode,
     NotSaved,
     Opened,
     OpenFailed,
     Queued,
     Released,
+    ResumeFailed,
     Saved,
     SessionEvent,
     TheirsTaken,
@@ -64,6 +66,7 @@ class EditSession(LockKeeping):
             float(ws.locks.heartbeat_s),
             release_timeout_s,
             float(idle_release_s) if idle_release_s else None,
+            getattr(ws, "look_s", None),
         )
         super().__init__(ws, view, loaded.doc_id, held, timing)
         self.path = loaded.path
@@ -161,6 +164,48 @@ class EditSession(LockKeeping):
         if self.parked:
             await self.resume()
         return self.held is not None and self.editable
+
+    async def take_back(self, mine: str | None) -> SessionEvent | None:
+        """Edit here again after the lock was lost or the document opened read-only (편집 권한
+        가져오기, 지금 편집하기): the lock is taken when free, else after the question asked at
+        opening. ``mine``: the text on screen that was not saved (None: nothing to keep). When
+        the page did not change meanwhile, ``mine`` simply becomes editable again; when it did,
+        the conflict screen shows both (``Saved``, ``TheirsTaken``, or ``NotSaved("conflict")``
+        with ``mine`` still on screen); with nothing of ours, the current version is shown
+        (``TheirsTaken``). None when there was nothing to do or the user left it to the other."""
+        if self.closed or self.editable or self.mode is Mode.VIEWER:
+            return None
+        async with self._guard:
+            if self.closed or self.editable:
+                return None
+            claim = await self._claim()
+            if claim.held is None:
+                return self._tell(ResumeFailed(self.doc_id, claim.error)) if claim.error else None
+            if self.closed:
+                await release_quietly(self.ws, claim.held, self._timing.release_timeout_s)
+                return None
+            self.mode, self.held, self.parked = Mode.EDIT, claim.held, False
+            self.lost, self.lost_view = False, None
+            self._restart_keeping()
+            self._tell(LockResumed(self.doc_id, claim.took_over))
+            try:
+                current = await self.ws.store.load(self.doc_id)
+            except Exception as exc:  # the next save compares with GitHub anyway
+                log.info("taking %s back: the current version was not read: %s", self.doc_id, exc)
+                return None
+            if current.sha == self.base_sha:
+                return None
+            if mine is None:
+                self.base_sha = current.sha
+                return self._tell(TheirsTaken(self.doc_id, current.text, current.sha, False))
+            found = SaveConflict(
+                self.doc_id, self.path, mine, self.base_sha, current.text, current.sha
+            )
+            self.saving = True
+            try:
+                return await self._resolve(found)
+            finally:
+                self.saving = False
 
     # -- saving --------------------------------------------------------------------------------
 

@@ -32,6 +32,14 @@ class Reads(HttpCore):
             login=d["login"], id=d.get("id"), name=d.get("name"), email=d.get("email"), raw=d
         )
 
+    async def get_account(self, login: str) -> User:
+        """Anyone's public profile (``GET /users/{login}``): ``name`` is the display name the
+        account goes by (None when it has not set one)."""
+        d = await self._get_json(f"/users/{quote(login, safe='')}")
+        return User(
+            login=d["login"], id=d.get("id"), name=d.get("name"), email=d.get("email"), raw=d
+        )
+
     async def get_repo(self) -> RepoInfo:
         d = await self._get_json(self._repo_path)
         perms = d.get("permissions") or {}

@@ -206,6 +206,13 @@ class LockManager:
     async def _heartbeat(self, held: HeldLock) -> HeartbeatResult:
         return self._beat(held, await self._renewer.heartbeat(held))
 
+    async def look(self, held: HeldLock) -> HeartbeatResult | None:
+        """Only look, between heartbeats (one conditional tree read, no write): None while the
+        lock is still the one we last wrote or GitHub could not be asked; else what the
+        heartbeat would report (taken over, released)."""
+        res = await self._renewer.look(held)
+        return None if res is None else self._beat(held, res)
+
     async def _renew_found(self, held: HeldLock) -> HeartbeatResult:
         """Renew a lock of ours that acquire has just read (no second look)."""
         return self._beat(held, await self._renewer.renew(held))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
+from modu_desktop.core.account import people
 from modu_desktop.core.locks import words
 from modu_desktop.core.locks.model import LockCode, LockView
 from modu_desktop.core.text import Text, _err_text
@@ -86,10 +87,13 @@ _HOLDING = {LockCode.HELD_BY_OTHER, LockCode.NOT_YOURS, LockCode.CHANGED_WHILE_R
 
 
 def holder_name(login: str | None) -> Text:
-    """Someone else named inside a sentence: ``@kim`` / "kim 님"; "someone else" when the lock
-    does not say."""
+    """Someone else named inside a sentence: ``@kim`` / "kim 님", with the display name when it
+    is known ("김민지 (@kim)" / "김민지(kim) 님"); "someone else" when the lock does not say."""
     if not login:
         return Text("someone else")
+    name = people.current().name_of(login)
+    if name and name.casefold() != login.casefold():
+        return Text("{name} (@{login})", name=name, login=login)
     return Text("@{login}", login=login)
 
 

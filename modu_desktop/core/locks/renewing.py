@@ -39,6 +39,18 @@ class Renewer:
             return await self._changed(held, sha, None)
         return await self.renew(held)
 
+    async def look(self, held: HeldLock) -> HeartbeatResult | None:
+        """The heartbeat's look alone: None while the lock file is the blob we last wrote (or
+        the tree could not be read; the heartbeat deals with that); else whose it is now."""
+        try:
+            sha = await self.reader.lock_sha(held.doc_id)
+        except Exception:
+            return None
+        if sha == held.sha:
+            return None
+        res = await self._changed(held, sha, None)
+        return None if res.outcome is HeartbeatOutcome.MISSED else res
+
     async def renew(self, held: HeldLock) -> HeartbeatResult:
         """Exactly one conditional PUT with the sha we last wrote (the caller has just looked).
         On 409: look again and report LOST (to whom, since when), RELEASED or a miss."""

@@ -7,7 +7,9 @@ language, ``.en`` for a log line); the lock manager's results are worded in ``ne
 Times are one format everywhere: the local clock and how long ago, ``"08:29 (just now)"`` /
 ``"08:29 (방금)"``; a day or more back, with the date.
 
-In Korean the holder is "{who} 님": polite, and the particle after 님 is always 이/을.
+In Korean the holder is "{who} 님": polite, and the particle after 님 is always 이/을. The
+holder is named as people call them, "김민지 (kim)", when the account has a display name
+(``core/account/people.py``); this is the one place lock holders are worded.
 
 A module of its own, outside ``core/locks/`` (whose package imports the HTTP client): the start
 window's first paint words lock badges with it before httpx is imported.
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.locks.model import LockStatus, LockView
 from modu_desktop.core.text import Text
 
@@ -90,12 +93,14 @@ class Holding:
 
     @property
     def name(self) -> str:
-        return self.who or "?"
+        """The holder as people call them: "김민지 (kim)" (``core/account/people.py``)."""
+        return person(self.who)
 
     @property
     def at_name(self) -> str:
-        """``@login`` (the CLI's and the operations' way)."""
-        return f"@{self.who}" if self.who else "@unknown"
+        """``@login``, with the display name before it when known (the CLI's and the
+        operations' way)."""
+        return person(self.who, at=True) if self.who else "@unknown"
 
 
 # -------------------------------------------------------------------------------------- times

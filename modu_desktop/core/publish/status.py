@@ -251,8 +251,9 @@ class PublishBoard:
         if t is None:
             publishing = PublishPhase.NONE
         elif t.state is DeployState.FAILED:
-            failed_run = int(getattr(t.run, "id", 0) or 0)
-            if stop is None or stop.run_id < failed_run or stop.failure is None:
+            # A stop already explained tells why even when this save's own, later failure is
+            # still being read: the page that broke the site breaks it still, most likely.
+            if stop is None or stop.failure is None:
                 publishing = PublishPhase.CHECKING
             elif page is not None or not stop.pages:
                 publishing = PublishPhase.FAILED
@@ -272,3 +273,14 @@ class PublishBoard:
             detail=doc.detail,
             unpublished=doc.unpublished,
         )
+
+    def open_failures(self) -> list[str]:
+        """The commits whose deploy failed and whose cause is not read yet."""
+        out = []
+        for doc in self._docs.values():
+            t = doc.tracker
+            if t is not None and t.state is DeployState.FAILED:
+                failed_run = int(getattr(t.run, "id", 0) or 0)
+                if self.stop is None or self.stop.run_id < failed_run:
+                    out.append(t.commit_sha)
+        return out

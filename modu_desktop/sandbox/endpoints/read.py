@@ -28,6 +28,17 @@ def get_user(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, body, headers, cacheable=True)
 
 
+def get_account(api: GitHubApi, req: ApiRequest) -> ApiResponse:
+    """`GET /users/{username}`: anyone's public profile (its `name`), case-insensitive."""
+    login = req.params["username"].lower()
+    user = next((u for u in api.users if u.login.lower() == login), None)
+    if user is None:
+        raise not_found()
+    body = P.user_json(user, api.urls.api, public_profile=True)
+    headers = {"Last-Modified": P.http_date_of(P.ACCOUNT_CREATED_AT)}
+    return ApiResponse(200, body, headers, cacheable=True)
+
+
 def get_org_member(api: GitHubApi, req: ApiRequest) -> ApiResponse:
     assert req.user is not None
     org, login = req.params["org"].lower(), req.params["username"].lower()

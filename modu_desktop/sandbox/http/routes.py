@@ -12,6 +12,7 @@ from modu_desktop.sandbox.http.router import Router
 
 TABLE: tuple[tuple[str, str, Handler], ...] = (
     ("GET", "/user", read.get_user),
+    ("GET", "/users/{username}", read.get_account),
     ("GET", "/orgs/{org}/members/{username}", read.get_org_member),
     ("GET", "/orgs/{org}/public_members/{username}", read.get_org_public_member),
     ("GET", "/rate_limit", read.get_rate_limit),

@@ -104,8 +104,12 @@ def _account_urls(api: str, kind: str, login: str) -> dict[str, str]:
     }
 
 
-def user_json(user: SandboxUser, api: str, private: bool = False) -> dict[str, Any]:
-    """A `simple-user`; with `private`, the `private-user` that `GET /user` answers."""
+def user_json(
+    user: SandboxUser, api: str, private: bool = False, *, public_profile: bool = False
+) -> dict[str, Any]:
+    """A `simple-user`; with `private`, the `private-user` that `GET /user` answers; with
+    `public_profile`, the `public-user` of `GET /users/{username}` (its `name` is the display
+    name people go by; the e-mail stays hidden)."""
     body: dict[str, Any] = {
         "login": user.login,
         "id": user.id,
@@ -115,15 +119,14 @@ def user_json(user: SandboxUser, api: str, private: bool = False) -> dict[str, A
         "user_view_type": "private" if private else "public",
         "site_admin": False,
     }
-    if private:
+    if public_profile or private:  # the profile both have
         body.update(
             {
                 "name": user.name,
                 "company": None,
                 "blog": "",
                 "location": None,
-                "email": user.email,
-                "notification_email": user.email,
+                "email": user.email if private else None,
                 "hireable": None,
                 "bio": None,
                 "twitter_username": None,
@@ -133,6 +136,12 @@ def user_json(user: SandboxUser, api: str, private: bool = False) -> dict[str, A
                 "following": 0,
                 "created_at": ACCOUNT_CREATED_AT,
                 "updated_at": ACCOUNT_CREATED_AT,
+            }
+        )
+    if private:
+        body.update(
+            {
+                "notification_email": user.email,
                 "private_gists": 0,
                 "total_private_repos": 1,
                 "owned_private_repos": 0,

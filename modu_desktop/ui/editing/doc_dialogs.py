@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.docops.newdoc import CopySuggestion, copy_text, effective_id, suggest_copy
 from modu_desktop.core.documents.store import DocSummary
 from modu_desktop.core.edit_session import Conflict, ConflictDecision
@@ -52,7 +53,11 @@ async def decide_conflict(
     document, Esc = cancel); for "save mine as new" the new document is made here. Returns the
     decision and the new document's id (if one was made)."""
     dlg = ConflictDialog(
-        title, conflict.mine, conflict.theirs or "", theirs_by=conflict.by, parent=parent
+        title,
+        conflict.mine,
+        conflict.theirs or "",
+        theirs_by=person(conflict.by) if conflict.by else None,
+        parent=parent,
     )
     await run_dialog(dlg)
     choice = dlg.choice

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.edit_session import (
     HeartbeatMissed,
     LockHolder,
@@ -105,7 +106,7 @@ def took_over_text(holder: LockHolder, now: float, title: str) -> str:
     return tr(
         "{who} had left “{doc}” without a sign of life since {beat}, so "
         "you have taken over editing.",
-        who=holder.holder or "?",
+        who=person(holder.holder),
         doc=title,
         beat=format_when(holder.last_heartbeat, now),
     )
@@ -157,7 +158,7 @@ def lock_lost_text(event: LockLost, login: str, now: float) -> str:
         "{who} took over editing at {when}, so this document is "
         "read-only now. Your text is still here: copy it, save it as a "
         "new document, or compare it.",
-        who=event.by,
+        who=person(event.by),
         when=format_when(event.at, now),
     )
 
@@ -234,7 +235,8 @@ class SessionWords:
         elif isinstance(event, Saved):
             win.set_connection(True)
             win.set_lock_status(tr("✔ Saved “{doc}”", doc=win.label(event.doc_id)), "ok")
-            win.resolve_notice("save", "connection")  # an earlier "not saved" is resolved
+            # an earlier "not saved" is resolved, and "your unsaved text is back" is saved now
+            win.resolve_notice("save", "connection", "recovered")
         elif isinstance(event, Queued) and isinstance(event.cause, errors.BranchMoved):
             # GitHub answered but was busy with others' commits: no outage to report.
             self._editing_status(event.doc_id)
@@ -246,6 +248,7 @@ class SessionWords:
             win.set_connection(False, msg, offline=True)
             win.show_notice(msg, "warning", topic="connection")
         elif isinstance(event, TheirsTaken):
+            win.resolve_notice("recovered")  # the text on screen is the saved one now
             if not event.saved_as_new:
                 win.set_lock_status(
                     tr("Showing the current version of “{doc}”", doc=win.label(event.doc_id)),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLayout,
     QPushButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -49,6 +51,7 @@ class Banner(QFrame):
             self._lay = FlowLayout()
             outer.addLayout(self._lay)
         self.buttons: dict[str, QPushButton] = {}
+        self._per_message: list[QPushButton] = []  # shown only with the message that offers them
         self.topic: str | None = None  # what the shown message is about (see resolve)
         self._source: Callable[[], str] | None = None  # a text that says "how long ago"
         self._bare: str | Callable[[], str] = ""  # the text without its prefix
@@ -99,6 +102,8 @@ class Banner(QFrame):
         self.set_text(text)
         self.set_kind(kind)
         self.topic = topic
+        for b in self._per_message:  # another message: another offer
+            b.hide()
         self.show()
 
     def resolve(self, *topics: str) -> bool:
@@ -109,12 +114,19 @@ class Banner(QFrame):
             return True
         return False
 
-    def add_button(self, key: str, label: str, accessible: str | None = None) -> QPushButton:
+    def add_button(
+        self, key: str, label: str, accessible: str | None = None, *, per_message: bool = False
+    ) -> QPushButton:
+        """A button on the banner; ``per_message``: hidden by every new message (the caller
+        shows it with the message that offers it)."""
         b = QPushButton(label)
         b.setObjectName(key)
         b.setAccessibleName(accessible or label.replace("&", ""))
         self._lay.addWidget(b)
         self.buttons[key] = b
+        if per_message:
+            b.hide()
+            self._per_message.append(b)
         return b
 
 
@@ -124,3 +136,41 @@ def show_state(label: QLabel, text: str, kind: str) -> None:
     label.setProperty("kind", kind)
     label.style().unpolish(label)
     label.style().polish(label)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label for the status bar that never cuts a sentence off unseen: where the
+    window is too narrow (800 px) it ends in "…", and the whole sentence is its tooltip and is
+    shown on a click. ``text()`` is always the whole sentence."""
+
+    MIN_WIDTH = 60
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt API
+        super().setText(text)
+        self.setToolTip(text)
+
+    def shown_text(self) -> str:
+        """What is on screen: the sentence, or as much of it as fits, ending in "…"."""
+        width = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.MIN_WIDTH), hint.height())
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        self.style().drawItemText(
+            painter,
+            self.contentsRect(),
+            int(self.alignment()),
+            self.palette(),
+            self.isEnabled(),
+            self.shown_text(),
+            QPalette.ColorRole.WindowText,
+        )
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if self.shown_text() != self.text():
+            QToolTip.showText(event.globalPosition().toPoint(), self.text(), self)
+        super().mousePressEvent(event)

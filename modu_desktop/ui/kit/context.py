@@ -9,19 +9,22 @@ receive an ``AppContext`` and call the core through it.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from modu_desktop.core.account.auth import TokenStore
 from modu_desktop.core.account.paths import AppPaths
+from modu_desktop.core.account.people import People, use_people
 from modu_desktop.core.account.session import new_session_id
 from modu_desktop.core.account.settings import Settings
 from modu_desktop.core.documents.snapshots import Identity, list_file
 from modu_desktop.core.documents.store import DocumentStore
 from modu_desktop.core.github.client import GitHubClient, RepoRef
 from modu_desktop.core.locks.manager import LockManager
-from modu_desktop.core.workspace import Workspace
+from modu_desktop.core.workspace import LOOK_S, Workspace
 
 if TYPE_CHECKING:
     from modu_desktop.sandbox import Sandbox
@@ -42,6 +45,8 @@ class AppOptions:
     release_timeout_s: float = 10.0
     idle_release_s: float | None = 20 * 60.0  # lock released after this long without typing
     refresh_on_activate: bool = True  # re-read the list when the app comes to the front
+    free_look_s: float = 10.0  # notify-when-free looks this often (a read, free while unchanged)
+    look_s: float = LOOK_S  # an open document's lock is looked at this often between heartbeats
 
 
 @dataclass
@@ -56,6 +61,8 @@ class AppContext:
     session_id: str = field(default_factory=new_session_id)
     sandbox: Sandbox | None = None  # the in-process practice sandbox
     _workspace: Workspace | None = field(default=None, repr=False)
+    # Display names by login ("김민지 (kim)"), read from GitHub and kept on disk
+    people: People = field(default_factory=People, repr=False)
 
     @property
     def lang(self) -> str:
@@ -112,7 +119,11 @@ class AppContext:
             queue_saves=not self.viewer,
             snapshots=lists,
             idle_release_s=self.options.idle_release_s,
+            look_s=self.options.look_s,
         )
+        host = urlsplit(self.settings.api_url).netloc or "github"
+        self.people = People(self.paths.cache_dir / f"people-{_safe(host)}.json")
+        use_people(self.people)  # every screen names people from these
         with contextlib.suppress(Exception):
             last = lists.load()
             if last is not None:
@@ -126,3 +137,7 @@ class AppContext:
 
 def make_client(api_url: str, token: str, settings: Settings) -> GitHubClient:
     return GitHubClient(api_url, token, RepoRef(settings.owner, settings.name, settings.branch))
+
+
+def _safe(host: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.-]", "-", host)

@@ -376,11 +376,13 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
 
     def walk(parent: QModelIndex, depth: int) -> None:
+        columns = model.columnCount(parent)
+        shown = [c for c in range(columns) if not _column_hidden(view, c)] or [0]
         for row in range(model.rowCount(parent)):
             first = model.index(row, 0, parent)
-            rect = view.visualRect(first)
+            # a narrow list may hide its first column: the first shown one has the place
+            rect = view.visualRect(model.index(row, shown[0], parent))
             if not rect.isEmpty():
-                columns = model.columnCount(parent)
                 texts = [str(model.index(row, c, parent).data() or "") for c in range(columns)]
                 top_left = view.viewport().mapToGlobal(rect.topLeft())
                 rows.append(
@@ -396,6 +398,11 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
 
     walk(QModelIndex(), 0)
     return {"rows": rows}
+
+
+def _column_hidden(view: QAbstractItemView, column: int) -> bool:
+    hidden = getattr(view, "isColumnHidden", None)
+    return bool(hidden(column)) if callable(hidden) else False
 
 
 def _document(_r: dict[str, Any]) -> dict[str, Any]:

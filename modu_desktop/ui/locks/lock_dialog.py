@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.edit_session import LockHolder, TakeOver
 from modu_desktop.core.locks import words
 from modu_desktop.core.locks.model import LockStatus, LockView
@@ -77,7 +78,9 @@ def took_first_text(doc_label: str, view: LockView | None) -> str:
     who = rec.claimed_by if rec.is_malformed else rec.editing_by
     if not who:
         return tr("Someone else started editing “{doc}” just before you.", doc=doc_label)
-    return tr("{who} started editing “{doc}” just before you took over.", who=who, doc=doc_label)
+    return tr(
+        "{who} started editing “{doc}” just before you took over.", who=person(who), doc=doc_label
+    )
 
 
 def changed_text(info: LockHolderInfo) -> str:
@@ -90,18 +93,18 @@ def changed_text(info: LockHolderInfo) -> str:
         return tr(
             "This changed while you were deciding: you have since started editing it in "
             "another window, so {prev} no longer holds it.",
-            prev=prev,
+            prev=person(prev),
         )
     if info.holder and info.holder.casefold() == prev.casefold():
         return tr(
             "This changed while you were deciding: {who} opened it again, so this is a new "
             "editing session, not the one you agreed to take over.",
-            who=info.holder,
+            who=person(info.holder),
         )
     return tr(
         "This changed while you were deciding: {who} started editing it instead of {prev}.",
-        who=info.holder or "?",
-        prev=prev,
+        who=person(info.holder),
+        prev=person(prev),
     )
 
 
@@ -200,8 +203,11 @@ class LockDialog(QDialog):
         return words.dialog_details(replace(h, now=now))()
 
     def refresh_times(self) -> None:
-        """Tell "last sign of life: 22:11 (3 min ago)" with the time now."""
+        """Tell "last sign of life: 22:11 (3 min ago)" with the time now, and the holder by
+        the name learnt meanwhile."""
         self.details_label.setText(self._details(self.info))
+        head, _body = self._texts(self.info)
+        self.head_label.setText(f"<b>{_esc(head)}</b>")
 
     def update_info(self, info: LockHolderInfo) -> None:
         """Show another holder in place (the fresh read after a dialog shown from the list's
@@ -248,7 +254,7 @@ async def confirm_steal(parent: QWidget | None, info: LockHolderInfo) -> bool:
             "Take over editing from {who}? {who} will be switched to "
             "read-only and cannot save there any more. Their unsaved text "
             "stays on their screen.",
-            who=info.holder or "?",
+            who=person(info.holder),
         )
     key = await ask(
         parent,

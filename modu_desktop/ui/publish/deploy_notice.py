@@ -1,5 +1,6 @@
 """The site could not be built: which page stopped it, who saved it and when. Said prominently,
-above the editor, in every window whose save it holds back.
+above the list and the editor, in every window whose save it holds back (and to the one who
+broke it, whatever is open).
 
 ``FailedDeployNotice.show_stop`` takes the window's stop (``core.publish.status.SiteStop``) and
 tells it one of three ways:
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.locks import words
 from modu_desktop.core.publish.blame import BrokenPage
 from modu_desktop.core.publish.check import Finding
@@ -326,7 +328,7 @@ def _bystander_text(page: BrokenPage, more: int, login: str, now: float) -> str:
             "the site cannot be built with that page. Once it is fixed, your text is "
             "published with it. There is nothing you need to do.",
             doc=page.label,
-            who=page.saved_by,
+            who=person(page.saved_by),
             when=when,
         )
     else:

@@ -10,6 +10,7 @@ in every window, whoever made it. Nothing here words anything: the widgets rende
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 
@@ -19,6 +20,8 @@ from modu_desktop.core.github.types import WorkflowRun
 from modu_desktop.core.publish.deploy import DeployState
 from modu_desktop.core.publish.status import PublishBoard, SiteStop
 from modu_desktop.ui.kit.operation import Operations
+
+log = logging.getLogger(__name__)
 
 NO_RUN_AFTER_S = 180.0
 
@@ -46,6 +49,7 @@ class DeployStatus:
         self.server_now = server_now
         self._follow: dict[str, asyncio.Task[None]] = {}  # doc id → its last save's follower
         self._site: asyncio.Task[None] | None = None
+        self._looking = False
 
     def watch(self, doc_id: str, commit_sha: str, page_url: str | None = None) -> None:
         """Follow the Deploy run of ``commit_sha``, a save of ``doc_id`` (``page_url``: where
@@ -91,8 +95,52 @@ class DeployStatus:
 
     async def _stopped_by(self, run: WorkflowRun) -> None:
         stop = self.board.stop
-        if stop is None or stop.run_id < run.id:
-            self.board.site_stopped(await self.explain(run))
+        if stop is None or stop.run_id < run.id or stop.failure is None:
+            self.board.site_stopped(await self._explained(run))
+        self._watch_site()
+
+    async def _explained(self, run: WorkflowRun) -> SiteStop:
+        """Why ``run`` failed; when that cannot be read now, a stop without its log, which the
+        site's watch reads again at its next look (never a follower that dies quietly and
+        leaves "finding out why" on screen for good)."""
+        try:
+            return await self.explain(run)
+        except Exception as exc:
+            log.info("why run %s failed could not be read: %s", run.id, exc)
+            return SiteStop(run.id, run.html_url, (), None, run)
+
+    async def look_at_site(self) -> None:
+        """One read of the branch's newest builds, for a window that followed none of them —
+        just started, the list refreshed by hand, or a failure of ours not explained yet: a
+        failed build becomes the board's stop (which page, who saved it: the one who broke it
+        gets 고치기 and 되돌리기 whatever this window saw before), a good one ends it."""
+        if self._looking:
+            return
+        self._looking = True
+        try:
+            await self._look()
+        finally:
+            self._looking = False
+
+    async def _look(self) -> None:
+        try:
+            runs = await self.client.branch_runs(per_page=10)
+        except Exception as exc:  # no access, offline: the followers keep going
+            log.info("the site's builds could not be read: %s", exc)
+            return
+        done = sorted((r for r in runs if r.status == "completed"), key=lambda r: r.id)
+        for r in done:  # a save of ours among them is told at once
+            if r.head_sha:
+                self.board.observe(r.head_sha, [r])
+        newest = next((r for r in reversed(done) if r.conclusion in ("success", "failure")), None)
+        if newest is None:
+            return
+        if newest.conclusion == "success":
+            self.board.site_built(newest.id)
+            return
+        stop = self.board.stop
+        if stop is None or stop.run_id < newest.id or stop.failure is None:
+            self.board.site_stopped(await self._explained(newest))
         self._watch_site()
 
     def _watch_site(self) -> None:
@@ -111,7 +159,7 @@ class DeployStatus:
             if stop is None:
                 return
             if stop.failure is None and stop.run is not None:  # its log could not be read
-                board.site_stopped(await self.explain(stop.run))
+                board.site_stopped(await self._explained(stop.run))
             try:
                 runs = await self.client.branch_runs(per_page=10)
             except (errors.PermissionDenied, errors.NotFound):
@@ -131,4 +179,4 @@ class DeployStatus:
                 continue
             failed = [r for r in later if r.conclusion == "failure"]
             if failed:
-                board.site_stopped(await self.explain(failed[-1]))
+                board.site_stopped(await self._explained(failed[-1]))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
@@ -109,6 +110,8 @@ class PublishWindow(Protocol):
 
     def label(self, doc_id: str) -> str: ...
 
+    def learn_names(self, logins: Iterable[str | None]) -> None: ...
+
     def show_notice(self, text: str, kind: str = "info", topic: str | None = None) -> None: ...
 
     async def open_document(self, doc_id: str) -> bool: ...
@@ -200,6 +203,7 @@ class Publishing(QObject):
         snap = ctx.store.snapshot
         docs = snap.docs if snap is not None else ()
         pages = await broken_pages(failure, docs=docs, history=self.history, at=run.head_sha)
+        self.win.learn_names(p.saved_by for p in pages)  # who saved it, by name
         loop = asyncio.get_running_loop()
         for page in pages[:3] if run.head_sha else ():
             try:
@@ -388,9 +392,11 @@ class Publishing(QObject):
         assert self.history_dock is not None
         self.history_dock.show()
         self.history_dock.raise_()
-        await self.history_panel.load(
-            self.history, s.path, self.win.editor_pane.text(), title=s.title
-        )
+        panel = self.history_panel
+        await panel.load(self.history, s.path, self.win.editor_pane.text(), title=s.title)
+        logins = [v.author_login for v in panel.versions]
+        if await self.win.ctx.people.learn(self.win.ctx.client, logins):  # said by name
+            await panel.load(self.history, s.path, self.win.editor_pane.text(), title=s.title)
 
     async def _reload(self) -> None:
         """The history again, after a change of many pages was undone."""

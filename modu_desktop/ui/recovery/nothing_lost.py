@@ -129,7 +129,13 @@ class NothingLost(QObject):
         self.instance: SingleInstance | None = None
         self.queue: QueueRunner | None = None
         self.status = SaveQueueStatus()
-        self.notifier = FreeNotifier(ws.store, ws.locks, banner=self._notice_free, parent=self)
+        self.notifier = FreeNotifier(
+            ws.store,
+            ws.locks,
+            banner=self._notice_free,
+            interval_s=ctx.options.free_look_s,
+            parent=self,
+        )
         self._closed = False
         if ws.spool is not None:
             queue = QueueRunner(ws.spool)

@@ -76,7 +76,7 @@ async def recover_at_start(win: RecoveryWindow, parent: QWidget) -> None:
                         doc=lo.draft.title or lo.doc_id,
                     ),
                     "info",
-                    "document",
+                    "recovered",  # true until the text is saved or the document closes
                 )
         resumed_keys = [d.key for d in leftover_drafts(report)]
     except Exception:

@@ -20,9 +20,12 @@ from modu_desktop.ui.kit.operation import error_text
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
+    from modu_desktop.core.publish.status import PublishBoard
     from modu_desktop.ui.doclist.panel import DocListPanel
     from modu_desktop.ui.kit.context import AppContext
+    from modu_desktop.ui.kit.names import WindowNames
     from modu_desktop.ui.kit.operation import Operations
+    from modu_desktop.ui.publish.deploy_status import DeployStatus
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +44,10 @@ class ListWindow(Protocol):
         self, ok: bool, message: str | None = None, *, offline: bool = False
     ) -> None: ...
 
+    names: WindowNames
+    board: PublishBoard
+    deploy: DeployStatus
+
 
 class ListRefresh(QObject):
     listed = Signal(object)  # the list was read again: its RepoSnapshot (the picture library)
@@ -54,6 +61,7 @@ class ListRefresh(QObject):
         self.closed = closed  # the window has closed: leave its widgets alone
         self.refreshing = False
         self._last = 0.0
+        self._site_seen = False  # the site's builds were read once since the window opened
         self.timer = QTimer(self)
         self.timer.setInterval(int(win.ctx.options.refresh_s * 1000))
         self.timer.timeout.connect(self._idle)
@@ -80,8 +88,21 @@ class ListRefresh(QObject):
         """Call ``fn(snapshot)`` after each refresh that read the list."""
         self.listed.connect(fn)
 
-    async def refresh(self) -> bool:
-        """Re-read the document list (one request when nothing changed)."""
+    def _site_due(self, asked: bool) -> bool:
+        """Whether the site's builds are read with this refresh: at the window's first (a
+        build may have failed while it was closed), when asked, and while a failed build of
+        ours is not explained yet — so the one who broke the site is told on every path."""
+        if self.win.ctx.viewer:
+            return False
+        stop = self.win.board.stop
+        unexplained = bool(self.win.board.open_failures()) or (
+            stop is not None and stop.failure is None
+        )
+        return asked or not self._site_seen or unexplained
+
+    async def refresh(self, *, asked: bool = False) -> bool:
+        """Re-read the document list (one request when nothing changed). ``asked``: the person
+        asked for it (새로 고침): the site's builds are read again too."""
         win, doc_list = self.win, self.win.doc_list
         if self.refreshing or self.stopped():
             return False
@@ -111,6 +132,11 @@ class ListRefresh(QObject):
         doc_list.set_loading(False)
         doc_list.set_rows(rows_from_snapshot(snap, views), win.ctx.server_now())
         win.set_connection(True)
+        # the badges (and who we are) name people as they go by: read once, then kept a week
+        await win.names.learn_now([win.ctx.login, *(v.holder for v in views)])
+        if self._site_due(asked):
+            self._site_seen = True
+            await win.deploy.look_at_site()
         self.listed.emit(snap)
         session = win.doc
         if session is not None:  # our lock changed on the server? check now

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QCloseEvent
@@ -27,6 +27,7 @@ from modu_desktop.core.edit_session import (
     ConflictDecision,
     EditSession,
     LockHolder,
+    LockResumed,
     Mode,
     Opened,
     OpenFailed,
@@ -56,6 +57,7 @@ from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.kit.banners import show_state
 from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.kit.context import AppContext
+from modu_desktop.ui.kit.names import WindowNames
 from modu_desktop.ui.kit.operation import Operations, error_text
 from modu_desktop.ui.kit.preedit import commit_preedit
 from modu_desktop.ui.locks.lock_dialog import ask_take_over, open_lock_dialog
@@ -69,9 +71,11 @@ from modu_desktop.ui.shell.following import Following
 from modu_desktop.ui.shell.list_refresh import ListRefresh
 from modu_desktop.ui.shell.narrow import NarrowLayout, size_first_window
 from modu_desktop.ui.shell.quitting import Quitting
+from modu_desktop.ui.shell.regaining import Regaining
 from modu_desktop.ui.shell.window_menus import build_menus, remember_language
 from modu_desktop.ui.shell.window_parts import (
     WindowWidgets,
+    account_text,
     build_central,
     build_status_bar,
     explain_cannot_save,
@@ -136,12 +140,21 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.document_menu.addAction(self.publishing.history_action)
         attach_preview(self)  # the repository's stylesheets for the preview; Save as PDF…
         self.nothing_lost = NothingLost(self, self)
+        # 편집 권한 가져오기, and 지금 편집하기 when notify-when-free says a page is free
+        self.regaining = Regaining(self, self, freed=self.nothing_lost.notifier.notified)
         self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
         self.help_menu.token.check()
         self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
         self.search = WindowSearch(self)  # the list's search of every page (Ctrl+Shift+F)
         self.update_title()
         self.changes.publish(Changes(open_doc=True))
+        self.names = WindowNames(
+            ctx.people,
+            ctx.client,
+            self.ops,
+            closing=lambda: self.quitting.closing,
+            said_again=self._names_learnt,
+        )
 
     @property
     def doc(self) -> EditSession | None:
@@ -171,8 +184,7 @@ class MainWindow(WindowWidgets, QMainWindow):
             self.resolve_notice("connection")  # what the outage said is no longer true
 
     def set_lock_status(self, text: str, kind: str = "info") -> None:
-        show_state(self.status_lock, text, kind)
-        self.status_lock.setToolTip(text)  # the status bar may cut a long sentence off
+        show_state(self.status_lock, text, kind)  # a long one ends in "…", whole on hover
 
     def lock_status(self) -> tuple[str, str]:
         return self.status_lock.text(), str(self.status_lock.property("kind") or "info")
@@ -191,26 +203,19 @@ class MainWindow(WindowWidgets, QMainWindow):
     def explain_cannot_save(self) -> None:
         explain_cannot_save(self)
 
-    def focus_list(self) -> None:
-        """Go → Document list: shown first if it was tucked away."""
-        if not self.doc_list.isVisible():
-            self.editor_pane.set_list_shown(True)
-        self.doc_list.show_list_page()
-        self.doc_list.tree.setFocus()
-
-    def focus_filter(self) -> None:
-        if not self.doc_list.isVisible():
-            self.editor_pane.set_list_shown(True)
-        self.doc_list.show_list_page()
-        self.doc_list.filter_edit.setFocus()
-        self.doc_list.filter_edit.selectAll()
-
     def label(self, doc_id: str) -> str:
         """The document's title for messages (its docId when the list does not know it)."""
         row = self.doc_list.row(doc_id)
         if row is not None and row.title:
             return row.title
         return self.ops_host.created_titles.get(doc_id) or self.ctx.store.title_of(doc_id)
+
+    def learn_names(self, logins: Iterable[str | None]) -> None:
+        self.names.learn(logins)  # the screens name those people again once the names are in
+
+    def _names_learnt(self) -> None:
+        self.refresh_times()
+        self.status_account.setText(account_text(self))
 
     def update_title(self) -> None:
         app = tr("Modu Desktop (practice)") if self.ctx.practice else tr("Modu Desktop")
@@ -231,7 +236,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         """Every text that says how long ago something happened is told again with the time
         now (banners, the lock question, the list's badges, publishing)."""
         now = self.ctx.server_now()
-        for banner in (self.notice, self.lock_banner, self.readonly_banner):
+        for banner in (self.notice, self.lock_banner, self.readonly_banner, self.viewer_banner):
             banner.refresh_text()
         if (dlg := open_lock_dialog(self)) is not None:
             dlg.refresh_times()
@@ -248,9 +253,10 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.act_replace.setEnabled(bool(s and s.editable))
 
     # ------------------------------------------------------------------ list
-    async def refresh_list(self) -> bool:
-        """Re-read the document list (one request when nothing changed)."""
-        return await self.list_refresh.refresh()
+    async def refresh_list(self, *, asked: bool = False) -> bool:
+        """Re-read the document list (one request when nothing changed); ``asked``: by the
+        person, so the site's builds are read again too."""
+        return await self.list_refresh.refresh(asked=asked)
 
     def open_selected(self) -> None:
         d = self.doc_list.selected_doc_id()
@@ -260,6 +266,7 @@ class MainWindow(WindowWidgets, QMainWindow):
     # ------------------------------------------------------------------ the session's view
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
         self.set_lock_status(tr("“{doc}” is in use", doc=self.label(holder.doc_id)), "warning")
+        self.learn_names([holder.holder])
         notify = None if self.ctx.viewer else self.nothing_lost.watch
         choice = await ask_take_over(self, holder, notify_free=notify)
         if choice is TakeOver.CANCEL:
@@ -276,6 +283,7 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     async def ask_conflict(self, conflict: Conflict) -> ConflictDecision:
         title = self.session.title if self.session is not None else conflict.doc_id
+        await self.ctx.people.learn(self.ctx.client, [conflict.by])  # who saved, by name
         decision, new_id = await decide_conflict(self, title, conflict, self.create_new_document)
         if new_id is not None:
             self.show_notice(
@@ -289,6 +297,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         return decision
 
     def report(self, event: SessionEvent) -> None:
+        self.learn_names([getattr(event, "by", None)])  # who took the lock, by name
         s = self.session
         ours = s is not None and getattr(event, "doc_id", None) == s.doc_id
         if isinstance(event, TheirsTaken) and ours:
@@ -305,6 +314,8 @@ class MainWindow(WindowWidgets, QMainWindow):
             landed = Landed(event.doc_id, s.path, event.sha, event.text, event.commit_sha)
         saved = isinstance(event, Saved)
         self.changes.publish(Changes(doc_list=saved, open_doc=True, landed=landed))
+        if isinstance(event, LockResumed) and ours:
+            self.regaining.editing_again()
         self.update_title()
         self.following.sync_phase()
 
@@ -419,7 +430,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         (a notice about that document goes with it)."""
         if self.session is not None:
             self.board.set_phase(self.session.doc_id, None)
-        self.resolve_notice("document")
+        self.resolve_notice("document", "recovered")
         self.following.queued_text = None
         self.session = None
         self.lock_banner.hide()

@@ -53,7 +53,9 @@ def _file_menu(win: ShellApi) -> None:
         win, tr("Save as &new document…"), None, lambda: run(win.save_as_new_document())
     )
     win.act_close = action(win, tr("&Close document"), "close", lambda: run(win.close_document()))
-    win.act_refresh = action(win, tr("&Refresh list"), "refresh", lambda: run(win.refresh_list()))
+    win.act_refresh = action(
+        win, tr("&Refresh list"), "refresh", lambda: run(win.refresh_list(asked=True))
+    )
     win.act_signout = action(win, tr("Sign &out"), None, lambda: run(win.sign_out()))
     win.act_quit = action(win, tr("&Quit"), "quit", win.request_quit)
     for a in (win.act_open, win.act_save, win.act_save_new, win.act_close, win.act_refresh):
@@ -116,8 +118,8 @@ def _view_menus(win: ShellApi) -> None:
 
 def _go_menu(win: ShellApi) -> None:
     m_go = win.menuBar().addMenu(tr("&Go"))
-    m_go.addAction(action(win, tr("Document &list"), "goList", win.focus_list))
-    m_go.addAction(action(win, tr("&Filter"), "goFilter", win.focus_filter))
+    m_go.addAction(action(win, tr("Document &list"), "goList", lambda: _focus_list(win)))
+    m_go.addAction(action(win, tr("&Filter"), "goFilter", lambda: _focus_filter(win)))
     m_go.addAction(action(win, tr("&Editor"), "goEditor", win.editor_pane.focus_editor))
     m_go.addAction(
         action(
@@ -137,3 +139,19 @@ def remember_language(win: ShellApi, code: str | None) -> None:
         win.show_notice(str(exc), "error")
         return
     win.show_notice(tr("The language changes the next time Modu Desktop starts."), "info")
+
+
+def _focus_list(win: ShellApi) -> None:
+    """Go → Document list: shown first if it was tucked away."""
+    if not win.doc_list.isVisible():
+        win.editor_pane.set_list_shown(True)
+    win.doc_list.show_list_page()
+    win.doc_list.tree.setFocus()
+
+
+def _focus_filter(win: ShellApi) -> None:
+    if not win.doc_list.isVisible():
+        win.editor_pane.set_list_shown(True)
+    win.doc_list.show_list_page()
+    win.doc_list.filter_edit.setFocus()
+    win.doc_list.filter_edit.selectAll()

@@ -9,11 +9,12 @@ from PySide6.QtCore import QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QLabel, QMenu, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from modu_desktop.core.account.people import person
 from modu_desktop.core.pictures.mirror import RepoImageMirror
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.panel import DocListPanel
 from modu_desktop.ui.editing.editor import EditorPane
-from modu_desktop.ui.kit.banners import Banner
+from modu_desktop.ui.kit.banners import Banner, ElidedLabel
 from modu_desktop.ui.kit.busy import BusyOverlay
 from modu_desktop.ui.preview.pane import PreviewPane
 from modu_desktop.ui.publish.deploy_notice import FailedDeployNotice
@@ -39,6 +40,7 @@ class WindowWidgets:
     status_lock: QLabel
     status_deploy: QLabel
     status_conn: QLabel
+    status_account: QLabel
     deploy_notice: FailedDeployNotice
     list_busy: BusyOverlay
     open_busy: BusyOverlay
@@ -73,7 +75,7 @@ def build_central(win: ShellApi) -> None:
     win.splitter = QSplitter(Qt.Orientation.Horizontal)
     win.doc_list = DocListPanel()
     win.doc_list.openRequested.connect(lambda d: run(win.open_document(d)))
-    win.doc_list.refreshRequested.connect(lambda: run(win.refresh_list()))
+    win.doc_list.refreshRequested.connect(lambda: run(win.refresh_list(asked=True)))
     win.splitter.addWidget(win.doc_list)
     win.right = QStackedWidget()
     placeholder = QLabel(
@@ -101,7 +103,7 @@ def build_central(win: ShellApi) -> None:
 
 
 def _window_banners(win: ShellApi, outer: QVBoxLayout) -> None:
-    """Practice mode, viewer mode and the one notice, above everything."""
+    """Practice mode, viewer mode, the one notice and the failed build, above everything."""
     ctx = win.ctx
     win.practice_banner = Banner("practiceBanner", "practice")
     win.practice_banner.set_text(tr("Practice mode — nothing you do here reaches the real site"))
@@ -113,10 +115,10 @@ def _window_banners(win: ShellApi, outer: QVBoxLayout) -> None:
         win.viewer_banner.set_text(tr("Viewer mode: you can read documents but not change them."))
     else:
         win.viewer_banner.set_text(
-            tr(
+            lambda: tr(
                 "Viewer mode: your account ({login}) can read this repository "
                 "but not change it, so documents open read-only.",
-                login=ctx.login,
+                login=person(ctx.login),
             )
         )
     win.viewer_banner.setVisible(ctx.viewer)
@@ -128,10 +130,14 @@ def _window_banners(win: ShellApi, outer: QVBoxLayout) -> None:
     win.notice.hide()
     outer.addWidget(win.notice)
 
+    # The site's build is everyone's, not the open document's: said whatever is open (or not)
+    win.deploy_notice = FailedDeployNotice()
+    win.deploy_notice.hide()
+    outer.addWidget(win.deploy_notice)
+
 
 def _document_area(win: ShellApi) -> QWidget:
-    """The open document's title, its banners (lock lost, read-only, the failed build) and
-    the editor."""
+    """The open document's title, its banners (lock lost, read-only) and the editor."""
     run = win.ops.run
     area = QWidget()
     area_lay = QVBoxLayout(area)
@@ -153,10 +159,6 @@ def _document_area(win: ShellApi) -> QWidget:
     win.readonly_banner = Banner("readOnlyBanner", "info")
     win.readonly_banner.hide()
     area_lay.addWidget(win.readonly_banner)
-
-    win.deploy_notice = FailedDeployNotice()  # placed once, above the editor
-    win.deploy_notice.hide()
-    area_lay.addWidget(win.deploy_notice)
 
     win.editor_pane = EditorPane()
     win.editor_pane.textEdited.connect(win.update_title)
@@ -183,21 +185,27 @@ def explain_cannot_save(win: ShellApi) -> None:
 
 def build_status_bar(win: ShellApi) -> None:
     sb = win.statusBar()
-    win.status_lock = QLabel("")
+    win.status_lock = ElidedLabel("")  # a long sentence ends in "…", whole on hover and click
     win.status_lock.setObjectName("statusLock")
     win.status_lock.setAccessibleName(tr("Lock state"))
-    win.status_deploy = QLabel("")
+    win.status_deploy = ElidedLabel("")
     win.status_deploy.setObjectName("statusDeploy")
     win.status_deploy.setAccessibleName(tr("Publishing state"))
     win.status_conn = QLabel("")
     win.status_conn.setObjectName("statusConnection")
     win.status_conn.setAccessibleName(tr("Connection"))
-    who = QLabel(tr("{login} · {repo}", login=win.ctx.login, repo=win.ctx.settings.repo_full_name))
+    who = QLabel(account_text(win))
     who.setObjectName("statusAccount")
+    win.status_account = who
     sb.addWidget(win.status_lock, 1)
     sb.addPermanentWidget(win.status_deploy)
     sb.addPermanentWidget(win.status_conn)
     sb.addPermanentWidget(who)
+
+
+def account_text(win: ShellApi) -> str:
+    """Who is signed in, to which repository: "김민지 (kim) · pnuai/PNU-Modu"."""
+    return tr("{login} · {repo}", login=person(win.ctx.login), repo=win.ctx.settings.repo_full_name)
 
 
 def preview_images(win: ShellApi, owner: QObject, stopped: Callable[[], bool]) -> RepoImageMirror:

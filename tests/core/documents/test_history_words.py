@@ -69,7 +69,8 @@ def test_what_a_version_did_never_names_a_file_or_a_hash() -> None:
     )
     for text in said:
         assert "02-programs" not in text and not HASH.search(text)
-    assert [v.who for v in versions] == ["lee", "김민지", "kim", "kim", "박서준"]
+    # the name people go by, with the login beside it
+    assert [v.who for v in versions] == ["lee", "김민지(kim)", "kim", "kim", "박서준"]
 
 
 def test_the_two_texts_face_each_other_line_by_line() -> None:

@@ -104,3 +104,17 @@ def test_the_editor_side_is_kept_per_document() -> None:
     assert b.status("b").phase is EditPhase.READ_ONLY and not b.status("b").unsaved
     assert len(changes) == 2
     assert b.status("c").phase is None and b.status("c").publishing is PublishPhase.NONE
+
+
+def test_a_later_failure_of_the_same_page_says_why_at_once_while_its_log_is_read() -> None:
+    """kim saved the broken page again (or once more from another window): her new build
+    failed too. The stop already explained is said at once, not "finding out why" meanwhile."""
+    kim = PublishBoard("kim")
+    kim.saved("03-strategy", "c1")
+    kim.observe("c1", [Run("completed", "failure", id=10)])
+    kim.site_stopped(_stop(10, KIMS))
+    kim.saved("03-strategy", "c2")
+    kim.observe("c2", [Run("completed", "failure", id=12)])
+    status = kim.status("03-strategy")
+    assert status.publishing is PublishPhase.FAILED and status.breaks_site == KIMS
+    assert kim.open_failures() == ["c2"]  # its own log is still to be read
