@@ -1,16 +1,18 @@
 """The heartbeat (Qt-free): look, then renew.
 
 One conditional read of the branch's tree shows whether our lock file is still the blob we last
-wrote. If it is, one conditional PUT renews it. If it is not, the lock was taken over or
-released: that is learnt from the tree and the new lock's blob (none when a listing cached it),
-at most two requests and no write meant to fail. A 409 on the PUT (someone moved in between, or
-the branch moved) reads the tree once more: our own unchanged lock there means the branch moved,
-a miss and never a release."""
+wrote. If it is, one conditional PUT renews it (none when the lock already says this very
+second: its bytes would not change). If it is not, the lock was taken over or released: that
+is learnt from the tree and the new lock's blob (none when a listing cached it), at most two
+requests and no write meant to fail. A 409 on the PUT (someone moved in between, or the branch
+moved) reads the tree once more: our own unchanged lock there means the branch moved, a miss
+and never a release."""
 
 from __future__ import annotations
 
 import contextlib
 
+from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.locks import words
 from modu_desktop.core.locks.client import _get, _is_conflict, _written_sha
 from modu_desktop.core.locks.model import HeartbeatOutcome, HeldLock, LockCode, LockStatus, LockView
@@ -41,9 +43,18 @@ class Renewer:
 
     async def renew(self, held: HeldLock) -> HeartbeatResult:
         """Exactly one conditional PUT with the sha we last wrote (the caller has just looked).
-        On 409: look again and report LOST (to whom, since when), RELEASED or a miss."""
+        On 409: look again and report LOST (to whom, since when), RELEASED or a miss.
+
+        No PUT when the new body is the lock file as it is (a second beat within the second
+        of the last): the look has just found our lock saying this very second. Such a write
+        would change nothing, and after a lost answer it could not be told from a write that
+        never arrived: the read-back finds our bytes either way, while the history shows our
+        previous write as the last change, which reads as a re-creation of a released lock."""
+        body, now = self.writer.renewal(held)
+        if git_blob_sha(body) == held.sha:
+            return self._renewed(held, held.sha, now)
         try:
-            result, body, now = await self.writer.renew(held)
+            result = await self.writer.renew(held, body)
         except Exception as exc:
             if _is_conflict(exc):
                 return await self._after_conflict(held, exc)
@@ -64,7 +75,10 @@ class Renewer:
             with contextlib.suppress(Exception):
                 await self.writer.delete(held.path, new_sha, held.doc_id)
             return HeartbeatResult(HeartbeatOutcome.RELEASED, held, misses=held.misses)
-        held.sha = new_sha
+        return self._renewed(held, new_sha, now)
+
+    def _renewed(self, held: HeldLock, sha: str, now: int) -> HeartbeatResult:
+        held.sha = sha
         held.last_heartbeat = now
         held.misses = 0
         held.last_error = None
