@@ -38,7 +38,7 @@ class Renewer:
         except Exception as exc:
             return self.missed(held, exc)
         if sha != held.sha:
-            return await self._changed(held, sha, None)
+            return await self._changed(held, held.sha, sha, None)
         return await self.renew(held)
 
     async def renew(self, held: HeldLock) -> HeartbeatResult:
@@ -50,14 +50,15 @@ class Renewer:
         would change nothing, and after a lost answer it could not be told from a write that
         never arrived: the read-back finds our bytes either way, while the history shows our
         previous write as the last change, which reads as a re-creation of a released lock."""
+        base = held.sha  # what the PUT replaces; a save's check may move held.sha meanwhile
         body, now = self.writer.renewal(held)
-        if git_blob_sha(body) == held.sha:
-            return self._renewed(held, held.sha, now)
+        if git_blob_sha(body) == base:
+            return self._renewed(held, base, now)
         try:
             result = await self.writer.renew(held, body)
         except Exception as exc:
             if _is_conflict(exc):
-                return await self._after_conflict(held, exc)
+                return await self._after_conflict(held, base, exc)
             return self.missed(held, exc)
         new_sha = _written_sha(result, body)
         recreated = _get(result, "created", False) is True
@@ -65,7 +66,7 @@ class Renewer:
             # The answer was lost and the client read the write back: a read-back cannot tell an
             # update from a re-creation, so ask the history whether our previous lock was there.
             try:
-                recreated = not await self.reader.continuous(held, new_sha)
+                recreated = not await self.reader.continuous(held.path, base, new_sha)
             except Exception as exc:
                 # Undecided: keep the old sha, so the next beat sees a change and decides then.
                 return self.missed(held, exc)
@@ -105,27 +106,28 @@ class Renewer:
             fields=fields,
         )
 
-    async def _after_conflict(self, held: HeldLock, exc: Exception) -> HeartbeatResult:
+    async def _after_conflict(self, held: HeldLock, base: str, exc: Exception) -> HeartbeatResult:
         try:
             sha = await self.reader.lock_sha(held.doc_id)
         except Exception as read_exc:
             return self.missed(held, read_exc)
-        if sha == held.sha:
+        if sha in (base, held.sha):
             # Exactly the lock we last wrote: the 409 changed nothing of ours (the branch moved
             # under the write). Still ours; the next beat renews it.
             return self.missed(held, exc)
-        return await self._changed(held, sha, exc)
+        return await self._changed(held, base, sha, exc)
 
     async def _changed(
-        self, held: HeldLock, sha: str | None, exc: Exception | None
+        self, held: HeldLock, base: str, sha: str | None, exc: Exception | None
     ) -> HeartbeatResult:
-        """Our lock file is not the blob we last wrote (``sha``; None: gone): whose is it?"""
+        """Our lock file is not ``base``, the blob we last wrote, but ``sha`` (None: gone):
+        whose is it?"""
         try:
             view = await self.reader.view_of(held.doc_id, sha)
         except Exception as read_exc:
             return self.missed(held, read_exc)
         if view.status is LockStatus.MINE_THIS_SESSION:
-            return await self._ours_elsewhere_in_time(held, view, exc)
+            return await self._ours_elsewhere_in_time(held, base, view, exc)
         if view.status is LockStatus.FREE:
             return HeartbeatResult(
                 HeartbeatOutcome.RELEASED, held, view=view, misses=held.misses, error=exc
@@ -133,14 +135,14 @@ class Renewer:
         return self._lost(held, view, exc)
 
     async def _ours_elsewhere_in_time(
-        self, held: HeldLock, view: LockView, exc: Exception | None
+        self, held: HeldLock, base: str, view: LockView, exc: Exception | None
     ) -> HeartbeatResult:
         """Our session's body with another sha: an earlier write of ours landed although its
         answer was lost. Adopt it only if that write *updated* our previous lock; if it
         re-created a lock someone had taken or released meanwhile, we did lose it."""
         assert view.sha is not None
         try:
-            continuous = await self.reader.continuous(held, view.sha)
+            continuous = await self.reader.continuous(held.path, base, view.sha)
         except Exception as hist_exc:
             return self.missed(held, hist_exc)
         if not continuous:
