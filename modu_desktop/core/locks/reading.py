@@ -16,7 +16,7 @@ from modu_desktop.core.locks.client import (
     lock_shas_from_tree,
     tree_entries,
 )
-from modu_desktop.core.locks.model import Claimant, HeldLock, LockView, classify
+from modu_desktop.core.locks.model import Claimant, LockView, classify
 from modu_desktop.core.locks.wire import LOCK_DIR, LockRecord, parse_lock, validate_doc_id
 
 _MEMORY_BLOBS = 512  # lock files are tiny; past this many the memory cache starts again
@@ -160,11 +160,16 @@ class LockReader:
 
     # -- history -----------------------------------------------------------------------------
 
-    async def continuous(self, held: HeldLock, current_sha: str) -> bool:
-        """Was the lock blob ``current_sha`` (our session's) written over ``held.sha``? Reads the
-        newest commit touching the lock and the lock in its parent commit (rare: only after a
-        write whose answer was lost). Raises on network errors."""
-        commits = await self.client.list_commits(path=held.path, sha=self.branch, per_page=1)
+    async def continuous(self, path: str, previous_sha: str, current_sha: str) -> bool:
+        """Was the lock at ``path``, now blob ``current_sha`` (our session's), written over
+        ``previous_sha``? Reads the newest commit touching the lock and the lock in its parent
+        commit (rare: only after a write whose answer was lost, or one still under way).
+
+        The shas are the caller's, taken when it looked: a heartbeat and the check before a
+        save run side by side, and either may adopt our newest write meanwhile. Raises on
+        network errors, and ``HistoryMoved`` when the lock changed again after ``current_sha``
+        (the newest commit is not the one to judge)."""
+        commits = await self.client.list_commits(path=path, sha=self.branch, per_page=1)
         if not commits:
             return False
         parents = _get(commits[0], "parents") or ()
@@ -176,5 +181,12 @@ class LockReader:
         if not isinstance(tree_sha, str):
             return False
         entries, _ = tree_entries(await self.client.get_tree(tree_sha, recursive=True))
-        before = next((sha for path, _k, sha in entries if path == held.path), None)
-        return before == held.sha
+        before = next((sha for p, _k, sha in entries if p == path), None)
+        if before == current_sha:
+            raise HistoryMoved(f"{path} changed again after {current_sha}")
+        return before == previous_sha
+
+
+class HistoryMoved(Exception):
+    """The lock's newest commit was written over the blob being asked about: a later write,
+    so whether that blob continued ours cannot be told from it (ask again at the next look)."""

@@ -15,11 +15,12 @@ async def verify(reader: LockReader, held: HeldLock) -> VerifyResult:
     doc_id = held.doc_id
     try:
         sha = await reader.lock_sha(doc_id)
-        if sha == held.sha:
+        mine = held.sha  # the heartbeat may adopt our newest write while we read on
+        if sha == mine:
             return VerifyResult(True, doc_id, LockCode.STILL_YOURS)
         view = await reader.view_of(doc_id, sha)
         if view.status is LockStatus.MINE_THIS_SESSION and view.sha:
-            if await reader.continuous(held, view.sha):
+            if view.sha == held.sha or await reader.continuous(held.path, mine, view.sha):
                 held.sha = view.sha
                 return VerifyResult(True, doc_id, LockCode.STILL_YOURS, view=view)
             return VerifyResult(False, doc_id, LockCode.LOST_WHILE_OFFLINE, view=view)

@@ -98,15 +98,17 @@ class LockWriter:
             return Claimed(None, exc)
         return Claimed(HeldLock(doc_id, _written_sha(result, body), now, now))
 
-    async def renew(self, held: HeldLock) -> tuple[Any, bytes, int]:
-        """The conditional PUT of a fresh heartbeat body on ``held.sha``: (the write's answer,
-        the body, its stamp). Raises what the client raised."""
+    def renewal(self, held: HeldLock) -> tuple[bytes, int]:
+        """The heartbeat body that renews ``held`` now, and its stamp."""
         now = self.stamp()
-        body = self.heartbeat_body(held.doc_id, held.started_at, now)
-        result = await self.client.put_file(
+        return self.heartbeat_body(held.doc_id, held.started_at, now), now
+
+    async def renew(self, held: HeldLock, body: bytes) -> Any:
+        """The conditional PUT of heartbeat ``body`` on ``held.sha``: the write's answer.
+        Raises what the client raised."""
+        return await self.client.put_file(
             held.path, body, heartbeat_message(held.doc_id), sha=held.sha
         )
-        return result, body, now
 
     async def delete(self, path: str, sha: str, doc_id: str) -> None:
         await self.client.delete_file(path, sha, release_message(doc_id))
