@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QBoxLayout, QMenu, QWidget
 
 from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.docops.ops import DocOps, OpResult
@@ -80,6 +80,7 @@ class OpsHost(QObject):
         self.images_available = self.available
         self.ops: DocOps | None = None
         self.reorder: ops_reorder.ReorderController | None = None
+        self.reorder_bar: ops_reorder.ReorderBar | None = None
         self.uploader: ImageUploader | None = None
         self.image_helper: EditorImageHelper | None = None
         self.actions: dict[str, QAction] = {}
@@ -93,6 +94,7 @@ class OpsHost(QObject):
         self.reorder = ops_reorder.ReorderController(self.ops, self)
         self.reorder.finished.connect(self._moved)
         self.reorder.busy.connect(self._busy)
+        self._place_reorder_bar()
         self.uploader = ImageUploader(
             win.ctx.client,
             self,
@@ -106,6 +108,18 @@ class OpsHost(QObject):
         win.editor_pane.page_editor.picture_provider = lambda _card: win.ops.run(
             self.insert_picture()
         )
+
+    def _place_reorder_bar(self) -> None:
+        """▲ / ▼ under the list, for the page chosen in it (or the open one); what came of a
+        move is said in the window's notice, as for the menu's."""
+        assert self.reorder is not None
+        bar = ops_reorder.ReorderBar(self.reorder, self._selected)
+        bar.label.hide()
+        panel = self.win.doc_list
+        lay = panel.layout()
+        if isinstance(lay, QBoxLayout):
+            lay.insertWidget(max(0, lay.indexOf(panel.open_button)), bar)
+        self.reorder_bar = bar
 
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:

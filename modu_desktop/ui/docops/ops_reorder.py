@@ -165,6 +165,7 @@ class ReorderBar(QWidget):
     def _failed(self, text: str) -> None:
         self.label.setProperty("kind", "error")
         self.label.setText(text)
+        self.label.show()
 
     def _busy(self, busy: bool) -> None:
         self.up.setEnabled(not busy)

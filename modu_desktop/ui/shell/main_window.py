@@ -14,7 +14,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QByteArray, QMimeData, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -37,6 +37,7 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.core.locks.model import HeldLock
+from modu_desktop.core.pageedit.readable import readable_text
 from modu_desktop.core.publish.status import PublishBoard
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.badges import sync_own_lock
@@ -490,7 +491,13 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ lost-lock actions
     def copy_text(self) -> None:
-        QApplication.clipboard().setText(self.editor_pane.text())
+        """The words as the cards read them for pasting anywhere (text/plain), and the page's
+        Markdown beside them for a program that takes it (text/markdown)."""
+        text = self.editor_pane.text()
+        data = QMimeData()
+        data.setText(readable_text(text))
+        data.setData("text/markdown", QByteArray(text.encode("utf-8")))
+        QApplication.clipboard().setMimeData(data)
         self.show_notice(tr("Your text is on the clipboard."), "info")
 
     async def compare_with_current(self) -> None:
