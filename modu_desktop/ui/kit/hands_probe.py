@@ -18,7 +18,7 @@ line with one JSON object per line, on the Qt thread:
   the place after it);
 - ``{"q": "menus"}`` → the open menus and their entries with screen rectangles;
 - ``{"q": "rows", …widget query}`` → a list's or table's rows as shown: their texts and screen
-  rectangles;
+  rectangles, the row's and each cell's;
 - ``{"q": "document"}`` → the open document's text and which view shows it (cards or raw).
 
 A widget query: ``name`` (object name), ``accessible`` (accessible name), ``text`` (a button's
@@ -375,17 +375,23 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
     model = view.model()
     rows = []
     for row in range(model.rowCount()):
-        first = model.index(row, 0)
-        rect = view.visualRect(first)
-        if rect.isEmpty():
+        cells = []
+        for c in range(model.columnCount()):
+            box = view.visualRect(model.index(row, c))
+            at = view.viewport().mapToGlobal(box.topLeft())
+            cells.append([at.x(), at.y(), box.width(), box.height()])
+        shown = [c for c in cells if c[2] > 0 and c[3] > 0]  # a narrow list hides columns
+        if not shown:
             continue
         texts = [str(model.index(row, c).data() or "") for c in range(model.columnCount())]
+        rect = view.visualRect(model.index(row, cells.index(shown[0])))
         top_left = view.viewport().mapToGlobal(rect.topLeft())
         rows.append(
             {
                 "row": row,
                 "texts": texts,
                 "rect": [top_left.x(), top_left.y(), rect.width(), rect.height()],
+                "cells": cells,
             }
         )
     return {"rows": rows}

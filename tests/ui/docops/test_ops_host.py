@@ -111,3 +111,4 @@ def test_a_new_page_goes_last_in_the_menu_and_moves_up_at_once(
     assert frontmatter.parse(text).get_int("sidebar_position") == 99
     qtbot.waitUntil(lambda: win.doc_list.doc_ids()[-2:] == [doc_id, "99-template"], timeout=20000)
     assert "sidebar_position: 99" in win.editor_pane.text()  # the open page follows
+    assert not win.editor_pane.is_modified()  # nothing typed: nothing waits to be saved
