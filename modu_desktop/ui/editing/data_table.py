@@ -41,6 +41,7 @@ from modu_desktop.ui.editing.table_cells import (
     toggled,
 )
 from modu_desktop.ui.kit.flow_layout import FlowLayout
+from modu_desktop.ui.kit.preedit import commit_preedit
 
 MIN_COLUMN = 96  # wide enough for 가운데 under a heading; more columns scroll sideways
 _STYLE_TOOLS = (
@@ -242,6 +243,7 @@ class DataTable(RowsTable):
     def toggle_style(self, style: str) -> None:
         if self.read_only:
             return
+        commit_preedit()  # the syllable being composed is part of the words it acts on
         editor = self.delegate.editor
         if editor is not None and editor.isVisible():
             editor.toggle(style)
