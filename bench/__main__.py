@@ -1,7 +1,10 @@
 """``python -m bench [--docs N[,N…]] [--latency-ms MS[,MS…]] [--runs K]
 [--json FILE]``: see docs/performance.md. ``python -m bench scale …``: the scale simulation
 (``bench/scale.py``, docs/scale.md). ``python -m bench search …``: search across every page
-(``bench/search.py``, docs/performance.md)."""
+(``bench/search.py``, docs/performance.md). ``python -m bench replace …``: a replacement
+across pages in one commit (``bench/replace.py``, docs/performance.md). ``python -m bench
+pictures …``: the picture library with 500 pictures (``bench/pictures.py``,
+docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -52,6 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         from bench.search import main as search_main
 
         return search_main(given[1:])
+    if given[:1] == ["replace"]:
+        from bench.replace import main as replace_main
+
+        return replace_main(given[1:])
+    if given[:1] == ["pictures"]:
+        from bench.pictures import main as pictures_main
+
+        return pictures_main(given[1:])
     args = build_parser().parse_args(argv)
     t0 = time.perf_counter()
 

@@ -51,6 +51,7 @@ from bench.cli_args import number_list
 from bench.gen import generate
 from bench.server import SandboxProcess
 from bench.webadmin import WebAdminClient, WebAdminError, lock_body, lock_path
+from modu_desktop.core.atomic import FileProblem
 from modu_desktop.core.documents.store import SaveResult, encode_text
 from modu_desktop.core.edit_session import (
     Conflict,
@@ -72,9 +73,10 @@ from modu_desktop.core.edit_session import (
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.github.writes import RaceRetry
-from modu_desktop.core.locks.model import LockCode
-from modu_desktop.core.saving.conflicts import queued_conflict, resolve_conflict
-from modu_desktop.core.saving.queue import Backoff
+from modu_desktop.core.locks.model import HeldLock, LockCall, LockCode
+from modu_desktop.core.locks.results import HeartbeatResult, ReleaseResult
+from modu_desktop.core.saving.queue import Backoff, ChangeItem, SpoolItem
+from modu_desktop.core.saving.runner import QueueRunner, settle_failed
 from modu_desktop.core.workspace import Workspace
 from modu_desktop.sandbox.repo.gitstore import GitStore
 
@@ -264,8 +266,10 @@ class DeskEditor:
         self.questions = 0  # take-over questions this editor was asked
         self.doing: str | None = None  # "save" while a save runs (for the loss details)
         self.releasing = False
-        self.last_held: Any = None  # the HeldLock the session last heartbeated or verified
+        self.last_held: HeldLock | None = None  # the lock the session last heartbeated or verified
+        self.beat_started = 0.0
         self.ws: Workspace | None = None
+        self.queue: QueueRunner | None = None
         self.client: GitHubClient | None = None
         self.tasks: list[asyncio.Task[Any]] = []
 
@@ -298,38 +302,33 @@ class DeskEditor:
             idle_release_s=o.idle_release_min * MINUTE / k if o.idle_release_min else None,
             backoff=Backoff(base_s=3.0 / k, cap_s=300.0 / k),
         )
-        self._time_heartbeats()
+        self.ws.locks.watchers.append(self)
+        assert self.ws.spool is not None  # a data folder: saves queue as in the window
+        queue = QueueRunner(self.ws.spool)
+        queue.listeners.append(self)
+        self.ws.saves.on_queued = lambda _item: queue.poke()
+        self.queue = queue
 
-    def _time_heartbeats(self) -> None:
-        assert self.ws is not None
-        locks, tally, clock = self.ws.locks, self.world.tally, self.world.clock
-        beat = locks.heartbeat
+    # -- the lock manager's calls (LockCallWatcher) ----------------------------------------------
 
-        verify, release = locks.verify, locks.release
-
-        async def timed_beat(held: Any) -> Any:
-            self.last_held = held
-            res = await tally.timed("heartbeat", clock, beat(held))
-            tally.count[f"desk heartbeat {res.outcome.value}"] += 1
-            return res
-
-        async def noted_verify(held: Any) -> Any:
-            self.last_held = held
-            return await verify(held)
-
-        async def noted_release(held: Any) -> Any:
+    def call_started(self, call: LockCall, held: HeldLock) -> None:
+        if call is LockCall.RELEASE:
             self.releasing = True
-            try:
-                res = await release(held)
-            finally:
-                self.releasing = False
-            if res.code is LockCode.CLAIMED_AGAIN:
-                tally.count["late releases that left a reopened lock alone"] += 1
-            return res
+            return
+        self.last_held = held
+        if call is LockCall.HEARTBEAT:
+            self.beat_started = self.world.clock.now()
 
-        locks.heartbeat = timed_beat  # type: ignore[method-assign]
-        locks.verify = noted_verify  # type: ignore[method-assign]
-        locks.release = noted_release  # type: ignore[method-assign]
+    def call_ended(self, call: LockCall, held: HeldLock, result: object | None) -> None:
+        tally = self.world.tally
+        if call is LockCall.RELEASE:
+            self.releasing = False
+            if isinstance(result, ReleaseResult) and result.code is LockCode.CLAIMED_AGAIN:
+                tally.count["late releases that left a reopened lock alone"] += 1
+        elif call is LockCall.HEARTBEAT:
+            tally.durations["heartbeat"].append(self.world.clock.now() - self.beat_started)
+            if isinstance(result, HeartbeatResult):
+                tally.count[f"desk heartbeat {result.outcome.value}"] += 1
 
     # -- the view the session talks to ----------------------------------------------------------
 
@@ -569,23 +568,40 @@ class DeskEditor:
             await clock.sleep(self.world.options.refresh_s)
 
     async def queue_loop(self) -> None:
-        """The save queue's runner (the window's NothingLost does the same); a queued save
-        that failed as a conflict is resolved as the user would from "not saved" (keep mine)."""
-        assert self.ws is not None
-        while True:
-            spool = self.ws.spool
-            if spool is not None and spool.pending_count():
-                with contextlib.suppress(Exception):
-                    self.landed((await spool.run_once()).committed)
-            await self.resolve_failed()
-            await self.world.clock.sleep(5.0)
+        """The save queue as the window runs it: the core's runner sends what was queued (it
+        hears of each queued save), and a save that failed as a conflict is settled as the user
+        would from "not saved" (keep mine)."""
+        queue = self.queue
+        assert queue is not None
+        queue.start()
+        try:
+            while True:
+                await self.resolve_failed()
+                await self.world.clock.sleep(5.0)
+        finally:
+            await queue.stop()
 
-    def landed(self, items: list[Any]) -> None:
-        """Queued saves that went out: the open editor of that document builds on them (the
-        window's NothingLost does the same), so its next save is not asked about our own
-        version."""
-        for item in items:
-            self.landed_at(item.path, item.result_sha)
+    # -- what the runner did (QueueListener) ---------------------------------------------------
+
+    def committed(self, item: SpoolItem) -> None:
+        """A queued save went out: the open editor of that document builds on it (the window
+        does the same), so its next save is not asked about our own version."""
+        self.landed_at(item.path, item.result_sha)
+
+    def failed(self, item: SpoolItem) -> None:
+        return None  # settled by queue_loop, as the user would from "not saved"
+
+    def counts_changed(self, pending: int, failed: int) -> None:
+        return None
+
+    def problems_found(self, problems: list[FileProblem]) -> None:
+        self.world.tally.count["damaged queue files"] += len(problems)
+
+    def change_landed(self, item: ChangeItem) -> None:
+        return None  # the simulated editors change one page at a time
+
+    def change_failed(self, item: ChangeItem) -> None:
+        return None
 
     def landed_at(self, path: str, sha: str | None) -> None:
         s = self.session
@@ -593,20 +609,11 @@ class DeskEditor:
             s.rebase(sha)
 
     async def resolve_failed(self) -> None:
-        assert self.ws is not None
-        spool = self.ws.spool
-        if spool is None:
-            return
-        for item in spool.failed_items():
+        assert self.ws is not None and self.queue is not None
+        for item in self.queue.failed_items():
             with contextlib.suppress(Exception):
-                found = await queued_conflict(self.ws.saves, item)
-                done = await resolve_conflict(
-                    self.ws.saves,
-                    found,
-                    self._queued_question(item.base_sha),
-                    login=self.login,
-                    queued=item,
-                )
+                ask = self._queued_question(item.base_sha)
+                done = await settle_failed(self.queue, item, self.ws.store, ask)
                 if done.decision is ConflictDecision.KEEP_MINE and isinstance(
                     done.saved, SaveResult
                 ):
@@ -630,21 +637,17 @@ class DeskEditor:
 
     async def drain(self) -> int:
         """Send what is still queued (the race stays on); the number left unsent."""
-        assert self.ws is not None
-        spool = self.ws.spool
-        if spool is None:
-            return 0
+        queue = self.queue
+        assert queue is not None
         for _ in range(40):
-            if not spool.pending_count():
+            if not queue.pending_count():
                 break
-            for item in spool.pending_items():
-                spool.retry_now(item.id)
-            with contextlib.suppress(Exception):
-                self.landed((await spool.run_once()).committed)
+            queue.retry_now()
+            await queue.run_once()
             await self.resolve_failed()
             await self.world.clock.sleep(10.0)
         await self.resolve_failed()
-        return spool.pending_count() + len(spool.failed_items())
+        return queue.pending_count() + len(queue.failed_items())
 
     async def aclose(self) -> None:
         if self.ws is not None:

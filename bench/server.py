@@ -9,7 +9,6 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,9 +175,3 @@ class SandboxHandle:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def wait_quiet(seconds: float = 0.0) -> None:
-    """Let in-flight server threads finish counting before stats are read."""
-    if seconds:
-        time.sleep(seconds)

@@ -58,8 +58,7 @@ class WebDoc:
     path: str
     sha: str
     text: str
-    lock: WebLock | None = None
-    read_only_because: str | None = None
+    lock: WebLock | None = None  # None: read only (someone else holds it)
 
 
 @dataclass
@@ -198,7 +197,7 @@ class WebAdminClient:
 
     async def open_doc(self, doc_id: str, listing: WebListing) -> WebDoc:
         """Lock read → (free/stale/mine) lock write → content read. A fresh foreign lock stops
-        before any write: the caller shows the dialog (``read_only_because`` = the holder)."""
+        before any write: the document comes back without a lock (read only)."""
         path = f"{DOCS_PREFIX}{doc_id}.md"
         seen = await self.read_contents(lock_path(doc_id))
         now = int(time.time())
@@ -210,9 +209,7 @@ class WebAdminClient:
             beat = d.get("lastHeartbeat") or 0
             fresh = isinstance(beat, int) and now - beat < STALE_SECONDS
             if holder and holder != self.login and fresh:
-                return WebDoc(
-                    doc_id, path, listing.docs.get(path, ""), "", read_only_because=str(holder)
-                )
+                return WebDoc(doc_id, path, listing.docs.get(path, ""), "")
         body = lock_body(doc_id, self.login, now, now, heartbeat=False)
         new_sha = await self.put(
             lock_path(doc_id),

@@ -131,6 +131,8 @@ class Studio:
         return LockManager(c, login, f"shots-{login}", c.clock, heartbeat_s=1)
 
     async def window(self, shot: Shot, login: str, token: str, **opts: Any) -> Any:
+        from PySide6.QtCore import Qt
+
         from modu_desktop.core.account.auth import check_token
         from modu_desktop.core.account.paths import app_paths
         from modu_desktop.core.account.settings import Settings
@@ -148,6 +150,9 @@ class Studio:
             can_push=res.can_push,
         ).build()
         win = MainWindow(ctx)
+        # the first window is maximised on a screen smaller than it (Qt's offscreen screen is
+        # 800×800): the shot's own size instead
+        win.setWindowState(Qt.WindowState.WindowNoState)
         win.resize(shot.width, shot.height)
         win.show()
         self.windows.append(win)
@@ -513,6 +518,77 @@ async def unpublished(st: Studio, shot: Shot) -> None:
     shot.save(win)
 
 
+# -- pictures -------------------------------------------------------------------------------------
+
+# Pictures the practice site gets for the library scenes: photos (JPEG) and charts (PNG), named
+# the way staff name them.
+LIBRARY_PICTURES = (
+    ("campus/정문.jpg", 1600, 1200),
+    ("campus/도서관-야경.jpg", 2048, 1536),
+    ("events/2025-입학식.jpg", 3000, 2250),
+    ("events/졸업식-단체-사진.jpg", 1280, 960),
+    ("labs/ai-실습실.jpg", 1024, 768),
+    ("charts/모집-현황.png", 800, 533),
+    ("charts/취업률.png", 640, 426),
+    ("uploads/세미나.jpg", 1600, 1200),
+    ("uploads/운영위원회.png", 400, 266),
+)
+
+
+async def _library_site(st: Studio) -> None:
+    """The practice site with more pictures (once, whatever the width and language)."""
+    import random
+
+    from bench.pictures import drawing, encode, photo
+
+    first = f"static/img/{LIBRARY_PICTURES[0][0]}"
+    if st.sandbox.read_file(first) is not None:
+        return
+    rng = random.Random(5)
+    client = st.client("tok-editor1")
+    for name, w, h in LIBRARY_PICTURES:
+        if name.endswith(".png"):
+            data = encode(drawing(rng, w, h), "PNG")
+        else:
+            data = encode(photo(rng, w, h), "JPEG", 85)
+        await client.put_file(f"static/img/{name}", data, f"upload(image): add {name}")
+
+
+async def _open_library(st: Studio, shot: Shot, win: Any, name: str) -> Any:
+    dlg = await wait_for(lambda: visible(name))
+    await wait_for(lambda: dlg.loaded and dlg.loader.pending() == 0, timeout=60)
+    row = dlg.model.row_of("static/img/sample-photo.png")
+    dlg.view.setCurrentIndex(dlg.model.index(row, 0))
+    await asyncio.sleep(0.3)
+    return dlg
+
+
+@scene("picture-library", "그림 모음: every picture, its size, the pages using it, descriptions")
+async def picture_library(st: Studio, shot: Shot) -> None:
+    await _library_site(st)
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    win.ops_host.library.open()
+    dlg = await _open_library(st, shot, win, "pictureLibrary")
+    shot.save_over(win, dlg)
+    dlg.reject()
+
+
+@scene("picture-library-pick", "그림 넣기 → 사이트에 있는 그림에서 고르기: the library for picking")
+async def picture_library_pick(st: Studio, shot: Shot) -> None:
+    await _library_site(st)
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    await win.open_document("01-welcome")
+    task = asyncio.ensure_future(win.ops_host.insert_picture())
+    picker = await wait_for(lambda: visible("opsImageDialog"))
+    picker.existing_button.click()
+    dlg = await _open_library(st, shot, win, "pictureLibraryPicker")
+    shot.save_over(win, dlg)
+    dlg.reject()
+    picker = await wait_for(lambda: visible("opsImageDialog"))
+    picker.reject()
+    await task
+
+
 @scene("recovery", "texts kept from a run that ended badly: the recovery dialog")
 async def recovery(st: Studio, shot: Shot) -> None:
     from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
@@ -767,6 +843,48 @@ async def list_narrow(st: Studio, shot: Shot) -> None:
     finally:
         if held is not None:
             await other.release(held)
+
+
+@scene(
+    "search",
+    "the list's search of every page (Ctrl+Shift+F): places grouped by page, the words marked",
+)
+async def search_pages(st: Studio, shot: Shot) -> None:
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    mode = win.search.mode
+    await wait_for(lambda: mode.ready and not mode.reading)
+    win.search.start()
+    win.search.panel.query_edit.setText("과정")  # the practice brochure is Korean
+    win.search.panel.search_now()
+    await wait_for(lambda: mode.results is not None)
+    await asyncio.sleep(0.3)
+    shot.save(win)
+
+
+@scene(
+    "search-opened",
+    "a place found, opened: the page in its cards at that field, the words marked",
+)
+async def search_opened(st: Studio, shot: Shot) -> None:
+    from modu_desktop.ui.search.results import FOUND_ROLE
+
+    win = await st.window(shot, "editor1", "tok-editor1", practice=True)
+    mode = win.search.mode
+    await wait_for(lambda: mode.ready and not mode.reading)
+    win.search.start()
+    win.search.panel.query_edit.setText("심화 과정")
+    win.search.panel.search_now()
+    await wait_for(lambda: mode.results is not None)
+    items = win.search.panel.results.hit_items()
+    target = next(
+        (it for it in items if "datatable" not in repr(it.data(0, FOUND_ROLE).hit.place)),
+        items[0],
+    )
+    win.search.panel.results.setCurrentItem(target)
+    found = mode.results
+    await win.search.open_found(target.data(0, FOUND_ROLE), found.query, found.options)
+    await asyncio.sleep(0.6)
+    shot.save(win)
 
 
 # -- running -------------------------------------------------------------------------------------

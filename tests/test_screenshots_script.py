@@ -37,6 +37,10 @@ EVERY_SCENE = {
     "page-editor",
     "page-editor-top",
     "publish-check",
+    "search",
+    "search-opened",
+    "picture-library",
+    "picture-library-pick",
 }
 
 

@@ -52,6 +52,7 @@ def test_ci_runs_lint_types_and_the_readme_test_command_on_three_platforms() -> 
         "uv run ruff check .",
         "uv run ruff format --check .",
         "uv run mypy",
+        "uv run vulture",
         "uv run pytest",
     ):
         assert command in runs
@@ -60,6 +61,7 @@ def test_ci_runs_lint_types_and_the_readme_test_command_on_three_platforms() -> 
     ci_run = (ROOT / ".ci" / "run").read_text("utf-8")
     assert ci_run.rstrip().endswith("uv run pytest")
     assert "uv run mypy\n" in ci_run
+    assert "uv run vulture\n" in ci_run
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
     assert {"modu_desktop", "bench", "tests"} <= set(mypy["files"])
 

@@ -113,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     from modu_desktop.cli import search as cli_search
 
     cli_search.register({"docs": docs_sub})
+    # docs replace lives in cli/replace.py.
+    from modu_desktop.cli import replace as cli_replace
+
+    cli_replace.register({"docs": docs_sub})
     return parser
 
 
@@ -191,14 +195,14 @@ async def _docs_list(args: argparse.Namespace, ctx: Context) -> int:
             [
                 str(row["docId"]),
                 "-" if row["position"] is None else str(row["position"]),
-                str(row["title"] or "") + ("" if row["published"] else " (not published)"),
+                str(row["title"] or "") + ("" if row["published"] else tr(" (not published)")),
                 str(row["theme"] or "-"),
                 str(row["layout"] or "-"),
                 lock,
             ]
         )
     _table(rows, ctx.out)
-    ctx.out.write(f"{len(docs)} document(s) on {ctx.where}\n")
+    ctx.out.write(tr("{n} document(s) on {where}", n=len(docs), where=ctx.where) + "\n")
     return 0
 
 

@@ -46,6 +46,10 @@ def conn_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--data-dir", help="the app's data folder (as the app's --data-dir; else MODU_DATA_DIR)"
     )
+    # Also after the command (``docs list --lang ko``); before it, the top-level one is used.
+    g.add_argument(
+        "--lang", choices=("en", "ko"), default=argparse.SUPPRESS, help="language of the messages"
+    )
     return p
 
 

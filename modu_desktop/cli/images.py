@@ -3,13 +3,19 @@
     modu-desktop images list [--json]          every picture, its sizes and the pages using it
     modu-desktop images add FILE [--alt TEXT]  upload a picture, print the Markdown to insert
     modu-desktop images delete PATH            delete a picture no page uses
+    modu-desktop images rename OLD NEW [--json] rename a picture and every page naming it
 
 ``images list`` reads the listing the app reads (one tree request when the blob cache is warm)
 and the pictures' bytes it has not seen yet (once; they are cached), and shows each picture with
 its file size, pixel size and the pages that use it, then the pictures no page uses and the
 pictures pages name that the repository does not have. ``images add`` keeps the file's own name
 (made safe and unique) and offers a picture already on the site instead of a second copy.
-``images delete`` refuses a picture a page still uses, naming the pages.
+``images delete`` refuses a picture a page still uses, naming the pages. ``images rename``
+moves a picture and rewrites every page that names it in one commit (``core/changes/
+pictures.rename_picture``): NEW is a file name (the picture stays in its folder) or a path; it
+is made safe as an upload's name is and keeps the picture's extension; a name already taken or
+a picture that is not there is refused, and when a page naming it is being edited by someone
+else nothing changes (exit 1, the page and who named).
 
 Same connection flags, token lookup and exit status as ``docs list`` (``cli/common.py``).
 """
@@ -61,6 +67,15 @@ def register(images: Any) -> None:
     )
     p.add_argument("path", metavar="PATH", help="e.g. static/img/uploads/campus.png")
     p.set_defaults(run=_images_delete)
+    p = images.add_parser(
+        "rename",
+        parents=[common.conn_parser()],
+        help="rename a picture and rewrite every page that names it, in one commit",
+    )
+    p.add_argument("old", metavar="OLD", help="e.g. static/img/uploads/campus.png")
+    p.add_argument("new", metavar="NEW", help="the new file name (or path), e.g. campus-2026.png")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=_images_rename)
 
 
 @contextmanager
@@ -187,3 +202,42 @@ async def _images_delete(args: argparse.Namespace, ctx: common.Context) -> int:
     commit = f" (commit {res.commit_sha[:7]})" if res.commit_sha else ""
     ctx.out.write(res.text() + commit + "\n")
     return 0
+
+
+async def _images_rename(args: argparse.Namespace, ctx: common.Context) -> int:
+    from modu_desktop.core.changes import words
+    from modu_desktop.core.changes.pictures import RenameRefused, rename_picture
+    from modu_desktop.core.documents.store import DocumentStore
+
+    login = await ctx.login()
+    with _cache_dir() as cache:
+        ws = common.workspace(ctx, login, cache)
+        store: DocumentStore = ws.store
+        await store.refresh()
+        out = await rename_picture(ctx.client, store, args.old, args.new, ws.editor)
+        now = ws.server_now()
+    if isinstance(out, RenameRefused):
+        raise common.CliFailure(out.text())
+    if args.json:
+        body = {
+            **out.as_json(),
+            "from": out.summary.old,
+            "to": out.summary.new,
+            "leftOut": [
+                {
+                    **n.as_json(),
+                    "message": words.left_out(n, now).en,
+                    "messageKo": words.left_out(n, now).ko,
+                }
+                for n in out.left_out
+            ],
+        }
+        ctx.out.write(json.dumps(body, ensure_ascii=False, indent=2) + "\n")
+    else:
+        commit = f" (commit {out.commit_sha[:7]})" if out.commit_sha else ""
+        ctx.out.write(words.headline(out)() + commit + "\n")
+        for page in out.pages:
+            ctx.out.write(f"  {page.title} ({page.path})\n")
+        for note in out.left_out:
+            ctx.out.write(f"- {words.left_out(note, now)()} ({note.path})\n")
+    return 0 if out.complete else 1

@@ -38,6 +38,7 @@ from modu_desktop.core.docops.ops import (
     OpResult,
     validate_new_id,
 )
+from modu_desktop.i18n import tr
 
 __all__ = ["register"]
 
@@ -263,7 +264,9 @@ async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
                 _print_candidate(c, ctx.out)
                 bad += 0 if c.ok else 1
             if bad:
-                raise common.CliFailure(f"{bad} of {len(checked)} file(s) cannot be imported as is")
+                raise common.CliFailure(
+                    tr("{bad} of {n} file(s) cannot be imported as is", bad=bad, n=len(checked))
+                )
             return 0
         results = await import_candidates(ops, cands)
     failed = 0
@@ -273,13 +276,16 @@ async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
         ctx.out.write(f"{mark} {name}: {res.text()}\n")
         failed += 0 if res.ok else 1
     if failed:
-        raise common.CliFailure(f"{failed} of {len(results)} file(s) not imported (see above)")
+        raise common.CliFailure(
+            tr("{bad} of {n} file(s) not imported (see above)", bad=failed, n=len(results))
+        )
     return 0
 
 
 def _print_candidate(c: Any, out: TextIO) -> None:
     if c.request is None:
-        out.write(f"skip {c.source}: {c.conflict() if c.conflict else 'unusable'}\n")
+        why = c.conflict() if c.conflict else tr("it cannot be read as a page")
+        out.write(tr("skip {file}: {why}", file=c.source, why=why) + "\n")
         return
     r = c.request
     pos = "-" if r.position is None else str(r.position)
@@ -289,6 +295,6 @@ def _print_candidate(c: Any, out: TextIO) -> None:
         f"{r.theme}/{r.layout}, title {r.title!r})\n"
     )
     for n in c.notes:
-        out.write(f"       note: {n()}\n")
+        out.write("       " + tr("note: {what}", what=n()) + "\n")
     if c.conflict is not None:
-        out.write(f"       conflict: {c.conflict()}\n")
+        out.write("       " + tr("conflict: {what}", what=c.conflict()) + "\n")

@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from modu_desktop.cli import common as cli
 from modu_desktop.core.text import Text
+from modu_desktop.i18n import tr
 
 __all__ = ["register", "check_files"]
 
@@ -162,12 +163,12 @@ async def _history_for(ctx: cli.Context, tmp: str) -> tuple[Any, Any]:
     return store, DocHistory(ctx.client, store)
 
 
-async def _doc_path(store: Any, doc_id: str) -> str:
+async def _doc(store: Any, doc_id: str) -> Any:
     snap = await store.refresh()
     doc = snap.doc(doc_id)
     if doc is None:
-        raise cli.CliFailure(f"no document {doc_id} on the branch")
-    return str(doc.path)
+        raise cli.CliFailure(tr("There is no page {id}.", id=doc_id))
+    return doc
 
 
 async def _docs_history(args: argparse.Namespace, ctx: cli.Context) -> int:
@@ -175,7 +176,8 @@ async def _docs_history(args: argparse.Namespace, ctx: cli.Context) -> int:
 
     with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
         store, history = await _history_for(ctx, tmp)
-        path = await _doc_path(store, args.doc_id)
+        doc = await _doc(store, args.doc_id)
+        path = str(doc.path)
         versions = await history.versions(path, limit=args.limit)
     if args.json:
         ctx.out.write(
@@ -186,7 +188,10 @@ async def _docs_history(args: argparse.Namespace, ctx: cli.Context) -> int:
     for v in versions:
         rows.append([v.short_sha, (v.date or "-").replace("T", " ")[:19], v.author, v.message])
     cli.table(rows, ctx.out)
-    ctx.out.write(f"{len(versions)} version(s) of {path} on {ctx.where}\n")
+    ctx.out.write(
+        tr("{n} version(s) of “{doc}” on {where}", n=len(versions), doc=doc.title, where=ctx.where)
+        + f" ({path})\n"
+    )
     return 0
 
 
@@ -198,19 +203,23 @@ async def _docs_restore(args: argparse.Namespace, ctx: cli.Context) -> int:
 
     sha = args.sha.strip().lower()
     if len(sha) < 7 or any(c not in "0123456789abcdef" for c in sha):
-        raise cli.CliFailure("SHA must be at least 7 hexadecimal characters")
+        raise cli.CliFailure(tr("SHA must be at least 7 hexadecimal characters."))
     login = await ctx.login()
     with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
         store, history = await _history_for(ctx, tmp)
-        path = await _doc_path(store, args.doc_id)
+        doc = await _doc(store, args.doc_id)
+        path, title = str(doc.path), str(doc.title)
         matches = [v for v in await history.versions(path) if v.sha.startswith(sha)]
-        if len(matches) != 1:
-            what = "is not a version of" if not matches else "matches several versions of"
-            raise cli.CliFailure(f"{args.sha} {what} {path}")
+        if not matches:
+            raise cli.CliFailure(tr("{sha} is not a version of “{doc}”.", sha=args.sha, doc=title))
+        if len(matches) > 1:
+            raise cli.CliFailure(
+                tr("{sha} matches several versions of “{doc}”.", sha=args.sha, doc=title)
+            )
         version = matches[0]
         text = await history.text_at(version.sha, path)
         if text is None:
-            raise cli.CliFailure(f"{path} is not in {version.short_sha}")
+            raise cli.CliFailure(tr("“{doc}” is not in {sha}.", doc=title, sha=version.short_sha))
         mgr = cli.lock_manager(ctx, login)
         acquired = await mgr.acquire(args.doc_id, take_stale=True)
         if acquired.held is None:
@@ -231,11 +240,17 @@ async def _docs_restore(args: argparse.Namespace, ctx: cli.Context) -> int:
     if isinstance(result, RestoreRefused):
         raise cli.CliFailure(result.reason())
     if isinstance(result, SaveConflict):
-        raise cli.CliFailure(f"{path} changed while restoring; nothing was restored")
+        raise cli.CliFailure(
+            tr("“{doc}” changed while restoring; nothing was restored.", doc=title)
+        )
     if getattr(result, "unchanged", False):
-        ctx.out.write(f"{path} already has the text of {version.short_sha}; nothing to do.\n")
+        said = tr(
+            "“{doc}” already has the text of {sha}; nothing to do.",
+            doc=title,
+            sha=version.short_sha,
+        )
+        ctx.out.write(f"{said} ({path})\n")
         return 0
-    ctx.out.write(
-        f"Restored {path} to {version.short_sha} (commit {str(result.commit_sha)[:7]}).\n"
-    )
+    said = tr("Restored “{doc}” to {sha}.", doc=title, sha=version.short_sha)
+    ctx.out.write(f"{said} ({path}, commit {str(result.commit_sha)[:7]})\n")
     return 0

@@ -107,10 +107,6 @@ def dump_json(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=True, sort_keys=True, indent=1).encode("ascii") + b"\n"
 
 
-def write_json_atomic(path: str | os.PathLike[str], value: Any) -> None:
-    write_atomic(path, dump_json(value))
-
-
 def parse_json_bytes(data: bytes) -> tuple[Any | None, str | None]:
     """Decode JSON bytes; ``(value, None)`` or ``(None, problem)``. Never raises."""
     if not data:

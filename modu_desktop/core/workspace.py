@@ -2,7 +2,9 @@
 
 ``Workspace.build`` makes, from a GitHub client and who we are: the document store (over the
 blob cache), the lock manager (with the held-lock records as its observer), the drafts store,
-the save queue's spool and the :class:`~modu_desktop.core.saving.service.SaveService` over them. The
+the save queue's spool (which also sends the changes of many pages that waited,
+``core/changes/send.make_change_sender``) and the
+:class:`~modu_desktop.core.saving.service.SaveService` over them. The
 app, the CLI, the self-test and the benchmark all build their core objects here, so a newcomer
 reads the wiring in one place.
 
@@ -18,14 +20,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from modu_desktop.core.account.session import install_id as this_install
+from modu_desktop.core.changes.apply import Editor
+from modu_desktop.core.changes.send import make_change_sender
 from modu_desktop.core.documents.snapshots import SnapshotFile
 from modu_desktop.core.documents.store import DocumentStore
 from modu_desktop.core.github.client import GitHubClient
 from modu_desktop.core.locks.held import HeldLockRecorder, HeldLockRegistry, registry_for
 from modu_desktop.core.locks.manager import DEFAULT_CLIENT_NAME, LockManager
 from modu_desktop.core.saving.drafts import DraftStore
-from modu_desktop.core.saving.queue import Backoff, SaveSpool, SpoolItem
-from modu_desktop.core.saving.service import SaveService, Target
+from modu_desktop.core.saving.queue import Backoff, ChangeItem, SaveSpool, SpoolItem
+from modu_desktop.core.saving.service import SaveService, Target, make_reader, make_sender
 
 DRAFTS_DIR = "drafts"
 SPOOL_DIR = "spool"
@@ -84,7 +88,7 @@ class Workspace:
         stale_s: float = 900.0,
         queue_saves: bool = True,
         backoff: Backoff | None = None,
-        on_queued: Callable[[SpoolItem], None] | None = None,
+        on_queued: Callable[[SpoolItem | ChangeItem], None] | None = None,
         client_name: str | None = None,
         install_id: str | None = None,
         snapshots: SnapshotFile | None = None,
@@ -128,13 +132,12 @@ class Workspace:
                 )
             )
             if queue_saves:
-                from modu_desktop.core.saving.service import make_reader, make_sender
-
                 spool = SaveSpool(
                     data / SPOOL_DIR,
                     make_sender(client),
                     make_reader(client),
                     backoff=backoff or Backoff(base_s=3.0, cap_s=300.0),
+                    change_sender=make_change_sender(client),
                 )
                 with contextlib.suppress(OSError):
                     spool.prune_done(DONE_KEEP_S)
@@ -152,6 +155,13 @@ class Workspace:
             registry,
             idle_release_s or None,
         )
+
+    @property
+    def editor(self) -> Editor:
+        """Who makes a change of many pages: this login's locks in this session do not keep
+        a page out of it."""
+        claimant = self.locks.claimant
+        return Editor(self.login, self.session_id, claimant.install_id, self.locks.stale_s)
 
     def server_now(self) -> float:
         """Server time (GitHub's ``Date`` offset), for lock ages."""

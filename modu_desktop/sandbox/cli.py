@@ -171,7 +171,7 @@ def main(argv: list[str]) -> int:
         print(f"User: {user.login} token {user.token} ({access})", flush=True)
     stop = threading.Event()
 
-    def on_signal(signum: int, frame: FrameType | None) -> None:
+    def on_signal(_signum: int, _frame: FrameType | None) -> None:
         stop.set()
 
     signal.signal(signal.SIGINT, on_signal)

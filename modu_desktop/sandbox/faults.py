@@ -15,11 +15,10 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from modu_desktop.sandbox.users import stable_id
 
-FailureKind = Literal["5xx", "reset", "timeout", "lost_response"]
 FAILURE_KINDS: tuple[str, ...] = ("5xx", "reset", "timeout", "lost_response")
 
 

@@ -137,11 +137,11 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert "release" in capsys.readouterr().out
 
 
+@pytest.mark.usefixtures("no_keyring")
 def test_failures_are_one_line_without_token(
     sandbox: Any,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    no_keyring: None,
 ) -> None:
     monkeypatch.delenv("MODU_TOKEN", raising=False)
     assert main(cli_args(sandbox, "locks", "list")) == 1

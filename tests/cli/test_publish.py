@@ -122,10 +122,12 @@ def test_history_and_restore(cli_env: Any, capsys: pytest.CaptureFixture[str]) -
     asyncio.run(edit())
     assert main(cli_args(sb, "docs", "history", "03-strategy")) == 0
     text = capsys.readouterr().out
-    assert "2 version(s) of docs/03-strategy.md" in text and "@editor2" in text
+    assert "2 version(s) of “비전과 추진 전략”" in text and "(docs/03-strategy.md)" in text
+    assert "@editor2" in text
 
     assert main(cli_args(sb, "docs", "restore", "03-strategy", seed["shortSha"])) == 0
-    assert f"Restored docs/03-strategy.md to {seed['shortSha']}" in capsys.readouterr().out
+    restored = capsys.readouterr().out
+    assert f"Restored “비전과 추진 전략” to {seed['shortSha']}. (docs/03-strategy.md" in restored
     assert sb.read_file("docs/03-strategy.md") == original
     msgs = [c["message"] for c in sb.commits()[:3]]
     assert f"docs(edit): restore 03-strategy.md to {seed['shortSha']} by @editor1" in msgs

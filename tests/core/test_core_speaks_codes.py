@@ -65,6 +65,7 @@ NOT_FOR_PEOPLE = {
     "saving.queue_item.Uncertain.reason": "why a send's outcome is unknown, for the log",
     "saving.queue_item.Fatal.reason": "why a send failed for good, for the log",
     "documents.model.SaveConflict.reason": "GitHub's own answer to the write, for the log",
+    "saving.queue_changes.ChangeItem.last_error": "the last send error, for the log",
     "brochure.block_model.Problem.reason": "a code the page editor words (“unclosed” …)",
     "edit_session.events.NotSaved.reason": "a code the window words (“lock_lost” …)",
     "edit_session.events.OpenFailed.reason": "a code the window words (“contended” …)",

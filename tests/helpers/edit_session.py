@@ -37,7 +37,6 @@ class FakeView:
         self.asked_conflict: list[Conflict] = []
         self.events: list[SessionEvent] = []
         self.updated_take_over: list[LockHolder] = []
-        self.take_over_withdrawn = 0
 
     async def ask_take_over(self, holder: LockHolder) -> TakeOver:
         self.asked_take_over.append(holder)
@@ -54,7 +53,7 @@ class FakeView:
         self.updated_take_over.append(holder)
 
     def withdraw_take_over(self) -> None:
-        self.take_over_withdrawn += 1
+        return None
 
     def of(self, kind: type) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind)]

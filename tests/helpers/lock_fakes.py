@@ -138,14 +138,12 @@ class FakeClient:
         self.fault_rate = fault_rate
         self.on_response = on_response
         self.clock: ServerClock | None = None  # as GitHubClient.clock, when a test sets one
-        self.faults_seen = 0
 
     # -- fault plumbing ------------------------------------------------------------------------
 
     def _maybe_fail_before(self, route: str) -> None:
         self.repo.count(route)
         if self.fault_rate and self.rng.random() < self.fault_rate:
-            self.faults_seen += 1
             self.repo.faults += 1
             if route.startswith("GET") and self.rng.random() < 0.3:
                 raise ServerError(502, "Server Error")
@@ -153,7 +151,6 @@ class FakeClient:
 
     def _maybe_fail_after(self) -> None:
         if self.fault_rate and self.rng.random() < self.fault_rate / 2:
-            self.faults_seen += 1
             self.repo.faults += 1
             raise WriteUncertain(
                 "lost response (injected)",

@@ -14,3 +14,13 @@ def child(parent: QObject, kind: type[QtObject], name: str) -> QtObject:
     found = parent.findChild(kind, name)
     assert found is not None, f"no {kind.__name__} named {name!r}"
     return found
+
+
+def settle() -> None:
+    """Deliver what Qt has already posted — layout requests, resizes, repaints and what they post
+    in turn — without waiting for any time to pass (a layout is settled, not waited for)."""
+    from PySide6.QtCore import QCoreApplication
+
+    for _ in range(5):
+        QCoreApplication.sendPostedEvents()
+        QCoreApplication.processEvents()

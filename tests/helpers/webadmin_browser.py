@@ -57,6 +57,8 @@ CHROMIUM_FLAGS = (
 )
 # Runs before the page's scripts: long intervals (the 5-minute heartbeat) are kept, not
 # scheduled; `__moduRunIntervals()` runs each once and resolves when their promises settle.
+# `__moduAdvanceClock(ms)` moves the page's `Date.now()` on, so a test need not wait for the
+# lock's whole-second times to change.
 CLOCK_SHIM = r"""
 (() => {
   const realSet = window.setInterval.bind(window);
@@ -71,6 +73,10 @@ CLOCK_SHIM = r"""
   };
   window.clearInterval = (id) => { if (held.has(id)) held.delete(id); else realClear(id); };
   window.__moduHeldIntervals = () => held.size;
+  const realNow = Date.now.bind(Date);
+  let ahead = 0;
+  Date.now = () => realNow() + ahead;
+  window.__moduAdvanceClock = (ms) => { ahead += ms; return Date.now(); };
   window.__moduRunIntervals = async () => {
     for (const fn of [...held.values()]) { await fn(); }
     return held.size;

@@ -214,9 +214,7 @@ class WebAdminPeer:
         self.editing = False  # holds the lock as far as this tab knows
         self.read_only = True
         self.loaded_sha: str | None = None
-        self.loaded_text: bytes | None = None
         self.started_at: int | None = None
-        self.heartbeat_errors = 0  # counted here for tests only; the real one ignores them
 
     # ``Math.floor(Date.now() / 1000)`` on this tab's clock.
     def now(self) -> int:
@@ -281,7 +279,8 @@ class WebAdminPeer:
         tree = await self.api.list_tree()
         sha = tree.get(f"docs/{self.doc_id}.md")
         self.loaded_sha = sha
-        self.loaded_text = None if sha is None else await self.api.read_blob(sha)
+        if sha is not None:
+            await self.api.read_blob(sha)  # the editor's text, read as the admin page reads it
 
     async def heartbeat(self) -> str:
         """Re-read the lock; if it is not ours any more go read-only, else rewrite it with the
@@ -292,7 +291,6 @@ class WebAdminPeer:
         try:
             sha, lock = await self._read_lock(doc_id)
         except WebAdminError:
-            self.heartbeat_errors += 1
             return "error"
         if lock is None or lock.get("editingBy") != self.login:
             self.editing, self.read_only = False, True
@@ -310,7 +308,6 @@ class WebAdminPeer:
                 self.lock_path(doc_id), body, f"system: heartbeat for {doc_id} [skip ci]", sha
             )
         except WebAdminError:
-            self.heartbeat_errors += 1
             return "error"
         return "ok"
 
@@ -325,7 +322,7 @@ class WebAdminPeer:
             )
         except WebAdminError as exc:
             return "conflict" if exc.status in (409, 422) else "error"
-        self.loaded_sha, self.loaded_text = new_sha, text
+        self.loaded_sha = new_sha
         return "saved"
 
     async def close(self) -> str:

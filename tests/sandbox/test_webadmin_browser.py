@@ -176,7 +176,8 @@ def test_web_admin_and_desktop_share_locks(world: tuple[Sandbox, Any, str, Deskt
     assert view.status is LockStatus.HELD and view.holder == WEB.login
 
     # ... heartbeats (the desktop sees the new heartbeat) ...
-    time.sleep(1.1)  # lastHeartbeat has one-second resolution
+    # lastHeartbeat counts whole seconds: the page's clock moves on one
+    driver.execute_script("return window.__moduAdvanceClock(1000)")
     run_heartbeat(driver)
     beat = until(
         lambda: (
@@ -215,7 +216,7 @@ def test_web_admin_and_desktop_share_locks(world: tuple[Sandbox, Any, str, Deskt
     assert beat2.outcome is HeartbeatOutcome.OK
     assert lock_messages(sb)[0] == heartbeat_message("01-welcome")
     close_editor(driver)  # read-only: the web admin does not release a lock it lost
-    time.sleep(0.5)
+    until(lambda: not editor_open(driver), "the editor closed")  # after any release it sends
     assert (lock_json(sb, "01-welcome") or {})["editingBy"] == DESK.login
     released = desk.run(desk.locks.release(taken.held))
     assert lock_json(sb, "01-welcome") is None, released

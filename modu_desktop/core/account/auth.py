@@ -126,11 +126,6 @@ class TokenStore:
         self.source = TokenSource.SESSION
         return self.source
 
-    def remember_for_session(self, token: str) -> None:
-        """Keep a token in memory only (practice mode, MODU_TOKEN)."""
-        self._session_token = token
-        self.source = TokenSource.SESSION
-
     def clear(self) -> None:
         """Sign out: forget the session copy and delete the keyring entry."""
         self._session_token = None

@@ -43,10 +43,6 @@ class AppPaths:
         return self.data_dir / "drafts"
 
     @property
-    def spool_dir(self) -> Path:
-        return self.data_dir / "spool"
-
-    @property
     def sandbox_repo_dir(self) -> Path:
         """The practice repository of ``--sandbox`` (kept so practice work survives restarts)."""
         return self.data_dir / "practice-repo"

@@ -20,7 +20,6 @@ PLAIN = ""
 BOLD = "bold"
 ACCENT = "accent"
 ITALIC = "italic"
-CELL_STYLES = (BOLD, ACCENT, ITALIC)
 
 _PARTS = re.compile(r"(\*\*[^*]+\*\*|\[![^\]]+\]|\[~[^\]]+\])")
 _WRAP = {BOLD: ("**", "**"), ACCENT: ("[!", "]"), ITALIC: ("[~", "]")}

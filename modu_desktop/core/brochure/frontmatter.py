@@ -383,14 +383,6 @@ class FrontMatter:
         out.append(self.body)
         return "".join(out)
 
-    def with_body(self, body: str) -> str:
-        saved = self.body
-        self.body = body
-        try:
-            return self.render()
-        finally:
-            self.body = saved
-
 
 def _parse_line(raw: str) -> _Line:
     text, _ = _split_ending(raw)

@@ -14,6 +14,12 @@ newer.
    forward": the branch moved), go back to 1 on the new head — a bounded number of times, then
    `BranchMoved`.
 
+A file that already reads exactly as the change asks (an earlier send of the same change landed
+although its answer was lost, or someone made the same change) is neither made again nor left
+out (`ChangeResult.already`): sending a change twice commits it once. ``all_or_nothing``: when
+any change would be left out, none is made (a picture's rename and the pages naming it go
+together or not at all).
+
 Nothing is half-written: objects made before the branch moves are on no branch (harmless), so a
 failure anywhere before step 4 changes nothing, and raises the client's error (`NetworkError`,
 `ServerError`, `RateLimited` …), which the save queue classifies as one it can wait out
@@ -34,8 +40,8 @@ from modu_desktop.core.changes.model import (
     ChangeResult,
     ChangeSet,
     FileChange,
-    LeftOut,
-    LeftOutReason,
+    FileLeftOut,
+    FileLeftOutReason,
     changes_message,
 )
 from modu_desktop.core.documents.naming import doc_id_for_path
@@ -96,6 +102,7 @@ async def apply_changes(
     branch: str | None = None,
     attempts: int = DEFAULT_ATTEMPTS,
     read_blob: ReadBlob | None = None,
+    all_or_nothing: bool = False,
 ) -> ChangeResult:
     """Make ``changes`` one commit on ``branch`` (see the module docstring). ``message``: the
     commit message, or a function of the changes that go in (default `changes_message`).
@@ -105,19 +112,19 @@ async def apply_changes(
     made: dict[str, str] = {}  # bytes' sha → blob made, kept across attempts
     for attempt in range(1, max(1, attempts) + 1):
         head = await _read_head(client, br, _paths_needed(changes))
-        included, left_out = await _review(client, head, changes, editor, reader)
-        if not included:
-            return ChangeResult(None, (), left_out, head.sha, attempt)
+        included, left_out, already = await _review(client, head, changes, editor, reader)
+        if not included or (all_or_nothing and left_out):
+            return ChangeResult(None, (), left_out, head.sha, attempt, already)
         entries = await _tree_entries(client, included, head, made)
         tree = await client.create_tree(entries, base_tree=head.tree_sha)
         if tree == head.tree_sha:  # every included file already reads as asked
-            return ChangeResult(None, included, left_out, head.sha, attempt)
+            return ChangeResult(None, (), left_out, head.sha, attempt, (*already, *included))
         text = message(included) if callable(message) else message
         commit = await client.create_commit(
             text or changes_message(included, editor.login), tree, [head.sha]
         )
         if await _publish(client, br, head.sha, commit.sha):
-            return ChangeResult(commit.sha, included, left_out, head.sha, attempt)
+            return ChangeResult(commit.sha, included, left_out, head.sha, attempt, already)
         log.info("the branch moved before %d file(s) could be committed; again", len(included))
     raise BranchMoved(
         422, "the branch kept moving before the change could be committed", tries=attempts
@@ -160,19 +167,37 @@ async def _review(
     changes: ChangeSet,
     editor: Editor,
     read_blob: ReadBlob,
-) -> tuple[tuple[FileChange, ...], tuple[LeftOut, ...]]:
-    """The changes that may go in on this head, and the ones left out with why."""
+) -> tuple[tuple[FileChange, ...], tuple[FileLeftOut, ...], tuple[FileChange, ...]]:
+    """The changes that may go in on this head, the ones left out with why, and the ones the
+    head already has."""
     locks = await _other_holders(client, head, changes, editor, read_blob)
     included: list[FileChange] = []
-    left_out: list[LeftOut] = []
+    left_out: list[FileLeftOut] = []
+    already: list[FileChange] = []
     for c in changes:
+        if _already(c, head.entries):
+            already.append(c)
+            continue
         held = next((locks[d] for d in c.doc_ids if d in locks), None)
         out = _moved(c, head.entries) if held is None else _held(c, held)
         if out is None:
             included.append(c)
         else:
             left_out.append(out)
-    return tuple(included), tuple(left_out)
+    return tuple(included), tuple(left_out), tuple(already)
+
+
+def _already(change: FileChange, entries: dict[str, TreeEntry]) -> bool:
+    """Whether the files already read exactly as ``change`` asks."""
+    current = entries.get(change.path)
+    if change.kind is ChangeKind.DELETE:
+        return current is None
+    if change.kind is ChangeKind.RENAME:
+        moved = entries.get(change.new_path or "")
+        wanted = change.base_sha if change.data is None else git_blob_sha(change.data)
+        return current is None and moved is not None and moved.sha == wanted
+    assert change.data is not None
+    return current is not None and current.sha == git_blob_sha(change.data)
 
 
 @dataclass(frozen=True)
@@ -180,6 +205,8 @@ class _Holder:
     doc_id: str
     login: str | None
     since: int | None
+    last_seen: int | None
+    status: str
 
 
 async def _other_holders(
@@ -208,29 +235,43 @@ async def _other_holders(
         )
         if view.status in BLOCKING:
             who = record.claimed_by if record.malformed else record.editing_by
-            holders[doc_id] = _Holder(doc_id, who or None, record.started_at)
+            holders[doc_id] = _Holder(
+                doc_id,
+                who or None,
+                record.started_at,
+                record.last_heartbeat,
+                view.status.value,
+            )
     return holders
 
 
-def _held(change: FileChange, holder: _Holder) -> LeftOut:
-    return LeftOut(change, LeftOutReason.HELD, holder.doc_id, holder.login, holder.since)
+def _held(change: FileChange, holder: _Holder) -> FileLeftOut:
+    return FileLeftOut(
+        change,
+        FileLeftOutReason.HELD,
+        holder.doc_id,
+        holder.login,
+        holder.since,
+        last_seen=holder.last_seen,
+        lock_status=holder.status,
+    )
 
 
-def _moved(change: FileChange, entries: dict[str, TreeEntry]) -> LeftOut | None:
+def _moved(change: FileChange, entries: dict[str, TreeEntry]) -> FileLeftOut | None:
     """Why ``change`` cannot go in over these files (None: it can)."""
     doc_id = doc_id_for_path(change.path)
     current = entries.get(change.path)
     if change.kind is ChangeKind.WRITE and change.base_sha is None:
         if current is not None:
-            return LeftOut(change, LeftOutReason.EXISTS, doc_id, current_sha=current.sha)
+            return FileLeftOut(change, FileLeftOutReason.EXISTS, doc_id, current_sha=current.sha)
         return None
     if current is None:
-        return LeftOut(change, LeftOutReason.GONE, doc_id)
+        return FileLeftOut(change, FileLeftOutReason.GONE, doc_id)
     if current.sha != change.base_sha:
-        return LeftOut(change, LeftOutReason.CHANGED, doc_id, current_sha=current.sha)
+        return FileLeftOut(change, FileLeftOutReason.CHANGED, doc_id, current_sha=current.sha)
     taken = entries.get(change.new_path) if change.new_path else None
     if taken is not None:
-        return LeftOut(change, LeftOutReason.EXISTS, doc_id, current_sha=taken.sha)
+        return FileLeftOut(change, FileLeftOutReason.EXISTS, doc_id, current_sha=taken.sha)
     return None
 
 

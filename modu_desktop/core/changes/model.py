@@ -3,7 +3,7 @@ window and the CLI word them).
 
 A `ChangeSet` holds writes (path → new bytes), deletes and renames, each over the blob sha it was
 based on — the version the person reviewed. `ChangeResult` says which changes went into the one
-commit and which were left out, and why (`LeftOutReason`): a page someone else holds (who, since
+commit and which were left out, and why (`FileLeftOutReason`): a page someone else holds (who, since
 when), a file changed or deleted since it was read, a new path already taken.
 """
 
@@ -83,7 +83,7 @@ class ChangeSet:
         return len(self._changes)
 
 
-class LeftOutReason(enum.Enum):
+class FileLeftOutReason(enum.Enum):
     HELD = "held"  # someone else holds the page's lock (`holder`, `since`)
     CHANGED = "changed"  # the file is no longer the version the change was based on
     GONE = "gone"  # the file was deleted since it was read
@@ -91,17 +91,21 @@ class LeftOutReason(enum.Enum):
 
 
 @dataclass(frozen=True)
-class LeftOut:
+class FileLeftOut:
     """A change that was not made, and why. ``holder``: the login holding the page's lock
-    (None when the lock file is unreadable); ``since``: when that lock was taken (server time,
-    Unix seconds); ``current_sha``: the file's blob now (CHANGED, EXISTS)."""
+    (None when the lock file is unreadable); ``since``: when that lock was taken and
+    ``last_seen`` its last heartbeat (server time, Unix seconds); ``lock_status``: the lock's
+    `LockStatus` value ("held", "mine_other_session", "malformed"); ``current_sha``: the
+    file's blob now (CHANGED, EXISTS)."""
 
     change: FileChange
-    reason: LeftOutReason
+    reason: FileLeftOutReason
     doc_id: str | None = None
     holder: str | None = None
     since: int | None = None
     current_sha: str | None = None
+    last_seen: int | None = None
+    lock_status: str | None = None
 
     @property
     def path(self) -> str:
@@ -112,13 +116,16 @@ class LeftOut:
 class ChangeResult:
     """``commit_sha`` None: nothing was committed (everything left out, or no file would change).
     ``attempts``: how many heads the change was built on (more than one when the branch moved
-    before it could be published)."""
+    before it could be published). ``already``: changes the head already had (each file read
+    exactly as asked: an earlier send of the same change landed, or someone made the same
+    change), so they were neither made again nor left out."""
 
     commit_sha: str | None
     committed: tuple[FileChange, ...]
-    left_out: tuple[LeftOut, ...]
+    left_out: tuple[FileLeftOut, ...]
     head_sha: str
     attempts: int = 1
+    already: tuple[FileChange, ...] = ()
 
     @property
     def complete(self) -> bool:

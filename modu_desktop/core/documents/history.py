@@ -30,6 +30,7 @@ from datetime import datetime
 from itertools import zip_longest
 from typing import Any
 
+from modu_desktop.core.documents.naming import ManyPages, read_many_pages
 from modu_desktop.core.documents.store import DocumentStore, SaveConflict, SaveResult, decode_text
 from modu_desktop.core.text import Text
 
@@ -260,10 +261,30 @@ def moment(date: str | None, now: float) -> Text:
     return Text("{month}/{day}/{year}", month=at.month, day=at.day, year=at.year)
 
 
+def change_words(many: ManyPages) -> Text:
+    """A change of many pages in a few words: "17개 문서에서 ‘2025학년도’ → ‘2026학년도’",
+    "그림 이름 a.png → b.png (3개 문서)", "되돌림: …" for its undoing."""
+    n = many.pages
+    if many.kind == "rename":
+        if n:
+            what = Text(
+                "Picture {old} renamed {new} on {n} page(s)", old=many.old, new=many.new, n=n
+            )
+        else:
+            what = Text("Picture {old} renamed {new}", old=many.old, new=many.new)
+    else:
+        what = Text("‘{old}’ → ‘{new}’ on {n} page(s)", old=many.old, new=many.new, n=n)
+    return Text("Undone: {what}", what=what) if many.undo else what
+
+
 def describe(version: Version, versions: Sequence[Version] = (), now: float | None = None) -> Text:
-    """What the version did, in words: never a file name or a commit hash. A restore names the
-    version it brought back by its time (found in ``versions``)."""
+    """What the version did, in words: never a commit hash. A restore names the version it
+    brought back by its time (found in ``versions``); a change of many pages is said as one
+    change (:func:`change_words`)."""
     message = version.message.strip()
+    many = read_many_pages(message)
+    if many is not None:
+        return change_words(many)
     m = _RESTORE.match(message)
     if m:
         back = next((v for v in versions if v.sha.startswith(m.group(1))), None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.brochure.themes import DEFAULT_THEME
@@ -54,6 +55,73 @@ def delete_message(path: str, login: str) -> str:
 def swap_message(path: str, position: int | float, login: str) -> str:
     """The web admin's reorder message (one commit per file of the swapped pair)."""
     return f"chore(docs): swap order position of {file_name(path)} to {position} by @{login}"
+
+
+# One change across many pages, in the web admin's style: what changed, on how many pages, who.
+_MANY = re.compile(r"^docs\(edit\): (undo )?(.+?)(?: in (\d+) pages?)? by @(\S+)$")
+_REPLACE = re.compile(r"^replace “(.*)” → “(.*)”$")
+_RENAME = re.compile(r"^rename picture (\S+) → (\S+)$")
+
+
+def _one_line(words: str) -> str:
+    return " ".join(words.split())
+
+
+def _pages(n: int) -> str:
+    return f" in {n} page" + ("" if n == 1 else "s") if n else ""
+
+
+def replace_message(old: str, new: str, pages: int, login: str) -> str:
+    """``docs(edit): replace “2025학년도” → “2026학년도” in 17 pages by @login``."""
+    what = f"replace “{_one_line(old)}” → “{_one_line(new)}”"
+    return f"docs(edit): {what}{_pages(pages)} by @{login}"
+
+
+def rename_picture_message(old_path: str, new_path: str, pages: int, login: str) -> str:
+    """``docs(edit): rename picture campus.png → campus-2026.png in 3 pages by @login``."""
+    what = f"rename picture {file_name(old_path)} → {file_name(new_path)}"
+    return f"docs(edit): {what}{_pages(pages)} by @{login}"
+
+
+def undo_message(subject: str, pages: int, login: str, short_sha: str) -> str:
+    """The message of a commit that undoes the change ``subject`` (its first line) as one:
+    ``docs(edit): undo replace “2025학년도” → “2026학년도” in 17 pages by @login``; undoing
+    that undo makes the change again and says so (``docs(edit): replace …``); a change this
+    app did not describe is named by its commit (``undo 1a2b3c4``)."""
+    found = _MANY.match(subject.strip())
+    if found is None or read_many_pages(subject) is None:
+        return f"docs(edit): undo {short_sha}{_pages(pages)} by @{login}"
+    again = "" if found.group(1) else "undo "
+    return f"docs(edit): {again}{found.group(2)}{_pages(pages)} by @{login}"
+
+
+@dataclass(frozen=True)
+class ManyPages:
+    """A change of many pages read back from its commit message: ``kind`` "replace" (``old``
+    → ``new`` words) or "rename" (a picture's old → new file name); ``undo``: the commit
+    undid such a change; ``pages``: how many pages it changed."""
+
+    kind: str
+    old: str
+    new: str
+    pages: int
+    login: str
+    undo: bool = False
+
+
+def read_many_pages(subject: str) -> ManyPages | None:
+    """The change a commit's first line describes, when it is a replacement or a picture's
+    rename (or the undoing of one); None for any other message."""
+    found = _MANY.match(subject.strip())
+    if found is None:
+        return None
+    undo, what, pages, login = found.groups()
+    for kind, pattern in (("replace", _REPLACE), ("rename", _RENAME)):
+        words = pattern.match(what)
+        if words is not None:
+            n = int(pages) if pages else 0
+            return ManyPages(kind, words.group(1), words.group(2), n, login, bool(undo))
+    return None
 
 
 def new_document_text(

@@ -226,8 +226,6 @@ class DocumentStore(Listing):
         theirs, _problem = decode_text(await self.read_blob(their_sha))
         return SaveConflict(doc_id, path, mine, base_sha, theirs, their_sha, exc.message)
 
-        return SaveConflict(doc_id, path, mine, base_sha, theirs, entry.sha, exc.message)
-
     def _remember(self, path: str, data: bytes) -> None:
         try:
             self.cache.put(data)

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+FRESH_LOCK_READ = "fresh-lock-read"  # the task that checks the list's lock while asking
+
 Session = TypeVar("Session")
 MakeSession = Callable[[LoadedDoc, Mode, HeldLock | None], Session]
 
@@ -237,6 +239,7 @@ def _cached_then_fresh(
     if seen is None or not is_blocking(seen):
         return None, None
     fresh = asyncio.ensure_future(ws.locks.inspect(doc_id))
+    fresh.set_name(f"{FRESH_LOCK_READ}:{doc_id}")
     fresh.add_done_callback(lambda t: t.cancelled() or t.exception())
     return seen, fresh
 

@@ -44,7 +44,6 @@ class ServerClock:
         self._lock = threading.Lock()
         self._samples: deque[tuple[float, float]] = deque(maxlen=window)
         self._offset = 0.0
-        self._uncertainty = float("inf")
         self._synced = False
 
     def __repr__(self) -> str:
@@ -67,20 +66,12 @@ class ServerClock:
         return self._offset
 
     @property
-    def uncertainty(self) -> float:
-        """Half-width of the offset interval, seconds (inf before the first sample)."""
-        return self._uncertainty
-
-    @property
     def synced(self) -> bool:
         return self._synced
 
     def to_local(self, server_ts: float) -> float:
         """A server Unix time → the local Unix time of the same instant."""
         return server_ts - self._offset
-
-    def to_server(self, local_ts: float) -> float:
-        return local_ts + self._offset
 
     def observe(
         self, date_header: str | None, sent: float | None = None, received: float | None = None
@@ -112,5 +103,4 @@ class ServerClock:
                     break
                 lo, hi = n_lo, n_hi
             self._offset = (lo + hi) / 2.0
-            self._uncertainty = (hi - lo) / 2.0
             self._synced = True

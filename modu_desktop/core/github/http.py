@@ -38,7 +38,7 @@ from modu_desktop.core.github.errors import (
     ShaMissing,
     ValidationFailed,
 )
-from modu_desktop.core.github.types import RepoRef, RetryPolicy, Secret, Tree, User
+from modu_desktop.core.github.types import RepoRef, RetryPolicy, Secret, Tree
 from modu_desktop.core.github.writes import RaceCounts, RaceRetry
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,6 @@ class HttpCore:
         # When GitHub says the token stops working (epoch seconds; None: it never expires, or
         # no answer has said so yet), from the `GitHub-Authentication-Token-Expiration` header.
         self.token_expires_at: float | None = None
-        self._me: User | None = None
 
         headers = {
             "Accept": "application/vnd.github+json",

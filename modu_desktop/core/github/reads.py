@@ -28,11 +28,9 @@ class Reads(HttpCore):
 
     async def get_user(self) -> User:
         d = await self._get_json("/user")
-        user = User(
+        return User(
             login=d["login"], id=d.get("id"), name=d.get("name"), email=d.get("email"), raw=d
         )
-        self._me = user
-        return user
 
     async def get_repo(self) -> RepoInfo:
         d = await self._get_json(self._repo_path)

@@ -170,9 +170,7 @@ class Commit:
     tree_sha: str | None
     parents: tuple[str, ...]
     author_name: str | None = None
-    author_email: str | None = None
     author_date: str | None = None
-    committer_date: str | None = None
     author_login: str | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -241,16 +239,13 @@ def _b64decode(text: str) -> bytes:
 def commit_from_git(d: Mapping[str, Any]) -> Commit:
     """A commit as the git database API gives it (``/git/commits``)."""
     author = d.get("author") or {}
-    committer = d.get("committer") or {}
     return Commit(
         sha=str(d["sha"]),
         message=str(d.get("message", "")),
         tree_sha=(d.get("tree") or {}).get("sha"),
         parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
         author_name=author.get("name"),
-        author_email=author.get("email"),
         author_date=author.get("date"),
-        committer_date=committer.get("date"),
         raw=d,
     )
 
@@ -259,7 +254,6 @@ def commit_from_rest(d: Mapping[str, Any]) -> Commit:
     """A commit as the REST commits API gives it (``/commits``)."""
     inner = d.get("commit") or {}
     author = inner.get("author") or {}
-    committer = inner.get("committer") or {}
     login = (d.get("author") or {}).get("login") if isinstance(d.get("author"), dict) else None
     return Commit(
         sha=str(d["sha"]),
@@ -267,9 +261,7 @@ def commit_from_rest(d: Mapping[str, Any]) -> Commit:
         tree_sha=(inner.get("tree") or {}).get("sha"),
         parents=tuple(str(p["sha"]) for p in d.get("parents") or []),
         author_name=author.get("name"),
-        author_email=author.get("email"),
         author_date=author.get("date"),
-        committer_date=committer.get("date"),
         author_login=login,
         raw=d,
     )

@@ -8,8 +8,8 @@ newest per document, and the observers told about every lock we come to hold or 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 from modu_desktop import __version__
 from modu_desktop.core.github.blobcache import BlobCache
@@ -19,6 +19,8 @@ from modu_desktop.core.locks.model import (
     Claimant,
     HeartbeatOutcome,
     HeldLock,
+    LockCall,
+    LockCallWatcher,
     LockObserver,
     LockView,
     ReleaseOutcome,
@@ -38,6 +40,8 @@ from modu_desktop.core.locks.writing import LockWriter
 DEFAULT_CLIENT_NAME = "ModuDesktop"
 
 log = logging.getLogger(__name__)
+
+R = TypeVar("R")
 
 
 class LockManager:
@@ -86,6 +90,7 @@ class LockManager:
         self._renewer = Renewer(self.reader, self.writer, stale_s=stale_s)
         self._releaser = Releaser(self.reader, self.writer)
         self.observers: list[LockObserver] = []
+        self.watchers: list[LockCallWatcher] = []
         # doc → the HeldLock of our newest claim on it. Our session id is the same for every
         # claim this manager makes, so the lock file alone cannot tell an old claim of ours
         # (a release still under way, or sent again later) from one taken since.
@@ -130,22 +135,31 @@ class LockManager:
 
     # -- observers ---------------------------------------------------------------------------
 
-    def _tell(self, event: str, arg: Any) -> None:
+    def _tell(self, news: Callable[[LockObserver], None]) -> None:
         for obs in list(self.observers):
             try:
-                getattr(obs, event)(arg)
+                news(obs)
             except Exception:
-                log.warning("lock observer %r failed on %s", obs, event, exc_info=True)
+                log.warning("lock observer %r failed", obs, exc_info=True)
+
+    async def _watched(self, call: LockCall, held: HeldLock, work: Awaitable[R]) -> R:
+        """Run ``work`` with the watchers told when it starts and ends."""
+        watchers = list(self.watchers)
+        for w in watchers:
+            _quietly(w.call_started, call, held)
+        result: R | None = None
+        try:
+            result = await work
+            return result
+        finally:
+            for w in watchers:
+                _quietly(w.call_ended, call, held, result)
 
     # -- reading -----------------------------------------------------------------------------
 
     def cached_view(self, doc_id: str, sha: str | None) -> LockView | None:
         """The lock with blob ``sha`` classified without a request, or None when not cached."""
         return self.reader.cached_view(doc_id, sha)
-
-    async def read_lock_shas(self) -> dict[str, str]:
-        """docId -> sha of every lock on the branch (one tree request unless truncated)."""
-        return await self.reader.lock_shas()
 
     async def view_of(self, doc_id: str, sha: str | None) -> LockView:
         """Classify the lock with blob ``sha`` (None = no lock file) without reading the tree."""
@@ -179,13 +193,17 @@ class LockManager:
         return self._claimed(await self._acquirer.steal(view))
 
     def _claimed(self, res: AcquireResult) -> AcquireResult:
-        if res.held is not None:
-            self._claims[res.held.doc_id] = res.held
-            self._tell("lock_acquired", res.held)
+        held = res.held
+        if held is not None:
+            self._claims[held.doc_id] = held
+            self._tell(lambda obs: obs.lock_acquired(held))
         return res
 
     async def heartbeat(self, held: HeldLock) -> HeartbeatResult:
         """Look, then renew (``renewing.Renewer.heartbeat``)."""
+        return await self._watched(LockCall.HEARTBEAT, held, self._heartbeat(held))
+
+    async def _heartbeat(self, held: HeldLock) -> HeartbeatResult:
         return self._beat(held, await self._renewer.heartbeat(held))
 
     async def _renew_found(self, held: HeldLock) -> HeartbeatResult:
@@ -195,9 +213,9 @@ class LockManager:
     def _beat(self, held: HeldLock, res: HeartbeatResult) -> HeartbeatResult:
         if res.outcome is HeartbeatOutcome.OK:
             self._claims.setdefault(held.doc_id, held)  # a leftover lock adopted by a heartbeat
-            self._tell("lock_renewed", held)
+            self._tell(lambda obs: obs.lock_renewed(held))
         elif res.outcome in (HeartbeatOutcome.LOST, HeartbeatOutcome.RELEASED):
-            self._tell("lock_gone", held.doc_id)
+            self._tell(lambda obs: obs.lock_gone(held.doc_id))
         return res
 
     def _claimed_since(self, held: HeldLock) -> bool:
@@ -209,6 +227,9 @@ class LockManager:
 
     async def release(self, held: HeldLock) -> ReleaseResult:
         """Delete our lock with its sha; a lock that is someone else's now is left alone."""
+        return await self._watched(LockCall.RELEASE, held, self._release(held))
+
+    async def _release(self, held: HeldLock) -> ReleaseResult:
         self._releases.setdefault(id(held), (held, self._claims.get(held.doc_id)))
         if self._claimed_since(held):
             del self._releases[id(held)]
@@ -220,7 +241,7 @@ class LockManager:
         if res.outcome is not ReleaseOutcome.FAILED:
             del self._releases[id(held)]
             self._claims.pop(held.doc_id, None)
-            self._tell("lock_gone", held.doc_id)
+            self._tell(lambda obs: obs.lock_gone(held.doc_id))
         return res
 
     async def release_view(self, view: LockView) -> ReleaseResult:
@@ -230,7 +251,14 @@ class LockManager:
 
     async def verify(self, held: HeldLock) -> VerifyResult:
         """Before a save: is the lock still ours? One tree request when it is unchanged."""
-        return await verify(self.reader, held)
+        return await self._watched(LockCall.VERIFY, held, verify(self.reader, held))
+
+
+def _quietly(tell: Callable[..., None], *args: object) -> None:
+    try:
+        tell(*args)
+    except Exception:
+        log.warning("lock call watcher failed", exc_info=True)
 
 
 def _branch_of(client: Any) -> str | None:

@@ -235,6 +235,24 @@ class LockObserver(Protocol):
     def lock_gone(self, doc_id: str) -> None: ...
 
 
+class LockCall(enum.Enum):
+    """The calls about a lock we hold that a :class:`LockCallWatcher` hears of."""
+
+    HEARTBEAT = "heartbeat"
+    VERIFY = "verify"
+    RELEASE = "release"
+
+
+class LockCallWatcher(Protocol):
+    """Told when a :class:`LockManager` starts and ends a call about a lock it holds (the scale
+    simulation times heartbeats and follows releases this way, without wrapping the manager).
+    ``result`` is the call's result, None when it raised. A watcher must not raise."""
+
+    def call_started(self, call: LockCall, held: HeldLock) -> None: ...
+
+    def call_ended(self, call: LockCall, held: HeldLock, result: object | None) -> None: ...
+
+
 STEAL_ATTEMPTS = 4  # a live holder heartbeats every few minutes: a 4th 409 in a row is odd
 
 

@@ -20,7 +20,6 @@ UNKNOWN_HOLDER = "unknown"
 
 # Keys in the order the web admin writes them.
 ACQUIRE_KEY_ORDER = ("docId", "editingBy", "startedAt", "lastHeartbeat")
-HEARTBEAT_KEY_ORDER = ("docId", "editingBy", "lastHeartbeat", "startedAt")
 
 # A lock timestamp in seconds has 10 digits until 2286; 13 digits means JavaScript milliseconds.
 _MS_THRESHOLD = 100_000_000_000

@@ -22,11 +22,6 @@ BOLD = "bold"
 ITALIC = "italic"
 STRIKE = "strike"
 CODE = "code"
-MARKS = (STRIKE, BOLD, ITALIC, CODE)
-"""Mark names, outermost first (the order they are nested in when written)."""
-
-HEADING_LEVELS = (2, 3, 4)
-"""The heading levels the site's stylesheet styles (``.theme-doc-markdown h2``–``h4``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +99,6 @@ class RichText:
 
 
 # -------------------------------------------------------------------------------- normalising
-_SPACES = " \t\n\r\f\v"
-
-
-def _is_space(ch: str) -> bool:
-    return ch in _SPACES
 
 
 def normalise_inlines(content: Inlines | list[Inline]) -> Inlines:

@@ -62,7 +62,10 @@ class PictureUse:
     ``start``/``end``: the address as written in the page text (inside ``<…>`` or quotes when
     it has them); ``address``: what the site reads there (escapes decoded); ``picture``: where
     the site takes it from; ``field``: the block field or front matter key; ``alt``: the
-    picture's description where the page gives one."""
+    picture's description where the page gives one; ``alt_start``/``alt_end``: where that
+    description is written (a Markdown picture's label; an HTML picture's ``alt`` value, or the
+    place after ``<img`` where one would go when it has none; None where a place has no
+    description: a block field, the front matter)."""
 
     kind: PlaceKind
     start: int
@@ -73,6 +76,8 @@ class PictureUse:
     line: int
     field: str | None = None
     alt: str | None = None
+    alt_start: int | None = None
+    alt_end: int | None = None
 
     @property
     def path(self) -> str | None:
@@ -210,6 +215,8 @@ def _markdown_uses(
             locate_picture(address, doc_path),
             _line_of(starts, s),
             alt=text[m.end() : label_end],
+            alt_start=m.end(),
+            alt_end=label_end,
         )
 
 
@@ -221,10 +228,13 @@ def _html_uses(text: str, masked: str, doc_path: str, starts: list[int]) -> Iter
         group = next(g for g in range(1, 5) if m.group(g) is not None)
         s, e = m.start(group), m.end(group)
         address = html.unescape(text[s:e])
-        alt_m = _ALT_ATTR.search(text, tag.start(), tag.end())
+        alt_m = _ALT_ATTR.search(masked, tag.start(), tag.end())
         alt = None
+        alt_start = alt_end = tag.start() + len("<img")  # where an alt attribute would go
         if alt_m is not None:
-            alt = html.unescape(alt_m.group(1) if alt_m.group(1) is not None else alt_m.group(2))
+            quoted = 1 if alt_m.group(1) is not None else 2
+            alt_start, alt_end = alt_m.start(quoted), alt_m.end(quoted)
+            alt = html.unescape(text[alt_start:alt_end])
         yield PictureUse(
             "html",
             s,
@@ -234,6 +244,8 @@ def _html_uses(text: str, masked: str, doc_path: str, starts: list[int]) -> Iter
             locate_picture(address, doc_path),
             _line_of(starts, s),
             alt=alt,
+            alt_start=alt_start,
+            alt_end=alt_end,
         )
 
 

@@ -71,7 +71,6 @@ class BrokenFile:
 class DeployFailure:
     run_id: int
     run_url: str | None
-    job_name: str | None
     step_name: str | None
     lines: tuple[str, ...]
     logs_unavailable: Text | None = None  # why the log could not be read
@@ -165,20 +164,19 @@ async def deploy_failure(client: Any, run: Any) -> DeployFailure:
     try:
         jobs = await client.run_jobs(run_id)
     except (errors.PermissionDenied, errors.NotFound) as exc:
-        return DeployFailure(run_id, url, None, None, (), _err_text(exc))
+        return DeployFailure(run_id, url, None, (), _err_text(exc))
     job = next((j for j in jobs if j.get("conclusion") == "failure"), jobs[0] if jobs else None)
     if job is None:
-        return DeployFailure(run_id, url, None, None, (), Text("the build has no steps to read"))
+        return DeployFailure(run_id, url, None, (), Text("the build has no steps to read"))
     step = next((s for s in job.get("steps") or [] if s.get("conclusion") == "failure"), None)
     step_name = step.get("name") if step else None
     try:
         log = await client.job_logs(int(job["id"]))
     except (errors.PermissionDenied, errors.NotFound) as exc:
-        return DeployFailure(run_id, url, job.get("name"), step_name, (), _err_text(exc))
+        return DeployFailure(run_id, url, step_name, (), _err_text(exc))
     return DeployFailure(
         run_id,
         url,
-        job.get("name"),
         step_name,
         tuple(failing_lines(log)),
         files=tuple(broken_files(log)),

@@ -209,13 +209,6 @@ class PublishBoard:
             doc.detail = "no-access"
             self._changed()
 
-    def no_news(self, commit_sha: str, detail: str) -> None:
-        """Following ``commit_sha`` stops before a final state (``detail`` says why)."""
-        doc = self._doc_of(commit_sha)
-        if doc is not None and doc.tracker is not None and not doc.tracker.state.final:
-            doc.detail = detail
-            self._changed()
-
     def site_stopped(self, stop: SiteStop) -> None:
         """A build failed and its log was read. An older failure than what is known, or one
         before a build that succeeded, changes nothing."""
@@ -279,14 +272,3 @@ class PublishBoard:
             detail=doc.detail,
             unpublished=doc.unpublished,
         )
-
-    def open_failures(self) -> list[str]:
-        """The commits whose deploy failed and whose cause is not read yet."""
-        out = []
-        for doc in self._docs.values():
-            t = doc.tracker
-            if t is not None and t.state is DeployState.FAILED:
-                failed_run = int(getattr(t.run, "id", 0) or 0)
-                if self.stop is None or self.stop.run_id < failed_run:
-                    out.append(t.commit_sha)
-        return out

@@ -47,6 +47,16 @@ the new pending item inherits its chain the same way and is sent after it. Likew
 base is in the chain of one of our own *done* items is rebased onto that commit
 (:func:`rebase_on_done`): the editor may enqueue before it has heard that its previous save
 landed, and our own commit must not be reported back to us as a conflict.
+
+Changes of many pages
+---------------------
+A change of many pages that could not reach GitHub waits here as ONE item
+(:class:`~modu_desktop.core.saving.queue_changes.ChangeItem`, :meth:`SaveSpool.enqueue_change`)
+in the same folders, sent by ``change_sender`` in its turn with the saves. It is never merged
+with a save; sending it again is harmless (files that already read as asked are not written
+again), so an item found in ``sending/`` at start simply goes back to ``pending/``. The
+per-file lists (``pending_items``, ``failed_items``, ``done_items``) hold saves only;
+``change_items`` holds the changes; ``pending_count`` counts both.
 """
 
 from __future__ import annotations
@@ -74,6 +84,13 @@ from modu_desktop.core.atomic import (
     seal,
     unlink_durably,
     write_atomic,
+)
+from modu_desktop.core.saving.queue_changes import (
+    ChangeItem,
+    ChangeQueueing,
+    ChangeSender,
+    ChangesLanded,
+    is_change_body,
 )
 from modu_desktop.core.saving.queue_item import (
     _CONFLICT,
@@ -106,6 +123,9 @@ from modu_desktop.core.saving.queue_item import (
 
 __all__ = [
     "Backoff",
+    "ChangeItem",
+    "ChangeSender",
+    "ChangesLanded",
     "Committed",
     "NotAtBase",
     "Fatal",
@@ -158,11 +178,14 @@ class RunReport:
     rescheduled: list[SpoolItem] = field(default_factory=list)
     problems: list[FileProblem] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    changes_landed: list[ChangeItem] = field(default_factory=list)
+    changes_failed: list[ChangeItem] = field(default_factory=list)
 
 
-class SaveSpool:
+class SaveSpool(ChangeQueueing):
     """The durable save queue. ``sender``/``reader`` are async callables (see module doc);
-    ``clock`` returns Unix seconds (persisted, so it must be wall time)."""
+    ``clock`` returns Unix seconds (persisted, so it must be wall time). ``change_sender``
+    sends the changes of many pages (None: they wait until a spool with one runs)."""
 
     def __init__(
         self,
@@ -173,10 +196,12 @@ class SaveSpool:
         max_attempts: int = 8,
         backoff: Backoff | None = None,
         clock: Callable[[], float] = time.time,
+        change_sender: ChangeSender | None = None,
     ) -> None:
         self.root = Path(root)
         self.sender = sender
         self.reader = reader
+        self.change_sender = change_sender
         self.max_attempts = max_attempts
         self.backoff = backoff or Backoff()
         self.clock = clock
@@ -229,7 +254,7 @@ class SaveSpool:
             self._set_aside_temp_files()
             seen: dict[str, str] = {}
             for state in (DONE, FAILED, SENDING, PENDING):  # most final first
-                for item in self._items(state):
+                for item in self._all(state):
                     if item.id in seen:
                         self._report(
                             self._path(item.id, state), f"duplicate of {seen[item.id]}/{item.id}"
@@ -245,6 +270,7 @@ class SaveSpool:
                     item.next_attempt_at = self.clock()
                     item.last_error = item.last_error or "interrupted while sending"
                     self._return_to_pending(item, SENDING)
+            self._recover_changes()
             self._collapse_pending()
             self._recovered = True
             return self.problems[before:]
@@ -262,10 +288,13 @@ class SaveSpool:
             self._recovered_done = []
             before = len(self.problems)
             with self._lock:
-                due = [i for i in self._items(PENDING) if self._is_due(i)]
+                due = [i for i in self._all(PENDING) if self._is_due(i)]
             for item in due:
                 try:
-                    await self._process(item, report)
+                    if isinstance(item, ChangeItem):
+                        await self._process_change(item, report)
+                    else:
+                        await self._process(item, report)
                 except OSError as exc:  # disk full, permissions: keep going, re-verify later
                     log.error("spool I/O error on %s: %s", item.id, exc)
                     report.errors.append(f"{item.id}: {exc}")
@@ -294,7 +323,10 @@ class SaveSpool:
             item.attempts = 0
             item.failure = None
             item.next_attempt_at = self.clock()
-            self._return_to_pending(item, FAILED)
+            if isinstance(item, ChangeItem):
+                self._transition(item, FAILED, PENDING)
+            else:
+                self._return_to_pending(item, FAILED)
             return True
 
     def discard(self, item_id: str) -> bool:
@@ -306,7 +338,7 @@ class SaveSpool:
                 self._path(item_id, FAILED)
             )
 
-    def get(self, item_id: str) -> SpoolItem | None:
+    def get(self, item_id: str) -> SpoolItem | ChangeItem | None:
         if not _ID_RE.match(item_id):
             return None
         with self._lock:
@@ -317,9 +349,10 @@ class SaveSpool:
         return None
 
     def pending_count(self) -> int:
-        """Items waiting to be saved (pending + being sent): the "waiting to save (N)" badge."""
+        """Items waiting to be saved (pending + being sent), a change of many pages as one:
+        the "waiting to save (N)" badge."""
         with self._lock:
-            return len(self._items(PENDING, SENDING))
+            return len(self._all(PENDING, SENDING))
 
     def pending_items(self) -> builtins.list[SpoolItem]:
         with self._lock:
@@ -336,7 +369,7 @@ class SaveSpool:
     def next_due_in(self) -> float | None:
         """Seconds until the next pending item is due (0 if one is due); None if none pending."""
         with self._lock:
-            items = self._items(PENDING)
+            items = self._all(PENDING)
         if not items:
             return None
         now = self.clock()
@@ -347,7 +380,7 @@ class SaveSpool:
         limit = self.clock() - older_than_s
         removed = 0
         with self._lock:
-            for item in self._items(DONE):
+            for item in self._all(DONE):
                 if (item.finished_at or 0.0) < limit:
                     removed += unlink_durably(self._path(item.id, DONE))
         return removed
@@ -357,7 +390,7 @@ class SaveSpool:
     async def _process(self, queued: SpoolItem, report: RunReport) -> None:
         with self._lock:  # re-read: an earlier item may have rebased or superseded this one
             item = self._read_one(queued.id, PENDING)
-        if item is None or not self._is_due(item):
+        if not isinstance(item, SpoolItem) or not self._is_due(item):
             return
         if item.verify_first:
             try:
@@ -525,11 +558,11 @@ class SaveSpool:
             raise ValueError(f"not a spool item id: {item_id!r}")
         return self.root / state / f"{item_id}.json"
 
-    def _write(self, item: SpoolItem, state: str) -> None:
+    def _write(self, item: SpoolItem | ChangeItem, state: str) -> None:
         write_atomic(self._path(item.id, state), seal(SPOOL_KIND, SPOOL_VERSION, item.to_json()))
         item.state = state
 
-    def _transition(self, item: SpoolItem, source: str, dest: str) -> None:
+    def _transition(self, item: SpoolItem | ChangeItem, source: str, dest: str) -> None:
         """Rewrite the item where it is, then move it: one directory at any instant."""
         self._write(item, source)
         replace_durably(self._path(item.id, source), self._path(item.id, dest))
@@ -579,7 +612,7 @@ class SaveSpool:
             for old in items[:-1]:
                 unlink_durably(self._path(old.id, PENDING))
 
-    def _is_due(self, item: SpoolItem) -> bool:
+    def _is_due(self, item: SpoolItem | ChangeItem) -> bool:
         now = self.clock()
         if item.next_attempt_at <= now:
             return True
@@ -587,7 +620,7 @@ class SaveSpool:
         horizon = 2 * max(self.backoff.cap_s, _MAX_RETRY_AFTER_S)
         return item.next_attempt_at - now > horizon
 
-    def _read_one(self, item_id: str, state: str) -> SpoolItem | None:
+    def _read_one(self, item_id: str, state: str) -> SpoolItem | ChangeItem | None:
         path = self._path(item_id, state)
         item, problem = self._load(path, state)
         if problem is not None:
@@ -595,8 +628,12 @@ class SaveSpool:
         return item
 
     def _items(self, *states: str) -> builtins.list[SpoolItem]:
-        """Readable items of ``states``, oldest first; damaged files are set aside."""
-        found: list[SpoolItem] = []
+        """Readable saves of ``states``, oldest first; damaged files are set aside."""
+        return [i for i in self._all(*states) if isinstance(i, SpoolItem)]
+
+    def _all(self, *states: str) -> builtins.list[SpoolItem | ChangeItem]:
+        """Readable items (saves and changes) of ``states``, oldest first; damaged set aside."""
+        found: list[SpoolItem | ChangeItem] = []
         for state in states:
             try:
                 paths = sorted((self.root / state).iterdir())
@@ -613,12 +650,13 @@ class SaveSpool:
         found.sort(key=lambda i: (i.created_at, i.id))
         return found
 
-    def _load(self, path: Path, state: str) -> tuple[SpoolItem | None, str | None]:
+    def _load(self, path: Path, state: str) -> tuple[SpoolItem | ChangeItem | None, str | None]:
         body, problem = read_sealed(path, SPOOL_KIND, SPOOL_VERSION)
         if problem is not None or body is None:
             return None, problem
         try:
-            item = SpoolItem.from_json(body, state)
+            read = ChangeItem.from_json if is_change_body(body) else SpoolItem.from_json
+            item = read(body, state)
         except (ValueError, TypeError) as exc:
             return None, f"invalid spool item ({exc})"
         if path.name != f"{item.id}.json":

@@ -26,6 +26,7 @@ from modu_desktop.core.documents import store as documents
 from modu_desktop.core.documents.store import SaveConflict, SaveResult
 from modu_desktop.core.github import errors
 from modu_desktop.core.saving.queue import (
+    ChangeItem,
     Committed,
     Fatal,
     NotAtBase,
@@ -166,7 +167,8 @@ class SaveService:
     """Save a document's text over the version it was based on; queue it when GitHub is away.
 
     ``spool`` None: no queue (the CLI, viewer mode) — a queueable failure then raises.
-    ``on_queued`` is called after every enqueue (the app's queue runner wakes up on it).
+    ``on_queued`` is called after every enqueue (the app's queue runner wakes up on it), a
+    change of many pages queued as one item included (``core/changes/send.send_change``).
     """
 
     def __init__(
@@ -175,7 +177,7 @@ class SaveService:
         target: Target,
         spool: SaveSpool | None = None,
         *,
-        on_queued: Callable[[SpoolItem], None] | None = None,
+        on_queued: Callable[[SpoolItem | ChangeItem], None] | None = None,
     ) -> None:
         self.store = store
         self.target = target

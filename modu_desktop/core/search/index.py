@@ -40,8 +40,14 @@ log = logging.getLogger(__name__)
 ReadBlob = Callable[[str], bytes | None]
 """The bytes of a blob by its sha from the local cache, None when they are not there."""
 
+Progress = Callable[[int, int], None]
+"""Told ``(pages done, pages listed)`` at each pause of an async refresh."""
+
 _SEPARATOR = "\0"  # between two fields of a page: never in a prepared search text
-_READ_PER_SLICE = 4  # pages read between two looks at the event loop (~30 ms of work)
+# The work between two looks at the event loop (~20 ms, at most ~70 on the slowest pages of the
+# benchmark's brochure): reading a page costs about as much as loading twenty that an earlier run
+# kept, so two read pages or 64 loaded ones.
+_READ_COST, _LOADED_COST, _SLICE_COST = 32, 1, 64
 _FULL_READINGS_KEPT = 16
 
 
@@ -185,11 +191,18 @@ class SearchIndex:
             pass
         return self._finish(steps)
 
-    async def refresh(self, docs: Iterable[Listed]) -> Refreshed:
-        """:meth:`update` a few pages at a time, letting the event loop run in between."""
+    async def refresh(self, docs: Iterable[Listed], progress: Progress | None = None) -> Refreshed:
+        """:meth:`update` a slice of work at a time (pages read or loaded from disk), letting
+        the event loop run in between; ``progress`` hears how far it got at each pause. The
+        searches meanwhile see the listing before this one."""
         steps = self._steps(tuple(docs))
-        for n, _ in enumerate(steps, 1):
-            if n % _READ_PER_SLICE == 0:
+        total, work = len(steps.docs), 0
+        for cost in steps:
+            work += cost
+            if work >= _SLICE_COST:
+                work = 0
+                if progress is not None:
+                    progress(steps.done, total)
                 await asyncio.sleep(0)
         return self._finish(steps)
 
@@ -295,7 +308,12 @@ class _Steps:
         self.read = self.kept = self.loaded = 0
         self.unread: list[str] = []
 
-    def __iter__(self) -> Iterator[None]:
+    @property
+    def done(self) -> int:
+        return self.read + self.kept + self.loaded + len(self.unread)
+
+    def __iter__(self) -> Iterator[int]:
+        """Yields the cost of each page that took work (read, or loaded from disk)."""
         index = self.index
         pages, kept = index._pages, index._kept
         for doc in self.docs:
@@ -306,6 +324,7 @@ class _Steps:
             if stored is not None:
                 pages[doc.sha] = _Page.of(stored, index._places)
                 self.loaded += 1
+                yield _LOADED_COST
                 continue
             data = index._read_blob(doc.sha)
             if data is None:
@@ -319,4 +338,4 @@ class _Steps:
                 except OSError as exc:  # a cache: the search works without it
                     log.info("could not keep the search's reading of %s: %s", doc.sha, exc)
             self.read += 1
-            yield None
+            yield _READ_COST

@@ -37,7 +37,6 @@ class Release:
     tag: str
     name: str
     url: str  # the release page, where the installers are
-    published_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,6 @@ def release_from(data: Any) -> Release | None:
         tag=tag,
         name=str(data.get("name") or tag),
         url=str(data.get("html_url") or ""),
-        published_at=data.get("published_at"),
     )
 
 

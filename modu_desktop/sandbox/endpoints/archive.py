@@ -46,7 +46,6 @@ class ArchiveLinks:
     """The temporary download links one sandbox has handed out (test hook: `ttl_seconds`)."""
 
     ttl_seconds: float = LINK_SECONDS
-    issued: int = 0
     monotonic: Callable[[], float] = time.monotonic  # the sandbox clock's steady time
     _links: dict[str, _Link] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -58,7 +57,6 @@ class ArchiveLinks:
             for key in [k for k, v in self._links.items() if v.expires <= now]:
                 del self._links[key]
             self._links[token] = _Link(ref, login, now + self.ttl_seconds)
-            self.issued += 1
         return token
 
     def valid(self, token: str | None, ref: str) -> bool:

@@ -19,7 +19,6 @@ from modu_desktop.sandbox.repo.gitstore import CommitInfo
 WORKFLOW_PATH = ".github/workflows/deploy.yml"
 SKIP_MARKERS = ("[skip ci]", "[ci skip]", "[no ci]", "[skip actions]", "[actions skip]")
 _SKIP_TRAILER = re.compile(r"\n\n\s*skip-checks:\s?true\s*$", re.IGNORECASE)
-DEFAULT_PATHS_IGNORE = (".locks/**",)
 
 
 @dataclass(frozen=True)

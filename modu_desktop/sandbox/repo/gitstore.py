@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import stat
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -322,21 +321,6 @@ class GitStore:
 
     # ----- writing -------------------------------------------------------------------------
 
-    def commit_change(
-        self,
-        branch: str,
-        path: str,
-        content: bytes | None,
-        message: str,
-        author: Signature,
-        committer: Signature,
-    ) -> WriteOutcome:
-        """Commit one file change (content None = delete). Caller holds `lock`."""
-        prepared = self.prepare_change(branch, path, content, message, author, committer)
-        if not self.publish(prepared):
-            raise RuntimeError("branch moved during a serialised write")
-        return prepared.outcome
-
     def prepare_change(
         self,
         branch: str,
@@ -603,7 +587,3 @@ class _Folder:
 
 def _is_hex_sha(value: str) -> bool:
     return len(value) == 40 and all(c in "0123456789abcdefABCDEF" for c in value)
-
-
-def now_signature(name: str, email: str, offset_seconds: float = 0.0) -> Signature:
-    return Signature(name, email, int(time.time() + offset_seconds), 0)

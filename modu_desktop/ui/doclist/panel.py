@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -380,13 +381,23 @@ class _RowItem:
 class DocListPanel(QWidget):
     openRequested = Signal(str)
     refreshRequested = Signal()
+    listed = Signal()  # a fresh listing is shown (not the last run's being checked)
 
     COL_POS, COL_TITLE, COL_FILE, COL_LOCK = range(4)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("docListPanel")
-        lay = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        # the list is one page; the search of every page another (ui/doclist/modes.py)
+        self.pages = QStackedWidget()
+        self.pages.setObjectName("docListPages")
+        self.list_page = QWidget()
+        self.pages.addWidget(self.list_page)
+        outer.addWidget(self.pages, 1)
+        lay = QVBoxLayout(self.list_page)
         lay.setContentsMargins(4, 4, 4, 4)
 
         top = QHBoxLayout()
@@ -421,9 +432,12 @@ class DocListPanel(QWidget):
         self.open_button.setObjectName("openButton")
         self.open_button.setAccessibleName(tr("Open the selected document"))
         self.open_button.setEnabled(False)
-        lay.addWidget(self.open_button)
+        self.tools = QHBoxLayout()  # Open, and what the window adds beside it (add_tool)
+        self.tools.addWidget(self.open_button, 1)
+        lay.addLayout(self.tools)
 
         self.pending_open: str | None = None  # asked for while the list was being checked
+        self._counting = False  # the status line says how many documents are shown
         self._columns_partial = False  # the columns were last measured on a filtered list
         self._server_rows: list[DocRow] = []  # as the last listing said
         self._held: str | None = None  # the document whose lock this window holds
@@ -480,11 +494,19 @@ class DocListPanel(QWidget):
         enter.setContext(Qt.ShortcutContext.WidgetShortcut)
         enter.activated.connect(lambda: self._request_open(self._current_doc_id()))
 
+    def add_tool(self, button: QWidget) -> None:
+        """A button of the window's beside Open (그림 모음)."""
+        self.tools.addWidget(button)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         # A narrow list shows the titles in full width, each with its place on a second line
         # (number, file, who edits it), rather than four columns cutting every title to "…".
         self.set_compact(self.width() < NARROW_LIST_PX)
+
+    def show_list_page(self) -> None:
+        """The list itself in front (not the search of every page beside it)."""
+        self.pages.setCurrentWidget(self.list_page)
 
     def set_compact(self, compact: bool) -> None:
         selected = self.selected_doc_id()
@@ -520,12 +542,14 @@ class DocListPanel(QWidget):
 
     def set_loading(self, loading: bool) -> None:
         if loading:
+            self._counting = False
             self.status.setText(tr("Loading the document list…"))
             self.status.setProperty("kind", "info")
         self.refresh_button.setEnabled(not loading)
         self._repolish()
 
     def set_error(self, message: str) -> None:
+        self._counting = False
         self.status.setText(tr("Could not refresh the list: {msg}", msg=message))
         self.status.setProperty("kind", "error")
         if self.pending_open is not None:
@@ -533,6 +557,7 @@ class DocListPanel(QWidget):
         self._repolish()
 
     def set_info(self, message: str) -> None:
+        self._counting = False  # the count is said again by show_count
         self.status.setText(message)
         self.status.setProperty("kind", "info")
         self._repolish()
@@ -587,16 +612,12 @@ class DocListPanel(QWidget):
         self._server_rows = list(rows)
         self._lost.clear()  # the listing knows now
         waiting = self.row(self.pending_open) if self.pending_open is not None else None
-        count = self._render(rows, now, checking)
+        self._render(rows, now, checking)
         self.tree.setProperty("checking", checking)
+        self.show_count()
         if checking:
-            self.set_info(
-                tr("Checking for changes… (the list from last time, {n} documents)", n=count)
-            )
-            self.status.setProperty("kind", "checking")
-            self._repolish()
             return
-        self.set_info(tr("{n} document(s)", n=count))
+        self.listed.emit()
         pending, self.pending_open = self.pending_open, None
         if pending is not None:
             if self.model.position_of(pending) is None:
@@ -680,6 +701,31 @@ class DocListPanel(QWidget):
             self.select(selected)  # the reset dropped it; kept when it still matches
         if not text and self._columns_partial:
             self._size_columns()  # once, when every row shows again (not at each keystroke)
+        if self._counting:
+            self.show_count()
+
+    def show_count(self) -> None:
+        """The status line says how many documents the list shows: all of them, some of them
+        under the filter, or none (never the whole count over an empty list)."""
+        total, shown = len(self.model.rows), self.model.rowCount()
+        needle = self.filter_edit.text().strip()
+        if not needle and self.model.checking:
+            text = tr("Checking for changes… (the list from last time, {n} documents)", n=total)
+        elif not needle:
+            text = tr("{n} document(s)", n=total)
+        elif shown:
+            text = tr("{shown} of {n} document(s)", shown=shown, n=total)
+        else:
+            text = tr(
+                "No title or file name has “{text}” ({n} document(s) in all).",
+                text=needle,
+                n=total,
+            )
+        self.set_info(text)
+        if self.model.checking:
+            self.status.setProperty("kind", "checking")
+            self._repolish()
+        self._counting = True
 
     def _focus_first_visible(self) -> None:
         if self.model.rowCount() == 0:

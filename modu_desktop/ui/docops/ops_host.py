@@ -1,8 +1,8 @@
-"""Hosts the document operations (new, import, delete, move up/down, insert picture) in the
-main window. The dialogs and controllers live beside it (``ui/docops/ops_*.py`` over
-``core/docops/ops.py``) and in ``ui/pictures`` (over ``core/pictures``); this module only wires
-them to the window's menus, the list and the open document. In viewer mode the actions stay
-hidden.
+"""Hosts the document operations (new, import, delete, move up/down, insert picture, the
+picture library) in the main window. The dialogs and controllers live beside it
+(``ui/docops/ops_*.py`` over ``core/docops/ops.py``) and in ``ui/pictures`` (over
+``core/pictures``); this module only wires them to the window's menus, the list and the open
+document. In viewer mode the actions that write stay hidden.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QBoxLayout, QLabel, QMenu, QWidget
+from PySide6.QtWidgets import QBoxLayout, QMenu, QWidget
 
 from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.docops.newdoc import NewDocRequest
@@ -28,6 +28,7 @@ from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.kit.shortcuts import bind
 from modu_desktop.ui.pictures.dialog import pick_and_upload
 from modu_desktop.ui.pictures.editor_drop import EditorImageHelper
+from modu_desktop.ui.pictures.library_host import LibraryWindow, PictureLibraryEntry
 from modu_desktop.ui.pictures.uploader import ImageUploader
 
 if TYPE_CHECKING:
@@ -42,8 +43,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class OpsWindow(Protocol):
-    """What the document operations use of the window."""
+class OpsWindow(LibraryWindow, Protocol):
+    """What the document operations use of the window (and the picture library, which they
+    host)."""
 
     ctx: AppContext
     ops: Operations
@@ -82,13 +84,13 @@ class OpsHost(QObject):
         self.images_available = self.available
         self.ops: DocOps | None = None
         self.reorder: ops_reorder.ReorderController | None = None
-        self.reorder_bar: ops_reorder.ReorderBar | None = None
         self.uploader: ImageUploader | None = None
         self.image_helper: EditorImageHelper | None = None
         self.actions: dict[str, QAction] = {}
         self.created_titles: dict[str, str] = {}  # pages made here the list may not show yet
         self._picker_open = False  # the picker dialog shows its own upload result
         self._status_before_upload: tuple[str, str] | None = None
+        self.library = PictureLibraryEntry(win, self)  # viewers look at it too, change nothing
         if not self.available:
             return
         win.changes.subscribe(self._changed)
@@ -116,25 +118,20 @@ class OpsHost(QObject):
         move is said in the window's notice, as for the menu's."""
         assert self.reorder is not None
         bar = ops_reorder.ReorderBar(self.reorder, self._selected)
-        bar.label.hide()
-        bar_lay = bar.layout()
-        if isinstance(bar_lay, QBoxLayout):
-            caption = QLabel(tr("Menu order:"))
-            caption.setBuddy(bar.up)
-            bar_lay.insertWidget(0, caption)
-            bar_lay.addStretch(1)
         panel = self.win.doc_list
         lay = panel.layout()
         if isinstance(lay, QBoxLayout):
             lay.insertWidget(max(0, lay.indexOf(panel.open_button)), bar)
-        self.reorder_bar = bar
 
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:
         win = self.win
+        menu = win.document_menu
+        self.library.add_to(menu)
+        win.doc_list.add_tool(self.library.button())
         if not (self.available or self.images_available):
             return
-        menu = win.document_menu
+        menu.addSeparator()
 
         def add(key: str, text: str, shortcut: str | None, slot: Callable[[], object]) -> None:
             a = QAction(text, menu)
@@ -316,7 +313,9 @@ class OpsHost(QObject):
             return None
         self._picker_open = True
         try:
-            md = await pick_and_upload(self.uploader, self.parent_widget)
+            md = await pick_and_upload(
+                self.uploader, self.parent_widget, choose_existing=self.library.choose
+            )
         finally:
             self._picker_open = False
         if md:

@@ -26,7 +26,7 @@ LINE_MARK_STYLE = "QLineEdit { background: #ffb74d; }"
 
 
 @dataclass(frozen=True)
-class Place:
+class FoundSpan:
     """The words found in ``field``, from ``start`` to ``end`` (positions in its text)."""
 
     field: Field
@@ -41,7 +41,7 @@ def _is_text(w: QWidget) -> bool:
 class CardSearch:
     def __init__(self, page: PageEditor) -> None:
         self.page = page
-        self.current: Place | None = None
+        self.current: FoundSpan | None = None
         self._marked: list[Field] = []
 
     # ------------------------------------------------------------------ the fields
@@ -56,17 +56,17 @@ class CardSearch:
                     out.append(target)  # type: ignore[arg-type]
         return out
 
-    def origin(self) -> Place | None:
+    def origin(self) -> FoundSpan | None:
         """Where the keyboard is in the cards (the search starts there)."""
         focus = self.page.window().focusWidget() if self.page.window() is not None else None
         if focus is None or not self.page.isAncestorOf(focus):
             return None
         if isinstance(focus, QLineEdit):
             at = focus.cursorPosition()
-            return Place(focus, at, at)
+            return FoundSpan(focus, at, at)
         if isinstance(focus, QTextEdit | QPlainTextEdit):
             cur = focus.textCursor()
-            return Place(focus, cur.selectionStart(), cur.selectionEnd())
+            return FoundSpan(focus, cur.selectionStart(), cur.selectionEnd())
         return None
 
     def selected_text(self) -> str:
@@ -77,7 +77,9 @@ class CardSearch:
         return _text_between(here.field, here.start, here.end)
 
     # ------------------------------------------------------------------ finding
-    def find(self, needle: str, *, case: bool, backward: bool = False) -> tuple[Place | None, bool]:
+    def find(
+        self, needle: str, *, case: bool, backward: bool = False
+    ) -> tuple[FoundSpan | None, bool]:
         """The next (previous) place of ``needle`` after the current one or the keyboard's
         place; True when the search went round the end of the page."""
         fields = self.fields()
@@ -93,13 +95,13 @@ class CardSearch:
         for step, i in enumerate(_round(len(fields), index, backward)):
             found = _find_in(fields[i], needle, at if step == 0 else None, case, backward)
             if found is not None:
-                self.current = Place(fields[i], *found)
+                self.current = FoundSpan(fields[i], *found)
                 wrapped = step > 0 and (i >= index if backward else i <= index)
                 return self.current, wrapped
         self.current = None
         return None, False
 
-    def _alive(self, place: Place | None) -> bool:
+    def _alive(self, place: FoundSpan | None) -> bool:
         return place is not None and isValid(place.field) and place.field.isVisible()
 
     # ------------------------------------------------------------------ showing
@@ -178,7 +180,7 @@ class CardSearch:
         if not _same(_text_between(place.field, place.start, place.end), needle, case):
             return False
         _replace_in(place.field, [(place.start, place.end)], replacement)
-        self.current = Place(place.field, place.start, place.start + len(replacement))
+        self.current = FoundSpan(place.field, place.start, place.start + len(replacement))
         return True
 
     def replace_all(self, needle: str, replacement: str, *, case: bool) -> int:
@@ -197,12 +199,6 @@ class CardSearch:
 
 
 # ---------------------------------------------------------------------- one field
-
-
-def _length(field: Field) -> int:
-    if isinstance(field, QLineEdit):
-        return len(field.text())
-    return int(field.document().characterCount()) - 1
 
 
 def _same(a: str, b: str, case: bool) -> bool:

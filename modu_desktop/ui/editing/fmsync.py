@@ -30,9 +30,3 @@ def write_field(text: str, key: str, value: Any) -> str:
     else:
         fm.set(key, value)
     return fm.render()
-
-
-def read_id(text: str) -> str | None:
-    """The front matter ``id`` (None if absent)."""
-    v = frontmatter.parse(text).get("id")
-    return None if v is None else str(v)

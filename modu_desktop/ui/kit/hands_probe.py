@@ -17,8 +17,9 @@ line with one JSON object per line, on the Qt thread:
   place in a text widget's text (``n`` characters after the first ``s``; ``"end": true`` for
   the place after it);
 - ``{"q": "menus"}`` → the open menus and their entries with screen rectangles;
-- ``{"q": "rows", …widget query}`` → a list's or table's rows as shown: their texts and screen
-  rectangles, the row's and each cell's;
+- ``{"q": "rows", …widget query}`` → a list's, table's or tree's rows as shown: their texts,
+  screen rectangles (the row's and each cell's) and depth (a tree's rows under another one: 1
+  and more);
 - ``{"q": "document"}`` → the open document's text and which view shows it (cards or raw).
 
 A widget query: ``name`` (object name), ``accessible`` (accessible name), ``text`` (a button's
@@ -37,7 +38,7 @@ import logging
 import os
 from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, QRect
+from PySide6.QtCore import QModelIndex, QObject, QPoint, QRect
 from PySide6.QtGui import QGuiApplication, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import (
@@ -373,27 +374,33 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(view, QAbstractItemView) or view.model() is None:
         raise TypeError(f"{type(view).__name__} shows no rows")
     model = view.model()
-    rows = []
-    for row in range(model.rowCount()):
-        cells = []
-        for c in range(model.columnCount()):
-            box = view.visualRect(model.index(row, c))
-            at = view.viewport().mapToGlobal(box.topLeft())
-            cells.append([at.x(), at.y(), box.width(), box.height()])
-        shown = [c for c in cells if c[2] > 0 and c[3] > 0]  # a narrow list hides columns
-        if not shown:
-            continue
-        texts = [str(model.index(row, c).data() or "") for c in range(model.columnCount())]
-        rect = view.visualRect(model.index(row, cells.index(shown[0])))
-        top_left = view.viewport().mapToGlobal(rect.topLeft())
-        rows.append(
-            {
-                "row": row,
-                "texts": texts,
-                "rect": [top_left.x(), top_left.y(), rect.width(), rect.height()],
-                "cells": cells,
-            }
-        )
+    rows: list[dict[str, Any]] = []
+
+    def walk(parent: QModelIndex, depth: int) -> None:
+        for row in range(model.rowCount(parent)):
+            first = model.index(row, 0, parent)
+            columns = model.columnCount(parent)
+            cells = []
+            for c in range(columns):
+                box = view.visualRect(model.index(row, c, parent))
+                at = view.viewport().mapToGlobal(box.topLeft())
+                cells.append([at.x(), at.y(), box.width(), box.height()])
+            shown = [c for c in cells if c[2] > 0 and c[3] > 0]  # a narrow list hides columns
+            if shown:
+                texts = [str(model.index(row, c, parent).data() or "") for c in range(columns)]
+                rows.append(
+                    {
+                        "row": row,
+                        "depth": depth,
+                        "texts": texts,
+                        "rect": shown[0],
+                        "cells": cells,
+                    }
+                )
+            if model.rowCount(first) > 0:  # a tree's rows under this one
+                walk(first, depth + 1)
+
+    walk(QModelIndex(), 0)
     return {"rows": rows}
 
 

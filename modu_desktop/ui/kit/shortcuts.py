@@ -46,6 +46,7 @@ TABLE: dict[str, Keys] = {
     "replace": Keys(SK.Replace, ("Ctrl+Alt+F",), "Ctrl+H", "⌥⌘F"),
     "findNext": Keys(SK.FindNext, ("F3",), "F3, Ctrl+G", "⌘G"),
     "findPrevious": Keys(SK.FindPrevious, ("Shift+F3",), "Shift+F3, Ctrl+Shift+G", "⇧⌘G"),
+    "searchPages": Keys(None, ("Ctrl+Shift+F",), "Ctrl+Shift+F", "⇧⌘F"),
     "insertBlock": Keys(None, ("Ctrl+Shift+B",), "Ctrl+Shift+B", "⇧⌘B"),
     "rawView": Keys(None, ("Ctrl+Shift+E",), "Ctrl+Shift+E", "⇧⌘E"),
     "insertPicture": Keys(None, ("Ctrl+Shift+I",), "Ctrl+Shift+I", "⇧⌘I"),

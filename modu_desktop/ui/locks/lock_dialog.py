@@ -112,10 +112,12 @@ class LockDialog(QDialog):
         parent: QWidget | None = None,
         *,
         notify_free: NotifyFree | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("lockDialog")
         self._notify_free = notify_free
+        self._monotonic = monotonic
         self.info = info
         self.choice = LockChoice.CANCEL
         self.setWindowTitle(tr("Document in use"))
@@ -123,7 +125,7 @@ class LockDialog(QDialog):
         self.setModal(True)
         lay = QVBoxLayout(self)
 
-        self._shown_at = time.monotonic()  # the holder's times are told again as time goes by
+        self._shown_at = monotonic()  # the holder's times are told again as time goes by
         self.changed_label = QLabel(changed_text(info))
         self.changed_label.setObjectName("lockDialogChanged")
         self.changed_label.setWordWrap(True)
@@ -194,7 +196,7 @@ class LockDialog(QDialog):
         if info.holder is None:
             return ""
         h = holding_of(info)
-        now = h.now + (time.monotonic() - self._shown_at)
+        now = h.now + (self._monotonic() - self._shown_at)
         return words.dialog_details(replace(h, now=now))()
 
     def refresh_times(self) -> None:
@@ -206,7 +208,7 @@ class LockDialog(QDialog):
         cached lock found someone else, or the same holder's newer heartbeat); the buttons and
         the focus stay where they are."""
         self.info = info
-        self._shown_at = time.monotonic()
+        self._shown_at = self._monotonic()
         self.changed_label.setText(changed_text(info))
         self.changed_label.setVisible(info.changed_from is not None)
         head, body = self._texts(info)

@@ -1,11 +1,13 @@
 """그림 넣기: choose a picture (or drop one on the dialog), edit its description, upload; on
 success ``markdown`` holds the text to insert, on failure the choice and the description stay.
 A photo larger than the site needs is offered smaller; a picture already on the site is
-offered instead of a second upload."""
+offered instead of a second upload. 사이트에 있는 그림에서 고르기 (when the window gives a way
+to choose, the picture library) inserts a picture that is there, written for the open page."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +25,30 @@ from PySide6.QtWidgets import (
 from modu_desktop.core.pictures.uploads import (
     ImageUpload,
     default_alt,
+    picture_markdown,
 )
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.asyncutil import run_dialog
 from modu_desktop.ui.kit.op_dialog import OpDialog
 from modu_desktop.ui.pictures.uploader import ImageUploader, ShrinkOffer, is_shrinkable_refusal
 
+# Picks a picture already on the site: (its repository path, its description), or None.
+ChooseExisting = Callable[[QWidget], Awaitable[tuple[str, str] | None]]
+
 
 class ImagePickerDialog(OpDialog):
     """Choose a picture, set its alt text, upload; ``markdown`` is the text to insert."""
 
     def __init__(
-        self, uploader: ImageUploader, parent: QWidget | None = None, *, path: str = ""
+        self,
+        uploader: ImageUploader,
+        parent: QWidget | None = None,
+        *,
+        path: str = "",
+        choose_existing: ChooseExisting | None = None,
     ) -> None:
         super().__init__(parent)
+        self.choose_existing = choose_existing
         self.setObjectName("opsImageDialog")
         self.uploader = uploader
         self.markdown: str | None = None
@@ -51,6 +63,7 @@ class ImagePickerDialog(OpDialog):
         )
         hint.setWordWrap(True)
         lay.addWidget(hint)
+        lay.addLayout(self._existing_row())
         form = QFormLayout()
         row = QHBoxLayout()
         self.path_edit = QLineEdit(path)
@@ -72,6 +85,25 @@ class ImagePickerDialog(OpDialog):
         form.addRow(self.t("&Description:"), self.alt_edit)
         lay.addLayout(form)
         self.add_status_widgets(lay)
+        lay.addLayout(self._offer_row())
+        self.offer: ShrinkOffer | None = None  # the smaller copy offered for this file
+        self.reused: ImageUpload | None = None  # the same picture, already on the site
+        self.upload_button, self.cancel_button = self.add_op_buttons(
+            lay, "&Upload and insert", "opsUploadButton"
+        )
+        self.inputs = [
+            self.existing_button,
+            self.path_edit,
+            browse,
+            self.alt_edit,
+            self.upload_button,
+            self.cancel_button,
+        ]
+        self.path_edit.textChanged.connect(self._path_changed)
+
+    def _offer_row(self) -> QHBoxLayout:
+        """What an upload may offer instead: a smaller copy, the original, the same picture
+        already on the site (hidden until offered)."""
         self.shrink_button = QPushButton(tr("Make it smaller and upload"))
         self.shrink_button.setObjectName("autoShrinkButton")
         self.shrink_button.setAccessibleName(
@@ -92,20 +124,38 @@ class ImagePickerDialog(OpDialog):
         self.reuse_button.clicked.connect(self.take_reused)
         row.addWidget(self.reuse_button)
         row.addStretch(1)
-        lay.addLayout(row)
-        self.offer: ShrinkOffer | None = None  # the smaller copy offered for this file
-        self.reused: ImageUpload | None = None  # the same picture, already on the site
-        self.upload_button, self.cancel_button = self.add_op_buttons(
-            lay, "&Upload and insert", "opsUploadButton"
+        return row
+
+    def _existing_row(self) -> QHBoxLayout:
+        """사이트에 있는 그림에서 고르기, when the window gives a way to choose."""
+        self.existing_button = QPushButton(tr("Choose from the pictures on the site…"))
+        self.existing_button.setObjectName("pickFromSiteButton")
+        self.existing_button.setAutoDefault(False)
+        self.existing_button.setToolTip(
+            tr("Use a picture that is already on the site instead of uploading one")
         )
-        self.inputs = [
-            self.path_edit,
-            browse,
-            self.alt_edit,
-            self.upload_button,
-            self.cancel_button,
-        ]
-        self.path_edit.textChanged.connect(self._path_changed)
+        self.existing_button.clicked.connect(self.pick_existing)
+        self.existing_button.setVisible(self.choose_existing is not None)
+        row = QHBoxLayout()
+        row.addWidget(self.existing_button)
+        row.addStretch(1)
+        return row
+
+    def pick_existing(self) -> asyncio.Task[Any]:
+        """The picture library for picking; the chosen picture is inserted, written the way the
+        open page reaches it."""
+
+        async def choose() -> None:
+            if self.choose_existing is None:
+                return
+            chosen = await self.choose_existing(self)
+            if chosen is None:
+                return
+            path, alt = chosen
+            self.markdown = picture_markdown(path, alt, self.uploader.page() or "docs/page.md")
+            self.accept()
+
+        return self.run_job(choose(), name="image-dialog.choose-existing")
 
     def take_reused(self) -> None:
         """Insert the picture that is already on the site, as offered."""
@@ -241,10 +291,14 @@ class ImagePickerDialog(OpDialog):
 
 
 async def pick_and_upload(
-    uploader: ImageUploader, parent: QWidget | None = None, *, path: str = ""
+    uploader: ImageUploader,
+    parent: QWidget | None = None,
+    *,
+    path: str = "",
+    choose_existing: ChooseExisting | None = None,
 ) -> str | None:
     """The picker dialog; the Markdown to insert, or None if cancelled."""
-    dlg = ImagePickerDialog(uploader, parent, path=path)
+    dlg = ImagePickerDialog(uploader, parent, path=path, choose_existing=choose_existing)
     await run_dialog(dlg)
     md = dlg.markdown
     dlg.deleteLater()

@@ -327,15 +327,22 @@ def new_page(
     from PySide6.QtWebEngineCore import QWebEnginePage
 
     class PreviewPage(QWebEnginePage):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            self.refused: list[str] = []  # the last navigations refused (what a click tried)
+
         def acceptNavigationRequest(  # noqa: N802 - Qt signature
-            self, url: QUrl | str, nav_type: Any, is_main: bool
+            self, url: QUrl | str, nav_type: Any, _is_main: bool
         ) -> bool:
             # Our own page loads (modu-page:) only; a click on a link never leaves the preview.
             url = QUrl(url) if isinstance(url, str) else url
-            return (
+            ok = (
                 url.scheme() == "modu-page"
                 and nav_type != QWebEnginePage.NavigationType.NavigationTypeLinkClicked
             )
+            if not ok:
+                self.refused = [*self.refused[-19:], url.toString()]
+            return ok
 
         def createWindow(self, _type: Any) -> Any:  # noqa: N802 - Qt signature
             return None

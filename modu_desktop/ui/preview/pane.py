@@ -1,7 +1,7 @@
 """Live brochure preview: the site's page in Qt WebEngine, offline and locked down.
 
 :class:`PreviewPane` keeps the interface of the earlier ``QTextBrowser`` preview
-(``schedule_render``, ``render_now``, ``set_image_resolver``, ``set_theme``, ``rendered``,
+(``schedule_render``, ``render_now``, ``set_image_resolver``, ``rendered``,
 ``render_count``, ``debounce_interval``, ``is_render_pending``) and adds:
 
 * ``set_site_style(style)`` / ``set_site_source(store, spawn)`` — the repository's own
@@ -135,8 +135,6 @@ class PreviewPane(QWidget):
         self._followed: tuple[int, int] | None = None  # the segment and part last followed
         self._in_flight = 0
         self.render_count = 0
-        self.last_update_ms: float | None = None  # render + patch time of the last update
-        self.patch_count = 0
         self.load_count = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -221,12 +219,6 @@ class PreviewPane(QWidget):
     def set_image_resolver(self, resolver: ImageResolver | None) -> None:
         self._resolver = resolver  # pictures may resolve differently now: the next render
         # re-renders every segment and the page patches those whose HTML changed
-
-    def set_theme(self, theme: str | None) -> None:
-        """Force a theme (None: use the document's front matter)."""
-        self._theme = theme
-        if self._last_text is not None:
-            self.render_now(self._last_text)
 
     def set_site_style(self, style: SiteStyle | None) -> None:
         """Apply a site style (None: our built-in one); the page reloads, keeping its scroll."""
@@ -344,7 +336,6 @@ class PreviewPane(QWidget):
         if self._loading:
             self._queued_after_load = text  # apply once the page is there
             return
-        t0 = time.perf_counter()
         doc = render_document(
             text, style=self._style, theme=self._theme, image_resolver=self._wrapped_resolver()
         )
@@ -364,15 +355,12 @@ class PreviewPane(QWidget):
         self._doc = doc
         self._shown_attrs = attrs
         if not js_parts:
-            self.last_update_ms = (time.perf_counter() - t0) * 1000
             self.rendered.emit()
             return
         self._in_flight += 1
-        self.patch_count += 1
 
         def done(_result: Any) -> None:
             self._in_flight -= 1
-            self.last_update_ms = (time.perf_counter() - t0) * 1000
             # WebEngine answers a patch still running when the window closes while the pane
             # and its listeners are being taken down: nobody is left to tell then
             with contextlib.suppress(RuntimeError, TypeError):
@@ -392,7 +380,6 @@ class PreviewPane(QWidget):
         self._shown_attrs = doc.root_attrs(self._style)
         self._loading = True
         self.load_count += 1
-        self._t_load = time.perf_counter()
         if self._loaded_once:
             # Keep the reader's place across the reload.
             self._page.runJavaScript(
@@ -401,7 +388,6 @@ class PreviewPane(QWidget):
         self._page.load(url)
 
     _loaded_once = False
-    _t_load = 0.0
 
     def _remember_scroll(self, y: Any) -> None:
         if isinstance(y, int | float):
@@ -417,7 +403,6 @@ class PreviewPane(QWidget):
             log.info("preview page did not load")
         elif not first and self._scroll_y > 0:
             self._page.runJavaScript(f"modu.restoreScroll({self._scroll_y:.0f})")
-        self.last_update_ms = (time.perf_counter() - self._t_load) * 1000
         queued, self._queued_after_load = self._queued_after_load, None
         if queued is not None and ok:
             self._render(queued)

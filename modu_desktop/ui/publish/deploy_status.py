@@ -62,6 +62,10 @@ class DeployStatus:
         )
         self._follow[doc_id] = self.ops.run(self._loop(commit_sha), name="deploy-status")
 
+    def following(self) -> bool:
+        """Whether the build of a save is still being followed (its runs polled)."""
+        return any(not task.done() for task in self._follow.values())
+
     async def _loop(self, commit_sha: str) -> None:
         board = self.board
         started = time.monotonic()

@@ -14,7 +14,10 @@ changed lines coloured and changed letters in bold, unchanged stretches folded; 
 the two original texts the same way. It wraps long lines, so it reads at 800 px. Narrow, the
 versions sit above the comparison; wide, beside it. Restoring asks once more inside the panel
 and then emits ``restoreRequested(Version, text)``: the host makes it a normal, lock-checked save
-with ``core.history.restore_version`` and then calls ``load`` again.
+with ``core.history.restore_version`` and then calls ``load`` again. A version that is a change
+of many pages (a replacement across pages, a picture's rename, or the undoing of one) offers to
+undo that whole change as one (after a second click: ``undoChangeRequested(Version)``; the host
+runs ``ui/publish/undo_change.undo_from_history``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from modu_desktop.core.documents.history import (
     moment,
     side_by_side,
 )
+from modu_desktop.core.documents.naming import read_many_pages
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.operation import operations_for
 from modu_desktop.ui.kit.side_by_side import ReadingRow, compare_readings, reading_html
@@ -144,6 +148,7 @@ class _VersionList(QListWidget):
 
 class HistoryPanel(QWidget):
     restoreRequested = Signal(object, str)  # Version, its text
+    undoChangeRequested = Signal(object)  # Version: a change of many pages, undone as one
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -186,6 +191,7 @@ class HistoryPanel(QWidget):
         self.split.setStretchFactor(1, 4)
         self.split.setSizes([220, 880])
         v.addWidget(self.split, 1)
+        v.addWidget(self._undo_row())
 
     def _chosen_version(self) -> QWidget:
         """The chosen version beside the text now, and restoring it (after a second click)."""
@@ -322,6 +328,7 @@ class HistoryPanel(QWidget):
     def _set_selected(self, version: Version | None, text: str | None) -> None:
         self.selected, self.selected_text = version, text
         self.confirm.hide()
+        self._show_undo(version)
         if version is None or text is None:
             self.rows, self.raw_rows = [], []
             self.diff.clear()
@@ -369,6 +376,66 @@ class HistoryPanel(QWidget):
                     )
                 )
             )
+
+    # ----- undoing a change of many pages ---------------------------------------------------
+
+    def _undo_row(self) -> QFrame:
+        """The row that undoes a whole change of many pages, with its second click."""
+        self.undo_row = QFrame()
+        self.undo_row.setObjectName("historyUndoChange")
+        lay = QHBoxLayout(self.undo_row)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.undo_text = QLabel("")
+        self.undo_text.setWordWrap(True)
+        lay.addWidget(self.undo_text, 1)
+        self.undo_button = QPushButton(tr("Undo this whole change"))
+        self.undo_button.setObjectName("undoChangeButton")
+        self.undo_button.clicked.connect(self._ask_undo)
+        self.undo_confirm = QPushButton(tr("Undo it"))
+        self.undo_confirm.setObjectName("confirmUndoChangeButton")
+        self.undo_confirm.clicked.connect(self._undo_confirmed)
+        self.undo_cancel = QPushButton(tr("Cancel"))
+        self.undo_cancel.setObjectName("cancelUndoChangeButton")
+        self.undo_cancel.clicked.connect(lambda: self._show_undo(self.selected))
+        for button in (self.undo_button, self.undo_confirm, self.undo_cancel):
+            button.setAutoDefault(False)
+            lay.addWidget(button)
+        self.undo_row.hide()
+        return self.undo_row
+
+    def _show_undo(self, version: Version | None) -> None:
+        """Offer to undo the whole change when the chosen version is a change of many pages."""
+        many = read_many_pages(version.message) if version is not None else None
+        self.undo_row.setVisible(many is not None and version is not None)
+        if many is None or version is None:
+            return
+        self.undo_text.setText(
+            tr("This version is one change: {what}.", what=describe(version, self.versions)())
+        )
+        self.undo_button.show()
+        self.undo_confirm.hide()
+        self.undo_cancel.hide()
+
+    def _ask_undo(self) -> None:
+        if self.selected is None:
+            return
+        self.undo_text.setText(
+            tr(
+                "Undo “{what}” on every page in one save? A page changed since, or one "
+                "someone is editing now, stays as it is.",
+                what=describe(self.selected, self.versions)(),
+            )
+        )
+        self.undo_button.hide()
+        self.undo_confirm.show()
+        self.undo_cancel.show()
+        self.undo_confirm.setFocus()
+
+    def _undo_confirmed(self) -> None:
+        version = self.selected
+        self._show_undo(version)
+        if version is not None:
+            self.undoChangeRequested.emit(version)
 
     # ----- restoring -----------------------------------------------------------------------
 

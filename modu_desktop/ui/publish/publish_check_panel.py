@@ -24,6 +24,7 @@ into a QPlainTextEdit as one undoable step.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 from collections.abc import Callable
 from functools import partial
@@ -269,7 +270,6 @@ class PublishCheckDialog(QDialog):
         self.path = path
         self.repo_paths = repo_paths
         self.choice = CheckChoice.BACK
-        self.fixed_count = 0
         v = QVBoxLayout(self)
         if title:
             name = QLabel(tr("“{doc}”", doc=title))
@@ -354,11 +354,8 @@ class PublishCheckDialog(QDialog):
     def apply_fix(self, finding: Finding) -> None:
         if finding.fix is None:
             return
-        try:
+        with contextlib.suppress(StaleEdit):  # the list was out of date: check again below
             self.text = finding.fix.apply(self.text)
-            self.fixed_count += 1
-        except StaleEdit:
-            pass  # the list was out of date: check again below
         self.recheck()
 
     def apply_all(self) -> None:
@@ -368,7 +365,6 @@ class PublishCheckDialog(QDialog):
             if not self.check_result.fixable:
                 break
             self.text = apply_all_fixes(self.text, self.check_result)
-            self.fixed_count += len(self.check_result.fixable)
             self.recheck()
 
     def _jump(self, line: int, column: int) -> None:

@@ -50,6 +50,7 @@ from modu_desktop.ui.publish.publish_check_panel import (
     replace_editor_text,
 )
 from modu_desktop.ui.publish.status_words import status_bar_words
+from modu_desktop.ui.publish.undo_change import undo_from_history
 
 if TYPE_CHECKING:
     from modu_desktop.core.edit_session import EditSession
@@ -364,6 +365,9 @@ class Publishing(QObject):
             self.history_panel.restoreRequested.connect(
                 lambda v, t: self.win.ops.run(self.restore_version(v, t))
             )
+            self.history_panel.undoChangeRequested.connect(
+                lambda v: self.win.ops.run(undo_from_history(self.win, v, reload=self._reload))
+            )
             dock = QDockWidget(tr("History"), self.parent_widget)
             dock.setObjectName("historyDock")
             dock.setWidget(self.history_panel)
@@ -387,6 +391,13 @@ class Publishing(QObject):
         await self.history_panel.load(
             self.history, s.path, self.win.editor_pane.text(), title=s.title
         )
+
+    async def _reload(self) -> None:
+        """The history again, after a change of many pages was undone."""
+        s = self.win.doc
+        if s is not None and self.history_panel is not None:
+            text = self.win.editor_pane.text()
+            await self.history_panel.load(self.history, s.path, text, title=s.title)
 
     async def restore_version(self, version: Version, text: str) -> bool:
         s = self.win.doc

@@ -1,16 +1,17 @@
-"""Nothing typed is lost, in the window: the save queue's runner, single instance and
-notify-when-free.
+"""Nothing typed is lost, in the window: the save queue, single instance and notify-when-free.
 
 The window builds one :class:`NothingLost` for itself; the app hands it the single-instance
 listener (:meth:`NothingLost.serve`). Nothing is swapped or patched: saves queue in the core
-(``SaveService``, the workspace's spool); this object only runs the spool and shows it.
+(``SaveService``, the workspace's spool); this object starts the core's runner on the window's
+timer and shows what it does.
 
-* **Save queue** - :class:`SaveQueue` sends what ``SaveService`` queued (offline, timeout, 5xx,
-  rate limit), exactly once; it starts once the window has recovered the last session
-  (:meth:`start_queue`, or a fallback timer). The status bar shows "waiting to save (N)" with
-  "Retry now"; a failed item (conflict, or too many failures) opens the conflict screen with
-  its text intact. When a queued save lands, the window hears of it as a change
-  (``kit.changes.Landed``): the open editor builds on it, its draft goes, its build is followed.
+* **Save queue** - the core's ``QueueRunner`` sends what ``SaveService`` queued (offline,
+  timeout, 5xx, rate limit), exactly once; it starts once the window has recovered the last
+  session (:meth:`start_queue`, or a fallback timer), and ``QueueSignals`` tell the window. The
+  status bar shows "waiting to save (N)" with "Retry now"; a failed item (conflict, or too many
+  failures) opens the conflict screen with its text intact. When a queued save lands, the
+  window hears of it as a change (``kit.changes.Landed``): the open editor builds on it, its
+  draft goes, its build is followed.
 * **Single instance** - requests from later instances (``--open DOC``) bring this window to the
   front and open the document here (no second lock session). Before any window,
   :func:`instance_gate` decides whether this process is the instance at all.
@@ -24,20 +25,25 @@ from __future__ import annotations
 import contextlib
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from modu_desktop.core.atomic import write_atomic
+from modu_desktop.core.changes.outcome import ChangeState
+from modu_desktop.core.changes.send import outcome_of_item
 from modu_desktop.core.documents.store import SaveResult
 from modu_desktop.core.saving.conflicts import ConflictDecision, OtherRepository
-from modu_desktop.core.saving.queue import SpoolItem
+from modu_desktop.core.saving.queue import ChangeItem, SpoolItem
+from modu_desktop.core.saving.runner import QueueRunner
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.session_words import saved_as_new_text
 from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
 from modu_desktop.ui.locks.notify_free import FreeNotifier
-from modu_desktop.ui.recovery.save_queue import SaveQueue, SaveQueueStatus, resolve_failed
+from modu_desktop.ui.publish.landed_pages import WindowPages
+from modu_desktop.ui.publish.undo_change import outcome_notice
+from modu_desktop.ui.recovery.save_queue import QueueSignals, SaveQueueStatus, resolve_failed
 from modu_desktop.ui.recovery.single_instance import SingleInstance, bring_to_front
 
 if TYPE_CHECKING:
@@ -95,6 +101,9 @@ class NothingLostWindow(Protocol):
     connectionRestored: SignalInstance
 
     @property
+    def editor_pane(self) -> Any: ...
+
+    @property
     def doc(self) -> EditSession | None: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt API
@@ -109,7 +118,7 @@ class NothingLostWindow(Protocol):
 
 
 class NothingLost(QObject):
-    """Owns the queue runner, its status widget, the notifier and the single-instance hookup."""
+    """Owns the queue's runner, its status widget, the notifier and the single-instance hookup."""
 
     def __init__(self, win: NothingLostWindow, parent: QWidget) -> None:
         super().__init__(parent)
@@ -118,21 +127,24 @@ class NothingLost(QObject):
         ctx = win.ctx
         ws = ctx.workspace
         self.instance: SingleInstance | None = None
-        self.queue: SaveQueue | None = None
+        self.queue: QueueRunner | None = None
         self.status = SaveQueueStatus()
         self.notifier = FreeNotifier(ws.store, ws.locks, banner=self._notice_free, parent=self)
         self._closed = False
         if ws.spool is not None:
-            queue = SaveQueue(ws.spool, parent=self)
+            queue = QueueRunner(ws.spool)
             self.queue = queue
+            signals = QueueSignals(queue, parent=self)
             ws.saves.on_queued = lambda _item: queue.poke()
             win.statusBar().addPermanentWidget(self.status)
-            self.status.bind(queue)
+            self.status.bind(signals)
             self.status.showFailedRequested.connect(
                 lambda: win.ops.run(self.show_failed(), name="show-failed-saves")
             )
-            queue.itemCommitted.connect(self._committed)
-            queue.itemFailed.connect(self._failed)
+            signals.itemCommitted.connect(self._committed)
+            signals.itemFailed.connect(self._failed)
+            signals.changeLanded.connect(self._change_landed)
+            signals.changeFailed.connect(self._change_failed)
             win.connectionRestored.connect(self._connection_restored)  # send what waits now
             QTimer.singleShot(int(QUEUE_START_FALLBACK_S * 1000), self.start_queue)
         self.notify_button = win.readonly_banner.add_button(
@@ -166,6 +178,25 @@ class NothingLost(QObject):
                 "Saved “{doc}”: it was waiting for the connection.", doc=self.win.label(item.doc_id)
             ),
             "info",
+        )
+
+    def _change_landed(self, item: ChangeItem) -> None:
+        """A change of many pages that waited was sent: the open page builds on it, and the
+        notice says what became of each page."""
+        outcome = outcome_of_item(item)
+        if outcome.state is ChangeState.COMMITTED:
+            WindowPages(self.win).landed(outcome.committed, outcome.commit_sha)
+        self.win.show_notice(*outcome_notice(outcome, self.win.ctx.server_now()))
+
+    def _change_failed(self, item: ChangeItem) -> None:
+        self.win.show_notice(
+            tr(
+                "The change of {n} page(s) that waited could not be made ({why}); nothing was "
+                "changed. It can be made again from the search.",
+                n=item.pages,
+                why=_why_not_saved(item.failure),
+            ),
+            "error",
         )
 
     def _connection_restored(self) -> None:

@@ -74,8 +74,6 @@ class ServerState(enum.Enum):
 class RecoveryChoice(enum.Enum):
     RESTORE = "restore"
     SAVE_AS_NEW = "save_as_new"
-    DISCARD = "discard"
-    LATER = "later"
 
 
 @dataclass

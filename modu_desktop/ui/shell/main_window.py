@@ -78,6 +78,7 @@ from modu_desktop.ui.shell.window_parts import (
     explain_cannot_save,
     preview_images,
 )
+from modu_desktop.ui.shell.window_search import WindowSearch
 from modu_desktop.ui.shell.zoom import TextZoom
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,7 @@ class MainWindow(WindowWidgets, QMainWindow):
         self.help_menu = HelpMenu(self)  # last: Help is the menu bar's last menu
         self.help_menu.token.check()
         self.narrow = NarrowLayout(self)  # below ~1000 px the list steps aside for a document
+        self.search = WindowSearch(self)  # the list's search of every page (Ctrl+Shift+F)
         self.update_title()
         self.changes.publish(Changes(open_doc=True))
 
@@ -194,11 +196,13 @@ class MainWindow(WindowWidgets, QMainWindow):
         """Go → Document list: shown first if it was tucked away."""
         if not self.doc_list.isVisible():
             self.editor_pane.set_list_shown(True)
+        self.doc_list.show_list_page()
         self.doc_list.tree.setFocus()
 
     def focus_filter(self) -> None:
         if not self.doc_list.isVisible():
             self.editor_pane.set_list_shown(True)
+        self.doc_list.show_list_page()
         self.doc_list.filter_edit.setFocus()
         self.doc_list.filter_edit.selectAll()
 

@@ -29,9 +29,8 @@ def test_keyring_round_trip(memory_keyring: dict, monkeypatch: pytest.MonkeyPatc
     fresh.clear()  # deleting twice is fine
 
 
-def test_no_keyring_is_session_only(
-    no_keyring: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+@pytest.mark.usefixtures("no_keyring")
+def test_no_keyring_is_session_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("MODU_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
     store = TokenStore("127.0.0.1:1234")

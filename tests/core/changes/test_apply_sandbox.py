@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from modu_desktop.core.changes.apply import Editor, apply_changes
-from modu_desktop.core.changes.model import ChangeSet, LeftOutReason, changes_message
+from modu_desktop.core.changes.model import ChangeSet, FileLeftOutReason, changes_message
 from modu_desktop.core.github.blobcache import git_blob_sha
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.github.errors import BranchMoved
@@ -136,7 +136,7 @@ def test_a_page_locked_between_review_and_commit_is_left_out_and_named(sandbox: 
             res = await apply_changes(gh, changes, ME)
             assert res.attempts == 2 and res.commit_sha is not None
             (out,) = res.left_out
-            assert out.reason is LeftOutReason.HELD and out.doc_id == "02-programs"
+            assert out.reason is FileLeftOutReason.HELD and out.doc_id == "02-programs"
             assert out.holder == "editor2" and out.since == tab.started_at
             assert [c.path for c in res.committed] == [path("01-welcome"), path("03-strategy")]
 
@@ -178,7 +178,7 @@ def test_a_file_changed_since_it_was_read_is_left_out(sandbox: Any) -> None:
             )
             res = await apply_changes(gh, changes, ME)
             (out,) = res.left_out
-            assert out.reason is LeftOutReason.CHANGED and out.current_sha == saved.content_sha
+            assert out.reason is FileLeftOutReason.CHANGED and out.current_sha == saved.content_sha
             assert len(res.committed) == 2 and res.attempts == 1
 
     asyncio.run(body())
@@ -202,7 +202,7 @@ def test_deletes_renames_new_files_and_a_picture(sandbox: Any) -> None:
         async with client(sandbox) as gh:
             res = await apply_changes(gh, changes, ME)
             (out,) = res.left_out
-            assert out.reason is LeftOutReason.EXISTS and out.path == path("04-admission")
+            assert out.reason is FileLeftOutReason.EXISTS and out.path == path("04-admission")
             assert len(res.committed) == 4
 
     asyncio.run(body())

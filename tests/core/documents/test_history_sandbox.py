@@ -23,7 +23,6 @@ from modu_desktop.core.text import Text
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
 PATH = "docs/03-strategy.md"
-BLOBS = "GET /repos/{owner}/{repo}/git/blobs/{file_sha}"
 COMMITS = "GET /repos/{owner}/{repo}/commits"
 
 

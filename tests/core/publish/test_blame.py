@@ -37,7 +37,7 @@ class History:
 
 
 def _failure(*files: BrokenFile) -> DeployFailure:
-    return DeployFailure(1, None, "build", "Build website", (), files=files)
+    return DeployFailure(1, None, "Build website", (), files=files)
 
 
 def _pages(failure: DeployFailure, history: Any) -> Any:

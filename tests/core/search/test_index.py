@@ -99,6 +99,37 @@ def test_the_async_refresh_makes_the_same_index() -> None:
     assert one.search("2025") == two.search("2025")
 
 
+def test_the_async_refresh_pauses_after_each_slice_of_work_and_says_how_far_it_got(
+    tmp_path: Path,
+) -> None:
+    """Two pages read, or 64 loaded as an earlier run kept them, between two looks at the
+    event loop: a thousand kept pages never hold the window for their whole loading."""
+    from modu_desktop.core.search.kept import KeptPages
+
+    pages = {f"p{n:03}": PLAIN.replace("학생", f"학생 {n}") for n in range(130)}
+    docs, blobs = _memory(pages)
+    told: list[tuple[int, int]] = []
+
+    async def first() -> None:
+        index = SearchIndex(blobs.get, KeptPages(tmp_path / "kept"))
+        await index.refresh(docs[:70], lambda done, total: told.append((done, total)))
+
+    asyncio.run(first())
+    assert told == [(n, 70) for n in range(2, 71, 2)]  # seventy pages read: a pause every two
+    told.clear()
+
+    async def later() -> None:
+        index = SearchIndex(blobs.get, KeptPages(tmp_path / "kept"))
+        done = await index.refresh(docs, lambda done, total: told.append((done, total)))
+        assert (done.loaded, done.read) == (70, 60)
+        assert index.search("학생 129").total == 1
+
+    asyncio.run(later())
+    # 64 pages loaded, a pause; six more and two read, a pause; then every two read
+    assert told[:3] == [(64, 130), (72, 130), (74, 130)]
+    assert told[-1] == (130, 130)
+
+
 def test_hits_beyond_the_limit_are_counted_not_listed() -> None:
     docs, blobs = _memory({"a": ADMISSION, "b": PLAIN})
     index = SearchIndex(blobs.get)

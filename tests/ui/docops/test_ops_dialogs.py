@@ -25,7 +25,7 @@ from modu_desktop.ui.docops.ops_import import (
     import_files,
     new_document,
 )
-from modu_desktop.ui.docops.ops_reorder import ReorderBar, ReorderController
+from modu_desktop.ui.docops.ops_reorder import ReorderController
 from tests.helpers.lang import in_lang, speaking
 
 REPO = RepoRef("pnuai", "PNU-Modu", "main")
@@ -62,10 +62,6 @@ def env(ui: Any, sandbox: Any, tmp_path: Path) -> Iterator[Env]:
     for c in e.clients:
         with contextlib.suppress(Exception):
             ui.run(c.aclose(), timeout=5000)
-
-
-def wait_closed(qtbot: Any, dlg: Any) -> None:
-    qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=15000)
 
 
 def wait_status(qtbot: Any, dlg: Any) -> str:
@@ -302,43 +298,36 @@ def test_import_dialog_accepts_dropped_files(env: Env, ui: Any, qtbot: Any, tmp_
 # ------------------------------------------------------------------------------ reorder
 
 
-def test_reorder_controller_and_bar(env: Env, ui: Any, qtbot: Any) -> None:
+def test_reorder_controller_moves_one_place_at_a_time(env: Env, ui: Any) -> None:
     ops = env.ops()
     ctl = ReorderController(ops)
-    current = {"doc": "02-programs"}
-    bar = ReorderBar(ctl, lambda: current["doc"])
-    qtbot.addWidget(bar)
-    bar.show()
     busy: list[bool] = []
     ctl.busy.connect(busy.append)
     done: list[Any] = []
     ctl.finished.connect(done.append)
-    ui.click(bar, "opsMoveDownButton")
-    qtbot.waitUntil(lambda: bool(done), timeout=15000)
-    assert done[0].ok and "Swapped" in bar.label.text() and busy == [True, False]
+    res = ui.run(ctl.move("02-programs", "down"))
+    assert res.ok and "Swapped" in res.user_message() and busy == [True, False]
+    assert done == [res]
     assert env.messages(2) == [
         "chore(docs): swap order position of 03-strategy.md to 2 by @editor1",
         "chore(docs): swap order position of 02-programs.md to 3 by @editor1",
     ]
-    # Drag two places up: 02-programs (now 3) → first.
-    res = ui.run(ctl.move_by("02-programs", -2))
-    assert res.ok
+    for _ in range(2):  # 02-programs (now 3) → first
+        assert ui.run(ctl.move("02-programs", "up")).ok
     fm = frontmatter.parse(env.sandbox.read_file("docs/02-programs.md").decode())
     assert fm.get_int("sidebar_position") == 1
-    # Further up is refused with the reason shown.
-    current["doc"] = "02-programs"
-    ui.click(bar, "opsMoveUpButton")
-    qtbot.waitUntil(lambda: len(done) == 3, timeout=15000)
-    assert not done[-1].ok and "already first" in bar.label.text()
-    assert bar.label.property("kind") == "error"
+    # Further up is refused with the reason.
+    res = ui.run(ctl.move("02-programs", "up"))
+    assert not res.ok and "already first" in res.user_message() and len(done) == 4
 
 
-def test_reorder_refused_on_foreign_lock_and_partial_drag(env: Env, ui: Any) -> None:
+def test_reorder_refused_on_foreign_lock(env: Env, ui: Any) -> None:
     ops = env.ops()
     env.lock_as("editor2", "04-admission")
     ctl = ReorderController(ops)
-    res = ui.run(ctl.move_by("02-programs", 3))  # passes 03, then 04 is locked
-    assert res.code is OpCode.LOCKED and "1 of 3" in res.message and "@editor2" in res.message
+    assert ui.run(ctl.move("02-programs", "down")).ok  # passes 03
+    res = ui.run(ctl.move("02-programs", "down"))  # then 04 is locked
+    assert res.code is OpCode.LOCKED and "@editor2" in res.message
     fm = frontmatter.parse(env.sandbox.read_file("docs/04-admission.md").decode())
     assert fm.get_int("sidebar_position") == 4
 

@@ -429,10 +429,10 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     win = make_window(data="narrow")
     win.resize(800, 600)
     assert ui.run(win.open_document(DOC))
-    qtbot.wait(50)
     pane = win.editor_pane
     toggle = win.findChild(type(pane.toggle_list_button), "toggleListButton")
-    assert toggle is not None and toggle.isVisible()
+    assert toggle is not None
+    qtbot.waitUntil(toggle.isVisible, timeout=2000)
     qtbot.waitUntil(lambda: win.width() == 800, timeout=2000)
     assert not win.doc_list.isVisible()  # a narrow window tucks the list away for the document
     toggle.click()
@@ -475,9 +475,11 @@ def test_usable_at_800_px(make_window: Any, ui: Any, qtbot: Any, tmp_path: Path)
     p2 = win2.editor_pane
     assert not p2.toggle_list_button.isChecked() and not win2.doc_list.isVisible()
     assert ui.run(win2.open_document(DOC))
-    qtbot.wait(100)
-    got = p2.splitter.sizes()
-    assert abs(got[0] / sum(got) - wanted[0] / sum(wanted)) < 0.05, (got, wanted)
+
+    def share(sizes: list[int]) -> float:
+        return sizes[0] / max(1, sum(sizes))
+
+    qtbot.waitUntil(lambda: abs(share(p2.splitter.sizes()) - share(wanted)) < 0.05, timeout=5000)
 
 
 def test_progress_shows_only_for_waits_over_300_ms(qtbot: Any) -> None:
@@ -523,17 +525,27 @@ def test_no_veil_while_a_question_is_open(qtbot: Any) -> None:
     host.resize(300, 200)
     host.show()
     now = [0.0]
-    ov = BusyOverlay(host, lambda: True, "불러오는 중…", poll_ms=20, clock=lambda: now[0])
+    looks = [0]  # how often the overlay has read its clock: once per poll
+
+    def clock() -> float:
+        looks[0] += 1
+        return now[0]
+
+    def two_more_polls() -> None:
+        seen = looks[0]
+        qtbot.waitUntil(lambda: looks[0] >= seen + 2, timeout=5000)
+
+    ov = BusyOverlay(host, lambda: True, "불러오는 중…", poll_ms=20, clock=clock)
     question = QDialog(host)
     question.setModal(True)
     question.show()
     qtbot.waitUntil(lambda: QApplication.activeModalWidget() is question, timeout=5000)
     now[0] = 5.0
-    qtbot.wait(100)
+    two_more_polls()
     assert not ov.isVisible()
     question.close()
     now[0] = 5.1
-    qtbot.wait(60)
+    two_more_polls()
     assert not ov.isVisible()  # the 300 ms start again
     now[0] = 5.5
     qtbot.waitUntil(ov.isVisible, timeout=5000)

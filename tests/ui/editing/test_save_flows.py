@@ -271,7 +271,7 @@ def test_a_sign_in_that_cannot_see_publishing_says_so_after_a_save(
     qtbot.waitUntil(lambda: "unknown" in win.status_deploy.text(), timeout=10000)
     line = win.editor_pane.publish.text()
     assert "cannot see the publishing state" in line and "Saved" in line, line
-    qtbot.wait(300)  # polling has stopped: the wording stays
+    qtbot.waitUntil(lambda: not win.deploy.following(), timeout=10000)  # polling has stopped
     assert "unknown" in win.status_deploy.text()
     assert "fail" not in win.status_deploy.text().lower()
 

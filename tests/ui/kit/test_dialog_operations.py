@@ -17,7 +17,6 @@ from modu_desktop.core.documents.history import DocHistory
 from modu_desktop.core.github import errors
 from modu_desktop.ui.docops.ops_delete import DeleteDialog
 from modu_desktop.ui.docops.ops_import import ImportDialog, NewDocumentDialog
-from modu_desktop.ui.docops.ops_reorder import ReorderBar
 from modu_desktop.ui.kit.operation import error_text, operations_for
 from modu_desktop.ui.pictures.dialog import ImagePickerDialog
 from modu_desktop.ui.publish.history_panel import HistoryPanel
@@ -144,28 +143,23 @@ def test_closing_the_window_while_a_dialog_works_cancels_it(
     assert DOC in {d.doc_id for d in win.ctx.store.snapshot.docs}  # nothing half-deleted
 
 
-def test_reorder_bar_error_is_shown_in_the_bar_once(
+def test_a_failed_move_is_said_once_and_the_moves_come_back(
     make_window: Any, ui: Any, qtbot: Any, caplog: Any
 ) -> None:
     win = make_window()
-    bar = ReorderBar(win.ops_host.reorder, lambda: DOC, win)
-    bar.show()
-    ops = win.ops_host.ops
-    failing = Failing(ops.move)
-    ops.move = failing
-    bar.up.click()
-    task = bar._task
-    assert task is not None and task in win.ops.tasks
-    qtbot.waitUntil(lambda: task.done() and bar.label.property("kind") == "error", timeout=10000)
-    assert (
-        bar.label.text() == in_lang("en", lambda: error_text(BOOM))
-        and bar.label.property("kind") == "error"
-    )
-    assert len(_failures(caplog)) == 1 and bar.up.isEnabled() and bar.down.isEnabled()
-    assert not bar.progress.isVisible()
-    bar.down.click()  # usable again
-    qtbot.waitUntil(lambda: failing.calls == 2 and _done(bar._task), timeout=15000)
+    assert ui.run(win.open_document(DOC))
+    host = win.ops_host
+    failing = Failing(host.ops.move)
+    host.ops.move = failing
+    host.actions["moveUpAction"].trigger()
+    boom = in_lang("en", lambda: error_text(BOOM))
+    qtbot.waitUntil(lambda: boom in win.notice.label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: not host.reorder.running, timeout=10000)
     assert len(_failures(caplog)) == 1
+    assert host.actions["moveUpAction"].isEnabled() and host.actions["moveDownAction"].isEnabled()
+    host.actions["moveDownAction"].trigger()  # usable again
+    qtbot.waitUntil(lambda: "Swapped" in win.notice.label.text(), timeout=15000)
+    assert failing.calls == 2 and len(_failures(caplog)) == 1
 
 
 def test_history_panel_reads_through_the_window_and_closing_cancels(

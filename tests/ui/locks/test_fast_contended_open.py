@@ -4,12 +4,21 @@ cached view alone."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from modu_desktop.core.edit_session.opening import FRESH_LOCK_READ
+from tests.helpers.qt import settle
 from tests.helpers.sandbox import AnswerGate, lock_json
 
 DOC = "02-programs"
 TREE = "GET /repos/{owner}/{repo}/git/trees/{tree_sha}"
+
+
+def _fresh_reads_running(ui: Any) -> list[str]:
+    """The fresh lock reads of an open still under way (their tasks are named for it)."""
+    names = (t.get_name() for t in asyncio.all_tasks(ui.loop))
+    return [n for n in names if n.startswith(FRESH_LOCK_READ + ":")]
 
 
 def _hold(ui: Any, p: Any, doc: str = DOC) -> Any:
@@ -33,7 +42,8 @@ def test_dialog_opens_before_the_fresh_read_answers(
     gate.release()
     # the fresh read answers (304: the tree has not changed)
     ui.qtbot.waitUntil(lambda: sandbox.stats()["by_status"] == {"304": 1}, timeout=10000)
-    ui.qtbot.wait(300)  # same lock: the dialog stays as it is
+    ui.qtbot.waitUntil(lambda: not _fresh_reads_running(ui), timeout=10000)
+    settle()  # what the answer set off has run: the same lock leaves the dialog as it is
     assert dlg.isVisible() and "editor2" in dlg.head_label.text()
     ui.click(dlg, "cancelButton")
     assert ui.wait_task(task) is False

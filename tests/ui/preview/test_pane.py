@@ -18,6 +18,7 @@ from modu_desktop.core.brochure.syntax import BLOCK_KINDS
 from modu_desktop.core.preview import style_from_checkout, style_from_files
 from modu_desktop.ui.preview.pane import DEBOUNCE_MS, PreviewPane
 from tests.helpers.paths import SITE_FIXTURE
+from tests.helpers.qt import settle
 
 TEMPLATE = SITE_FIXTURE / "docs" / "99-template.md"
 COMPONENTS = SITE_FIXTURE / "src" / "components" / "BrochureBlocks"
@@ -397,7 +398,8 @@ def test_no_network_request_leaves_the_preview(qtbot: Any) -> None:
     # A click on a link does not navigate anywhere.
     loads = pane.load_count
     _js(qtbot, pane, "document.querySelector('#modu-content a[href]').click(); 1")
-    qtbot.wait(300)
+    refused = pane.view.page().refused
+    qtbot.waitUntil(lambda: "https://example.org/" in refused, timeout=10000)
     assert pane.load_count == loads
     assert _js(qtbot, pane, "location.protocol") == "modu-page:"
 
@@ -455,7 +457,6 @@ def test_handbook_edits_patch_the_page_once_per_burst_and_keep_its_place(qtbot: 
     _render(qtbot, pane, text, timeout=60000)
     y = _js(qtbot, pane, "window.scrollTo(0, 20000); window.scrollY")
     assert y > 10000
-    qtbot.wait(200)
     # What the reader looks at: the element under a point near the top of the viewport.
     anchor_js = (
         "(function () { var e = window._anchor || (window._anchor ="
@@ -513,5 +514,5 @@ def test_software_rendering_is_said_once(qtbot: Any, monkeypatch: pytest.MonkeyP
     second = _pane(qtbot)
     second.notice.connect(said.append)
     _render(qtbot, second, "# 둘")
-    qtbot.wait(200)
+    settle()  # a notice is posted when the page is made: it would be here by now
     assert len(said) == 1 and ("소프트웨어" in said[0] or "software" in said[0])

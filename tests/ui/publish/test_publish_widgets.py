@@ -35,6 +35,7 @@ from modu_desktop.ui.publish.publish_check_panel import (
     PublishCheckDialog,
     replace_editor_text,
 )
+from tests.helpers.qt import settle
 
 FM = "---\nid: sample\ntitle: 예시 문서\n---\n\n"
 TEXT = (
@@ -56,7 +57,7 @@ def _shots(widget: Any, qtbot: Any, tmp_path: Path, name: str, height: int) -> N
     for width in (800, 1600):
         widget.resize(width, height)
         widget.show()
-        qtbot.wait(30)
+        settle()
         folder = Path(SHOTS) if SHOTS else tmp_path
         out = folder / f"{name}-{width}.png"
         assert widget.grab().save(str(out), "PNG")
@@ -146,7 +147,6 @@ def _stop(saved_by: str = "kim") -> SiteStop:
     failure = DeployFailure(
         7,
         "https://github.com/pnuai/PNU-Modu/actions/runs/7",
-        "build",
         "Build website",
         (
             "[ERROR] Client bundle compiled with errors therefore further build is impossible.",

@@ -12,6 +12,7 @@ from PySide6.QtGui import QPixmap, QTextCursor
 
 from modu_desktop import i18n
 from modu_desktop.core.docops.newdoc import NewDocRequest
+from tests.helpers.qt import settle
 
 DOC = "06-camp"
 
@@ -54,7 +55,7 @@ def test_an_unpublished_page_says_so_and_publish_saves_it_once(
     editor = win.editor_pane.editor
     editor.moveCursor(QTextCursor.MoveOperation.End)
     editor.insertPlainText("\n캠프 일정은 곧 알려 드립니다.\n")
-    qtbot.wait(50)
+    settle()
     assert bar.banner.isVisible()
     commits_before = len(sandbox.commits(path=f"docs/{DOC}.md"))
 

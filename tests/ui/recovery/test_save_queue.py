@@ -22,15 +22,17 @@ from modu_desktop.core.saving.queue import (
     Fatal,
     NotAtBase,
     Retryable,
+    SaveSpool,
     Uncertain,
 )
-from modu_desktop.ui.recovery.save_queue import (
-    SaveQueue,
-    SaveQueueStatus,
+from modu_desktop.core.saving.runner import QueueRunner
+from modu_desktop.core.saving.service import (
     is_queueable_error,
+    make_reader,
+    make_sender,
     outcome_for_error,
-    resolve_failed,
 )
+from modu_desktop.ui.recovery.save_queue import QueueSignals, SaveQueueStatus, resolve_failed
 from tests.helpers.ui_windows import window_with_running_queue
 
 DOC = "03-strategy"
@@ -56,16 +58,21 @@ def client(sandbox: Any, ui: Any) -> Iterator[GitHubClient]:
 
 
 @pytest.fixture
-def queue(tmp_path: Path, client: GitHubClient, ui: Any) -> Iterator[SaveQueue]:
-    q = SaveQueue.for_client(
-        tmp_path / "spool", client, backoff=Backoff(base_s=0.1, cap_s=0.3, jitter=0.0)
-    )
+def queue(tmp_path: Path, client: GitHubClient, ui: Any) -> Iterator[QueueRunner]:
+    backoff = Backoff(base_s=0.1, cap_s=0.3, jitter=0.0)
+    spool = SaveSpool(tmp_path / "spool", make_sender(client), make_reader(client), backoff=backoff)
+    q = QueueRunner(spool)
     yield q
     ui.run(q.stop())
 
 
-def _enqueue(q: SaveQueue, sandbox: Any, text: str, base: str | None) -> Any:
-    return q.enqueue(
+@pytest.fixture
+def signals(queue: QueueRunner, qtbot: Any) -> QueueSignals:
+    return QueueSignals(queue)
+
+
+def _enqueue(q: QueueRunner, sandbox: Any, text: str, base: str | None) -> Any:
+    item = q.spool.enqueue(
         api_host=sandbox.api_url,
         repo="pnuai/PNU-Modu",
         branch="main",
@@ -76,6 +83,8 @@ def _enqueue(q: SaveQueue, sandbox: Any, text: str, base: str | None) -> Any:
         message=update_message(PATH, "editor1"),
         login="editor1",
     )
+    q.poke()
+    return item
 
 
 def _content_commits(sandbox: Any) -> list[dict[str, Any]]:
@@ -88,11 +97,11 @@ def _base(sandbox: Any) -> tuple[str, str]:
 
 
 def test_offline_save_waits_then_lands_once(
-    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any
+    queue: QueueRunner, signals: QueueSignals, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     status = SaveQueueStatus()
     qtbot.addWidget(status)
-    status.bind(queue)
+    status.bind(signals)
     status.show()
     text, base = _base(sandbox)
     mine = text + "\n오프라인에서 쓴 문단.\n"
@@ -106,7 +115,7 @@ def test_offline_save_waits_then_lands_once(
     # the network comes back; "retry now"
     sandbox.faults.update(failure_rate=0.0)
     committed: list[Any] = []
-    queue.itemCommitted.connect(committed.append)
+    signals.itemCommitted.connect(committed.append)
     queue.start()
     qtbot.mouseClick(status.retry_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: queue.pending_count() == 0, timeout=10000)
@@ -117,7 +126,7 @@ def test_offline_save_waits_then_lands_once(
 
 
 def test_lost_response_is_not_committed_twice(
-    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any
+    queue: QueueRunner, sandbox: Any, ui: Any, qtbot: Any
 ) -> None:
     text, base = _base(sandbox)
     mine = text + "\nwritten, but the answer was lost\n"
@@ -136,7 +145,13 @@ def test_lost_response_is_not_committed_twice(
 
 
 def test_conflict_goes_to_conflict_screen_with_text_intact(
-    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
+    queue: QueueRunner,
+    signals: QueueSignals,
+    sandbox: Any,
+    ui: Any,
+    qtbot: Any,
+    peer: Any,
+    client: GitHubClient,
 ) -> None:
     from modu_desktop.core.documents.store import DocumentStore
 
@@ -146,7 +161,7 @@ def test_conflict_goes_to_conflict_screen_with_text_intact(
     assert getattr(ui.run(p.store.save(DOC, theirs, base, p.login)), "commit_sha", None)
     mine = text + "\nMINE 한글\r\n"
     failed: list[Any] = []
-    queue.itemFailed.connect(failed.append)
+    signals.itemFailed.connect(failed.append)
     _enqueue(queue, sandbox, mine, base)
     ui.run(queue.run_once())
     assert len(failed) == 1 and failed[0].failure == "conflict"
@@ -168,7 +183,7 @@ def test_conflict_goes_to_conflict_screen_with_text_intact(
     assert len(_content_commits(sandbox)) == 2  # theirs, then mine: nothing sent twice
 
 
-def _failed_conflict(queue: SaveQueue, sandbox: Any, ui: Any, peer: Any, mark: str) -> Any:
+def _failed_conflict(queue: QueueRunner, sandbox: Any, ui: Any, peer: Any, mark: str) -> Any:
     text, base = _base(sandbox)
     p = peer()
     theirs = text + f"\nTHEIRS {mark}\n"
@@ -182,7 +197,7 @@ def _failed_conflict(queue: SaveQueue, sandbox: Any, ui: Any, peer: Any, mark: s
 
 @pytest.mark.parametrize("key", [Qt.Key.Key_Escape, Qt.Key.Key_Return])
 def test_queued_conflict_dialog_safe_default_and_escape(
-    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient, key: Any
+    queue: QueueRunner, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient, key: Any
 ) -> None:
     """The queue asks through the live save's dialog: save-as-new is the default (Enter), Esc
     cancels, the two overwriting buttons are never the default; neither key writes anything."""
@@ -217,7 +232,7 @@ def test_queued_conflict_dialog_safe_default_and_escape(
 
 
 def test_queued_conflict_asked_again_when_someone_saves_meanwhile(
-    queue: SaveQueue, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
+    queue: QueueRunner, sandbox: Any, ui: Any, qtbot: Any, peer: Any, client: GitHubClient
 ) -> None:
     from modu_desktop.core.documents.store import DocumentStore
 
@@ -243,10 +258,10 @@ def test_queued_conflict_asked_again_when_someone_saves_meanwhile(
 
 @pytest.mark.expect_log("modu_desktop.core.saving.queue")
 def test_damaged_spool_files_never_crash(
-    queue: SaveQueue, sandbox: Any, ui: Any, tmp_path: Path
+    queue: QueueRunner, signals: QueueSignals, sandbox: Any, ui: Any, tmp_path: Path
 ) -> None:
     problems: list[Any] = []
-    queue.problemsFound.connect(problems.append)
+    signals.problemsFound.connect(problems.append)
     pending = tmp_path / "spool" / "pending"
     (pending / "0000000000001-0000-deadbeef.json").write_bytes(b'{"kind": "modu-spool-item", "ver')
     (pending / "0000000000002-0000-deadbeef.json").write_bytes(b"\x00\x00garbage")
@@ -422,7 +437,7 @@ def test_read_only_banner_offers_notify_when_free(
 
 
 def test_save_service_joins_a_waiting_save(
-    queue: SaveQueue, sandbox: Any, ui: Any, client: GitHubClient, tmp_path: Path
+    queue: QueueRunner, sandbox: Any, ui: Any, client: GitHubClient, tmp_path: Path
 ) -> None:
     from modu_desktop.core.documents.store import DocumentStore
     from modu_desktop.core.saving.service import QueuedSave, SaveService, Target

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.helpers.qt import settle
+
 SAMPLE = {
     "01-welcome",
     "02-programs",
@@ -56,7 +58,7 @@ def test_screenshot_shows_korean(make_window: Any, tmp_path: Path, qtbot: Any) -
     assert QFontDatabase.families(QFontDatabase.WritingSystem.Korean), "install fonts-nanum"
     win = make_window(practice=True)
     assert win.practice_banner.isVisible()
-    qtbot.wait(50)
+    settle()
     out = tmp_path / "list.png"
     assert win.grab().save(str(out), "PNG")
     img = QImage(str(out))

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from PySide6 import QtGui
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 from modu_desktop import i18n
+from tests.helpers.qt import settle
 
 W, H = 800, 600
 
@@ -119,6 +120,22 @@ def _picture(win: Any, ui: Any) -> QWidget:
     return ImagePickerDialog(win.ops_host.uploader, win)
 
 
+def _library(win: Any, ui: Any) -> QWidget:
+    from modu_desktop.ui.pictures.library_dialog import PictureLibraryDialog
+
+    dlg = PictureLibraryDialog(win.ops_host.library.source, win)
+    ui.qtbot.waitUntil(lambda: dlg.loaded and bool(dlg.detail.use_rows))  # a picture and its pages
+    return dlg
+
+
+def _library_picking(win: Any, ui: Any) -> QWidget:
+    from modu_desktop.ui.pictures.library_dialog import PictureLibraryDialog
+
+    dlg = PictureLibraryDialog(win.ops_host.library.source, win, picking=True)
+    ui.qtbot.waitUntil(lambda: dlg.loaded and bool(dlg.detail.use_rows))
+    return dlg
+
+
 def _guide(win: Any, ui: Any) -> QWidget:
     from modu_desktop.ui.help.guide import GuideDialog
 
@@ -149,6 +166,8 @@ DIALOGS: dict[str, Callable[[Any, Any], QWidget]] = {
     "new document": _new_document,
     "import": _import,
     "picture": _picture,
+    "picture library": _library,
+    "picture library, picking": _library_picking,
     "guide": _guide,
     "shortcuts": _keys,
     "about": _about,
@@ -159,8 +178,7 @@ DIALOGS: dict[str, Callable[[Any, Any], QWidget]] = {
 def test_dialog_fits_an_800_by_600_window(name: str, window: Any, ui: Any, qtbot: Any) -> None:
     dlg = DIALOGS[name](window, ui)
     dlg.show()
-    QApplication.processEvents()
-    qtbot.wait(50)
+    settle()
     hint = dlg.minimumSizeHint()
     assert hint.width() <= W and hint.height() <= H, (name, hint)
     assert dlg.width() <= W and dlg.height() <= H, (name, dlg.size())
@@ -191,7 +209,7 @@ def test_dialog_shows_no_mnemonic_ampersand_or_code_words(
     syntax, marks, front-matter keys, switch or choice ids."""
     dlg = DIALOGS[name](window, ui)
     dlg.show()
-    QApplication.processEvents()
+    settle()
     shown: list[str] = []
     for label in dlg.findChildren(QLabel):
         if not label.isVisibleTo(dlg):

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from modu_desktop.core.documents.store import DocumentStore
 from modu_desktop.ui.shell.narrow import EDITOR_MIN_PX
+from tests.helpers.qt import settle
 
 
 def _same_title_twice(sandbox: Any, ui: Any, tmp_path: Any) -> str:
@@ -81,7 +82,7 @@ def test_a_narrow_window_does_not_become_the_remembered_layout(
     assert ui.run(win.open_document("02-programs"))
     pane = win.editor_pane
     pane.splitter.setSizes([300, 900])  # the user's choice: a large preview
-    qtbot.wait(50)
+    settle()
     chosen = pane.splitter.sizes()
     pane.save_layout()
     win.resize(800, 600)
@@ -154,8 +155,19 @@ def test_at_800_px_the_cards_fit_beside_the_preview(
     page.build_all()
     qtbot.waitUntil(lambda: page.isVisible() and win.editor_pane.preview.isVisible())
     assert page.viewport().width() < 500  # beside the preview
-    qtbot.wait(100)
+    settle()
     assert page.horizontalScrollBar().maximum() == 0
     for card in page.cards:
         right = card.mapTo(page.viewport(), card.rect().topRight()).x()
         assert right <= page.viewport().width()
+
+
+def test_a_narrow_list_shows_titles_not_file_names(make_window: Any, qtbot: Any) -> None:
+    win = make_window()
+    panel = win.doc_list
+    win.splitter.setSizes([250, 1030])
+    qtbot.waitUntil(lambda: panel.width() < 300, timeout=10000)
+    assert panel.tree.isColumnHidden(panel.COL_FILE)
+    assert panel.tree.columnWidth(panel.COL_TITLE) > 100
+    win.splitter.setSizes([600, 680])
+    qtbot.waitUntil(lambda: not panel.tree.isColumnHidden(panel.COL_FILE), timeout=10000)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -31,12 +32,18 @@ def test_viewer_mode_makes_zero_writes(
     assert win.editor_pane.editor.isReadOnly()
     assert not win.act_save.isEnabled()
     assert ui.run(win.save()) is False
-    qtbot.wait(600)  # several "heartbeat" periods: nothing may be sent
+    # Nothing will be sent later either: a viewer holds no lock, so no heartbeat runs.
+    assert win.doc is not None and win.doc.held is None
+    assert ui.run(_heartbeats_running()) == []
     assert ui.run(win.refresh_list())
     assert ui.run(win.close_document())
     assert ui.run(win.shutdown(interactive=False))
     assert writes(sandbox) == 0, sandbox.stats()
     assert sandbox.read_file(f".locks/{DOC}.lock.json") is None
+
+
+async def _heartbeats_running() -> list[str]:
+    return [t.get_name() for t in asyncio.all_tasks() if t.get_name().startswith("heartbeat:")]
 
 
 def _signin(sandbox: Any, store: TokenStore) -> SignInWidget:
@@ -83,8 +90,9 @@ def test_signin_read_only_token_gives_viewer(sandbox: Any, ui: Any, memory_keyri
     w.close()
 
 
+@pytest.mark.usefixtures("no_keyring")
 def test_signin_without_keyring_keeps_token_for_session(
-    sandbox: Any, ui: Any, no_keyring: None, monkeypatch: Any
+    sandbox: Any, ui: Any, monkeypatch: Any
 ) -> None:
     monkeypatch.delenv("MODU_TOKEN", raising=False)
     store = TokenStore("127.0.0.1")

@@ -702,20 +702,6 @@ class TextCard(Card):
         self.editor.setTextCursor(target.firstCursorPosition())
         return True
 
-    def table_menu(self, menu: QMenu) -> None:
-        table = self._table_here()
-        if table is None or self.read_only:
-            return
-        cell = table.cellAt(self.editor.textCursor())
-        menu.addSeparator()
-        for text, slot in (
-            (tr("Add a row below"), lambda: table.insertRows(cell.row() + 1, 1)),
-            (tr("Add a column to the right"), lambda: table.insertColumns(cell.column() + 1, 1)),
-            (tr("Remove this row"), lambda: table.removeRows(cell.row(), 1)),
-            (tr("Remove this column"), lambda: table.removeColumns(cell.column(), 1)),
-        ):
-            menu.addAction(text).triggered.connect(lambda _c=False, f=slot: f())
-
 
 class PictureDialog(QDialog):
     """A picture by its address on the site (``/img/…``) and a description."""

@@ -348,11 +348,10 @@ def test_what_is_added_below_the_view_is_scrolled_into_it(pane: EditorPane, qtbo
     qtbot.mouseClick(page.add_text_button, Qt.MouseButton.LeftButton)
     new = page.current_card()
     assert isinstance(new, TextCard)
-    qtbot.wait(100)  # the column lays the new card out
-    assert _in_view(page, new.editor)
+    qtbot.waitUntil(lambda: _in_view(page, new.editor))  # once the column has laid it out
     # an item added to a block whose end is below what is shown
     page.verticalScrollBar().setValue(0)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: not _in_view(page, new.editor))
     card = page.cards[0]
     assert isinstance(card, BlockCard)
     qtbot.mouseClick(
@@ -360,8 +359,7 @@ def test_what_is_added_below_the_view_is_scrolled_into_it(pane: EditorPane, qtbo
     )
     field = card.fields[("items", 8, "label")]
     assert QApplication.focusWidget() is field
-    qtbot.wait(100)
-    assert _in_view(page, field)
+    qtbot.waitUntil(lambda: _in_view(page, field))
 
 
 def test_a_tables_column_headings_are_text_not_a_number_of_columns(pane: EditorPane) -> None:

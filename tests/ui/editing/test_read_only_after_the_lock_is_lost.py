@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
+from tests.helpers.qt import settle
 from tests.helpers.sandbox import lock_json, writes
 
 DOC = "02-programs"
@@ -113,12 +114,12 @@ def test_an_800_px_window_stays_800_wide_with_unsaved_text_and_the_lost_lock_ban
     assert ui.run(win.open_document(DOC))
     win.editor_pane.editor.moveCursor(QTextCursor.MoveOperation.End)
     win.editor_pane.editor.insertPlainText("\n내가 쓰던 문장")
-    qtbot.wait(50)
+    settle()
     assert win.minimumSizeHint().width() <= 800, win.minimumSizeHint()
     p = peer("editor2", "tok-editor2")
     assert ui.run(p.locks.steal(ui.run(p.locks.inspect(DOC)))).held is not None
     qtbot.waitUntil(lambda: win.lock_banner.isVisible(), timeout=10000)
-    qtbot.wait(50)
+    settle()
     assert win.minimumSizeHint().width() <= 800, win.minimumSizeHint()
     assert win.width() == 800
     # The banner's actions wrap instead of widening it; each stays fully visible.

@@ -35,7 +35,7 @@ def test_publishing_status_only_moves_forward(make_window: Any, ui: Any, qtbot: 
     win.ctx.client.workflow_runs = runs
     win.deploy.watch("03-strategy", "abc")
     qtbot.waitUntil(lambda: "Published" in win.status_deploy.text(), timeout=5000)
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: not win.deploy.following(), timeout=5000)
     shown.append(win.status_deploy.text())
     assert "Published" in win.status_deploy.text()
     assert len(calls) == 4  # a final state ends the polling

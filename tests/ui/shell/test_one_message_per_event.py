@@ -140,11 +140,13 @@ def test_when_the_connection_is_back_the_waiting_save_goes_out_and_the_notice_go
         assert ui.run(win.save()) is False
         assert nl.queue.pending_count() == 1
         assert "Not connected to GitHub" in win.notice.label.text()
-        # the queue has tried once and now waits its (long) backoff
+        # the queue has tried once and now waits its (long) backoff, not sending
         qtbot.waitUntil(
-            lambda: any(i.attempts >= 1 for i in nl.queue.spool.pending_items()), timeout=10000
+            lambda: any(
+                i.attempts >= 1 and i.state == "pending" for i in nl.queue.spool.pending_items()
+            ),
+            timeout=10000,
         )
-        qtbot.wait(300)
         sandbox.faults.update(failure_rate=0.0)
         assert ui.run(win.refresh_list())  # GitHub answers again
         assert "Not connected" not in win.notice.label.text() or not win.notice.isVisible()

@@ -81,14 +81,3 @@ def test_a_recovered_lock_is_this_window_not_elsewhere(
     assert res.held is not None
     assert ui.run(win.open_with_lock(A, res.held))
     assert _badge(win, A) == THIS_WINDOW
-
-
-def test_a_narrow_list_shows_titles_not_file_names(make_window: Any, qtbot: Any) -> None:
-    win = make_window()
-    panel = win.doc_list
-    win.splitter.setSizes([250, 1030])
-    qtbot.waitUntil(lambda: panel.width() < 300, timeout=10000)
-    assert panel.tree.isColumnHidden(panel.COL_FILE)
-    assert panel.tree.columnWidth(panel.COL_TITLE) > 100
-    win.splitter.setSizes([600, 680])
-    qtbot.waitUntil(lambda: not panel.tree.isColumnHidden(panel.COL_FILE), timeout=10000)
