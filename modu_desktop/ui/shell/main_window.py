@@ -14,10 +14,9 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QByteArray, QMimeData, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QApplication,
     QMainWindow,
     QWidget,
 )
@@ -56,6 +55,7 @@ from modu_desktop.ui.editing.session_words import (
 from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.kit.banners import show_state
 from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
+from modu_desktop.ui.kit.clipboard import put_text
 from modu_desktop.ui.kit.context import AppContext
 from modu_desktop.ui.kit.operation import Operations, error_text
 from modu_desktop.ui.kit.preedit import commit_preedit
@@ -495,13 +495,10 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ lost-lock actions
     def copy_text(self) -> None:
-        """The words as the cards read them for pasting anywhere (text/plain), and the page's
-        Markdown beside them for a program that takes it (text/markdown)."""
+        """The words as the cards read them for pasting anywhere, the page's Markdown beside
+        them for a program that takes it."""
         text = self.editor_pane.text()
-        data = QMimeData()
-        data.setText(readable_text(text))
-        data.setData("text/markdown", QByteArray(text.encode("utf-8")))
-        QApplication.clipboard().setMimeData(data)
+        put_text(readable_text(text), text)
         self.show_notice(tr("Your text is on the clipboard."), "info")
 
     async def compare_with_current(self) -> None:
