@@ -14,6 +14,7 @@ _.acceptNavigationRequest
 _.closeEvent
 _.columnCount
 _.contextMenuEvent
+_.createEditor
 _.createWindow
 _.dragEnterEvent
 _.dropEvent
@@ -27,6 +28,8 @@ _.javaScriptConsoleMessage
 _.paint
 _.paintEvent
 _.requestStarted
+_.setEditorData
+_.setModelData
 
 # The standard library calls or reads these by name: html.parser.HTMLParser's handlers,
 # http.server's and socketserver's settings and hooks, tarfile's member fields.

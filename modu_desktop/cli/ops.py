@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from modu_desktop.cli import common
 from modu_desktop.core.brochure.themes import DEFAULT_LAYOUT, DEFAULT_THEME, LAYOUT_KEYS, THEME_KEYS
+from modu_desktop.core.docops.newdoc import next_free_position
 from modu_desktop.core.docops.ops import (
     MAX_POSITION,
     DocOps,
@@ -128,7 +129,7 @@ def _add_new(docs: Any) -> None:
         "--position",
         type=_position_arg,
         default=None,
-        help="sidebar_position; also the file prefix docs/NN-ID.md",
+        help="sidebar_position (default: after the last page); also the file prefix docs/NN-ID.md",
     )
     p.add_argument("--theme", choices=THEME_KEYS, default=DEFAULT_THEME)
     p.add_argument("--layout", choices=LAYOUT_KEYS, default=DEFAULT_LAYOUT)
@@ -206,18 +207,21 @@ def _result_json(res: OpResult) -> dict[str, Any]:
 
 
 async def _docs_new(args: argparse.Namespace, ctx: common.Context) -> int:
-    req = NewDocRequest(
-        args.doc_id,
-        args.title,
-        args.position,
-        args.nav_label,
-        args.theme,
-        args.layout,
-        template=args.template,
-        draft=args.draft,
-    )
     with _store_dir() as cache:
         ops = await _ops(ctx, cache)
+        position = args.position
+        if position is None:  # last in the menu, like the app's new pages
+            position = next_free_position((await ops.store.refresh()).docs)
+        req = NewDocRequest(
+            args.doc_id,
+            args.title,
+            position,
+            args.nav_label,
+            args.theme,
+            args.layout,
+            template=args.template,
+            draft=args.draft,
+        )
         res = await ops.create(req, keep_lock=False)
     return _finish(res, ctx, json_out=args.json)
 

@@ -23,12 +23,12 @@ PNG = (
 
 def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
     sb = cli_env
-    sb.lose_next_write("docs/race-new.md")
+    sb.lose_next_write("docs/100-race-new.md")  # after the sample's last page (99)
     assert main(cli_args(sb, "docs", "new", "--id", "race-new", "--title", "경주")) == 0, (
         capsys.readouterr().err
     )
-    assert sb.read_file("docs/race-new.md") is not None
-    assert sb.read_file(lock_path("race-new")) is None
+    assert sb.read_file("docs/100-race-new.md") is not None
+    assert sb.read_file(lock_path("100-race-new")) is None
 
 
 def test_docs_delete(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -76,12 +76,19 @@ def test_docs_new(cli_env: Any, capsys: pytest.CaptureFixture[str]) -> None:
         "feat(docs): create 06-bootcamp.md by @editor1",
         "system: acquire lock for 06-bootcamp by @editor1 [skip ci]",
     ]
+    # without --position a new page goes after the last one (the sample's is 99), and moves
     assert main(cli_args(sb, "docs", "new", "--id", "faq", "--title", "FAQ", "--json")) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["ok"] and data["path"] == "docs/faq.md" and data["code"] == "created"
+    assert data["ok"] and data["path"] == "docs/100-faq.md" and data["code"] == "created"
+    assert (
+        frontmatter.parse(sb.read_file("docs/100-faq.md").decode()).get_int("sidebar_position")
+        == 100
+    )
+    assert main(cli_args(sb, "docs", "move", "100-faq", "up")) == 0
+    assert "Swapped “FAQ”" in capsys.readouterr().out
     assert main(cli_args(sb, "docs", "new", "--id", "now", "--title", "바로", "--publish")) == 0
-    assert capsys.readouterr().out.startswith("Created “바로”. (docs/now.md, commit ")
-    assert "draft" not in sb.read_file("docs/now.md").decode()
+    assert capsys.readouterr().out.startswith("Created “바로”. (docs/101-now.md, commit ")
+    assert "draft" not in sb.read_file("docs/101-now.md").decode()
 
 
 def test_docs_publish_takes_the_draft_line_out_in_one_save(

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from modu_desktop.core.brochure.cells import alignment
 from modu_desktop.core.brochure.syntax import CLOSER, OPENER, block_kind
 
 _KEY = re.compile(r"^(\s*)([A-Za-z0-9_-]+):(\s*)(.*?)(\s*)$")
@@ -418,6 +419,23 @@ class BlockModel:
                 if index < len(cells):
                     cells.pop(index)
                 it.head.set_cells(cells)
+
+    def aligns(self) -> list[str]:
+        """Each column's alignment as the site reads ``align:`` ("left" when not given)."""
+        words = split_pipes(self.get("align") or "")
+        width = max(len(self.columns()), len(words))
+        return [alignment(words[i]) if i < len(words) else "left" for i in range(width)]
+
+    def set_align(self, index: int, value: str) -> None:
+        """Column ``index`` aligned ``value`` ("left", "center", "right"); the other columns
+        keep what they had (written out as "left" where ``align:`` left them out)."""
+        aligns = self.aligns()
+        if not 0 <= index < len(aligns) or aligns[index] == value:
+            return
+        words = split_pipes(self.get("align") or "")
+        words += ["left"] * (len(aligns) - len(words))
+        words[index] = value
+        self.set("align", join_pipes(words))
 
     # --- text ---
     def lines(self) -> list[str]:

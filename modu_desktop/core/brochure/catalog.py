@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from modu_desktop.core.brochure.block_model import split_pipes
+from modu_desktop.core.brochure.cells import alignment
 from modu_desktop.core.brochure.examples import EXAMPLES
 from modu_desktop.core.brochure.syntax import ALIASES
 from modu_desktop.i18n import tr
@@ -26,6 +28,15 @@ class FieldSpec:
     kind: str = "text"  # "text" | "long" | "pipes" | "bool" | "choice" | "number"
     choices: tuple[str, ...] = ()
     name_en: str = ""  # where the key means something else in this block (a table's columns)
+
+    def value_text(self, value: str) -> str:
+        """``value`` as a person reads it: a choice by its name, a switch as 예 / 아니요."""
+        if self.kind == "bool":
+            return tr("yes") if value.strip().lower() == "true" else tr("no")
+        if self.key == "align":
+            words = [choice_label("align", alignment(w)) for w in split_pipes(value)]
+            return " | ".join(words)
+        return choice_label(self.key, value)
 
     @property
     def label(self) -> str:
@@ -267,6 +278,27 @@ _LABELS: dict[str, str] = {
     "note": "Note under the table",
     "chapter": "Chapter number",
 }
+
+
+_CHOICES: dict[tuple[str, str], str] = {
+    ("variant", "elevated"): "With a shadow",
+    ("variant", "outlined"): "With an outline",
+    ("variant", "accent"): "In the accent colour",
+    ("align", "left"): "Left",
+    ("align", "center"): "Centre",
+    ("align", "right"): "Right",
+}
+
+
+def choice_label(key: str, value: str) -> str:
+    """A field's value by the name the form gives it (``variant: outlined`` → "테두리"); a
+    value the guide does not name stays as written."""
+    en = _CHOICES.get((key, value.strip()))
+    if not en:
+        return value
+    qualified = f"block choice|{en}"
+    text = tr(qualified)
+    return en if text == qualified else text
 
 
 def field_label(key: str) -> str:

@@ -44,7 +44,7 @@ from modu_desktop.core.docops.newdoc import (
     validate_new_doc,
     validate_new_id,
 )
-from modu_desktop.core.docops.reorder import swap_in_menu
+from modu_desktop.core.docops.reorder import Position, listed_positions, swap_in_menu
 from modu_desktop.core.docops.result import (
     OpCode,
     OpResult,
@@ -486,24 +486,10 @@ class DocOps:
                 Text("“{title}” does not exist.", title=known),
                 doc_id=doc_id,
             )
-        if doc.position is None:
-            return OpResult(
-                OpCode.NOTHING_TO_DO,
-                Text(
-                    "“{title}” has no place in the menu, so it is listed last; give it a "
-                    "position first (Page settings → Position).",
-                    title=doc.title,
-                ),
-                doc_id=doc_id,
-                path=doc.path,
-            )
-        # Neighbours in the same sidebar level (Docusaurus orders each folder on its own).
+        # Neighbours in the same sidebar level (Docusaurus orders each folder on its own); a
+        # page without a position, listed last, moves too: it takes its place as it is listed.
         folder = posixpath.dirname(doc.doc_id)
-        ordered = [
-            d
-            for d in sort_docs(snap.docs)
-            if d.position is not None and posixpath.dirname(d.doc_id) == folder
-        ]
+        ordered = [d for d in sort_docs(snap.docs) if posixpath.dirname(d.doc_id) == folder]
         i = next(k for k, d in enumerate(ordered) if d.doc_id == doc_id)
         j = i - 1 if direction == "up" else i + 1
         if not 0 <= j < len(ordered):
@@ -515,10 +501,16 @@ class DocOps:
                 path=doc.path,
             )
         other = ordered[j]
-        return await self.swap(doc, other)
+        return await self.swap(doc, other, listed_positions(ordered))
 
-    async def swap(self, a: DocSummary | str, b: DocSummary | str) -> OpResult:
-        """Swap the ``sidebar_position`` of two documents (a is written first)."""
+    async def swap(
+        self,
+        a: DocSummary | str,
+        b: DocSummary | str,
+        listed: dict[str, Position] | None = None,
+    ) -> OpResult:
+        """Swap the ``sidebar_position`` of two documents (a is written first); ``listed``:
+        the place a page without a position has in the list (:func:`listed_positions`)."""
         a_id = a if isinstance(a, str) else a.doc_id
         b_id = b if isinstance(b, str) else b.doc_id
         for d in (a_id, b_id):
@@ -534,7 +526,7 @@ class DocOps:
             db = await self.store.load(b_id)
         except GitHubError as exc:
             return self._failed(exc, None, Text("read the two documents"))
-        return await swap_in_menu(self.store, self.login, da, db)
+        return await swap_in_menu(self.store, self.login, da, db, listed or {})
 
     # ---------------------------------------------------------------- helpers
 

@@ -1,13 +1,20 @@
 """Moving a document up or down the menu: two documents swap ``sidebar_position`` in two
-sha-checked commits, as the web admin does. If the second write fails, the first is undone with
-a compensating write (same commit message format, the original position) over the sha it
-produced; if that fails too, the result says exactly which file has which position now."""
+sha-checked commits, as the web admin does. A page without a position (listed last, after every
+page that has one) takes the place it is listed at (:func:`listed_positions`), so a page made
+without one moves like any other and has a position from then on. If the second write fails,
+the first is undone with a compensating write (same commit message format, the original
+position) over the sha it produced; if that fails too, the result says exactly which file has
+which position now."""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
 
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.docops.result import OpCode, OpResult, failed
 from modu_desktop.core.documents.store import (
+    DocSummary,
     DocumentStore,
     LoadedDoc,
     SaveConflict,
@@ -22,10 +29,35 @@ from modu_desktop.core.text import Text, _err_text
 Position = int | float
 
 
-async def swap_in_menu(store: DocumentStore, login: str, da: LoadedDoc, db: LoadedDoc) -> OpResult:
-    """Swap the ``sidebar_position`` of two loaded documents (``da`` is written first)."""
+def listed_positions(ordered: Sequence[DocSummary]) -> dict[str, Position]:
+    """Every page of one menu level (in list order) and its position: its own, or — for a page
+    without one — the next after the last position given, in the order they are listed."""
+    given = [d.position for d in ordered if d.position is not None]
+    after = math.floor(max(given)) if given else 0
+    out: dict[str, Position] = {}
+    for d in ordered:
+        if d.position is not None:
+            out[d.doc_id] = d.position
+        else:
+            after += 1
+            out[d.doc_id] = after
+    return out
+
+
+async def swap_in_menu(
+    store: DocumentStore,
+    login: str,
+    da: LoadedDoc,
+    db: LoadedDoc,
+    listed: Mapping[str, Position] | None = None,
+) -> OpResult:
+    """Swap the ``sidebar_position`` of two loaded documents (``da`` is written first); a
+    document without one has the place ``listed`` gives it."""
     fa, fb = frontmatter.parse(da.text), frontmatter.parse(db.text)
     pa, pb = fa.get_number("sidebar_position"), fb.get_number("sidebar_position")
+    listed = listed or {}
+    pa = pa if pa is not None else listed.get(da.doc_id)
+    pb = pb if pb is not None else listed.get(db.doc_id)
     if pa is None or pb is None:
         missing = da if pa is None else db
         return OpResult(

@@ -10,10 +10,15 @@ compare equal exactly when they read the same, so only changes a person would no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from modu_desktop.core.brochure import block_model, catalog
 from modu_desktop.core.brochure import frontmatter as fm
+from modu_desktop.core.brochure.catalog import FieldSpec
+from modu_desktop.core.brochure.cells import plain_text as cells_plain
+from modu_desktop.core.brochure.cells import read_cell
+from modu_desktop.core.brochure.themes import LAYOUT_BY_KEY, THEME_BY_KEY
 from modu_desktop.core.pageedit.model import (
     Block,
     Heading,
@@ -30,7 +35,9 @@ from modu_desktop.core.pageedit.model import (
 from modu_desktop.core.pageedit.segments import split_cards
 from modu_desktop.i18n import tr
 
-__all__ = ["ReadableLine", "readable_lines"]
+__all__ = ["ReadableLine", "readable_lines", "readable_text"]
+
+_HOW_TO_TYPE = re.compile(r"\s*\([^()]*\|[^()]*\)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +91,22 @@ def _settings(piece: str) -> list[ReadableLine]:
     lines = [ReadableLine("section", tr("Page settings"))]
     for key, value in parsed.items():
         label = _SETTING_LABELS.get(key.replace("-", "_"))
-        if label and value.strip().lower() in ("true", "false"):
-            value = tr("yes") if value.strip().lower() == "true" else tr("no")
+        if label:
+            value = _setting_value(key, value)
         lines.append(ReadableLine("field", f"{tr(label) if label else key}: {value}"))
     return lines
+
+
+def _setting_value(key: str, value: str) -> str:
+    """A page setting's value by the name its form shows (a theme by its name, not its id)."""
+    word = value.strip()
+    if word.lower() in ("true", "false"):
+        return tr("yes") if word.lower() == "true" else tr("no")
+    if key == "theme" and word in THEME_BY_KEY:
+        return THEME_BY_KEY[word].label
+    if key == "layout" and word in LAYOUT_BY_KEY:
+        return LAYOUT_BY_KEY[word].label
+    return value
 
 
 def _marks(content: Inlines) -> str:
@@ -151,41 +170,88 @@ def _brochure_block(piece: str) -> list[ReadableLine]:
         return [ReadableLine("raw", ln.rstrip()) for ln in piece.splitlines() if ln.strip()]
     items_seen = [it.values() for it in (model.body.items if model.body else [])]
     try:
-        name = catalog.spec_for(model.kind, items_seen).name
+        spec: catalog.BlockSpec | None = catalog.spec_for(model.kind, items_seen)
     except KeyError:
-        name = model.name
+        spec = None
+    name = spec.name if spec is not None else model.name
     lines = [ReadableLine("section", tr("Block: {name}", name=name))]
-    lines.extend(_fields(model.meta))
+    lines.extend(_fields(model.meta, spec.fields if spec else ()))
     lists = [(None, model.body)] if model.body else [(s.name, s.body) for s in model.sections]
     for section, body in lists:
         if body is None:
             continue
         if section:
             lines.append(ReadableLine("field", f"{catalog.field_label(section)}:"))
+        specs = _item_specs(spec, section)
         for item in body.items:
             head = item.head
             if isinstance(head, block_model.Row):
-                lines.append(ReadableLine("item", "• " + " | ".join(head.cells)))
+                cells = " | ".join(cells_plain(c) for c in head.cells)
+                lines.append(ReadableLine("item", "• " + cells, 0, _row_marks(head.cells)))
                 continue
             fields = item.fields()
             if not fields:
                 lines.append(ReadableLine("item", "• " + head.render().strip()))
                 continue
             first, *rest = fields
-            lines.append(ReadableLine("item", "• " + _field_text(first)))
-            lines.extend(ReadableLine("field", _field_text(f), 1) for f in rest)
+            lines.append(ReadableLine("item", "• " + _field_text(first, specs)))
+            lines.extend(ReadableLine("field", _field_text(f, specs), 1) for f in rest)
     return lines
 
 
-def _fields(lines: list[block_model.Line]) -> list[ReadableLine]:
+def _item_specs(spec: catalog.BlockSpec | None, section: str | None) -> tuple[FieldSpec, ...]:
+    if spec is None:
+        return ()
+    if section == "left":
+        return spec.left_fields
+    if section == "right":
+        return spec.right_fields
+    return spec.item_fields
+
+
+def _row_marks(cells: list[str]) -> str:
+    """Which words of a table row are bold, accent-coloured or italic (compared only)."""
+    return ";".join(
+        ",".join(f"{run.style}:{run.text}" for run in read_cell(c) if run.style) for c in cells
+    )
+
+
+def _fields(lines: list[block_model.Line], specs: tuple[FieldSpec, ...]) -> list[ReadableLine]:
     out = []
     for line in lines:
         if isinstance(line, block_model.Field):
-            out.append(ReadableLine("field", _field_text(line)))
+            out.append(ReadableLine("field", _field_text(line, specs)))
         elif line.text.strip():
             out.append(ReadableLine("raw", line.text.strip()))
     return out
 
 
-def _field_text(f: block_model.Field) -> str:
-    return f"{catalog.field_label(f.key)}: {f.value}"
+def _field_text(f: block_model.Field, specs: tuple[FieldSpec, ...]) -> str:
+    spec = next((s for s in specs if s.key == f.key), None) or FieldSpec(f.key)
+    label = _HOW_TO_TYPE.sub("", spec.label)  # "(| 로 구분)" tells how to type, not what it is
+    return f"{label}: {spec.value_text(f.value)}"
+
+
+def readable_text(text: str) -> str:
+    """``text`` (a whole document) as plain text a person can paste anywhere: its title, then
+    what its cards show — headings, paragraphs, list items, each block by its name and its
+    fields by their labels — a blank line between paragraphs, no marks and no settings."""
+    parsed = fm.parse(text)
+    title = (parsed.get("title") or "").strip()
+    out: list[str] = [title, ""] if title else []
+    in_settings = False
+    for line in readable_lines(text):
+        if line.kind == "section":
+            in_settings = line.text == tr("Page settings")
+        if in_settings:
+            continue
+        alone = line.kind in ("section", "heading", "paragraph", "quote", "rule")
+        if alone and out and out[-1] != "":
+            out.append("")  # a paragraph, a heading and a block stand apart
+        indent = "  " * line.level if line.kind in ("item", "field") else ""
+        out.append(f"[{line.text}]" if line.kind == "section" else indent + line.text)
+        if alone and line.kind != "section":
+            out.append("")
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""

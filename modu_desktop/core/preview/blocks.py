@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from modu_desktop.core.brochure.blocks import Block
+from modu_desktop.core.brochure.cells import ACCENT, BOLD, ITALIC, alignment, read_cell
 
 __all__ = ["render_block", "BLOCK_RENDERERS", "BADGE_PALETTE"]
 
@@ -530,22 +531,18 @@ def _split(b: Block) -> str:
 
 
 # -- 17. datatable ---------------------------------------------------------------------------
-_DT_SPLIT = re.compile(r"(\*\*[^*]+\*\*|\[![^\]]+\]|\[~[^\]]+\])")
+_DT_TAGS = {
+    BOLD: ('<strong class="bb-dt-bold">', "</strong>"),
+    ACCENT: ('<span class="bb-dt-accent">', "</span>"),
+    ITALIC: ("<em>", "</em>"),
+}
 
 
 def _dt_cell(text: str) -> str:
-    if "**" not in text and "[!" not in text and "[~" not in text:
-        return esc(text)
     out = []
-    for part in _DT_SPLIT.split(text):
-        if part.startswith("**") and part.endswith("**") and len(part) >= 4:
-            out.append(f'<strong class="bb-dt-bold">{esc(part[2:-2])}</strong>')
-        elif part.startswith("[!") and part.endswith("]"):
-            out.append(f'<span class="bb-dt-accent">{esc(part[2:-1])}</span>')
-        elif part.startswith("[~") and part.endswith("]"):
-            out.append(f"<em>{esc(part[2:-1])}</em>")
-        else:
-            out.append(esc(part))
+    for run in read_cell(text):
+        opening, closing = _DT_TAGS.get(run.style, ("", ""))
+        out.append(f"{opening}{esc(run.text)}{closing}")
     return "".join(out)
 
 
@@ -555,12 +552,7 @@ def _datatable(b: Block) -> str:
     aligns = [a.strip() for a in (p.get("align") or "").split("|")]
 
     def align(i: int) -> str:
-        a = aligns[i] if i < len(aligns) else "left"
-        if a in ("center", "c"):
-            return "center"
-        if a in ("right", "r"):
-            return "right"
-        return "left"
+        return alignment(aligns[i]) if i < len(aligns) else "left"
 
     bar = _panel_bar(p.get("header", ""), p.get("headersub", ""))
     thead = ""

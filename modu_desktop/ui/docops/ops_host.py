@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QBoxLayout, QMenu, QWidget
 
+from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.docops.newdoc import NewDocRequest
 from modu_desktop.core.docops.ops import DocOps, OpResult
+from modu_desktop.core.documents.naming import encode_text
 from modu_desktop.core.pictures.uploads import ImageUpload
 from modu_desktop.i18n import tr
 from modu_desktop.ui.docops import ops_delete, ops_import, ops_reorder
@@ -98,6 +100,7 @@ class OpsHost(QObject):
         self.reorder = ops_reorder.ReorderController(self.ops, self)
         self.reorder.finished.connect(self._moved)
         self.reorder.busy.connect(self._busy)
+        self._place_reorder_bar()
         self.uploader = ImageUploader(
             win.ctx.client,
             self,
@@ -111,6 +114,16 @@ class OpsHost(QObject):
         win.editor_pane.page_editor.picture_provider = lambda _card: win.ops.run(
             self.insert_picture()
         )
+
+    def _place_reorder_bar(self) -> None:
+        """▲ / ▼ under the list, for the page chosen in it (or the open one); what came of a
+        move is said in the window's notice, as for the menu's."""
+        assert self.reorder is not None
+        bar = ops_reorder.ReorderBar(self.reorder, self._selected)
+        panel = self.win.doc_list
+        lay = panel.layout()
+        if isinstance(lay, QBoxLayout):
+            lay.insertWidget(max(0, lay.indexOf(panel.open_button)), bar)
 
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:
@@ -290,7 +303,10 @@ class OpsHost(QObject):
                 # Only sidebar_position changed on the server: carry it into our text and
                 # build on the new version, so the next save neither conflicts nor undoes it.
                 win.editor_pane.apply_field("sidebar_position", positions[doc.doc_id])
-                landed = Landed(doc.doc_id, doc.path, shas[doc.path])
+                text: str | None = win.editor_pane.text()
+                if git_blob_sha(encode_text(text or "")) != shas[doc.path]:
+                    text = None  # unsaved typing: it stays unsaved, now over the moved version
+                landed = Landed(doc.doc_id, doc.path, shas[doc.path], text)
             win.changes.publish(Changes(doc_list=True, landed=landed))
 
     async def insert_picture(self) -> str | None:

@@ -56,6 +56,7 @@ from modu_desktop.core.brochure.themes import (
     THEMES,
 )
 from modu_desktop.core.docops.importer import ImportCandidate, check_candidates, read_candidates
+from modu_desktop.core.docops.newdoc import next_free_position
 from modu_desktop.core.docops.ops import (
     MAX_POSITION,
     DocOps,
@@ -301,8 +302,10 @@ class NewDocumentDialog(OpDialog):
         self.setAccessibleName(self.t("New document"))
         lay = QVBoxLayout(self)
         self.form = NewDocForm()
-        if initial is not None:
-            self.form.set_request(initial)
+        if initial is None:  # a new page goes last in the menu, and can be moved from there
+            snap = ops.store.snapshot
+            initial = NewDocRequest("", "", next_free_position(snap.docs if snap else []))
+        self.form.set_request(initial)
         lay.addWidget(self.form)
         note = QLabel(
             self.t(

@@ -9,32 +9,28 @@ says so above the fields.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QFormLayout,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
-    QPushButton,
     QScrollArea,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from modu_desktop.core.brochure.block_model import BlockModel, Item, ItemList, Row
+from modu_desktop.core.brochure.block_model import BlockModel, Item, ItemList
 from modu_desktop.core.brochure.catalog import FieldSpec, field_label, spec_for
 from modu_desktop.i18n import tr
-from modu_desktop.ui.kit.flow_layout import FlowLayout
+from modu_desktop.ui.editing.data_table import DataTable, RowsTable
 
 _REASONS = {
     "not-a-key": "a line without “name: value”",
@@ -85,7 +81,7 @@ class BlockForm(QFrame):
         self.body = QWidget()
         self.scroller.setWidget(self.body)
         self.field_widgets: dict[str, QWidget] = {}
-        self.tables: dict[str, _Table] = {}
+        self.tables: dict[str, RowsTable] = {}
 
     # --- building ---
     def show_model(self, model: BlockModel) -> None:
@@ -127,6 +123,8 @@ class BlockForm(QFrame):
         specs = list(spec.fields)
         known = {f.key for f in specs}
         specs.extend(FieldSpec(k) for k in model.values() if k not in known)
+        if model.kind == "datatable":  # chosen under each column's heading instead
+            specs = [fs for fs in specs if fs.key != "align"]
         for fs in specs:
             w = self._field_widget(fs, model.get(fs.key))
             w.setObjectName(f"blockField_{fs.key}")
@@ -145,7 +143,7 @@ class BlockForm(QFrame):
                 self._add_table(lay, name, model.section(name), fields, heading)
         elif model.kind == "datatable":
             assert model.body is not None
-            t = DataTable(model, self._emit)
+            t = DataTable(model, self._emit, self._refresh_columns_fields)
             t.setObjectName("blockTable_rows")
             lay.addWidget(QLabel(tr("Rows")))
             lay.addWidget(t)
@@ -180,14 +178,7 @@ class BlockForm(QFrame):
             box.toggled.connect(lambda on, k=fs.key: self._set_field(k, "true" if on else None))
             return box
         if fs.kind == "choice":
-            combo = QComboBox()
-            combo.setEditable(True)
-            combo.addItem("")
-            for c in fs.choices:
-                combo.addItem(c)
-            combo.setCurrentText(value)
-            combo.currentTextChanged.connect(lambda v, k=fs.key: self._set_field(k, v))
-            return combo
+            return ChoiceBox(fs, value, partial(self._set_field, fs.key))
         edit = QLineEdit(value)
         edit.textEdited.connect(lambda v, k=fs.key: self._set_field(k, v))
         return edit
@@ -204,6 +195,15 @@ class BlockForm(QFrame):
             self.tables["rows"].rebuild()
         self._emit()
 
+    def _refresh_columns_fields(self) -> None:
+        """A column added or removed: its heading and alignment changed in the fields too."""
+        if self.model is None:
+            return
+        for key in ("columns", "align"):
+            w = self.field_widgets.get(key)
+            if isinstance(w, QLineEdit):
+                w.setText(self.model.get(key) or "")
+
     def _emit(self) -> None:
         if self.model is not None:
             self.blockEdited.emit(self.model.text())
@@ -219,6 +219,33 @@ class BlockForm(QFrame):
             t.set_read_only(ro)
 
 
+class ChoiceBox(QComboBox):
+    """A field with a few choices, each by the name the guide gives it (그림자, not
+    ``elevated``); a value written by hand that is not among them is kept and can be typed."""
+
+    def __init__(self, fs: FieldSpec, value: str, changed: Callable[[str | None], None]) -> None:
+        super().__init__()
+        self.setEditable(True)
+        self.addItem("", "")
+        for c in fs.choices:
+            self.addItem(fs.value_text(c), c)
+        found = self.findData(value)
+        if found < 0 and value:
+            self.addItem(value, value)
+            found = self.count() - 1
+        self.setCurrentIndex(max(found, 0))
+        self._changed = changed
+        self.currentTextChanged.connect(self._text_changed)
+
+    def value(self) -> str:
+        text = self.currentText()
+        found = self.findText(text)
+        return str(self.itemData(found)) if found >= 0 else text
+
+    def _text_changed(self, _text: str) -> None:
+        self._changed(self.value())
+
+
 def remove_field(model: BlockModel, key: str) -> None:
     """Take a meta line out (an unticked "true" switch)."""
     from modu_desktop.core.brochure.block_model import Field
@@ -226,62 +253,7 @@ def remove_field(model: BlockModel, key: str) -> None:
     model.meta = [ln for ln in model.meta if not (isinstance(ln, Field) and ln.key == key)]
 
 
-class _Table(QWidget):
-    def __init__(self, emit: Callable[[], None]) -> None:
-        super().__init__()
-        self._emit = emit
-        self._filling = False
-        self.read_only = False
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.table = QTableWidget()
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().setDefaultSectionSize(26)
-        self.table.setMinimumHeight(120)
-        self.table.setWordWrap(False)
-        lay.addWidget(self.table)
-        self.buttons = FlowLayout()  # wraps in a narrow pane (a card beside the preview)
-        lay.addLayout(self.buttons)
-        self.table.cellChanged.connect(self._cell_changed)
-
-    def _button(self, name: str, text: str, slot: Callable[[], None]) -> QPushButton:
-        b = QPushButton(text)
-        b.setObjectName(name)
-        b.clicked.connect(slot)
-        self.buttons.addWidget(b)
-        return b
-
-    def current(self) -> int:
-        return self.table.currentRow()
-
-    def _select(self, row: int) -> None:
-        if 0 <= row < self.table.rowCount():
-            self.table.setCurrentCell(row, max(0, self.table.currentColumn()))
-
-    def set_read_only(self, ro: bool) -> None:
-        self.read_only = ro
-        triggers = (
-            QAbstractItemView.EditTrigger.NoEditTriggers
-            if ro
-            else QAbstractItemView.EditTrigger.AllEditTriggers
-        )
-        self.table.setEditTriggers(triggers)
-        for i in range(self.buttons.count()):
-            li = self.buttons.itemAt(i)
-            w = li.widget() if li is not None else None
-            if w is not None:
-                w.setEnabled(not ro)
-
-    def _cell_changed(self, row: int, col: int) -> None:
-        raise NotImplementedError
-
-    def rebuild(self) -> None:
-        raise NotImplementedError
-
-
-class ItemTable(_Table):
+class ItemTable(RowsTable):
     """List items as rows, their fields as columns; add, remove, move up and down."""
 
     def __init__(
@@ -370,118 +342,3 @@ class ItemTable(_Table):
         self.rebuild()
         self._select(dst)
         self._emit()
-
-
-class DataTable(_Table):
-    """``datatable`` rows and columns: cells edited in place; rows and columns added,
-    removed and rows moved."""
-
-    def __init__(self, model: BlockModel, emit: Callable[[], None]) -> None:
-        super().__init__(emit)
-        self.model = model
-        assert model.body is not None
-        self.body = model.body
-        self._button("addRowButton", tr("Add row"), self.add_row)
-        self._button("removeRowButton", tr("Remove row"), self.remove_row)
-        self._button("moveUpButton", tr("Up"), lambda: self.move_row(-1))
-        self._button("moveDownButton", tr("Down"), lambda: self.move_row(1))
-        self._button("addColumnButton", tr("Add column"), self.add_column)
-        self._button("removeColumnButton", tr("Remove column"), self.remove_column)
-        self.rebuild()
-
-    def rebuild(self) -> None:
-        self._filling = True
-        try:
-            row, col = self.current(), self.table.currentColumn()
-            cols = self.model.columns()
-            rows = [it.head.cells if isinstance(it.head, Row) else [] for it in self.body.items]
-            width = max([len(cols), *(len(r) for r in rows)])
-            self.table.clear()
-            self.table.setColumnCount(width)
-            labels = cols + [""] * (width - len(cols))
-            self.table.setHorizontalHeaderLabels(labels)
-            self.table.setRowCount(len(rows))
-            for r, cells in enumerate(rows):
-                for c in range(width):
-                    self.table.setItem(r, c, QTableWidgetItem(cells[c] if c < len(cells) else ""))
-            if 0 <= row < self.table.rowCount():
-                self.table.setCurrentCell(row, max(col, 0))
-        finally:
-            self._filling = False
-
-    def _cell_changed(self, row: int, col: int) -> None:
-        if self._filling or self.read_only or not (0 <= row < len(self.body.items)):
-            return
-        head = self.body.items[row].head
-        cell = self.table.item(row, col)
-        if not isinstance(head, Row) or cell is None:
-            return
-        cells = head.cells
-        while len(cells) <= col:
-            cells.append("")
-        cells[col] = cell.text()
-        while cells and cells[-1] == "" and len(cells) > len(self.model.columns()):
-            cells.pop()
-        head.set_cells(cells)
-        self._emit()
-
-    def add_row(self) -> None:
-        if self.read_only:
-            return
-        width = max(len(self.model.columns()), 1)
-        at = self.current() + 1 if self.current() >= 0 else len(self.body.items)
-        self.body.add(self.model.new_item({"row": " | ".join(["-"] * width)}), at)
-        self.rebuild()
-        self._select(at)
-        self._emit()
-
-    def remove_row(self) -> None:
-        row = self.current()
-        if self.read_only or not (0 <= row < len(self.body.items)):
-            return
-        self.body.remove(row)
-        self.rebuild()
-        self._select(min(row, len(self.body.items) - 1))
-        self._emit()
-
-    def move_row(self, delta: int) -> None:
-        row = self.current()
-        dst = row + delta
-        if self.read_only or not (0 <= row < len(self.body.items)):
-            return
-        if not 0 <= dst < len(self.body.items):
-            return
-        self.body.move(row, dst)
-        self.rebuild()
-        self._select(dst)
-        self._emit()
-
-    def add_column(self) -> None:
-        if self.read_only:
-            return
-        col = self.table.currentColumn()
-        at = col + 1 if col >= 0 else len(self.model.columns())
-        self.model.add_column(tr("New column"), at)
-        self.rebuild()
-        self._refresh_columns_field()
-        self._emit()
-
-    def remove_column(self) -> None:
-        col = self.table.currentColumn()
-        if self.read_only or col < 0:
-            return
-        self.model.remove_column(col)
-        self.rebuild()
-        self._refresh_columns_field()
-        self._emit()
-
-    def _refresh_columns_field(self) -> None:
-        form = self.parent()
-        while form is not None and not isinstance(form, BlockForm):
-            form = form.parent()
-        if isinstance(form, BlockForm):
-            for key in ("columns", "align"):
-                w = form.field_widgets.get(key)
-                if isinstance(w, QLineEdit):
-                    with contextlib.suppress(Exception):
-                        w.setText(self.model.get(key) or "")

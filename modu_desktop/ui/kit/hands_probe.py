@@ -18,7 +18,8 @@ line with one JSON object per line, on the Qt thread:
   the place after it);
 - ``{"q": "menus"}`` → the open menus and their entries with screen rectangles;
 - ``{"q": "rows", …widget query}`` → a list's, table's or tree's rows as shown: their texts,
-  screen rectangles and depth (a tree's rows under another one: 1 and more);
+  screen rectangles (the row's and each cell's) and depth (a tree's rows under another one: 1
+  and more);
 - ``{"q": "document"}`` → the open document's text and which view shows it (cards or raw).
 
 A widget query: ``name`` (object name), ``accessible`` (accessible name), ``text`` (a button's
@@ -377,20 +378,26 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
 
     def walk(parent: QModelIndex, depth: int) -> None:
         columns = model.columnCount(parent)
-        shown = [c for c in range(columns) if not _column_hidden(view, c)] or [0]
         for row in range(model.rowCount(parent)):
             first = model.index(row, 0, parent)
-            # a narrow list may hide its first column: the first shown one has the place
-            rect = view.visualRect(model.index(row, shown[0], parent))
-            if not rect.isEmpty():
+            cells = []
+            for c in range(columns):
+                box = view.visualRect(model.index(row, c, parent))
+                if _column_hidden(view, c):
+                    box.setWidth(0)
+                at = view.viewport().mapToGlobal(box.topLeft())
+                cells.append([at.x(), at.y(), box.width(), box.height()])
+            # a narrow list hides columns: the first shown cell has the row's place
+            shown = [c for c in cells if c[2] > 0 and c[3] > 0]
+            if shown:
                 texts = [str(model.index(row, c, parent).data() or "") for c in range(columns)]
-                top_left = view.viewport().mapToGlobal(rect.topLeft())
                 rows.append(
                     {
                         "row": row,
                         "depth": depth,
                         "texts": texts,
-                        "rect": [top_left.x(), top_left.y(), rect.width(), rect.height()],
+                        "rect": shown[0],
+                        "cells": cells,
                     }
                 )
             if model.rowCount(first) > 0:  # a tree's rows under this one

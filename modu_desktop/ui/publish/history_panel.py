@@ -8,15 +8,16 @@ columns, and "이 버전으로 되돌리기".
 
 Loading and reading versions never block the UI (the versions list is one request per 100
 versions, a version's text is read once, by sha). The comparison is a table of two columns
-(``core.documents.history.side_by_side``): the chosen version on the left, the text now on the
-right, changed lines coloured and changed letters in bold, unchanged stretches folded; it wraps
-long lines, so it reads at 800 px. Narrow, the versions sit above the comparison; wide, beside
-it. Restoring asks once more inside the panel and then emits ``restoreRequested(Version,
-text)``: the host makes it a normal, lock-checked save with ``core.history.restore_version``
-and then calls ``load`` again. A version that is a change of many pages (a replacement across
-pages, a picture's rename, or the undoing of one) offers to undo that whole change as one
-(after a second click: ``undoChangeRequested(Version)``; the host runs
-``ui/publish/undo_change.undo_from_history``).
+(``ui.kit.side_by_side``): the chosen version on the left, the text now on the right, both read
+as the page editor shows them (a block by its name, fields by their labels, no Markdown marks),
+changed lines coloured and changed letters in bold, unchanged stretches folded; 원문 보기 shows
+the two original texts the same way. It wraps long lines, so it reads at 800 px. Narrow, the
+versions sit above the comparison; wide, beside it. Restoring asks once more inside the panel
+and then emits ``restoreRequested(Version, text)``: the host makes it a normal, lock-checked save
+with ``core.history.restore_version`` and then calls ``load`` again. A version that is a change
+of many pages (a replacement across pages, a picture's rename, or the undoing of one) offers to
+undo that whole change as one (after a second click: ``undoChangeRequested(Version)``; the host
+runs ``ui/publish/undo_change.undo_from_history``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import time
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -52,6 +54,7 @@ from modu_desktop.core.documents.history import (
 from modu_desktop.core.documents.naming import read_many_pages
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.operation import operations_for
+from modu_desktop.ui.kit.side_by_side import ReadingRow, compare_readings, reading_html
 
 NARROW = 700  # below this width the versions go above the comparison
 _OLD_LINE, _OLD_PART = "#fde8e7", "#f6b9b5"
@@ -156,7 +159,8 @@ class HistoryPanel(QWidget):
         self.versions: list[Version] = []
         self.selected: Version | None = None
         self.selected_text: str | None = None
-        self.rows: list[SideRow] = []
+        self.rows: list[ReadingRow] = []  # the two versions as they read
+        self.raw_rows: list[SideRow] = []  # their original texts
         self._task: asyncio.Task[None] | None = None
         v = QVBoxLayout(self)
         self.heading = QLabel(tr("History"))
@@ -203,6 +207,10 @@ class HistoryPanel(QWidget):
         self.diff.setOpenLinks(False)
         self.diff.setAccessibleName(tr("The chosen version beside the text now"))
         rv.addWidget(self.diff, 1)
+        self.raw_toggle = QCheckBox(tr("Show the &original text (Markdown)"))
+        self.raw_toggle.setObjectName("historyRawToggle")
+        self.raw_toggle.toggled.connect(lambda _on: self._render())
+        rv.addWidget(self.raw_toggle)
         self.confirm = QFrame()
         self.confirm.setObjectName("historyRestoreConfirm")
         self.confirm.setStyleSheet(
@@ -322,15 +330,16 @@ class HistoryPanel(QWidget):
         self.confirm.hide()
         self._show_undo(version)
         if version is None or text is None:
-            self.rows = []
+            self.rows, self.raw_rows = [], []
             self.diff.clear()
             self.restore_button.setEnabled(False)
             return
         self._show_diff(version, text)
 
     def _show_diff(self, version: Version, text: str) -> None:
-        self.rows = side_by_side(text, self.current_text)
-        if not self.rows:
+        self.rows = compare_readings(text, self.current_text)
+        self.raw_rows = side_by_side(text, self.current_text)
+        if not self.raw_rows:
             self.diff_title.setText(
                 tr("The version of {date} is the same as the text now.", date=when(version))
             )
@@ -345,12 +354,28 @@ class HistoryPanel(QWidget):
                 who=version.who,
             )
         )
-        self.diff.setHtml(
-            comparison_html(
-                self.rows, tr("Version of {when}", when=when(version)), tr("The text now")
-            )
-        )
+        self._render()
         self.restore_button.setEnabled(True)
+
+    def _render(self) -> None:
+        """The comparison as the pages read, or their original texts (원문 보기)."""
+        if self.selected is None or not self.raw_rows:
+            return
+        old_title = tr("Version of {when}", when=when(self.selected))
+        new_title = tr("The text now")
+        if self.raw_toggle.isChecked():
+            self.diff.setHtml(comparison_html(self.raw_rows, old_title, new_title))
+        elif self.rows:
+            self.diff.setHtml(reading_html(self.rows, old_title, new_title))
+        else:
+            self.diff.setHtml(
+                html.escape(
+                    tr(
+                        "The two versions read the same; only the way the original text is "
+                        "written differs."
+                    )
+                )
+            )
 
     # ----- undoing a change of many pages ---------------------------------------------------
 

@@ -6,7 +6,8 @@ running (the single-instance lock guarantees no other instance uses the same dat
 someone else, *deleted*, or *new* (a document that was never saved) - at the cost of one tree
 request (plus a blob read per changed document, cached by sha).
 
-:class:`RecoveryDialog` lists them with both texts side by side and lets the user restore, save as
+:class:`RecoveryDialog` lists them with both texts side by side — as the page editor reads them,
+the original texts one tick away (``ui.kit.side_by_side``) — and lets the user restore, save as
 a new document or discard each one (or decide later: the draft stays on disk). Discard happens in
 the dialog (only if the draft file still holds exactly that text); restore and save-as-new are
 done by the window through :func:`offer_recovery`'s callbacks, which receive the draft's text
@@ -25,6 +26,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -32,14 +34,21 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSplitter,
+    QStackedWidget,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from modu_desktop.core.saving.drafts import Draft, DraftKey, DraftStore
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.conflict_dialog import link_scrolling, read_only_pane
 from modu_desktop.ui.kit.fit import fit_to_screen
+from modu_desktop.ui.kit.side_by_side import (
+    compare_readings,
+    link_scrolling,
+    read_only_pane,
+    reading_html,
+)
 
 log = logging.getLogger(__name__)
 
@@ -232,13 +241,11 @@ class RecoveryDialog(QDialog):
         self.state_label.setObjectName("recoveryState")
         self.state_label.setWordWrap(True)
         right.addWidget(self.state_label)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        self.mine_view = read_only_pane(split, tr("Your unsaved text"), "recoveryMine")
-        self.server_view = read_only_pane(
-            split, tr("The version on the site now"), "recoveryServer"
-        )
-        link_scrolling(self.mine_view, self.server_view)
-        right.addWidget(split, 1)
+        right.addWidget(self._versions(), 1)
+        self.raw_toggle = QCheckBox(tr("Show the &original text (Markdown)"))
+        self.raw_toggle.setObjectName("recoveryRawToggle")
+        self.raw_toggle.toggled.connect(lambda on: self.views.setCurrentIndex(1 if on else 0))
+        right.addWidget(self.raw_toggle)
         body.addLayout(right, 1)
         lay.addLayout(body, 1)
 
@@ -273,6 +280,23 @@ class RecoveryDialog(QDialog):
         self.restore_button.setDefault(True)
         self.discard_button.setAutoDefault(False)  # Enter never throws text away
 
+    def _versions(self) -> QStackedWidget:
+        """The two texts as they read, or as written (원문 보기)."""
+        self.reading_view = QTextBrowser()
+        self.reading_view.setObjectName("recoveryReading")
+        self.reading_view.setOpenLinks(False)
+        self.reading_view.setAccessibleName(tr("The two versions side by side"))
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.mine_view = read_only_pane(split, tr("Your unsaved text"), "recoveryMine")
+        self.server_view = read_only_pane(
+            split, tr("The version on the site now"), "recoveryServer"
+        )
+        link_scrolling(self.mine_view, self.server_view)
+        self.views = QStackedWidget()
+        self.views.addWidget(self.reading_view)
+        self.views.addWidget(split)
+        return self.views
+
     def current(self) -> RecoveryItem | None:
         row = self.list.currentRow()
         return self.items[row] if 0 <= row < len(self.items) else None
@@ -288,12 +312,26 @@ class RecoveryDialog(QDialog):
         item = self.items[row] if 0 <= row < len(self.items) else None
         if item is None:
             self.state_label.setText("")
+            self.reading_view.clear()
             self.mine_view.setPlainText("")
             self.server_view.setPlainText("")
             return
         self.state_label.setText(describe_state(item))
         self.mine_view.setPlainText(item.draft.text)
         self.server_view.setPlainText(item.server_text or "")
+        rows = compare_readings(item.draft.text, item.server_text or "")
+        if rows:
+            mine, theirs = tr("Your unsaved text"), tr("The version on the site now")
+            self.reading_view.setHtml(reading_html(rows, mine, theirs))
+        elif item.draft.text == (item.server_text or ""):
+            self.reading_view.setPlainText(tr("The two versions are identical."))
+        else:
+            self.reading_view.setPlainText(
+                tr(
+                    "The two versions read the same; only the way the original text is "
+                    "written differs."
+                )
+            )
         # a deleted document cannot be restored in place
         self.restore_button.setEnabled(
             self.save_new_button.isEnabled() and item.state is not ServerState.DELETED

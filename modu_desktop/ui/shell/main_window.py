@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QApplication,
     QMainWindow,
     QWidget,
 )
@@ -38,6 +37,7 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.core.locks.model import HeldLock
+from modu_desktop.core.pageedit.readable import readable_text
 from modu_desktop.core.publish.status import PublishBoard
 from modu_desktop.i18n import tr
 from modu_desktop.ui.doclist.badges import sync_own_lock
@@ -56,6 +56,7 @@ from modu_desktop.ui.editing.session_words import (
 from modu_desktop.ui.help.menu import HelpMenu
 from modu_desktop.ui.kit.banners import show_state
 from modu_desktop.ui.kit.changes import ChangeBus, Changes, Landed
+from modu_desktop.ui.kit.clipboard import put_text
 from modu_desktop.ui.kit.context import AppContext
 from modu_desktop.ui.kit.names import WindowNames
 from modu_desktop.ui.kit.operation import Operations, error_text
@@ -505,7 +506,10 @@ class MainWindow(WindowWidgets, QMainWindow):
 
     # ------------------------------------------------------------------ lost-lock actions
     def copy_text(self) -> None:
-        QApplication.clipboard().setText(self.editor_pane.text())
+        """The words as the cards read them for pasting anywhere, the page's Markdown beside
+        them for a program that takes it."""
+        text = self.editor_pane.text()
+        put_text(readable_text(text), text)
         self.show_notice(tr("Your text is on the clipboard."), "info")
 
     async def compare_with_current(self) -> None:

@@ -317,6 +317,51 @@ def test_move_up_and_edges(sandbox: Any, tmp_path: Path) -> None:
     assert len(sandbox.commits()) == before
 
 
+def test_a_page_without_a_position_moves_and_gets_one(sandbox: Any, tmp_path: Path) -> None:
+    """A page made without a place in the menu is listed last; moving it up swaps it with the
+    page above, both written with the places they are listed at — no “give it a position
+    first”."""
+
+    async def body(ops: DocOps) -> Any:
+        made = await ops.create(NewDocRequest("faq", "자주 묻는 질문"), keep_lock=False)
+        assert made.ok and made.path == "docs/faq.md"
+        return await ops.move("faq", "up")
+
+    up = run(sandbox, tmp_path, body)
+    assert up.code is OpCode.MOVED, up.message
+    # the sample's last page has position 99: the page listed after it was at 100
+    assert fm_of(sandbox, "docs/faq.md").get_int("sidebar_position") == 99
+    assert fm_of(sandbox, "docs/99-template.md").get_int("sidebar_position") == 100
+    again = run(sandbox, tmp_path, lambda ops: ops.move("faq", "up"))
+    assert again.code is OpCode.MOVED, again.message
+    assert fm_of(sandbox, "docs/faq.md").get_int("sidebar_position") == 5
+    assert fm_of(sandbox, "docs/05-sandbox-notes.md").get_int("sidebar_position") == 99
+
+
+def test_two_pages_without_positions_change_places(sandbox: Any, tmp_path: Path) -> None:
+    async def body(ops: DocOps) -> Any:
+        for doc_id in ("faq", "notice"):
+            assert (await ops.create(NewDocRequest(doc_id, doc_id), keep_lock=False)).ok
+        return await ops.move("notice", "up")
+
+    res = run(sandbox, tmp_path, body)
+    assert res.code is OpCode.MOVED, res.message
+    assert fm_of(sandbox, "docs/notice.md").get_int("sidebar_position") == 100
+    assert fm_of(sandbox, "docs/faq.md").get_int("sidebar_position") == 101
+
+
+def test_the_places_of_pages_as_listed() -> None:
+    from modu_desktop.core.docops.reorder import listed_positions
+    from modu_desktop.core.documents.model import DocSummary
+
+    def doc(doc_id: str, position: float | None) -> DocSummary:
+        return DocSummary(doc_id, f"docs/{doc_id}.md", "sha", doc_id, position=position)
+
+    listed = listed_positions([doc("a", 1), doc("b", 7.5), doc("c", None), doc("d", None)])
+    assert listed == {"a": 1, "b": 7.5, "c": 8, "d": 9}
+    assert listed_positions([doc("x", None)]) == {"x": 1}
+
+
 def test_move_refused_when_the_neighbour_is_locked(sandbox: Any, tmp_path: Path) -> None:
     lock_as(sandbox, tmp_path, "editor2", "03-strategy")
     before = len(sandbox.commits())

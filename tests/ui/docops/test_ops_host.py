@@ -78,3 +78,37 @@ def test_the_window_offers_a_picture_already_on_the_site(
     assert res.ok and res.reused and res.markdown == "![로고 복사본](/img/modu-logo.png)"
     assert len(sandbox.commits()) == before
     assert ui.run(win.close_document(interactive=False))
+
+
+def test_a_new_page_goes_last_in_the_menu_and_moves_up_at_once(
+    make_window: Any, sandbox: Any, ui: Any, qtbot: Any
+) -> None:
+    """The new-page form proposes the place after the last page; the page made there moves
+    up with ▲ under the list at once, never “give it a position first”."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QToolButton
+
+    from modu_desktop.core.brochure import frontmatter
+
+    win = make_window()
+    task = ui.start(win.ops_host.new_document())
+    dlg = ui.dialog("opsNewDocDialog")
+    assert dlg.form.has_position.isChecked() and dlg.form.position.value() == 100
+    dlg.form.title_edit.setText("새 안내")
+    dlg.form.id_edit.setText("new-notice")
+    ui.click(dlg, "opsCreateButton")
+    doc_id = ui.wait_task(task, timeout=20000)
+    assert doc_id == "100-new-notice"
+    assert win.doc_list.doc_ids()[-1] == doc_id  # last in the list
+    done: list[Any] = []
+    win.ops_host.reorder.finished.connect(done.append)
+    up = win.doc_list.findChild(QToolButton, "opsMoveUpButton")
+    assert up is not None and up.isVisible() and up.text() == "▲"
+    qtbot.mouseClick(up, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(done), timeout=20000)
+    assert done[0].ok, done[0].message
+    text = sandbox.read_file("docs/100-new-notice.md").decode("utf-8")
+    assert frontmatter.parse(text).get_int("sidebar_position") == 99
+    qtbot.waitUntil(lambda: win.doc_list.doc_ids()[-2:] == [doc_id, "99-template"], timeout=20000)
+    assert "sidebar_position: 99" in win.editor_pane.text()  # the open page follows
+    assert not win.editor_pane.is_modified()  # nothing typed: nothing waits to be saved

@@ -18,8 +18,10 @@ from modu_desktop import i18n
 from modu_desktop.core.brochure import block_model as bm
 from modu_desktop.core.brochure import syntax
 from modu_desktop.core.brochure.catalog import CATALOG
+from modu_desktop.core.brochure.cells import ACCENT, CellRun
 from modu_desktop.core.publish.status import PublishPhase
 from modu_desktop.ui.editing.block_form import ItemTable
+from modu_desktop.ui.editing.data_table import DataTable
 from modu_desktop.ui.editing.editor import EditorPane
 from modu_desktop.ui.preview.pane import PreviewPane
 from tests.helpers.qt import child
@@ -224,9 +226,10 @@ def test_split_and_datatable_forms(pane: EditorPane) -> None:
     assert dt.table.columnCount() == 3 and dt.table.rowCount() == 3
     dt.table.setCurrentCell(0, 0)
     child(dt, QPushButton, "addColumnButton").click()
-    cell = dt.table.item(0, 1)
-    assert cell is not None
-    cell.setText("[!신설]")
+    assert isinstance(dt, DataTable)
+    dt.set_cell(0, 1, (CellRun("신설", ACCENT),))  # 강조색, as the cell's tool writes it
+    shown = dt.table.item(0, 1)
+    assert shown is not None and shown.text() == "신설"
     child(dt, QPushButton, "addRowButton").click()
     model = bm.parse(_current_span(pane).text)
     assert model.columns() == ["모집단위", "새 열", "정원", "비고"]

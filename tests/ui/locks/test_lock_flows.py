@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
+from modu_desktop.core.pageedit.readable import readable_text
 from tests.helpers.sandbox import lock_json, writes
 
 DOC = "02-programs"
@@ -103,7 +104,10 @@ def test_steal_needs_confirmation_and_victim_turns_read_only(
     for name in ("copyTextButton", "saveAsNewButton", "compareButton"):
         assert victim.lock_banner.buttons[name].isVisible()
     victim.lock_banner.buttons["copyTextButton"].click()
-    assert QApplication.clipboard().text() == typed
+    # the words as the cards read them to paste anywhere, the Markdown as a second format
+    copied = QApplication.clipboard().mimeData()
+    assert copied.text() == readable_text(typed) and "---" not in copied.text()
+    assert bytes(copied.data("text/markdown").data()).decode("utf-8") == typed
     # Closing the victim never deletes the thief's lock.
     assert ui.run(victim.close_document(interactive=False))
     assert lock_json(sandbox, DOC)["editingBy"] == "editor1"

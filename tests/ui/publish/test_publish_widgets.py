@@ -320,11 +320,21 @@ def test_history_panel_lists_diffs_and_restores_a_version(
     assert panel.diff_title.text().startswith("왼쪽은 ")
     title = panel.diff_title.text()
     assert "오늘 " in title and "오른쪽은 지금 글입니다" in title
-    changed = [r for r in panel.rows if r.kind == "changed"]
-    assert [(r.old, r.new) for r in changed] == [("  label: Ethics", "  label: 윤리")]
-    assert any(r.kind == "added" and r.new == "새로 넣은 문단입니다." for r in panel.rows)
+    # the two versions as the cards read them: a field by its label, no Markdown syntax
+    changed = [(a, b) for row, a, b in panel.rows if row.kind == "changed"]
+    assert [(a.text, b.text) for a, b in changed if a and b] == [("이름: Ethics", "이름: 윤리")]
+    assert any(
+        row.kind == "added" and b and b.text == "새로 넣은 문단입니다." for row, _a, b in panel.rows
+    )
     shown = panel.diff.toPlainText()
-    assert "지금 글" in shown and "label: 윤리" in shown and "label: Ethics" in shown
+    assert "지금 글" in shown and "이름: 윤리" in shown and "이름: Ethics" in shown
+    for code in ("label:", ":::", "---", "theme:"):
+        assert code not in shown, code
+    panel.raw_toggle.setChecked(True)  # 원문 보기: the original texts, line against line
+    raw = [(r.old, r.new) for r in panel.raw_rows if r.kind == "changed"]
+    assert raw == [("  label: Ethics", "  label: 윤리")]
+    assert "label: 윤리" in panel.diff.toPlainText()
+    panel.raw_toggle.setChecked(False)
     assert panel.restore_button.isEnabled()
     _shots(panel, qtbot, tmp_path, "history", 520)
 

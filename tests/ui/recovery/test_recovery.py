@@ -340,3 +340,29 @@ def test_orphan_drafts_skip_saves_waiting_in_the_queue(sandbox: Any, tmp_path: P
     assert [d.key.doc_id for d in found] == ["02-programs"]
     every = orphan_drafts(ds, api_host=sandbox.api_url, repo=REPO, branch="main", skip_queued=False)
     assert len(every) == 2
+
+
+def test_the_recovered_text_reads_as_the_cards_show_it(qtbot: Any, tmp_path: Path) -> None:
+    """Both texts side by side as the page editor reads them — a block by its name, fields by
+    their labels, a theme by its name — with the Markdown one tick away."""
+    from modu_desktop import i18n
+    from modu_desktop.ui.recovery.recovery_dialog import RecoveryDialog
+
+    server = "---\ntitle: 안내\ntheme: ocean-cyan\n---\n\n:::quote\ntext: 처음 문장\n:::\n"
+    mine = server.replace("처음 문장", "고친 문장")
+    draft = Draft(DraftKey("http://x", REPO, "main", "01-welcome"), mine, "a" * 40, "p", 1, "s")
+    i18n.set_language("ko")
+    try:
+        dlg = RecoveryDialog(
+            [RecoveryItem(draft, ServerState.CHANGED, "b" * 40, server)],
+            DraftStore(tmp_path / "drafts"),
+        )
+        qtbot.addWidget(dlg)
+        shown = dlg.reading_view.toPlainText()
+    finally:
+        i18n.set_language("en")
+    assert "블록: 인용문" in shown and "인용문: 고친 문장" in shown and "인용문: 처음 문장" in shown
+    for code in (":::", "---", "text:", "ocean-cyan"):
+        assert code not in shown, code
+    dlg.raw_toggle.setChecked(True)
+    assert dlg.views.currentIndex() == 1 and dlg.mine_view.toPlainText() == mine

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QTextEdit
 
 from modu_desktop.i18n import tr
@@ -342,7 +343,8 @@ def test_the_keyboard_goes_from_the_box_to_the_places_and_back_to_the_list(
     qtbot.keyClick(panel.results, Qt.Key.Key_Return)  # Enter opens it
     qtbot.waitUntil(lambda: win.doc is not None and win.doc.doc_id == first.hit.doc_id)
     qtbot.waitUntil(lambda: "기초 과정" in _selected_text(QApplication.focusWidget()))
-    win.focus_filter()  # Go → 찾기 (the list's filter): the list comes back to the front
+    go_filter = win.findChild(QAction, "goFilterAction")
+    go_filter.trigger()  # Go → 찾기 (the list's filter): the list comes back to the front
     assert not win.search.modes.searching
     assert win.doc_list.pages.currentWidget() is win.doc_list.list_page
     assert QApplication.focusWidget() is win.doc_list.filter_edit

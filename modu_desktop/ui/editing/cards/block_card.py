@@ -35,8 +35,9 @@ from modu_desktop.core.brochure.block_model import BlockModel, Field, Item, Item
 from modu_desktop.core.brochure.catalog import FieldSpec, field_label, spec_for
 from modu_desktop.core.pageedit.segments import CardSpan
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.block_form import _REASONS, DataTable, remove_field
+from modu_desktop.ui.editing.block_form import _REASONS, ChoiceBox, remove_field
 from modu_desktop.ui.editing.cards.base import Card
+from modu_desktop.ui.editing.data_table import DataTable
 from modu_desktop.ui.kit.shortcuts import PAGE_EDITOR
 
 PICTURE = QSize(96, 54)
@@ -68,6 +69,7 @@ class BlockCard(Card):
         self.holder.setContentsMargins(0, 0, 0, 0)
         self.body.addLayout(self.holder)
         self.form: QWidget | None = None
+        self.table: DataTable | None = None
         self.fields: dict[FieldPath, QWidget] = {}
         self._order: list[QWidget] = []
 
@@ -95,6 +97,7 @@ class BlockCard(Card):
             self.form.deleteLater()  # later: a key press in one of its fields may be running
         self.form = QWidget()
         self.form.setObjectName("blockCardForm")
+        self.table = None
         self.holder.addWidget(self.form)
         self.fields = {}
         self._order = []
@@ -124,6 +127,8 @@ class BlockCard(Card):
         specs = list(spec.fields)
         known = {f.key for f in specs}
         specs.extend(FieldSpec(k) for k in model.values() if k not in known)
+        if model.kind == "datatable":  # chosen under each column's heading instead
+            specs = [fs for fs in specs if fs.key != "align"]
         rows: list[QWidget] = []
         for fs in specs:
             w = self._field(fs, model.get(fs.key), partial(self._set_meta, fs.key))
@@ -143,20 +148,7 @@ class BlockCard(Card):
         meta.setObjectName("blockMeta")
         meta.set_boxes(rows)
         lay.addWidget(meta)
-        if model.kind == "datatable" and model.body is not None:
-            lay.addWidget(QLabel(tr("Rows")))
-            table = DataTable(model, lambda: self._emit(False))
-            table.setObjectName("blockTable_rows")
-            lay.addWidget(table)
-            self._order.append(table.table)
-        elif model.kind == "split":
-            for name, fields, heading in (
-                ("left", spec.left_fields, tr("Left items")),
-                ("right", spec.right_fields, tr("Right items")),
-            ):
-                self._add_items(lay, name, model.section(name), fields, heading)
-        elif model.body is not None and (spec.item_fields or model.body.items):
-            self._add_items(lay, "items", model.body, spec.item_fields, tr("Items"))
+        self._add_lists(lay)
         self.set_read_only(self.read_only)
         if focus is not None:
             target = self.fields.get(focus)
@@ -165,6 +157,25 @@ class BlockCard(Card):
                 target = same_item[0] if same_item else None
             if target is not None:
                 target.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _add_lists(self, lay: QVBoxLayout) -> None:
+        """The block's rows (a table) or its items, under its fields."""
+        model, spec = self.model, self.spec
+        if model.kind == "datatable" and model.body is not None:
+            lay.addWidget(QLabel(tr("Rows")))
+            table = DataTable(model, lambda: self._emit(False), self._columns_changed)
+            table.setObjectName("blockTable_rows")
+            lay.addWidget(table)
+            self._order.append(table.table)
+            self.table = table
+        elif model.kind == "split":
+            for name, fields, heading in (
+                ("left", spec.left_fields, tr("Left items")),
+                ("right", spec.right_fields, tr("Right items")),
+            ):
+                self._add_items(lay, name, model.section(name), fields, heading)
+        elif model.body is not None and (spec.item_fields or model.body.items):
+            self._add_items(lay, "items", model.body, spec.item_fields, tr("Items"))
 
     def _name_field(self, w: QWidget, label: str, path: FieldPath) -> None:
         w.setAccessibleName(label)
@@ -191,14 +202,7 @@ class BlockCard(Card):
             box.toggled.connect(lambda on: changed("true" if on else None))
             return box
         if fs.kind == "choice":
-            combo = QComboBox()
-            combo.setEditable(True)
-            combo.addItem("")
-            for c in fs.choices:
-                combo.addItem(c)
-            combo.setCurrentText(value)
-            combo.currentTextChanged.connect(lambda v: changed(v))
-            return combo
+            return ChoiceBox(fs, value, changed)
         edit = QLineEdit(value)
         edit.setCursorPosition(0)  # a long value shows its beginning
         edit.textEdited.connect(lambda v: changed(v))
@@ -302,6 +306,12 @@ class BlockCard(Card):
         return box
 
     # --- editing ---
+    def _columns_changed(self) -> None:
+        """A column added or removed in the table: its headings field follows."""
+        w = self.fields.get(("meta", 0, "columns"))
+        if isinstance(w, QLineEdit):
+            w.setText(self.model.get("columns") or "")
+
     def _emit(self, typing: bool) -> None:
         if self.read_only:
             return
@@ -404,6 +414,8 @@ class BlockCard(Card):
             for b in self.form.findChildren(QAbstractButton):
                 if not isinstance(b, QCheckBox):
                     b.setEnabled(not ro)
+        if self.table is not None:
+            self.table.set_read_only(ro)
 
 
 class ItemGrid(QWidget):
