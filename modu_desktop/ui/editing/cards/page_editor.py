@@ -39,8 +39,9 @@ from modu_desktop.core.pageedit.segments import CARD_KINDS, CardSpan, split_card
 from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.cards.base import Card, UndoRouter
 from modu_desktop.ui.editing.cards.block_card import BlockCard
+from modu_desktop.ui.editing.cards.picture_dialog import PictureDialog
 from modu_desktop.ui.editing.cards.raw_card import RawCard
-from modu_desktop.ui.editing.cards.text_card import ImageSource, PictureDialog, TextCard
+from modu_desktop.ui.editing.cards.text_card import ImageSource, TextCard
 from modu_desktop.ui.kit.editor_text import raw_text
 
 TYPING_JOIN_SECONDS = 2.0

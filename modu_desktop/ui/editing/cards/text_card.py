@@ -23,17 +23,10 @@ from PySide6.QtGui import (
     QImage,
     QKeyEvent,
     QPainter,
-    QTextBlock,
-    QTextBlockFormat,
     QTextCursor,
     QTextDocument,
-    QTextList,
-    QTextTable,
 )
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QInputDialog,
     QLineEdit,
     QMenu,
@@ -49,14 +42,12 @@ from modu_desktop.core.pageedit.model import (
     InlinePicture,
     Paragraph,
     RichText,
-    Table,
-    TextRun,
 )
 from modu_desktop.core.pageedit.reading import SourceBlock, read_pieces
 from modu_desktop.core.pageedit.segments import CardSpan
 from modu_desktop.core.pageedit.writing import rewrite
 from modu_desktop.i18n import tr
-from modu_desktop.ui.editing.cards import richdoc
+from modu_desktop.ui.editing.cards import richdoc, text_formatting
 from modu_desktop.ui.editing.cards.autosize import AutoHeight
 from modu_desktop.ui.editing.cards.base import Card, is_redo, is_undo
 from modu_desktop.ui.kit.flow_layout import FlowLayout
@@ -413,204 +404,28 @@ class TextCard(Card):
         self.editor.setTextCursor(cur)
         self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    # --- formatting ---
-    def _blocks_of(self, cursor: QTextCursor) -> list[QTextBlock]:
-        doc = self.editor.document()
-        first = doc.findBlock(cursor.selectionStart())
-        last = doc.findBlock(cursor.selectionEnd())
-        out = []
-        block = first
-        while block.isValid():
-            out.append(block)
-            if block == last:
-                break
-            block = block.next()
-        return out
-
+    # --- formatting: the tools act on the box unless the card is read-only ---
     def toggle_mark(self, mark: str) -> None:
         if self.read_only:
             return
-        cur = self.editor.textCursor()
-        if not cur.hasSelection():
-            fmt = self.editor.currentCharFormat()
-            marks = richdoc.marks_of(fmt) ^ {mark}
-            level = richdoc.heading_level(cur.block())
-            size = richdoc.base_size(self.editor.document())
-            self.editor.setCurrentCharFormat(
-                richdoc.char_format(marks, richdoc.link_of(fmt), heading=level, base_size=size)
-            )
-            self._update_toolbar()
-            return
-        on = not self._all_marked(cur, mark)
-        self._each_fragment(
-            cur, lambda marks, link: (marks | {mark} if on else marks - {mark}, link)
-        )
+        text_formatting.toggle_mark(self.editor, mark)
         self._update_toolbar()
 
-    def _all_marked(self, cur: QTextCursor, mark: str) -> bool:
-        found = [mark in marks for marks, _link in self._selected_formats(cur)]
-        return bool(found) and all(found)
-
-    def _selected_formats(self, cur: QTextCursor) -> list[tuple[frozenset[str], str | None]]:
-        doc = self.editor.document()
-        start, end = cur.selectionStart(), cur.selectionEnd()
-        out = []
-        block = doc.findBlock(start)
-        while block.isValid() and block.position() <= end:
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                it += 1
-                a, b = frag.position(), frag.position() + frag.length()
-                if b <= start or a >= end or frag.charFormat().isImageFormat():
-                    continue
-                fmt = frag.charFormat()
-                out.append((richdoc.marks_of(fmt), richdoc.link_of(fmt)))
-            block = block.next()
-        return out
-
-    def _each_fragment(
-        self,
-        cur: QTextCursor,
-        change: Callable[[frozenset[str], str | None], tuple[frozenset[str], str | None]],
-    ) -> None:
-        """Apply ``change`` to the marks and link of every piece of text in the selection."""
-        doc = self.editor.document()
-        start, end = cur.selectionStart(), cur.selectionEnd()
-        size = richdoc.base_size(doc)
-        pieces = []
-        block = doc.findBlock(start)
-        while block.isValid() and block.position() <= end:
-            level = richdoc.heading_level(block)
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                it += 1
-                fmt = frag.charFormat()
-                a, b = max(start, frag.position()), min(end, frag.position() + frag.length())
-                if a >= b or fmt.isImageFormat():
-                    continue
-                pieces.append((a, b, level, fmt))
-            block = block.next()
-        edit = QTextCursor(doc)
-        edit.beginEditBlock()
-        for a, b, level, fmt in pieces:
-            marks, link = change(richdoc.marks_of(fmt), richdoc.link_of(fmt))
-            edit.setPosition(a)
-            edit.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
-            edit.setCharFormat(richdoc.char_format(marks, link, heading=level, base_size=size))
-        edit.endEditBlock()
-
     def set_heading(self, level: int) -> None:
-        if self.read_only:
-            return
-        cur = self.editor.textCursor()
-        doc = self.editor.document()
-        edit = QTextCursor(doc)
-        edit.beginEditBlock()
-        blocks = self._blocks_of(cur)
-        for block in blocks:
-            edit.setPosition(block.position())
-            qlist = block.textList()
-            if qlist is not None and level:
-                qlist.remove(block)
-            fmt = richdoc.heading_format(level) if level else QTextBlockFormat()
-            edit.setBlockFormat(fmt)
-        edit.endEditBlock()
-        richdoc.restyle(doc, blocks[0], blocks[-1])
+        if not self.read_only:
+            text_formatting.set_heading(self.editor.textCursor(), level)
 
     def toggle_list(self, ordered: bool) -> None:
-        if self.read_only:
-            return
-        cur = self.editor.textCursor()
-        blocks = self._blocks_of(cur)
-        lists = [b.textList() for b in blocks]
-        same = all(lst is not None and richdoc.is_ordered(lst) == ordered for lst in lists)
-        doc = self.editor.document()
-        edit = QTextCursor(doc)
-        edit.beginEditBlock()
-        if same:
-            for block, lst in zip(blocks, lists, strict=True):
-                assert lst is not None
-                lst.remove(block)
-                edit.setPosition(block.position())
-                fmt = edit.blockFormat()
-                fmt.setIndent(0)
-                edit.setBlockFormat(fmt)
-        else:
-            qlist: QTextList | None = None
-            for block in blocks:
-                edit.setPosition(block.position())
-                edit.setBlockFormat(QTextBlockFormat())
-                if qlist is None:
-                    qlist = edit.createList(richdoc.list_format(ordered, 1))
-                else:
-                    qlist.add(block)
-        edit.endEditBlock()
-        richdoc.restyle(doc, blocks[0], blocks[-1])
+        if not self.read_only:
+            text_formatting.toggle_list(self.editor.textCursor(), ordered)
 
     def indent_list(self, delta: int) -> None:
-        cur = self.editor.textCursor()
-        block = cur.block()
-        qlist = block.textList()
-        if self.read_only or qlist is None:
-            return
-        depth = max(1, qlist.format().indent()) + delta
-        ordered = richdoc.is_ordered(qlist)
-        doc = self.editor.document()
-        edit = QTextCursor(doc)
-        edit.beginEditBlock()
-        qlist.remove(block)
-        edit.setPosition(block.position())
-        if depth < 1:
-            fmt = edit.blockFormat()
-            fmt.setIndent(0)
-            edit.setBlockFormat(fmt)
-        else:
-            # join the list of that depth just above, or start one
-            prev = block.previous()
-            target: QTextList | None = None
-            while prev.isValid() and prev.textList() is not None:
-                pl = prev.textList()
-                if pl.format().indent() == depth:
-                    target = pl
-                    break
-                if pl.format().indent() < depth:
-                    break
-                prev = prev.previous()
-            if target is not None:
-                target.add(block)
-            else:
-                edit.createList(richdoc.list_format(ordered, depth))
-        edit.endEditBlock()
+        if not self.read_only:
+            text_formatting.indent_list(self.editor.textCursor(), delta)
 
     def toggle_quote(self) -> None:
-        if self.read_only:
-            return
-        cur = self.editor.textCursor()
-        blocks = self._blocks_of(cur)
-        doc = self.editor.document()
-        edit = QTextCursor(doc)
-        edit.beginEditBlock()
-        if all(richdoc.is_quote(b) for b in blocks):
-            for block in blocks:
-                edit.setPosition(block.position())
-                edit.setBlockFormat(QTextBlockFormat())
-        else:
-            above = blocks[0].previous()
-            group = (
-                above.blockFormat().intProperty(richdoc.QUOTE_GROUP_PROP)
-                if above.isValid() and richdoc.is_quote(above)
-                else richdoc.new_quote_group()
-            )
-            for block in blocks:
-                lst = block.textList()
-                if lst is not None:
-                    lst.remove(block)
-                edit.setPosition(block.position())
-                edit.setBlockFormat(richdoc.quote_format(group))
-        edit.endEditBlock()
-        richdoc.restyle(doc, blocks[0], blocks[-1])
+        if not self.read_only:
+            text_formatting.toggle_quote(self.editor.textCursor())
 
     def line_break(self) -> None:
         if not self.read_only:
@@ -636,21 +451,7 @@ class TextCard(Card):
 
     def set_link(self, url: str, cur: QTextCursor | None = None) -> None:
         cur = cur if cur is not None else self.editor.textCursor()
-        link = url or None
-        if not cur.hasSelection():
-            if link is None:
-                return
-            doc = self.editor.document()
-            size = richdoc.base_size(doc)
-            level = richdoc.heading_level(cur.block())
-            marks = richdoc.marks_of(self.editor.currentCharFormat())
-            cur.insertText(url, richdoc.char_format(marks, link, heading=level, base_size=size))
-            # what is typed next follows the link instead of lengthening it
-            self.editor.setCurrentCharFormat(
-                richdoc.char_format(marks, None, heading=level, base_size=size)
-            )
-            return
-        self._each_fragment(cur, lambda marks, _old: (marks, link))
+        text_formatting.set_link(self.editor, url, cur)
 
     def ask_picture(self) -> None:
         if not self.read_only:
@@ -662,71 +463,8 @@ class TextCard(Card):
         self.editor.textCursor().insertImage(richdoc.picture_format(picture))
 
     def insert_table(self, rows: int = 2, cols: int = 2) -> None:
-        if self.read_only:
-            return
-        cur = self.editor.textCursor()
-        cur.beginEditBlock()
-        if cur.block().length() > 1:
-            cur.movePosition(QTextCursor.MoveOperation.EndOfBlock)
-            cur.insertBlock(QTextBlockFormat())
-        doc = self.editor.document()
-        at = cur.position()
-        filler = richdoc.Filler(doc, cur, richdoc.base_size(doc))
-        header = tuple((TextRun(tr("Column {n}", n=n + 1)),) for n in range(cols))
-        body = tuple(tuple(() for _ in range(cols)) for _ in range(rows - 1))
-        filler.table(Table(("",) * cols, header, body))
-        cur.endEditBlock()
-        # the caret goes into the first heading cell, its placeholder selected: typing names it
-        inside = QTextCursor(doc)
-        inside.setPosition(at + 1)
-        table = inside.currentTable()
-        if table is not None:
-            cell = table.cellAt(0, 0)
-            first = cell.firstCursorPosition()
-            first.setPosition(cell.lastCursorPosition().position(), QTextCursor.MoveMode.KeepAnchor)
-            self.editor.setTextCursor(first)
-
-    def _table_here(self) -> QTextTable | None:
-        return self.editor.textCursor().currentTable()
+        if not self.read_only:
+            text_formatting.insert_table(self.editor, rows, cols)
 
     def move_in_table(self, *, back: bool) -> bool:
-        table = self._table_here()
-        if table is None:
-            return False
-        cur = self.editor.textCursor()
-        cell = table.cellAt(cur)
-        index = cell.row() * table.columns() + cell.column() + (-1 if back else 1)
-        if not 0 <= index < table.rows() * table.columns():
-            return False
-        target = table.cellAt(index // table.columns(), index % table.columns())
-        self.editor.setTextCursor(target.firstCursorPosition())
-        return True
-
-
-class PictureDialog(QDialog):
-    """A picture by its address on the site (``/img/…``) and a description."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("pictureDialog")
-        self.setWindowTitle(tr("Insert a picture"))
-        form = QFormLayout(self)
-        self.src = QLineEdit()
-        self.src.setObjectName("pictureAddress")
-        self.src.setPlaceholderText("/img/…")
-        self.src.setAccessibleName(tr("Picture address"))
-        self.alt = QLineEdit()
-        self.alt.setObjectName("pictureDescription")
-        self.alt.setAccessibleName(tr("What the picture shows"))
-        form.addRow(tr("Picture address"), self.src)
-        form.addRow(tr("What the picture shows"), self.alt)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-
-    def picture(self) -> InlinePicture | None:
-        src = self.src.text().strip()
-        return InlinePicture(src, self.alt.text().strip()) if src else None
+        return text_formatting.move_in_table(self.editor, back=back)
