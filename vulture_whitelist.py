@@ -83,5 +83,4 @@ _._time_up
 # the search index): to be removed or used there, then taken off this list.
 _.CARD_ACTIONS
 _.build_hint
-_.insert_block_here
 _.page_texts

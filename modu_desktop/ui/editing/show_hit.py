@@ -31,7 +31,8 @@ from modu_desktop.ui.editing.block_form import DataTable
 from modu_desktop.ui.editing.card_find import CardSearch, FoundSpan
 from modu_desktop.ui.editing.cards.base import Card
 from modu_desktop.ui.editing.cards.block_card import BlockCard, FieldPath
-from modu_desktop.ui.editing.cards.page_editor import PageEditor, u16
+from modu_desktop.ui.editing.cards.page_editor import PageEditor
+from modu_desktop.ui.editing.cards.positions import u16
 from modu_desktop.ui.editing.editor import EditorPane
 
 TextField = QLineEdit | QTextEdit | QPlainTextEdit

@@ -6,8 +6,9 @@ becomes one edit of the document over that card's span only (consecutive typing 
 joins one undo step), so the document's undo history is the one history of both views, and
 drafts, saving, the preview and the publish check see every change as they always did. Any
 other change of the document (the raw view, undo, a publish-check fix, "take theirs") makes
-the page look again: cards whose text did not change stay as they are (with the keyboard in
-them), the others are refreshed or made anew.
+the page look again: its :class:`~.arranger.CardArranger` keeps the cards whose text did not
+change as they are (with the keyboard in them) and refreshes or makes anew the others, which
+this editor wires to its edits and card actions.
 
 Cards can be added above or below any card (a text box, or a block from the block picker),
 moved up and down, and removed; removing says so with a 되돌리기 button (Ctrl+Z works too).
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from difflib import SequenceMatcher
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
@@ -33,36 +33,20 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from modu_desktop.core.brochure.catalog import spec_for
-from modu_desktop.core.pageedit.model import InlinePicture
+from modu_desktop.core.pageedit.model import InlinePicture, Paragraph
 from modu_desktop.core.pageedit.reading import from_markdown
-from modu_desktop.core.pageedit.segments import CARD_KINDS, CardSpan, split_cards
+from modu_desktop.core.pageedit.segments import CardSpan
 from modu_desktop.i18n import tr
+from modu_desktop.ui.editing.cards.arranger import CardArranger
 from modu_desktop.ui.editing.cards.base import Card, UndoRouter
 from modu_desktop.ui.editing.cards.block_card import BlockCard
 from modu_desktop.ui.editing.cards.picture_dialog import PictureDialog
+from modu_desktop.ui.editing.cards.positions import Positions, string_offset, u16
 from modu_desktop.ui.editing.cards.raw_card import RawCard
 from modu_desktop.ui.editing.cards.text_card import ImageSource, TextCard
 from modu_desktop.ui.kit.editor_text import raw_text
 
 TYPING_JOIN_SECONDS = 2.0
-FIRST_CARDS = 6  # made at once when a page opens; the others a slice at a time after it
-BUILD_SLICE_SECONDS = 0.03
-
-
-def u16(text: str) -> int:
-    """Length of ``text`` in UTF-16 code units (QTextDocument positions)."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-class _Positions:
-    """Python string offsets of one text → QTextDocument positions."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.plain = len(text) == u16(text)
-
-    def __call__(self, offset: int) -> int:
-        return offset if self.plain else u16(self.text[:offset])
 
 
 class PageEditor(QScrollArea):
@@ -81,14 +65,12 @@ class PageEditor(QScrollArea):
         # by default, and the text box the person was typing in lost the keyboard to it.
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.doc = document
-        self.cards: list[Card] = []
         self.read_only = False
         self.image_source: ImageSource | None = None
         self.picture_provider: Callable[[TextCard], object] | None = None
         self.block_picker: Callable[[Callable[[str], None]], None] | None = None
         self._applying = False
         self._dirty = True
-        self._front_matter_end: int | None = None
         self._last_typing: tuple[Card, int, float] | None = None
         self.router = UndoRouter(self.undo, self.redo, self)
 
@@ -135,22 +117,25 @@ class PageEditor(QScrollArea):
         self.setWidget(inner)
         self.column_widget = inner
 
+        self.arranger = CardArranger(
+            self.column,
+            self.empty_hint,
+            (self.add_text_button, self.add_block_button),
+            self._make,
+            self,
+        )
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.reconcile)
-        self._build_queue: list[Card] = []
-        self._builder = QTimer(self)
-        self._builder.setSingleShot(True)
-        self._builder.setInterval(0)
-        self._builder.timeout.connect(self._build_some)
-        self._chain_later = QTimer(self)
-        self._chain_later.setSingleShot(True)
-        self._chain_later.setInterval(0)
-        self._chain_later.timeout.connect(self._chain)
         self.doc.contentsChange.connect(self._document_changed)
 
     # ------------------------------------------------------------------ the document
+    @property
+    def cards(self) -> list[Card]:
+        """The cards in page order."""
+        return self.arranger.cards
+
     def text(self) -> str:
         return raw_text(self.doc)
 
@@ -184,52 +169,19 @@ class PageEditor(QScrollArea):
         """Make the cards match the document (see the module docstring)."""
         self._timer.stop()
         self._dirty = False
-        text = self.text()
-        segments = split_cards(text)
-        pos = _Positions(text)
-        fm = next((s for s in segments if s.kind == "front_matter"), None)
-        self._front_matter_end = pos(fm.end) if fm is not None else None
         column = self.column_widget
         column.setUpdatesEnabled(False)
         try:
-            self._reconcile(text, segments, pos)
+            self.arranger.match(self.text(), self.current_card())
         finally:
             column.setUpdatesEnabled(True)
         self.cardsRebuilt.emit()
 
-    def _reconcile(self, text: str, segments: list[CardSpan], pos: _Positions) -> None:
-        wanted = [s for s in segments if s.kind in CARD_KINDS]
-        focused = self.current_card()
-        focused_index = self.cards.index(focused) if focused in self.cards else -1
-        old_keys = [(c.kind, c.source) for c in self.cards]
-        new_keys = [(s.kind, s.text(text)) for s in wanted]
-        out: list[Card] = []
-        matcher = SequenceMatcher(None, old_keys, new_keys, autojunk=False)  # type: ignore[arg-type]
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            same_kinds = i2 - i1 == j2 - j1 and all(
-                old_keys[i1 + k][0] == new_keys[j1 + k][0] for k in range(i2 - i1)
-            )
-            if tag == "equal" or (tag == "replace" and same_kinds):
-                for k in range(j2 - j1):
-                    card = self.cards[i1 + k]
-                    card.set_source(new_keys[j1 + k][1], wanted[j1 + k])
-                    out.append(card)
-            else:
-                for j in range(j1, j2):
-                    out.append(self._make(wanted[j], new_keys[j][1]))
-        kept = {id(c) for c in out}
-        for card in self.cards:
-            if id(card) not in kept:
-                self.column.removeWidget(card)
-                card.hide()
-                card.deleteLater()
-        for card, seg in zip(out, wanted, strict=True):
-            card.qstart, card.qend = pos(seg.start), pos(seg.end)
-        self.cards = out
-        self._relayout()
-        if focused is not None and id(focused) not in kept and self.cards and focused_index >= 0:
-            self.cards[min(focused_index, len(self.cards) - 1)].focus_in()
+    def build_all(self) -> None:
+        """Make every card's fields now (they are otherwise made a few at a time)."""
+        self.arranger.build_all()
 
+    # ------------------------------------------------------------------ making cards
     def _make(self, segment: CardSpan, source: str) -> Card:
         card: Card
         if segment.kind == "block":
@@ -258,50 +210,7 @@ class PageEditor(QScrollArea):
 
     def _card_built(self, card: Card) -> None:
         self.router.watch(card)
-        self._chain_later.start()
-
-    def build_all(self) -> None:
-        """Make every card's fields now (they are otherwise made a few at a time)."""
-        for card in list(self.cards):
-            card.ensure_built()
-        self._build_queue = []
-        self._chain()
-
-    def _build_some(self) -> None:
-        started = time.monotonic()
-        while self._build_queue:
-            card = self._build_queue.pop(0)
-            if card in self.cards:
-                card.ensure_built()
-            if time.monotonic() - started > BUILD_SLICE_SECONDS:
-                break
-        if self._build_queue:
-            self._builder.start()
-
-    def _relayout(self) -> None:
-        for card in self.cards:
-            self.column.removeWidget(card)
-        for card in self.cards[:FIRST_CARDS]:
-            card.ensure_built()
-        for n, card in enumerate(self.cards):
-            self.column.insertWidget(2 + n, card)  # after the notice and the empty hint
-            card.show()
-        self.empty_hint.setVisible(not self.cards)
-        self._build_queue = [c for c in self.cards if not c.is_built]
-        if self._build_queue:
-            self._builder.start()
-        self._chain()
-
-    def _chain(self) -> None:
-        """Tab goes through the cards' fields in page order, then to the add buttons."""
-        self._chain_later.stop()
-        chain: list[QWidget] = []
-        for card in self.cards:
-            if card.is_built:
-                chain.extend(card.focus_widgets())
-        chain.extend([self.add_text_button, self.add_block_button])
-        for a, b in zip(chain, chain[1:], strict=False):
-            QWidget.setTabOrder(a, b)
+        self.arranger.chain_soon()
 
     # ------------------------------------------------------------------ edits from cards
     def apply(self, card: Card, new: str, typing: bool = False) -> None:
@@ -316,7 +225,7 @@ class PageEditor(QScrollArea):
             if not new:
                 return
             before = self.text()
-            start = _string_offset(before, card.qstart)
+            start = string_offset(before, card.qstart)
             pre, post = _separators(before[:start], before[start:])
             old, new = "", pre + new + post
         a = 0
@@ -407,7 +316,7 @@ class PageEditor(QScrollArea):
             return
         first, second = sorted((card, self.cards[other]), key=self.cards.index)
         text = self.text()
-        mid_a, mid_b = _string_offset(text, first.qend), _string_offset(text, second.qstart)
+        mid_a, mid_b = string_offset(text, first.qend), string_offset(text, second.qstart)
         gap = text[mid_a:mid_b]
         moved = card.source
         self._replace(first.qstart, second.qend, second.source + gap + first.source)
@@ -420,13 +329,10 @@ class PageEditor(QScrollArea):
     def remove(self, card: Card) -> None:
         index = self.cards.index(card)
         if getattr(card, "pending", False):
-            self.cards.remove(card)
-            card.hide()
-            card.deleteLater()
-            self._relayout()
+            self.arranger.take_away(card)
             return
         text = self.text()
-        start, end = _string_offset(text, card.qstart), _string_offset(text, card.qend)
+        start, end = string_offset(text, card.qstart), string_offset(text, card.qend)
         # the blank lines before the card go with it (after it, for the first card)
         before = text[:start]
         cut = len(before.rstrip("\n")) if before.strip() else start
@@ -436,7 +342,7 @@ class PageEditor(QScrollArea):
         else:
             start = cut
         name = self._card_name(card)
-        pos = _Positions(text)
+        pos = Positions(text)
         self._replace(pos(start), pos(end), "")
         self._removed_at = index
         self.show_notice(tr("Removed: {name}.", name=name))
@@ -471,8 +377,8 @@ class PageEditor(QScrollArea):
         if card is None or where == "end":
             if self.cards:
                 return self.cards[-1].qend
-            if self._front_matter_end is not None:
-                return self._front_matter_end
+            if self.arranger.front_matter_end is not None:
+                return self.arranger.front_matter_end
             return u16(self.text())
         return card.qstart if where == "above" else card.qend
 
@@ -491,8 +397,7 @@ class PageEditor(QScrollArea):
             index = len(self.cards)
         else:
             index = self.cards.index(card) + (0 if where == "above" else 1)
-        self.cards.insert(index, new)
-        self._relayout()
+        self.arranger.insert(index, new)
         new.focus_in()
         self.reveal(new)
         return new
@@ -513,7 +418,7 @@ class PageEditor(QScrollArea):
             card = None
         at = self._insertion_point(card, where if card is not None else "end")
         text = self.text()
-        start = _string_offset(text, at)
+        start = string_offset(text, at)
         pre, post = _separators(text[:start], text[start:])
         self._replace(at, at, pre + block_text + post)
         target = at + u16(pre)
@@ -522,10 +427,6 @@ class PageEditor(QScrollArea):
                 c.focus_in()
                 self.reveal(c)
                 break
-
-    def insert_block_here(self, block_text: str) -> None:
-        """A block below the card the keyboard is in (or at the end of the page)."""
-        self.insert_block(block_text, self.current_card(), "below")
 
     def _picture_for(self, card: TextCard) -> None:
         if self.picture_provider is not None:
@@ -542,8 +443,6 @@ class PageEditor(QScrollArea):
         model = from_markdown(markdown)
         if not isinstance(card, TextCard) or model is None:
             return False
-        from modu_desktop.core.pageedit.model import Paragraph
-
         for block in model.blocks:
             if isinstance(block, Paragraph):
                 for node in block.content:
@@ -631,18 +530,6 @@ class PageEditor(QScrollArea):
         for card in self.cards:
             if isinstance(card, TextCard):
                 card.reload_pictures()
-
-
-def _string_offset(text: str, position: int) -> int:
-    """A QTextDocument position in ``text`` → a Python string offset."""
-    if len(text) == u16(text):
-        return position
-    count = 0
-    for i, ch in enumerate(text):
-        if count >= position:
-            return i
-        count += 2 if ord(ch) > 0xFFFF else 1
-    return len(text)
 
 
 def _separators(before: str, after: str) -> tuple[str, str]:
