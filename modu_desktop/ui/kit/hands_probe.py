@@ -9,7 +9,9 @@ line with one JSON object per line, on the Qt thread:
 - ``{"q": "windows"}`` → the visible top-level windows (class, object name, title, frame and
   inner rectangles on the screen, modal, active);
 - ``{"q": "screen"}`` → the screen's geometry and available area (without panels);
-- ``{"q": "find", …widget query}`` → the matching widgets with their screen rectangles;
+- ``{"q": "find", …widget query}`` → the matching widgets with their screen rectangles and
+  the size each would take (``hint``: a widget given less shows its words cut off) and the
+  state its colour shows (``kind``: ok, warning, error…);
 - ``{"q": "focus"}`` → the widget with the keyboard focus and its ancestry;
 - ``{"q": "text", …widget query}`` → a text widget's text, cursor, selection and, for rich
   text, its blocks and fragments with their formats;
@@ -38,7 +40,7 @@ import logging
 import os
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QPoint, QRect
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPoint, QRect
 from PySide6.QtGui import QGuiApplication, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import (
@@ -139,17 +141,20 @@ def _text_of(w: QWidget) -> str:
 
 def _describe(w: QWidget) -> dict[str, Any]:
     text = _text_of(w)
+    kind = w.property("kind")  # the state the app's style sheet colours: ok, warning, error…
     return {
         "cls": type(w).__name__,
         "name": w.objectName(),
         "accessible": w.accessibleName(),
         "text": text[:500],
         "rect": _global_rect(w),
+        "hint": [w.sizeHint().width(), w.sizeHint().height()],  # narrower than this: cut off
         "visible": w.isVisible(),
         "enabled": w.isEnabled(),
         "focus": w.hasFocus(),
         "checked": w.isChecked() if isinstance(w, QAbstractButton) else None,
         "window": w.window().objectName(),
+        "kind": kind if isinstance(kind, str) else None,
     }
 
 
@@ -377,7 +382,8 @@ def _rows(r: dict[str, Any]) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
 
     def walk(parent: QModelIndex, depth: int) -> None:
-        columns = model.columnCount(parent)
+        # a list's model keeps its one column private
+        columns = 1 if isinstance(model, QAbstractListModel) else model.columnCount(parent)
         for row in range(model.rowCount(parent)):
             first = model.index(row, 0, parent)
             cells = []

@@ -8,9 +8,10 @@ The panel only shows; :class:`~modu_desktop.ui.search.mode.SearchMode` searches 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -29,6 +30,7 @@ from modu_desktop.ui.search.results import ResultsTree
 
 TYPING_PAUSE_MS = 150  # a search starts once typing pauses this long (Enter: at once)
 MIN_WIDTH = 160
+REPLACE_EDIT_MIN = 120  # room for the new words before the button steps under the box
 
 
 class SearchPanel(QWidget):
@@ -93,7 +95,6 @@ class SearchPanel(QWidget):
 
     def _replace_row(self) -> QWidget:
         """바꿀 낱말 and 모두 바꾸기…"""
-        replace_row = QHBoxLayout()
         self.replace_label = QLabel(tr("New &words:"))
         self.replace_edit = QLineEdit()
         self.replace_edit.setObjectName("searchReplaceEdit")
@@ -106,12 +107,7 @@ class SearchPanel(QWidget):
             tr("Shows every page and place first; nothing changes until you confirm")
         )
         self.replace_button.setEnabled(False)
-        replace_row.addWidget(self.replace_label)
-        replace_row.addWidget(self.replace_edit, 1)
-        replace_row.addWidget(self.replace_button)
-        self.replace_row = QWidget()
-        self.replace_row.setLayout(replace_row)
-        replace_row.setContentsMargins(0, 0, 0, 0)
+        self.replace_row = _ReplaceRow(self.replace_label, self.replace_edit, self.replace_button)
         return self.replace_row
 
     def _connect(self) -> None:
@@ -187,3 +183,43 @@ class SearchPanel(QWidget):
             self.results.select_first()
             return True
         return super().eventFilter(obj, event)
+
+
+class _ReplaceRow(QWidget):
+    """바꿀 낱말, its box and 모두 바꾸기… on one line where the list has room for all three;
+    in a narrow list (a page and its 기록 beside it) the button goes under the box, so no word
+    of the label or the button is cut off."""
+
+    def __init__(self, label: QLabel, edit: QLineEdit, button: QPushButton) -> None:
+        super().__init__()
+        self._label, self._edit, self._button = label, edit, button
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.addWidget(label, 0, 0)
+        self._grid.addWidget(edit, 0, 1)
+        self._grid.setColumnStretch(1, 1)
+        self.one_line: bool | None = None
+        self._place(one_line=True)
+
+    def _one_line_width(self) -> int:
+        gap = max(0, self._grid.horizontalSpacing())
+        return (
+            self._label.sizeHint().width()
+            + max(REPLACE_EDIT_MIN, self._edit.minimumSizeHint().width())
+            + self._button.sizeHint().width()
+            + 2 * gap
+        )
+
+    def _place(self, *, one_line: bool) -> None:
+        if one_line == self.one_line:
+            return
+        self.one_line = one_line
+        self._grid.removeWidget(self._button)
+        if one_line:
+            self._grid.addWidget(self._button, 0, 2)
+        else:
+            self._grid.addWidget(self._button, 1, 0, 1, 2, Qt.AlignmentFlag.AlignRight)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._place(one_line=self.width() >= self._one_line_width())

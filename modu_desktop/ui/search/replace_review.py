@@ -331,7 +331,9 @@ class ReplaceReviewDialog(OpDialog):
         lines = [change_words.headline(outcome)()]
         lines += [f"• {change_words.left_out(n, now)()}" for n in outcome.left_out]
         done = outcome.state in (ChangeState.COMMITTED, ChangeState.QUEUED)
-        self.show_status("\n".join(lines), "ok" if done and outcome.complete else "error")
+        # saved with a page left as it was is a note, not a failure: red only when nothing went
+        kind = "ok" if done and outcome.complete else "warning" if done else "error"
+        self.show_status("\n".join(lines), kind)
         self.action.hide()
         self.hits_area.setEnabled(False)
         self.cancel.setText(tr("Close"))

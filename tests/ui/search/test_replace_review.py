@@ -120,6 +120,7 @@ def test_a_page_open_here_with_unsaved_text_is_left_out_and_named(
     qtbot.mouseClick(dlg.action, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dlg.outcome is not None, timeout=15000)
     assert "다음 1개 문서는 바꾸지 않았습니다" in dlg.status.text()
+    assert dlg.status.property("kind") == "warning"  # saved, one page left: a note, not red
     assert "“학사 일정”" in dlg.status.text()
     assert text_of(sandbox, "docs/12-calendar.md") == YEAR_PAGES["docs/12-calendar.md"]
     assert "- 방학" in win.editor_pane.text()  # the unsaved text stays

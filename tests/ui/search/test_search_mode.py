@@ -15,8 +15,10 @@ from modu_desktop.i18n import tr
 from modu_desktop.ui.editing.card_find import ALL_MARK, CURRENT_MARK
 from modu_desktop.ui.editing.cards.block_card import BlockCard
 from modu_desktop.ui.editing.cards.text_card import TextCard
+from modu_desktop.ui.search.panel import MIN_WIDTH, SearchPanel
 from modu_desktop.ui.search.results import FOUND_ROLE, SNIPPET_ROLE, Found
 from tests.helpers.lang import speaking
+from tests.helpers.qt import settle
 from tests.helpers.search_pages import ADMISSION, PLAIN
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -315,6 +317,22 @@ def test_an_empty_search_cannot_be_replaced(win: Any, qtbot: Any) -> None:
 def test_a_viewer_has_no_replace_row(make_window: Any, qtbot: Any) -> None:
     window = make_window("viewer", "tok-viewer")
     assert not window.search.panel.replace_row.isVisibleTo(window.search.panel)
+
+
+def test_the_replace_row_puts_its_button_under_the_box_in_a_narrow_list(qtbot: Any) -> None:
+    with speaking("ko"):
+        panel = SearchPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    row, label, button = panel.replace_row, panel.replace_label, panel.replace_button
+    for width, one_line in ((600, True), (MIN_WIDTH, False), (600, True)):
+        panel.resize(width, 400)
+        settle()
+        assert row.one_line is one_line, width
+        assert (button.y() == label.y()) is one_line  # on the label's line, or under it
+        for part in (label, button):  # every word of both shows
+            assert part.width() >= part.sizeHint().width(), (width, part.text())
+            assert part.geometry().right() <= row.width() - 1
 
 
 def _in_view(page: Any, field: Any, cursor: Any = None) -> bool:
