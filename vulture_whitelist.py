@@ -27,6 +27,7 @@ _.interceptRequest
 _.javaScriptConsoleMessage
 _.paint
 _.paintEvent
+_.paintSection
 _.requestStarted
 _.setEditorData
 _.setModelData

@@ -1,7 +1,8 @@
 """The 표 card under a real mouse and keyboard: its cells read as the site shows them (no
 ``**``, ``[!…]``, ``[~…]``), a cell is changed by a double click and typing (Korean), its words
 made bold with the 굵게 button, Enter keeps the cell; a column's alignment is chosen from the
-choice under its heading. What the page's text holds afterwards is the site's own marks."""
+choice under its heading, and the heading itself typed in its box over the column. What the
+page's text holds afterwards is the site's own marks."""
 
 from __future__ import annotations
 
@@ -105,6 +106,17 @@ def test_a_columns_alignment_chosen_under_its_heading(table_app: HandsApp, scree
     screen.key("Down", "Down", "Return")  # 왼쪽 → 가운데 → 오른쪽
     app.wait(_has(app, "align: left | center | right\n"), 10, "the column aligned right")
     screen.screenshot("table-card-aligned-right")
+
+
+def test_a_heading_typed_in_its_box_over_the_column(table_app: HandsApp, screen: XScreen) -> None:
+    app = table_app
+    app.click(name="columnHeading_1")
+    app.wait(lambda: app.focus_name() == "columnHeading_1", 10, "the heading's box typed in")
+    screen.key("ctrl+a")
+    screen.type("정원")
+    app.wait(_has(app, "columns: 과정 | 정원 | 비고\n"), 10, "the heading changed")
+    assert app.focus_name() == "columnHeading_1"  # nothing rebuilt under the caret
+    screen.screenshot("table-card-heading-typed")
 
 
 def test_the_table_card_at_800_px(

@@ -420,6 +420,19 @@ class BlockModel:
                     cells.pop(index)
                 it.head.set_cells(cells)
 
+    def set_column_name(self, index: int, name: str) -> None:
+        """Column ``index``'s heading is ``name`` (columns before it without a heading get an
+        empty one). A ``|`` would split the heading in two on the site: it becomes ``/``."""
+        cols = self.columns()
+        if index < 0:
+            return
+        cols += [""] * (index + 1 - len(cols))
+        name = " ".join(name.replace("|", "/").split())
+        if cols[index] == name and self.get("columns") is not None:
+            return
+        cols[index] = name
+        self.set("columns", join_pipes(cols))
+
     def aligns(self) -> list[str]:
         """Each column's alignment as the site reads ``align:`` ("left" when not given)."""
         words = split_pipes(self.get("align") or "")

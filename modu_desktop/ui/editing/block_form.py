@@ -123,8 +123,8 @@ class BlockForm(QFrame):
         specs = list(spec.fields)
         known = {f.key for f in specs}
         specs.extend(FieldSpec(k) for k in model.values() if k not in known)
-        if model.kind == "datatable":  # chosen under each column's heading instead
-            specs = [fs for fs in specs if fs.key != "align"]
+        if model.kind == "datatable":  # typed and chosen in each column's heading instead
+            specs = [fs for fs in specs if fs.key not in ("columns", "align")]
         for fs in specs:
             w = self._field_widget(fs, model.get(fs.key))
             w.setObjectName(f"blockField_{fs.key}")
@@ -143,7 +143,7 @@ class BlockForm(QFrame):
                 self._add_table(lay, name, model.section(name), fields, heading)
         elif model.kind == "datatable":
             assert model.body is not None
-            t = DataTable(model, self._emit, self._refresh_columns_fields)
+            t = DataTable(model, self._emit)
             t.setObjectName("blockTable_rows")
             lay.addWidget(QLabel(tr("Rows")))
             lay.addWidget(t)
@@ -191,18 +191,7 @@ class BlockForm(QFrame):
             remove_field(self.model, key)
         else:
             self.model.set(key, value)
-        if self.model.kind == "datatable" and key == "columns" and "rows" in self.tables:
-            self.tables["rows"].rebuild()
         self._emit()
-
-    def _refresh_columns_fields(self) -> None:
-        """A column added or removed: its heading and alignment changed in the fields too."""
-        if self.model is None:
-            return
-        for key in ("columns", "align"):
-            w = self.field_widgets.get(key)
-            if isinstance(w, QLineEdit):
-                w.setText(self.model.get(key) or "")
 
     def _emit(self) -> None:
         if self.model is not None:

@@ -111,20 +111,17 @@ class RowsTable(QWidget):
 
 
 class DataTable(RowsTable):
-    """``datatable`` rows and columns. ``columns_changed()`` after a column was added or
-    removed (the headings and alignments changed in the block's fields too)."""
+    """``datatable`` rows and columns; each column's heading and alignment in its header."""
 
     def __init__(
         self,
         model: BlockModel,
         emit: Callable[[], None],
-        columns_changed: Callable[[], None] = lambda: None,
     ) -> None:
         super().__init__(emit)
         self.model = model
         assert model.body is not None
         self.body = model.body
-        self.columns_changed = columns_changed
         self.table.setObjectName("dataTableCells")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.table.setAccessibleName(tr("Rows"))
@@ -133,6 +130,7 @@ class DataTable(RowsTable):
         self.header.setMinimumSectionSize(MIN_COLUMN)
         self.header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.header.chosen.connect(self.set_align)
+        self.header.renamed.connect(self.set_heading)
         self.delegate = CellDelegate(self.table, self._align, self.set_cell)
         self.table.setItemDelegate(self.delegate)
         self.table.setEditTriggers(
@@ -258,7 +256,16 @@ class DataTable(RowsTable):
             return
         self.model.set_align(column, value)
         self.table.viewport().update()
-        self.columns_changed()
+        self._emit()
+
+    def set_heading(self, column: int, name: str) -> None:
+        """A column's heading typed in its box (the box keeps the caret: nothing rebuilt)."""
+        if self.read_only:
+            return
+        self.model.set_column_name(column, name)
+        item = self.table.horizontalHeaderItem(column)
+        if item is not None:
+            item.setText(name)
         self._emit()
 
     def set_read_only(self, ro: bool) -> None:
@@ -314,7 +321,6 @@ class DataTable(RowsTable):
         at = col + 1 if col >= 0 else len(self.model.columns())
         self.model.add_column(tr("New column"), at)
         self.rebuild()
-        self.columns_changed()
         self._emit()
 
     def remove_column(self) -> None:
@@ -323,5 +329,4 @@ class DataTable(RowsTable):
             return
         self.model.remove_column(col)
         self.rebuild()
-        self.columns_changed()
         self._emit()

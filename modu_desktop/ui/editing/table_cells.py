@@ -4,8 +4,8 @@ chosen — never ``**``, ``[!…]`` or ``[~…]``.
 
 :class:`CellDelegate` draws a cell from its text as written and edits it in a
 :class:`CellEditor`, a one-line rich text box (Ctrl+B bold, Ctrl+I italic, Ctrl+E the accent
-colour; Enter keeps the cell); :class:`ColumnHeader` puts a 왼쪽 / 가운데 / 오른쪽 choice
-under every column's heading.
+colour; Enter keeps the cell); :class:`ColumnHeader` makes every column's heading a box to
+type in, with a 왼쪽 / 가운데 / 오른쪽 choice under it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QRect,
+    QRegularExpression,
     QSize,
     Qt,
     Signal,
@@ -28,6 +29,7 @@ from PySide6.QtGui import (
     QFont,
     QKeyEvent,
     QPainter,
+    QRegularExpressionValidator,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -38,8 +40,10 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QHeaderView,
+    QLineEdit,
     QStyle,
     QStyledItemDelegate,
+    QStyleOptionHeader,
     QStyleOptionViewItem,
     QTableWidget,
     QTextEdit,
@@ -266,29 +270,44 @@ class CellDelegate(QStyledItemDelegate):
 
 
 class ColumnHeader(QHeaderView):
-    """Column headings with a 왼쪽 / 가운데 / 오른쪽 choice under each; ``chosen(column,
-    alignment)`` when one is picked."""
+    """Each column's heading as a box to type in, with a 왼쪽 / 가운데 / 오른쪽 choice under it;
+    ``renamed(column, heading)`` as a heading is typed, ``chosen(column, alignment)`` when an
+    alignment is picked. The headings are never a line of ``|``-separated words."""
 
     chosen = Signal(int, str)
+    renamed = Signal(int, str)
 
     def __init__(self, parent: QTableWidget) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.setObjectName("dataTableHeader")
-        self.setSectionsClickable(False)  # a click picks an alignment, not the whole column
+        self.setSectionsClickable(False)  # a click types a heading or picks an alignment
         self.combos: list[QComboBox] = []
+        self.headings: list[QLineEdit] = []
         self._combo_height = QComboBox().sizeHint().height()
+        self._heading_height = QLineEdit().sizeHint().height()
         self.sectionResized.connect(lambda *_a: self.place())
         parent.horizontalScrollBar().valueChanged.connect(lambda _v: self.place())
 
     def set_columns(self, aligns: list[str], names: list[str]) -> None:
-        for combo in self.combos:
-            combo.hide()
-            combo.deleteLater()
+        for widget in [*self.combos, *self.headings]:
+            widget.hide()
+            widget.deleteLater()
         self.combos = []
+        self.headings = []
         for column, value in enumerate(aligns):
+            given = names[column] if column < len(names) else ""
+            name = given or str(column + 1)
+            heading = QLineEdit(given, self.viewport())
+            heading.setObjectName(f"columnHeading_{column}")
+            heading.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            heading.setAccessibleName(tr("Heading of column {number}", number=column + 1))
+            heading.setPlaceholderText(tr("Column heading"))
+            # a | would split the heading in two on the site
+            heading.setValidator(QRegularExpressionValidator(QRegularExpression(r"[^|]*"), heading))
+            heading.textEdited.connect(lambda text, c=column: self.renamed.emit(c, text))
+            self.headings.append(heading)
             combo = QComboBox(self.viewport())
             combo.setObjectName(f"columnAlign_{column}")
-            name = names[column] if column < len(names) and names[column] else str(column + 1)
             combo.setAccessibleName(tr("Alignment of the column “{column}”", column=name))
             combo.setToolTip(combo.accessibleName())
             for word in ALIGNMENTS:
@@ -303,22 +322,29 @@ class ColumnHeader(QHeaderView):
 
     def place(self) -> None:
         below = self._combo_height + 4
-        for column, combo in enumerate(self.combos):
+        for column, (heading, combo) in enumerate(zip(self.headings, self.combos, strict=True)):
             if column >= self.count() or self.isSectionHidden(column):
+                heading.hide()
                 combo.hide()
                 continue
             x = self.sectionViewportPosition(column)
-            combo.setGeometry(x + 2, self.height() - below + 2, self.sectionSize(column) - 4,
-                              self._combo_height)  # fmt: skip
+            width = self.sectionSize(column) - 4
+            heading.setGeometry(x + 2, 2, width, self._heading_height)
+            combo.setGeometry(x + 2, self.height() - below + 2, width, self._combo_height)
+            heading.show()
             combo.show()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         size = super().sizeHint()
-        return QSize(size.width(), size.height() + self._combo_height + 4)
+        return QSize(size.width(), self._heading_height + self._combo_height + 8)
 
     def paintSection(self, painter: QPainter, rect: QRect, index: int) -> None:  # noqa: N802
-        heading = QRect(rect.x(), rect.y(), rect.width(), rect.height() - self._combo_height - 4)
-        super().paintSection(painter, heading, index)
+        # the section's frame only: its heading is the box typed in, drawn over it
+        option = QStyleOptionHeader()
+        self.initStyleOption(option)
+        option.rect = rect
+        option.section = index
+        self.style().drawControl(QStyle.ControlElement.CE_HeaderSection, option, painter, self)
 
     def resizeEvent(self, event: QEvent) -> None:  # type: ignore[override]  # noqa: N802
         super().resizeEvent(event)  # type: ignore[arg-type]
@@ -327,3 +353,5 @@ class ColumnHeader(QHeaderView):
     def set_enabled(self, on: bool) -> None:
         for combo in self.combos:
             combo.setEnabled(on)
+        for heading in self.headings:
+            heading.setReadOnly(not on)

@@ -127,8 +127,8 @@ class BlockCard(Card):
         specs = list(spec.fields)
         known = {f.key for f in specs}
         specs.extend(FieldSpec(k) for k in model.values() if k not in known)
-        if model.kind == "datatable":  # chosen under each column's heading instead
-            specs = [fs for fs in specs if fs.key != "align"]
+        if model.kind == "datatable":  # typed and chosen in each column's heading instead
+            specs = [fs for fs in specs if fs.key not in ("columns", "align")]
         rows: list[QWidget] = []
         for fs in specs:
             w = self._field(fs, model.get(fs.key), partial(self._set_meta, fs.key))
@@ -163,7 +163,7 @@ class BlockCard(Card):
         model, spec = self.model, self.spec
         if model.kind == "datatable" and model.body is not None:
             lay.addWidget(QLabel(tr("Rows")))
-            table = DataTable(model, lambda: self._emit(False), self._columns_changed)
+            table = DataTable(model, lambda: self._emit(False))
             table.setObjectName("blockTable_rows")
             lay.addWidget(table)
             self._order.append(table.table)
@@ -306,12 +306,6 @@ class BlockCard(Card):
         return box
 
     # --- editing ---
-    def _columns_changed(self) -> None:
-        """A column added or removed in the table: its headings field follows."""
-        w = self.fields.get(("meta", 0, "columns"))
-        if isinstance(w, QLineEdit):
-            w.setText(self.model.get("columns") or "")
-
     def _emit(self, typing: bool) -> None:
         if self.read_only:
             return

@@ -364,7 +364,8 @@ def test_what_is_added_below_the_view_is_scrolled_into_it(pane: EditorPane, qtbo
 
 def test_a_tables_column_headings_are_text_not_a_number_of_columns(pane: EditorPane) -> None:
     """``columns`` of a table holds its headings ("과정 | 인원 | 비고"); offering 2, 3 or 4 under
-    "열 수" (as for cards) would replace the headings with a number."""
+    "열 수" (as for cards) would replace the headings with a number. Each heading is its own
+    box over its column, never a line of ``|``-separated words."""
     text = (
         "---\ntitle: 가\n---\n\n:::datatable\nheader: 모집 인원\ncolumns: 과정 | 인원 | 비고\n\n"
         "- 기초 | 80명 | 저녁\n:::\n"
@@ -372,10 +373,11 @@ def test_a_tables_column_headings_are_text_not_a_number_of_columns(pane: EditorP
     pane.load_text(text, read_only=False)
     card = pane.page_editor.cards[0]
     assert isinstance(card, BlockCard)
-    field = card.fields[("meta", 0, "columns")]
-    assert isinstance(field, QLineEdit) and field.text() == "과정 | 인원 | 비고"
-    label = next(w for w in card.findChildren(QLabel) if w.buddy() is field)
-    assert "열 수" not in label.text() and "열 제목" in label.text()
+    card.ensure_built()
+    assert ("meta", 0, "columns") not in card.fields
+    assert not any("열 수" in w.text() for w in card.findChildren(QLabel))
+    assert card.table is not None
+    assert [h.text() for h in card.table.header.headings] == ["과정", "인원", "비고"]
 
 
 def test_cards_made_after_the_page_shows_open_no_menu(pane: EditorPane, qtbot: Any) -> None:

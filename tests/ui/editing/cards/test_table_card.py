@@ -170,15 +170,40 @@ def test_alignment_chosen_where_the_block_gave_none(pane: EditorPane) -> None:
     assert "columns: 과정 | 인원 | 비고\nalign: left | center | left\n" in pane.text()
 
 
-def test_a_column_added_updates_the_headings_field(pane: EditorPane) -> None:
+def test_a_column_added_gets_a_heading_box_and_a_choice(pane: EditorPane) -> None:
+    table = _table(pane)
+    table.table.setCurrentCell(0, 2)
+    table.add_column()
+    assert [h.text() for h in table.header.headings] == ["과정", "인원", "비고", "새 열"]
+    assert len(table.header.combos) == 4
+    assert "columns: 과정 | 인원 | 비고 | 새 열\n" in pane.text()
+
+
+def test_a_heading_is_typed_in_its_box_over_the_column(pane: EditorPane, qtbot: Any) -> None:
+    """The headings are boxes over their columns (no "열 제목 (| 로 구분)" line): typing in one
+    changes that heading only, the caret stays in the box, and a | cannot split it in two."""
     table = _table(pane)
     card = pane.page_editor.cards[0]
     assert isinstance(card, BlockCard)
-    table.table.setCurrentCell(0, 2)
-    table.add_column()
-    field = card.fields[("meta", 0, "columns")]
-    assert isinstance(field, QLineEdit) and field.text() == "과정 | 인원 | 비고 | 새 열"
-    assert len(table.header.combos) == 4
+    shown = [w.text() for w in card.findChildren(QLineEdit) if w.isVisible()]
+    assert not any("|" in text for text in shown), shown
+    assert not any("로 구분" in w.text() for w in card.findChildren(QLabel) if w.isVisible())
+    box = table.header.headings[1]
+    assert box.isVisible() and box.accessibleName() == "2번째 열의 제목"
+    box.setFocus()
+    box.selectAll()
+    _type(box, "정원|수")
+    assert box.text() == "정원수"
+    assert "columns: 과정 | 정원수 | 비고\n" in pane.text()
+    assert table.header.headings[1] is box and box.hasFocus()  # nothing rebuilt under the caret
+    assert _shown(table)[0] == ["기초 과정", "80명", "저녁 수업"]
+
+
+def test_a_heading_for_a_column_wider_than_the_headings(pane: EditorPane) -> None:
+    table = _table(pane, "---\ntitle: 모집\n---\n\n:::datatable\ncolumns: 과정\n\n- 가 | 나\n:::\n")
+    assert [h.text() for h in table.header.headings] == ["과정", ""]
+    table.set_heading(1, "인원")
+    assert "columns: 과정 | 인원\n" in pane.text()
 
 
 def test_a_read_only_table_offers_no_change(pane: EditorPane) -> None:
@@ -189,6 +214,7 @@ def test_a_read_only_table_offers_no_change(pane: EditorPane) -> None:
     table = card.table
     assert table is not None
     assert not any(c.isEnabled() for c in table.header.combos)
+    assert all(h.isReadOnly() for h in table.header.headings)
     assert not any(b.isEnabled() for b in table.style_buttons.values())
     table.table.setCurrentCell(0, 0)
     table.toggle_style("bold")
