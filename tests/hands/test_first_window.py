@@ -53,3 +53,28 @@ def test_the_first_window_fits_an_800_by_600_screen(
         assert window["rect"][2] >= 600 and window["rect"][3] >= 400  # and still of use
     finally:
         app.finish()
+
+
+def _titles_on_screen(screen: XScreen) -> list[str]:
+    """The titles the window manager shows in the window frames (X's own window names)."""
+    ids = screen.xdo("search", "--onlyvisible", "--name", ".+").split()
+    return [screen.xdo("getwindowname", wid) for wid in ids]
+
+
+def test_window_titles_name_the_app_in_the_users_language(
+    screen: XScreen, hands_sandbox: Any, tmp_path: Path
+) -> None:
+    """On Linux, Qt ends every title that does not already end with it with the application's
+    display name: an English "— Modu Desktop" after Korean titles, twice in the main window's."""
+    app = HandsApp(
+        screen, hands_sandbox.api_url, tmp_path / "data", Account("editor1", "tok-editor1")
+    )
+    try:
+        app.wait(lambda: _settled(app), 40, "the main window")
+        app.click(name="pictureLibraryButton")  # a dialog: its title is one Qt ends too
+        app.wait(lambda: any("그림 모음" in t for t in _titles_on_screen(screen)), 20, "그림 모음")
+        titles = _titles_on_screen(screen)
+        assert any(t.endswith("— 모두 데스크톱") for t in titles), titles
+        assert not any("Modu Desktop" in t for t in titles), titles
+    finally:
+        app.finish()

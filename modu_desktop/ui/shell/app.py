@@ -110,7 +110,6 @@ def _qt_application(args: argparse.Namespace, settings: Settings) -> tuple[QAppl
     assert isinstance(app, QApplication)
     register_app_font(app)  # the font the preview uses, for the UI too (Hangul alike everywhere)
     app.setApplicationName("modu-desktop")
-    app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName("pnuai")
     app.setQuitOnLastWindowClosed(False)
     if os.environ.get("MODU_HANDS_PROBE"):  # the real-hands tests read the app through it
@@ -123,6 +122,8 @@ def _qt_application(args: argparse.Namespace, settings: Settings) -> tuple[QAppl
     from modu_desktop import i18n
 
     i18n.set_language(lang)  # the Qt-free tr() follows the same language
+    # Qt on Linux ends every window title with this name unless the title already ends with it
+    app.setApplicationDisplayName(i18n.tr(APP_NAME))
     load_style(app, settings.text_scale)  # the computer's text size × the user's own
     return app, lang
 
