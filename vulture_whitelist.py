@@ -79,9 +79,3 @@ _.__call__
 _.highlighter
 _._style_task
 _._time_up
-
-# Unused today, in files other branches are changing at the same time (the page editor's cards,
-# the search index): to be removed or used there, then taken off this list.
-_.CARD_ACTIONS
-_.build_hint
-_.page_texts

@@ -3,6 +3,7 @@
     board = PublishBoard(login)
     board.set_phase(doc_id, EditPhase.UNSAVED)     # the editor: typed, saving, queued, read-only
     board.saved(doc_id, commit_sha, at=now)         # a save landed: its deploy is followed
+    board.last_save, board.last_save_status()       # the last commit made here, as one
     board.observe(commit_sha, runs, elapsed_s)      # each workflow-runs answer for that commit
     board.site_stopped(stop)                        # a build failed: which pages, who, when
     board.site_built(run_id)                        # a later build succeeded: the stop is over
@@ -12,7 +13,10 @@ The status bar, the line under the editor, the document list and the failed-publ
 render :meth:`PublishBoard.status`; none keeps a state of its own, so they cannot disagree.
 Listeners (``subscribe``) are told after every change.
 
-A save's deploy is one :class:`~modu_desktop.core.publish.deploy.DeployTracker` (only forward). The
+A save's deploy is one :class:`~modu_desktop.core.publish.deploy.DeployTracker` (only forward).
+A change of many pages (a replacement across pages, a picture's rename) is one commit: its
+pages share one tracker, so they are published together and their state is told as one
+(:attr:`PublishBoard.last_save`, :meth:`PublishBoard.last_save_status`). The
 site's build is shared by everyone: when it fails, the pages the log names
 (:class:`~modu_desktop.core.publish.blame.BrokenPage`) are the stop. A save whose build failed
 because of *another* page is ON_HOLD, not failed: its text is saved and is published with the
@@ -123,7 +127,10 @@ class PublishBoard:
     def __init__(self, login: str) -> None:
         self.login = login
         self.stop: SiteStop | None = None
-        self.last_saved: str | None = None  # the document saved most recently from here
+        # the documents the last commit made here changed, in the order they were told (one
+        # for a save, several for a change of many pages)
+        self.last_save: tuple[str, ...] = ()
+        self._last_commit: str | None = None
         self._docs: dict[str, _Doc] = {}
         self._built_after: int = 0  # the newest run seen to succeed
         self._listeners: list[Callable[[], None]] = []
@@ -162,39 +169,51 @@ class PublishBoard:
         page_url: str | None = None,
         give_up_after_s: float = 180.0,
     ) -> DeployTracker:
-        """A save of ``doc_id`` made ``commit_sha``: follow its deploy from the start."""
+        """A save of ``doc_id`` made ``commit_sha``: follow its deploy from the start. Another
+        page of the same commit (a change of many pages) shares the deploy already followed."""
+        shared = self._docs_of(commit_sha)
+        tracker = shared[0].tracker if shared else None
         doc = self._docs.setdefault(doc_id, _Doc())
-        doc.tracker = DeployTracker(commit_sha, give_up_after_s=give_up_after_s)
-        doc.saved_at, doc.page_url, doc.detail = at, page_url, ""
-        self.last_saved = doc_id
+        doc.tracker = tracker or DeployTracker(commit_sha, give_up_after_s=give_up_after_s)
+        doc.saved_at, doc.page_url = at, page_url
+        doc.detail = next((d.detail for d in shared if d is not doc and d.detail), "")
+        if commit_sha != self._last_commit:
+            self.last_save, self._last_commit = (), commit_sha
+        if doc_id not in self.last_save:
+            self.last_save = (*self.last_save, doc_id)
         self._changed()
         return doc.tracker
 
-    def _doc_of(self, commit_sha: str) -> _Doc | None:
-        for doc in self._docs.values():
-            if doc.tracker is not None and doc.tracker.commit_sha == commit_sha:
-                return doc
-        return None
+    def _docs_of(self, commit_sha: str) -> list[_Doc]:
+        return [
+            doc
+            for doc in self._docs.values()
+            if doc.tracker is not None and doc.tracker.commit_sha == commit_sha
+        ]
 
     def tracker_of(self, commit_sha: str) -> DeployTracker | None:
-        doc = self._doc_of(commit_sha)
-        return doc.tracker if doc is not None else None
+        docs = self._docs_of(commit_sha)
+        return docs[0].tracker if docs else None
 
     def observe(
         self, commit_sha: str, runs: Iterable[Any] | None, elapsed_s: float = 0.0
     ) -> DeployState | None:
-        """One workflow-runs answer for ``commit_sha``; the state of its deploy now."""
-        doc = self._doc_of(commit_sha)
-        if doc is None or doc.tracker is None:
+        """One workflow-runs answer for ``commit_sha``; the state of its deploy now (for
+        every page of that commit)."""
+        docs = self._docs_of(commit_sha)
+        t = docs[0].tracker if docs else None
+        if t is None:
             return None
-        t = doc.tracker
         before = t.state
         state = t.observe(runs, elapsed_s)
         if state is not before:
+            detail = ""
             if state is DeployState.UNKNOWN:
-                doc.detail = "no-run"
+                detail = "no-run"
             elif state is DeployState.SKIPPED and t.run is not None:
-                doc.detail = str(getattr(t.run, "conclusion", None) or "skipped")
+                detail = str(getattr(t.run, "conclusion", None) or "skipped")
+            for doc in docs if detail else ():
+                doc.detail = detail
         if state is DeployState.PUBLISHED and t.run is not None:
             self._built(int(getattr(t.run, "id", 0) or 0))
         elif state is not before:
@@ -203,10 +222,12 @@ class PublishBoard:
 
     def unavailable(self, commit_sha: str) -> None:
         """The runs of ``commit_sha`` cannot be read with this sign-in."""
-        doc = self._doc_of(commit_sha)
-        if doc is not None and doc.tracker is not None and not doc.tracker.state.final:
-            doc.tracker.unavailable()
-            doc.detail = "no-access"
+        docs = self._docs_of(commit_sha)
+        t = docs[0].tracker if docs else None
+        if t is not None and not t.state.final:
+            t.unavailable()
+            for doc in docs:
+                doc.detail = "no-access"
             self._changed()
 
     def site_stopped(self, stop: SiteStop) -> None:
@@ -238,6 +259,7 @@ class PublishBoard:
 
     def forget(self, doc_id: str) -> None:
         """The document is gone (deleted): nothing more to show about it."""
+        self.last_save = tuple(d for d in self.last_save if d != doc_id)
         if self._docs.pop(doc_id, None) is not None:
             self._changed()
 
@@ -274,13 +296,21 @@ class PublishBoard:
             unpublished=doc.unpublished,
         )
 
+    def last_save_status(self) -> DocStatus | None:
+        """The last commit made here as one state (None: nothing saved from here): its page's,
+        or for a change of many pages the state that tells most — a page of it that stops the
+        site is the change failing, not the others' waiting for it."""
+        states = [self.status(doc_id) for doc_id in self.last_save]
+        breaking = [s for s in states if s.publishing is PublishPhase.FAILED]
+        return next(iter(breaking or states), None)
+
     def open_failures(self) -> list[str]:
         """The commits whose deploy failed and whose cause is not read yet."""
-        out = []
+        out: dict[str, None] = {}  # a commit of many pages once
         for doc in self._docs.values():
             t = doc.tracker
             if t is not None and t.state is DeployState.FAILED:
                 failed_run = int(getattr(t.run, "id", 0) or 0)
                 if self.stop is None or self.stop.run_id < failed_run:
-                    out.append(t.commit_sha)
-        return out
+                    out[t.commit_sha] = None
+        return list(out)

@@ -498,6 +498,13 @@ class DocListPanel(QWidget):
         """A button of the window's beside Open (그림 모음)."""
         self.tools.addWidget(button)
 
+    def add_list_bar(self, bar: QWidget) -> None:
+        """A bar of the window's under the list, above Open (메뉴 순서: ▲ ▼). It acts on the
+        list's rows, so it is part of the list page: the search of every page hides it."""
+        lay = self.list_page.layout()
+        assert isinstance(lay, QVBoxLayout)
+        lay.insertWidget(lay.indexOf(self.tools), bar)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         # A narrow list shows the titles in full width, each with its place on a second line

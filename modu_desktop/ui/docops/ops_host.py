@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QBoxLayout, QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from modu_desktop.core.atomic import git_blob_sha
 from modu_desktop.core.docops.newdoc import NewDocRequest
@@ -119,11 +119,7 @@ class OpsHost(QObject):
         """▲ / ▼ under the list, for the page chosen in it (or the open one); what came of a
         move is said in the window's notice, as for the menu's."""
         assert self.reorder is not None
-        bar = ops_reorder.ReorderBar(self.reorder, self._selected)
-        panel = self.win.doc_list
-        lay = panel.layout()
-        if isinstance(lay, QBoxLayout):
-            lay.insertWidget(max(0, lay.indexOf(panel.open_button)), bar)
+        self.win.doc_list.add_list_bar(ops_reorder.ReorderBar(self.reorder, self._selected))
 
     # ------------------------------------------------------------------ menus
     def build_menu(self) -> None:

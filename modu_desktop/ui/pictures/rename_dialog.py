@@ -39,13 +39,14 @@ from PySide6.QtWidgets import (
 )
 
 from modu_desktop.core.changes import words as change_words
-from modu_desktop.core.changes.outcome import ChangeOutcome, ChangeState, PageNote
+from modu_desktop.core.changes.outcome import ChangeOutcome, PageNote
 from modu_desktop.core.changes.pictures import Refusal, RenameRefused
 from modu_desktop.core.documents.naming import DOCS_DIR
 from modu_desktop.core.pictures.library import LibraryPicture, PictureLibrary
 from modu_desktop.core.pictures.rule import STATIC_DIR
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.change_outcome import landed, outcome_report
 from modu_desktop.ui.kit.fit import fit_to_screen
 from modu_desktop.ui.kit.op_dialog import OpDialog
 
@@ -291,12 +292,8 @@ class RenamePictureDialog(OpDialog):
             self._not_sent(res)
             return
         outcome: ChangeOutcome = res
-        now = self.source.server_now()
-        lines = [change_words.headline(outcome)()]
-        lines += [f"• {change_words.left_out(n, now)()}" for n in outcome.left_out]
-        done = outcome.state in (ChangeState.COMMITTED, ChangeState.QUEUED)
-        self.show_status("\n".join(lines), "ok" if done and outcome.complete else "error")
-        if not done:
+        self.show_status(*outcome_report(outcome, self.source.server_now()))
+        if not landed(outcome):
             return
         self.outcome = outcome
         self.action.hide()

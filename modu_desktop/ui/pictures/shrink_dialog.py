@@ -27,8 +27,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt, Signal
 from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
-from modu_desktop.core.changes import words as change_words
-from modu_desktop.core.changes.outcome import ChangeOutcome, ChangeState
+from modu_desktop.core.changes.outcome import ChangeOutcome
 from modu_desktop.core.pictures.library import LibraryPicture
 from modu_desktop.core.pictures.pixels import PixelSize
 from modu_desktop.core.pictures.uploads import (
@@ -39,6 +38,7 @@ from modu_desktop.core.pictures.uploads import (
 )
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.change_outcome import landed, outcome_report
 from modu_desktop.ui.kit.fit import fit_to_screen
 from modu_desktop.ui.kit.op_dialog import OpDialog
 
@@ -269,12 +269,8 @@ class ShrinkPictureDialog(OpDialog):
             self.show_status(res.text(), "error")
             return
         outcome: ChangeOutcome = res
-        now = self.source.server_now()
-        lines = [change_words.headline(outcome)()]
-        lines += [f"• {change_words.left_out(n, now)()}" for n in outcome.left_out]
-        done = outcome.state in (ChangeState.COMMITTED, ChangeState.QUEUED)
-        self.show_status("\n".join(lines), "ok" if done and outcome.complete else "error")
-        if not done:
+        self.show_status(*outcome_report(outcome, self.source.server_now()))
+        if not landed(outcome):
             return
         self.outcome = outcome
         self.action.hide()

@@ -47,24 +47,31 @@ class DeployStatus:
         self.stopped = stopped
         self.explain = explain
         self.server_now = server_now
-        self._follow: dict[str, asyncio.Task[None]] = {}  # doc id → its last save's follower
+        self._follow: dict[str, asyncio.Task[None]] = {}  # commit sha → its build's follower
+        self._commit_of: dict[str, str] = {}  # doc id → the commit of its last save here
         self._site: asyncio.Task[None] | None = None
         self._looking = False
 
     def watch(self, doc_id: str, commit_sha: str, page_url: str | None = None) -> None:
         """Follow the Deploy run of ``commit_sha``, a save of ``doc_id`` (``page_url``: where
-        the page is published)."""
-        old = self._follow.pop(doc_id, None)
-        if old is not None and not old.done():
-            old.cancel()
-        self.board.saved(
+        the page is published). The pages of one commit (a change of many pages) are followed
+        together, by one follower: one build, asked about once per look."""
+        before = self._commit_of.get(doc_id)
+        self._commit_of[doc_id] = commit_sha
+        if before not in (None, commit_sha) and before not in self._commit_of.values():
+            old = self._follow.pop(str(before), None)
+            if old is not None and not old.done():
+                old.cancel()  # no page of it is shown any more: a later save is followed
+        tracker = self.board.saved(
             doc_id,
             commit_sha,
             at=self.server_now(),
             page_url=page_url,
             give_up_after_s=NO_RUN_AFTER_S,
         )
-        self._follow[doc_id] = self.ops.run(self._loop(commit_sha), name="deploy-status")
+        self._follow = {c: t for c, t in self._follow.items() if not t.done()}
+        if commit_sha not in self._follow and not tracker.state.final:
+            self._follow[commit_sha] = self.ops.run(self._loop(commit_sha), name="deploy-status")
 
     def following(self) -> bool:
         """Whether the build of a save is still being followed (its runs polled)."""

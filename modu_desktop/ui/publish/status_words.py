@@ -95,10 +95,13 @@ def publishing_line(status: DocStatus, now: float) -> str:
     return line
 
 
-def status_bar_words(status: DocStatus, title: str | None) -> tuple[str, str]:
+def status_bar_words(status: DocStatus, title: str | None, others: int = 0) -> tuple[str, str]:
     """The status bar's publishing label; ``title`` names the document when it is not the one
-    on screen (the last one saved)."""
+    on screen (the last one saved), and ``others`` counts the pages saved with it in the same
+    commit (a change of many pages is told as one: "“장학금 연습” 외 1개 문서: 게시 대기 중")."""
     text, kind = status_words(status)
-    if text and title:
+    if text and title and others:
+        text = tr("“{doc}” and {n} other page(s): {state}", doc=title, n=others, state=text)
+    elif text and title:
         text = tr("“{doc}”: {state}", doc=title, state=text)
     return text, kind

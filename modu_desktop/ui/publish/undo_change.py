@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from modu_desktop.core.changes import words
 from modu_desktop.core.changes.outcome import ChangeOutcome, ChangeState
 from modu_desktop.core.changes.send import send_change
 from modu_desktop.core.changes.undo import NothingBefore, prepare_undo
 from modu_desktop.core.documents.history import Version
 from modu_desktop.i18n import tr
+from modu_desktop.ui.kit.change_outcome import outcome_report
 from modu_desktop.ui.publish.landed_pages import PagesWindow, WindowPages
 
 __all__ = ["outcome_notice", "undo_from_history"]
@@ -34,11 +34,9 @@ class UndoWindow(PagesWindow, Protocol):
 def outcome_notice(outcome: ChangeOutcome, now: float) -> tuple[str, str]:
     """The notice of a change's outcome: its sentences (the headline, then one line per page
     left out) and the notice's kind."""
-    lines = [words.headline(outcome)()]
-    lines += [f"• {words.left_out(note, now)()}" for note in outcome.left_out]
-    done = outcome.state in (ChangeState.COMMITTED, ChangeState.QUEUED)
-    kind = "info" if done and outcome.complete else "warning" if done else "error"
-    return "\n".join(lines), kind
+    text, kind = outcome_report(outcome, now)
+    # the notice bar has no green: a change that went through whole is news, told in blue
+    return text, "info" if kind == "ok" else kind
 
 
 async def undo_from_history(

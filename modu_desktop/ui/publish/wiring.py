@@ -233,11 +233,15 @@ class Publishing(QObject):
         s = win.doc
         status = board.status(s.doc_id if s is not None else None)
         win.editor_pane.show_status(status if s is not None else None, now)
-        shown, title = status, None
-        last = board.last_saved
-        if status.publishing is State.NONE and last and (s is None or last != s.doc_id):
-            shown, title = board.status(last), win.label(last)
-        text, kind = status_bar_words(shown, title)
+        shown, title, others = status, None, 0
+        pages, open_id = board.last_save, s.doc_id if s is not None else None
+        # the open page changed with others in one commit, or nothing saved of it but others
+        together = len(pages) > 1 and open_id in pages
+        if together or (status.publishing is State.NONE and pages and open_id not in pages):
+            shown = board.last_save_status() or status
+            title = win.label(open_id if together and open_id else pages[0])
+            others = len(pages) - 1
+        text, kind = status_bar_words(shown, title, others)
         show_state(win.status_deploy, text, kind)
         stop = board.stop
         marks = {}

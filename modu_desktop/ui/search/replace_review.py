@@ -41,7 +41,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.changes import words as change_words
 from modu_desktop.core.changes.outcome import ChangeOutcome, ChangeState, PageDone
 from modu_desktop.core.changes.send import send_change
 from modu_desktop.core.search import words as search_words
@@ -58,6 +57,7 @@ from modu_desktop.core.search.model import (
 from modu_desktop.core.workspace import Workspace
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.change_outcome import landed, outcome_report
 from modu_desktop.ui.kit.fit import fit_to_screen
 from modu_desktop.ui.kit.op_dialog import OpDialog
 
@@ -327,18 +327,12 @@ class ReplaceReviewDialog(OpDialog):
         self.outcome = outcome
         if outcome.state is ChangeState.COMMITTED and self.open_pages is not None:
             self.open_pages.landed(outcome.committed, outcome.commit_sha)
-        now = self.ws.server_now()
-        lines = [change_words.headline(outcome)()]
-        lines += [f"• {change_words.left_out(n, now)()}" for n in outcome.left_out]
-        done = outcome.state in (ChangeState.COMMITTED, ChangeState.QUEUED)
-        # saved with a page left as it was is a note, not a failure: red only when nothing went
-        kind = "ok" if done and outcome.complete else "warning" if done else "error"
-        self.show_status("\n".join(lines), kind)
+        self.show_status(*outcome_report(outcome, self.ws.server_now()))
         self.action.hide()
         self.hits_area.setEnabled(False)
         self.cancel.setText(tr("Close"))
         self.cancel.setDefault(True)
-        if done:
+        if landed(outcome):
             self.replaced.emit(outcome)
 
 

@@ -118,3 +118,37 @@ def test_a_later_failure_of_the_same_page_says_why_at_once_while_its_log_is_read
     status = kim.status("03-strategy")
     assert status.publishing is PublishPhase.FAILED and status.breaks_site == KIMS
     assert kim.open_failures() == ["c2"]  # its own log is still to be read
+
+
+def test_the_pages_of_one_commit_are_published_together_and_told_as_one() -> None:
+    """A replacement across pages is one commit: every page of it follows that one build,
+    and the last save is the change, not its last page."""
+    kim = PublishBoard("kim")
+    kim.saved("03-strategy", "c1")
+    kim.saved("05-notes", "c1")
+    assert kim.last_save == ("03-strategy", "05-notes")
+    kim.observe("c1", [Run("in_progress", head_sha="c1", id=10)])
+    assert {kim.status(d).publishing for d in kim.last_save} == {PublishPhase.BUILDING}
+    kim.observe("c1", [Run("completed", "success", head_sha="c1", id=10)])
+    assert {kim.status(d).publishing for d in kim.last_save} == {PublishPhase.PUBLISHED}
+    last = kim.last_save_status()
+    assert last is not None and last.publishing is PublishPhase.PUBLISHED
+    kim.saved("05-notes", "c2")  # one of them saved again, alone
+    assert kim.last_save == ("05-notes",)
+    assert kim.status("03-strategy").publishing is PublishPhase.PUBLISHED
+    assert kim.status("05-notes").publishing is PublishPhase.WAITING
+    kim.forget("05-notes")
+    assert kim.last_save == () and kim.last_save_status() is None
+
+
+def test_a_change_of_many_pages_that_breaks_the_site_is_told_by_its_breaking_page() -> None:
+    kim = PublishBoard("kim")
+    for doc_id in ("05-notes", "03-strategy", "04-admission"):
+        kim.saved(doc_id, "c1")
+    kim.observe("c1", [Run("completed", "failure", head_sha="c1", id=10)])
+    assert kim.open_failures() == ["c1"]  # one commit, one log to read
+    kim.site_stopped(_stop(10, KIMS))
+    assert kim.status("05-notes").publishing is PublishPhase.ON_HOLD
+    last = kim.last_save_status()
+    assert last is not None and last.publishing is PublishPhase.FAILED
+    assert last.breaks_site == KIMS

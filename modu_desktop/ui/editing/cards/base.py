@@ -29,7 +29,6 @@ from modu_desktop.core.pageedit.segments import CardSpan
 from modu_desktop.i18n import tr
 from modu_desktop.ui.kit.shortcuts import PAGE_EDITOR, page_keys_text
 
-CARD_ACTIONS = ("up", "down", "text-above", "text-below", "block-above", "block-below", "remove")
 MOVE_UP_KEYS = PAGE_EDITOR["cardUp"].keys
 MOVE_DOWN_KEYS = PAGE_EDITOR["cardDown"].keys
 REMOVE_KEYS = PAGE_EDITOR["cardRemove"].keys
@@ -116,7 +115,7 @@ class Card(QFrame):
     """One card of the page editor (see the module docstring)."""
 
     edited = Signal(object, str, bool)  # card, the span's new text, typing (joins undo steps)
-    actionRequested = Signal(object, str)  # card, one of CARD_ACTIONS
+    actionRequested = Signal(object, str)  # card; up, down, remove, text-/block-above/-below
     built = Signal(object)  # the card's fields exist now
     lookRequested = Signal()  # its text may now read as other cards: the page looks again
     kind = "card"
@@ -310,6 +309,3 @@ class Card(QFrame):
     def show_offset(self, offset: int) -> None:
         """Put the keyboard at ``offset`` of ``source`` (as near as the card can)."""
         self.focus_in()
-
-    def build_hint(self) -> None:
-        """Until its fields are made, a card says what it holds in one line."""
