@@ -213,6 +213,6 @@ def test_lang_ko_words_the_cli_in_korean(cli_env: Any, capsys: pytest.CaptureFix
     assert main(["--lang", "ko", *cli_args(sb, "docs", "delete", "03-strategy")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: 삭제하지 않았습니다: @editor2 님이 “비전과 추진 전략” 문서를 ")
-    assert "마지막 응답: " in err and err.rstrip().endswith("(docs/03-strategy.md)")
+    assert "마지막 접속: " in err and err.rstrip().endswith("(docs/03-strategy.md)")
     assert main(cli_args(sb, "docs", "delete", "03-strategy")) == 1  # English again by default
     assert "@editor2 is editing “비전과 추진 전략” since " in capsys.readouterr().err

@@ -20,7 +20,7 @@ def test_hits_are_listed_under_each_page_title_with_their_place(
     assert "모집 안내와 현황 (docs/04-admission.md)\n" in out  # the page by its title
     assert "  좌우 분할 패널 › 왼쪽 › 항목 1 › 이름: 기초 [과정]\n" in out
     assert "  표 › 행 1 › 과정: **기초 [과정]**\n" in out  # a data table's cell, as written
-    assert out.rstrip().endswith("곳을 찾았습니다.") and "문서 4개에서" in out
+    assert out.rstrip().endswith("곳을 찾았습니다.") and "4개 문서에서" in out
 
 
 def test_json_gives_the_page_the_place_the_text_and_where_the_words_are(

@@ -130,7 +130,7 @@ def test_korean_lock_sentences_read_right_after_any_name(who: str) -> None:
         for wrong in ("가", "이", "는", "은", "를", "을"):
             assert f"{who}{wrong} " not in t, t
     assert texts[2] == f"지금 {who} 님이 “추진 전략”을 편집하고 있습니다."
-    assert "마지막 응답: " in texts[1] and "(방금)" in texts[1]
+    assert "마지막 접속: " in texts[1] and "(방금)" in texts[1]
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_each_screen_keeps_its_variant() -> None:
     assert words.badge(_holding("editor2", State.STALE)).en == "editor2 · inactive"
     assert words.badge(_holding("me", State.MINE_HERE)).ko == "나 (이 창)"
     details = in_lang("ko", words.dialog_details(h))
-    assert details.startswith("편집 시작: ") and "\n마지막 응답: " in details
+    assert details.startswith("편집 시작: ") and "\n마지막 접속: " in details
 
 
 def test_a_lock_view_is_told_the_same_way() -> None:
