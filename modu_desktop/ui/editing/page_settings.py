@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QRect, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QWidget,
@@ -52,8 +52,9 @@ class FrontMatterForm(QGroupBox):
         self.theme_box.addItem(tr("(default)"), None)
         for theme in THEMES:
             self.theme_box.addItem(theme_swatch(theme.key), theme.label, theme.key)
+            # the whole name where a narrow box cuts it, never the site's key for it
             self.theme_box.setItemData(
-                self.theme_box.count() - 1, theme.key, Qt.ItemDataRole.ToolTipRole
+                self.theme_box.count() - 1, theme.label, Qt.ItemDataRole.ToolTipRole
             )
         self.layout_box = QComboBox()
         self.layout_box.setObjectName("fmLayout")
@@ -68,16 +69,15 @@ class FrontMatterForm(QGroupBox):
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
             box.setMinimumContentsLength(8)
-        row = QHBoxLayout()
-        row.addWidget(self.position_edit)
         self.theme_label = QLabel(tr("The&me:"))
         self.theme_label.setBuddy(self.theme_box)
-        row.addWidget(self.theme_label)
-        row.addWidget(self.theme_box, 1)
         self.layout_label = QLabel(tr("La&yout:"))
         self.layout_label.setBuddy(self.layout_box)
-        row.addWidget(self.layout_label)
-        row.addWidget(self.layout_box, 1)
+        row = QWidget()
+        self.choices = QGridLayout(row)
+        self.choices.setContentsMargins(0, 0, 0, 0)
+        self.narrow: bool | None = None
+        self._arrange(narrow=False)
 
         title_label = QLabel(tr("&Title:"))
         title_label.setBuddy(self.title_edit)
@@ -103,6 +103,44 @@ class FrontMatterForm(QGroupBox):
         self.layout_box.activated.connect(
             lambda _i: self.fieldEdited.emit("layout", self.layout_box.currentData())
         )
+
+    def _arrange(self, *, narrow: bool) -> None:
+        """Order, theme and layout on one line; in a narrow pane the layout goes under the
+        theme, so that neither choice is cut to "공공 블루 (챕"."""
+        if narrow == self.narrow:
+            return
+        self.narrow = narrow
+        grid = self.choices
+        for w in (self.position_edit, self.theme_label, self.theme_box):
+            grid.removeWidget(w)
+        for w in (self.layout_label, self.layout_box):
+            grid.removeWidget(w)
+        grid.addWidget(self.position_edit, 0, 0)
+        grid.addWidget(self.theme_label, 0, 1)
+        grid.addWidget(self.theme_box, 0, 2)
+        at = (1, 1) if narrow else (0, 3)
+        grid.addWidget(self.layout_label, *at)
+        grid.addWidget(self.layout_box, at[0], at[1] + 1)
+        for column in range(5):
+            grid.setColumnStretch(column, 1 if column == 2 or (column == 4 and not narrow) else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._arrange(narrow=event.size().width() < self._one_line_width())
+
+    def _one_line_width(self) -> int:
+        """How wide the form must be to show both choices whole on one line."""
+        fm = self.fontMetrics()
+
+        def whole(box: QComboBox) -> int:
+            longest = max(fm.horizontalAdvance(box.itemText(i)) for i in range(box.count()))
+            return longest + box.iconSize().width() + 48  # the arrow, the frame and padding
+
+        labels = sum(fm.horizontalAdvance(w.text().replace("&", "")) for w in
+                     (self.theme_label, self.layout_label))  # fmt: skip
+        form_labels = fm.horizontalAdvance(tr("Menu la&bel:").replace("&", "")) + 40
+        return (form_labels + self.position_edit.maximumWidth() + labels
+                + whole(self.theme_box) + whole(self.layout_box) + 40)  # fmt: skip
 
     def _position_edited(self, text: str) -> None:
         text = text.strip()
