@@ -69,6 +69,7 @@ def test_a_picture_on_the_site_goes_where_the_caret_was(
         10,
         "the photo chosen",
     )
+    screen.screenshot("picture-library-picking-1600")
     app.click(name="pictureInsertButton")
     app.wait(
         lambda: (
