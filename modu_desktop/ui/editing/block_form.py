@@ -265,7 +265,7 @@ class ItemTable(RowsTable):
                     keys.append(f.key)
         self.keys = keys
         self._button("addItemButton", tr("Add item"), self.add)
-        self._button("removeItemButton", tr("Remove"), self.remove)
+        self._button("removeItemButton", tr("Remove"), self.remove_row)
         self._button("moveUpButton", tr("Up"), lambda: self.move_row(-1))
         self._button("moveDownButton", tr("Down"), lambda: self.move_row(1))
         self.rebuild()
@@ -309,25 +309,4 @@ class ItemTable(RowsTable):
         self.body.add(new, at)
         self.rebuild()
         self._select(at)
-        self._emit()
-
-    def remove(self) -> None:
-        row = self.current()
-        if self.read_only or not (0 <= row < len(self.body.items)):
-            return
-        self.body.remove(row)
-        self.rebuild()
-        self._select(min(row, len(self.body.items) - 1))
-        self._emit()
-
-    def move_row(self, delta: int) -> None:
-        row = self.current()
-        dst = row + delta
-        if self.read_only or not (0 <= row < len(self.body.items)):
-            return
-        if not 0 <= dst < len(self.body.items):
-            return
-        self.body.move(row, dst)
-        self.rebuild()
-        self._select(dst)
         self._emit()

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modu_desktop.core.brochure.block_model import BlockModel, Row
+from modu_desktop.core.brochure.block_model import BlockModel, ItemList, Row
 from modu_desktop.core.brochure.cells import (
     ACCENT,
     BOLD,
@@ -52,7 +52,10 @@ _STYLE_TOOLS = (
 
 
 class RowsTable(QWidget):
-    """A table over a block's list, with buttons under it that wrap in a narrow pane."""
+    """A table over a block's list (``body``, set by the subclass), with buttons under it that
+    wrap in a narrow pane; a row removed or moved in the list alike for every such table."""
+
+    body: ItemList
 
     def __init__(self, emit: Callable[[], None]) -> None:
         super().__init__()
@@ -108,6 +111,27 @@ class RowsTable(QWidget):
 
     def rebuild(self) -> None:
         raise NotImplementedError
+
+    def remove_row(self) -> None:
+        row = self.current()
+        if self.read_only or not (0 <= row < len(self.body.items)):
+            return
+        self.body.remove(row)
+        self.rebuild()
+        self._select(min(row, len(self.body.items) - 1))
+        self._emit()
+
+    def move_row(self, delta: int) -> None:
+        row = self.current()
+        dst = row + delta
+        if self.read_only or not (0 <= row < len(self.body.items)):
+            return
+        if not 0 <= dst < len(self.body.items):
+            return
+        self.body.move(row, dst)
+        self.rebuild()
+        self._select(dst)
+        self._emit()
 
 
 class DataTable(RowsTable):
@@ -291,27 +315,6 @@ class DataTable(RowsTable):
         self.body.add(self.model.new_item({"row": " | ".join(["-"] * width)}), at)
         self.rebuild()
         self._select(at)
-        self._emit()
-
-    def remove_row(self) -> None:
-        row = self.current()
-        if self.read_only or not (0 <= row < len(self.body.items)):
-            return
-        self.body.remove(row)
-        self.rebuild()
-        self._select(min(row, len(self.body.items) - 1))
-        self._emit()
-
-    def move_row(self, delta: int) -> None:
-        row = self.current()
-        dst = row + delta
-        if self.read_only or not (0 <= row < len(self.body.items)):
-            return
-        if not 0 <= dst < len(self.body.items):
-            return
-        self.body.move(row, dst)
-        self.rebuild()
-        self._select(dst)
         self._emit()
 
     def add_column(self) -> None:
