@@ -20,11 +20,11 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from PySide6.QtCore import QObject
 
-from modu_desktop.core.search.index import Refreshed, SearchIndex
+from modu_desktop.core.search.index import Listed, Refreshed, SearchIndex
 from modu_desktop.core.search.kept import KeptPages
 from modu_desktop.core.search.model import SearchOptions, SearchResults
 from modu_desktop.i18n import tr
@@ -39,19 +39,6 @@ LISTED_HITS = 500  # places listed at most (every one is counted)
 OpenFound = Callable[[Found, str, SearchOptions], Coroutine[Any, Any, object]]
 Review = Callable[[ReplaceRequest], Coroutine[Any, Any, object]]
 Run = Callable[[Coroutine[Any, Any, Any]], object]
-
-
-class ListedPage(Protocol):
-    """What the search needs of a listed page (``DocSummary`` has it)."""
-
-    @property
-    def doc_id(self) -> str: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def sha(self) -> str: ...
-    @property
-    def title(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +87,7 @@ class SearchMode(QObject):
         self._say()
 
     # ------------------------------------------------------------------ keeping up with the list
-    def follow(self, docs: Sequence[ListedPage], titles: dict[str, str] | None = None) -> None:
+    def follow(self, docs: Sequence[Listed], titles: dict[str, str] | None = None) -> None:
         """A new listing (after a list refresh): the index follows it in the background."""
         titles = titles or {}
         pages = tuple(
