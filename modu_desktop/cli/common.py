@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -51,6 +52,23 @@ def conn_parser() -> argparse.ArgumentParser:
         "--lang", choices=("en", "ko"), default=argparse.SUPPRESS, help="language of the messages"
     )
     return p
+
+
+@contextmanager
+def blob_cache() -> Iterator[str]:
+    """The app's blob cache (a command after the app listed the pages reads nothing twice), or
+    a folder for this command when there is none."""
+    from modu_desktop.core.account.paths import app_paths
+
+    try:
+        folder = str(app_paths().ensure().blob_cache_dir)
+    except OSError:
+        folder = ""
+    if folder:
+        yield folder  # outside the try: an OSError of the command itself is not ours to catch
+        return
+    with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
+        yield tmp
 
 
 @contextmanager

@@ -25,9 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from modu_desktop.cli import common
@@ -78,23 +75,10 @@ def register(images: Any) -> None:
     p.set_defaults(run=_images_rename)
 
 
-@contextmanager
-def _cache_dir() -> Iterator[str]:
-    from modu_desktop.core.account.paths import app_paths
-
-    try:
-        yield str(app_paths().ensure().blob_cache_dir)
-        return
-    except OSError:
-        pass
-    with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
-        yield tmp
-
-
 async def _library(ctx: common.Context, *, pixels: bool) -> PictureLibrary:
     from modu_desktop.core.documents.store import DocumentStore
 
-    with _cache_dir() as cache:
+    with common.blob_cache() as cache:
         store = DocumentStore(ctx.client, cache, branch=ctx.client.repo.branch)
         await store.refresh()
         library = library_from_store(store)
@@ -210,7 +194,7 @@ async def _images_rename(args: argparse.Namespace, ctx: common.Context) -> int:
     from modu_desktop.core.documents.store import DocumentStore
 
     login = await ctx.login()
-    with _cache_dir() as cache:
+    with common.blob_cache() as cache:
         ws = common.workspace(ctx, login, cache)
         store: DocumentStore = ws.store
         await store.refresh()

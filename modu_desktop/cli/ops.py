@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from modu_desktop.cli import common
@@ -160,19 +158,6 @@ def _add_new(docs: Any) -> None:
 # Commands
 
 
-@contextmanager
-def _store_dir() -> Iterator[str]:
-    from modu_desktop.core.account.paths import app_paths
-
-    try:
-        yield str(app_paths().ensure().blob_cache_dir)
-        return
-    except OSError:
-        pass
-    with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
-        yield tmp
-
-
 async def _ops(ctx: common.Context, cache_dir: str) -> DocOps:
     login = await ctx.login()
     ws = common.workspace(ctx, login, cache_dir)
@@ -207,7 +192,7 @@ def _result_json(res: OpResult) -> dict[str, Any]:
 
 
 async def _docs_new(args: argparse.Namespace, ctx: common.Context) -> int:
-    with _store_dir() as cache:
+    with common.blob_cache() as cache:
         ops = await _ops(ctx, cache)
         position = args.position
         if position is None:  # last in the menu, like the app's new pages
@@ -227,21 +212,21 @@ async def _docs_new(args: argparse.Namespace, ctx: common.Context) -> int:
 
 
 async def _docs_publish(args: argparse.Namespace, ctx: common.Context) -> int:
-    with _store_dir() as cache:
+    with common.blob_cache() as cache:
         ops = await _ops(ctx, cache)
         res = await ops.publish(args.doc_id)
     return _finish(res, ctx)
 
 
 async def _docs_delete(args: argparse.Namespace, ctx: common.Context) -> int:
-    with _store_dir() as cache:
+    with common.blob_cache() as cache:
         ops = await _ops(ctx, cache)
         res = await ops.delete(args.doc_id)
     return _finish(res, ctx)
 
 
 async def _docs_move(args: argparse.Namespace, ctx: common.Context) -> int:
-    with _store_dir() as cache:
+    with common.blob_cache() as cache:
         ops = await _ops(ctx, cache)
         res = await ops.move(args.doc_id, args.direction)
     return _finish(res, ctx)
@@ -255,7 +240,7 @@ async def _docs_import(args: argparse.Namespace, ctx: common.Context) -> int:
     )
 
     cands = read_candidates(args.files)
-    with _store_dir() as cache:
+    with common.blob_cache() as cache:
         ops = await _ops(ctx, cache)
         if args.dry_run:
             checked = check_candidates(cands, await ops.store.refresh())

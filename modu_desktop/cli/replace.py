@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 from modu_desktop.cli import common as cli
@@ -66,21 +64,6 @@ def register(subparsers: Mapping[str, Any]) -> None:
     p.set_defaults(run=_docs_replace)
 
 
-@contextmanager
-def _cache_dir() -> Iterator[str]:
-    from modu_desktop.core.account.paths import app_paths
-
-    try:
-        folder = str(app_paths().ensure().blob_cache_dir)
-    except OSError:
-        folder = ""
-    if folder:
-        yield folder
-        return
-    with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
-        yield tmp
-
-
 async def _docs_replace(args: argparse.Namespace, ctx: cli.Context) -> int:
     from modu_desktop.core.changes.send import send_change
     from modu_desktop.core.search.apply import plan_across_pages, prepare_replace
@@ -90,7 +73,7 @@ async def _docs_replace(args: argparse.Namespace, ctx: cli.Context) -> int:
     if not args.old.strip():
         raise cli.CliFailure(tr("Give the words to replace."))
     login = await ctx.login()
-    with _cache_dir() as cache:
+    with cli.blob_cache() as cache:
         ws = cli.workspace(ctx, login, cache)
         snap = await ws.store.refresh()
         unknown = [d for d in args.pages or () if snap.doc(d) is None]

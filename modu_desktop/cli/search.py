@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 from modu_desktop.cli import common as cli
@@ -57,7 +55,7 @@ async def _docs_search(args: argparse.Namespace, ctx: cli.Context) -> int:
 
     if not args.text.strip():
         raise cli.CliFailure(tr("Give the words to find."))
-    with _cache_dir() as cache:
+    with cli.blob_cache() as cache:
         store = DocumentStore(ctx.client, cache, branch=ctx.client.repo.branch)
         snap = await store.refresh()
         index = SearchIndex(store.cache.get)
@@ -73,23 +71,6 @@ async def _docs_search(args: argparse.Namespace, ctx: cli.Context) -> int:
             return 1
         raise cli.CliFailure(tr("No page has “{text}”.", text=args.text))
     return 0
-
-
-@contextmanager
-def _cache_dir() -> Iterator[str]:
-    """The app's blob cache (searching after the app listed the pages reads nothing twice),
-    or a folder for this command when there is none."""
-    from modu_desktop.core.account.paths import app_paths
-
-    try:
-        folder = str(app_paths().ensure().blob_cache_dir)
-    except OSError:
-        folder = ""
-    if folder:
-        yield folder
-        return
-    with tempfile.TemporaryDirectory(prefix="modu-cli-") as tmp:
-        yield tmp
 
 
 def _print(found: Any, ctx: cli.Context) -> None:
