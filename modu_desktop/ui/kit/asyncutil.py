@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
@@ -26,6 +27,18 @@ async def run_dialog(dialog: QDialog) -> int:
     finally:
         with contextlib.suppress(RuntimeError, TypeError):
             dialog.finished.disconnect(finished)
+
+
+async def run_dialog_while_loading(dialog: QDialog, load: Callable[[], Awaitable[object]]) -> None:
+    """Show ``dialog`` window-modally while ``load()`` fills it in, wait until it is closed,
+    then let Qt delete it."""
+    try:
+        shown = asyncio.ensure_future(run_dialog(dialog))
+        await load()
+        await shown
+    finally:
+        with contextlib.suppress(RuntimeError):  # gone already with the window it was over
+            dialog.deleteLater()
 
 
 async def ask(

@@ -22,7 +22,6 @@ outcome, pages named by their titles.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import posixpath
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +44,7 @@ from modu_desktop.core.documents.naming import DOCS_DIR
 from modu_desktop.core.pictures.library import LibraryPicture, PictureLibrary
 from modu_desktop.core.pictures.rule import STATIC_DIR
 from modu_desktop.i18n import tr
-from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.asyncutil import run_dialog_while_loading
 from modu_desktop.ui.kit.change_outcome import landed, outcome_report
 from modu_desktop.ui.kit.fit import fit_to_screen
 from modu_desktop.ui.kit.op_dialog import OpDialog
@@ -321,11 +320,5 @@ async def rename_and_wait(
     """Show the rename (window-modal) and wait until it is closed: the outcome when it was
     sent (committed or waiting in the queue), None when nothing was."""
     dialog = RenamePictureDialog(source, library, picture, parent)
-    try:
-        shown = asyncio.ensure_future(run_dialog(dialog))
-        await dialog.load()
-        await shown
-        return dialog.outcome
-    finally:
-        with contextlib.suppress(RuntimeError):  # gone already with the library it was over
-            dialog.deleteLater()
+    await run_dialog_while_loading(dialog, dialog.load)
+    return dialog.outcome

@@ -18,7 +18,6 @@ chosen; a copy that is not lighter is not offered. 취소 is the default button.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import posixpath
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,7 +36,7 @@ from modu_desktop.core.pictures.uploads import (
     size_text,
 )
 from modu_desktop.i18n import tr
-from modu_desktop.ui.kit.asyncutil import run_dialog
+from modu_desktop.ui.kit.asyncutil import run_dialog_while_loading
 from modu_desktop.ui.kit.change_outcome import landed, outcome_report
 from modu_desktop.ui.kit.fit import fit_to_screen
 from modu_desktop.ui.kit.op_dialog import OpDialog
@@ -289,11 +288,5 @@ async def shrink_and_wait(
     """Show 그림 줄이기 (window-modal) and wait until it is closed: the outcome when the
     smaller picture was sent, None when nothing was."""
     dialog = ShrinkPictureDialog(source, picture, pixels, parent)
-    try:
-        shown = asyncio.ensure_future(run_dialog(dialog))
-        await dialog.load()
-        await shown
-        return dialog.outcome
-    finally:
-        with contextlib.suppress(RuntimeError):  # gone already with the library it was over
-            dialog.deleteLater()
+    await run_dialog_while_loading(dialog, dialog.load)
+    return dialog.outcome
