@@ -26,7 +26,7 @@ def _make_a_page(app: HandsApp, title: str) -> None:
     app.click(name="docFilter")  # the window has the keyboard
     app.screen.key("ctrl+n")
     app.wait(
-        lambda: any(w["name"] == "opsNewDocDialog" for w in app.probe.windows()),
+        lambda: app.probe.window_open("opsNewDocDialog"),
         20,
         "the new page dialog",
     )

@@ -39,15 +39,6 @@ def library_app(
         app.finish()
 
 
-def _window_open(app: HandsApp, name: str) -> bool:
-    return any(w["name"] == name for w in app.probe.windows())
-
-
-def _row(app: HandsApp, name: str) -> dict[str, Any] | None:
-    rows = app.probe.ask("rows", name="pictureList")["rows"]
-    return next((r for r in rows if r["texts"][0].startswith(name + "\n")), None)
-
-
 def test_a_picture_on_the_site_goes_where_the_caret_was(
     library_app: HandsApp, screen: XScreen, hands_sandbox: Any
 ) -> None:
@@ -59,10 +50,12 @@ def test_a_picture_on_the_site_goes_where_the_caret_was(
         lambda: app.probe.text(**box)["before"] == "Alpha 그림", 10, "the caret after “Alpha 그림”"
     )
     app.click(name="textTool_picture")
-    app.wait(lambda: _window_open(app, "opsImageDialog"), 20, "the picture dialog")
+    app.wait(lambda: app.probe.window_open("opsImageDialog"), 20, "the picture dialog")
     app.click(name="pickFromSiteButton")
-    app.wait(lambda: _window_open(app, "pictureLibraryPicker"), 20, "the library, for picking")
-    row = app.wait(lambda: _row(app, "sample-photo.png"), 30, "the practice photo in the list")
+    app.wait(lambda: app.probe.window_open("pictureLibraryPicker"), 20, "the library, for picking")
+    row = app.wait(
+        lambda: app.probe.picture_row("sample-photo.png"), 30, "the practice photo in the list"
+    )
     screen.click_rect(row["rect"])
     app.wait(
         lambda: app.probe.widget(name="pictureDetailName")["text"] == "sample-photo.png",
@@ -73,8 +66,8 @@ def test_a_picture_on_the_site_goes_where_the_caret_was(
     app.click(name="pictureInsertButton")
     app.wait(
         lambda: (
-            not _window_open(app, "pictureLibraryPicker")
-            and not _window_open(app, "opsImageDialog")
+            not app.probe.window_open("pictureLibraryPicker")
+            and not app.probe.window_open("opsImageDialog")
         ),
         20,
         "both dialogs closed",

@@ -50,23 +50,14 @@ def rename_app(
         app.finish()
 
 
-def _window_open(app: HandsApp, name: str) -> bool:
-    return any(w["name"] == name for w in app.probe.windows())
-
-
-def _row(app: HandsApp, name: str) -> dict[str, Any] | None:
-    rows = app.probe.ask("rows", name="pictureList")["rows"]
-    return next((r for r in rows if r["texts"][0].startswith(name + "\n")), None)
-
-
 def test_a_picture_renamed_from_the_library_changes_the_open_page_s_address(
     rename_app: HandsApp, screen: XScreen, hands_sandbox: Any
 ) -> None:
     app = rename_app
     commits = len(hands_sandbox.commits())
     app.click(name="pictureLibraryButton")
-    app.wait(lambda: _window_open(app, "pictureLibrary"), 20, "the picture library")
-    row = app.wait(lambda: _row(app, "hands-rename.png"), 30, "the picture in the list")
+    app.wait(lambda: app.probe.window_open("pictureLibrary"), 20, "the picture library")
+    row = app.wait(lambda: app.probe.picture_row("hands-rename.png"), 30, "the picture in the list")
     screen.click_rect(row["rect"])
     app.wait(
         lambda: app.probe.widget(name="pictureDetailName")["text"] == "hands-rename.png",
@@ -74,7 +65,7 @@ def test_a_picture_renamed_from_the_library_changes_the_open_page_s_address(
         "the picture chosen",
     )
     app.click(name="pictureRenameButton")
-    app.wait(lambda: _window_open(app, "renamePictureDialog"), 20, "the rename dialog")
+    app.wait(lambda: app.probe.window_open("renamePictureDialog"), 20, "the rename dialog")
     app.wait(lambda: app.probe.widgets(name="renamePageList"), 10, "the pages it rewrites")
     app.click(name="renameName")
     screen.key("ctrl+a")

@@ -63,7 +63,7 @@ def test_a_picture_goes_where_the_caret_was(
     )
     app.click(name="textTool_picture")
     app.wait(
-        lambda: any(w["name"] == "opsImageDialog" for w in app.probe.windows()),
+        lambda: app.probe.window_open("opsImageDialog"),
         20,
         "the picture dialog",
     )
@@ -72,7 +72,7 @@ def test_a_picture_goes_where_the_caret_was(
     screen.type(str(picture))
     screen.key("Return")  # the dialog's own button: upload and insert
     app.wait(
-        lambda: not any(w["name"] == "opsImageDialog" for w in app.probe.windows()),
+        lambda: not app.probe.window_open("opsImageDialog"),
         30,
         "the upload to finish",
     )

@@ -404,6 +404,15 @@ class Probe:
         found: list[dict[str, Any]] = self.ask("windows")["windows"]
         return found
 
+    def window_open(self, name: str) -> bool:
+        """Whether a top window of that object name is shown."""
+        return any(w["name"] == name for w in self.windows())
+
+    def picture_row(self, name: str) -> dict[str, Any] | None:
+        """The picture library's row of the picture file ``name`` (None: not listed)."""
+        rows = self.ask("rows", name="pictureList")["rows"]
+        return next((r for r in rows if r["texts"][0].startswith(name + "\n")), None)
+
     def menu_item(self, text: str | None = None, name: str | None = None) -> dict[str, Any]:
         for menu in self.ask("menus")["menus"]:
             for item in menu["items"]:
