@@ -4,31 +4,20 @@ requests per opening), never how fast anything was. The real run: ``python -m be
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.paths import CHECKOUT
+from tests.helpers.bench import run_bench
 
 
 @pytest.mark.timeout(660)  # a hang guard only: the run takes as long as the machine needs
 def test_picture_library_bench_quick_run(tmp_path: Path) -> None:
     out = tmp_path / "pictures.json"
-    r = subprocess.run(
-        [sys.executable, "-m", "bench", "pictures", "--pictures", "12", "--pages", "4"]
-        + ["--latency-ms", "0", "--json", str(out)],
-        cwd=CHECKOUT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    stdout, result = run_bench(
+        "pictures", "--pictures", "12", "--pages", "4", "--latency-ms", "0", json_out=out
     )
-    assert r.returncode == 0, r.stderr[-2000:]
-    assert "| latency | opening | first view | all thumbnails |" in r.stdout
-    result = json.loads(out.read_text("utf-8"))
+    assert "| latency | opening | first view | all thumbnails |" in stdout
     assert result["site"]["pictures"] == 12 and result["site"]["unused"] == 1
     (run,) = result["results"]
     first, second = run["first"], run["second"]

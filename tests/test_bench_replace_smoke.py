@@ -5,43 +5,20 @@ replace``."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.paths import CHECKOUT
+from tests.helpers.bench import run_bench
 
 
 @pytest.mark.timeout(660)  # a hang guard only: the run takes as long as the machine needs
 def test_replace_bench_quick_run(tmp_path: Path) -> None:
     out = tmp_path / "replace.json"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench",
-            "replace",
-            "--docs",
-            "6",
-            "--others",
-            "3",
-            "--size-kb",
-            "2",
-            "--json",
-            str(out),
-        ],
-        cwd=CHECKOUT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    stdout, result = run_bench(
+        "replace", "--docs", "6", "--others", "3", "--size-kb", "2", json_out=out
     )
-    assert r.returncode == 0, r.stderr[-2000:]
-    assert "### Replace “2025학년도” → “2026학년도” in 6 pages" in r.stdout
-    result = json.loads(out.read_text("utf-8"))
+    assert "### Replace “2025학년도” → “2026학년도” in 6 pages" in stdout
     assert result["documents"] == 9 and result["pages_with_hits"] == 6
     assert result["commits"] == 1 and result["pages_changed"] == 6 and result["met"]
     assert result["requests_for_the_change"] == 6  # ref, commit, tree; tree, commit, ref

@@ -4,45 +4,20 @@ the searches), never how fast anything was. The real run: ``python -m bench sear
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.paths import CHECKOUT
+from tests.helpers.bench import run_bench
 
 
 @pytest.mark.timeout(660)  # a hang guard only: the run takes as long as the machine needs
 def test_search_bench_quick_run(tmp_path: Path) -> None:
     out = tmp_path / "search.json"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench",
-            "search",
-            "--docs",
-            "12",
-            "--size-kb",
-            "2",
-            "--runs",
-            "2",
-            "--changed",
-            "3",
-            "--json",
-            str(out),
-        ],
-        cwd=CHECKOUT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    stdout, result = run_bench(
+        "search", "--docs", "12", "--size-kb", "2", "--runs", "2", "--changed", "3", json_out=out
     )
-    assert r.returncode == 0, r.stderr[-2000:]
-    assert "| query | whole word | case | hits (pages) | median ms | max ms |" in r.stdout
-    result = json.loads(out.read_text("utf-8"))
+    assert "| query | whole word | case | hits (pages) | median ms | max ms |" in stdout
     assert result["documents"] == 12 and result["index_pages_read"] == 12
     assert result["index_later_start_loaded"] == 12  # a later start reads none again
     assert result["requests_during_searches"] == 0

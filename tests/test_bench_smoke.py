@@ -4,14 +4,11 @@ was (timings are the benchmark's to report). The real measurements: ``python -m 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.paths import CHECKOUT
+from tests.helpers.bench import run_bench
 
 ACTIONS = (
     "list_cold",
@@ -29,29 +26,11 @@ ACTIONS = (
 @pytest.mark.timeout(660)  # a hang guard only: the run takes as long as the machine needs
 def test_bench_quick_run_writes_the_expected_json(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench",
-            "--docs",
-            "3",
-            "--latency-ms",
-            "0",
-            "--runs",
-            "1",
-            "--quick",
-            "--json",
-            str(out),
-        ],
-        cwd=CHECKOUT,  # the benchmark lives beside the package, run from the checkout
-        capture_output=True,
-        text=True,
-        timeout=600,
+    stdout, result = run_bench(
+        "--docs", "3", "--latency-ms", "0", "--runs", "1", "--quick", json_out=out
     )
-    assert r.returncode == 0, r.stderr[-2000:]
-    assert "| action |" in r.stdout  # the readable table
-    report = json.loads(out.read_text(encoding="utf-8"))
+    assert "| action |" in stdout  # the readable table
+    report = result
     assert "webadmin" in report["baseline"]
     (cfg,) = report["configs"]
     assert cfg["docs"] == 3 and cfg["latency_ms"] == 0 and cfg["round_trip_ms"] > 0
