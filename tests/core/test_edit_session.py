@@ -5,8 +5,6 @@ queue, release)."""
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +27,15 @@ from modu_desktop.core.edit_session import (
 )
 from modu_desktop.core.locks.wire import lock_path
 from modu_desktop.core.workspace import registry_for
-from tests.helpers.edit_session import DOC, PATH, FakeView, run, workspace
-
-
-def _lock(sb: Any) -> Any:
-    raw = sb.read_file(lock_path(DOC))
-    return None if raw is None else json.loads(raw)
-
-
-async def _until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        assert loop.time() < end, "condition not reached in time"
-        await asyncio.sleep(0.02)
+from tests.helpers.edit_session import (
+    DOC,
+    PATH,
+    FakeView,
+    lock_on_server,
+    run,
+    until,
+    workspace,
+)
 
 
 def _content_commits(sb: Any) -> list[dict[str, Any]]:
@@ -61,11 +54,11 @@ def test_open_uncontended_locks_loads_and_releases_on_close(sandbox: Any, tmp_pa
         session, shown = opened
         assert shown.mode is Mode.EDIT and session.editable and shown.took_over is None
         assert shown.loaded.text == sandbox.read_file(PATH).decode("utf-8")
-        assert _lock(sandbox)["editingBy"] == "editor1" and not view.asked_take_over
+        assert lock_on_server(sandbox)["editingBy"] == "editor1" and not view.asked_take_over
         released = await session.close()
         assert released is not None and released.outcome is not None
         assert released == Released(DOC, released.outcome)
-        assert _lock(sandbox) is None and not session.editable
+        assert lock_on_server(sandbox) is None and not session.editable
         await ws.aclose()
 
     run(body)
@@ -87,10 +80,10 @@ def test_open_contended_asks_and_can_cancel_or_read_only(sandbox: Any, tmp_path:
         session, shown = opened
         assert shown.mode is Mode.READ_ONLY and not session.editable
         assert shown.holder is not None and shown.holder.holder == "editor2"
-        assert _lock(sandbox)["editingBy"] == "editor2"  # reading writes nothing
+        assert lock_on_server(sandbox)["editingBy"] == "editor2"  # reading writes nothing
         assert await session.save("x") is None
         await session.close()
-        assert _lock(sandbox)["editingBy"] == "editor2"
+        assert lock_on_server(sandbox)["editingBy"] == "editor2"
         await peer.locks.release(held)
         await ws.aclose()
         await peer.aclose()
@@ -110,7 +103,7 @@ def test_open_stale_lock_is_taken_over_without_asking(sandbox: Any, tmp_path: Pa
         session, shown = opened
         assert not view.asked_take_over
         assert shown.took_over is not None and shown.took_over.holder == "editor2"
-        assert _lock(sandbox)["editingBy"] == "editor1" and session.editable
+        assert lock_on_server(sandbox)["editingBy"] == "editor1" and session.editable
         await session.close()
         await ws.aclose()
         await peer.aclose()
@@ -147,15 +140,17 @@ def test_steal_and_be_stolen_from(sandbox: Any, tmp_path: Path) -> None:
         assert second is not None
         thief, _ = second
         assert thief_view.asked_take_over[0].holder == "editor1"
-        assert _lock(sandbox)["editingBy"] == "editor2" and thief.editable
+        assert lock_on_server(sandbox)["editingBy"] == "editor2" and thief.editable
         victim.lock_seen("some-other-sha")  # a list refresh saw the lock change: check now
-        await _until(lambda: bool(first_view.of(LockLost)))
+        await until(lambda: bool(first_view.of(LockLost)))
         (lost,) = first_view.of(LockLost)
         assert lost.by == "editor2" and not lost.released and lost.at is not None
         assert not victim.editable and victim.lost
         before = len(sandbox.commits())
         await victim.close()  # never deletes the thief's lock
-        assert _lock(sandbox)["editingBy"] == "editor2" and len(sandbox.commits()) == before
+        assert (
+            lock_on_server(sandbox)["editingBy"] == "editor2" and len(sandbox.commits()) == before
+        )
         saved = await thief.save("stolen text\n")
         assert isinstance(saved, Saved)
         await thief.close()
@@ -196,17 +191,17 @@ def test_heartbeat_renews_and_counts_misses(sandbox: Any, tmp_path: Path) -> Non
         opened = await EditSession.open(ws, view, DOC)
         assert opened is not None
         session, _ = opened
-        await _until(lambda: bool(view.of(LockRenewed)))
+        await until(lambda: bool(view.of(LockRenewed)))
         sandbox.faults.update(failure_rate=1.0, failure_kinds=("reset",))
-        await _until(lambda: len(view.of(HeartbeatMissed)) >= 2)
+        await until(lambda: len(view.of(HeartbeatMissed)) >= 2)
         misses = [e.misses for e in view.of(HeartbeatMissed)]
         assert misses[:2] == [1, 2] and view.of(HeartbeatMissed)[0].expires_in_s is not None
         assert session.editable and not view.of(LockLost)  # still ours as far as we know
         sandbox.faults.update(failure_rate=0.0)
         renewed = len(view.of(LockRenewed))
-        await _until(lambda: len(view.of(LockRenewed)) > renewed)
+        await until(lambda: len(view.of(LockRenewed)) > renewed)
         await session.close()
-        assert _lock(sandbox) is None
+        assert lock_on_server(sandbox) is None
         await ws.aclose()
 
     run(body)
@@ -360,7 +355,7 @@ def test_quit_releases_within_the_timeout_even_offline(sandbox: Any, tmp_path: P
         assert loop.time() - start < 3.0
         assert released == Released(DOC, None)
         sandbox.faults.update(failure_rate=0.0)
-        assert _lock(sandbox) is not None  # left to go stale; a later start releases it
+        assert lock_on_server(sandbox) is not None  # left to go stale; a later start releases it
         await ws.aclose()
 
     run(body)

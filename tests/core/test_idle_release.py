@@ -19,7 +19,7 @@ from modu_desktop.core.edit_session import (
 )
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
 from modu_desktop.core.workspace import Workspace
-from tests.core.test_edit_session import DOC, FakeView, _lock, _until
+from tests.helpers.edit_session import DOC, FakeView, lock_on_server, until
 
 FAST_RETRY = RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.02, max_total=0.1)
 
@@ -54,8 +54,8 @@ def test_no_typing_lets_the_lock_go_and_the_next_keystroke_takes_it_back(
         ws = await _workspace(sandbox, tmp_path)
         view = FakeView()
         session = await _open(ws, view)
-        await _until(lambda: bool(view.of(LockParked)))
-        assert _lock(sandbox) is None  # others may take it now
+        await until(lambda: bool(view.of(LockParked)))
+        assert lock_on_server(sandbox) is None  # others may take it now
         assert session.editable and session.parked and session.held is None
         assert not view.of(LockLost)
         released = [c for c in sandbox.commits(".locks/01-welcome.lock.json")]
@@ -64,10 +64,10 @@ def test_no_typing_lets_the_lock_go_and_the_next_keystroke_takes_it_back(
         assert session.note_typing() is True  # the keystroke that comes back
         event = await session.resume()
         assert isinstance(event, LockResumed) and event.took_over is None
-        assert _lock(sandbox)["sessionId"] == "s-editor1"
+        assert lock_on_server(sandbox)["sessionId"] == "s-editor1"
         assert session.held is not None and not session.parked
         beats = len(view.of(LockRenewed))
-        await _until(lambda: len(view.of(LockRenewed)) > beats)  # the heartbeat runs again
+        await until(lambda: len(view.of(LockRenewed)) > beats)  # the heartbeat runs again
         await session.close()
         await ws.aclose()
 
@@ -100,10 +100,10 @@ def test_an_idle_release_answered_late_still_parks_and_no_loss_is_reported(
         )
         assert opened is not None
         session = opened[0]
-        await _until(landed.is_set)
-        assert _lock(sandbox) is None
+        await until(landed.is_set)
+        assert lock_on_server(sandbox) is None
         answer.set()
-        await _until(lambda: bool(view.of(LockParked) or view.of(LockLost)))
+        await until(lambda: bool(view.of(LockParked) or view.of(LockLost)))
         assert view.of(LockParked) and not view.of(LockLost)
         assert session.editable and session.parked
         ws.locks.release = release  # type: ignore[method-assign]
@@ -121,7 +121,7 @@ def test_typing_keeps_the_lock(sandbox: Any, tmp_path: Path) -> None:
         while len(view.of(LockRenewed)) < 12:  # well past the idle time, typing all along
             assert session.note_typing() is False
             await asyncio.sleep(0.05)
-        assert not view.of(LockParked) and _lock(sandbox) is not None
+        assert not view.of(LockParked) and lock_on_server(sandbox) is not None
         await session.close()
         await ws.aclose()
 
@@ -135,14 +135,14 @@ def test_taken_meanwhile_asks_the_usual_question_read_only_keeps_the_text(
         ws = await _workspace(sandbox, tmp_path)
         view = FakeView(take_over=TakeOver.READ_ONLY)
         session = await _open(ws, view)
-        await _until(lambda: bool(view.of(LockParked)))
+        await until(lambda: bool(view.of(LockParked)))
         other = await _workspace(sandbox, tmp_path, "editor2", idle=None)
         assert (await other.locks.acquire(DOC)).held is not None
         assert session.note_typing()
         event = await session.resume()
         assert [h.holder for h in view.asked_take_over] == ["editor2"]
         assert isinstance(event, LockLost) and event.by == "editor2"
-        assert not session.editable and _lock(sandbox)["editingBy"] == "editor2"
+        assert not session.editable and lock_on_server(sandbox)["editingBy"] == "editor2"
         await session.close()
         await ws.aclose()
         await other.aclose()
@@ -155,12 +155,12 @@ def test_taken_meanwhile_and_taken_over_again(sandbox: Any, tmp_path: Path) -> N
         ws = await _workspace(sandbox, tmp_path)
         view = FakeView(take_over=TakeOver.TAKE_OVER)
         session = await _open(ws, view)
-        await _until(lambda: bool(view.of(LockParked)))
+        await until(lambda: bool(view.of(LockParked)))
         other = await _workspace(sandbox, tmp_path, "editor2", idle=None)
         assert (await other.locks.acquire(DOC)).held is not None
         assert session.note_typing()
         assert isinstance(await session.resume(), LockResumed)
-        assert _lock(sandbox)["editingBy"] == "editor1" and session.editable
+        assert lock_on_server(sandbox)["editingBy"] == "editor1" and session.editable
         await session.close()
         await ws.aclose()
         await other.aclose()
@@ -174,13 +174,13 @@ def test_saving_after_the_lock_went_idle_takes_it_back_first(sandbox: Any, tmp_p
         view = FakeView()
         session = await _open(ws, view)
         loaded = await ws.store.load(DOC)
-        await _until(lambda: bool(view.of(LockParked)))
+        await until(lambda: bool(view.of(LockParked)))
         event = await session.save(loaded.text + "\n돌아와서 저장\n")
         assert isinstance(event, Saved) and view.of(LockResumed)
         assert view.asked_conflict == []
         assert "돌아와서 저장" in sandbox.read_file(f"docs/{DOC}.md").decode()
         await session.close()
-        assert _lock(sandbox) is None
+        assert lock_on_server(sandbox) is None
         await ws.aclose()
 
     asyncio.run(asyncio.wait_for(body(), 30))
@@ -191,8 +191,8 @@ def test_idle_release_off(sandbox: Any, tmp_path: Path) -> None:
         ws = await _workspace(sandbox, tmp_path, idle=None)
         view = FakeView()
         session = await _open(ws, view)
-        await _until(lambda: len(view.of(LockRenewed)) >= 8)
-        assert not view.of(LockParked) and _lock(sandbox) is not None
+        await until(lambda: len(view.of(LockRenewed)) >= 8)
+        assert not view.of(LockParked) and lock_on_server(sandbox) is not None
         await session.close()
         await ws.aclose()
 

@@ -6,8 +6,6 @@ heartbeats the lock is looked at, so a take-over is noticed without waiting for 
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,17 +20,9 @@ from modu_desktop.core.edit_session import (
     TheirsTaken,
 )
 from modu_desktop.core.workspace import Workspace
-from tests.helpers.edit_session import DOC, PATH, FakeView, run, workspace
+from tests.helpers.edit_session import DOC, PATH, FakeView, run, until, workspace
 
 MINE = "내가 쓰던 글입니다.\n"
-
-
-async def _until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        assert loop.time() < end, "condition not reached in time"
-        await asyncio.sleep(0.02)
 
 
 async def _taken_from(sandbox: Any, tmp_path: Path) -> tuple[Any, Any, FakeView, Any, Any]:
@@ -47,7 +37,7 @@ async def _taken_from(sandbox: Any, tmp_path: Path) -> tuple[Any, Any, FakeView,
     assert taken is not None
     lee, _ = taken
     kim.lock_seen("changed")
-    await _until(lambda: bool(kim_view.of(LockLost)))
+    await until(lambda: bool(kim_view.of(LockLost)))
     assert not kim.editable
     return kim_ws, kim, kim_view, lee_ws, lee
 
@@ -154,7 +144,7 @@ def test_a_take_over_is_noticed_between_heartbeats(sandbox: Any, tmp_path: Path)
         taken = await EditSession.open(lee_ws, FakeView(TakeOver.TAKE_OVER), DOC)
         assert taken is not None
         lee, _ = taken
-        await _until(lambda: bool(kim_view.of(LockLost)))
+        await until(lambda: bool(kim_view.of(LockLost)))
         (lost,) = kim_view.of(LockLost)
         assert lost.by == "editor2" and not kim.editable
         await kim.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from modu_desktop.core.edit_session import (
     TakeOver,
 )
 from modu_desktop.core.github.client import GitHubClient, RepoRef, RetryPolicy
+from modu_desktop.core.locks.wire import lock_path
 from modu_desktop.core.saving.queue import Backoff
 from modu_desktop.core.workspace import Workspace
 
@@ -76,6 +78,21 @@ async def workspace(
         stale_s=stale_s,
         backoff=Backoff(base_s=0.1, cap_s=0.2, jitter=0.0),
     )
+
+
+def lock_on_server(sb: Any) -> Any:
+    """The test document's lock file as the sandbox holds it (None: no lock)."""
+    raw = sb.read_file(lock_path(DOC))
+    return None if raw is None else json.loads(raw)
+
+
+async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait on the running loop until ``cond()`` holds (a deadline, not a pause)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        assert loop.time() < end, "condition not reached in time"
+        await asyncio.sleep(0.02)
 
 
 def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
