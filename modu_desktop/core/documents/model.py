@@ -6,11 +6,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from modu_desktop.core.brochure import frontmatter
 from modu_desktop.core.documents.naming import decode_text, doc_id_for_path, file_name
 from modu_desktop.core.github.types import TreeEntry
+
+
+class ListedPage(Protocol):
+    """What the search and the picture library need of a listed page (``DocSummary`` has it,
+    and so does a page titled another way)."""
+
+    @property
+    def doc_id(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def sha(self) -> str: ...
+    @property
+    def title(self) -> str: ...
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
 
+from modu_desktop.core.documents.model import ListedPage
 from modu_desktop.core.search.kept import KeptPages
 from modu_desktop.core.search.matching import Prepared, count, find, prepare, prepare_query
 from modu_desktop.core.search.model import (
@@ -33,7 +33,7 @@ from modu_desktop.core.search.model import (
 )
 from modu_desktop.core.search.reading import read_page
 
-__all__ = ["Listed", "PageText", "SearchIndex", "Refreshed", "decode", "hits_in"]
+__all__ = ["PageText", "SearchIndex", "Refreshed", "decode", "hits_in"]
 
 log = logging.getLogger(__name__)
 
@@ -49,19 +49,6 @@ _SEPARATOR = "\0"  # between two fields of a page: never in a prepared search te
 # kept, so two read pages or 64 loaded ones.
 _READ_COST, _LOADED_COST, _SLICE_COST = 32, 1, 64
 _FULL_READINGS_KEPT = 16
-
-
-class Listed(Protocol):
-    """What the index needs of a listed document (``DocSummary`` has it)."""
-
-    @property
-    def doc_id(self) -> str: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def sha(self) -> str: ...
-    @property
-    def title(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,17 +160,17 @@ class SearchIndex:
         self._read_blob = read_blob
         self._kept = kept  # what earlier runs read, by blob sha
         self._pages: dict[str, _Page] = {}  # blob sha → the page's fields
-        self._docs: tuple[Listed, ...] = ()
+        self._docs: tuple[ListedPage, ...] = ()
         self._unread: tuple[str, ...] = ()
         self._full: OrderedDict[str, tuple[str, tuple[PageField, ...]]] = OrderedDict()
         self._places: dict[Place, Place] = {}  # one object per place, however many pages
 
     @property
-    def docs(self) -> tuple[Listed, ...]:
+    def docs(self) -> tuple[ListedPage, ...]:
         return self._docs
 
     # ------------------------------------------------------------------------------ keeping up
-    def update(self, docs: Iterable[Listed]) -> Refreshed:
+    def update(self, docs: Iterable[ListedPage]) -> Refreshed:
         """Follow a new listing (``RepoSnapshot.docs``): pages with a new blob are read, the
         others kept, pages no longer listed dropped."""
         steps = self._steps(tuple(docs))
@@ -191,7 +178,9 @@ class SearchIndex:
             pass
         return self._finish(steps)
 
-    async def refresh(self, docs: Iterable[Listed], progress: Progress | None = None) -> Refreshed:
+    async def refresh(
+        self, docs: Iterable[ListedPage], progress: Progress | None = None
+    ) -> Refreshed:
         """:meth:`update` a slice of work at a time (pages read or loaded from disk), letting
         the event loop run in between; ``progress`` hears how far it got at each pause. The
         searches meanwhile see the listing before this one."""
@@ -206,7 +195,7 @@ class SearchIndex:
                 await asyncio.sleep(0)
         return self._finish(steps)
 
-    def _steps(self, docs: tuple[Listed, ...]) -> _Steps:
+    def _steps(self, docs: tuple[ListedPage, ...]) -> _Steps:
         return _Steps(self, docs)
 
     def _finish(self, steps: _Steps) -> Refreshed:
@@ -303,7 +292,7 @@ class SearchIndex:
 class _Steps:
     """One refresh, page by page (an iterator, so the async refresh can pause between)."""
 
-    def __init__(self, index: SearchIndex, docs: tuple[Listed, ...]) -> None:
+    def __init__(self, index: SearchIndex, docs: tuple[ListedPage, ...]) -> None:
         self.index, self.docs = index, docs
         self.read = self.kept = self.loaded = 0
         self.unread: list[str] = []

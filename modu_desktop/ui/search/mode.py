@@ -24,7 +24,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 
-from modu_desktop.core.search.index import Listed, Refreshed, SearchIndex
+from modu_desktop.core.documents.model import ListedPage
+from modu_desktop.core.search.index import Refreshed, SearchIndex
 from modu_desktop.core.search.kept import KeptPages
 from modu_desktop.core.search.model import SearchOptions, SearchResults
 from modu_desktop.i18n import tr
@@ -87,7 +88,7 @@ class SearchMode(QObject):
         self._say()
 
     # ------------------------------------------------------------------ keeping up with the list
-    def follow(self, docs: Sequence[Listed], titles: dict[str, str] | None = None) -> None:
+    def follow(self, docs: Sequence[ListedPage], titles: dict[str, str] | None = None) -> None:
         """A new listing (after a list refresh): the index follows it in the background."""
         titles = titles or {}
         pages = tuple(
