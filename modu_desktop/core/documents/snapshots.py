@@ -15,11 +15,11 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from modu_desktop.core.atomic import write_cache_file
 
 if TYPE_CHECKING:  # imported when decoding: the first paint reads the file without them
     from modu_desktop.core.documents.store import RepoSnapshot
@@ -96,16 +96,7 @@ class SnapshotFile:
 
     def save(self, snap: RepoSnapshot) -> None:
         data = self.encode(snap)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_cache_file(self.path, data)
 
     def forget(self) -> None:
         with contextlib.suppress(OSError):

@@ -13,12 +13,11 @@ import contextlib
 import logging
 import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from modu_desktop.core.atomic import git_blob_sha
+from modu_desktop.core.atomic import CACHE_TEMP_PREFIX, git_blob_sha, write_cache_file
 
 __all__ = ["BlobCache", "CacheBounds", "CacheUsage", "PruneReport", "git_blob_sha"]
 
@@ -109,19 +108,7 @@ class BlobCache:
         path = self._path(actual)
         if path.exists() and self.get(actual) is not None:
             return actual
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        try:
-            # No fsync: this is a cache. A file torn by a power cut fails the sha check on read
-            # and is fetched again, while an fsync per blob stalled the event loop for 50-300 ms
-            # on a busy disk (bench stall probe, 1,000 documents).
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_cache_file(path, data)  # a torn file fails the sha check on read: fetched again
         return actual
 
     def _scan(self, now: float) -> tuple[list[_Cached], int]:
@@ -136,7 +123,7 @@ class BlobCache:
             for f in sub.iterdir():
                 with contextlib.suppress(OSError):
                     st = f.stat()
-                    if f.name.startswith(".tmp-"):
+                    if f.name.startswith(CACHE_TEMP_PREFIX):
                         if now - st.st_mtime > _STRAY_TEMP_S:
                             f.unlink()
                             strays += 1

@@ -15,10 +15,10 @@ import contextlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from modu_desktop.core.atomic import write_cache_file
 from modu_desktop.core.search.model import Place
 
 __all__ = ["KeptPages", "VERSION"]
@@ -63,16 +63,7 @@ class KeptPages:
             "fields": [[place.as_json(), text, card] for place, text, card in fields],
         }
         data = json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_cache_file(path, data)
 
     def prune(self, keep: Iterable[str]) -> int:
         """Remove every kept page whose sha is not in ``keep``; the number removed."""

@@ -33,7 +33,6 @@ import logging
 import os
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from collections import deque
@@ -55,6 +54,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QImage, QImageReader
 
+from modu_desktop.core.atomic import CACHE_TEMP_PREFIX, write_cache_file
 from modu_desktop.core.github.blobcache import CacheBounds, CacheUsage, PruneReport
 from modu_desktop.core.pictures.pixels import PixelSize, pixel_size
 
@@ -107,15 +107,9 @@ class ThumbnailCache:
         data = bytes(buf.data().data())
         buf.close()
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, target)
+            write_cache_file(target, data)
         except OSError as exc:  # a cache: the thumbnail is simply made again next time
             log.warning("thumbnail cache: cannot write %s: %s", target, exc)
-            with contextlib.suppress(OSError, UnboundLocalError):
-                os.unlink(tmp)
 
     def prune(
         self,
@@ -138,7 +132,7 @@ class ThumbnailCache:
         for f in self.dir.glob("??/*") if self.dir.is_dir() else ():
             with contextlib.suppress(OSError):
                 st = f.stat()
-                if f.name.startswith(".tmp-"):
+                if f.name.startswith(CACHE_TEMP_PREFIX):
                     if now - st.st_mtime > STRAY_TEMP_S:
                         f.unlink()
                         removed += 1
