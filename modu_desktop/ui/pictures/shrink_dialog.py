@@ -22,7 +22,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
 from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
@@ -40,6 +40,7 @@ from modu_desktop.ui.kit.asyncutil import run_dialog_while_loading
 from modu_desktop.ui.kit.change_outcome import landed, outcome_report
 from modu_desktop.ui.kit.fit import fit_to_screen
 from modu_desktop.ui.kit.op_dialog import OpDialog
+from modu_desktop.ui.pictures.image_reading import read_at_most
 
 if TYPE_CHECKING:
     from modu_desktop.ui.pictures.library_source import LibrarySource
@@ -114,15 +115,8 @@ def make_smaller(data: bytes, longest: int) -> Smaller | None:
     buf.setData(QByteArray(data))
     buf.open(QIODevice.OpenModeFlag.ReadOnly)
     reader = QImageReader(buf)
-    reader.setAutoTransform(True)
     fmt = bytes(reader.format().data()).decode("ascii", "replace").lower()
-    size = reader.size()
-    if size.isValid() and max(size.width(), size.height()) > longest:
-        scale = longest / max(size.width(), size.height())
-        reader.setScaledSize(
-            QSize(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)))
-        )
-    image = reader.read()
+    image = read_at_most(reader, longest)
     buf.close()
     if image.isNull() or fmt not in ("jpeg", "png", "webp"):
         return None

@@ -45,7 +45,6 @@ from PySide6.QtCore import (
     QByteArray,
     QIODevice,
     QObject,
-    QSize,
     Qt,
     QThread,
     QThreadPool,
@@ -57,6 +56,7 @@ from PySide6.QtGui import QImage, QImageReader
 from modu_desktop.core.atomic import CACHE_TEMP_PREFIX, write_cache_file
 from modu_desktop.core.github.blobcache import CacheBounds, CacheUsage, PruneReport
 from modu_desktop.core.pictures.pixels import PixelSize, pixel_size
+from modu_desktop.ui.pictures.image_reading import read_at_most
 
 log = logging.getLogger(__name__)
 
@@ -185,15 +185,7 @@ def make_thumbnail(data: bytes, px: int = THUMB_PX) -> QImage | None:
     buf = QBuffer()
     buf.setData(QByteArray(data))
     buf.open(QIODevice.OpenModeFlag.ReadOnly)
-    reader = QImageReader(buf)
-    reader.setAutoTransform(True)
-    size = reader.size()
-    if size.isValid() and max(size.width(), size.height()) > px:
-        scale = px / max(size.width(), size.height())
-        reader.setScaledSize(
-            QSize(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)))
-        )
-    image = reader.read()
+    image = read_at_most(QImageReader(buf), px)
     buf.close()
     if image.isNull():
         return None

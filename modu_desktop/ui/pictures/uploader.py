@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QIODevice, QMimeData, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QBuffer, QIODevice, QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QImage,
@@ -40,6 +40,7 @@ from modu_desktop.core.pictures.uploads import (
 )
 from modu_desktop.core.text import Text
 from modu_desktop.i18n import tr
+from modu_desktop.ui.pictures.image_reading import read_at_most
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
 SHRINK_LONGEST_PX = SITE_LONGEST_PX
@@ -109,18 +110,10 @@ def shrink_picture(
     (turned upright by its EXIF orientation; transparency on white), at ``quality``; lower
     quality, then fewer pixels, until it fits ``max_bytes``. Qt's own image classes only.
     Safe to run in a worker thread (QImage is reentrant)."""
-    reader = QImageReader(str(path))
-    reader.setAutoTransform(True)
     if QImageReader.allocationLimit() < 1024:
         QImageReader.setAllocationLimit(1024)  # MB; a 50-megapixel photo needs ~200
-    size = reader.size()
-    if size.isValid() and max(size.width(), size.height()) > longest:
-        # decode straight to the smaller size (JPEG decoders do this cheaply)
-        scale = longest / max(size.width(), size.height())
-        reader.setScaledSize(
-            QSize(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)))
-        )
-    image = reader.read()
+    reader = QImageReader(str(path))
+    image = read_at_most(reader, longest)
     if image.isNull():
         raise ShrinkError(reader.errorString())
     attempts = [(longest, quality), (longest, 75), (int(longest * 0.8), 75), (1200, 70)]
